@@ -1,0 +1,145 @@
+# vgpu: build the module, libvgpu, the tools and the tests; run the demo,
+# the tests and the benchmarks. Everything built lands in build/.
+#
+#   make              vgpu.ko (against KDIR), libvgpu, tools, tests
+#   make demo         set up, boot the VM and run the deviceQuery sample
+#   make check        set up, run every test; last line "N passed, N failed"
+#   make install-deps install the Debian packages the build and tests need
+
+BUILD := $(CURDIR)/build
+
+# The kernel the VM bench boots by default: Debian's newest amd64 kernel.
+VM_KVER := $(patsubst /boot/vmlinuz-%,%,$(lastword $(sort $(wildcard /boot/vmlinuz-*-amd64))))
+VM_KDIR := /lib/modules/$(VM_KVER)/build
+# vgpu.ko for this machine: the running kernel's build tree if it has one,
+# else the VM's kernel.
+RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
+KDIR ?= $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),$(VM_KDIR))
+
+CC := gcc
+WARN := -Wall -Wextra -Werror
+CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN)
+CPPFLAGS := -I$(CURDIR)/libvgpu/include -I$(CURDIR)
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
+
+LIB_SRCS := $(wildcard libvgpu/*.c)
+LIB_OBJS := $(patsubst libvgpu/%.c,$(BUILD)/libvgpu/%.o,$(LIB_SRCS))
+UNIT_LIB_OBJS := $(patsubst libvgpu/%.c,$(BUILD)/unit/libvgpu/%.o,$(LIB_SRCS))
+LIBVGPU := $(BUILD)/lib/libvgpu.so.1
+# Programs find libvgpu next to them, wherever build/ is.
+LINK_LIBVGPU := $(LIBVGPU) -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
+
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/test_*.c))
+KSELFTESTS := $(patsubst tests/kselftest/%.c,$(BUILD)/tests/kselftest/%,$(wildcard tests/kselftest/*.c))
+E2E_TESTS := $(patsubst tests/e2e/%.c,$(BUILD)/tests/e2e/%,$(wildcard tests/e2e/*.c))
+SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samples/*.c))
+TOOLS := $(BUILD)/tools/vgpu-smi
+
+KSFT_DIR := $(BUILD)/kselftest-headers
+KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
+LINUX_SOURCE := /usr/src/linux-source-6.1.tar.xz
+
+.PHONY: all module lib tools tests demo check bench install-deps clean \
+	vm-module-stock vm-module-debug
+.SUFFIXES:
+
+all: module lib tools tests
+
+# --- vgpu.ko -------------------------------------------------------------
+# Kbuild writes objects next to the sources, so each kernel gets its own
+# mirror of the tree (symlinks) under build/ and the source tree stays clean.
+define build_kmod
+	@test -f $(2)/Makefile || { echo "no kernel build tree at $(2) (run make install-deps or set KDIR)"; exit 1; }
+	@mkdir -p $(1)
+	@find $(1) -type l -delete
+	@cp -rs $(CURDIR)/Kbuild $(CURDIR)/kmod $(CURDIR)/uapi $(1)/
+	$(MAKE) -C $(2) M=$(1) VGPU_WERROR=1 modules
+endef
+
+module:
+	$(call build_kmod,$(BUILD)/kmod/host,$(KDIR))
+	@cp $(BUILD)/kmod/host/vgpu.ko $(BUILD)/vgpu.ko
+
+vm-module-stock:
+	$(call build_kmod,$(BUILD)/vm/stock,$(VM_KDIR))
+
+vm-module-debug:
+	$(call build_kmod,$(BUILD)/vm/debug,$(shell tools/vm/build-debug-kernel))
+
+# --- libvgpu ---------------------------------------------------------------
+lib: $(LIBVGPU)
+
+$(BUILD)/libvgpu/%.o: libvgpu/%.c libvgpu/*.h libvgpu/include/cuda.h uapi/vgpu.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+
+$(LIBVGPU): $(LIB_OBJS) libvgpu/libvgpu.map
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $(LIB_OBJS) -Wl,-soname,libvgpu.so.1 \
+		-Wl,--version-script=libvgpu/libvgpu.map -Wl,-z,defs -lpthread
+	ln -sf libvgpu.so.1 $(BUILD)/lib/libvgpu.so
+	ln -sf libvgpu.so.1 $(BUILD)/lib/libcuda.so.1
+
+# --- tools -------------------------------------------------------------------
+tools: $(TOOLS)
+
+$(BUILD)/tools/%: tools/%.c uapi/vgpu.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@
+
+# --- tests -------------------------------------------------------------------
+tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES)
+
+# Unit tests link libvgpu's objects directly, built with sanitizers.
+$(BUILD)/unit/libvgpu/%.o: libvgpu/%.c libvgpu/*.h libvgpu/include/cuda.h uapi/vgpu.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@
+
+$(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/*.h $(UNIT_LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ilibvgpu $(CFLAGS) $(SAN) $< $(UNIT_LIB_OBJS) -lpthread -o $@
+
+# The uapi layout test is also built for 32-bit user space (compat ioctls).
+$(BUILD)/tests/unit/test_uapi_layout: tests/unit/test_uapi_layout.c uapi/vgpu.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -m32 -fsyntax-only $<
+
+# kselftest_harness.h and kselftest.h come from Debian's linux-source-6.1.
+$(KSFT_HEADERS):
+	@test -r $(LINUX_SOURCE) || { echo "$(LINUX_SOURCE) missing (run make install-deps)"; exit 1; }
+	@mkdir -p $(KSFT_DIR)
+	tar -xJf $(LINUX_SOURCE) -C $(KSFT_DIR) --strip-components=4 \
+		linux-source-6.1/tools/testing/selftests/kselftest_harness.h \
+		linux-source-6.1/tools/testing/selftests/kselftest.h
+	@touch $(KSFT_HEADERS)
+
+$(BUILD)/tests/kselftest/%: tests/kselftest/%.c uapi/vgpu.h $(KSFT_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) -I$(KSFT_DIR) -I$(CURDIR) -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
+		-Wno-unused-parameter $< -lpthread -o $@
+
+$(BUILD)/tests/e2e/%: tests/e2e/%.c tests/e2e/*.h libvgpu/include/cuda.h $(LIBVGPU)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
+
+$(BUILD)/samples/%: tests/samples/%.c libvgpu/include/cuda.h $(LIBVGPU)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
+
+# --- the two commands --------------------------------------------------------
+install-deps:
+	tools/install-deps
+
+demo:
+	tools/install-deps
+	$(MAKE) all vm-module-stock
+	tools/vm/run --module-args "num_devices=2" -- $(BUILD)/samples/devicequery
+
+check:
+	tools/install-deps
+	$(MAKE) all vm-module-stock vm-module-debug
+	tests/run-all
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * File operations of /dev/vgpuN: open creates a context, release destroys
+ * it, and ioctl dispatches through one table that enforces the conventions
+ * of uapi/vgpu.h (type, direction and size of every command) before any
+ * handler sees its argument.
+ */
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/nospec.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "vgpu_drv.h"
+
+static int vgpu_open(struct inode *inode, struct file *file)
+{
+	struct vgpu_device *vdev = container_of(inode->i_cdev,
+						struct vgpu_device, cdev);
+	struct vgpu_ctx *ctx;
+	int ret;
+
+	ret = nonseekable_open(inode, file);
+	if (ret)
+		return ret;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	if (!ctx)
+		return -ENOMEM;
+	get_device(&vdev->dev);
+	ctx->vdev = vdev;
+	file->private_data = ctx;
+	return 0;
+}
+
+static int vgpu_release(struct inode *inode, struct file *file)
+{
+	struct vgpu_ctx *ctx = file->private_data;
+
+	put_device(&ctx->vdev->dev);
+	kfree(ctx);
+	return 0;
+}
+
+/*
+ * struct vgpu_ioctl_desc - one row of the dispatch table.
+ * @cmd: the full command as this module defines it (type, nr, dir, size).
+ * @min_size: size of the first version of the argument; shorter callers
+ *	predate the ioctl and are refused.
+ * @func: handler; gets the kernel copy of the argument.
+ */
+struct vgpu_ioctl_desc {
+	unsigned int cmd;
+	unsigned int min_size;
+	int (*func)(struct vgpu_ctx *ctx, void *data);
+};
+
+#define VGPU_IOCTL(ioctl, first_size, handler) \
+	[_IOC_NR(ioctl)] = { .cmd = ioctl, .min_size = first_size, .func = handler }
+
+static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
+	VGPU_IOCTL(VGPU_IOCTL_GET_INFO, sizeof(struct vgpu_info),
+		   vgpu_ioctl_get_info),
+};
+
+/* Large enough for every argument structure; checked at build time. */
+#define VGPU_IOCTL_MAX_ARG 256
+
+static long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct vgpu_ctx *ctx = file->private_data;
+	void __user *uarg = (void __user *)arg;
+	const struct vgpu_ioctl_desc *desc;
+	unsigned int nr = _IOC_NR(cmd);
+	size_t usize = _IOC_SIZE(cmd), ksize;
+	u64 kbuf[VGPU_IOCTL_MAX_ARG / sizeof(u64)];
+	int ret;
+
+	if (_IOC_TYPE(cmd) != VGPU_IOCTL_TYPE || nr >= ARRAY_SIZE(vgpu_ioctls))
+		return -ENOTTY;
+	desc = &vgpu_ioctls[array_index_nospec(nr, ARRAY_SIZE(vgpu_ioctls))];
+	if (!desc->func || _IOC_DIR(cmd) != _IOC_DIR(desc->cmd))
+		return -ENOTTY;
+	if (usize < desc->min_size)
+		return -EINVAL;
+
+	ksize = _IOC_SIZE(desc->cmd);
+	if (WARN_ON_ONCE(ksize > sizeof(kbuf)))
+		return -EINVAL;
+	if (_IOC_DIR(cmd) & _IOC_WRITE) {
+		/* Zero-extends older callers; -E2BIG for unknown nonzero tails. */
+		ret = copy_struct_from_user(kbuf, ksize, uarg, usize);
+		if (ret)
+			return ret;
+	} else {
+		memset(kbuf, 0, ksize);
+	}
+
+	ret = desc->func(ctx, kbuf);
+	if (ret)
+		return ret;
+
+	if ((_IOC_DIR(cmd) & _IOC_READ) &&
+	    copy_to_user(uarg, kbuf, min(usize, ksize)))
+		return -EFAULT;
+	return 0;
+}
+
+const struct file_operations vgpu_fops = {
+	.owner = THIS_MODULE,
+	.open = vgpu_open,
+	.release = vgpu_release,
+	.unlocked_ioctl = vgpu_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sysfs attributes of /sys/class/vgpu/vgpuN: one read-only value per file,
+ * for vgpu-smi, udev rules and people.
+ */
+#include <linux/device.h>
+#include <linux/sysfs.h>
+
+#include "vgpu_drv.h"
+
+static ssize_t name_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_vgpu_device(dev)->props.name);
+}
+static DEVICE_ATTR_RO(name);
+
+static ssize_t mem_size_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", to_vgpu_device(dev)->props.mem_size);
+}
+static DEVICE_ATTR_RO(mem_size);
+
+static ssize_t sm_count_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_vgpu_device(dev)->props.sm_count);
+}
+static DEVICE_ATTR_RO(sm_count);
+
+static ssize_t compute_capability_show(struct device *dev,
+				       struct device_attribute *attr, char *buf)
+{
+	const struct vgpu_info *p = &to_vgpu_device(dev)->props;
+
+	return sysfs_emit(buf, "%u.%u\n", p->cc_major, p->cc_minor);
+}
+static DEVICE_ATTR_RO(compute_capability);
+
+static ssize_t uuid_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "GPU-%pUb\n", to_vgpu_device(dev)->props.uuid);
+}
+static DEVICE_ATTR_RO(uuid);
+
+static struct attribute *vgpu_dev_attrs[] = {
+	&dev_attr_name.attr,
+	&dev_attr_mem_size.attr,
+	&dev_attr_sm_count.attr,
+	&dev_attr_compute_capability.attr,
+	&dev_attr_uuid.attr,
+	NULL,
+};
+
+static const struct attribute_group vgpu_dev_group = {
+	.attrs = vgpu_dev_attrs,
+};
+
+const struct attribute_group *vgpu_dev_groups[] = {
+	&vgpu_dev_group,
+	NULL,
+};

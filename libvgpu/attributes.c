@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cuDeviceGetAttribute's answers, computed from the device's GET_INFO
+ * properties. Every attribute CUDA 13 defines (1 to 147) has an answer, as
+ * on NVIDIA's driver; a feature libvgpu does not offer yet reads 0, so that
+ * programs that check before use take their fallback path.
+ */
+#include "vg.h"
+
+/* Shared memory the driver keeps per block (sm_80 and later). */
+static int vg_reserved_smem(const struct vgpu_info *info)
+{
+	return info->cc_major >= 8 ? 1024 : 0;
+}
+
+CUresult vg_attribute(const struct vgpu_info *info, int attrib, int *value)
+{
+	int v;
+
+	switch (attrib) {
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+		v = (int)info->max_threads_per_block;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
+		v = (int)info->max_block_dim[attrib - CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X];
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
+	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
+	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
+		v = (int)info->max_grid_dim[attrib - CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X];
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
+		v = (int)info->shared_mem_per_block;
+		break;
+	case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY:
+		v = (int)info->const_mem_size;
+		break;
+	case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
+		v = (int)info->warp_size;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_PITCH:
+		v = 0x7fffffff;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK:
+		v = (int)info->regs_per_block;
+		break;
+	case CU_DEVICE_ATTRIBUTE_CLOCK_RATE:
+		v = (int)info->clock_khz;
+		break;
+	case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT:
+	case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT:
+		v = 512;
+		break;
+	case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP:
+		v = info->copy_engines > 0;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+		v = (int)info->sm_count;
+		break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE:
+		v = CU_COMPUTEMODE_DEFAULT;
+		break;
+	case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
+		/* No PCI: the bus number is the device's minor number. */
+		v = (int)info->index;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE:
+		v = 1000000;
+		break;
+	case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH:
+		v = 256;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
+		v = (int)info->max_threads_per_sm;
+		break;
+	case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT:
+		v = (int)info->copy_engines;
+		break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+		v = (int)info->cc_major;
+		break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+		v = (int)info->cc_minor;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:
+		v = (int)info->shared_mem_per_sm;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR:
+		v = (int)info->regs_per_sm;
+		break;
+	case CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO:
+		v = 2;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+		v = (int)info->shared_mem_per_sm - vg_reserved_smem(info);
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR:
+		v = (int)info->max_blocks_per_sm;
+		break;
+	case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK:
+		v = vg_reserved_smem(info);
+		break;
+	case CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT:
+		v = 1;
+		break;
+	case CU_DEVICE_ATTRIBUTE_NUMA_ID:
+		v = -1;
+		break;
+	default:
+		if (attrib <= 0 || attrib >= CU_DEVICE_ATTRIBUTE_MAX)
+			return CUDA_ERROR_INVALID_VALUE;
+		/* Textures, surfaces, managed memory, peers, ...: not offered. */
+		v = 0;
+		break;
+	}
+	*value = v;
+	return CUDA_SUCCESS;
+}

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Contexts and the per-thread context stack: cuCtxCreate/Destroy, the
+ * push/pop/set/get-current family and the calls that act on the current
+ * context. A context is one open file of /dev/vgpuN.
+ *
+ * Lifetime: a regular context holds one reference for being alive (dropped
+ * by cuCtxDestroy) and one per stack slot of any thread; it is freed when
+ * the last goes. A destroyed context stays on the stacks that hold it, as on
+ * NVIDIA's driver, where work submitted through it fails with
+ * CUDA_ERROR_CONTEXT_IS_DESTROYED. Primary contexts are never freed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "vg.h"
+
+/* Registry of alive regular contexts; under vg_lock. */
+static struct CUctx_st *vg_ctx_list;
+
+struct vg_stack {
+	struct CUctx_st **slot;
+	unsigned int depth;
+	unsigned int cap;
+};
+
+static pthread_key_t vg_stack_key;
+static pthread_once_t vg_stack_once = PTHREAD_ONCE_INIT;
+
+void vg_ctx_ref(struct CUctx_st *ctx)
+{
+	if (!ctx->primary)
+		ctx->refs++;
+}
+
+void vg_ctx_unref(struct CUctx_st *ctx)
+{
+	if (!ctx->primary && --ctx->refs == 0)
+		free(ctx);
+}
+
+/* Thread exit: the stack's references go with it. */
+static void vg_stack_free(void *p)
+{
+	struct vg_stack *s = p;
+
+	pthread_mutex_lock(&vg_lock);
+	while (s->depth)
+		vg_ctx_unref(s->slot[--s->depth]);
+	pthread_mutex_unlock(&vg_lock);
+	free(s->slot);
+	free(s);
+}
+
+static void vg_stack_key_init(void)
+{
+	if (pthread_key_create(&vg_stack_key, vg_stack_free))
+		abort();
+}
+
+/* The calling thread's stack; NULL only when @create is false or on ENOMEM. */
+static struct vg_stack *vg_stack_get(bool create)
+{
+	struct vg_stack *s;
+
+	pthread_once(&vg_stack_once, vg_stack_key_init);
+	s = pthread_getspecific(vg_stack_key);
+	if (s || !create)
+		return s;
+	s = calloc(1, sizeof(*s));
+	if (s && pthread_setspecific(vg_stack_key, s)) {
+		free(s);
+		s = NULL;
+	}
+	return s;
+}
+
+/* Pushes @ctx (taking a reference); called with vg_lock held. */
+static CUresult vg_stack_push(struct CUctx_st *ctx)
+{
+	struct vg_stack *s = vg_stack_get(true);
+
+	if (!s)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (s->depth == s->cap) {
+		unsigned int cap = s->cap ? s->cap * 2 : 8;
+		struct CUctx_st **slot = realloc(s->slot, cap * sizeof(*slot));
+
+		if (!slot)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		s->slot = slot;
+		s->cap = cap;
+	}
+	vg_ctx_ref(ctx);
+	s->slot[s->depth++] = ctx;
+	return CUDA_SUCCESS;
+}
+
+struct CUctx_st *vg_ctx_current(void)
+{
+	struct vg_stack *s = vg_stack_get(false);
+
+	return s && s->depth ? s->slot[s->depth - 1] : NULL;
+}
+
+/* Is @ctx a handle this library gave out and has not destroyed? */
+bool vg_ctx_alive(const struct CUctx_st *ctx)
+{
+	const struct CUctx_st *c;
+	int i;
+
+	for (i = 0; i < vg_device_count; i++)
+		if (vg_devices[i].primary == ctx)
+			return true;
+	for (c = vg_ctx_list; c; c = c->next)
+		if (c == ctx)
+			return true;
+	return false;
+}
+
+static CUresult vg_errno_result(int err)
+{
+	switch (err) {
+	case ENOMEM:
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+		return CUDA_ERROR_DEVICE_UNAVAILABLE;
+	default:
+		return CUDA_ERROR_OPERATING_SYSTEM;
+	}
+}
+
+/* Opens the device file that backs @ctx. */
+CUresult vg_ctx_open(struct CUctx_st *ctx)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/dev/vgpu%d", vg_devices[ctx->dev].minor);
+	ctx->fd = open(path, O_RDWR | O_CLOEXEC);
+	return ctx->fd < 0 ? vg_errno_result(errno) : CUDA_SUCCESS;
+}
+
+/* Releases the device file: the GPU side of the context is gone. */
+void vg_ctx_close(struct CUctx_st *ctx)
+{
+	if (ctx->fd >= 0)
+		close(ctx->fd);
+	ctx->fd = -1;
+}
+
+static bool vg_ctx_flags_valid(unsigned int flags)
+{
+	unsigned int sched = flags & CU_CTX_SCHED_MASK;
+
+	return !(flags & ~(unsigned int)CU_CTX_FLAGS_MASK) &&
+	       (sched & (sched - 1)) == 0;
+}
+
+CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params,
+			unsigned int flags, CUdevice dev)
+{
+	struct CUctx_st *ctx;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!pctx || !vg_ctx_flags_valid(flags))
+		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_check_device(dev);
+	if (r)
+		return r;
+	if (params && params->numExecAffinityParams > 0)
+		return CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY;
+	if (params && (params->numExecAffinityParams < 0 ||
+		       (params->numExecAffinityParams == 0 &&
+			params->execAffinityParams)))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (params && params->cigParams)
+		return CUDA_ERROR_NOT_SUPPORTED;
+
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	ctx->dev = dev;
+	ctx->flags = flags;
+	ctx->refs = 1;
+	r = vg_ctx_open(ctx);
+	if (r)
+		goto err_free;
+
+	pthread_mutex_lock(&vg_lock);
+	r = vg_stack_push(ctx);
+	if (r) {
+		pthread_mutex_unlock(&vg_lock);
+		goto err_close;
+	}
+	ctx->next = vg_ctx_list;
+	vg_ctx_list = ctx;
+	pthread_mutex_unlock(&vg_lock);
+	*pctx = ctx;
+	return CUDA_SUCCESS;
+
+err_close:
+	vg_ctx_close(ctx);
+err_free:
+	free(ctx);
+	return r;
+}
+
+CUresult cuCtxDestroy_v2(CUcontext ctx)
+{
+	struct vg_stack *s;
+	struct CUctx_st **pp;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!ctx)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_lock);
+	if (!vg_ctx_alive(ctx) || ctx->primary) {
+		pthread_mutex_unlock(&vg_lock);
+		return CUDA_ERROR_INVALID_CONTEXT;
+	}
+	for (pp = &vg_ctx_list; *pp != ctx; pp = &(*pp)->next)
+		;
+	*pp = ctx->next;
+	vg_ctx_close(ctx);
+	/* Current to this thread: popped, as cuCtxPopCurrent would. */
+	s = vg_stack_get(false);
+	if (s && s->depth && s->slot[s->depth - 1] == ctx) {
+		s->depth--;
+		vg_ctx_unref(ctx);
+	}
+	vg_ctx_unref(ctx);
+	pthread_mutex_unlock(&vg_lock);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxPushCurrent_v2(CUcontext ctx)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!ctx)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_lock);
+	r = vg_ctx_alive(ctx) ? vg_stack_push(ctx) : CUDA_ERROR_INVALID_CONTEXT;
+	pthread_mutex_unlock(&vg_lock);
+	return r;
+}
+
+CUresult cuCtxPopCurrent_v2(CUcontext *pctx)
+{
+	struct vg_stack *s;
+	struct CUctx_st *ctx;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	s = vg_stack_get(false);
+	if (!s || !s->depth)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	ctx = s->slot[--s->depth];
+	if (pctx)
+		*pctx = ctx;
+	pthread_mutex_lock(&vg_lock);
+	vg_ctx_unref(ctx);
+	pthread_mutex_unlock(&vg_lock);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext ctx)
+{
+	struct vg_stack *s;
+	struct CUctx_st *old = NULL;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_lock);
+	if (ctx && !vg_ctx_alive(ctx)) {
+		r = CUDA_ERROR_INVALID_CONTEXT;
+		goto out;
+	}
+	s = vg_stack_get(ctx != NULL);
+	if (s && s->depth)
+		old = s->slot[--s->depth];
+	if (ctx)
+		r = vg_stack_push(ctx);
+	if (r == CUDA_SUCCESS && old)
+		vg_ctx_unref(old);
+	else if (old)
+		s->slot[s->depth++] = old;	/* push failed: undo */
+out:
+	pthread_mutex_unlock(&vg_lock);
+	return r;
+}
+
+CUresult cuCtxGetCurrent(CUcontext *pctx)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!pctx)
+		return CUDA_ERROR_INVALID_VALUE;
+	*pctx = vg_ctx_current();
+	return CUDA_SUCCESS;
+}
+
+/* The current context, destroyed or not; NULL when the stack is empty. */
+static CUresult vg_current(struct CUctx_st **pctx)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	*pctx = vg_ctx_current();
+	return *pctx ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
+
+CUresult cuCtxGetDevice(CUdevice *device)
+{
+	struct CUctx_st *ctx;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!device)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_current(&ctx);
+	if (r)
+		return r;
+	*device = ctx->dev;
+	return CUDA_SUCCESS;
+}
+
+/* Mapped pinned memory is always available, as with unified addressing. */
+static unsigned int vg_ctx_flags(const struct CUctx_st *ctx)
+{
+	unsigned int flags = ctx->primary ?
+		vg_devices[ctx->dev].primary_flags : ctx->flags;
+
+	return flags | CU_CTX_MAP_HOST;
+}
+
+CUresult cuCtxGetFlags(unsigned int *flags)
+{
+	struct CUctx_st *ctx;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_current(&ctx);
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_lock);
+	*flags = vg_ctx_flags(ctx);
+	pthread_mutex_unlock(&vg_lock);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!version)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!ctx) {
+		r = vg_current(&ctx);
+		if (r)
+			return r;
+	}
+	pthread_mutex_lock(&vg_lock);
+	r = vg_ctx_alive(ctx) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+	pthread_mutex_unlock(&vg_lock);
+	if (r)
+		return r;
+	*version = 3020;	/* what NVIDIA's driver reports for v2+ contexts */
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSynchronize(void)
+{
+	struct CUctx_st *ctx;
+	CUresult r = vg_current(&ctx);
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_lock);
+	/* Nothing can be queued on a context yet: alive means idle. */
+	r = ctx->fd >= 0 ? CUDA_SUCCESS : CUDA_ERROR_CONTEXT_IS_DESTROYED;
+	pthread_mutex_unlock(&vg_lock);
+	return r;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libvgpu internals shared between its files: the device table filled by
+ * cuInit, contexts and the per-thread context stack, and the pure helpers
+ * that unit tests call directly.
+ *
+ * Locking: one mutex, vg_lock, protects the context registry, context
+ * reference counts and state, and the primary-context table. The device
+ * table is written once, by cuInit under vg_lock, and is read-only after
+ * vg_initialized becomes true. Nothing nests inside vg_lock.
+ */
+#ifndef VG_H
+#define VG_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cuda.h"
+#include "../uapi/vgpu.h"
+
+#define VG_MAX_DEVICES 16	/* matches the module's limit */
+
+/* A device visible to this process (after CUDA_VISIBLE_DEVICES). */
+struct vg_device {
+	int minor;		/* N of /dev/vgpuN */
+	struct vgpu_info info;	/* GET_INFO at cuInit */
+	struct CUctx_st *primary;	/* created at cuInit, lives forever */
+	unsigned int primary_refs;	/* cuDevicePrimaryCtxRetain count */
+	unsigned int primary_flags;	/* as set by PrimaryCtxSetFlags */
+};
+
+/*
+ * A context: one open file of /dev/vgpuN. Regular contexts are freed when
+ * destroyed and no thread's stack holds them any more; the primary context
+ * of a device lives as long as the process and is (re)activated by retain.
+ */
+struct CUctx_st {
+	struct CUctx_st *next;	/* registry of live regular contexts */
+	int dev;		/* visible ordinal */
+	int fd;			/* -1 once destroyed or while inactive */
+	unsigned int flags;	/* CU_CTX_* as given at creation */
+	unsigned int refs;	/* registry + stack slots */
+	bool primary;
+};
+
+extern pthread_mutex_t vg_lock;
+extern bool vg_initialized;
+extern int vg_device_count;
+extern struct vg_device vg_devices[VG_MAX_DEVICES];
+
+/* init.c */
+CUresult vg_check_init(void);
+CUresult vg_check_device(CUdevice dev);
+
+/* visible.c: parse CUDA_VISIBLE_DEVICES against the present devices. */
+#define VG_VISIBLE_DUPLICATE (-1)
+int vg_parse_visible(const char *env, const uint8_t (*uuids)[VGPU_UUID_LEN],
+		     int present, int *order);
+void vg_format_uuid(char *buf, size_t len, const uint8_t *uuid);
+
+/* attributes.c */
+CUresult vg_attribute(const struct vgpu_info *info, int attrib, int *value);
+
+/* context.c */
+CUresult vg_ctx_open(struct CUctx_st *ctx);
+void vg_ctx_close(struct CUctx_st *ctx);
+void vg_ctx_ref(struct CUctx_st *ctx);
+void vg_ctx_unref(struct CUctx_st *ctx);
+struct CUctx_st *vg_ctx_current(void);
+bool vg_ctx_alive(const struct CUctx_st *ctx);
+
+/* errors.c */
+const char *vg_error_name(CUresult error);
+
+#endif /* VG_H */

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * vgpu user-space ABI: the ioctls of /dev/vgpuN, shared verbatim by vgpu.ko
+ * and libvgpu.
+ *
+ * Conventions every ioctl follows:
+ *  - one open file is one GPU context; nothing is shared between files;
+ *  - structures use fixed-width fields only, are naturally aligned, carry
+ *    explicit padding and have a size that is a multiple of 8;
+ *  - user pointers travel as __u64;
+ *  - every pad, reserved field and unknown flag bit must be zero (-EINVAL);
+ *  - structures grow only by appending fields. The size in the ioctl number
+ *    is the caller's: a shorter (older) structure is zero-extended, a longer
+ *    (newer) one is accepted only if the bytes the kernel does not know are
+ *    zero (-E2BIG otherwise), and one shorter than the first version of the
+ *    structure is refused (-EINVAL);
+ *  - unknown ioctl numbers fail with -ENOTTY, unreadable or unwritable
+ *    argument memory with -EFAULT;
+ *  - results are written into the structure; the return value is 0.
+ */
+#ifndef _UAPI_VGPU_H
+#define _UAPI_VGPU_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+/* Bumped when an ioctl or a structure changes incompatibly. */
+#define VGPU_ABI_VERSION 1
+
+/* ioctl type byte (unused in Documentation/userspace-api/ioctl). */
+#define VGPU_IOCTL_TYPE 0xB9
+
+#define VGPU_NAME_LEN 64
+#define VGPU_UUID_LEN 16
+
+/**
+ * struct vgpu_info - VGPU_IOCTL_GET_INFO: what the device is.
+ * @flags: In. Must be 0.
+ * @abi_version: Out. VGPU_ABI_VERSION of the module.
+ * @mem_size: Out. Device memory in bytes.
+ * @index: Out. N of /dev/vgpuN.
+ * @sm_count: Out. Number of streaming multiprocessors.
+ * @cc_major: Out. Compute capability, major part.
+ * @cc_minor: Out. Compute capability, minor part.
+ * @warp_size: Out. Threads in a warp.
+ * @max_threads_per_block: Out. Upper bound on x*y*z of a block.
+ * @max_block_dim: Out. Largest block extent in x, y and z.
+ * @max_grid_dim: Out. Largest grid extent in x, y and z.
+ * @max_threads_per_sm: Out. Resident threads per multiprocessor.
+ * @max_blocks_per_sm: Out. Resident blocks per multiprocessor.
+ * @shared_mem_per_block: Out. Bytes of shared memory a block may use.
+ * @shared_mem_per_sm: Out. Bytes of shared memory per multiprocessor.
+ * @regs_per_block: Out. 32-bit registers a block may use.
+ * @regs_per_sm: Out. 32-bit registers per multiprocessor.
+ * @const_mem_size: Out. Bytes of constant memory.
+ * @clock_khz: Out. Nominal SM clock in kHz (clock64 advances at this rate).
+ * @copy_engines: Out. Number of copy engines.
+ * @pad: Structure padding. Must be 0.
+ * @uuid: Out. Stable identifier of this device.
+ * @name: Out. NUL-terminated device name.
+ */
+struct vgpu_info {
+	__u32 flags;
+	__u32 abi_version;
+	__u64 mem_size;
+	__u32 index;
+	__u32 sm_count;
+	__u32 cc_major;
+	__u32 cc_minor;
+	__u32 warp_size;
+	__u32 max_threads_per_block;
+	__u32 max_block_dim[3];
+	__u32 max_grid_dim[3];
+	__u32 max_threads_per_sm;
+	__u32 max_blocks_per_sm;
+	__u32 shared_mem_per_block;
+	__u32 shared_mem_per_sm;
+	__u32 regs_per_block;
+	__u32 regs_per_sm;
+	__u32 const_mem_size;
+	__u32 clock_khz;
+	__u32 copy_engines;
+	__u32 pad;
+	__u8 uuid[VGPU_UUID_LEN];
+	char name[VGPU_NAME_LEN];
+};
+
+#define VGPU_IOCTL_GET_INFO _IOWR(VGPU_IOCTL_TYPE, 0x00, struct vgpu_info)
+
+#endif /* _UAPI_VGPU_H */
