@@ -26,8 +26,8 @@ LIB_SRCS := $(wildcard libvgpu/*.c)
 LIB_OBJS := $(patsubst libvgpu/%.c,$(BUILD)/libvgpu/%.o,$(LIB_SRCS))
 UNIT_LIB_OBJS := $(patsubst libvgpu/%.c,$(BUILD)/unit/libvgpu/%.o,$(LIB_SRCS))
 LIBVGPU := $(BUILD)/lib/libvgpu.so.1
-# Programs find libvgpu next to them, wherever build/ is.
-LINK_LIBVGPU := $(LIBVGPU) -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
+# Programs built here find libvgpu in build/lib.
+LINK_LIBVGPU := $(LIBVGPU) -Wl,-rpath,$(BUILD)/lib -lpthread
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/test_*.c))
 KSELFTESTS := $(patsubst tests/kselftest/%.c,$(BUILD)/tests/kselftest/%,$(wildcard tests/kselftest/*.c))
@@ -117,7 +117,7 @@ $(KSFT_HEADERS):
 $(BUILD)/tests/kselftest/%: tests/kselftest/%.c uapi/vgpu.h $(KSFT_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) -I$(KSFT_DIR) -I$(CURDIR) -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
-		-Wno-unused-parameter $< -lpthread -o $@
+		-Wno-unused-parameter -Wno-sign-compare $< -lpthread -o $@
 
 $(BUILD)/tests/e2e/%: tests/e2e/%.c tests/e2e/*.h libvgpu/include/cuda.h $(LIBVGPU)
 	@mkdir -p $(@D)
