@@ -19,7 +19,7 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),$(VM_KDIR))
 CC := gcc
 WARN := -Wall -Wextra -Werror
 CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN)
-CPPFLAGS := -I$(CURDIR)/libvgpu/include -I$(CURDIR)
+CPPFLAGS := -I$(CURDIR)/libvgpu/include -I$(CURDIR) -I$(CURDIR)/tests
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 
 LIB_SRCS := $(wildcard libvgpu/*.c)
@@ -42,6 +42,7 @@ LINUX_SOURCE := /usr/src/linux-source-6.1.tar.xz
 .PHONY: all module lib tools tests demo check bench install-deps clean \
 	vm-module-stock vm-module-debug
 .SUFFIXES:
+.SECONDARY: $(LIB_OBJS) $(UNIT_LIB_OBJS)
 
 all: module lib tools tests
 
@@ -95,7 +96,7 @@ $(BUILD)/unit/libvgpu/%.o: libvgpu/%.c libvgpu/*.h libvgpu/include/cuda.h uapi/v
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@
 
-$(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/*.h $(UNIT_LIB_OBJS)
+$(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h $(UNIT_LIB_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ilibvgpu $(CFLAGS) $(SAN) $< $(UNIT_LIB_OBJS) -lpthread -o $@
 
@@ -119,7 +120,7 @@ $(BUILD)/tests/kselftest/%: tests/kselftest/%.c uapi/vgpu.h $(KSFT_HEADERS)
 	$(CC) -I$(KSFT_DIR) -I$(CURDIR) -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
 		-Wno-unused-parameter -Wno-sign-compare $< -lpthread -o $@
 
-$(BUILD)/tests/e2e/%: tests/e2e/%.c tests/e2e/*.h libvgpu/include/cuda.h $(LIBVGPU)
+$(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h libvgpu/include/cuda.h $(LIBVGPU)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
 

@@ -51,8 +51,10 @@ if [ -n "$VM_MODULE" ] && [ -d /sys/module/vgpu ]; then
 	rmmod vgpu || { echo "vm: rmmod vgpu failed"; [ $status -eq 0 ] && status=126; }
 fi
 if [ -w $kmemleak ]; then
-	# kmemleak only reports objects older than five seconds.
+	# kmemleak reports an object older than five seconds that two scans
+	# in a row found unreferenced and unchanged.
 	sleep 6
+	echo scan > $kmemleak
 	echo scan > $kmemleak
 	cat $kmemleak > /ctl/kmemleak
 fi

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A small test runner for driver-API programs: each test runs in its own
- * child process (libvgpu's process-wide state, cuInit included, starts
- * fresh), and results are printed as TAP lines "ok N name" / "not ok N name".
+ * A small test runner for host unit tests and driver-API programs: each test
+ * runs in its own child process (libvgpu's process-wide state, cuInit
+ * included, starts fresh), and results are printed as TAP lines
+ * "ok N name" / "not ok N name".
  */
 #ifndef VGPU_TAP_H
 #define VGPU_TAP_H

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libvgpu.so exports exactly the driver API: every name of the version
+ * script resolves, and libvgpu's internal helpers do not. Run from the top
+ * of the tree (reads libvgpu/libvgpu.map, loads build/lib/libvgpu.so.1).
+ */
+#include <ctype.h>
+#include <dlfcn.h>
+
+#include "tap.h"
+
+static void *open_lib(void)
+{
+	void *h = dlopen("build/lib/libvgpu.so.1", RTLD_NOW | RTLD_LOCAL);
+
+	if (!h)
+		TAP_FAIL("dlopen: %s", dlerror());
+	return h;
+}
+
+static void map_names_resolve(void)
+{
+	FILE *f = fopen("libvgpu/libvgpu.map", "r");
+	void *h = open_lib();
+	char line[256];
+	int n = 0;
+
+	if (!f || !h) {
+		TAP_FAIL("cannot read the map or load the library");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line, *e;
+
+		while (isspace((unsigned char)*s))
+			s++;
+		if (strncmp(s, "cu", 2))
+			continue;
+		e = strchr(s, ';');
+		if (!e)
+			continue;
+		*e = '\0';
+		n++;
+		if (!dlsym(h, s))
+			TAP_FAIL("%s is not exported", s);
+	}
+	fclose(f);
+	CHECK(n > 30);
+}
+
+static void internals_hidden(void)
+{
+	static const char *const hidden[] = {
+		"vg_attribute", "vg_parse_visible", "vg_lock", "vg_devices",
+		"vg_ctx_open", "vg_error_name",
+	};
+	void *h = open_lib();
+	size_t i;
+
+	for (i = 0; h && i < sizeof(hidden) / sizeof(hidden[0]); i++)
+		if (dlsym(h, hidden[i]))
+			TAP_FAIL("%s is exported", hidden[i]);
+}
+
+static const struct tap_test tests[] = {
+	TAP_TEST(map_names_resolve),
+	TAP_TEST(internals_hidden),
+};
+
+int main(void)
+{
+	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
+}

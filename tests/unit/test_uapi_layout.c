@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The ioctl structures have the same layout for 64-bit and 32-bit user
+ * space (the Makefile also compiles this file with -m32): sizes are
+ * multiples of 8, fields sit at fixed offsets, nothing depends on the ABI.
+ */
+#include <assert.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "uapi/vgpu.h"
+
+static_assert(sizeof(struct vgpu_info) == 184, "vgpu_info size");
+static_assert(sizeof(struct vgpu_info) % 8 == 0, "vgpu_info size % 8");
+static_assert(offsetof(struct vgpu_info, flags) == 0, "flags");
+static_assert(offsetof(struct vgpu_info, abi_version) == 4, "abi_version");
+static_assert(offsetof(struct vgpu_info, mem_size) == 8, "mem_size");
+static_assert(offsetof(struct vgpu_info, index) == 16, "index");
+static_assert(offsetof(struct vgpu_info, max_block_dim) == 40, "max_block_dim");
+static_assert(offsetof(struct vgpu_info, max_grid_dim) == 52, "max_grid_dim");
+static_assert(offsetof(struct vgpu_info, copy_engines) == 96, "copy_engines");
+static_assert(offsetof(struct vgpu_info, pad) == 100, "pad");
+static_assert(offsetof(struct vgpu_info, uuid) == 104, "uuid");
+static_assert(offsetof(struct vgpu_info, name) == 120, "name");
+static_assert(_IOC_SIZE(VGPU_IOCTL_GET_INFO) == sizeof(struct vgpu_info), "GET_INFO size");
+static_assert(_IOC_TYPE(VGPU_IOCTL_GET_INFO) == VGPU_IOCTL_TYPE, "GET_INFO type");
+static_assert(_IOC_DIR(VGPU_IOCTL_GET_INFO) == (_IOC_READ | _IOC_WRITE), "GET_INFO dir");
+
+int main(void)
+{
+	/* Everything above is checked by the compiler. */
+	printf("TAP version 13\n1..1\nok 1 uapi_layout\n");
+	return 0;
+}
