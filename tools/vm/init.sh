@@ -28,6 +28,8 @@ mkdir -p /host/dev/shm /host/dev/pts
 mount -t tmpfs shm /host/dev/shm
 mount -t devpts devpts /host/dev/pts
 [ -d /host/sys/kernel/debug ] && mount -t debugfs debugfs /host/sys/kernel/debug
+# The caller's directory may lie under a path hidden by the tmpfs above.
+mkdir -p "/host$VM_CWD" 2>/dev/null
 mount -t 9p -o "$p9" cwd "/host$VM_CWD" || { echo "vm: no cwd share"; reboot -f; }
 mkdir -p /host/tmp/vgpu-ctl
 mount --bind /ctl /host/tmp/vgpu-ctl
