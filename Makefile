@@ -8,9 +8,12 @@
 
 BUILD := $(CURDIR)/build
 
-# The kernel the VM bench boots by default: Debian's newest amd64 kernel.
-VM_KVER := $(patsubst /boot/vmlinuz-%,%,$(lastword $(sort $(wildcard /boot/vmlinuz-*-amd64))))
+# The kernels the VM bench boots: Debian's stock kernel and, when installed,
+# the newest of Debian 12's newer kernel line (tools/vm/kernel-release).
+VM_KVER := $(shell tools/vm/kernel-release stock)
 VM_KDIR := /lib/modules/$(VM_KVER)/build
+NEWER_KVER := $(shell tools/vm/kernel-release newer)
+NEWER_KDIR := /lib/modules/$(NEWER_KVER)/build
 # vgpu.ko for this machine: the running kernel's build tree if it has one,
 # else the VM's kernel.
 RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
@@ -40,7 +43,7 @@ KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
 LINUX_SOURCE := /usr/src/linux-source-6.1.tar.xz
 
 .PHONY: all module lib tools tests demo check bench install-deps clean \
-	vm-module-stock vm-module-debug
+	vm-module-stock vm-module-newer vm-module-debug
 .SUFFIXES:
 .SECONDARY: $(LIB_OBJS) $(UNIT_LIB_OBJS)
 
@@ -63,6 +66,9 @@ module:
 
 vm-module-stock:
 	$(call build_kmod,$(BUILD)/vm/stock,$(VM_KDIR))
+
+vm-module-newer:
+	$(call build_kmod,$(BUILD)/vm/newer,$(NEWER_KDIR))
 
 vm-module-debug:
 	$(call build_kmod,$(BUILD)/vm/debug,$(shell tools/vm/build-debug-kernel))
@@ -139,7 +145,7 @@ demo:
 
 check:
 	tools/install-deps
-	$(MAKE) all vm-module-stock vm-module-debug
+	$(MAKE) all vm-module-stock vm-module-newer vm-module-debug
 	tests/run-all
 
 clean:
