@@ -6,8 +6,12 @@
 #ifndef _VGPU_DRV_H
 #define _VGPU_DRV_H
 
+#include <linux/atomic.h>
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/list.h>
+#include <linux/maple_tree.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
 
 #include "../uapi/vgpu.h"
@@ -26,6 +30,25 @@ struct vgpu_device {
 	struct device dev;
 	struct cdev cdev;
 	struct vgpu_info props;	/* what GET_INFO reports; flags/pad zero */
+	atomic64_t mem_used;	/* device memory held by all contexts */
+};
+
+/*
+ * struct vgpu_vm - a context's device address space (vgpu_mem.c).
+ * @lock: protects everything below.
+ * @base: first address of the VA window.
+ * @size: size of the VA window; 0 until user space sets it.
+ * @chunks: chunks of device memory by address range.
+ * @allocs: allocations by address range.
+ * @shared: chunks that hold small allocations.
+ */
+struct vgpu_vm {
+	struct mutex lock;
+	u64 base;
+	u64 size;
+	struct maple_tree chunks;
+	struct maple_tree allocs;
+	struct list_head shared;
 };
 
 /*
@@ -34,6 +57,7 @@ struct vgpu_device {
  */
 struct vgpu_ctx {
 	struct vgpu_device *vdev;
+	struct vgpu_vm vm;
 };
 
 static inline struct vgpu_device *to_vgpu_device(struct device *dev)
@@ -46,6 +70,15 @@ int vgpu_props_parse_cc(const char *s, u32 *major, u32 *minor);
 void vgpu_props_init(struct vgpu_info *p, unsigned int index, u64 mem_size,
 		     u32 sm_count, u32 cc_major, u32 cc_minor);
 int vgpu_ioctl_get_info(struct vgpu_ctx *ctx, void *data);
+
+/* vgpu_mem.c */
+void vgpu_vm_init(struct vgpu_vm *vm);
+void vgpu_vm_fini(struct vgpu_ctx *ctx);
+u64 vgpu_mem_free_bytes(struct vgpu_device *vdev);
+int vgpu_ioctl_set_va_window(struct vgpu_ctx *ctx, void *data);
+int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data);
+int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data);
+int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data);
 
 /* vgpu_file.c */
 extern const struct file_operations vgpu_fops;

@@ -29,6 +29,7 @@ static int vgpu_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	get_device(&vdev->dev);
 	ctx->vdev = vdev;
+	vgpu_vm_init(&ctx->vm);
 	file->private_data = ctx;
 	return 0;
 }
@@ -37,6 +38,7 @@ static int vgpu_release(struct inode *inode, struct file *file)
 {
 	struct vgpu_ctx *ctx = file->private_data;
 
+	vgpu_vm_fini(ctx);
 	put_device(&ctx->vdev->dev);
 	kfree(ctx);
 	return 0;
@@ -59,8 +61,15 @@ struct vgpu_ioctl_desc {
 	[_IOC_NR(ioctl)] = { .cmd = ioctl, .min_size = first_size, .func = handler }
 
 static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
-	VGPU_IOCTL(VGPU_IOCTL_GET_INFO, sizeof(struct vgpu_info),
-		   vgpu_ioctl_get_info),
+	VGPU_IOCTL(VGPU_IOCTL_GET_INFO, VGPU_INFO_SIZE_V1, vgpu_ioctl_get_info),
+	VGPU_IOCTL(VGPU_IOCTL_SET_VA_WINDOW, sizeof(struct vgpu_va_window),
+		   vgpu_ioctl_set_va_window),
+	VGPU_IOCTL(VGPU_IOCTL_MEM_ALLOC, sizeof(struct vgpu_mem_alloc),
+		   vgpu_ioctl_mem_alloc),
+	VGPU_IOCTL(VGPU_IOCTL_MEM_FREE, sizeof(struct vgpu_mem_free),
+		   vgpu_ioctl_mem_free),
+	VGPU_IOCTL(VGPU_IOCTL_MEM_QUERY, sizeof(struct vgpu_mem_query),
+		   vgpu_ioctl_mem_query),
 };
 
 /* Large enough for every argument structure; checked at build time. */

@@ -127,5 +127,6 @@ int vgpu_ioctl_get_info(struct vgpu_ctx *ctx, void *data)
 	if (info->flags || info->pad)
 		return -EINVAL;
 	*info = ctx->vdev->props;
+	info->mem_free = vgpu_mem_free_bytes(ctx->vdev);
 	return 0;
 }

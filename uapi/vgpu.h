@@ -58,6 +58,8 @@
  * @pad: Structure padding. Must be 0.
  * @uuid: Out. Stable identifier of this device.
  * @name: Out. NUL-terminated device name.
+ * @mem_free: Out. Device memory not allocated by any context, in bytes.
+ *	(Appended after ABI version 1's first layout, which ends at @name.)
  */
 struct vgpu_info {
 	__u32 flags;
@@ -83,8 +85,102 @@ struct vgpu_info {
 	__u32 pad;
 	__u8 uuid[VGPU_UUID_LEN];
 	char name[VGPU_NAME_LEN];
+	__u64 mem_free;
+};
+
+/* Size of the first layout of struct vgpu_info (up to @name). */
+#define VGPU_INFO_SIZE_V1 184
+
+/*
+ * Device addresses. Each context places its device memory inside a window
+ * of addresses that user space has reserved in its own address space (an
+ * inaccessible mapping), so device pointers never collide with host
+ * pointers and dereferencing one on the host faults, as with CUDA's unified
+ * addressing. Windows and chunks of device memory are aligned to
+ * VGPU_VA_ALIGN; allocations up to VGPU_SUBALLOC_MAX share chunks and are
+ * placed on VGPU_SUBALLOC_ALIGN boundaries, larger ones get chunks of their
+ * own.
+ */
+#define VGPU_VA_ALIGN (2ULL << 20)
+#define VGPU_VA_WINDOW_MAX (1ULL << 42)
+#define VGPU_VA_LIMIT (1ULL << 47)
+#define VGPU_SUBALLOC_ALIGN 512ULL
+#define VGPU_SUBALLOC_MAX (1ULL << 20)
+
+/**
+ * struct vgpu_va_window - VGPU_IOCTL_SET_VA_WINDOW: where this context's
+ * device addresses live. Set once, before the first allocation.
+ * @base: In. First address; a multiple of VGPU_VA_ALIGN, nonzero.
+ * @size: In. Length; a nonzero multiple of VGPU_VA_ALIGN, at most
+ *	VGPU_VA_WINDOW_MAX; @base + @size at most VGPU_VA_LIMIT.
+ * @flags: In. Must be 0.
+ * @pad: Structure padding. Must be 0.
+ *
+ * Errors: -EINVAL for a malformed window, -EBUSY if already set.
+ */
+struct vgpu_va_window {
+	__u64 base;
+	__u64 size;
+	__u32 flags;
+	__u32 pad;
+};
+
+/**
+ * struct vgpu_mem_alloc - VGPU_IOCTL_MEM_ALLOC: allocate device memory.
+ * @size: In. Bytes, nonzero. The memory reads as zero.
+ * @flags: In. Must be 0.
+ * @pad: Structure padding. Must be 0.
+ * @va: Out. Device address, a multiple of VGPU_SUBALLOC_ALIGN (of
+ *	VGPU_VA_ALIGN above VGPU_SUBALLOC_MAX).
+ *
+ * Errors: -EINVAL for a zero size or no window yet, -ENOMEM when the device
+ * (or the caller's memory cgroup) has no room, -ENOSPC when the window does.
+ */
+struct vgpu_mem_alloc {
+	__u64 size;
+	__u32 flags;
+	__u32 pad;
+	__u64 va;
+};
+
+/**
+ * struct vgpu_mem_free - VGPU_IOCTL_MEM_FREE: free an allocation.
+ * @va: In. The address VGPU_IOCTL_MEM_ALLOC returned.
+ * @flags: In. Must be 0.
+ * @pad: Structure padding. Must be 0.
+ *
+ * Errors: -ENOENT if no allocation of this context contains @va, -EINVAL
+ * if one does but does not start there.
+ */
+struct vgpu_mem_free {
+	__u64 va;
+	__u32 flags;
+	__u32 pad;
+};
+
+/**
+ * struct vgpu_mem_query - VGPU_IOCTL_MEM_QUERY: the allocation holding an
+ * address.
+ * @va: In. Any address inside the allocation.
+ * @flags: In. Must be 0.
+ * @pad: Structure padding. Must be 0.
+ * @base: Out. Its first address.
+ * @size: Out. Its size as requested.
+ *
+ * Errors: -ENOENT if no allocation of this context contains @va.
+ */
+struct vgpu_mem_query {
+	__u64 va;
+	__u32 flags;
+	__u32 pad;
+	__u64 base;
+	__u64 size;
 };
 
 #define VGPU_IOCTL_GET_INFO _IOWR(VGPU_IOCTL_TYPE, 0x00, struct vgpu_info)
+#define VGPU_IOCTL_SET_VA_WINDOW _IOW(VGPU_IOCTL_TYPE, 0x01, struct vgpu_va_window)
+#define VGPU_IOCTL_MEM_ALLOC _IOWR(VGPU_IOCTL_TYPE, 0x02, struct vgpu_mem_alloc)
+#define VGPU_IOCTL_MEM_FREE _IOW(VGPU_IOCTL_TYPE, 0x03, struct vgpu_mem_free)
+#define VGPU_IOCTL_MEM_QUERY _IOWR(VGPU_IOCTL_TYPE, 0x04, struct vgpu_mem_query)
 
 #endif /* _UAPI_VGPU_H */

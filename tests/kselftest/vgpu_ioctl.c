@@ -159,10 +159,32 @@ TEST_F(vgpu, struct_shorter_than_first_version)
 
 	EXPECT_EQ(-1, ioctl(self->fd, GET_INFO_SIZED(8), &info));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-1, ioctl(self->fd, GET_INFO_SIZED(sizeof(info) - 8), &info));
+	EXPECT_EQ(-1, ioctl(self->fd, GET_INFO_SIZED(VGPU_INFO_SIZE_V1 - 8), &info));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, ioctl(self->fd, GET_INFO_SIZED(0), &info));
 	EXPECT_EQ(EINVAL, errno);
+}
+
+/* A caller built against the first layout: served, and nothing written past it. */
+TEST_F(vgpu, struct_of_first_version)
+{
+	unsigned char buf[sizeof(struct vgpu_info)];
+	struct vgpu_info *info = (struct vgpu_info *)buf;
+
+	memset(buf, 0, sizeof(buf));
+	memset(buf + VGPU_INFO_SIZE_V1, 0x5a, sizeof(buf) - VGPU_INFO_SIZE_V1);
+	ASSERT_EQ(0, ioctl(self->fd, GET_INFO_SIZED(VGPU_INFO_SIZE_V1), buf));
+	EXPECT_EQ(VGPU_ABI_VERSION, info->abi_version);
+	EXPECT_EQ(0x5a5a5a5a5a5a5a5aULL, info->mem_free);
+}
+
+TEST_F(vgpu, get_info_reports_free_memory)
+{
+	struct vgpu_info info = { 0 };
+
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_GET_INFO, &info));
+	EXPECT_LE(info.mem_free, info.mem_size);
+	EXPECT_NE(0, info.mem_free);
 }
 
 /* A newer caller's longer structure: accepted while its extra bytes are zero. */

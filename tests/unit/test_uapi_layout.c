@@ -10,7 +10,8 @@
 
 #include "uapi/vgpu.h"
 
-static_assert(sizeof(struct vgpu_info) == 184, "vgpu_info size");
+static_assert(sizeof(struct vgpu_info) == 192, "vgpu_info size");
+static_assert(offsetof(struct vgpu_info, mem_free) == VGPU_INFO_SIZE_V1, "v1 end");
 static_assert(sizeof(struct vgpu_info) % 8 == 0, "vgpu_info size % 8");
 static_assert(offsetof(struct vgpu_info, flags) == 0, "flags");
 static_assert(offsetof(struct vgpu_info, abi_version) == 4, "abi_version");
@@ -23,6 +24,12 @@ static_assert(offsetof(struct vgpu_info, pad) == 100, "pad");
 static_assert(offsetof(struct vgpu_info, uuid) == 104, "uuid");
 static_assert(offsetof(struct vgpu_info, name) == 120, "name");
 static_assert(_IOC_SIZE(VGPU_IOCTL_GET_INFO) == sizeof(struct vgpu_info), "GET_INFO size");
+static_assert(sizeof(struct vgpu_va_window) == 24, "vgpu_va_window size");
+static_assert(sizeof(struct vgpu_mem_alloc) == 24, "vgpu_mem_alloc size");
+static_assert(offsetof(struct vgpu_mem_alloc, va) == 16, "vgpu_mem_alloc va");
+static_assert(sizeof(struct vgpu_mem_free) == 16, "vgpu_mem_free size");
+static_assert(sizeof(struct vgpu_mem_query) == 32, "vgpu_mem_query size");
+static_assert(offsetof(struct vgpu_mem_query, base) == 16, "vgpu_mem_query base");
 static_assert(_IOC_TYPE(VGPU_IOCTL_GET_INFO) == VGPU_IOCTL_TYPE, "GET_INFO type");
 static_assert(_IOC_DIR(VGPU_IOCTL_GET_INFO) == (_IOC_READ | _IOC_WRITE), "GET_INFO dir");
 

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device memory and each context's device address space. Memory comes in
+ * chunks of zeroed, virtually contiguous kernel memory (so an engine turns
+ * a device address into a kernel pointer with one lookup), charged to the
+ * device's capacity and to the opener's memory cgroup, and placed inside
+ * the context's VA window. Allocations of up to VGPU_SUBALLOC_MAX share
+ * chunks at VGPU_SUBALLOC_ALIGN granularity, as NVIDIA's driver does;
+ * larger ones get a chunk of their own. Two maple trees index a context's
+ * chunks and its allocations by address range.
+ *
+ * Locking: vgpu_vm.lock serialises every change to a context's address
+ * space (window, trees, shared-chunk list and bitmaps). The maple trees'
+ * internal spinlocks nest inside it.
+ */
+#include <linux/bitmap.h>
+#include <linux/maple_tree.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "vgpu_drv.h"
+
+#define VGPU_GRANULES (VGPU_VA_ALIGN / VGPU_SUBALLOC_ALIGN)
+
+/* A range of device memory: one kernel mapping, one place in the window. */
+struct vgpu_chunk {
+	u64 va;
+	u64 size;
+	void *vaddr;
+	/* Shared chunks only: granule map, granules in use, list link. */
+	unsigned long *bitmap;
+	unsigned int used;
+	struct list_head link;
+};
+
+/* One allocation, as user space sees it. */
+struct vgpu_alloc {
+	u64 va;
+	u64 size;		/* as requested */
+	u64 span;		/* as reserved: a multiple of the granule */
+	struct vgpu_chunk *chunk;
+};
+
+void vgpu_vm_init(struct vgpu_vm *vm)
+{
+	mutex_init(&vm->lock);
+	mt_init(&vm->chunks);
+	mt_init(&vm->allocs);
+	INIT_LIST_HEAD(&vm->shared);
+}
+
+static int vgpu_mem_charge(struct vgpu_device *vdev, u64 bytes)
+{
+	if (atomic64_add_return(bytes, &vdev->mem_used) > vdev->props.mem_size) {
+		atomic64_sub(bytes, &vdev->mem_used);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+u64 vgpu_mem_free_bytes(struct vgpu_device *vdev)
+{
+	return vdev->props.mem_size - atomic64_read(&vdev->mem_used);
+}
+
+/*
+ * First fit: the lowest free range of @size bytes in the window. Chunks are
+ * whole multiples of VGPU_VA_ALIGN, so every gap is aligned too. Linear in
+ * the number of chunks, which are at least VGPU_VA_ALIGN bytes each.
+ */
+static int vgpu_vm_find_gap(struct vgpu_vm *vm, u64 size, unsigned long *va)
+{
+	u64 cursor = vm->base, end = vm->base + vm->size;
+	struct vgpu_chunk *chunk;
+	unsigned long index = 0;
+
+	mt_for_each(&vm->chunks, chunk, index, ULONG_MAX) {
+		if (chunk->va - cursor >= size)
+			break;
+		cursor = chunk->va + chunk->size;
+	}
+	if (end - cursor < size)
+		return -ENOSPC;
+	*va = cursor;
+	return 0;
+}
+
+/* Creates a chunk of @size bytes somewhere in the window. */
+static struct vgpu_chunk *vgpu_chunk_create(struct vgpu_ctx *ctx, u64 size,
+					    bool shared)
+{
+	struct vgpu_vm *vm = &ctx->vm;
+	struct vgpu_chunk *chunk;
+	unsigned long va;
+	int ret;
+
+	ret = vgpu_mem_charge(ctx->vdev, size);
+	if (ret)
+		return ERR_PTR(ret);
+	chunk = kzalloc(sizeof(*chunk), GFP_KERNEL_ACCOUNT);
+	if (!chunk) {
+		ret = -ENOMEM;
+		goto err_uncharge;
+	}
+	chunk->size = size;
+	chunk->vaddr = __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
+				 __GFP_NOWARN);
+	if (!chunk->vaddr) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	if (shared) {
+		chunk->bitmap = bitmap_zalloc(VGPU_GRANULES, GFP_KERNEL_ACCOUNT);
+		if (!chunk->bitmap) {
+			ret = -ENOMEM;
+			goto err_vfree;
+		}
+	}
+	ret = vgpu_vm_find_gap(vm, size, &va);
+	if (ret)
+		goto err_bitmap;
+	ret = mtree_insert_range(&vm->chunks, va, va + size - 1, chunk,
+				 GFP_KERNEL_ACCOUNT);
+	if (ret)
+		goto err_bitmap;
+	chunk->va = va;
+	if (shared)
+		list_add(&chunk->link, &vm->shared);
+	return chunk;
+
+err_bitmap:
+	bitmap_free(chunk->bitmap);
+err_vfree:
+	vfree(chunk->vaddr);
+err_free:
+	kfree(chunk);
+err_uncharge:
+	atomic64_sub(size, &ctx->vdev->mem_used);
+	return ERR_PTR(ret);
+}
+
+/* Frees a chunk that is already out of the chunk tree. */
+static void vgpu_chunk_free(struct vgpu_ctx *ctx, struct vgpu_chunk *chunk)
+{
+	atomic64_sub(chunk->size, &ctx->vdev->mem_used);
+	bitmap_free(chunk->bitmap);
+	vfree(chunk->vaddr);
+	kfree(chunk);
+}
+
+static void vgpu_chunk_destroy(struct vgpu_ctx *ctx, struct vgpu_chunk *chunk)
+{
+	mtree_erase(&ctx->vm.chunks, chunk->va);
+	if (chunk->bitmap)
+		list_del(&chunk->link);
+	vgpu_chunk_free(ctx, chunk);
+}
+
+/* Places @alloc (span set) in a shared chunk, making one if none has room. */
+static int vgpu_suballoc(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
+{
+	unsigned int nr = alloc->span / VGPU_SUBALLOC_ALIGN;
+	struct vgpu_chunk *chunk;
+	unsigned long start;
+
+	list_for_each_entry(chunk, &ctx->vm.shared, link) {
+		start = bitmap_find_next_zero_area(chunk->bitmap, VGPU_GRANULES,
+						   0, nr, 0);
+		if (start + nr <= VGPU_GRANULES)
+			goto found;
+	}
+	chunk = vgpu_chunk_create(ctx, VGPU_VA_ALIGN, true);
+	if (IS_ERR(chunk))
+		return PTR_ERR(chunk);
+	start = 0;
+found:
+	bitmap_set(chunk->bitmap, start, nr);
+	chunk->used += nr;
+	alloc->chunk = chunk;
+	alloc->va = chunk->va + (u64)start * VGPU_SUBALLOC_ALIGN;
+	return 0;
+}
+
+/* Gives @alloc's span back to its chunk; frees the chunk once empty. */
+static void vgpu_unplace(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
+{
+	struct vgpu_chunk *chunk = alloc->chunk;
+	unsigned int nr = alloc->span / VGPU_SUBALLOC_ALIGN;
+
+	if (chunk->bitmap) {
+		bitmap_clear(chunk->bitmap,
+			     (alloc->va - chunk->va) / VGPU_SUBALLOC_ALIGN, nr);
+		chunk->used -= nr;
+		if (chunk->used)
+			return;
+	}
+	vgpu_chunk_destroy(ctx, chunk);
+}
+
+/**
+ * vgpu_ioctl_set_va_window() - VGPU_IOCTL_SET_VA_WINDOW.
+ * Return: 0, -EINVAL for a malformed window, -EBUSY if one is set.
+ */
+int vgpu_ioctl_set_va_window(struct vgpu_ctx *ctx, void *data)
+{
+	struct vgpu_va_window *w = data;
+	struct vgpu_vm *vm = &ctx->vm;
+	int ret = 0;
+
+	if (w->flags || w->pad)
+		return -EINVAL;
+	if (!w->base || !w->size || !IS_ALIGNED(w->base, VGPU_VA_ALIGN) ||
+	    !IS_ALIGNED(w->size, VGPU_VA_ALIGN) ||
+	    w->size > VGPU_VA_WINDOW_MAX || w->base >= VGPU_VA_LIMIT ||
+	    w->size > VGPU_VA_LIMIT - w->base)
+		return -EINVAL;
+
+	mutex_lock(&vm->lock);
+	if (vm->size) {
+		ret = -EBUSY;
+	} else {
+		vm->base = w->base;
+		vm->size = w->size;
+	}
+	mutex_unlock(&vm->lock);
+	return ret;
+}
+
+/**
+ * vgpu_ioctl_mem_alloc() - VGPU_IOCTL_MEM_ALLOC.
+ * Return: 0, -EINVAL (bad arguments, no window), -ENOMEM (no memory),
+ * -ENOSPC (no room in the window).
+ */
+int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data)
+{
+	struct vgpu_mem_alloc *a = data;
+	struct vgpu_vm *vm = &ctx->vm;
+	struct vgpu_alloc *alloc;
+	struct vgpu_chunk *chunk;
+	int ret;
+
+	if (a->flags || a->pad || !a->size)
+		return -EINVAL;
+	/* Bounds the size before any rounding can overflow. */
+	if (a->size > ctx->vdev->props.mem_size)
+		return -ENOMEM;
+
+	alloc = kzalloc(sizeof(*alloc), GFP_KERNEL_ACCOUNT);
+	if (!alloc)
+		return -ENOMEM;
+	alloc->size = a->size;
+
+	mutex_lock(&vm->lock);
+	if (!vm->size) {
+		ret = -EINVAL;
+		goto err_unlock;
+	}
+	if (a->size <= VGPU_SUBALLOC_MAX) {
+		alloc->span = round_up(a->size, VGPU_SUBALLOC_ALIGN);
+		ret = vgpu_suballoc(ctx, alloc);
+		if (ret)
+			goto err_unlock;
+	} else {
+		alloc->span = round_up(a->size, VGPU_VA_ALIGN);
+		chunk = vgpu_chunk_create(ctx, alloc->span, false);
+		if (IS_ERR(chunk)) {
+			ret = PTR_ERR(chunk);
+			goto err_unlock;
+		}
+		alloc->chunk = chunk;
+		alloc->va = chunk->va;
+	}
+	ret = mtree_insert_range(&vm->allocs, alloc->va,
+				 alloc->va + alloc->span - 1, alloc,
+				 GFP_KERNEL_ACCOUNT);
+	if (ret)
+		goto err_unplace;
+	mutex_unlock(&vm->lock);
+
+	a->va = alloc->va;
+	return 0;
+
+err_unplace:
+	vgpu_unplace(ctx, alloc);
+err_unlock:
+	mutex_unlock(&vm->lock);
+	kfree(alloc);
+	return ret;
+}
+
+/**
+ * vgpu_ioctl_mem_free() - VGPU_IOCTL_MEM_FREE.
+ * Return: 0, -ENOENT (no allocation there), -EINVAL (not its start).
+ */
+int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data)
+{
+	struct vgpu_mem_free *f = data;
+	struct vgpu_vm *vm = &ctx->vm;
+	struct vgpu_alloc *alloc;
+	int ret = 0;
+
+	if (f->flags || f->pad)
+		return -EINVAL;
+	if (f->va > ULONG_MAX)
+		return -ENOENT;
+
+	mutex_lock(&vm->lock);
+	alloc = mtree_load(&vm->allocs, f->va);
+	if (!alloc) {
+		ret = -ENOENT;
+	} else if (alloc->va != f->va) {
+		ret = -EINVAL;
+	} else {
+		mtree_erase(&vm->allocs, alloc->va);
+		vgpu_unplace(ctx, alloc);
+		kfree(alloc);
+	}
+	mutex_unlock(&vm->lock);
+	return ret;
+}
+
+/**
+ * vgpu_ioctl_mem_query() - VGPU_IOCTL_MEM_QUERY.
+ * Return: 0, -ENOENT (no allocation holds the address).
+ */
+int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data)
+{
+	struct vgpu_mem_query *q = data;
+	struct vgpu_vm *vm = &ctx->vm;
+	struct vgpu_alloc *alloc;
+	int ret = 0;
+
+	if (q->flags || q->pad)
+		return -EINVAL;
+	if (q->va > ULONG_MAX)
+		return -ENOENT;
+
+	mutex_lock(&vm->lock);
+	alloc = mtree_load(&vm->allocs, q->va);
+	if (alloc) {
+		q->base = alloc->va;
+		q->size = alloc->size;
+	} else {
+		ret = -ENOENT;
+	}
+	mutex_unlock(&vm->lock);
+	return ret;
+}
+
+/* Context teardown: every allocation and chunk goes, capacity comes back. */
+void vgpu_vm_fini(struct vgpu_ctx *ctx)
+{
+	struct vgpu_vm *vm = &ctx->vm;
+	struct vgpu_alloc *alloc;
+	struct vgpu_chunk *chunk;
+	unsigned long index = 0;
+
+	mt_for_each(&vm->allocs, alloc, index, ULONG_MAX)
+		kfree(alloc);
+	mtree_destroy(&vm->allocs);
+	index = 0;
+	mt_for_each(&vm->chunks, chunk, index, ULONG_MAX)
+		vgpu_chunk_free(ctx, chunk);
+	mtree_destroy(&vm->chunks);
+	mutex_destroy(&vm->lock);
+}
