@@ -14,6 +14,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "vg.h"
@@ -121,7 +123,7 @@ bool vg_ctx_alive(const struct CUctx_st *ctx)
 	return false;
 }
 
-static CUresult vg_errno_result(int err)
+CUresult vg_errno_result(int err)
 {
 	switch (err) {
 	case ENOMEM:
@@ -135,14 +137,72 @@ static CUresult vg_errno_result(int err)
 	}
 }
 
-/* Opens the device file that backs @ctx. */
+/*
+ * The device-address window of a context: four times the device's memory
+ * (room for fragmentation), at least 1 GiB, aligned as the module wants.
+ */
+static uint64_t vg_window_size(const struct vgpu_info *info)
+{
+	uint64_t size = info->mem_size * 4;
+
+	if (size < (1ULL << 30))
+		size = 1ULL << 30;
+	if (size > VGPU_VA_WINDOW_MAX)
+		size = VGPU_VA_WINDOW_MAX;
+	return size & ~(VGPU_VA_ALIGN - 1);
+}
+
+/*
+ * Reserves an inaccessible, aligned range of this process's address space
+ * and makes it the context's device-address window: device pointers never
+ * collide with host memory, and the host faults on them.
+ */
+static CUresult vg_ctx_reserve_window(struct CUctx_st *ctx)
+{
+	uint64_t size = vg_window_size(&vg_devices[ctx->dev].info);
+	struct vgpu_va_window w = { 0 };
+	uintptr_t raw, base;
+	void *p;
+
+	p = mmap(NULL, size + VGPU_VA_ALIGN, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	raw = (uintptr_t)p;
+	base = (raw + VGPU_VA_ALIGN - 1) & ~(uintptr_t)(VGPU_VA_ALIGN - 1);
+	if (base > raw)
+		munmap(p, base - raw);
+	munmap((void *)(base + size), raw + VGPU_VA_ALIGN - base);
+
+	w.base = base;
+	w.size = size;
+	if (ioctl(ctx->fd, VGPU_IOCTL_SET_VA_WINDOW, &w)) {
+		CUresult r = vg_errno_result(errno);
+
+		munmap((void *)base, size);
+		return r;
+	}
+	ctx->va_base = base;
+	ctx->va_size = size;
+	return CUDA_SUCCESS;
+}
+
+/* Opens the device file that backs @ctx and sets up its address window. */
 CUresult vg_ctx_open(struct CUctx_st *ctx)
 {
 	char path[32];
+	CUresult r;
 
 	snprintf(path, sizeof(path), "/dev/vgpu%d", vg_devices[ctx->dev].minor);
 	ctx->fd = open(path, O_RDWR | O_CLOEXEC);
-	return ctx->fd < 0 ? vg_errno_result(errno) : CUDA_SUCCESS;
+	if (ctx->fd < 0)
+		return vg_errno_result(errno);
+	r = vg_ctx_reserve_window(ctx);
+	if (r) {
+		close(ctx->fd);
+		ctx->fd = -1;
+	}
+	return r;
 }
 
 /* Releases the device file: the GPU side of the context is gone. */
@@ -151,6 +211,27 @@ void vg_ctx_close(struct CUctx_st *ctx)
 	if (ctx->fd >= 0)
 		close(ctx->fd);
 	ctx->fd = -1;
+	if (ctx->va_size)
+		munmap((void *)(uintptr_t)ctx->va_base, ctx->va_size);
+	ctx->va_base = 0;
+	ctx->va_size = 0;
+}
+
+/* The open context whose window holds @va; called with vg_lock held. */
+struct CUctx_st *vg_ctx_by_address(uint64_t va)
+{
+	struct CUctx_st *c;
+	int i;
+
+	for (i = 0; i < vg_device_count; i++) {
+		c = vg_devices[i].primary;
+		if (c->fd >= 0 && va - c->va_base < c->va_size)
+			return c;
+	}
+	for (c = vg_ctx_list; c; c = c->next)
+		if (c->fd >= 0 && va - c->va_base < c->va_size)
+			return c;
+	return NULL;
 }
 
 static bool vg_ctx_flags_valid(unsigned int flags)

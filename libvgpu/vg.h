@@ -39,6 +39,8 @@ struct CUctx_st {
 	struct CUctx_st *next;	/* registry of live regular contexts */
 	int dev;		/* visible ordinal */
 	int fd;			/* -1 once destroyed or while inactive */
+	uint64_t va_base;	/* device-address window reserved in this */
+	uint64_t va_size;	/* process while the context is open */
 	unsigned int flags;	/* CU_CTX_* as given at creation */
 	unsigned int refs;	/* registry + stack slots */
 	bool primary;
@@ -69,6 +71,8 @@ void vg_ctx_ref(struct CUctx_st *ctx);
 void vg_ctx_unref(struct CUctx_st *ctx);
 struct CUctx_st *vg_ctx_current(void);
 bool vg_ctx_alive(const struct CUctx_st *ctx);
+struct CUctx_st *vg_ctx_by_address(uint64_t va);
+CUresult vg_errno_result(int err);
 
 /* errors.c */
 const char *vg_error_name(CUresult error);

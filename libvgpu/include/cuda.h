@@ -34,6 +34,11 @@ extern "C" {
 #define cuCtxDestroy cuCtxDestroy_v2
 #define cuCtxPushCurrent cuCtxPushCurrent_v2
 #define cuCtxPopCurrent cuCtxPopCurrent_v2
+#define cuMemGetInfo cuMemGetInfo_v2
+#define cuMemAlloc cuMemAlloc_v2
+#define cuMemAllocPitch cuMemAllocPitch_v2
+#define cuMemFree cuMemFree_v2
+#define cuMemGetAddressRange cuMemGetAddressRange_v2
 
 typedef int CUdevice_v1;
 typedef CUdevice_v1 CUdevice;
@@ -797,6 +802,16 @@ CUresult cuCtxGetDevice(CUdevice *device);
 CUresult cuCtxGetFlags(unsigned int *flags);
 CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);
 CUresult cuCtxSynchronize(void);
+
+/* Device memory */
+CUresult cuMemGetInfo_v2(size_t *free, size_t *total);
+CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize);
+CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch,
+			    size_t WidthInBytes, size_t Height,
+			    unsigned int ElementSizeBytes);
+CUresult cuMemFree_v2(CUdeviceptr dptr);
+CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize,
+				 CUdeviceptr dptr);
 
 #ifdef __cplusplus
 }

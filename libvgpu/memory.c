@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Device memory: cuMemAlloc, cuMemAllocPitch, cuMemFree, cuMemGetInfo and
+ * cuMemGetAddressRange over the module's allocation ioctls. Addresses are
+ * unified: each context's allocations live in its own window of the
+ * process's address space, so a pointer alone names its context.
+ */
+#include <errno.h>
+#include <sys/ioctl.h>
+
+#include "vg.h"
+
+/* The current context, usable for new work. */
+static CUresult vg_current_open(struct CUctx_st **pctx)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	*pctx = vg_ctx_current();
+	if (!*pctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	return (*pctx)->fd >= 0 ? CUDA_SUCCESS : CUDA_ERROR_CONTEXT_IS_DESTROYED;
+}
+
+static CUresult vg_mem_alloc(CUdeviceptr *dptr, size_t bytes)
+{
+	struct vgpu_mem_alloc a = { .size = bytes };
+	struct CUctx_st *ctx;
+	CUresult r;
+
+	pthread_mutex_lock(&vg_lock);
+	r = vg_current_open(&ctx);
+	if (r == CUDA_SUCCESS && ioctl(ctx->fd, VGPU_IOCTL_MEM_ALLOC, &a))
+		r = errno == ENOSPC ? CUDA_ERROR_OUT_OF_MEMORY : vg_errno_result(errno);
+	pthread_mutex_unlock(&vg_lock);
+	if (r == CUDA_SUCCESS)
+		*dptr = a.va;
+	return r;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!dptr || !bytes)
+		return vg_ctx_current() ? CUDA_ERROR_INVALID_VALUE :
+			CUDA_ERROR_INVALID_CONTEXT;
+	return vg_mem_alloc(dptr, bytes);
+}
+
+/* Rows start on this boundary, as on NVIDIA's driver for small widths. */
+#define VG_PITCH_ALIGN 512
+
+CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width,
+			    size_t height, unsigned int element_size)
+{
+	size_t p;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!dptr || !pitch || !width || !height ||
+	    (element_size != 4 && element_size != 8 && element_size != 16))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (width > SIZE_MAX - (VG_PITCH_ALIGN - 1))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	p = (width + VG_PITCH_ALIGN - 1) / VG_PITCH_ALIGN * VG_PITCH_ALIGN;
+	if (height > SIZE_MAX / p)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	r = vg_mem_alloc(dptr, p * height);
+	if (r == CUDA_SUCCESS)
+		*pitch = p;
+	return r;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr dptr)
+{
+	struct vgpu_mem_free f = { .va = dptr };
+	struct CUctx_st *ctx;
+	CUresult r = vg_check_init();
+
+	if (r || !dptr)
+		return r;
+	pthread_mutex_lock(&vg_lock);
+	ctx = vg_ctx_by_address(dptr);
+	if (!ctx || ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f))
+		r = CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_unlock(&vg_lock);
+	return r;
+}
+
+CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total_bytes)
+{
+	struct vgpu_info info = { 0 };
+	struct CUctx_st *ctx;
+	CUresult r;
+
+	pthread_mutex_lock(&vg_lock);
+	r = vg_current_open(&ctx);
+	if (r == CUDA_SUCCESS && ioctl(ctx->fd, VGPU_IOCTL_GET_INFO, &info))
+		r = vg_errno_result(errno);
+	pthread_mutex_unlock(&vg_lock);
+	if (r)
+		return r;
+	if (free_bytes)
+		*free_bytes = info.mem_free;
+	if (total_bytes)
+		*total_bytes = info.mem_size;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size,
+				 CUdeviceptr dptr)
+{
+	struct vgpu_mem_query q = { .va = dptr };
+	struct CUctx_st *ctx;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_lock);
+	ctx = vg_ctx_by_address(dptr);
+	if (!ctx || ioctl(ctx->fd, VGPU_IOCTL_MEM_QUERY, &q))
+		r = CUDA_ERROR_NOT_FOUND;
+	pthread_mutex_unlock(&vg_lock);
+	if (r)
+		return r;
+	if (base)
+		*base = q.base;
+	if (size)
+		*size = q.size;
+	return CUDA_SUCCESS;
+}

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Device memory through the driver API: cuMemAlloc/AllocPitch/Free/
+ * GetInfo/GetAddressRange, with the results NVIDIA's driver gives on an
+ * H100 for the same calls (placement at 512-byte granularity, error codes,
+ * unified addresses, faults on host dereference).
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+
+#include "tap.h"
+
+#define MIB (1ULL << 20)
+
+static CUcontext setup(void)
+{
+	CUcontext c = NULL;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&c, NULL, 0, 0));
+	return c;
+}
+
+static void alloc_needs_a_context(void)
+{
+	CUdeviceptr p;
+	size_t f, t;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	CHECK_RES(CUDA_ERROR_INVALID_CONTEXT, cuMemAlloc(&p, 16));
+	CHECK_RES(CUDA_ERROR_INVALID_CONTEXT, cuMemGetInfo(&f, &t));
+	CHECK_RES(CUDA_SUCCESS, cuMemFree(0));
+}
+
+static void alloc_placement(void)
+{
+	static const size_t sizes[] = { 1, 1, 100, 256, 257, 512, 4096, 1 };
+	static const long long deltas[] = { 0, 512, 512, 512, 512, 512, 512, 4096 };
+	CUdeviceptr p[8], big, big2;
+	size_t i;
+
+	setup();
+	for (i = 0; i < 8; i++) {
+		REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&p[i], sizes[i]));
+		if (i && (long long)(p[i] - p[i - 1]) != deltas[i])
+			TAP_FAIL("allocation %zu is %lld bytes after the last, expected %lld",
+				 i, (long long)(p[i] - p[i - 1]), deltas[i]);
+	}
+	CHECK(p[0] % (2 * MIB) == 0);
+	CHECK_RES(CUDA_SUCCESS, cuMemAlloc(&big, 2 * MIB));
+	CHECK_RES(CUDA_SUCCESS, cuMemAlloc(&big2, 3 * MIB));
+	CHECK(big % (2 * MIB) == 0 && big2 % (2 * MIB) == 0);
+	for (i = 0; i < 8; i++)
+		CHECK_RES(CUDA_SUCCESS, cuMemFree(p[i]));
+	CHECK_RES(CUDA_SUCCESS, cuMemFree(big));
+	CHECK_RES(CUDA_SUCCESS, cuMemFree(big2));
+}
+
+static void alloc_bad_arguments(void)
+{
+	CUdeviceptr p;
+	size_t total;
+
+	setup();
+	CHECK_RES(CUDA_SUCCESS, cuMemGetInfo(NULL, &total));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAlloc(NULL, 16));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAlloc(&p, 0));
+	CHECK_RES(CUDA_ERROR_OUT_OF_MEMORY, cuMemAlloc(&p, 1ULL << 50));
+	CHECK_RES(CUDA_ERROR_OUT_OF_MEMORY, cuMemAlloc(&p, total + 1));
+}
+
+static void info_tracks_allocations(void)
+{
+	size_t free0, free1, free2, total;
+	CUdeviceptr a, b;
+
+	setup();
+	CHECK_RES(CUDA_SUCCESS, cuMemGetInfo(&free0, &total));
+	CHECK(free0 <= total && free0 > 0);
+	CHECK_RES(CUDA_SUCCESS, cuMemGetInfo(&free0, NULL));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&a, 100));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&b, 64 * MIB));
+	CHECK_RES(CUDA_SUCCESS, cuMemGetInfo(&free1, &total));
+	CHECK(free0 - free1 == 66 * MIB);
+	CHECK_RES(CUDA_SUCCESS, cuMemFree(a));
+	CHECK_RES(CUDA_SUCCESS, cuMemFree(b));
+	CHECK_RES(CUDA_SUCCESS, cuMemGetInfo(&free2, &total));
+	CHECK(free2 == free0);
+}
+
+static void address_range(void)
+{
+	CUdeviceptr a, b, base = 0;
+	size_t size = 0;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&a, 1));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&b, MIB));
+	CHECK_RES(CUDA_SUCCESS, cuMemGetAddressRange(&base, &size, b + 100));
+	CHECK(base == b && size == MIB);
+	CHECK_RES(CUDA_SUCCESS, cuMemGetAddressRange(&base, &size, a));
+	CHECK(base == a && size == 1);
+	CHECK_RES(CUDA_SUCCESS, cuMemGetAddressRange(NULL, NULL, b));
+	CHECK_RES(CUDA_SUCCESS, cuMemGetAddressRange(&base, NULL, b));
+	CHECK_RES(CUDA_ERROR_NOT_FOUND, cuMemGetAddressRange(&base, &size, 0x1234));
+	CHECK_RES(CUDA_ERROR_NOT_FOUND, cuMemGetAddressRange(&base, &size, 0));
+	CHECK_RES(CUDA_SUCCESS, cuMemFree(b));
+	CHECK_RES(CUDA_ERROR_NOT_FOUND, cuMemGetAddressRange(&base, &size, b));
+}
+
+static void free_rules(void)
+{
+	CUdeviceptr a;
+	int local = 0;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&a, 4096));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFree(a + 16));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFree((CUdeviceptr)(uintptr_t)&local));
+	CHECK_RES(CUDA_SUCCESS, cuMemFree(a));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFree(a));
+	CHECK_RES(CUDA_SUCCESS, cuMemFree(0));
+}
+
+static void pitch(void)
+{
+	CUdeviceptr p, base;
+	size_t pitch = 0, size = 0;
+
+	setup();
+	CHECK_RES(CUDA_SUCCESS, cuMemAllocPitch(&p, &pitch, 100, 10, 4));
+	CHECK(pitch == 512);
+	CHECK_RES(CUDA_SUCCESS, cuMemGetAddressRange(&base, &size, p));
+	CHECK(base == p && size == 5120);
+	CHECK_RES(CUDA_SUCCESS, cuMemAllocPitch(&p, &pitch, 513, 3, 8));
+	CHECK(pitch == 1024);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocPitch(&p, &pitch, 100, 10, 3));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocPitch(&p, &pitch, 0, 10, 4));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocPitch(&p, NULL, 100, 10, 4));
+	CHECK_RES(CUDA_ERROR_OUT_OF_MEMORY, cuMemAllocPitch(&p, &pitch, 1ULL << 40, 1ULL << 30, 4));
+}
+
+static sigjmp_buf fault_jump;
+
+static void on_fault(int sig)
+{
+	(void)sig;
+	siglongjmp(fault_jump, 1);
+}
+
+static void host_dereference_faults(void)
+{
+	volatile int *hp;
+	CUdeviceptr p;
+	int faulted = 0;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&p, 4096));
+	hp = (volatile int *)(uintptr_t)p;
+	signal(SIGSEGV, on_fault);
+	if (sigsetjmp(fault_jump, 1) == 0)
+		(void)*hp;
+	else
+		faulted = 1;
+	signal(SIGSEGV, SIG_DFL);
+	CHECK(faulted);
+}
+
+static void pointers_name_their_context(void)
+{
+	CUcontext a, b;
+	CUdeviceptr pa, pb, base;
+	size_t size;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&a, NULL, 0, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&pa, 4096));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&b, NULL, 0, 1));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&pb, 4096));
+	CHECK(pa != pb);
+	/* b is current: a's pointer still resolves, and frees, in a. */
+	CHECK_RES(CUDA_SUCCESS, cuMemGetAddressRange(&base, &size, pa));
+	CHECK(base == pa && size == 4096);
+	CHECK_RES(CUDA_SUCCESS, cuMemFree(pa));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFree(pa));
+	/* A destroyed context's memory is gone with it. */
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(b));
+	CHECK_RES(CUDA_ERROR_NOT_FOUND, cuMemGetAddressRange(&base, &size, pb));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFree(pb));
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(a));
+}
+
+static void destroy_returns_memory(void)
+{
+	CUcontext a, b;
+	CUdeviceptr p;
+	size_t before, after, total;
+	int i;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&a, NULL, 0, 0));
+	CHECK_RES(CUDA_SUCCESS, cuMemGetInfo(&before, &total));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&b, NULL, 0, 0));
+	for (i = 0; i < 100; i++)
+		CHECK_RES(CUDA_SUCCESS, cuMemAlloc(&p, 3000 + i));
+	CHECK_RES(CUDA_SUCCESS, cuMemAlloc(&p, 8 * MIB));
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(b));
+	CHECK_RES(CUDA_SUCCESS, cuMemGetInfo(&after, &total));
+	CHECK(after == before);
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(a));
+}
+
+static void primary_context_memory(void)
+{
+	CUcontext p;
+	CUdeviceptr d, base;
+	size_t size;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuDevicePrimaryCtxRetain(&p, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(p));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d, 4096));
+	CHECK_RES(CUDA_SUCCESS, cuDevicePrimaryCtxReset(0));
+	CHECK_RES(CUDA_ERROR_CONTEXT_IS_DESTROYED, cuMemAlloc(&d, 4096));
+	CHECK_RES(CUDA_ERROR_NOT_FOUND, cuMemGetAddressRange(&base, &size, d));
+	CHECK_RES(CUDA_SUCCESS, cuDevicePrimaryCtxRetain(&p, 0));
+	CHECK_RES(CUDA_SUCCESS, cuMemAlloc(&d, 4096));
+	CHECK_RES(CUDA_SUCCESS, cuMemFree(d));
+}
+
+struct worker {
+	CUcontext ctx;
+	int failures;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	CUdeviceptr p[16];
+	int round, i;
+
+	if (cuCtxSetCurrent(w->ctx) != CUDA_SUCCESS)
+		w->failures++;
+	for (round = 0; round < 20; round++) {
+		for (i = 0; i < 16; i++)
+			w->failures += cuMemAlloc(&p[i], (size_t)(i + 1) * 700) != CUDA_SUCCESS;
+		for (i = 0; i < 16; i++)
+			w->failures += cuMemFree(p[i]) != CUDA_SUCCESS;
+	}
+	return NULL;
+}
+
+static void threads_allocate_concurrently(void)
+{
+	struct worker w[6];
+	pthread_t t[6];
+	CUcontext shared;
+	size_t before, after, total;
+	int i;
+
+	shared = setup();
+	CHECK_RES(CUDA_SUCCESS, cuMemGetInfo(&before, &total));
+	for (i = 0; i < 6; i++) {
+		w[i].failures = 0;
+		w[i].ctx = shared;
+		pthread_create(&t[i], NULL, worker_main, &w[i]);
+	}
+	for (i = 0; i < 6; i++) {
+		pthread_join(t[i], NULL);
+		CHECK(w[i].failures == 0);
+	}
+	CHECK_RES(CUDA_SUCCESS, cuMemGetInfo(&after, &total));
+	CHECK(after == before);
+}
+
+static const struct tap_test tests[] = {
+	TAP_TEST(alloc_needs_a_context),
+	TAP_TEST(alloc_placement),
+	TAP_TEST(alloc_bad_arguments),
+	TAP_TEST(info_tracks_allocations),
+	TAP_TEST(address_range),
+	TAP_TEST(free_rules),
+	TAP_TEST(pitch),
+	TAP_TEST(host_dereference_faults),
+	TAP_TEST(pointers_name_their_context),
+	TAP_TEST(destroy_returns_memory),
+	TAP_TEST(primary_context_memory),
+	TAP_TEST(threads_allocate_concurrently),
+};
+
+int main(void)
+{
+	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
+}
