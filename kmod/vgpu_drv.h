@@ -35,7 +35,7 @@ struct vgpu_device {
 
 /*
  * struct vgpu_vm - a context's device address space (vgpu_mem.c).
- * @lock: protects everything below.
+ * @lock: see below.
  * @base: first address of the VA window.
  * @size: size of the VA window; 0 until user space sets it.
  * @chunks: chunks of device memory by address range.
@@ -43,7 +43,7 @@ struct vgpu_device {
  * @shared: chunks that hold small allocations.
  */
 struct vgpu_vm {
-	struct mutex lock;
+	struct mutex lock;	/* protects all of this structure */
 	u64 base;
 	u64 size;
 	struct maple_tree chunks;

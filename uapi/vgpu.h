@@ -21,6 +21,7 @@
 #ifndef _UAPI_VGPU_H
 #define _UAPI_VGPU_H
 
+#include <linux/const.h>
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
@@ -102,10 +103,10 @@ struct vgpu_info {
  * own.
  */
 #define VGPU_VA_ALIGN (2ULL << 20)
-#define VGPU_VA_WINDOW_MAX (1ULL << 42)
-#define VGPU_VA_LIMIT (1ULL << 47)
+#define VGPU_VA_WINDOW_MAX _BITULL(42)
+#define VGPU_VA_LIMIT _BITULL(47)
 #define VGPU_SUBALLOC_ALIGN 512ULL
-#define VGPU_SUBALLOC_MAX (1ULL << 20)
+#define VGPU_SUBALLOC_MAX _BITULL(20)
 
 /**
  * struct vgpu_va_window - VGPU_IOCTL_SET_VA_WINDOW: where this context's
