@@ -41,6 +41,7 @@ struct vgpu_device {
  * @chunks: chunks of device memory by address range.
  * @allocs: allocations by address range.
  * @shared: chunks that hold small allocations.
+ * @hosts: registered host ranges by address range (vgpu_host.c).
  */
 struct vgpu_vm {
 	struct mutex lock;	/* protects all of this structure */
@@ -49,6 +50,7 @@ struct vgpu_vm {
 	struct maple_tree chunks;
 	struct maple_tree allocs;
 	struct list_head shared;
+	struct maple_tree hosts;
 };
 
 /*
@@ -79,6 +81,11 @@ int vgpu_ioctl_set_va_window(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data);
+
+/* vgpu_host.c */
+int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data);
+int vgpu_ioctl_host_unregister(struct vgpu_ctx *ctx, void *data);
+void vgpu_host_fini(struct vgpu_vm *vm);
 
 /* vgpu_file.c */
 extern const struct file_operations vgpu_fops;

@@ -70,6 +70,11 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 		   vgpu_ioctl_mem_free),
 	VGPU_IOCTL(VGPU_IOCTL_MEM_QUERY, sizeof(struct vgpu_mem_query),
 		   vgpu_ioctl_mem_query),
+	VGPU_IOCTL(VGPU_IOCTL_HOST_REGISTER, sizeof(struct vgpu_host_register),
+		   vgpu_ioctl_host_register),
+	VGPU_IOCTL(VGPU_IOCTL_HOST_UNREGISTER,
+		   sizeof(struct vgpu_host_unregister),
+		   vgpu_ioctl_host_unregister),
 };
 
 /* Large enough for every argument structure; checked at build time. */

@@ -47,6 +47,7 @@ void vgpu_vm_init(struct vgpu_vm *vm)
 	mt_init(&vm->chunks);
 	mt_init(&vm->allocs);
 	INIT_LIST_HEAD(&vm->shared);
+	mt_init(&vm->hosts);
 }
 
 static int vgpu_mem_charge(struct vgpu_device *vdev, u64 bytes)
@@ -362,5 +363,6 @@ void vgpu_vm_fini(struct vgpu_ctx *ctx)
 	mt_for_each(&vm->chunks, chunk, index, ULONG_MAX)
 		vgpu_chunk_free(ctx, chunk);
 	mtree_destroy(&vm->chunks);
+	vgpu_host_fini(vm);
 	mutex_destroy(&vm->lock);
 }

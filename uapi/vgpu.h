@@ -178,10 +178,61 @@ struct vgpu_mem_query {
 	__u64 size;
 };
 
+/* struct vgpu_host_register flags */
+#define VGPU_HOST_READ_ONLY (1U << 0)
+#define VGPU_HOST_FLAGS VGPU_HOST_READ_ONLY
+
+/*
+ * Largest host range one call registers; the caller's RLIMIT_MEMLOCK (unless
+ * it has CAP_IPC_LOCK) bounds the total.
+ */
+#define VGPU_HOST_REGISTER_MAX _BITULL(40)
+
+/**
+ * struct vgpu_host_register - VGPU_IOCTL_HOST_REGISTER: pin a range of the
+ * caller's memory and map it into the context's device address space at
+ * the same address (zero-copy), for the copy engines and kernels to use.
+ * @addr: In. Start, page aligned. Anonymous, shared-memory (memfd, shmem)
+ *	and hugetlb memory can be registered; file mappings may be refused.
+ * @size: In. Length, a nonzero multiple of the page size, at most
+ *	VGPU_HOST_REGISTER_MAX.
+ * @flags: In. VGPU_HOST_READ_ONLY: the device only reads the range (which
+ *	may then be mapped read-only). Other bits must be 0.
+ * @pad: Structure padding. Must be 0.
+ *
+ * The pinned pages count against the caller's RLIMIT_MEMLOCK.
+ * Errors: -EINVAL (alignment, size, flags), -EFAULT (part of the range is
+ * not mapped, or not writable without VGPU_HOST_READ_ONLY), -EEXIST (it
+ * overlaps a registered range), -ENOMEM (over RLIMIT_MEMLOCK, or no memory).
+ */
+struct vgpu_host_register {
+	__u64 addr;
+	__u64 size;
+	__u32 flags;
+	__u32 pad;
+};
+
+/**
+ * struct vgpu_host_unregister - VGPU_IOCTL_HOST_UNREGISTER: unpin a range.
+ * @addr: In. The @addr it was registered with.
+ * @flags: In. Must be 0.
+ * @pad: Structure padding. Must be 0.
+ *
+ * Errors: -ENOENT (no registered range holds @addr), -EINVAL (one does, but
+ * does not start there).
+ */
+struct vgpu_host_unregister {
+	__u64 addr;
+	__u32 flags;
+	__u32 pad;
+};
+
 #define VGPU_IOCTL_GET_INFO _IOWR(VGPU_IOCTL_TYPE, 0x00, struct vgpu_info)
 #define VGPU_IOCTL_SET_VA_WINDOW _IOW(VGPU_IOCTL_TYPE, 0x01, struct vgpu_va_window)
 #define VGPU_IOCTL_MEM_ALLOC _IOWR(VGPU_IOCTL_TYPE, 0x02, struct vgpu_mem_alloc)
 #define VGPU_IOCTL_MEM_FREE _IOW(VGPU_IOCTL_TYPE, 0x03, struct vgpu_mem_free)
 #define VGPU_IOCTL_MEM_QUERY _IOWR(VGPU_IOCTL_TYPE, 0x04, struct vgpu_mem_query)
+#define VGPU_IOCTL_HOST_REGISTER _IOW(VGPU_IOCTL_TYPE, 0x05, struct vgpu_host_register)
+#define VGPU_IOCTL_HOST_UNREGISTER _IOW(VGPU_IOCTL_TYPE, 0x06, struct vgpu_host_unregister)
 
 #endif /* _UAPI_VGPU_H */

@@ -30,6 +30,8 @@ static_assert(offsetof(struct vgpu_mem_alloc, va) == 16, "vgpu_mem_alloc va");
 static_assert(sizeof(struct vgpu_mem_free) == 16, "vgpu_mem_free size");
 static_assert(sizeof(struct vgpu_mem_query) == 32, "vgpu_mem_query size");
 static_assert(offsetof(struct vgpu_mem_query, base) == 16, "vgpu_mem_query base");
+static_assert(sizeof(struct vgpu_host_register) == 24, "vgpu_host_register size");
+static_assert(sizeof(struct vgpu_host_unregister) == 16, "vgpu_host_unregister size");
 static_assert(_IOC_TYPE(VGPU_IOCTL_GET_INFO) == VGPU_IOCTL_TYPE, "GET_INFO type");
 static_assert(_IOC_DIR(VGPU_IOCTL_GET_INFO) == (_IOC_READ | _IOC_WRITE), "GET_INFO dir");
 

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host memory registered with a context: ranges of the caller's memory
+ * pinned long-term (FOLL_LONGTERM, charged to RLIMIT_MEMLOCK unless the
+ * caller has CAP_IPC_LOCK) and mapped into the context's device address
+ * space at their own address, so the engines reach them without copies
+ * through user space.
+ *
+ * Locking: the context's vgpu_vm.lock protects the tree of host ranges.
+ * Charging and pinning take mmap_lock, so they run outside vgpu_vm.lock,
+ * which is never taken with mmap_lock held either.
+ */
+#include <linux/maple_tree.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "vgpu_drv.h"
+
+/* pin_user_pages_fast() takes an int count: pin in batches. */
+#define VGPU_PIN_BATCH 512
+
+struct vgpu_host_range {
+	u64 addr;
+	u64 size;
+	struct page **pages;
+	unsigned long npages;
+	bool writable;
+	struct mm_struct *mm;	/* charged; held with mmgrab() */
+};
+
+static void vgpu_host_range_free(struct vgpu_host_range *r)
+{
+	unpin_user_pages_dirty_lock(r->pages, r->npages, r->writable);
+	account_locked_vm(r->mm, r->npages, false);
+	mmdrop(r->mm);
+	kvfree(r->pages);
+	kfree(r);
+}
+
+/* Pins all of @r's pages or none; -EFAULT for a range that is not fully
+ * mapped with the access asked for. */
+static int vgpu_host_pin(struct vgpu_host_range *r)
+{
+	unsigned int gup = FOLL_LONGTERM | (r->writable ? FOLL_WRITE : 0);
+	unsigned long done = 0;
+	int ret = 0;
+
+	while (done < r->npages) {
+		int n = min_t(unsigned long, r->npages - done, VGPU_PIN_BATCH);
+
+		ret = pin_user_pages_fast(r->addr + done * PAGE_SIZE, n, gup,
+					  r->pages + done);
+		if (ret > 0)
+			done += ret;
+		if (ret != n) {
+			ret = ret < 0 ? ret : -EFAULT;
+			break;
+		}
+		ret = 0;
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		cond_resched();
+	}
+	if (ret)
+		unpin_user_pages(r->pages, done);
+	return ret;
+}
+
+/**
+ * vgpu_ioctl_host_register() - VGPU_IOCTL_HOST_REGISTER.
+ * Return: 0, -EINVAL, -EFAULT, -EEXIST, -ENOMEM or -EINTR.
+ */
+int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
+{
+	struct vgpu_host_register *hr = data;
+	struct vgpu_vm *vm = &ctx->vm;
+	struct vgpu_host_range *r;
+	unsigned long index;
+	int ret;
+
+	if ((hr->flags & ~VGPU_HOST_FLAGS) || hr->pad)
+		return -EINVAL;
+	if (!hr->size || hr->size > VGPU_HOST_REGISTER_MAX ||
+	    !PAGE_ALIGNED(hr->addr) || !PAGE_ALIGNED(hr->size))
+		return -EINVAL;
+	if (!access_ok(u64_to_user_ptr(hr->addr), hr->size))
+		return -EFAULT;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+	if (!r)
+		return -ENOMEM;
+	r->addr = hr->addr;
+	r->size = hr->size;
+	r->npages = hr->size >> PAGE_SHIFT;
+	r->writable = !(hr->flags & VGPU_HOST_READ_ONLY);
+	r->pages = kvmalloc_array(r->npages, sizeof(*r->pages),
+				  GFP_KERNEL_ACCOUNT);
+	if (!r->pages) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+
+	/* Fail fast on an overlap; the insertion below is what decides. */
+	mutex_lock(&vm->lock);
+	index = r->addr;
+	ret = mt_find(&vm->hosts, &index, r->addr + r->size - 1) ? -EEXIST : 0;
+	mutex_unlock(&vm->lock);
+	if (ret)
+		goto err_pages;
+
+	/* Charging and pinning take mmap_lock: never under vm->lock. */
+	r->mm = current->mm;
+	mmgrab(r->mm);
+	ret = account_locked_vm(r->mm, r->npages, true);
+	if (ret)
+		goto err_mmdrop;
+	ret = vgpu_host_pin(r);
+	if (ret)
+		goto err_uncharge;
+
+	mutex_lock(&vm->lock);
+	ret = mtree_insert_range(&vm->hosts, r->addr, r->addr + r->size - 1,
+				 r, GFP_KERNEL_ACCOUNT);
+	mutex_unlock(&vm->lock);
+	if (ret)
+		goto err_unpin;
+	return 0;
+
+err_unpin:
+	unpin_user_pages(r->pages, r->npages);
+err_uncharge:
+	account_locked_vm(r->mm, r->npages, false);
+err_mmdrop:
+	mmdrop(r->mm);
+err_pages:
+	kvfree(r->pages);
+err_free:
+	kfree(r);
+	return ret;
+}
+
+/**
+ * vgpu_ioctl_host_unregister() - VGPU_IOCTL_HOST_UNREGISTER.
+ * Return: 0, -EINVAL (flags, or not the start of a range), -ENOENT.
+ */
+int vgpu_ioctl_host_unregister(struct vgpu_ctx *ctx, void *data)
+{
+	struct vgpu_host_unregister *hu = data;
+	struct vgpu_vm *vm = &ctx->vm;
+	struct vgpu_host_range *r;
+	int ret = 0;
+
+	if (hu->flags || hu->pad)
+		return -EINVAL;
+	if (hu->addr > ULONG_MAX)
+		return -ENOENT;
+
+	mutex_lock(&vm->lock);
+	r = mtree_load(&vm->hosts, hu->addr);
+	if (!r)
+		ret = -ENOENT;
+	else if (r->addr != hu->addr)
+		ret = -EINVAL;
+	else
+		mtree_erase(&vm->hosts, r->addr);
+	mutex_unlock(&vm->lock);
+	if (!ret)
+		vgpu_host_range_free(r);
+	return ret;
+}
+
+/* Context teardown: every range unpinned and uncharged. */
+void vgpu_host_fini(struct vgpu_vm *vm)
+{
+	struct vgpu_host_range *r;
+	unsigned long index = 0;
+
+	mt_for_each(&vm->hosts, r, index, ULONG_MAX)
+		vgpu_host_range_free(r);
+	mtree_destroy(&vm->hosts);
+}

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host memory registration: pinning user ranges into a context, with each
+ * bad range refused by its exact errno, RLIMIT_MEMLOCK charged (VmLck) and
+ * enforced, and everything unpinned on unregister and on close.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "uapi/vgpu.h"
+
+#define DEV "/dev/vgpu0"
+
+static int host_register(int fd, void *addr, __u64 size, __u32 flags)
+{
+	struct vgpu_host_register r = {
+		.addr = (__u64)(uintptr_t)addr, .size = size, .flags = flags,
+	};
+
+	return ioctl(fd, VGPU_IOCTL_HOST_REGISTER, &r);
+}
+
+static int host_unregister(int fd, void *addr)
+{
+	struct vgpu_host_unregister u = { .addr = (__u64)(uintptr_t)addr };
+
+	return ioctl(fd, VGPU_IOCTL_HOST_UNREGISTER, &u);
+}
+
+/* This process's locked memory in kB, as the kernel counts it. */
+static long vm_locked_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+FIXTURE(host) {
+	int fd;
+	long page;
+	char *buf;		/* 16 pages, read-write */
+};
+
+FIXTURE_SETUP(host)
+{
+	self->fd = open(DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	self->page = sysconf(_SC_PAGESIZE);
+	self->buf = mmap(NULL, 16 * self->page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->buf);
+}
+
+FIXTURE_TEARDOWN(host)
+{
+	close(self->fd);
+	munmap(self->buf, 16 * self->page);
+}
+
+TEST_F(host, register_and_unregister)
+{
+	long before = vm_locked_kb();
+
+	ASSERT_EQ(0, host_register(self->fd, self->buf, 16 * self->page, 0));
+	EXPECT_EQ(before + 16 * self->page / 1024, vm_locked_kb());
+	ASSERT_EQ(0, host_unregister(self->fd, self->buf));
+	EXPECT_EQ(before, vm_locked_kb());
+}
+
+TEST_F(host, close_unpins)
+{
+	long before = vm_locked_kb();
+
+	ASSERT_EQ(0, host_register(self->fd, self->buf, 4 * self->page, 0));
+	ASSERT_EQ(0, host_register(self->fd, self->buf + 8 * self->page,
+				   8 * self->page, 0));
+	EXPECT_EQ(before + 12 * self->page / 1024, vm_locked_kb());
+	close(self->fd);
+	EXPECT_EQ(before, vm_locked_kb());
+	self->fd = open(DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+}
+
+TEST_F(host, bad_arguments)
+{
+	struct vgpu_host_register r = {
+		.addr = (__u64)(uintptr_t)self->buf, .size = self->page,
+	};
+
+	EXPECT_EQ(-1, host_register(self->fd, self->buf + 1, self->page, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, host_register(self->fd, self->buf, self->page + 1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, host_register(self->fd, self->buf, 0, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, host_register(self->fd, self->buf, VGPU_HOST_REGISTER_MAX + self->page, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, host_register(self->fd, self->buf, self->page, 2));
+	EXPECT_EQ(EINVAL, errno);
+	r.pad = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	EXPECT_EQ(EINVAL, errno);
+	/* Kernel addresses and wrapping ranges are not user memory. */
+	EXPECT_EQ(-1, host_register(self->fd, (void *)(uintptr_t)0xffff800000000000ULL, self->page, 0));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, host_register(self->fd, (void *)(uintptr_t)(0ULL - 2 * self->page), 4 * self->page, 0));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+TEST_F(host, unmapped_ranges)
+{
+	long before = vm_locked_kb();
+
+	/* A hole in the middle of the range. */
+	ASSERT_EQ(0, munmap(self->buf + 4 * self->page, self->page));
+	EXPECT_EQ(-1, host_register(self->fd, self->buf, 8 * self->page, 0));
+	EXPECT_EQ(EFAULT, errno);
+	/* Nothing stays pinned or charged after a failure. */
+	EXPECT_EQ(before, vm_locked_kb());
+	EXPECT_EQ(0, host_register(self->fd, self->buf, 4 * self->page, 0));
+	/* Inaccessible memory. */
+	ASSERT_EQ(0, mprotect(self->buf + 8 * self->page, 2 * self->page, PROT_NONE));
+	EXPECT_EQ(-1, host_register(self->fd, self->buf + 8 * self->page, 2 * self->page, 0));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, host_register(self->fd, self->buf + 8 * self->page, 2 * self->page,
+				    VGPU_HOST_READ_ONLY));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+TEST_F(host, read_only_ranges)
+{
+	ASSERT_EQ(0, mprotect(self->buf, 4 * self->page, PROT_READ));
+	EXPECT_EQ(-1, host_register(self->fd, self->buf, 4 * self->page, 0));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0, host_register(self->fd, self->buf, 4 * self->page, VGPU_HOST_READ_ONLY));
+	EXPECT_EQ(0, host_unregister(self->fd, self->buf));
+}
+
+TEST_F(host, overlaps)
+{
+	ASSERT_EQ(0, host_register(self->fd, self->buf + 4 * self->page, 4 * self->page, 0));
+	EXPECT_EQ(-1, host_register(self->fd, self->buf + 4 * self->page, 4 * self->page, 0));
+	EXPECT_EQ(EEXIST, errno);
+	EXPECT_EQ(-1, host_register(self->fd, self->buf, 5 * self->page, 0));
+	EXPECT_EQ(EEXIST, errno);
+	EXPECT_EQ(-1, host_register(self->fd, self->buf + 7 * self->page, 4 * self->page, 0));
+	EXPECT_EQ(EEXIST, errno);
+	/* Neighbours on either side are fine. */
+	EXPECT_EQ(0, host_register(self->fd, self->buf, 4 * self->page, 0));
+	EXPECT_EQ(0, host_register(self->fd, self->buf + 8 * self->page, 4 * self->page, 0));
+}
+
+TEST_F(host, unregister_rules)
+{
+	struct vgpu_host_unregister u = { .addr = (__u64)(uintptr_t)self->buf, .flags = 1 };
+
+	ASSERT_EQ(0, host_register(self->fd, self->buf, 4 * self->page, 0));
+	EXPECT_EQ(-1, host_unregister(self->fd, self->buf + self->page));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, host_unregister(self->fd, self->buf + 8 * self->page));
+	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_HOST_UNREGISTER, &u));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, host_unregister(self->fd, self->buf));
+	EXPECT_EQ(-1, host_unregister(self->fd, self->buf));
+	EXPECT_EQ(ENOENT, errno);
+}
+
+TEST_F(host, registrations_are_per_context)
+{
+	int other = open(DEV, O_RDWR | O_CLOEXEC);
+
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, host_register(self->fd, self->buf, 4 * self->page, 0));
+	EXPECT_EQ(-1, host_unregister(other, self->buf));
+	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(0, host_register(other, self->buf, 4 * self->page, 0));
+	close(other);
+}
+
+/* The pages stay pinned while registered, even once unmapped by the user. */
+TEST_F(host, survives_munmap)
+{
+	char *p = mmap(NULL, 4 * self->page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long before = vm_locked_kb();
+
+	ASSERT_NE(MAP_FAILED, p);
+	memset(p, 0x5a, 4 * self->page);
+	ASSERT_EQ(0, host_register(self->fd, p, 4 * self->page, 0));
+	ASSERT_EQ(0, munmap(p, 4 * self->page));
+	EXPECT_EQ(0, host_unregister(self->fd, p));
+	EXPECT_EQ(before, vm_locked_kb());
+}
+
+TEST_F(host, shared_memory)
+{
+	int mfd = memfd_create("vgpu-test", 0);
+	char *p;
+
+	ASSERT_LE(0, mfd);
+	ASSERT_EQ(0, ftruncate(mfd, 4 * self->page));
+	p = mmap(NULL, 4 * self->page, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0, host_register(self->fd, p, 4 * self->page, 0));
+	EXPECT_EQ(0, host_unregister(self->fd, p));
+	munmap(p, 4 * self->page);
+	close(mfd);
+}
+
+/* Without CAP_IPC_LOCK, RLIMIT_MEMLOCK bounds what a process pins. */
+TEST_F(host, memlock_limit)
+{
+	pid_t pid = fork();
+	int status;
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct rlimit lim = { 8 * self->page, 8 * self->page };
+		int fails = 0;
+
+		if (setrlimit(RLIMIT_MEMLOCK, &lim) || setuid(65534))
+			_exit(2);
+		fails += host_register(self->fd, self->buf, 16 * self->page, 0) != -1 ||
+			 errno != ENOMEM;
+		fails += host_register(self->fd, self->buf, 8 * self->page, 0) != 0;
+		fails += host_register(self->fd, self->buf + 8 * self->page,
+				       self->page, 0) != -1 || errno != ENOMEM;
+		fails += host_unregister(self->fd, self->buf) != 0;
+		fails += host_register(self->fd, self->buf + 8 * self->page,
+				       8 * self->page, 0) != 0;
+		_exit(fails ? 1 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_HARNESS_MAIN
