@@ -211,6 +211,7 @@ void vg_ctx_close(struct CUctx_st *ctx)
 	if (ctx->fd >= 0)
 		close(ctx->fd);
 	ctx->fd = -1;
+	vg_host_forget(ctx);
 	if (ctx->va_size)
 		munmap((void *)(uintptr_t)ctx->va_base, ctx->va_size);
 	ctx->va_base = 0;

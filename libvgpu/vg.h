@@ -74,6 +74,9 @@ bool vg_ctx_alive(const struct CUctx_st *ctx);
 struct CUctx_st *vg_ctx_by_address(uint64_t va);
 CUresult vg_errno_result(int err);
 
+/* host.c */
+void vg_host_forget(struct CUctx_st *ctx);
+
 /* errors.c */
 const char *vg_error_name(CUresult error);
 

@@ -39,6 +39,8 @@ extern "C" {
 #define cuMemAllocPitch cuMemAllocPitch_v2
 #define cuMemFree cuMemFree_v2
 #define cuMemGetAddressRange cuMemGetAddressRange_v2
+#define cuMemHostRegister cuMemHostRegister_v2
+#define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
 
 typedef int CUdevice_v1;
 typedef CUdevice_v1 CUdevice;
@@ -812,6 +814,13 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch,
 CUresult cuMemFree_v2(CUdeviceptr dptr);
 CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize,
 				 CUdeviceptr dptr);
+
+/* Page-locked host memory */
+CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags);
+CUresult cuMemHostUnregister(void *p);
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p,
+				      unsigned int Flags);
+CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p);
 
 #ifdef __cplusplus
 }

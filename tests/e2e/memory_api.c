@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Device memory through the driver API: cuMemAlloc/AllocPitch/Free/
- * GetInfo/GetAddressRange, with the results NVIDIA's driver gives on an
+ * Device and page-locked host memory through the driver API: cuMemAlloc/
+ * AllocPitch/Free/GetInfo/GetAddressRange and cuMemHostRegister and its
+ * queries, with the results NVIDIA's driver gives on an
  * H100 for the same calls (placement at 512-byte granularity, error codes,
  * unified addresses, faults on host dereference).
  */
@@ -9,6 +10,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/mman.h>
 
 #include "tap.h"
 
@@ -275,6 +277,82 @@ static void threads_allocate_concurrently(void)
 	CHECK(after == before);
 }
 
+/* This process's locked memory in kB, as the kernel counts it. */
+static long vm_locked_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static void host_register_rules(void)
+{
+	char *buf = malloc(3 * 4096 + 100);
+	CUdeviceptr d = 0;
+	unsigned int flags = 0;
+	long before;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	CHECK_RES(CUDA_ERROR_INVALID_CONTEXT, cuMemHostRegister(buf, 4096, 0));
+	setup();
+	before = vm_locked_kb();
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostRegister(NULL, 4096, 0));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostRegister(buf, 0, 0));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostRegister(buf, 4096, 0x100));
+	CHECK_RES(CUDA_ERROR_NOT_SUPPORTED, cuMemHostRegister(buf, 4096, CU_MEMHOSTREGISTER_IOMEMORY));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostRegister(buf + 1, 3 * 4096, CU_MEMHOSTREGISTER_DEVICEMAP));
+	CHECK(vm_locked_kb() >= before + 12);
+	CHECK_RES(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, cuMemHostRegister(buf + 1, 3 * 4096, 0));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostGetDevicePointer(&d, buf + 1, 0));
+	CHECK(d == (CUdeviceptr)(uintptr_t)(buf + 1));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostGetDevicePointer(&d, buf + 100, 0));
+	CHECK(d == (CUdeviceptr)(uintptr_t)(buf + 100));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostGetDevicePointer(&d, buf + 1, 1));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostGetFlags(&flags, buf + 1));
+	CHECK(flags == CU_MEMHOSTREGISTER_DEVICEMAP);
+	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(buf + 1));
+	CHECK(vm_locked_kb() == before);
+	CHECK_RES(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, cuMemHostUnregister(buf + 1));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostGetDevicePointer(&d, buf + 1, 0));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostGetFlags(&flags, buf + 1));
+	free(buf);
+}
+
+static void host_register_read_only(void)
+{
+	char *page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	setup();
+	CHECK(page != MAP_FAILED);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostRegister(page, 4096, 0));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostRegister(page, 4096, CU_MEMHOSTREGISTER_READ_ONLY));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(page));
+	munmap(page, 4096);
+}
+
+static void host_registrations_end_with_context(void)
+{
+	char *buf = malloc(8192);
+	CUcontext c;
+	CUdeviceptr d;
+	long before = vm_locked_kb();
+
+	c = setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostRegister(buf, 8192, 0));
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(c));
+	CHECK(vm_locked_kb() == before);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostGetDevicePointer(&d, buf, 0));
+	CHECK_RES(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, cuMemHostUnregister(buf));
+	free(buf);
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(alloc_needs_a_context),
 	TAP_TEST(alloc_placement),
@@ -288,6 +366,9 @@ static const struct tap_test tests[] = {
 	TAP_TEST(destroy_returns_memory),
 	TAP_TEST(primary_context_memory),
 	TAP_TEST(threads_allocate_concurrently),
+	TAP_TEST(host_register_rules),
+	TAP_TEST(host_register_read_only),
+	TAP_TEST(host_registrations_end_with_context),
 };
 
 int main(void)
