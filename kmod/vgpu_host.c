@@ -39,8 +39,10 @@ static void vgpu_host_range_free(struct vgpu_host_range *r)
 	kfree(r);
 }
 
-/* Pins all of @r's pages or none; -EFAULT for a range that is not fully
- * mapped with the access asked for. */
+/*
+ * Pins all of @r's pages or none; -EFAULT for a range that is not fully
+ * mapped with the access asked for.
+ */
 static int vgpu_host_pin(struct vgpu_host_range *r)
 {
 	unsigned int gup = FOLL_LONGTERM | (r->writable ? FOLL_WRITE : 0);

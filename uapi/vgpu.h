@@ -179,7 +179,7 @@ struct vgpu_mem_query {
 };
 
 /* struct vgpu_host_register flags */
-#define VGPU_HOST_READ_ONLY (1U << 0)
+#define VGPU_HOST_READ_ONLY _BITUL(0)
 #define VGPU_HOST_FLAGS VGPU_HOST_READ_ONLY
 
 /*
