@@ -37,7 +37,11 @@ static struct class vgpu_class = {
 
 static void vgpu_device_release(struct device *dev)
 {
-	kfree(to_vgpu_device(dev));
+	struct vgpu_device *vdev = to_vgpu_device(dev);
+
+	if (vdev->engine_wq)
+		destroy_workqueue(vdev->engine_wq);
+	kfree(vdev);
 }
 
 static struct vgpu_device *vgpu_device_create(unsigned int index, u32 sms,
@@ -51,6 +55,13 @@ static struct vgpu_device *vgpu_device_create(unsigned int index, u32 sms,
 		return ERR_PTR(-ENOMEM);
 	vgpu_props_init(&vdev->props, index, (u64)mem_mb << 20, sms,
 			cc_major, cc_minor);
+
+	/* Long CPU-bound work: unbound, so it never hogs a CPU's queue. */
+	vdev->engine_wq = alloc_workqueue("vgpu%u", WQ_UNBOUND, 0, index);
+	if (!vdev->engine_wq) {
+		kfree(vdev);
+		return ERR_PTR(-ENOMEM);
+	}
 
 	device_initialize(&vdev->dev);
 	vdev->dev.class = &vgpu_class;

@@ -13,6 +13,7 @@
 #include <linux/maple_tree.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "../uapi/vgpu.h"
 
@@ -31,6 +32,36 @@ struct vgpu_device {
 	struct cdev cdev;
 	struct vgpu_info props;	/* what GET_INFO reports; flags/pad zero */
 	atomic64_t mem_used;	/* device memory held by all contexts */
+	struct workqueue_struct *engine_wq;	/* channel workers */
+};
+
+/* A range of device memory: one kernel mapping, one place in the window. */
+struct vgpu_chunk {
+	u64 va;
+	u64 size;
+	void *vaddr;
+	/* Shared chunks only: granule map, granules in use, list link. */
+	unsigned long *bitmap;
+	unsigned int used;
+	struct list_head link;
+};
+
+/* One allocation, as user space sees it. */
+struct vgpu_alloc {
+	u64 va;
+	u64 size;		/* as requested */
+	u64 span;		/* as reserved: a multiple of the granule */
+	struct vgpu_chunk *chunk;
+};
+
+/* A host range registered with a context (vgpu_host.c). */
+struct vgpu_host_range {
+	u64 addr;
+	u64 size;
+	struct page **pages;
+	unsigned long npages;
+	bool writable;
+	struct mm_struct *mm;	/* charged; held with mmgrab() */
 };
 
 /*
@@ -57,9 +88,15 @@ struct vgpu_vm {
  * struct vgpu_ctx - one open file: a GPU context. Holds a reference on its
  * device for as long as it lives.
  */
+struct vgpu_chan;
+
 struct vgpu_ctx {
 	struct vgpu_device *vdev;
 	struct vgpu_vm vm;
+	struct mutex chan_lock;	/* protects chans[] (vgpu_chan.c) */
+	struct vgpu_chan *chans[VGPU_MAX_CHANNELS];
+	struct page *status_page;	/* struct vgpu_chan_status[] */
+	bool dying;		/* release has begun: skip queued work */
 };
 
 static inline struct vgpu_device *to_vgpu_device(struct device *dev)
@@ -86,6 +123,18 @@ int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_host_unregister(struct vgpu_ctx *ctx, void *data);
 void vgpu_host_fini(struct vgpu_vm *vm);
+
+/* vgpu_chan.c */
+int vgpu_chan_init(struct vgpu_ctx *ctx);
+void vgpu_chan_fini(struct vgpu_ctx *ctx);
+int vgpu_chan_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma);
+int vgpu_ioctl_chan_create(struct vgpu_ctx *ctx, void *data);
+int vgpu_ioctl_chan_submit(struct vgpu_ctx *ctx, void *data);
+int vgpu_ioctl_chan_wait(struct vgpu_ctx *ctx, void *data);
+int vgpu_ioctl_chan_destroy(struct vgpu_ctx *ctx, void *data);
+
+/* vgpu_copy.c */
+int vgpu_exec(struct vgpu_ctx *ctx, const struct vgpu_cmd *cmd, u64 *fault);
 
 /* vgpu_file.c */
 extern const struct file_operations vgpu_fops;

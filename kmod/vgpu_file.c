@@ -27,6 +27,11 @@ static int vgpu_open(struct inode *inode, struct file *file)
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
+	ret = vgpu_chan_init(ctx);
+	if (ret) {
+		kfree(ctx);
+		return ret;
+	}
 	get_device(&vdev->dev);
 	ctx->vdev = vdev;
 	vgpu_vm_init(&ctx->vm);
@@ -38,6 +43,7 @@ static int vgpu_release(struct inode *inode, struct file *file)
 {
 	struct vgpu_ctx *ctx = file->private_data;
 
+	vgpu_chan_fini(ctx);
 	vgpu_vm_fini(ctx);
 	put_device(&ctx->vdev->dev);
 	kfree(ctx);
@@ -75,6 +81,14 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 	VGPU_IOCTL(VGPU_IOCTL_HOST_UNREGISTER,
 		   sizeof(struct vgpu_host_unregister),
 		   vgpu_ioctl_host_unregister),
+	VGPU_IOCTL(VGPU_IOCTL_CHAN_CREATE, sizeof(struct vgpu_chan_create),
+		   vgpu_ioctl_chan_create),
+	VGPU_IOCTL(VGPU_IOCTL_CHAN_SUBMIT, sizeof(struct vgpu_chan_submit),
+		   vgpu_ioctl_chan_submit),
+	VGPU_IOCTL(VGPU_IOCTL_CHAN_WAIT, sizeof(struct vgpu_chan_wait),
+		   vgpu_ioctl_chan_wait),
+	VGPU_IOCTL(VGPU_IOCTL_CHAN_DESTROY, sizeof(struct vgpu_chan_destroy),
+		   vgpu_ioctl_chan_destroy),
 };
 
 /* Large enough for every argument structure; checked at build time. */
@@ -120,11 +134,17 @@ static long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return 0;
 }
 
+static int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return vgpu_chan_mmap(file->private_data, vma);
+}
+
 const struct file_operations vgpu_fops = {
 	.owner = THIS_MODULE,
 	.open = vgpu_open,
 	.release = vgpu_release,
 	.unlocked_ioctl = vgpu_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = vgpu_mmap,
 	.llseek = noop_llseek,
 };

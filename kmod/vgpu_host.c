@@ -21,15 +21,6 @@
 /* pin_user_pages_fast() takes an int count: pin in batches. */
 #define VGPU_PIN_BATCH 512
 
-struct vgpu_host_range {
-	u64 addr;
-	u64 size;
-	struct page **pages;
-	unsigned long npages;
-	bool writable;
-	struct mm_struct *mm;	/* charged; held with mmgrab() */
-};
-
 static void vgpu_host_range_free(struct vgpu_host_range *r)
 {
 	unpin_user_pages_dirty_lock(r->pages, r->npages, r->writable);

@@ -22,25 +22,6 @@
 
 #define VGPU_GRANULES (VGPU_VA_ALIGN / VGPU_SUBALLOC_ALIGN)
 
-/* A range of device memory: one kernel mapping, one place in the window. */
-struct vgpu_chunk {
-	u64 va;
-	u64 size;
-	void *vaddr;
-	/* Shared chunks only: granule map, granules in use, list link. */
-	unsigned long *bitmap;
-	unsigned int used;
-	struct list_head link;
-};
-
-/* One allocation, as user space sees it. */
-struct vgpu_alloc {
-	u64 va;
-	u64 size;		/* as requested */
-	u64 span;		/* as reserved: a multiple of the granule */
-	struct vgpu_chunk *chunk;
-};
-
 void vgpu_vm_init(struct vgpu_vm *vm)
 {
 	mutex_init(&vm->lock);

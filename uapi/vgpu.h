@@ -227,6 +227,172 @@ struct vgpu_host_unregister {
 	__u32 pad;
 };
 
+/*
+ * Channels: in-order queues of commands executed by the device's engines
+ * (a CUDA stream maps onto one). User space writes fixed-size commands
+ * into a ring in its own memory and rings the doorbell (CHAN_SUBMIT); the
+ * kernel copies each command out of the ring, validates the copy and
+ * queues it. Progress is published in a read-only page that the context's
+ * file maps at offset 0: one struct vgpu_chan_status per channel, indexed
+ * by channel handle.
+ */
+#define VGPU_MAX_CHANNELS 128
+#define VGPU_RING_MIN 16
+#define VGPU_RING_MAX 4096
+
+/* Commands (struct vgpu_cmd.op). */
+#define VGPU_CMD_NOP 0
+#define VGPU_CMD_COPY 1		/* 2D copy between any two mapped ranges */
+#define VGPU_CMD_MEMSET 2	/* 2D fill with an 8, 16 or 32-bit pattern */
+#define VGPU_CMD_SEM_RELEASE 3	/* write a 64-bit value (and a time) */
+
+/* struct vgpu_cmd_sem.flags */
+#define VGPU_SEM_TIMESTAMP _BITUL(0)
+
+/**
+ * struct vgpu_cmd_copy - VGPU_CMD_COPY: @height rows of @width bytes from
+ * @src to @dst, rows @src_pitch and @dst_pitch bytes apart. Each row must
+ * lie inside one device allocation or registered host range.
+ */
+struct vgpu_cmd_copy {
+	__u64 src;
+	__u64 dst;
+	__u64 width;
+	__u64 src_pitch;
+	__u64 dst_pitch;
+	__u32 height;
+	__u32 pad;
+};
+
+/**
+ * struct vgpu_cmd_memset - VGPU_CMD_MEMSET: @height rows of @width
+ * elements of @elem_size bytes (1, 2 or 4) set to the low bytes of @value,
+ * rows @pitch bytes apart, starting at @dst (aligned to @elem_size).
+ */
+struct vgpu_cmd_memset {
+	__u64 dst;
+	__u64 width;
+	__u64 pitch;
+	__u32 height;
+	__u32 value;
+	__u32 elem_size;
+	__u32 pad;
+};
+
+/**
+ * struct vgpu_cmd_sem - VGPU_CMD_SEM_RELEASE: once every earlier command of
+ * the channel has completed, write the 64-bit @value at @addr (8-byte
+ * aligned) and, with VGPU_SEM_TIMESTAMP, the CLOCK_MONOTONIC time in ns at
+ * @addr + 8.
+ */
+struct vgpu_cmd_sem {
+	__u64 addr;
+	__u64 value;
+};
+
+/**
+ * struct vgpu_cmd - one command of a channel's ring: 64 bytes.
+ * @op: VGPU_CMD_*.
+ * @flags: per command: VGPU_SEM_* for SEM_RELEASE; 0 otherwise.
+ * @copy, @memset, @sem, @raw: the arguments of @op; unused bytes must be 0.
+ */
+struct vgpu_cmd {
+	__u32 op;
+	__u32 flags;
+	union {
+		struct vgpu_cmd_copy copy;
+		struct vgpu_cmd_memset memset;
+		struct vgpu_cmd_sem sem;
+		__u64 raw[7];
+	};
+};
+
+/* Channel errors (struct vgpu_chan_status.error). */
+#define VGPU_CHAN_OK 0
+#define VGPU_CHAN_FAULT 1	/* a command touched an unmapped address */
+
+/**
+ * struct vgpu_chan_status - a channel's progress, in the status page.
+ * @completed: Commands completed since creation (the channel's fence).
+ * @error: VGPU_CHAN_* of the first failed command; sticky.
+ * @pad: Zero.
+ * @error_addr: The address that failed.
+ * @error_seqno: The failed command's number (its @completed value + 1).
+ */
+struct vgpu_chan_status {
+	__u64 completed;
+	__u32 error;
+	__u32 pad;
+	__u64 error_addr;
+	__u64 error_seqno;
+};
+
+/**
+ * struct vgpu_chan_create - VGPU_IOCTL_CHAN_CREATE.
+ * @ring: In. User address of the ring: @ring_size commands, 64-byte aligned.
+ * @ring_size: In. Commands in the ring: a power of two, VGPU_RING_MIN to
+ *	VGPU_RING_MAX.
+ * @flags: In. Must be 0.
+ * @handle: Out. The channel, also its index in the status page.
+ * @pad: Structure padding. Must be 0.
+ *
+ * Errors: -EINVAL (ring), -EMFILE (VGPU_MAX_CHANNELS channels exist).
+ */
+struct vgpu_chan_create {
+	__u64 ring;
+	__u32 ring_size;
+	__u32 flags;
+	__u32 handle;
+	__u32 pad;
+};
+
+/**
+ * struct vgpu_chan_submit - VGPU_IOCTL_CHAN_SUBMIT: the doorbell.
+ * @put: In. Commands written to the ring since the channel was created;
+ *	those since the last submit (at most the ring's size) are copied out
+ *	of the ring slots (index modulo the ring size) and queued, or none is.
+ * @handle: In. The channel.
+ * @flags: In. Must be 0.
+ *
+ * Errors: -ENOENT (no such channel), -EINVAL (@put goes backwards or more
+ * than a ring ahead; a malformed command), -EFAULT (ring unreadable),
+ * -EIO (the channel has failed: see its status).
+ */
+struct vgpu_chan_submit {
+	__u64 put;
+	__u32 handle;
+	__u32 flags;
+};
+
+/**
+ * struct vgpu_chan_wait - VGPU_IOCTL_CHAN_WAIT: wait for a fence.
+ * @seqno: In. Wait until the channel's @completed reaches this.
+ * @deadline_ns: In. CLOCK_MONOTONIC time to give up at; 0 only polls.
+ * @handle: In. The channel.
+ * @flags: In. Must be 0.
+ *
+ * Errors: -ENOENT (no such channel), -EINVAL (@seqno beyond what was
+ * submitted), -ETIME (deadline passed), -EIO (the channel has failed),
+ * -ERESTARTSYS/-EINTR (signal).
+ */
+struct vgpu_chan_wait {
+	__u64 seqno;
+	__s64 deadline_ns;
+	__u32 handle;
+	__u32 flags;
+};
+
+/**
+ * struct vgpu_chan_destroy - VGPU_IOCTL_CHAN_DESTROY. Returns at once;
+ * queued work still runs, and the handle is reused only once it has.
+ * @handle: In. The channel.
+ * @flags: In. Must be 0.
+ */
+struct vgpu_chan_destroy {
+	__u32 handle;
+	__u32 flags;
+};
+
 #define VGPU_IOCTL_GET_INFO _IOWR(VGPU_IOCTL_TYPE, 0x00, struct vgpu_info)
 #define VGPU_IOCTL_SET_VA_WINDOW _IOW(VGPU_IOCTL_TYPE, 0x01, struct vgpu_va_window)
 #define VGPU_IOCTL_MEM_ALLOC _IOWR(VGPU_IOCTL_TYPE, 0x02, struct vgpu_mem_alloc)
@@ -234,5 +400,9 @@ struct vgpu_host_unregister {
 #define VGPU_IOCTL_MEM_QUERY _IOWR(VGPU_IOCTL_TYPE, 0x04, struct vgpu_mem_query)
 #define VGPU_IOCTL_HOST_REGISTER _IOW(VGPU_IOCTL_TYPE, 0x05, struct vgpu_host_register)
 #define VGPU_IOCTL_HOST_UNREGISTER _IOW(VGPU_IOCTL_TYPE, 0x06, struct vgpu_host_unregister)
+#define VGPU_IOCTL_CHAN_CREATE _IOWR(VGPU_IOCTL_TYPE, 0x07, struct vgpu_chan_create)
+#define VGPU_IOCTL_CHAN_SUBMIT _IOW(VGPU_IOCTL_TYPE, 0x08, struct vgpu_chan_submit)
+#define VGPU_IOCTL_CHAN_WAIT _IOW(VGPU_IOCTL_TYPE, 0x09, struct vgpu_chan_wait)
+#define VGPU_IOCTL_CHAN_DESTROY _IOW(VGPU_IOCTL_TYPE, 0x0a, struct vgpu_chan_destroy)
 
 #endif /* _UAPI_VGPU_H */

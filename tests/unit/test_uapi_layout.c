@@ -32,6 +32,17 @@ static_assert(sizeof(struct vgpu_mem_query) == 32, "vgpu_mem_query size");
 static_assert(offsetof(struct vgpu_mem_query, base) == 16, "vgpu_mem_query base");
 static_assert(sizeof(struct vgpu_host_register) == 24, "vgpu_host_register size");
 static_assert(sizeof(struct vgpu_host_unregister) == 16, "vgpu_host_unregister size");
+static_assert(sizeof(struct vgpu_cmd) == 64, "vgpu_cmd size");
+static_assert(offsetof(struct vgpu_cmd, copy) == 8, "vgpu_cmd args");
+static_assert(sizeof(struct vgpu_cmd_copy) == 48, "vgpu_cmd_copy size");
+static_assert(sizeof(struct vgpu_cmd_memset) == 40, "vgpu_cmd_memset size");
+static_assert(sizeof(struct vgpu_cmd_sem) == 16, "vgpu_cmd_sem size");
+static_assert(sizeof(struct vgpu_chan_status) == 32, "vgpu_chan_status size");
+static_assert(VGPU_MAX_CHANNELS * sizeof(struct vgpu_chan_status) <= 4096, "status page");
+static_assert(sizeof(struct vgpu_chan_create) == 24, "vgpu_chan_create size");
+static_assert(sizeof(struct vgpu_chan_submit) == 16, "vgpu_chan_submit size");
+static_assert(sizeof(struct vgpu_chan_wait) == 24, "vgpu_chan_wait size");
+static_assert(sizeof(struct vgpu_chan_destroy) == 8, "vgpu_chan_destroy size");
 static_assert(_IOC_TYPE(VGPU_IOCTL_GET_INFO) == VGPU_IOCTL_TYPE, "GET_INFO type");
 static_assert(_IOC_DIR(VGPU_IOCTL_GET_INFO) == (_IOC_READ | _IOC_WRITE), "GET_INFO dir");
 

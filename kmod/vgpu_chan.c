@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Channels: in-order command queues fed from a ring in user memory (the
+ * doorbell ioctl copies new commands out of it and validates the copies)
+ * and executed by a worker on the device's engine workqueue. Progress and
+ * sticky errors are published in the context's read-only status page;
+ * CHAN_WAIT sleeps until a fence is reached.
+ *
+ * Locking, outermost first:
+ *   vgpu_ctx.chan_lock - the channel table;
+ *   vgpu_chan.lock     - a channel's queue, counters and error;
+ *   vgpu_vm.lock       - taken by the worker around each command.
+ * The worker never holds vgpu_chan.lock while executing.
+ */
+#include <linux/hrtimer.h>
+#include <linux/kref.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/nospec.h>
+#include <linux/overflow.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "vgpu_compat.h"
+#include "vgpu_drv.h"
+
+/*
+ * struct vgpu_chan - one channel.
+ * @queue: ring_size slots; commands [completed, submitted) wait there.
+ * @submitted: commands queued since creation.
+ * @completed: commands done (also in the status page).
+ * @error: VGPU_CHAN_* of the first failure; later commands are skipped.
+ * @closing: CHAN_DESTROY was called; the slot is reclaimed once idle.
+ */
+struct vgpu_chan {
+	struct kref ref;	/* the table's, and each waiter's */
+	struct vgpu_ctx *ctx;
+	u32 handle;
+	u64 ring;
+	u32 ring_size;
+	struct mutex lock;	/* protects the fields below */
+	struct vgpu_cmd *queue;
+	u64 submitted;
+	u64 completed;
+	u32 error;
+	u64 error_seqno;
+	bool closing;
+	wait_queue_head_t wq;	/* woken at each completion */
+	struct work_struct work;
+};
+
+static struct vgpu_chan_status *vgpu_status(struct vgpu_chan *chan)
+{
+	return (struct vgpu_chan_status *)page_address(chan->ctx->status_page) +
+		chan->handle;
+}
+
+/* Retires the command at the head of the queue; called with chan->lock. */
+static void vgpu_chan_retire(struct vgpu_chan *chan, int ret, u64 fault)
+{
+	struct vgpu_chan_status *st = vgpu_status(chan);
+
+	if (ret && !chan->error) {
+		chan->error = VGPU_CHAN_FAULT;
+		chan->error_seqno = chan->completed + 1;
+		WRITE_ONCE(st->error_addr, fault);
+		WRITE_ONCE(st->error_seqno, chan->error_seqno);
+		smp_wmb();	/* the error's details before the error */
+		WRITE_ONCE(st->error, chan->error);
+	}
+	chan->completed++;
+	smp_wmb();		/* results before the fence that covers them */
+	WRITE_ONCE(st->completed, chan->completed);
+}
+
+static void vgpu_chan_work(struct work_struct *work)
+{
+	struct vgpu_chan *chan = container_of(work, struct vgpu_chan, work);
+	struct vgpu_ctx *ctx = chan->ctx;
+
+	for (;;) {
+		struct vgpu_cmd cmd;
+		u64 fault = 0;
+		bool skip;
+		int ret = 0;
+
+		mutex_lock(&chan->lock);
+		if (chan->completed == chan->submitted) {
+			mutex_unlock(&chan->lock);
+			break;
+		}
+		cmd = chan->queue[chan->completed & (chan->ring_size - 1)];
+		/* After a failure, or once the file is closing: skip. */
+		skip = chan->error || READ_ONCE(ctx->dying);
+		mutex_unlock(&chan->lock);
+
+		if (!skip)
+			ret = vgpu_exec(ctx, &cmd, &fault);
+
+		mutex_lock(&chan->lock);
+		vgpu_chan_retire(chan, ret, fault);
+		mutex_unlock(&chan->lock);
+		wake_up_all(&chan->wq);
+		cond_resched();
+	}
+}
+
+static void vgpu_chan_free(struct kref *ref)
+{
+	struct vgpu_chan *chan = container_of(ref, struct vgpu_chan, ref);
+
+	flush_work(&chan->work);
+	mutex_destroy(&chan->lock);
+	kvfree(chan->queue);
+	kfree(chan);
+}
+
+static void vgpu_chan_put(struct vgpu_chan *chan)
+{
+	kref_put(&chan->ref, vgpu_chan_free);
+}
+
+/* Frees channels that were destroyed and have finished; with chan_lock. */
+static void vgpu_chan_reap(struct vgpu_ctx *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGPU_MAX_CHANNELS; i++) {
+		struct vgpu_chan *chan = ctx->chans[i];
+		bool idle;
+
+		if (!chan || !chan->closing)
+			continue;
+		mutex_lock(&chan->lock);
+		idle = chan->completed == chan->submitted;
+		mutex_unlock(&chan->lock);
+		if (idle) {
+			ctx->chans[i] = NULL;
+			vgpu_chan_put(chan);
+		}
+	}
+}
+
+/* The open (not destroyed) channel @handle; with chan_lock held. */
+static struct vgpu_chan *vgpu_chan_get(struct vgpu_ctx *ctx, u32 handle)
+{
+	struct vgpu_chan *chan;
+
+	if (handle >= VGPU_MAX_CHANNELS)
+		return NULL;
+	chan = ctx->chans[array_index_nospec(handle, VGPU_MAX_CHANNELS)];
+	return chan && !chan->closing ? chan : NULL;
+}
+
+/**
+ * vgpu_ioctl_chan_create() - VGPU_IOCTL_CHAN_CREATE.
+ * Return: 0, -EINVAL, -EMFILE or -ENOMEM.
+ */
+int vgpu_ioctl_chan_create(struct vgpu_ctx *ctx, void *data)
+{
+	struct vgpu_chan_create *cc = data;
+	struct vgpu_chan_status *st;
+	struct vgpu_chan *chan;
+	unsigned int i;
+	int ret;
+
+	if (cc->flags || cc->pad)
+		return -EINVAL;
+	if (cc->ring_size < VGPU_RING_MIN || cc->ring_size > VGPU_RING_MAX ||
+	    !is_power_of_2(cc->ring_size) || !cc->ring ||
+	    !IS_ALIGNED(cc->ring, sizeof(struct vgpu_cmd)))
+		return -EINVAL;
+	if (!access_ok(u64_to_user_ptr(cc->ring),
+		       (u64)cc->ring_size * sizeof(struct vgpu_cmd)))
+		return -EINVAL;
+
+	chan = kzalloc(sizeof(*chan), GFP_KERNEL_ACCOUNT);
+	if (!chan)
+		return -ENOMEM;
+	chan->queue = kvcalloc(cc->ring_size, sizeof(*chan->queue),
+			       GFP_KERNEL_ACCOUNT);
+	if (!chan->queue) {
+		kfree(chan);
+		return -ENOMEM;
+	}
+	chan->ctx = ctx;
+	chan->ring = cc->ring;
+	chan->ring_size = cc->ring_size;
+	kref_init(&chan->ref);
+	mutex_init(&chan->lock);
+	init_waitqueue_head(&chan->wq);
+	INIT_WORK(&chan->work, vgpu_chan_work);
+
+	mutex_lock(&ctx->chan_lock);
+	vgpu_chan_reap(ctx);
+	ret = -EMFILE;
+	for (i = 0; i < VGPU_MAX_CHANNELS; i++) {
+		if (!ctx->chans[i]) {
+			chan->handle = i;
+			st = vgpu_status(chan);
+			memset(st, 0, sizeof(*st));
+			ctx->chans[i] = chan;
+			ret = 0;
+			break;
+		}
+	}
+	mutex_unlock(&ctx->chan_lock);
+	if (ret) {
+		vgpu_chan_put(chan);
+		return ret;
+	}
+	cc->handle = chan->handle;
+	return 0;
+}
+
+/* Checks a command copied out of the ring. */
+static int vgpu_cmd_check(const struct vgpu_cmd *c)
+{
+	u64 span, last;
+
+	switch (c->op) {
+	case VGPU_CMD_NOP:
+		return c->flags || memchr_inv(c->raw, 0, sizeof(c->raw)) ?
+			-EINVAL : 0;
+	case VGPU_CMD_COPY:
+		if (c->flags || c->copy.pad || c->raw[6] ||
+		    !c->copy.width || !c->copy.height)
+			return -EINVAL;
+		if (c->copy.height > 1 && (c->copy.src_pitch < c->copy.width ||
+					   c->copy.dst_pitch < c->copy.width))
+			return -EINVAL;
+		/* No row may wrap around the address space. */
+		if (check_mul_overflow((u64)c->copy.height - 1,
+				       c->copy.src_pitch, &span) ||
+		    check_add_overflow(span, c->copy.width, &span) ||
+		    check_add_overflow(c->copy.src, span, &last))
+			return -EINVAL;
+		if (check_mul_overflow((u64)c->copy.height - 1,
+				       c->copy.dst_pitch, &span) ||
+		    check_add_overflow(span, c->copy.width, &span) ||
+		    check_add_overflow(c->copy.dst, span, &last))
+			return -EINVAL;
+		return 0;
+	case VGPU_CMD_MEMSET: {
+		u32 es = c->memset.elem_size;
+		u64 row;
+
+		if (c->flags || c->memset.pad || c->raw[5] || c->raw[6] ||
+		    (es != 1 && es != 2 && es != 4) ||
+		    (es < 4 && c->memset.value >> (8 * es)) ||
+		    !c->memset.width || !c->memset.height ||
+		    !IS_ALIGNED(c->memset.dst, es) ||
+		    !IS_ALIGNED(c->memset.pitch, es))
+			return -EINVAL;
+		if (check_mul_overflow(c->memset.width, (u64)es, &row) ||
+		    (c->memset.height > 1 && c->memset.pitch < row))
+			return -EINVAL;
+		if (check_mul_overflow((u64)c->memset.height - 1,
+				       c->memset.pitch, &span) ||
+		    check_add_overflow(span, row, &span) ||
+		    check_add_overflow(c->memset.dst, span, &last))
+			return -EINVAL;
+		return 0;
+	}
+	case VGPU_CMD_SEM_RELEASE:
+		if ((c->flags & ~VGPU_SEM_TIMESTAMP) ||
+		    !IS_ALIGNED(c->sem.addr, 8) ||
+		    memchr_inv(&c->raw[2], 0, 5 * sizeof(u64)))
+			return -EINVAL;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/**
+ * vgpu_ioctl_chan_submit() - VGPU_IOCTL_CHAN_SUBMIT: the doorbell.
+ * Return: 0, -ENOENT, -EINVAL, -EFAULT, -EAGAIN (the queue is full: wait
+ * for earlier work first) or -EIO (the channel has failed).
+ */
+int vgpu_ioctl_chan_submit(struct vgpu_ctx *ctx, void *data)
+{
+	struct vgpu_chan_submit *cs = data;
+	struct vgpu_cmd *cmds;
+	struct vgpu_chan *chan;
+	u64 n, i;
+	int ret = 0;
+
+	if (cs->flags)
+		return -EINVAL;
+	mutex_lock(&ctx->chan_lock);
+	chan = vgpu_chan_get(ctx, cs->handle);
+	if (!chan) {
+		mutex_unlock(&ctx->chan_lock);
+		return -ENOENT;
+	}
+	/* The table lock keeps the channel alive; chan->lock orders submits. */
+	mutex_lock(&chan->lock);
+	if (chan->error) {
+		ret = -EIO;
+		goto out;
+	}
+	if (cs->put < chan->submitted ||
+	    cs->put - chan->submitted > chan->ring_size) {
+		ret = -EINVAL;
+		goto out;
+	}
+	n = cs->put - chan->submitted;
+	if (!n)
+		goto out;
+	if (cs->put - chan->completed > chan->ring_size) {
+		ret = -EAGAIN;
+		goto out;
+	}
+	cmds = kvmalloc_array(n, sizeof(*cmds), GFP_KERNEL);
+	if (!cmds) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* Copy out first: user space may rewrite the ring at any time. */
+	for (i = 0; i < n && !ret; i++) {
+		u64 slot = (chan->submitted + i) & (chan->ring_size - 1);
+
+		if (copy_from_user(&cmds[i], u64_to_user_ptr(chan->ring +
+				   slot * sizeof(struct vgpu_cmd)),
+				   sizeof(struct vgpu_cmd)))
+			ret = -EFAULT;
+	}
+	for (i = 0; i < n && !ret; i++)
+		ret = vgpu_cmd_check(&cmds[i]);
+	if (!ret) {
+		for (i = 0; i < n; i++)
+			chan->queue[(chan->submitted + i) &
+				    (chan->ring_size - 1)] = cmds[i];
+		chan->submitted = cs->put;
+		queue_work(ctx->vdev->engine_wq, &chan->work);
+	}
+	kvfree(cmds);
+out:
+	mutex_unlock(&chan->lock);
+	mutex_unlock(&ctx->chan_lock);
+	return ret;
+}
+
+static bool vgpu_chan_reached(struct vgpu_chan *chan, u64 seqno)
+{
+	return READ_ONCE(chan->completed) >= seqno;
+}
+
+/**
+ * vgpu_ioctl_chan_wait() - VGPU_IOCTL_CHAN_WAIT.
+ * Return: 0, -ENOENT, -EINVAL, -ETIME, -EIO or -ERESTARTSYS.
+ */
+int vgpu_ioctl_chan_wait(struct vgpu_ctx *ctx, void *data)
+{
+	struct vgpu_chan_wait *cw = data;
+	struct vgpu_chan *chan;
+	long left;
+	int ret = 0;
+
+	if (cw->flags || cw->deadline_ns < 0)
+		return -EINVAL;
+	mutex_lock(&ctx->chan_lock);
+	chan = vgpu_chan_get(ctx, cw->handle);
+	if (chan) {
+		mutex_lock(&chan->lock);
+		if (cw->seqno > chan->submitted)
+			ret = -EINVAL;
+		mutex_unlock(&chan->lock);
+		kref_get(&chan->ref);	/* sleep outside the table lock */
+	} else {
+		ret = -ENOENT;
+	}
+	mutex_unlock(&ctx->chan_lock);
+	if (!chan)
+		return ret;
+	if (ret)
+		goto out;
+
+	if (!vgpu_chan_reached(chan, cw->seqno)) {
+		s64 now = ktime_get_ns();
+		u64 timeout = cw->deadline_ns > now ?
+			nsecs_to_jiffies(cw->deadline_ns - now) + 1 : 0;
+
+		ret = -ETIME;
+		if (!timeout)
+			goto out;
+		timeout = min_t(u64, timeout, MAX_SCHEDULE_TIMEOUT - 1);
+		left = wait_event_interruptible_timeout(chan->wq,
+							vgpu_chan_reached(chan, cw->seqno),
+							timeout);
+		if (left < 0) {
+			ret = left;
+			goto out;
+		}
+		if (!left && !vgpu_chan_reached(chan, cw->seqno))
+			goto out;
+		ret = 0;
+	}
+	mutex_lock(&chan->lock);
+	if (chan->error && chan->error_seqno <= cw->seqno)
+		ret = -EIO;
+	mutex_unlock(&chan->lock);
+out:
+	vgpu_chan_put(chan);
+	return ret;
+}
+
+/**
+ * vgpu_ioctl_chan_destroy() - VGPU_IOCTL_CHAN_DESTROY.
+ * Return: 0, -EINVAL (flags) or -ENOENT.
+ */
+int vgpu_ioctl_chan_destroy(struct vgpu_ctx *ctx, void *data)
+{
+	struct vgpu_chan_destroy *cd = data;
+	struct vgpu_chan *chan;
+	int ret = 0;
+
+	if (cd->flags)
+		return -EINVAL;
+	mutex_lock(&ctx->chan_lock);
+	chan = vgpu_chan_get(ctx, cd->handle);
+	if (chan)
+		chan->closing = true;
+	else
+		ret = -ENOENT;
+	vgpu_chan_reap(ctx);
+	mutex_unlock(&ctx->chan_lock);
+	return ret;
+}
+
+/* The status page, mapped read-only at offset 0 of the context's file. */
+int vgpu_chan_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma)
+{
+	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != PAGE_SIZE)
+		return -EINVAL;
+	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
+		return -EPERM;
+	vgpu_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP,
+			  VM_MAYWRITE | VM_MAYEXEC);
+	return vm_insert_page(vma, vma->vm_start, ctx->status_page);
+}
+
+int vgpu_chan_init(struct vgpu_ctx *ctx)
+{
+	mutex_init(&ctx->chan_lock);
+	ctx->status_page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	return ctx->status_page ? 0 : -ENOMEM;
+}
+
+/* File release: pending commands are skipped, workers finish, all freed. */
+void vgpu_chan_fini(struct vgpu_ctx *ctx)
+{
+	unsigned int i;
+
+	WRITE_ONCE(ctx->dying, true);
+	for (i = 0; i < VGPU_MAX_CHANNELS; i++) {
+		if (ctx->chans[i])
+			vgpu_chan_put(ctx->chans[i]);
+		ctx->chans[i] = NULL;
+	}
+	mutex_destroy(&ctx->chan_lock);
+	/* Mappings hold their own reference to the page. */
+	__free_page(ctx->status_page);
+}

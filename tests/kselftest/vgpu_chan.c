@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Channels and the copy engine at the ioctl level: creating channels, the
+ * read-only status page, the doorbell (commands copied out of the user
+ * ring, each malformed one refused), copies, fills and semaphore releases
+ * between device memory and registered host memory, sticky faults, and
+ * teardown with work in flight.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "uapi/vgpu.h"
+
+#define DEV "/dev/vgpu0"
+#define RING 64
+#define MIB (1ULL << 20)
+
+struct chan {
+	int fd;
+	__u32 handle;
+	__u64 put;
+	struct vgpu_cmd *ring;
+	const volatile struct vgpu_chan_status *status;
+};
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int chan_open(int fd, struct chan *c, const void *status_page)
+{
+	struct vgpu_chan_create cc = { .ring_size = RING };
+
+	c->fd = fd;
+	c->put = 0;
+	c->ring = aligned_alloc(64, RING * sizeof(struct vgpu_cmd));
+	memset(c->ring, 0, RING * sizeof(struct vgpu_cmd));
+	cc.ring = (__u64)(uintptr_t)c->ring;
+	if (ioctl(fd, VGPU_IOCTL_CHAN_CREATE, &cc))
+		return -1;
+	c->handle = cc.handle;
+	c->status = (const struct vgpu_chan_status *)status_page + cc.handle;
+	return 0;
+}
+
+static struct vgpu_cmd *slot(struct chan *c)
+{
+	struct vgpu_cmd *cmd = &c->ring[c->put++ % RING];
+
+	memset(cmd, 0, sizeof(*cmd));
+	return cmd;
+}
+
+static int submit(struct chan *c)
+{
+	struct vgpu_chan_submit s = { .put = c->put, .handle = c->handle };
+
+	return ioctl(c->fd, VGPU_IOCTL_CHAN_SUBMIT, &s);
+}
+
+static int wait_for(struct chan *c, __u64 seqno)
+{
+	struct vgpu_chan_wait w = {
+		.seqno = seqno, .handle = c->handle,
+		.deadline_ns = (__s64)(now_ns() + 20000000000ULL),
+	};
+
+	return ioctl(c->fd, VGPU_IOCTL_CHAN_WAIT, &w);
+}
+
+static void cmd_copy(struct chan *c, __u64 dst, __u64 src, __u64 width,
+		     __u32 height, __u64 dst_pitch, __u64 src_pitch)
+{
+	struct vgpu_cmd *cmd = slot(c);
+
+	cmd->op = VGPU_CMD_COPY;
+	cmd->copy.dst = dst;
+	cmd->copy.src = src;
+	cmd->copy.width = width;
+	cmd->copy.height = height;
+	cmd->copy.dst_pitch = dst_pitch;
+	cmd->copy.src_pitch = src_pitch;
+}
+
+static void cmd_memset(struct chan *c, __u64 dst, __u32 value, __u32 es,
+		       __u64 width)
+{
+	struct vgpu_cmd *cmd = slot(c);
+
+	cmd->op = VGPU_CMD_MEMSET;
+	cmd->memset.dst = dst;
+	cmd->memset.value = value;
+	cmd->memset.elem_size = es;
+	cmd->memset.width = width;
+	cmd->memset.height = 1;
+}
+
+FIXTURE(chan) {
+	int fd;
+	void *status;
+	struct chan c;
+	unsigned char *host;	/* 4 MiB, registered */
+	__u64 dev;		/* 4 MiB of device memory */
+};
+
+FIXTURE_SETUP(chan)
+{
+	struct vgpu_va_window w = { .base = 1ULL << 44, .size = 1ULL << 32 };
+	struct vgpu_mem_alloc a = { .size = 4 * MIB };
+	struct vgpu_host_register r = { .size = 4 * MIB };
+
+	self->fd = open(DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	self->status = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, self->status);
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_SET_VA_WINDOW, &w));
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MEM_ALLOC, &a));
+	self->dev = a.va;
+	self->host = mmap(NULL, 4 * MIB, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->host);
+	r.addr = (__u64)(uintptr_t)self->host;
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	ASSERT_EQ(0, chan_open(self->fd, &self->c, self->status));
+}
+
+FIXTURE_TEARDOWN(chan)
+{
+	munmap(self->status, getpagesize());
+	close(self->fd);
+	munmap(self->host, 4 * MIB);
+	free(self->c.ring);
+}
+
+TEST_F(chan, nops_complete_in_order)
+{
+	int i;
+
+	for (i = 0; i < 10; i++)
+		slot(&self->c)->op = VGPU_CMD_NOP;
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, wait_for(&self->c, 10));
+	EXPECT_EQ(10, self->c.status->completed);
+	EXPECT_EQ(0, self->c.status->error);
+	/* An empty doorbell is fine. */
+	EXPECT_EQ(0, submit(&self->c));
+}
+
+TEST_F(chan, round_trip_through_device_memory)
+{
+	unsigned char *in = self->host, *out = self->host + 2 * MIB;
+	size_t i, n = MIB + 123;
+
+	for (i = 0; i < n; i++)
+		in[i] = (unsigned char)(i * 7 + 3);
+	memset(out, 0, n);
+	cmd_copy(&self->c, self->dev, (uintptr_t)in, n, 1, 0, 0);
+	cmd_copy(&self->c, self->dev + 2 * MIB, self->dev, n, 1, 0, 0);
+	cmd_copy(&self->c, (uintptr_t)out, self->dev + 2 * MIB, n, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, wait_for(&self->c, self->c.put));
+	EXPECT_EQ(0, memcmp(in, out, n));
+}
+
+TEST_F(chan, pitched_copy)
+{
+	unsigned char *in = self->host, *out = self->host + MIB;
+	int row, col, bad = 0;
+
+	for (row = 0; row < 16; row++)
+		for (col = 0; col < 100; col++)
+			in[row * 128 + col] = (unsigned char)(row * 100 + col);
+	memset(out, 0xee, 16 * 256);
+	/* Host rows of 128 bytes -> device rows of 512 -> host rows of 256. */
+	cmd_copy(&self->c, self->dev, (uintptr_t)in, 100, 16, 512, 128);
+	cmd_copy(&self->c, (uintptr_t)out, self->dev, 100, 16, 256, 512);
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, wait_for(&self->c, self->c.put));
+	for (row = 0; row < 16; row++) {
+		for (col = 0; col < 100; col++)
+			bad += out[row * 256 + col] != (unsigned char)(row * 100 + col);
+		for (col = 100; col < 256; col++)
+			bad += out[row * 256 + col] != 0xee;
+	}
+	EXPECT_EQ(0, bad);
+}
+
+TEST_F(chan, memset_patterns)
+{
+	uint16_t *h16 = (uint16_t *)(self->host + 8192);
+	uint32_t *h32 = (uint32_t *)(self->host + 16384);
+	int i, bad = 0;
+
+	cmd_memset(&self->c, self->dev, 0xab, 1, 1000);
+	cmd_memset(&self->c, self->dev + 8192, 0xbeef, 2, 1000);
+	cmd_memset(&self->c, self->dev + 16384, 0xdeadbeef, 4, 1000);
+	cmd_copy(&self->c, (uintptr_t)self->host, self->dev, 24576, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, wait_for(&self->c, self->c.put));
+	for (i = 0; i < 1000; i++) {
+		bad += self->host[i] != 0xab;
+		bad += h16[i] != 0xbeef;
+		bad += h32[i] != 0xdeadbeef;
+	}
+	/* Device memory starts zeroed, and nothing past the fill changed. */
+	bad += self->host[1000] != 0 || h16[1000] != 0 || h32[1000] != 0;
+	EXPECT_EQ(0, bad);
+}
+
+TEST_F(chan, semaphore_release)
+{
+	volatile __u64 *sem = (volatile __u64 *)self->host;
+	struct vgpu_cmd *cmd;
+	__u64 before = now_ns(), after;
+
+	cmd = slot(&self->c);
+	cmd->op = VGPU_CMD_SEM_RELEASE;
+	cmd->flags = VGPU_SEM_TIMESTAMP;
+	cmd->sem.addr = (uintptr_t)sem;
+	cmd->sem.value = 0x1234567890ULL;
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, wait_for(&self->c, 1));
+	after = now_ns();
+	EXPECT_EQ(0x1234567890ULL, sem[0]);
+	EXPECT_LE(before, sem[1]);
+	EXPECT_GE(after, sem[1]);
+}
+
+TEST_F(chan, fault_is_sticky_and_reported)
+{
+	struct chan other;
+	__u64 bad = self->dev + 4 * MIB + 4096;	/* past the allocation */
+
+	slot(&self->c)->op = VGPU_CMD_NOP;
+	cmd_copy(&self->c, self->dev, bad, 64, 1, 0, 0);
+	slot(&self->c)->op = VGPU_CMD_NOP;
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(0, wait_for(&self->c, 1));
+	EXPECT_EQ(-1, wait_for(&self->c, 3));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(3, self->c.status->completed);
+	EXPECT_EQ(VGPU_CHAN_FAULT, self->c.status->error);
+	EXPECT_EQ(bad, self->c.status->error_addr);
+	EXPECT_EQ(2, self->c.status->error_seqno);
+	slot(&self->c)->op = VGPU_CMD_NOP;
+	EXPECT_EQ(-1, submit(&self->c));
+	EXPECT_EQ(EIO, errno);
+	/* Other channels of the context go on. */
+	ASSERT_EQ(0, chan_open(self->fd, &other, self->status));
+	slot(&other)->op = VGPU_CMD_NOP;
+	EXPECT_EQ(0, submit(&other));
+	EXPECT_EQ(0, wait_for(&other, 1));
+	free(other.ring);
+}
+
+TEST_F(chan, copy_crossing_allocation_end_faults)
+{
+	cmd_copy(&self->c, (uintptr_t)self->host, self->dev + 4 * MIB - 100, 200, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(-1, wait_for(&self->c, 1));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(self->dev + 4 * MIB, self->c.status->error_addr);
+}
+
+TEST_F(chan, read_only_host_memory_is_not_written)
+{
+	struct vgpu_host_register r = { .size = 4096, .flags = VGPU_HOST_READ_ONLY };
+	unsigned char *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_NE(MAP_FAILED, ro);
+	r.addr = (uintptr_t)ro;
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	cmd_copy(&self->c, self->dev, (uintptr_t)ro, 4096, 1, 0, 0);	/* reading: fine */
+	cmd_copy(&self->c, (uintptr_t)ro, self->dev, 16, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(0, wait_for(&self->c, 1));
+	EXPECT_EQ(-1, wait_for(&self->c, 2));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ((uintptr_t)ro, self->c.status->error_addr);
+}
+
+TEST_F(chan, malformed_commands_refused)
+{
+	static const struct { __u32 op, flags; __u64 raw[7]; } bad[] = {
+		{ 99, 0, { 0 } },				/* unknown op */
+		{ VGPU_CMD_NOP, 1, { 0 } },			/* flags */
+		{ VGPU_CMD_NOP, 0, { 0, 0, 0, 0, 0, 0, 1 } },	/* garbage */
+		{ VGPU_CMD_COPY, 0, { 1 << 20, 2 << 20, 0, 0, 0, 1 } },	/* width 0 */
+		{ VGPU_CMD_COPY, 0, { 1 << 20, 2 << 20, 8, 0, 0, 0 } },	/* height 0 */
+		{ VGPU_CMD_COPY, 0, { 1 << 20, 2 << 20, 64, 32, 64, 2 } },	/* pitch < width */
+		{ VGPU_CMD_COPY, 0, { ~0ULL - 4, 2 << 20, 64, 0, 0, 1 } },	/* wraps */
+		{ VGPU_CMD_COPY, 0, { 1 << 20, 2 << 20, 64, 64, 64, 1 | (1ULL << 32) } },	/* pad */
+		{ VGPU_CMD_MEMSET, 0, { 1 << 20, 8, 0, 1 | (1ULL << 32), 3 } },	/* elem 3 */
+		{ VGPU_CMD_MEMSET, 0, { 1 << 20, 8, 0, 1 | (0x100ULL << 32), 1 } },	/* value > byte */
+		{ VGPU_CMD_MEMSET, 0, { (1 << 20) + 1, 8, 0, 1, 4 } },	/* unaligned */
+		{ VGPU_CMD_SEM_RELEASE, 0, { (1 << 20) + 4, 1 } },	/* unaligned */
+		{ VGPU_CMD_SEM_RELEASE, 2, { 1 << 20, 1 } },		/* flags */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct vgpu_cmd *cmd;
+
+		slot(&self->c)->op = VGPU_CMD_NOP;	/* a good one first */
+		cmd = slot(&self->c);
+		memcpy(cmd, &bad[i], sizeof(*cmd));
+		EXPECT_EQ(-1, submit(&self->c)) TH_LOG("case %zu accepted", i);
+		EXPECT_EQ(EINVAL, errno);
+		self->c.put -= 2;	/* nothing was queued */
+	}
+	EXPECT_EQ(0, self->c.status->completed);
+}
+
+TEST_F(chan, doorbell_rules)
+{
+	struct vgpu_chan_submit s = { .handle = self->c.handle };
+	struct vgpu_chan_wait w = { .handle = self->c.handle };
+
+	s.put = RING + 1;	/* more than a ring ahead */
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_CHAN_SUBMIT, &s));
+	EXPECT_EQ(EINVAL, errno);
+	slot(&self->c)->op = VGPU_CMD_NOP;
+	ASSERT_EQ(0, submit(&self->c));
+	s.put = 0;		/* backwards */
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_CHAN_SUBMIT, &s));
+	EXPECT_EQ(EINVAL, errno);
+	s.put = 1;
+	s.flags = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_CHAN_SUBMIT, &s));
+	EXPECT_EQ(EINVAL, errno);
+	s.flags = 0;
+	s.handle = 77;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_CHAN_SUBMIT, &s));
+	EXPECT_EQ(ENOENT, errno);
+	w.seqno = 2;		/* beyond what was submitted */
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_CHAN_WAIT, &w));
+	EXPECT_EQ(EINVAL, errno);
+	w.seqno = 1;
+	w.deadline_ns = -1;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_CHAN_WAIT, &w));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, wait_for(&self->c, 1));
+}
+
+/* The kernel reads each command once: rewriting the ring afterwards is harmless. */
+TEST_F(chan, ring_rewritten_after_submit)
+{
+	struct vgpu_cmd *cmd = slot(&self->c);
+
+	cmd->op = VGPU_CMD_NOP;
+	ASSERT_EQ(0, submit(&self->c));
+	memset(self->c.ring, 0xff, RING * sizeof(struct vgpu_cmd));
+	slot(&self->c)->op = VGPU_CMD_NOP;
+	EXPECT_EQ(0, submit(&self->c));
+	EXPECT_EQ(0, wait_for(&self->c, 2));
+}
+
+TEST_F(chan, unreadable_ring)
+{
+	struct vgpu_chan_create cc = { .ring_size = RING };
+	struct vgpu_chan_submit s = { .put = 1 };
+	void *ring = mmap(NULL, RING * 64, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_NE(MAP_FAILED, ring);
+	cc.ring = (uintptr_t)ring;
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_CHAN_CREATE, &cc));
+	s.handle = cc.handle;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_CHAN_SUBMIT, &s));
+	EXPECT_EQ(EFAULT, errno);
+	munmap(ring, RING * 64);
+}
+
+TEST_F(chan, create_rules)
+{
+	struct vgpu_chan_create cc = { .ring = (uintptr_t)self->c.ring };
+	static const __u32 sizes[] = { 0, 8, 15, 17, 100, 8192 };
+	struct vgpu_chan_destroy d = { 0 };
+	int i, made = 1;
+
+	for (i = 0; i < 6; i++) {
+		cc.ring_size = sizes[i];
+		EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_CHAN_CREATE, &cc));
+		EXPECT_EQ(EINVAL, errno);
+	}
+	cc.ring_size = RING;
+	cc.ring = (uintptr_t)self->c.ring + 8;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_CHAN_CREATE, &cc));
+	EXPECT_EQ(EINVAL, errno);
+	cc.ring = 0;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_CHAN_CREATE, &cc));
+	EXPECT_EQ(EINVAL, errno);
+	cc.ring = (uintptr_t)self->c.ring;
+	cc.flags = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_CHAN_CREATE, &cc));
+	EXPECT_EQ(EINVAL, errno);
+	cc.flags = 0;
+	while (ioctl(self->fd, VGPU_IOCTL_CHAN_CREATE, &cc) == 0)
+		made++;
+	EXPECT_EQ(EMFILE, errno);
+	EXPECT_EQ(VGPU_MAX_CHANNELS, made);
+	/* A destroyed channel's handle comes back. */
+	d.handle = 5;
+	EXPECT_EQ(0, ioctl(self->fd, VGPU_IOCTL_CHAN_DESTROY, &d));
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_CHAN_DESTROY, &d));
+	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(0, ioctl(self->fd, VGPU_IOCTL_CHAN_CREATE, &cc));
+	EXPECT_EQ(5, cc.handle);
+}
+
+TEST_F(chan, status_page_is_read_only)
+{
+	long page = getpagesize();
+
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0));
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd, page));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 2 * page, PROT_READ, MAP_SHARED, self->fd, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, mprotect(self->status, page, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+}
+
+/* Closing the file with a long queue in flight: nothing leaks or hangs. */
+TEST(close_with_work_in_flight)
+{
+	struct vgpu_va_window w = { .base = 1ULL << 44, .size = 1ULL << 32 };
+	struct vgpu_mem_alloc a = { .size = 64 * MIB };
+	int fd = open(DEV, O_RDWR | O_CLOEXEC), i;
+	struct chan c;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_SET_VA_WINDOW, &w));
+	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_MEM_ALLOC, &a));
+	ASSERT_EQ(0, chan_open(fd, &c, NULL));
+	for (i = 0; i < RING; i++)
+		cmd_memset(&c, a.va, i, 4, 16 * MIB);
+	ASSERT_EQ(0, submit(&c));
+	close(fd);
+	free(c.ring);
+}
+
+TEST_HARNESS_MAIN
