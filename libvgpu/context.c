@@ -198,10 +198,10 @@ CUresult vg_ctx_open(struct CUctx_st *ctx)
 	if (ctx->fd < 0)
 		return vg_errno_result(errno);
 	r = vg_ctx_reserve_window(ctx);
-	if (r) {
-		close(ctx->fd);
-		ctx->fd = -1;
-	}
+	if (r == CUDA_SUCCESS)
+		r = vg_chan_open(ctx);
+	if (r)
+		vg_ctx_close(ctx);
 	return r;
 }
 
@@ -211,6 +211,7 @@ void vg_ctx_close(struct CUctx_st *ctx)
 	if (ctx->fd >= 0)
 		close(ctx->fd);
 	ctx->fd = -1;
+	vg_chan_close(ctx);
 	vg_host_forget(ctx);
 	if (ctx->va_size)
 		munmap((void *)(uintptr_t)ctx->va_base, ctx->va_size);
@@ -481,8 +482,7 @@ CUresult cuCtxSynchronize(void)
 	if (r)
 		return r;
 	pthread_mutex_lock(&vg_lock);
-	/* Nothing can be queued on a context yet: alive means idle. */
-	r = ctx->fd >= 0 ? CUDA_SUCCESS : CUDA_ERROR_CONTEXT_IS_DESTROYED;
+	r = ctx->fd >= 0 ? vg_chan_sync(ctx) : CUDA_ERROR_CONTEXT_IS_DESTROYED;
 	pthread_mutex_unlock(&vg_lock);
 	return r;
 }

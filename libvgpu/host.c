@@ -36,6 +36,14 @@ static struct vg_host *vg_host_find(uintptr_t p, size_t len)
 	return NULL;
 }
 
+/* Is [p, p + len) inside one registration of @ctx? With vg_lock held. */
+bool vg_host_registered(struct CUctx_st *ctx, uintptr_t p, size_t len)
+{
+	struct vg_host *h = vg_host_find(p, len);
+
+	return h && h->ctx == ctx;
+}
+
 /* A context's file is closing: its registrations are gone with it. */
 void vg_host_forget(struct CUctx_st *ctx)
 {

@@ -10,8 +10,8 @@
 
 #include "vg.h"
 
-/* The current context, usable for new work. */
-static CUresult vg_current_open(struct CUctx_st **pctx)
+/* The current context, usable for new work; called with vg_lock held. */
+CUresult vg_current_open(struct CUctx_st **pctx)
 {
 	CUresult r = vg_check_init();
 
@@ -20,7 +20,9 @@ static CUresult vg_current_open(struct CUctx_st **pctx)
 	*pctx = vg_ctx_current();
 	if (!*pctx)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	return (*pctx)->fd >= 0 ? CUDA_SUCCESS : CUDA_ERROR_CONTEXT_IS_DESTROYED;
+	if ((*pctx)->fd < 0)
+		return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+	return (*pctx)->sticky;
 }
 
 static CUresult vg_mem_alloc(CUdeviceptr *dptr, size_t bytes)
@@ -86,6 +88,9 @@ CUresult cuMemFree_v2(CUdeviceptr dptr)
 		return r;
 	pthread_mutex_lock(&vg_lock);
 	ctx = vg_ctx_by_address(dptr);
+	/* Like cudaFree, work already queued finishes before memory goes. */
+	if (ctx)
+		vg_chan_wait(ctx, ctx->put);
 	if (!ctx || ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f))
 		r = CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_unlock(&vg_lock);

@@ -41,6 +41,15 @@ struct CUctx_st {
 	int fd;			/* -1 once destroyed or while inactive */
 	uint64_t va_base;	/* device-address window reserved in this */
 	uint64_t va_size;	/* process while the context is open */
+	/* The default channel (channel.c), while the context is open. */
+	struct vgpu_cmd *ring;
+	uint32_t chan;
+	uint64_t put;		/* commands submitted */
+	void *status_page;
+	const volatile struct vgpu_chan_status *status;
+	unsigned char *stage;	/* pinned staging buffer, two halves */
+	uint64_t stage_seq[2];	/* fence of each half's last use */
+	CUresult sticky;	/* a fault's error, returned ever after */
 	unsigned int flags;	/* CU_CTX_* as given at creation */
 	unsigned int refs;	/* registry + stack slots */
 	bool primary;
@@ -74,8 +83,22 @@ bool vg_ctx_alive(const struct CUctx_st *ctx);
 struct CUctx_st *vg_ctx_by_address(uint64_t va);
 CUresult vg_errno_result(int err);
 
+/* channel.c */
+#define VG_STAGE_SIZE (2u << 20)
+CUresult vg_chan_open(struct CUctx_st *ctx);
+void vg_chan_close(struct CUctx_st *ctx);
+CUresult vg_chan_push(struct CUctx_st *ctx, const struct vgpu_cmd *cmd,
+		      uint64_t *seqno);
+CUresult vg_chan_wait(struct CUctx_st *ctx, uint64_t seqno);
+CUresult vg_chan_sync(struct CUctx_st *ctx);
+CUresult vg_stage_get(struct CUctx_st *ctx, unsigned char **stage);
+
+/* memory.c */
+CUresult vg_current_open(struct CUctx_st **pctx);
+
 /* host.c */
 void vg_host_forget(struct CUctx_st *ctx);
+bool vg_host_registered(struct CUctx_st *ctx, uintptr_t p, size_t len);
 
 /* errors.c */
 const char *vg_error_name(CUresult error);

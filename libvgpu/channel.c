@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A context's default channel: the ring libvgpu writes commands into, the
+ * doorbell, fences read from the status page, and waits. Also the pinned
+ * staging buffer through which pageable host memory is copied, as NVIDIA's
+ * driver does. All of it is used with vg_lock held.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vg.h"
+
+#define VG_RING 256
+
+CUresult vg_chan_open(struct CUctx_st *ctx)
+{
+	struct vgpu_chan_create cc = { .ring_size = VG_RING };
+	void *status;
+
+	ctx->ring = aligned_alloc(sizeof(struct vgpu_cmd),
+				  VG_RING * sizeof(struct vgpu_cmd));
+	if (!ctx->ring)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	memset(ctx->ring, 0, VG_RING * sizeof(struct vgpu_cmd));
+	status = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ,
+		      MAP_SHARED, ctx->fd, 0);
+	if (status == MAP_FAILED)
+		goto err_ring;
+	cc.ring = (uintptr_t)ctx->ring;
+	if (ioctl(ctx->fd, VGPU_IOCTL_CHAN_CREATE, &cc))
+		goto err_status;
+	ctx->status = (const volatile struct vgpu_chan_status *)status + cc.handle;
+	ctx->status_page = status;
+	ctx->chan = cc.handle;
+	ctx->put = 0;
+	ctx->sticky = CUDA_SUCCESS;
+	return CUDA_SUCCESS;
+
+err_status:
+	munmap(status, (size_t)sysconf(_SC_PAGESIZE));
+err_ring:
+	free(ctx->ring);
+	ctx->ring = NULL;
+	return vg_errno_result(errno);
+}
+
+/* After the file is closed: the channel went with it. */
+void vg_chan_close(struct CUctx_st *ctx)
+{
+	if (ctx->status_page)
+		munmap(ctx->status_page, (size_t)sysconf(_SC_PAGESIZE));
+	if (ctx->stage)
+		munmap(ctx->stage, VG_STAGE_SIZE);
+	free(ctx->ring);
+	ctx->status_page = NULL;
+	ctx->status = NULL;
+	ctx->stage = NULL;
+	ctx->ring = NULL;
+}
+
+static uint64_t vg_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* A failed channel makes the context's error sticky, as on CUDA. */
+static CUresult vg_chan_failed(struct CUctx_st *ctx)
+{
+	ctx->sticky = CUDA_ERROR_ILLEGAL_ADDRESS;
+	return ctx->sticky;
+}
+
+/* Waits until the channel has completed @seqno commands. */
+CUresult vg_chan_wait(struct CUctx_st *ctx, uint64_t seqno)
+{
+	struct vgpu_chan_wait w = { .seqno = seqno, .handle = ctx->chan };
+
+	if (ctx->status->completed >= seqno && !ctx->status->error)
+		return CUDA_SUCCESS;
+	for (;;) {
+		w.deadline_ns = (int64_t)(vg_now_ns() + 10000000000ULL);
+		if (ioctl(ctx->fd, VGPU_IOCTL_CHAN_WAIT, &w) == 0)
+			return CUDA_SUCCESS;
+		if (errno == EIO)
+			return vg_chan_failed(ctx);
+		if (errno != ETIME && errno != EINTR)
+			return vg_errno_result(errno);
+	}
+}
+
+/* Queues @cmd; *@seqno (if given) is the fence that covers it. */
+CUresult vg_chan_push(struct CUctx_st *ctx, const struct vgpu_cmd *cmd,
+		      uint64_t *seqno)
+{
+	struct vgpu_chan_submit s = { .handle = ctx->chan };
+	CUresult r;
+
+	/* The kernel queue holds a ring's worth: wait for room first. */
+	if (ctx->put >= VG_RING) {
+		r = vg_chan_wait(ctx, ctx->put - VG_RING + 1);
+		if (r)
+			return r;
+	}
+	ctx->ring[ctx->put % VG_RING] = *cmd;
+	s.put = ctx->put + 1;
+	if (ioctl(ctx->fd, VGPU_IOCTL_CHAN_SUBMIT, &s))
+		return errno == EIO ? vg_chan_failed(ctx) :
+			errno == EINVAL ? CUDA_ERROR_INVALID_VALUE :
+			vg_errno_result(errno);
+	ctx->put++;
+	if (seqno)
+		*seqno = ctx->put;
+	return CUDA_SUCCESS;
+}
+
+/* Everything queued so far has completed. */
+CUresult vg_chan_sync(struct CUctx_st *ctx)
+{
+	if (ctx->sticky)
+		return ctx->sticky;
+	return vg_chan_wait(ctx, ctx->put);
+}
+
+/* The staging buffer, pinned into the context on first use. */
+CUresult vg_stage_get(struct CUctx_st *ctx, unsigned char **stage)
+{
+	struct vgpu_host_register hr = { .size = VG_STAGE_SIZE };
+	void *p;
+
+	if (!ctx->stage) {
+		p = mmap(NULL, VG_STAGE_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		hr.addr = (uintptr_t)p;
+		if (ioctl(ctx->fd, VGPU_IOCTL_HOST_REGISTER, &hr)) {
+			CUresult r = vg_errno_result(errno);
+
+			munmap(p, VG_STAGE_SIZE);
+			return r;
+		}
+		ctx->stage = p;
+		ctx->stage_seq[0] = 0;
+		ctx->stage_seq[1] = 0;
+	}
+	*stage = ctx->stage;
+	return CUDA_SUCCESS;
+}
