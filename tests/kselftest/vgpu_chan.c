@@ -11,7 +11,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -449,6 +451,61 @@ TEST(close_with_work_in_flight)
 	ASSERT_EQ(0, submit(&c));
 	close(fd);
 	free(c.ring);
+}
+
+/* SIGKILL with a long queue in flight: the device gets all its memory back. */
+TEST(kill_with_work_in_flight)
+{
+	struct vgpu_info info = { 0 };
+	int fd = open(DEV, O_RDWR | O_CLOEXEC), status;
+	__u64 baseline;
+	int sync[2];
+	pid_t pid;
+	char c;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_GET_INFO, &info));
+	baseline = info.mem_free;
+	ASSERT_EQ(0, pipe(sync));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct vgpu_va_window w = { .base = 1ULL << 44, .size = 1ULL << 32 };
+		struct vgpu_mem_alloc a = { .size = 64 * MIB };
+		struct vgpu_host_register r = { .size = 4 * MIB };
+		int cfd = open(DEV, O_RDWR | O_CLOEXEC), i;
+		void *host = mmap(NULL, 4 * MIB, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		struct chan ch;
+
+		r.addr = (uintptr_t)host;
+		if (cfd < 0 || ioctl(cfd, VGPU_IOCTL_SET_VA_WINDOW, &w) ||
+		    ioctl(cfd, VGPU_IOCTL_MEM_ALLOC, &a) ||
+		    ioctl(cfd, VGPU_IOCTL_HOST_REGISTER, &r) ||
+		    chan_open(cfd, &ch, NULL))
+			_exit(1);
+		for (i = 0; i < RING; i++) {
+			if (i % 2)
+				cmd_memset(&ch, a.va, i, 4, 16 * MIB);
+			else
+				cmd_copy(&ch, a.va, (uintptr_t)host, 4 * MIB, 1, 0, 0);
+		}
+		if (submit(&ch))
+			_exit(1);
+		if (write(sync[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(sync[1]);
+	ASSERT_EQ(1, read(sync[0], &c, 1));
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_GET_INFO, &info));
+	EXPECT_EQ(baseline, info.mem_free);
+	close(sync[0]);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
