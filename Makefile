@@ -4,6 +4,7 @@
 #   make              vgpu.ko (against KDIR), libvgpu, tools, tests
 #   make demo         set up, boot the VM and run the deviceQuery sample
 #   make check        set up, run every test; last line "N passed, N failed"
+#   make bench        set up, run the benchmarks in the VM: lines "NAME: VALUE"
 #   make install-deps install the Debian packages the build and tests need
 
 BUILD := $(CURDIR)/build
@@ -36,6 +37,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/u
 KSELFTESTS := $(patsubst tests/kselftest/%.c,$(BUILD)/tests/kselftest/%,$(wildcard tests/kselftest/*.c))
 E2E_TESTS := $(patsubst tests/e2e/%.c,$(BUILD)/tests/e2e/%,$(wildcard tests/e2e/*.c))
 SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samples/*.c))
+BENCHES := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 TOOLS := $(BUILD)/tools/vgpu-smi
 
 KSFT_DIR := $(BUILD)/kselftest-headers
@@ -95,7 +97,7 @@ $(BUILD)/tools/%: tools/%.c uapi/vgpu.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@
 
 # --- tests -------------------------------------------------------------------
-tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES)
+tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(BENCHES)
 
 # Unit tests link libvgpu's objects directly, built with sanitizers.
 $(BUILD)/unit/libvgpu/%.o: libvgpu/%.c libvgpu/*.h libvgpu/include/cuda.h uapi/vgpu.h
@@ -134,6 +136,10 @@ $(BUILD)/samples/%: tests/samples/%.c libvgpu/include/cuda.h $(LIBVGPU)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
 
+$(BUILD)/bench/%: tests/bench/%.c libvgpu/include/cuda.h uapi/vgpu.h $(LIBVGPU)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -std=gnu11 $< $(LINK_LIBVGPU) -o $@
+
 # --- the two commands --------------------------------------------------------
 install-deps:
 	tools/install-deps
@@ -142,6 +148,12 @@ demo:
 	tools/install-deps
 	$(MAKE) all vm-module-stock
 	tools/vm/run --module-args "num_devices=2" -- $(BUILD)/samples/devicequery
+
+# Benchmarks: ratios measured in one VM run, printed as "NAME: VALUE".
+bench:
+	tools/install-deps
+	$(MAKE) all vm-module-stock
+	tools/vm/run --module-args "mem_mb=512" -- sh -c 'for b in $(BENCHES); do $$b || exit 1; done'
 
 check:
 	tools/install-deps
