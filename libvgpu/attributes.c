@@ -108,6 +108,15 @@ CUresult vg_attribute(const struct vgpu_info *info, int attrib, int *value)
 	case CU_DEVICE_ATTRIBUTE_NUMA_ID:
 		v = -1;
 		break;
+	/* Unified addressing: device pointers live apart from host memory,
+	 * and registered host memory has its own address on the device. */
+	case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
+	case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
+	case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
+		v = 1;
+		break;
 	default:
 		if (attrib <= 0 || attrib >= CU_DEVICE_ATTRIBUTE_MAX)
 			return CUDA_ERROR_INVALID_VALUE;

@@ -99,6 +99,8 @@ CUresult vg_current_open(struct CUctx_st **pctx);
 /* host.c */
 void vg_host_forget(struct CUctx_st *ctx);
 bool vg_host_registered(struct CUctx_st *ctx, uintptr_t p, size_t len);
+bool vg_host_lookup(uintptr_t p, uintptr_t *start, size_t *size,
+		    struct CUctx_st **ctx);
 
 /* errors.c */
 const char *vg_error_name(CUresult error);

@@ -41,6 +41,7 @@ extern "C" {
 #define cuMemGetAddressRange cuMemGetAddressRange_v2
 #define cuMemHostRegister cuMemHostRegister_v2
 #define cuMemcpyHtoD cuMemcpyHtoD_v2
+#define cuMemAllocHost cuMemAllocHost_v2
 #define cuMemcpyDtoH cuMemcpyDtoH_v2
 #define cuMemcpyDtoD cuMemcpyDtoD_v2
 #define cuMemsetD8 cuMemsetD8_v2
@@ -839,6 +840,13 @@ CUresult cuMemHostUnregister(void *p);
 CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p,
 				      unsigned int Flags);
 CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p);
+CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags);
+CUresult cuMemAllocHost_v2(void **pp, size_t bytesize);
+CUresult cuMemFreeHost(void *p);
+
+/* Unified addressing */
+CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
+			       CUdeviceptr ptr);
 
 #ifdef __cplusplus
 }

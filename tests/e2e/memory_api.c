@@ -353,6 +353,85 @@ static void host_registrations_end_with_context(void)
 	free(buf);
 }
 
+static void host_alloc(void)
+{
+	unsigned char *p = NULL, *q = NULL, back[100];
+	unsigned int flags = 0;
+	CUdeviceptr dp = 0, d;
+	long before;
+
+	setup();
+	before = vm_locked_kb();
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostAlloc((void **)&p, 0, 0));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostAlloc((void **)&p, 4096, 0x80));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostAlloc(NULL, 4096, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostAlloc((void **)&p, 10000, CU_MEMHOSTALLOC_DEVICEMAP));
+	CHECK((uintptr_t)p % 4096 == 0);
+	CHECK(vm_locked_kb() >= before + 12);
+	CHECK_RES(CUDA_SUCCESS, cuMemHostGetDevicePointer(&dp, p, 0));
+	CHECK(dp == (CUdeviceptr)(uintptr_t)p);
+	CHECK_RES(CUDA_SUCCESS, cuMemHostGetFlags(&flags, p + 5000));
+	CHECK(flags == CU_MEMHOSTALLOC_DEVICEMAP);
+	memset(p, 0x3c, 100);
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d, 100));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyHtoD(d, p, 100));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(back, d, 100));
+	CHECK(back[0] == 0x3c && back[99] == 0x3c);
+	CHECK_RES(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, cuMemHostUnregister(p));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFreeHost(p + 4096));
+	/* (The copy to the stack pinned a staging buffer too.) */
+	before = vm_locked_kb();
+	CHECK_RES(CUDA_SUCCESS, cuMemFreeHost(p));
+	CHECK(vm_locked_kb() == before - 12);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFreeHost(p));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAllocHost((void **)&q, 1));
+	q[0] = 1;
+	CHECK_RES(CUDA_SUCCESS, cuMemFreeHost(q));
+}
+
+static void pointer_attributes(void)
+{
+	CUcontext a, b, got = NULL;
+	CUdeviceptr d, start = 0;
+	unsigned int type = 0;
+	unsigned long long id1 = 0, id2 = 0;
+	size_t size = 0;
+	int ordinal = -1, local = 0;
+	void *host = NULL, *hp = NULL;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&a, NULL, 0, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&b, NULL, 0, 1));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d, 3000));
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, d + 10));
+	CHECK(type == CU_MEMORYTYPE_DEVICE);
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&got, CU_POINTER_ATTRIBUTE_CONTEXT, d));
+	CHECK(got == b);
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, d));
+	CHECK(ordinal == 1);
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, d + 2999));
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, d + 2999));
+	CHECK(start == d && size == 3000);
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&id1, CU_POINTER_ATTRIBUTE_BUFFER_ID, d));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttribute(&hp, CU_POINTER_ATTRIBUTE_HOST_POINTER, d));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+								 (CUdeviceptr)(uintptr_t)&local));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttribute(NULL, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, d));
+
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostAlloc(&host, 8192, 0));
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+						      (CUdeviceptr)(uintptr_t)host + 8));
+	CHECK(type == CU_MEMORYTYPE_HOST);
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&hp, CU_POINTER_ATTRIBUTE_HOST_POINTER,
+						      (CUdeviceptr)(uintptr_t)host));
+	CHECK(hp == host);
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&id2, CU_POINTER_ATTRIBUTE_BUFFER_ID,
+						      (CUdeviceptr)(uintptr_t)host));
+	CHECK(id1 != id2);
+	CHECK_RES(CUDA_SUCCESS, cuMemFreeHost(host));
+	(void)a;
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(alloc_needs_a_context),
 	TAP_TEST(alloc_placement),
@@ -369,6 +448,8 @@ static const struct tap_test tests[] = {
 	TAP_TEST(host_register_rules),
 	TAP_TEST(host_register_read_only),
 	TAP_TEST(host_registrations_end_with_context),
+	TAP_TEST(host_alloc),
+	TAP_TEST(pointer_attributes),
 };
 
 int main(void)

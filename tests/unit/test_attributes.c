@@ -80,6 +80,17 @@ static void turing_has_no_reserved_shared_memory(void)
 	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN) == 65536);
 }
 
+static void unified_addressing(void)
+{
+	struct vgpu_info i = fake(7, 5);
+
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING) == 1);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY) == 1);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED) == 1);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED) == 1);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM) == 1);
+}
+
 static void features_not_offered_read_zero(void)
 {
 	struct vgpu_info i = fake(9, 0);
@@ -94,6 +105,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(out_of_range_refused),
 	TAP_TEST(values_follow_properties),
 	TAP_TEST(turing_has_no_reserved_shared_memory),
+	TAP_TEST(unified_addressing),
 	TAP_TEST(features_not_offered_read_zero),
 };
 
