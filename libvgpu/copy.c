@@ -44,7 +44,7 @@ static CUresult vg_copy_cmd(struct CUctx_st *ctx, uint64_t dst, uint64_t src,
 #define VG_HALF (VG_STAGE_SIZE / 2)
 
 static CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst,
-			const void *src, size_t n)
+			const void *src, size_t n, bool async)
 {
 	const unsigned char *s = src;
 	unsigned char *stage;
@@ -55,7 +55,7 @@ static CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst,
 
 	if (vg_host_registered(ctx, (uintptr_t)src, n)) {
 		r = vg_copy_cmd(ctx, dst, (uintptr_t)src, n, &seq);
-		return r ? r : vg_chan_wait(ctx, seq);
+		return r || async ? r : vg_chan_wait(ctx, seq);
 	}
 	r = vg_stage_get(ctx, &stage);
 	for (off = 0; r == CUDA_SUCCESS && off < n; off += len, half ^= 1) {
@@ -72,7 +72,7 @@ static CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst,
 }
 
 static CUresult vg_dtoh(struct CUctx_st *ctx, void *dst, CUdeviceptr src,
-			size_t n)
+			size_t n, bool async)
 {
 	unsigned char *d = dst, *stage;
 	uint64_t seq[2] = { 0, 0 };
@@ -82,7 +82,7 @@ static CUresult vg_dtoh(struct CUctx_st *ctx, void *dst, CUdeviceptr src,
 
 	if (vg_host_registered(ctx, (uintptr_t)dst, n)) {
 		r = vg_copy_cmd(ctx, (uintptr_t)dst, src, n, &seq[0]);
-		return r ? r : vg_chan_wait(ctx, seq[0]);
+		return r || async ? r : vg_chan_wait(ctx, seq[0]);
 	}
 	r = vg_stage_get(ctx, &stage);
 	/* Queue piece k+1 before draining piece k. */
@@ -112,8 +112,22 @@ static CUresult vg_dtoh(struct CUctx_st *ctx, void *dst, CUdeviceptr src,
 
 enum vg_dir { VG_HTOD, VG_DTOH, VG_DTOD };
 
-/* One synchronous copy on the current context, with the checks of each kind. */
-static CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n)
+/*
+ * Streams other than the default one do not exist yet: the legacy and
+ * per-thread default streams are the context's default channel.
+ */
+static bool vg_stream_ok(CUstream s)
+{
+	return !s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD;
+}
+
+/*
+ * One copy on the current context, with the checks of each kind. An
+ * asynchronous copy returns once queued when the engine reaches both sides;
+ * with pageable memory it behaves as the synchronous one, as on CUDA.
+ */
+static CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
+			bool async)
 {
 	struct CUctx_st *ctx;
 	CUresult r;
@@ -130,10 +144,10 @@ static CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n)
 	}
 	switch (dir) {
 	case VG_HTOD:
-		r = vg_htod(ctx, dst, (const void *)(uintptr_t)src, n);
+		r = vg_htod(ctx, dst, (const void *)(uintptr_t)src, n, async);
 		break;
 	case VG_DTOH:
-		r = vg_dtoh(ctx, (void *)(uintptr_t)dst, src, n);
+		r = vg_dtoh(ctx, (void *)(uintptr_t)dst, src, n, async);
 		break;
 	case VG_DTOD:
 		r = vg_copy_cmd(ctx, dst, src, n, NULL);
@@ -146,17 +160,41 @@ out:
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n)
 {
-	return vg_copy(VG_HTOD, dst, (uintptr_t)src, n);
+	return vg_copy(VG_HTOD, dst, (uintptr_t)src, n, false);
 }
 
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n)
 {
-	return vg_copy(VG_DTOH, (uintptr_t)dst, src, n);
+	return vg_copy(VG_DTOH, (uintptr_t)dst, src, n, false);
 }
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n)
 {
-	return vg_copy(VG_DTOD, dst, src, n);
+	return vg_copy(VG_DTOD, dst, src, n, false);
+}
+
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n,
+			      CUstream stream)
+{
+	if (!vg_stream_ok(stream))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return vg_copy(VG_HTOD, dst, (uintptr_t)src, n, true);
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n,
+			      CUstream stream)
+{
+	if (!vg_stream_ok(stream))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return vg_copy(VG_DTOH, (uintptr_t)dst, src, n, true);
+}
+
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n,
+			      CUstream stream)
+{
+	if (!vg_stream_ok(stream))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return vg_copy(VG_DTOD, dst, src, n, true);
 }
 
 /* With unified addresses the pointers tell the direction. */
@@ -229,4 +267,251 @@ CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short us, size_t n)
 CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int ui, size_t n)
 {
 	return vg_memset(dst, ui, 4, n);
+}
+
+/* --- pitched copies and fills -------------------------------------------- */
+
+/* One side of a 2D copy, resolved. */
+struct vg_side {
+	uint64_t addr;		/* first byte of the first row */
+	size_t pitch;
+	bool device;		/* in device memory of the context */
+	bool pinned;		/* host memory the engine reaches directly */
+};
+
+static CUresult vg_side_get(struct CUctx_st *ctx, CUmemorytype type,
+			    const void *host, CUdeviceptr dev, size_t x,
+			    size_t y, size_t pitch, size_t width, size_t height,
+			    struct vg_side *s)
+{
+	uint64_t base, span;
+
+	switch (type) {
+	case CU_MEMORYTYPE_HOST:
+		base = (uintptr_t)host;
+		break;
+	case CU_MEMORYTYPE_DEVICE:
+	case CU_MEMORYTYPE_UNIFIED:
+		base = dev;
+		break;
+	case CU_MEMORYTYPE_ARRAY:
+		return CUDA_ERROR_NOT_SUPPORTED;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	if (!base || (height > 1 && pitch < width) ||
+	    (y && pitch > (UINT64_MAX - x) / y))
+		return CUDA_ERROR_INVALID_VALUE;
+	s->addr = base + y * pitch + x;
+	s->pitch = pitch;
+	span = (height - 1) * (uint64_t)pitch + width;
+	s->device = vg_ctx_by_address(s->addr) != NULL;
+	if (type == CU_MEMORYTYPE_DEVICE && !s->device)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (s->device && !vg_dev_range(ctx, s->addr, span))
+		return CUDA_ERROR_INVALID_VALUE;
+	s->pinned = !s->device && vg_host_registered(ctx, s->addr, span);
+	return CUDA_SUCCESS;
+}
+
+static CUresult vg_copy2d_cmd(struct CUctx_st *ctx, const struct vg_side *d,
+			      const struct vg_side *s, size_t width,
+			      size_t row0, size_t rows, uint64_t *seqno)
+{
+	struct vgpu_cmd cmd = { .op = VGPU_CMD_COPY };
+
+	cmd.copy.dst = d->addr + row0 * d->pitch;
+	cmd.copy.src = s->addr + row0 * s->pitch;
+	cmd.copy.width = width;
+	cmd.copy.height = (uint32_t)rows;
+	cmd.copy.dst_pitch = d->pitch;
+	cmd.copy.src_pitch = s->pitch;
+	return vg_chan_push(ctx, &cmd, seqno);
+}
+
+/*
+ * Rows of pageable host memory travel packed in the staging buffer, as
+ * many rows at a time as fit in half of it.
+ */
+static CUresult vg_copy2d_staged(struct CUctx_st *ctx, struct vg_side d,
+				 struct vg_side s, size_t width, size_t height)
+{
+	size_t per = VG_HALF / width, row, n, i;
+	struct vg_side stage = { .pitch = width, .pinned = true };
+	unsigned char *buf;
+	uint64_t seq = 0;
+	CUresult r = vg_stage_get(ctx, &buf);
+
+	for (row = 0; r == CUDA_SUCCESS && row < height; row += n) {
+		n = height - row < per ? height - row : per;
+		r = vg_chan_wait(ctx, ctx->stage_seq[0]);
+		if (r)
+			break;
+		stage.addr = (uintptr_t)buf - row * width;
+		if (s.device || s.pinned) {	/* engine-reachable to pageable */
+			r = vg_copy2d_cmd(ctx, &stage, &s, width, row, n, &seq);
+			if (r == CUDA_SUCCESS)
+				r = vg_chan_wait(ctx, seq);
+			for (i = 0; r == CUDA_SUCCESS && i < n; i++)
+				memcpy((void *)(uintptr_t)(d.addr + (row + i) * d.pitch),
+				       buf + i * width, width);
+		} else {			/* pageable to engine-reachable */
+			for (i = 0; i < n; i++)
+				memcpy(buf + i * width,
+				       (const void *)(uintptr_t)(s.addr + (row + i) * s.pitch),
+				       width);
+			r = vg_copy2d_cmd(ctx, &d, &stage, width, row, n,
+					  &ctx->stage_seq[0]);
+		}
+	}
+	return r;
+}
+
+static CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async)
+{
+	struct vg_side s, d;
+	struct CUctx_st *ctx;
+	uint64_t seq = 0;
+	size_t row;
+	CUresult r;
+
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_lock);
+	r = vg_current_open(&ctx);
+	if (r || !p->WidthInBytes || !p->Height)
+		goto out;
+	if (p->Height > UINT32_MAX) {
+		r = CUDA_ERROR_INVALID_VALUE;
+		goto out;
+	}
+	r = vg_side_get(ctx, p->srcMemoryType, p->srcHost, p->srcDevice,
+			p->srcXInBytes, p->srcY, p->srcPitch, p->WidthInBytes,
+			p->Height, &s);
+	if (r == CUDA_SUCCESS)
+		r = vg_side_get(ctx, p->dstMemoryType, p->dstHost, p->dstDevice,
+				p->dstXInBytes, p->dstY, p->dstPitch,
+				p->WidthInBytes, p->Height, &d);
+	if (r)
+		goto out;
+	if ((s.device || s.pinned) && (d.device || d.pinned)) {
+		r = vg_copy2d_cmd(ctx, &d, &s, p->WidthInBytes, 0, p->Height, &seq);
+		if (r == CUDA_SUCCESS && !async && !(s.device && d.device))
+			r = vg_chan_wait(ctx, seq);
+	} else if (s.device || s.pinned || d.device || d.pinned) {
+		if (p->WidthInBytes <= VG_HALF) {
+			r = vg_copy2d_staged(ctx, d, s, p->WidthInBytes, p->Height);
+		} else {
+			for (row = 0; r == CUDA_SUCCESS && row < p->Height; row++)
+				r = d.device || d.pinned ?
+					vg_htod(ctx, d.addr + row * d.pitch,
+						(const void *)(uintptr_t)(s.addr + row * s.pitch),
+						p->WidthInBytes, false) :
+					vg_dtoh(ctx, (void *)(uintptr_t)(d.addr + row * d.pitch),
+						s.addr + row * s.pitch, p->WidthInBytes,
+						false);
+		}
+	} else {
+		/* Host to host: in order with earlier work. */
+		r = vg_chan_sync(ctx);
+		for (row = 0; r == CUDA_SUCCESS && row < p->Height; row++)
+			memmove((void *)(uintptr_t)(d.addr + row * d.pitch),
+				(const void *)(uintptr_t)(s.addr + row * s.pitch),
+				p->WidthInBytes);
+	}
+out:
+	pthread_mutex_unlock(&vg_lock);
+	return r;
+}
+
+CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p)
+{
+	CUresult r = vg_check_init();
+
+	return r ? r : vg_copy2d(p, false);
+}
+
+CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *p)
+{
+	return cuMemcpy2D_v2(p);
+}
+
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream stream)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!vg_stream_ok(stream))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return vg_copy2d(p, true);
+}
+
+static CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
+			    uint32_t elem, size_t width, size_t height)
+{
+	struct vgpu_cmd cmd = { .op = VGPU_CMD_MEMSET };
+	struct CUctx_st *ctx;
+	CUresult r;
+
+	pthread_mutex_lock(&vg_lock);
+	r = vg_current_open(&ctx);
+	if (r || !width || !height)
+		goto out;
+	if (dst % elem || pitch % elem || height > UINT32_MAX ||
+	    width > SIZE_MAX / elem || (height > 1 && pitch < width * elem) ||
+	    (height > 1 && pitch > (SIZE_MAX - width * elem) / (height - 1)) ||
+	    !vg_dev_range(ctx, dst, (height - 1) * pitch + width * elem)) {
+		r = CUDA_ERROR_INVALID_VALUE;
+		goto out;
+	}
+	cmd.memset.dst = dst;
+	cmd.memset.value = value;
+	cmd.memset.elem_size = elem;
+	cmd.memset.width = width;
+	cmd.memset.height = (uint32_t)height;
+	cmd.memset.pitch = pitch;
+	r = vg_chan_push(ctx, &cmd, NULL);
+out:
+	pthread_mutex_unlock(&vg_lock);
+	return r;
+}
+
+CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char uc,
+			 size_t width, size_t height)
+{
+	return vg_memset2d(dst, pitch, uc, 1, width, height);
+}
+
+CUresult cuMemsetD2D16_v2(CUdeviceptr dst, size_t pitch, unsigned short us,
+			  size_t width, size_t height)
+{
+	return vg_memset2d(dst, pitch, us, 2, width, height);
+}
+
+CUresult cuMemsetD2D32_v2(CUdeviceptr dst, size_t pitch, unsigned int ui,
+			  size_t width, size_t height)
+{
+	return vg_memset2d(dst, pitch, ui, 4, width, height);
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char uc, size_t n,
+			 CUstream stream)
+{
+	return vg_stream_ok(stream) ? vg_memset(dst, uc, 1, n) :
+		CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short us, size_t n,
+			  CUstream stream)
+{
+	return vg_stream_ok(stream) ? vg_memset(dst, us, 2, n) :
+		CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int ui, size_t n,
+			  CUstream stream)
+{
+	return vg_stream_ok(stream) ? vg_memset(dst, ui, 4, n) :
+		CUDA_ERROR_INVALID_HANDLE;
 }

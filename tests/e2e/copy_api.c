@@ -218,6 +218,158 @@ static void threads_copy_at_once(void)
 		CHECK(w[i].failures == 0);
 }
 
+/* Host rows of 300 bytes (pitch 320) -> device (pitch 512) -> host (pitch 400). */
+static void copy2d_round_trip(int pinned)
+{
+	enum { W = 300, H = 2000, HP = 320, DP = 512, OP = 400 };
+	unsigned char *in = aligned_alloc(4096, (size_t)HP * H + 4096);
+	unsigned char *out = aligned_alloc(4096, (size_t)OP * H + 4096);
+	CUDA_MEMCPY2D c;
+	CUdeviceptr d;
+	size_t row, col, bad = 0;
+
+	fill(in, (size_t)HP * H, 77);
+	memset(out, 0xee, (size_t)OP * H);
+	if (pinned) {
+		CHECK_RES(CUDA_SUCCESS, cuMemHostRegister(in, (size_t)HP * H, 0));
+		CHECK_RES(CUDA_SUCCESS, cuMemHostRegister(out, (size_t)OP * H, 0));
+	}
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d, (size_t)DP * H));
+	memset(&c, 0, sizeof(c));
+	c.srcMemoryType = CU_MEMORYTYPE_HOST;
+	c.srcHost = in;
+	c.srcPitch = HP;
+	c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+	c.dstDevice = d;
+	c.dstPitch = DP;
+	c.WidthInBytes = W;
+	c.Height = H;
+	CHECK_RES(CUDA_SUCCESS, cuMemcpy2D(&c));
+	memset(&c, 0, sizeof(c));
+	c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+	c.srcDevice = d;
+	c.srcPitch = DP;
+	c.dstMemoryType = CU_MEMORYTYPE_HOST;
+	c.dstHost = out;
+	c.dstPitch = OP;
+	c.WidthInBytes = W;
+	c.Height = H;
+	CHECK_RES(CUDA_SUCCESS, cuMemcpy2D(&c));
+	for (row = 0; row < H; row++) {
+		bad += memcmp(in + row * HP, out + row * OP, W) != 0;
+		for (col = W; col < OP; col++)
+			bad += out[row * OP + col] != 0xee;
+	}
+	CHECK(bad == 0);
+	free(in);
+	free(out);
+}
+
+static void copy2d_pageable(void)
+{
+	setup();
+	copy2d_round_trip(0);
+}
+
+static void copy2d_pinned(void)
+{
+	setup();
+	copy2d_round_trip(1);
+}
+
+static void copy2d_offsets_and_checks(void)
+{
+	unsigned char host[64 * 8], back[16 * 4];
+	CUDA_MEMCPY2D c;
+	CUdeviceptr d;
+	int i, bad = 0;
+
+	setup();
+	for (i = 0; i < 64 * 8; i++)
+		host[i] = (unsigned char)i;
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d, 64 * 8));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyHtoD(d, host, sizeof(host)));
+	/* A 16x4 block at (x=8, y=2) of a 64-byte-pitch image. */
+	memset(&c, 0, sizeof(c));
+	c.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+	c.srcDevice = d;
+	c.srcXInBytes = 8;
+	c.srcY = 2;
+	c.srcPitch = 64;
+	c.dstMemoryType = CU_MEMORYTYPE_HOST;
+	c.dstHost = back;
+	c.dstPitch = 16;
+	c.WidthInBytes = 16;
+	c.Height = 4;
+	CHECK_RES(CUDA_SUCCESS, cuMemcpy2D(&c));
+	for (i = 0; i < 64; i++)
+		bad += back[i] != (unsigned char)((2 + i / 16) * 64 + 8 + i % 16);
+	CHECK(bad == 0);
+	c.Height = 7;		/* rows past the allocation */
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemcpy2D(&c));
+	c.Height = 4;
+	c.srcPitch = 8;		/* pitch below the width */
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemcpy2D(&c));
+	c.srcPitch = 64;
+	c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+	CHECK_RES(CUDA_ERROR_NOT_SUPPORTED, cuMemcpy2D(&c));
+	c.srcMemoryType = (CUmemorytype)9;
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemcpy2D(&c));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemcpy2D(NULL));
+}
+
+static void fills_2d(void)
+{
+	uint32_t img[8 * 16];
+	CUdeviceptr d;
+	int row, col, bad = 0;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d, sizeof(img)));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD2D32(d, 64, 0x01020304, 5, 8));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(img, d, sizeof(img)));
+	for (row = 0; row < 8; row++)
+		for (col = 0; col < 16; col++)
+			bad += img[row * 16 + col] != (col < 5 ? 0x01020304u : 0u);
+	CHECK(bad == 0);
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD2D8(d, 64, 0xff, 64, 8));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD2D16(d, 64, 0x1234, 2, 8));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(img, d, sizeof(img)));
+	CHECK(img[0] == 0x12341234u && img[1] == 0xffffffffu && img[16] == 0x12341234u);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemsetD2D32(d, 63, 0, 4, 2));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemsetD2D32(d, 64, 0, 17, 2));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemsetD2D32(d, 64, 0, 16, 9));
+}
+
+static void async_on_the_default_stream(void)
+{
+	size_t n = 3 * MIB + 5;
+	unsigned char *in = aligned_alloc(4096, 4 * MIB), *out = aligned_alloc(4096, 4 * MIB);
+	unsigned char small[64];
+	CUdeviceptr a, b;
+
+	setup();
+	fill(in, n, 3);
+	memset(out, 0, n);
+	CHECK_RES(CUDA_SUCCESS, cuMemHostRegister(in, 4 * MIB, 0));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostRegister(out, 4 * MIB, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&a, n));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&b, n));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyHtoDAsync(a, in, n, NULL));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD8Async(b, 0, n, CU_STREAM_LEGACY));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoDAsync(b, a, n, CU_STREAM_PER_THREAD));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoHAsync(out, b, n, NULL));
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	CHECK(memcmp(in, out, n) == 0);
+	/* Pageable memory: the call is synchronous, the data is there. */
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD32Async(a, 0x11223344, 16, NULL));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoHAsync(small, a, sizeof(small), NULL));
+	CHECK(small[0] == 0x44 && small[63] == 0x11);
+	/* No other stream exists yet. */
+	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuMemcpyHtoDAsync(a, in, 16, (CUstream)0x1234));
+	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuMemsetD8Async(a, 0, 16, (CUstream)0x1234));
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(pageable_round_trips),
 	TAP_TEST(registered_round_trips),
@@ -227,6 +379,11 @@ static const struct tap_test tests[] = {
 	TAP_TEST(fills),
 	TAP_TEST(checks_before_queuing),
 	TAP_TEST(threads_copy_at_once),
+	TAP_TEST(copy2d_pageable),
+	TAP_TEST(copy2d_pinned),
+	TAP_TEST(copy2d_offsets_and_checks),
+	TAP_TEST(fills_2d),
+	TAP_TEST(async_on_the_default_stream),
 };
 
 int main(void)
