@@ -227,31 +227,14 @@ CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n)
 	return r;
 }
 
+static CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
+			    uint32_t elem, size_t width, size_t height);
+
+/* A 1D fill is one row of a 2D one. */
 static CUresult vg_memset(CUdeviceptr dst, uint32_t value, uint32_t elem,
 			  size_t count)
 {
-	struct vgpu_cmd cmd = { .op = VGPU_CMD_MEMSET };
-	struct CUctx_st *ctx;
-	CUresult r;
-
-	pthread_mutex_lock(&vg_lock);
-	r = vg_current_open(&ctx);
-	if (r || !count)
-		goto out;
-	if (dst % elem || count > SIZE_MAX / elem ||
-	    !vg_dev_range(ctx, dst, count * elem)) {
-		r = CUDA_ERROR_INVALID_VALUE;
-		goto out;
-	}
-	cmd.memset.dst = dst;
-	cmd.memset.value = value;
-	cmd.memset.elem_size = elem;
-	cmd.memset.width = count;
-	cmd.memset.height = 1;
-	r = vg_chan_push(ctx, &cmd, NULL);
-out:
-	pthread_mutex_unlock(&vg_lock);
-	return r;
+	return vg_memset2d(dst, 0, value, elem, count, 1);
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char uc, size_t n)
