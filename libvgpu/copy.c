@@ -498,3 +498,57 @@ CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int ui, size_t n,
 	return vg_stream_ok(stream) ? vg_memset(dst, ui, 4, n) :
 		CUDA_ERROR_INVALID_HANDLE;
 }
+
+/*
+ * A 3D copy is Depth 2D copies, slice z of each side starting Height-pitch
+ * rows further on. The last slice goes first: it holds the highest
+ * addresses, so a range past an allocation is refused before any byte
+ * moves.
+ */
+static CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async)
+{
+	CUDA_MEMCPY2D s = { 0 };
+	size_t z;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!p->WidthInBytes || !p->Height || !p->Depth)
+		return CUDA_SUCCESS;
+	if (p->Depth > 1 && (p->srcHeight < p->Height || p->dstHeight < p->Height))
+		return CUDA_ERROR_INVALID_VALUE;
+	s.srcXInBytes = p->srcXInBytes;
+	s.srcMemoryType = p->srcMemoryType;
+	s.srcHost = p->srcHost;
+	s.srcDevice = p->srcDevice;
+	s.srcArray = p->srcArray;
+	s.srcPitch = p->srcPitch;
+	s.dstXInBytes = p->dstXInBytes;
+	s.dstMemoryType = p->dstMemoryType;
+	s.dstHost = p->dstHost;
+	s.dstDevice = p->dstDevice;
+	s.dstArray = p->dstArray;
+	s.dstPitch = p->dstPitch;
+	s.WidthInBytes = p->WidthInBytes;
+	s.Height = p->Height;
+	for (z = p->Depth; z-- > 0 && r == CUDA_SUCCESS;) {
+		s.srcY = p->srcY + (p->srcZ + z) * p->srcHeight;
+		s.dstY = p->dstY + (p->dstZ + z) * p->dstHeight;
+		r = vg_copy2d(&s, async);
+	}
+	return r;
+}
+
+CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p)
+{
+	return vg_copy3d(p, false);
+}
+
+CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream stream)
+{
+	if (!vg_stream_ok(stream))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return vg_copy3d(p, true);
+}

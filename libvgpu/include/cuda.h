@@ -49,6 +49,8 @@ extern "C" {
 #define cuMemsetD32 cuMemsetD32_v2
 #define cuMemcpy2D cuMemcpy2D_v2
 #define cuMemcpy2DAsync cuMemcpy2DAsync_v2
+#define cuMemcpy3D cuMemcpy3D_v2
+#define cuMemcpy3DAsync cuMemcpy3DAsync_v2
 #define cuMemcpyHtoDAsync cuMemcpyHtoDAsync_v2
 #define cuMemcpyDtoHAsync cuMemcpyDtoHAsync_v2
 #define cuMemcpyDtoDAsync cuMemcpyDtoDAsync_v2
@@ -854,7 +856,39 @@ typedef struct CUDA_MEMCPY2D_st {
 } CUDA_MEMCPY2D_v2;
 typedef CUDA_MEMCPY2D_v2 CUDA_MEMCPY2D;
 
+/* A 3D copy: Depth slices of Height rows of WidthInBytes bytes. */
+typedef struct CUDA_MEMCPY3D_st {
+	size_t srcXInBytes;
+	size_t srcY;
+	size_t srcZ;
+	size_t srcLOD;
+	CUmemorytype srcMemoryType;
+	const void *srcHost;
+	CUdeviceptr srcDevice;
+	CUarray srcArray;
+	void *reserved0;
+	size_t srcPitch;
+	size_t srcHeight;
+	size_t dstXInBytes;
+	size_t dstY;
+	size_t dstZ;
+	size_t dstLOD;
+	CUmemorytype dstMemoryType;
+	void *dstHost;
+	CUdeviceptr dstDevice;
+	CUarray dstArray;
+	void *reserved1;
+	size_t dstPitch;
+	size_t dstHeight;
+	size_t WidthInBytes;
+	size_t Height;
+	size_t Depth;
+} CUDA_MEMCPY3D_v2;
+typedef CUDA_MEMCPY3D_v2 CUDA_MEMCPY3D;
+
 /* Copies and fills */
+CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy);
+CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream);
 CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy);
 CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy);
 CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream);

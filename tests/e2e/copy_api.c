@@ -370,6 +370,70 @@ static void async_on_the_default_stream(void)
 	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuMemsetD8Async(a, 0, 16, (CUstream)0x1234));
 }
 
+/* A 20x30x7 box: host (pitch 24, 32 rows a slice) -> device volume
+ * (pitch 512, 40 rows a slice) at (4, 3, 2) -> back to a host box. */
+static void copy3d_round_trip(void)
+{
+	enum { W = 20, H = 30, D = 7 };
+	size_t hsz = 24 * 32 * D, dsz = 512 * 40 * (D + 2);
+	unsigned char *in = malloc(hsz), *out = malloc(hsz);
+	CUDA_MEMCPY3D c;
+	CUdeviceptr dev;
+	size_t x, y, z, bad = 0;
+
+	setup();
+	fill(in, hsz, 11);
+	memset(out, 0, hsz);
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&dev, dsz));
+	memset(&c, 0, sizeof(c));
+	c.srcMemoryType = CU_MEMORYTYPE_HOST;
+	c.srcHost = in;
+	c.srcPitch = 24;
+	c.srcHeight = 32;
+	c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+	c.dstDevice = dev;
+	c.dstXInBytes = 4;
+	c.dstY = 3;
+	c.dstZ = 2;
+	c.dstPitch = 512;
+	c.dstHeight = 40;
+	c.WidthInBytes = W;
+	c.Height = H;
+	c.Depth = D;
+	CHECK_RES(CUDA_SUCCESS, cuMemcpy3D(&c));
+	memset(&c, 0, sizeof(c));
+	c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+	c.srcDevice = dev;
+	c.srcXInBytes = 4;
+	c.srcY = 3;
+	c.srcZ = 2;
+	c.srcPitch = 512;
+	c.srcHeight = 40;
+	c.dstMemoryType = CU_MEMORYTYPE_HOST;
+	c.dstHost = out;
+	c.dstPitch = 24;
+	c.dstHeight = 32;
+	c.WidthInBytes = W;
+	c.Height = H;
+	c.Depth = D;
+	CHECK_RES(CUDA_SUCCESS, cuMemcpy3D(&c));
+	for (z = 0; z < D; z++)
+		for (y = 0; y < H; y++)
+			for (x = 0; x < W; x++)
+				bad += in[(z * 32 + y) * 24 + x] != out[(z * 32 + y) * 24 + x];
+	CHECK(bad == 0);
+	c.Depth = D + 2;	/* slices past the allocation's end */
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemcpy3D(&c));
+	c.Depth = D;
+	c.srcHeight = H - 1;
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemcpy3D(&c));
+	c.srcHeight = 40;
+	c.srcLOD = 1;
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemcpy3D(&c));
+	free(in);
+	free(out);
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(pageable_round_trips),
 	TAP_TEST(registered_round_trips),
@@ -384,6 +448,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(copy2d_offsets_and_checks),
 	TAP_TEST(fills_2d),
 	TAP_TEST(async_on_the_default_stream),
+	TAP_TEST(copy3d_round_trip),
 };
 
 int main(void)
