@@ -1,0 +1,21 @@
+#!/bin/sh
+# The data-moving samples run and verify their own results: bandwidth
+# (pageable and page-locked transfers) and pitched_copy (2D and 3D).
+cd "$(dirname "$0")/../.." || exit 1
+n=0
+fail=0
+echo "1..2"
+for s in "bandwidth 8" pitched_copy; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	out=$(build/samples/$s 2>&1)
+	status=$?
+	if [ $status -eq 0 ] && echo "$out" | grep -q '^Result = PASS$'; then
+		echo "ok $n sample $s verifies its results"
+	else
+		echo "not ok $n sample $s (exit status $status)"
+		echo "$out" | sed 's/^/# /'
+		fail=1
+	fi
+done
+exit $fail
