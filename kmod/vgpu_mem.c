@@ -85,8 +85,13 @@ static struct vgpu_chunk *vgpu_chunk_create(struct vgpu_ctx *ctx, u64 size,
 		goto err_uncharge;
 	}
 	chunk->size = size;
+	/*
+	 * Out of memory (or over the caller's memcg limit), the allocation
+	 * fails with -ENOMEM, as cuMemAlloc does, rather than waking the OOM
+	 * killer.
+	 */
 	chunk->vaddr = __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
-				 __GFP_NOWARN);
+				 __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
 	if (!chunk->vaddr) {
 		ret = -ENOMEM;
 		goto err_free;

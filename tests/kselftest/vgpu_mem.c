@@ -8,7 +8,11 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -301,6 +305,77 @@ TEST_F(mem, many_allocations_then_close)
 		failed += mem_alloc(self->fd, (i + 2) * MIB, &va) != 0;
 	EXPECT_EQ(0, failed);
 	/* Teardown checks that closing returns all of it. */
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static long long read_number(const char *path)
+{
+	char buf[64] = "";
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 ? atoll(buf) : -1;
+}
+
+/* Device memory is charged to the memory cgroup of whoever allocates it. */
+TEST(memcg_charges_device_memory)
+{
+	const char *root = "/sys/fs/cgroup", *cg = "/sys/fs/cgroup/vgpu-memcg-test";
+	int status, sync[2];
+	pid_t pid;
+	char pidbuf[32];
+
+	if (mount("none", root, "cgroup2", 0, NULL) && errno != EBUSY)
+		SKIP(return, "no cgroup2 (%s)", strerror(errno));
+	if (write_file("/sys/fs/cgroup/cgroup.subtree_control", "+memory"))
+		SKIP(return, "no memory controller");
+	rmdir(cg);
+	ASSERT_EQ(0, mkdir(cg, 0755));
+	ASSERT_EQ(0, write_file("/sys/fs/cgroup/vgpu-memcg-test/memory.max", "16777216"));
+	ASSERT_EQ(0, pipe(sync));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char c;
+		int fd, fails = 0;
+		long long before, after;
+		__u64 va;
+
+		if (read(sync[0], &c, 1) != 1)
+			_exit(2);
+		fd = open(DEV, O_RDWR | O_CLOEXEC);
+		if (fd < 0 || set_window(fd, WIN_BASE, WIN_SIZE))
+			_exit(3);
+		before = read_number("/sys/fs/cgroup/vgpu-memcg-test/memory.current");
+		fails += mem_alloc(fd, 4 * MIB, &va) != 0;
+		after = read_number("/sys/fs/cgroup/vgpu-memcg-test/memory.current");
+		fails += after - before < (long long)(4 * MIB);
+		/* Beyond the cgroup's limit, though the device has room. */
+		fails += mem_alloc(fd, 32 * MIB, &va) != -1 || errno != ENOMEM;
+		close(fd);
+		_exit(fails ? 1 : 0);
+	}
+	snprintf(pidbuf, sizeof(pidbuf), "%d", pid);
+	ASSERT_EQ(0, write_file("/sys/fs/cgroup/vgpu-memcg-test/cgroup.procs", pidbuf));
+	ASSERT_EQ(1, write(sync[1], "x", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	close(sync[0]);
+	close(sync[1]);
+	rmdir(cg);
 }
 
 TEST_HARNESS_MAIN
