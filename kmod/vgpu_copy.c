@@ -18,7 +18,7 @@
 
 /*
  * A piece of device address space mapped for the CPU: @len bytes at @ptr,
- * contiguous. Host pages are mapped one at a time (@page set: unmap with
+ * contiguous. Host pages are mapped one at a time (@mapped: unmap with
  * kunmap_local()).
  */
 struct vgpu_seg {

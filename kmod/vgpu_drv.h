@@ -66,7 +66,7 @@ struct vgpu_host_range {
 
 /*
  * struct vgpu_vm - a context's device address space (vgpu_mem.c).
- * @lock: see below.
+ * @lock: protects the rest of the structure.
  * @base: first address of the VA window.
  * @size: size of the VA window; 0 until user space sets it.
  * @chunks: chunks of device memory by address range.
@@ -75,7 +75,7 @@ struct vgpu_host_range {
  * @hosts: registered host ranges by address range (vgpu_host.c).
  */
 struct vgpu_vm {
-	struct mutex lock;	/* protects all of this structure */
+	struct mutex lock;	/* protects the fields below */
 	u64 base;
 	u64 size;
 	struct maple_tree chunks;
