@@ -123,7 +123,8 @@ $(KSFT_HEADERS):
 		linux-source-6.1/tools/testing/selftests/kselftest.h
 	@touch $(KSFT_HEADERS)
 
-$(BUILD)/tests/kselftest/%: tests/kselftest/%.c uapi/vgpu.h $(KSFT_HEADERS)
+$(BUILD)/tests/kselftest/%: tests/kselftest/%.c tests/kselftest/vgpu_chan_util.h uapi/vgpu.h \
+		$(KSFT_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) -I$(KSFT_DIR) -I$(CURDIR) -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
 		-Wno-unused-parameter -Wno-sign-compare $< -lpthread -o $@

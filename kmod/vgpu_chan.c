@@ -1,56 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Channels: in-order command queues fed from a ring in user memory (the
- * doorbell ioctl copies new commands out of it and validates the copies)
- * and executed by a worker on the device's engine workqueue. Progress and
- * sticky errors are published in the context's read-only status page;
- * CHAN_WAIT sleeps until a fence is reached.
+ * doorbell ioctl copies new commands out of it and validates the copies).
+ * A channel with work sits on the run list of the copy engine its next
+ * command needs (vgpu_engine.c), which runs that command and hands the
+ * channel back here to be placed again. A SEM_ACQUIRE whose test fails
+ * parks the channel (BLOCKED) until something may have changed the
+ * semaphore: a completion in the context, the channel's doorbell, or the
+ * periodic sem_work. Progress and sticky errors are published in the
+ * context's read-only status page; CHAN_WAIT sleeps until a fence is
+ * reached and poll() until the context is idle.
  *
  * Locking, outermost first:
- *   vgpu_ctx.chan_lock - the channel table;
- *   vgpu_chan.lock     - a channel's queue, counters and error;
- *   vgpu_vm.lock       - taken by the worker around each command.
- * The worker never holds vgpu_chan.lock while executing.
+ *   vgpu_ctx.chan_lock  - the channel table;
+ *   vgpu_chan.lock      - a channel's queue, counters, state and error;
+ *   vgpu_engine.lock    - an engine's run list;
+ *   vgpu_vm.lock (read) - taken by the engine around each command, never
+ *                         with vgpu_chan.lock held.
  */
-#include <linux/hrtimer.h>
+#include <linux/jiffies.h>
 #include <linux/kref.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/nospec.h>
 #include <linux/overflow.h>
+#include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
 #include "vgpu_compat.h"
 #include "vgpu_drv.h"
 
-/*
- * struct vgpu_chan - one channel.
- * @queue: ring_size slots; commands [completed, submitted) wait there.
- * @submitted: commands queued since creation.
- * @completed: commands done (also in the status page).
- * @error: VGPU_CHAN_* of the first failure; later commands are skipped.
- * @closing: CHAN_DESTROY was called; the slot is reclaimed once idle.
- */
-struct vgpu_chan {
-	struct kref ref;	/* the table's, and each waiter's */
-	struct vgpu_ctx *ctx;
-	u32 handle;
-	u64 ring;
-	u32 ring_size;
-	struct mutex lock;	/* protects the fields below */
-	struct vgpu_cmd *queue;
-	u64 submitted;
-	u64 completed;
-	u32 error;
-	u64 error_seqno;
-	bool closing;
-	wait_queue_head_t wq;	/* woken at each completion */
-	struct work_struct work;
-};
+/* How often blocked semaphore waits look again when nothing else wakes them. */
+#define VGPU_SEM_POLL_MS 10
 
 static struct vgpu_chan_status *vgpu_status(struct vgpu_chan *chan)
 {
@@ -70,49 +56,93 @@ static void vgpu_chan_retire(struct vgpu_chan *chan, int ret, u64 fault)
 		WRITE_ONCE(st->error_seqno, chan->error_seqno);
 		smp_wmb();	/* the error's details before the error */
 		WRITE_ONCE(st->error, chan->error);
+		WRITE_ONCE(chan->ctx->failed, true);
 	}
 	chan->completed++;
 	smp_wmb();		/* results before the fence that covers them */
 	WRITE_ONCE(st->completed, chan->completed);
+	if (chan->completed == chan->submitted)
+		atomic_dec(&chan->ctx->busy);
 }
 
-static void vgpu_chan_work(struct work_struct *work)
+/*
+ * The engine for @cmd: copies that read host memory go to the
+ * host-to-device engine, copies that write it to the device-to-host one,
+ * anything else to the engine with the shorter run list. This only places
+ * work; what the command may touch is checked when it runs.
+ */
+static struct vgpu_engine *vgpu_cmd_engine(struct vgpu_ctx *ctx,
+					   const struct vgpu_cmd *cmd)
 {
-	struct vgpu_chan *chan = container_of(work, struct vgpu_chan, work);
-	struct vgpu_ctx *ctx = chan->ctx;
+	struct vgpu_engine *ce = ctx->vdev->ce;
 
-	for (;;) {
-		struct vgpu_cmd cmd;
-		u64 fault = 0;
-		bool skip;
-		int ret = 0;
-
-		mutex_lock(&chan->lock);
-		if (chan->completed == chan->submitted) {
-			mutex_unlock(&chan->lock);
-			break;
-		}
-		cmd = chan->queue[chan->completed & (chan->ring_size - 1)];
-		/* After a failure, or once the file is closing: skip. */
-		skip = chan->error || READ_ONCE(ctx->dying);
-		mutex_unlock(&chan->lock);
-
-		if (!skip)
-			ret = vgpu_exec(ctx, &cmd, &fault);
-
-		mutex_lock(&chan->lock);
-		vgpu_chan_retire(chan, ret, fault);
-		mutex_unlock(&chan->lock);
-		wake_up_all(&chan->wq);
-		cond_resched();
+	if (cmd->op == VGPU_CMD_COPY) {
+		if (vgpu_is_host(ctx, cmd->copy.src))
+			return &ce[VGPU_CE_H2D];
+		if (vgpu_is_host(ctx, cmd->copy.dst))
+			return &ce[VGPU_CE_D2H];
 	}
+	return READ_ONCE(ce[VGPU_CE_D2H].queued) <
+		READ_ONCE(ce[VGPU_CE_H2D].queued) ?
+		&ce[VGPU_CE_D2H] : &ce[VGPU_CE_H2D];
+}
+
+/* Puts an idle channel with work on an engine; called with chan->lock. */
+static void vgpu_chan_kick(struct vgpu_chan *chan)
+{
+	struct vgpu_ctx *ctx = chan->ctx;
+	const struct vgpu_cmd *head;
+
+	if (chan->state != VGPU_CS_IDLE || chan->completed == chan->submitted)
+		return;
+	head = &chan->queue[chan->completed & (chan->ring_size - 1)];
+	chan->state = VGPU_CS_QUEUED;
+	kref_get(&chan->ref);
+	atomic_inc(&ctx->running);
+	vgpu_engine_queue(vgpu_cmd_engine(ctx, head), chan);
+}
+
+/* Lets a blocked channel test its semaphore again; called with chan->lock. */
+static void vgpu_chan_unblock(struct vgpu_chan *chan)
+{
+	if (chan->state != VGPU_CS_BLOCKED)
+		return;
+	chan->state = VGPU_CS_IDLE;
+	atomic_dec(&chan->ctx->blocked);
+	vgpu_chan_kick(chan);
+}
+
+static void vgpu_chan_unblock_all(struct vgpu_ctx *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGPU_MAX_CHANNELS; i++) {
+		struct vgpu_chan *chan = ctx->chans[i];
+
+		if (!chan)
+			continue;
+		mutex_lock(&chan->lock);
+		vgpu_chan_unblock(chan);
+		mutex_unlock(&chan->lock);
+	}
+}
+
+static void vgpu_sem_work(struct work_struct *work)
+{
+	struct vgpu_ctx *ctx = container_of(to_delayed_work(work),
+					    struct vgpu_ctx, sem_work);
+
+	mutex_lock(&ctx->chan_lock);
+	/* Release sets dying, then unblocks everything itself. */
+	if (!READ_ONCE(ctx->dying))
+		vgpu_chan_unblock_all(ctx);
+	mutex_unlock(&ctx->chan_lock);
 }
 
 static void vgpu_chan_free(struct kref *ref)
 {
 	struct vgpu_chan *chan = container_of(ref, struct vgpu_chan, ref);
 
-	flush_work(&chan->work);
 	mutex_destroy(&chan->lock);
 	kvfree(chan->queue);
 	kfree(chan);
@@ -121,6 +151,52 @@ static void vgpu_chan_free(struct kref *ref)
 static void vgpu_chan_put(struct vgpu_chan *chan)
 {
 	kref_put(&chan->ref, vgpu_chan_free);
+}
+
+/**
+ * vgpu_chan_run() - run @chan's next command; called by the engine that
+ * had it on its run list, whose reference to the channel this drops.
+ */
+void vgpu_chan_run(struct vgpu_chan *chan)
+{
+	struct vgpu_ctx *ctx = chan->ctx;
+	struct vgpu_cmd cmd;
+	u64 fault = 0;
+	bool skip;
+	int ret = 0;
+
+	mutex_lock(&chan->lock);
+	cmd = chan->queue[chan->completed & (chan->ring_size - 1)];
+	/* After a failure, or once the file is closing: skip. */
+	skip = chan->error || READ_ONCE(ctx->dying);
+	mutex_unlock(&chan->lock);
+
+	if (!skip)
+		ret = vgpu_exec(ctx, &cmd, &fault);
+
+	mutex_lock(&chan->lock);
+	chan->state = VGPU_CS_IDLE;
+	if (ret == -EAGAIN && !READ_ONCE(ctx->dying)) {
+		/* An unsatisfied SEM_ACQUIRE: park until something changes. */
+		chan->state = VGPU_CS_BLOCKED;
+		atomic_inc(&ctx->blocked);
+		queue_delayed_work(system_wq, &ctx->sem_work,
+				   msecs_to_jiffies(VGPU_SEM_POLL_MS));
+		mutex_unlock(&chan->lock);
+	} else {
+		vgpu_chan_retire(chan, ret == -EAGAIN ? 0 : ret, fault);
+		vgpu_chan_kick(chan);
+		mutex_unlock(&chan->lock);
+		wake_up_all(&chan->wq);
+		wake_up_all(&ctx->poll_wq);
+		/* The command may have released another channel's semaphore. */
+		if (atomic_read(&ctx->blocked) && !READ_ONCE(ctx->dying))
+			mod_delayed_work(system_wq, &ctx->sem_work, 0);
+	}
+	vgpu_chan_put(chan);
+	/* The last use of ctx: release may free it once this reaches 0. */
+	if (atomic_dec_and_test(&ctx->running))
+		wake_up_var(&ctx->running);
 }
 
 /* Frees channels that were destroyed and have finished; with chan_lock. */
@@ -192,7 +268,7 @@ int vgpu_ioctl_chan_create(struct vgpu_ctx *ctx, void *data)
 	kref_init(&chan->ref);
 	mutex_init(&chan->lock);
 	init_waitqueue_head(&chan->wq);
-	INIT_WORK(&chan->work, vgpu_chan_work);
+	INIT_LIST_HEAD(&chan->node);
 
 	mutex_lock(&ctx->chan_lock);
 	vgpu_chan_reap(ctx);
@@ -213,6 +289,18 @@ int vgpu_ioctl_chan_create(struct vgpu_ctx *ctx, void *data)
 		return ret;
 	}
 	cc->handle = chan->handle;
+	return 0;
+}
+
+/* The arguments shared by both semaphore commands. */
+static int vgpu_sem_check(const struct vgpu_cmd *c)
+{
+	bool sem32 = c->flags & VGPU_SEM_32;
+
+	if (!IS_ALIGNED(c->sem.addr, sem32 ? 4 : 8) ||
+	    (sem32 && c->sem.value > U32_MAX) ||
+	    memchr_inv(&c->raw[2], 0, 5 * sizeof(u64)))
+		return -EINVAL;
 	return 0;
 }
 
@@ -266,11 +354,14 @@ static int vgpu_cmd_check(const struct vgpu_cmd *c)
 		return 0;
 	}
 	case VGPU_CMD_SEM_RELEASE:
-		if ((c->flags & ~VGPU_SEM_TIMESTAMP) ||
-		    !IS_ALIGNED(c->sem.addr, 8) ||
-		    memchr_inv(&c->raw[2], 0, 5 * sizeof(u64)))
+		if ((c->flags & ~(VGPU_SEM_TIMESTAMP | VGPU_SEM_32)) ||
+		    ((c->flags & VGPU_SEM_TIMESTAMP) && (c->flags & VGPU_SEM_32)))
 			return -EINVAL;
-		return 0;
+		return vgpu_sem_check(c);
+	case VGPU_CMD_SEM_ACQUIRE:
+		if (c->flags & ~(VGPU_SEM_TEST_MASK | VGPU_SEM_32))
+			return -EINVAL;
+		return vgpu_sem_check(c);
 	default:
 		return -EINVAL;
 	}
@@ -309,8 +400,11 @@ int vgpu_ioctl_chan_submit(struct vgpu_ctx *ctx, void *data)
 		goto out;
 	}
 	n = cs->put - chan->submitted;
-	if (!n)
+	if (!n) {
+		/* A bare doorbell: look at a blocked semaphore again. */
+		vgpu_chan_unblock(chan);
 		goto out;
+	}
 	if (cs->put - chan->completed > chan->ring_size) {
 		ret = -EAGAIN;
 		goto out;
@@ -335,8 +429,11 @@ int vgpu_ioctl_chan_submit(struct vgpu_ctx *ctx, void *data)
 		for (i = 0; i < n; i++)
 			chan->queue[(chan->submitted + i) &
 				    (chan->ring_size - 1)] = cmds[i];
+		if (chan->completed == chan->submitted)
+			atomic_inc(&ctx->busy);
 		chan->submitted = cs->put;
-		queue_work(ctx->vdev->engine_wq, &chan->work);
+		vgpu_chan_unblock(chan);
+		vgpu_chan_kick(chan);
 	}
 	kvfree(cmds);
 out:
@@ -444,19 +541,49 @@ int vgpu_chan_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma)
 	return vm_insert_page(vma, vma->vm_start, ctx->status_page);
 }
 
+/*
+ * poll(): EPOLLIN once every channel has completed what it was given,
+ * EPOLLPRI once one has failed.
+ */
+__poll_t vgpu_chan_poll(struct vgpu_ctx *ctx, struct file *file,
+			poll_table *wait)
+{
+	__poll_t mask = 0;
+
+	poll_wait(file, &ctx->poll_wq, wait);
+	if (!atomic_read(&ctx->busy))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (READ_ONCE(ctx->failed))
+		mask |= EPOLLPRI;
+	return mask;
+}
+
 int vgpu_chan_init(struct vgpu_ctx *ctx)
 {
 	mutex_init(&ctx->chan_lock);
+	INIT_DELAYED_WORK(&ctx->sem_work, vgpu_sem_work);
+	init_waitqueue_head(&ctx->poll_wq);
 	ctx->status_page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	return ctx->status_page ? 0 : -ENOMEM;
 }
 
-/* File release: pending commands are skipped, workers finish, all freed. */
+/*
+ * File release: queued commands are skipped and blocked waits given up,
+ * the engines let go of the context, and everything is freed. Bounded by
+ * the command an engine is in the middle of.
+ */
 void vgpu_chan_fini(struct vgpu_ctx *ctx)
 {
 	unsigned int i;
 
 	WRITE_ONCE(ctx->dying, true);
+	/* After this no channel blocks again and sem_work does nothing. */
+	mutex_lock(&ctx->chan_lock);
+	vgpu_chan_unblock_all(ctx);
+	mutex_unlock(&ctx->chan_lock);
+	wait_var_event(&ctx->running, !atomic_read(&ctx->running));
+	cancel_delayed_work_sync(&ctx->sem_work);
+
 	for (i = 0; i < VGPU_MAX_CHANNELS; i++) {
 		if (ctx->chans[i])
 			vgpu_chan_put(ctx->chans[i]);

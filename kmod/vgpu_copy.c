@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the copy engine does with one command: resolve device addresses in
+ * What a copy engine does with one command: resolve device addresses in
  * the context's address space (device allocations and registered host
- * ranges) and move or fill the bytes. Every access is checked against the
- * range it falls in; a bad address fails the command, never the host.
+ * ranges) and move or fill the bytes, or read and write a semaphore.
+ * Every access is checked against the range it falls in; a bad address
+ * fails the command, never the host.
  *
- * Runs in the channel worker with the context's vgpu_vm.lock held, so no
- * range can be freed or unpinned under it.
+ * Runs with the context's vgpu_vm.lock held for reading, so no range can
+ * be freed or unpinned under it while both engines may work in it.
  */
 #include <linux/highmem.h>
 #include <linux/ktime.h>
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
+#include <linux/minmax.h>
 #include <linux/sched.h>
+#include <linux/sizes.h>
 
 #include "vgpu_drv.h"
 
@@ -91,6 +94,12 @@ static void vgpu_move(void *dst, const void *src, size_t n)
 	memcpy(d + words * 8, s + words * 8, n % 8);
 }
 
+/*
+ * Longest stretch moved between two chances for the scheduler: a long copy
+ * must not hold a CPU (with one CPU, the other engine's) for its whole run.
+ */
+#define VGPU_MOVE_SLICE SZ_1M
+
 /* Copies @len bytes; on a fault, *@fault is the address that failed. */
 static int vgpu_copy_range(struct vgpu_vm *vm, u64 dst, u64 src, u64 len,
 			   u64 *fault)
@@ -109,12 +118,16 @@ static int vgpu_copy_range(struct vgpu_vm *vm, u64 dst, u64 src, u64 len,
 			return -EFAULT;
 		}
 		n = min(s.len, d.len);
+		/* An overlapping move goes whole, so it acts as memmove. */
+		if (d.ptr <= s.ptr || d.ptr >= s.ptr + n)
+			n = min_t(u64, n, VGPU_MOVE_SLICE);
 		vgpu_move(d.ptr, s.ptr, n);
 		vgpu_seg_put(&d);	/* kmap_local: last mapped, first unmapped */
 		vgpu_seg_put(&s);
 		src += n;
 		dst += n;
 		len -= n;
+		cond_resched();
 	}
 	return 0;
 }
@@ -150,34 +163,112 @@ static int vgpu_fill_range(struct vgpu_vm *vm, u64 dst, u64 len, u32 value,
 			return -EFAULT;
 		}
 		/* Pieces end on page or allocation boundaries: whole elements. */
-		n = d.len;
+		n = min_t(u64, d.len, VGPU_MOVE_SLICE);
 		vgpu_fill(d.ptr, n, value, elem_size);
 		vgpu_seg_put(&d);
 		dst += n;
 		len -= n;
+		cond_resched();
 	}
 	return 0;
 }
 
-static int vgpu_write_u64(struct vgpu_vm *vm, u64 va, u64 value, u64 *fault)
+/* Maps the semaphore word at @va (4 or 8 bytes, aligned by the checker). */
+static int vgpu_sem_map(struct vgpu_vm *vm, u64 va, unsigned int size,
+			struct vgpu_seg *seg, u64 *fault)
 {
-	struct vgpu_seg d;
-
-	if (vgpu_seg_get(vm, va, 8, true, &d) || d.len < 8) {
-		if (d.mapped)
-			vgpu_seg_put(&d);
+	if (vgpu_seg_get(vm, va, size, true, seg) || seg->len < size) {
+		if (seg->mapped)
+			vgpu_seg_put(seg);
 		*fault = va;
 		return -EFAULT;
 	}
-	WRITE_ONCE(*(u64 *)d.ptr, value);
-	vgpu_seg_put(&d);
 	return 0;
+}
+
+static int vgpu_sem_release(struct vgpu_vm *vm, const struct vgpu_cmd *cmd,
+			    u64 *fault)
+{
+	struct vgpu_seg d;
+	int ret;
+
+	if (cmd->flags & VGPU_SEM_TIMESTAMP) {
+		ret = vgpu_sem_map(vm, cmd->sem.addr + 8, 8, &d, fault);
+		if (ret)
+			return ret;
+		WRITE_ONCE(*(u64 *)d.ptr, ktime_get_ns());
+		vgpu_seg_put(&d);
+	}
+	/*
+	 * Release: whoever sees the value sees the channel's earlier writes
+	 * (pairs with the acquire in vgpu_sem_acquire() and with user space's
+	 * load of the word).
+	 */
+	if (cmd->flags & VGPU_SEM_32) {
+		ret = vgpu_sem_map(vm, cmd->sem.addr, 4, &d, fault);
+		if (!ret)	/* pairs with vgpu_sem_acquire() */
+			smp_store_release((u32 *)d.ptr, (u32)cmd->sem.value);
+	} else {
+		ret = vgpu_sem_map(vm, cmd->sem.addr, 8, &d, fault);
+		if (!ret)	/* pairs with vgpu_sem_acquire() */
+			smp_store_release((u64 *)d.ptr, cmd->sem.value);
+	}
+	if (!ret)
+		vgpu_seg_put(&d);
+	return ret;
+}
+
+/* Does the semaphore satisfy the test? -EAGAIN: not yet. */
+static int vgpu_sem_acquire(struct vgpu_vm *vm, const struct vgpu_cmd *cmd,
+			    u64 *fault)
+{
+	bool sem32 = cmd->flags & VGPU_SEM_32;
+	u64 want = cmd->sem.value, cur;
+	struct vgpu_seg d;
+	bool ok;
+	int ret;
+
+	ret = vgpu_sem_map(vm, cmd->sem.addr, sem32 ? 4 : 8, &d, fault);
+	if (ret)
+		return ret;
+	/*
+	 * Acquire, pairing with the release that wrote the value: later
+	 * commands see what was written before it.
+	 */
+	if (sem32)	/* pairs with vgpu_sem_release() */
+		cur = smp_load_acquire((u32 *)d.ptr);
+	else		/* pairs with vgpu_sem_release() */
+		cur = smp_load_acquire((u64 *)d.ptr);
+	vgpu_seg_put(&d);
+
+	switch (cmd->flags & VGPU_SEM_TEST_MASK) {
+	case VGPU_SEM_GEQ:
+		ok = sem32 ? (s32)((u32)cur - (u32)want) >= 0 :
+			(s64)(cur - want) >= 0;
+		break;
+	case VGPU_SEM_EQ:
+		ok = cur == want;
+		break;
+	case VGPU_SEM_AND:
+		ok = cur & want;
+		break;
+	default:		/* VGPU_SEM_NOR */
+		ok = sem32 ? (u32)~(cur | want) : ~(cur | want);
+		break;
+	}
+	return ok ? 0 : -EAGAIN;
+}
+
+/* Is @va inside a host range registered with @ctx? For placing work only. */
+bool vgpu_is_host(struct vgpu_ctx *ctx, u64 va)
+{
+	return va <= ULONG_MAX && mtree_load(&ctx->vm.hosts, va);
 }
 
 /**
  * vgpu_exec() - run one validated command in @ctx's address space.
  * @fault: set to the failing address on error.
- * Return: 0 or -EFAULT.
+ * Return: 0, -EFAULT, or -EAGAIN for a SEM_ACQUIRE whose test fails.
  */
 int vgpu_exec(struct vgpu_ctx *ctx, const struct vgpu_cmd *cmd, u64 *fault)
 {
@@ -185,7 +276,7 @@ int vgpu_exec(struct vgpu_ctx *ctx, const struct vgpu_cmd *cmd, u64 *fault)
 	u32 row;
 	int ret = 0;
 
-	mutex_lock(&vm->lock);
+	down_read(&vm->lock);
 	switch (cmd->op) {
 	case VGPU_CMD_COPY:
 		for (row = 0; row < cmd->copy.height && !ret; row++) {
@@ -207,16 +298,14 @@ int vgpu_exec(struct vgpu_ctx *ctx, const struct vgpu_cmd *cmd, u64 *fault)
 		}
 		break;
 	case VGPU_CMD_SEM_RELEASE:
-		if (cmd->flags & VGPU_SEM_TIMESTAMP)
-			ret = vgpu_write_u64(vm, cmd->sem.addr + 8,
-					     ktime_get_ns(), fault);
-		if (!ret)
-			ret = vgpu_write_u64(vm, cmd->sem.addr, cmd->sem.value,
-					     fault);
+		ret = vgpu_sem_release(vm, cmd, fault);
+		break;
+	case VGPU_CMD_SEM_ACQUIRE:
+		ret = vgpu_sem_acquire(vm, cmd, fault);
 		break;
 	default:		/* VGPU_CMD_NOP */
 		break;
 	}
-	mutex_unlock(&vm->lock);
+	up_read(&vm->lock);
 	return ret;
 }

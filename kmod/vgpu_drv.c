@@ -48,6 +48,7 @@ static struct vgpu_device *vgpu_device_create(unsigned int index, u32 sms,
 					      u32 cc_major, u32 cc_minor)
 {
 	struct vgpu_device *vdev;
+	unsigned int i;
 	int ret;
 
 	vdev = kzalloc(sizeof(*vdev), GFP_KERNEL);
@@ -62,6 +63,8 @@ static struct vgpu_device *vgpu_device_create(unsigned int index, u32 sms,
 		kfree(vdev);
 		return ERR_PTR(-ENOMEM);
 	}
+	for (i = 0; i < VGPU_NUM_CE; i++)
+		vgpu_engine_init(&vdev->ce[i], vdev->engine_wq);
 
 	device_initialize(&vdev->dev);
 	vdev->dev.class = &vgpu_class;

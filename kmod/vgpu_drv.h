@@ -9,15 +9,39 @@
 #include <linux/atomic.h>
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/maple_tree.h>
 #include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/rwsem.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "../uapi/vgpu.h"
 
 #define VGPU_MAX_DEVICES 16
+
+/* The copy engines of a device (vgpu_engine.c). */
+enum {
+	VGPU_CE_H2D,		/* copies that read host memory */
+	VGPU_CE_D2H,		/* copies that write it */
+	VGPU_NUM_CE
+};
+
+/*
+ * struct vgpu_engine - one copy engine: a run list of channels whose next
+ * command is this engine's, served in turn by one work item.
+ */
+struct vgpu_engine {
+	spinlock_t lock;	/* protects @ready and @queued */
+	struct list_head ready;
+	unsigned int queued;
+	struct work_struct work;
+	struct workqueue_struct *wq;
+};
 
 /*
  * struct vgpu_device - one virtual GPU, /dev/vgpuN.
@@ -32,7 +56,8 @@ struct vgpu_device {
 	struct cdev cdev;
 	struct vgpu_info props;	/* what GET_INFO reports; flags/pad zero */
 	atomic64_t mem_used;	/* device memory held by all contexts */
-	struct workqueue_struct *engine_wq;	/* channel workers */
+	struct workqueue_struct *engine_wq;	/* runs the engines' work */
+	struct vgpu_engine ce[VGPU_NUM_CE];
 };
 
 /* A range of device memory: one kernel mapping, one place in the window. */
@@ -66,7 +91,9 @@ struct vgpu_host_range {
 
 /*
  * struct vgpu_vm - a context's device address space (vgpu_mem.c).
- * @lock: protects the rest of the structure.
+ * @lock: protects the rest of the structure: written by the ioctls that
+ *	change the address space, read by the engines around each command,
+ *	so two engines work in one context at once.
  * @base: first address of the VA window.
  * @size: size of the VA window; 0 until user space sets it.
  * @chunks: chunks of device memory by address range.
@@ -75,7 +102,7 @@ struct vgpu_host_range {
  * @hosts: registered host ranges by address range (vgpu_host.c).
  */
 struct vgpu_vm {
-	struct mutex lock;	/* protects the fields below */
+	struct rw_semaphore lock;	/* protects the fields below */
 	u64 base;
 	u64 size;
 	struct maple_tree chunks;
@@ -87,6 +114,13 @@ struct vgpu_vm {
 /*
  * struct vgpu_ctx - one open file: a GPU context. Holds a reference on its
  * device for as long as it lives.
+ * @running: channels on an engine (queued or executing); release waits
+ *	for none (wait_var_event).
+ * @busy: channels with commands not yet completed (poll()).
+ * @blocked: channels waiting in a SEM_ACQUIRE.
+ * @failed: a channel has failed (poll()).
+ * @sem_work: evaluates the blocked channels' waits again, periodically.
+ * @poll_wq: woken at every completion, for poll().
  */
 struct vgpu_chan;
 
@@ -96,7 +130,51 @@ struct vgpu_ctx {
 	struct mutex chan_lock;	/* protects chans[] (vgpu_chan.c) */
 	struct vgpu_chan *chans[VGPU_MAX_CHANNELS];
 	struct page *status_page;	/* struct vgpu_chan_status[] */
+	atomic_t running;
+	atomic_t busy;
+	atomic_t blocked;
+	bool failed;
+	struct delayed_work sem_work;
+	wait_queue_head_t poll_wq;
 	bool dying;		/* release has begun: skip queued work */
+};
+
+/*
+ * Where a channel is (vgpu_chan.state): at most on one engine at a time,
+ * which keeps its commands in order.
+ */
+enum vgpu_chan_state {
+	VGPU_CS_IDLE,		/* nothing to run, or not yet placed */
+	VGPU_CS_QUEUED,	/* on an engine's list, or running there */
+	VGPU_CS_BLOCKED,	/* its SEM_ACQUIRE is not satisfied yet */
+};
+
+/*
+ * struct vgpu_chan - one channel (vgpu_chan.c).
+ * @queue: ring_size slots; commands [completed, submitted) wait there.
+ * @submitted: commands queued since creation.
+ * @completed: commands done (also in the status page).
+ * @error: VGPU_CHAN_* of the first failure; later commands are skipped.
+ * @closing: CHAN_DESTROY was called; the slot is reclaimed once idle.
+ * @state: enum vgpu_chan_state.
+ * @node: link in an engine's run list while QUEUED.
+ */
+struct vgpu_chan {
+	struct kref ref;	/* the table's, an engine's, each waiter's */
+	struct vgpu_ctx *ctx;
+	u32 handle;
+	u64 ring;
+	u32 ring_size;
+	struct mutex lock;	/* protects the fields below */
+	struct vgpu_cmd *queue;
+	u64 submitted;
+	u64 completed;
+	u32 error;
+	u64 error_seqno;
+	bool closing;
+	enum vgpu_chan_state state;
+	struct list_head node;
+	wait_queue_head_t wq;	/* woken at each completion */
 };
 
 static inline struct vgpu_device *to_vgpu_device(struct device *dev)
@@ -132,9 +210,17 @@ int vgpu_ioctl_chan_create(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_chan_submit(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_chan_wait(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_chan_destroy(struct vgpu_ctx *ctx, void *data);
+__poll_t vgpu_chan_poll(struct vgpu_ctx *ctx, struct file *file,
+			poll_table *wait);
+void vgpu_chan_run(struct vgpu_chan *chan);
+
+/* vgpu_engine.c */
+void vgpu_engine_init(struct vgpu_engine *e, struct workqueue_struct *wq);
+void vgpu_engine_queue(struct vgpu_engine *e, struct vgpu_chan *chan);
 
 /* vgpu_copy.c */
 int vgpu_exec(struct vgpu_ctx *ctx, const struct vgpu_cmd *cmd, u64 *fault);
+bool vgpu_is_host(struct vgpu_ctx *ctx, u64 va);
 
 /* vgpu_file.c */
 extern const struct file_operations vgpu_fops;

@@ -139,6 +139,11 @@ static int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
 	return vgpu_chan_mmap(file->private_data, vma);
 }
 
+static __poll_t vgpu_poll(struct file *file, poll_table *wait)
+{
+	return vgpu_chan_poll(file->private_data, file, wait);
+}
+
 const struct file_operations vgpu_fops = {
 	.owner = THIS_MODULE,
 	.open = vgpu_open,
@@ -146,5 +151,6 @@ const struct file_operations vgpu_fops = {
 	.unlocked_ioctl = vgpu_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = vgpu_mmap,
+	.poll = vgpu_poll,
 	.llseek = noop_llseek,
 };

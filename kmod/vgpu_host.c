@@ -98,10 +98,10 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 	}
 
 	/* Fail fast on an overlap; the insertion below is what decides. */
-	mutex_lock(&vm->lock);
+	down_write(&vm->lock);
 	index = r->addr;
 	ret = mt_find(&vm->hosts, &index, r->addr + r->size - 1) ? -EEXIST : 0;
-	mutex_unlock(&vm->lock);
+	up_write(&vm->lock);
 	if (ret)
 		goto err_pages;
 
@@ -115,10 +115,10 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 	if (ret)
 		goto err_uncharge;
 
-	mutex_lock(&vm->lock);
+	down_write(&vm->lock);
 	ret = mtree_insert_range(&vm->hosts, r->addr, r->addr + r->size - 1,
 				 r, GFP_KERNEL_ACCOUNT);
-	mutex_unlock(&vm->lock);
+	up_write(&vm->lock);
 	if (ret)
 		goto err_unpin;
 	return 0;
@@ -152,7 +152,7 @@ int vgpu_ioctl_host_unregister(struct vgpu_ctx *ctx, void *data)
 	if (hu->addr > ULONG_MAX)
 		return -ENOENT;
 
-	mutex_lock(&vm->lock);
+	down_write(&vm->lock);
 	r = mtree_load(&vm->hosts, hu->addr);
 	if (!r)
 		ret = -ENOENT;
@@ -160,7 +160,7 @@ int vgpu_ioctl_host_unregister(struct vgpu_ctx *ctx, void *data)
 		ret = -EINVAL;
 	else
 		mtree_erase(&vm->hosts, r->addr);
-	mutex_unlock(&vm->lock);
+	up_write(&vm->lock);
 	if (!ret)
 		vgpu_host_range_free(r);
 	return ret;

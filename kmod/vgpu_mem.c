@@ -9,9 +9,10 @@
  * larger ones get a chunk of their own. Two maple trees index a context's
  * chunks and its allocations by address range.
  *
- * Locking: vgpu_vm.lock serialises every change to a context's address
- * space (window, trees, shared-chunk list and bitmaps). The maple trees'
- * internal spinlocks nest inside it.
+ * Locking: vgpu_vm.lock, held for writing, serialises every change to a
+ * context's address space (window, trees, shared-chunk list and bitmaps);
+ * lookups and the engines hold it for reading. The maple trees' internal
+ * spinlocks nest inside it.
  */
 #include <linux/bitmap.h>
 #include <linux/maple_tree.h>
@@ -24,7 +25,7 @@
 
 void vgpu_vm_init(struct vgpu_vm *vm)
 {
-	mutex_init(&vm->lock);
+	init_rwsem(&vm->lock);
 	mt_init(&vm->chunks);
 	mt_init(&vm->allocs);
 	INIT_LIST_HEAD(&vm->shared);
@@ -202,14 +203,14 @@ int vgpu_ioctl_set_va_window(struct vgpu_ctx *ctx, void *data)
 	    w->size > VGPU_VA_LIMIT - w->base)
 		return -EINVAL;
 
-	mutex_lock(&vm->lock);
+	down_write(&vm->lock);
 	if (vm->size) {
 		ret = -EBUSY;
 	} else {
 		vm->base = w->base;
 		vm->size = w->size;
 	}
-	mutex_unlock(&vm->lock);
+	up_write(&vm->lock);
 	return ret;
 }
 
@@ -237,7 +238,7 @@ int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data)
 		return -ENOMEM;
 	alloc->size = a->size;
 
-	mutex_lock(&vm->lock);
+	down_write(&vm->lock);
 	if (!vm->size) {
 		ret = -EINVAL;
 		goto err_unlock;
@@ -262,7 +263,7 @@ int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data)
 				 GFP_KERNEL_ACCOUNT);
 	if (ret)
 		goto err_unplace;
-	mutex_unlock(&vm->lock);
+	up_write(&vm->lock);
 
 	a->va = alloc->va;
 	return 0;
@@ -270,7 +271,7 @@ int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data)
 err_unplace:
 	vgpu_unplace(ctx, alloc);
 err_unlock:
-	mutex_unlock(&vm->lock);
+	up_write(&vm->lock);
 	kfree(alloc);
 	return ret;
 }
@@ -291,7 +292,7 @@ int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data)
 	if (f->va > ULONG_MAX)
 		return -ENOENT;
 
-	mutex_lock(&vm->lock);
+	down_write(&vm->lock);
 	alloc = mtree_load(&vm->allocs, f->va);
 	if (!alloc) {
 		ret = -ENOENT;
@@ -302,7 +303,7 @@ int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data)
 		vgpu_unplace(ctx, alloc);
 		kfree(alloc);
 	}
-	mutex_unlock(&vm->lock);
+	up_write(&vm->lock);
 	return ret;
 }
 
@@ -322,7 +323,7 @@ int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data)
 	if (q->va > ULONG_MAX)
 		return -ENOENT;
 
-	mutex_lock(&vm->lock);
+	down_read(&vm->lock);
 	alloc = mtree_load(&vm->allocs, q->va);
 	if (alloc) {
 		q->base = alloc->va;
@@ -330,7 +331,7 @@ int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data)
 	} else {
 		ret = -ENOENT;
 	}
-	mutex_unlock(&vm->lock);
+	up_read(&vm->lock);
 	return ret;
 }
 
@@ -350,5 +351,4 @@ void vgpu_vm_fini(struct vgpu_ctx *ctx)
 		vgpu_chunk_free(ctx, chunk);
 	mtree_destroy(&vm->chunks);
 	vgpu_host_fini(vm);
-	mutex_destroy(&vm->lock);
 }

@@ -235,6 +235,16 @@ struct vgpu_host_unregister {
  * queues it. Progress is published in a read-only page that the context's
  * file maps at offset 0: one struct vgpu_chan_status per channel, indexed
  * by channel handle.
+ *
+ * The device has two copy engines, one for copies that read host memory
+ * and one for copies that write it; other commands go to either. A
+ * channel's commands run one at a time and in order, on whichever engine
+ * each needs, so a channel copying to the device and another copying from
+ * it progress together.
+ *
+ * poll() on the file reports EPOLLIN | EPOLLRDNORM while every channel has
+ * completed all it was given (the context is idle) and EPOLLPRI once a
+ * channel has failed.
  */
 #define VGPU_MAX_CHANNELS 128
 #define VGPU_RING_MIN 16
@@ -245,9 +255,21 @@ struct vgpu_host_unregister {
 #define VGPU_CMD_COPY 1		/* 2D copy between any two mapped ranges */
 #define VGPU_CMD_MEMSET 2	/* 2D fill with an 8, 16 or 32-bit pattern */
 #define VGPU_CMD_SEM_RELEASE 3	/* write a 64-bit value (and a time) */
+#define VGPU_CMD_SEM_ACQUIRE 4	/* wait for a value to satisfy a test */
 
-/* struct vgpu_cmd_sem.flags */
+/*
+ * struct vgpu_cmd.flags of the semaphore commands. VGPU_SEM_32 makes the
+ * semaphore a 32-bit word (4-byte aligned) instead of a 64-bit one; the
+ * VGPU_SEM_* tests are SEM_ACQUIRE's and VGPU_SEM_TIMESTAMP is
+ * SEM_RELEASE's (64-bit only).
+ */
 #define VGPU_SEM_TIMESTAMP _BITUL(0)
+#define VGPU_SEM_32 _BITUL(1)
+#define VGPU_SEM_TEST_MASK (_BITUL(4) | _BITUL(5))
+#define VGPU_SEM_GEQ 0		/* (signed)(*addr - value) >= 0 */
+#define VGPU_SEM_EQ _BITUL(4)	/* *addr == value */
+#define VGPU_SEM_AND _BITUL(5)	/* (*addr & value) != 0 */
+#define VGPU_SEM_NOR (_BITUL(4) | _BITUL(5))	/* ~(*addr | value) != 0 */
 
 /**
  * struct vgpu_cmd_copy - VGPU_CMD_COPY: @height rows of @width bytes from
@@ -280,10 +302,20 @@ struct vgpu_cmd_memset {
 };
 
 /**
- * struct vgpu_cmd_sem - VGPU_CMD_SEM_RELEASE: once every earlier command of
- * the channel has completed, write the 64-bit @value at @addr (8-byte
- * aligned) and, with VGPU_SEM_TIMESTAMP, the CLOCK_MONOTONIC time in ns at
- * @addr + 8.
+ * struct vgpu_cmd_sem - the semaphore commands, on the word at @addr.
+ *
+ * VGPU_CMD_SEM_RELEASE: once every earlier command of the channel has
+ * completed, write @value at @addr and, with VGPU_SEM_TIMESTAMP, the
+ * CLOCK_MONOTONIC time in ns at @addr + 8 (written first). Everything the
+ * channel wrote before is visible to whoever sees the value.
+ *
+ * VGPU_CMD_SEM_ACQUIRE: the channel waits until the word satisfies the
+ * test in flags (GEQ counts in wrapping arithmetic, as fences do); later
+ * commands see everything written before the value they waited for. The
+ * test is evaluated again when any command of the context completes, when
+ * the channel's doorbell rings (write the word from the CPU, then submit
+ * with nothing new) and periodically. A wait has no time limit; closing
+ * the file ends it.
  */
 struct vgpu_cmd_sem {
 	__u64 addr;

@@ -19,94 +19,9 @@
 
 #include "kselftest_harness.h"
 #include "uapi/vgpu.h"
+#include "vgpu_chan_util.h"
 
 #define DEV "/dev/vgpu0"
-#define RING 64
-#define MIB (1ULL << 20)
-
-struct chan {
-	int fd;
-	__u32 handle;
-	__u64 put;
-	struct vgpu_cmd *ring;
-	const volatile struct vgpu_chan_status *status;
-};
-
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static int chan_open(int fd, struct chan *c, const void *status_page)
-{
-	struct vgpu_chan_create cc = { .ring_size = RING };
-
-	c->fd = fd;
-	c->put = 0;
-	c->ring = aligned_alloc(64, RING * sizeof(struct vgpu_cmd));
-	memset(c->ring, 0, RING * sizeof(struct vgpu_cmd));
-	cc.ring = (__u64)(uintptr_t)c->ring;
-	if (ioctl(fd, VGPU_IOCTL_CHAN_CREATE, &cc))
-		return -1;
-	c->handle = cc.handle;
-	c->status = (const struct vgpu_chan_status *)status_page + cc.handle;
-	return 0;
-}
-
-static struct vgpu_cmd *slot(struct chan *c)
-{
-	struct vgpu_cmd *cmd = &c->ring[c->put++ % RING];
-
-	memset(cmd, 0, sizeof(*cmd));
-	return cmd;
-}
-
-static int submit(struct chan *c)
-{
-	struct vgpu_chan_submit s = { .put = c->put, .handle = c->handle };
-
-	return ioctl(c->fd, VGPU_IOCTL_CHAN_SUBMIT, &s);
-}
-
-static int wait_for(struct chan *c, __u64 seqno)
-{
-	struct vgpu_chan_wait w = {
-		.seqno = seqno, .handle = c->handle,
-		.deadline_ns = (__s64)(now_ns() + 20000000000ULL),
-	};
-
-	return ioctl(c->fd, VGPU_IOCTL_CHAN_WAIT, &w);
-}
-
-static void cmd_copy(struct chan *c, __u64 dst, __u64 src, __u64 width,
-		     __u32 height, __u64 dst_pitch, __u64 src_pitch)
-{
-	struct vgpu_cmd *cmd = slot(c);
-
-	cmd->op = VGPU_CMD_COPY;
-	cmd->copy.dst = dst;
-	cmd->copy.src = src;
-	cmd->copy.width = width;
-	cmd->copy.height = height;
-	cmd->copy.dst_pitch = dst_pitch;
-	cmd->copy.src_pitch = src_pitch;
-}
-
-static void cmd_memset(struct chan *c, __u64 dst, __u32 value, __u32 es,
-		       __u64 width)
-{
-	struct vgpu_cmd *cmd = slot(c);
-
-	cmd->op = VGPU_CMD_MEMSET;
-	cmd->memset.dst = dst;
-	cmd->memset.value = value;
-	cmd->memset.elem_size = es;
-	cmd->memset.width = width;
-	cmd->memset.height = 1;
-}
 
 FIXTURE(chan) {
 	int fd;
@@ -307,7 +222,16 @@ TEST_F(chan, malformed_commands_refused)
 		{ VGPU_CMD_MEMSET, 0, { 1 << 20, 8, 0, 1 | (0x100ULL << 32), 1 } },	/* value > byte */
 		{ VGPU_CMD_MEMSET, 0, { (1 << 20) + 1, 8, 0, 1, 4 } },	/* unaligned */
 		{ VGPU_CMD_SEM_RELEASE, 0, { (1 << 20) + 4, 1 } },	/* unaligned */
-		{ VGPU_CMD_SEM_RELEASE, 2, { 1 << 20, 1 } },		/* flags */
+		{ VGPU_CMD_SEM_RELEASE, 4, { 1 << 20, 1 } },		/* flags */
+		{ VGPU_CMD_SEM_RELEASE, VGPU_SEM_32 | VGPU_SEM_TIMESTAMP, { 1 << 20, 1 } },
+		{ VGPU_CMD_SEM_RELEASE, VGPU_SEM_32, { 1 << 20, 1ULL << 32 } },	/* > u32 */
+		{ VGPU_CMD_SEM_RELEASE, VGPU_SEM_32, { (1 << 20) + 2, 1 } },	/* unaligned */
+		{ VGPU_CMD_SEM_RELEASE, 0, { 1 << 20, 1, 1 } },		/* garbage */
+		{ VGPU_CMD_SEM_ACQUIRE, VGPU_SEM_TIMESTAMP, { 1 << 20, 1 } },
+		{ VGPU_CMD_SEM_ACQUIRE, 1 << 6, { 1 << 20, 1 } },	/* flags */
+		{ VGPU_CMD_SEM_ACQUIRE, 0, { (1 << 20) + 4, 1 } },	/* unaligned */
+		{ VGPU_CMD_SEM_ACQUIRE, VGPU_SEM_32, { 1 << 20, 1ULL << 32 } },
+		{ VGPU_CMD_SEM_ACQUIRE, 0, { 1 << 20, 1, 0, 0, 0, 0, 1 } },	/* garbage */
 	};
 	size_t i;
 
