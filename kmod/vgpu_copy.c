@@ -79,19 +79,33 @@ static void vgpu_move(void *dst, const void *src, size_t n)
 {
 	const u8 *s = src;
 	u8 *d = dst;
-	size_t i, words = n / 8;
-	u64 w;
+	size_t i, blocks = n / 32, words;
+	u64 w0, w1, w2, w3;
 
 	if (dst > src && dst < src + n) {
 		memmove(dst, src, n);
 		return;
 	}
-	/* A fixed 8-byte memcpy is one unaligned-safe move. */
-	for (i = 0; i < words; i++) {
-		__builtin_memcpy(&w, s + i * 8, 8);
-		__builtin_memcpy(d + i * 8, &w, 8);
+	/*
+	 * A fixed 8-byte memcpy is one unaligned-safe move; four per turn
+	 * halve the emulator's per-iteration cost.
+	 */
+	for (i = 0; i < blocks; i++, s += 32, d += 32) {
+		__builtin_memcpy(&w0, s, 8);
+		__builtin_memcpy(&w1, s + 8, 8);
+		__builtin_memcpy(&w2, s + 16, 8);
+		__builtin_memcpy(&w3, s + 24, 8);
+		__builtin_memcpy(d, &w0, 8);
+		__builtin_memcpy(d + 8, &w1, 8);
+		__builtin_memcpy(d + 16, &w2, 8);
+		__builtin_memcpy(d + 24, &w3, 8);
 	}
-	memcpy(d + words * 8, s + words * 8, n % 8);
+	n %= 32;
+	for (words = n / 8; words; words--, s += 8, d += 8) {
+		__builtin_memcpy(&w0, s, 8);
+		__builtin_memcpy(d, &w0, 8);
+	}
+	memcpy(d, s, n % 8);
 }
 
 /*
@@ -132,23 +146,24 @@ static int vgpu_copy_range(struct vgpu_vm *vm, u64 dst, u64 src, u64 len,
 	return 0;
 }
 
+/*
+ * Fills whole elements of @elem_size bytes at @p (aligned to the element):
+ * 8-byte stores of the pattern repeated, for the reason vgpu_move() gives.
+ */
 static void vgpu_fill(void *p, u64 bytes, u32 value, u32 elem_size)
 {
-	u64 i;
+	u64 pattern = value, i;
+	u8 *d = p;
 
-	switch (elem_size) {
-	case 1:
-		memset(p, value, bytes);
-		break;
-	case 2:
-		for (i = 0; i < bytes / 2; i++)
-			((u16 *)p)[i] = value;
-		break;
-	default:
-		for (i = 0; i < bytes / 4; i++)
-			((u32 *)p)[i] = value;
-		break;
-	}
+	if (elem_size == 1)
+		pattern |= pattern << 8;
+	if (elem_size <= 2)
+		pattern |= pattern << 16;
+	pattern |= pattern << 32;
+	for (i = 0; i < bytes / 8; i++, d += 8)
+		__builtin_memcpy(d, &pattern, 8);
+	/* The tail is whole elements too; the pattern starts with one. */
+	__builtin_memcpy(d, &pattern, bytes % 8);
 }
 
 static int vgpu_fill_range(struct vgpu_vm *vm, u64 dst, u64 len, u32 value,
