@@ -53,9 +53,14 @@ static CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst,
 	unsigned int half = 0;
 	CUresult r;
 
-	if (vg_host_registered(ctx, (uintptr_t)src, n)) {
+	switch (vg_host_use(ctx, (uintptr_t)src, n)) {
+	case VG_HOST_OVERRUN:
+		return CUDA_ERROR_INVALID_VALUE;
+	case VG_HOST_PINNED:
 		r = vg_copy_cmd(ctx, dst, (uintptr_t)src, n, &seq);
 		return r || async ? r : vg_chan_wait(ctx, seq);
+	case VG_HOST_PAGEABLE:
+		break;
 	}
 	r = vg_stage_get(ctx, &stage);
 	for (off = 0; r == CUDA_SUCCESS && off < n; off += len, half ^= 1) {
@@ -80,9 +85,14 @@ static CUresult vg_dtoh(struct CUctx_st *ctx, void *dst, CUdeviceptr src,
 	unsigned int half = 0, i;
 	CUresult r;
 
-	if (vg_host_registered(ctx, (uintptr_t)dst, n)) {
+	switch (vg_host_use(ctx, (uintptr_t)dst, n)) {
+	case VG_HOST_OVERRUN:
+		return CUDA_ERROR_INVALID_VALUE;
+	case VG_HOST_PINNED:
 		r = vg_copy_cmd(ctx, (uintptr_t)dst, src, n, &seq[0]);
 		return r || async ? r : vg_chan_wait(ctx, seq[0]);
+	case VG_HOST_PAGEABLE:
+		break;
 	}
 	r = vg_stage_get(ctx, &stage);
 	/* Queue piece k+1 before draining piece k. */
@@ -293,7 +303,18 @@ static CUresult vg_side_get(struct CUctx_st *ctx, CUmemorytype type,
 		return CUDA_ERROR_INVALID_VALUE;
 	if (s->device && !vg_dev_range(ctx, s->addr, span))
 		return CUDA_ERROR_INVALID_VALUE;
-	s->pinned = !s->device && vg_host_registered(ctx, s->addr, span);
+	s->pinned = false;
+	if (!s->device) {
+		switch (vg_host_use(ctx, s->addr, span)) {
+		case VG_HOST_OVERRUN:
+			return CUDA_ERROR_INVALID_VALUE;
+		case VG_HOST_PINNED:
+			s->pinned = true;
+			break;
+		case VG_HOST_PAGEABLE:
+			break;
+		}
+	}
 	return CUDA_SUCCESS;
 }
 

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * Page-locked host memory: cuMemHostRegister/Unregister, cuMemHostAlloc/
- * AllocHost/FreeHost and the queries on such ranges. The module pins whole pages into the current context
- * and maps them at their own address, so the device pointer of a
- * registered host pointer is the pointer itself (unified addressing).
- * Registrations are remembered here, under vg_lock, by the pointer the
- * caller used.
+ * AllocHost/FreeHost and the queries on such ranges. Registrations are
+ * byte ranges, as on NVIDIA's driver: two buffers that share a page can
+ * both be registered, overlapping ones cannot. The module pins whole pages
+ * into a context and maps them at their own address, so the device pointer
+ * of a registered host pointer is the pointer itself (unified addressing).
+ * Pinned page ranges ("pins") are shared by the registrations that touch
+ * them and unpinned when the last of those goes. Registrations and pins
+ * are kept here under vg_lock.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,51 +22,71 @@ struct vg_host {
 	struct vg_host *next;
 	uintptr_t ptr;		/* as registered */
 	size_t size;
-	uintptr_t base;		/* page-aligned range the module pinned */
+	uintptr_t base, end;	/* the pages it touches */
 	unsigned int flags;	/* CU_MEMHOSTREGISTER_* or CU_MEMHOSTALLOC_* */
 	bool allocated;		/* by cuMemHostAlloc: unmapped when freed */
 	struct CUctx_st *ctx;
 };
 
-static struct vg_host *vg_hosts;
+/* Pages pinned into a context by one HOST_REGISTER. */
+struct vg_pin {
+	struct vg_pin *next;
+	uintptr_t base, end;
+	unsigned int users;	/* registrations touching it */
+	bool read_only;
+	struct CUctx_st *ctx;
+};
 
-/* The registration holding [p, p + len); called with vg_lock held. */
-static struct vg_host *vg_host_find(uintptr_t p, size_t len)
+static struct vg_host *vg_hosts;
+static struct vg_pin *vg_pins;
+
+/* The registration holding @p; called with vg_lock held. */
+static struct vg_host *vg_host_at(uintptr_t p)
 {
 	struct vg_host *h;
 
 	for (h = vg_hosts; h; h = h->next)
-		if (p >= h->ptr && p - h->ptr < h->size && len <= h->size - (p - h->ptr))
+		if (p >= h->ptr && p - h->ptr < h->size)
 			return h;
 	return NULL;
 }
 
-/* Is [p, p + len) inside one registration of @ctx? With vg_lock held. */
-bool vg_host_registered(struct CUctx_st *ctx, uintptr_t p, size_t len)
+/*
+ * How a copy may use [p, p + len) in @ctx: registered there (the engine
+ * reaches it directly), or pageable. A range that starts in a registration
+ * and runs past its end is refused, as NVIDIA's driver does. With vg_lock.
+ */
+enum vg_host_use vg_host_use(struct CUctx_st *ctx, uintptr_t p, size_t len)
 {
-	struct vg_host *h = vg_host_find(p, len);
+	struct vg_host *h = vg_host_at(p);
 
-	return h && h->ctx == ctx;
+	if (!h || h->ctx != ctx)
+		return VG_HOST_PAGEABLE;
+	return len <= h->size - (p - h->ptr) ? VG_HOST_PINNED : VG_HOST_OVERRUN;
 }
 
-/* The page-locked range holding @p: its start, size and context. */
-bool vg_host_lookup(uintptr_t p, uintptr_t *start, size_t *size,
-		    struct CUctx_st **ctx)
+/* The page-locked range holding @p; called with vg_lock held. */
+bool vg_host_lookup(uintptr_t p, struct vg_host_info *info)
 {
-	struct vg_host *h = vg_host_find(p, 1);
+	struct vg_host *h = vg_host_at(p);
 
 	if (!h)
 		return false;
-	*start = h->ptr;
-	*size = h->size;
-	*ctx = h->ctx;
+	info->start = h->ptr;
+	info->size = h->size;
+	info->map_base = h->base;
+	info->map_size = h->end - h->base;
+	info->read_only = !h->allocated &&
+		(h->flags & CU_MEMHOSTREGISTER_READ_ONLY);
+	info->ctx = h->ctx;
 	return true;
 }
 
-/* A context's file is closing: its registrations are gone with it. */
+/* A context's file is closing: its registrations and pins went with it. */
 void vg_host_forget(struct CUctx_st *ctx)
 {
 	struct vg_host **pp = &vg_hosts, *h;
+	struct vg_pin **qq = &vg_pins, *q;
 
 	while ((h = *pp)) {
 		if (h->ctx == ctx) {
@@ -73,20 +96,131 @@ void vg_host_forget(struct CUctx_st *ctx)
 			pp = &h->next;
 		}
 	}
+	while ((q = *qq)) {
+		if (q->ctx == ctx) {
+			*qq = q->next;
+			free(q);
+		} else {
+			qq = &q->next;
+		}
+	}
+}
+
+/* Counts a registration of [base, end) in @ctx in or out of its pins. */
+static void vg_pins_use(struct CUctx_st *ctx, uintptr_t base, uintptr_t end,
+			int delta)
+{
+	struct vgpu_host_unregister hu = { 0 };
+	struct vg_pin **qq = &vg_pins, *q;
+
+	while ((q = *qq)) {
+		if (q->ctx != ctx || q->end <= base || q->base >= end) {
+			qq = &q->next;
+			continue;
+		}
+		q->users += delta;
+		if (q->users) {
+			qq = &q->next;
+			continue;
+		}
+		/* The last registration on these pages has gone. */
+		hu.addr = q->base;
+		ioctl(ctx->fd, VGPU_IOCTL_HOST_UNREGISTER, &hu);
+		*qq = q->next;
+		free(q);
+	}
+}
+
+static CUresult vg_pin_result(int err)
+{
+	switch (err) {
+	case EEXIST:
+		return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+	case EFAULT:
+	case EINVAL:
+		return CUDA_ERROR_INVALID_VALUE;
+	default:
+		return vg_errno_result(err);
+	}
+}
+
+/*
+ * Pins the pages of [base, end) that no pin of @ctx holds yet, each gap
+ * with one HOST_REGISTER (users 0: the caller counts the registration in).
+ * On failure the new pins are undone.
+ */
+static CUresult vg_pins_add(struct CUctx_st *ctx, uintptr_t base,
+			    uintptr_t end, bool read_only)
+{
+	struct vgpu_host_register hr = { 0 };
+	struct vgpu_host_unregister hu = { 0 };
+	uintptr_t at = base, gap_end;
+	struct vg_pin *q, *added = NULL;
+	CUresult r = CUDA_SUCCESS;
+
+	while (at < end && r == CUDA_SUCCESS) {
+		gap_end = end;
+		for (q = vg_pins; q; q = q->next) {
+			if (q->ctx != ctx)
+				continue;
+			if (q->base <= at && at < q->end)
+				break;
+			if (q->base > at && q->base < gap_end)
+				gap_end = q->base;
+		}
+		if (q) {
+			/* Shared pages must allow what the new user needs. */
+			if (q->read_only && !read_only)
+				r = CUDA_ERROR_NOT_SUPPORTED;
+			at = q->end;
+			continue;
+		}
+		hr.addr = at;
+		hr.size = gap_end - at;
+		hr.flags = read_only ? VGPU_HOST_READ_ONLY : 0;
+		q = calloc(1, sizeof(*q));
+		if (!q) {
+			r = CUDA_ERROR_OUT_OF_MEMORY;
+			break;
+		}
+		if (ioctl(ctx->fd, VGPU_IOCTL_HOST_REGISTER, &hr)) {
+			r = vg_pin_result(errno);
+			free(q);
+			break;
+		}
+		q->base = at;
+		q->end = gap_end;
+		q->read_only = read_only;
+		q->ctx = ctx;
+		q->next = added;
+		added = q;
+		at = gap_end;
+	}
+	while ((q = added)) {
+		added = q->next;
+		if (r) {
+			hu.addr = q->base;
+			ioctl(ctx->fd, VGPU_IOCTL_HOST_UNREGISTER, &hu);
+			free(q);
+		} else {
+			q->next = vg_pins;
+			vg_pins = q;
+		}
+	}
+	return r;
 }
 
 #define VG_HOSTREGISTER_FLAGS (CU_MEMHOSTREGISTER_PORTABLE | \
 	CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_IOMEMORY | \
 	CU_MEMHOSTREGISTER_READ_ONLY)
 
-/* Pins [p, p + bytesize) into the current context and records it. */
+/* Registers [p, p + bytesize) with the current context. */
 static CUresult vg_host_add(void *p, size_t bytesize, unsigned int flags,
 			    bool read_only, bool allocated)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start, end;
-	struct vgpu_host_register hr = { 0 };
 	struct CUctx_st *ctx;
-	struct vg_host *h;
+	struct vg_host *h, *o;
 	CUresult r = CUDA_SUCCESS;
 
 	start = (uintptr_t)p & ~(page - 1);
@@ -107,27 +241,21 @@ static CUresult vg_host_add(void *p, size_t bytesize, unsigned int flags,
 		r = CUDA_ERROR_CONTEXT_IS_DESTROYED;
 		goto out;
 	}
-	hr.addr = start;
-	hr.size = end - start;
-	hr.flags = read_only ? VGPU_HOST_READ_ONLY : 0;
-	if (ioctl(ctx->fd, VGPU_IOCTL_HOST_REGISTER, &hr)) {
-		switch (errno) {
-		case EEXIST:
+	for (o = vg_hosts; o; o = o->next) {
+		if ((uintptr_t)p < o->ptr + o->size &&
+		    o->ptr < (uintptr_t)p + bytesize) {
 			r = CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
-			break;
-		case EFAULT:
-		case EINVAL:
-			r = CUDA_ERROR_INVALID_VALUE;
-			break;
-		default:
-			r = vg_errno_result(errno);
-			break;
+			goto out;
 		}
-		goto out;
 	}
+	r = vg_pins_add(ctx, start, end, read_only);
+	if (r)
+		goto out;
+	vg_pins_use(ctx, start, end, 1);
 	h->ptr = (uintptr_t)p;
 	h->size = bytesize;
 	h->base = start;
+	h->end = end;
 	h->flags = flags;
 	h->allocated = allocated;
 	h->ctx = ctx;
@@ -155,27 +283,31 @@ CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
 }
 
 /*
- * Removes the record that starts at @p (of the kind @allocated) and unpins
- * it; returns false when there is none. With vg_lock held.
+ * Removes the registration that starts at @p (of the kind @allocated) and
+ * unpins the pages no other registration uses. CUDA_ERROR_INVALID_VALUE for
+ * a pointer inside such a registration, @missing for one outside all. With
+ * vg_lock held.
  */
-static bool vg_host_remove(void *p, bool allocated, size_t *size)
+static CUresult vg_host_remove(void *p, bool allocated, size_t *size,
+			       CUresult missing)
 {
-	struct vgpu_host_unregister hu = { 0 };
 	struct vg_host **pp, *h;
 
 	for (pp = &vg_hosts; (h = *pp); pp = &h->next)
 		if (h->ptr == (uintptr_t)p && h->allocated == allocated)
 			break;
-	if (!h)
-		return false;
+	if (!h) {
+		h = vg_host_at((uintptr_t)p);
+		return h && h->allocated == allocated ?
+			CUDA_ERROR_INVALID_VALUE : missing;
+	}
 	*pp = h->next;
 	/* Work already queued may still use the pages. */
 	vg_chan_wait(h->ctx, h->ctx->put);
-	hu.addr = h->base;
-	ioctl(h->ctx->fd, VGPU_IOCTL_HOST_UNREGISTER, &hu);
+	vg_pins_use(h->ctx, h->base, h->end, -1);
 	*size = h->size;
 	free(h);
-	return true;
+	return CUDA_SUCCESS;
 }
 
 CUresult cuMemHostUnregister(void *p)
@@ -188,8 +320,8 @@ CUresult cuMemHostUnregister(void *p)
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	if (!vg_host_remove(p, false, &size))
-		r = CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+	r = vg_host_remove(p, false, &size,
+			   CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
 	pthread_mutex_unlock(&vg_lock);
 	return r;
 }
@@ -228,7 +360,6 @@ CUresult cuMemAllocHost_v2(void **pp, size_t bytesize)
 CUresult cuMemFreeHost(void *p)
 {
 	size_t size = 0;
-	bool found;
 	CUresult r = vg_check_init();
 
 	if (r)
@@ -236,10 +367,10 @@ CUresult cuMemFreeHost(void *p)
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	found = vg_host_remove(p, true, &size);
+	r = vg_host_remove(p, true, &size, CUDA_ERROR_INVALID_VALUE);
 	pthread_mutex_unlock(&vg_lock);
-	if (!found)
-		return CUDA_ERROR_INVALID_VALUE;
+	if (r)
+		return r;
 	munmap(p, size);
 	return CUDA_SUCCESS;
 }
@@ -254,7 +385,7 @@ CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p,
 	if (!pdptr || !p || flags)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	if (vg_host_find((uintptr_t)p, 1))
+	if (vg_host_at((uintptr_t)p))
 		*pdptr = (CUdeviceptr)(uintptr_t)p;
 	else
 		r = CUDA_ERROR_INVALID_VALUE;
@@ -272,7 +403,7 @@ CUresult cuMemHostGetFlags(unsigned int *pflags, void *p)
 	if (!pflags || !p)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	h = vg_host_find((uintptr_t)p, 1);
+	h = vg_host_at((uintptr_t)p);
 	if (h)
 		*pflags = h->flags;
 	else

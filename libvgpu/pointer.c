@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * cuPointerGetAttribute: what an address is, found from the unified
+ * cuPointerGetAttribute(s): what an address is, found from the unified
  * address space — a device allocation of some context (by its window) or
- * page-locked host memory.
+ * page-locked host memory. The answers follow NVIDIA's driver on an H100
+ * for what vgpu has (no managed memory, no IPC, no RDMA, no hardware
+ * decompression: those read as absent).
  */
+#include <string.h>
 #include <sys/ioctl.h>
 
 #include "vg.h"
@@ -11,17 +14,18 @@
 struct vg_pointer {
 	CUmemorytype type;
 	struct CUctx_st *ctx;
-	uint64_t start;
-	uint64_t size;
+	uint64_t start, size;		/* the allocation or registration */
+	uint64_t map_base, map_size;	/* the chunk or pages behind it */
+	bool read_only;
 };
 
 /* With vg_lock held. */
 static bool vg_pointer_find(CUdeviceptr ptr, struct vg_pointer *pi)
 {
 	struct vgpu_mem_query q = { .va = ptr };
-	uintptr_t start;
-	size_t size;
+	struct vg_host_info hi;
 
+	memset(pi, 0, sizeof(*pi));
 	pi->ctx = vg_ctx_by_address(ptr);
 	if (pi->ctx) {
 		if (ioctl(pi->ctx->fd, VGPU_IOCTL_MEM_QUERY, &q))
@@ -29,65 +33,158 @@ static bool vg_pointer_find(CUdeviceptr ptr, struct vg_pointer *pi)
 		pi->type = CU_MEMORYTYPE_DEVICE;
 		pi->start = q.base;
 		pi->size = q.size;
+		/*
+		 * Small allocations share one chunk of VGPU_VA_ALIGN bytes,
+		 * larger ones own chunks rounded up to it (vgpu_mem.c).
+		 */
+		pi->map_base = q.base & ~(uint64_t)(VGPU_VA_ALIGN - 1);
+		pi->map_size = q.size <= VGPU_SUBALLOC_MAX ? VGPU_VA_ALIGN :
+			(q.size + VGPU_VA_ALIGN - 1) & ~(uint64_t)(VGPU_VA_ALIGN - 1);
 		return true;
 	}
-	if (!vg_host_lookup((uintptr_t)ptr, &start, &size, &pi->ctx))
+	if (!vg_host_lookup((uintptr_t)ptr, &hi))
 		return false;
 	pi->type = CU_MEMORYTYPE_HOST;
-	pi->start = start;
-	pi->size = size;
+	pi->ctx = hi.ctx;
+	pi->start = hi.start;
+	pi->size = hi.size;
+	pi->map_base = hi.map_base;
+	pi->map_size = hi.map_size;
+	pi->read_only = hi.read_only;
 	return true;
 }
 
-CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
-			       CUdeviceptr ptr)
+/* One attribute of a pointer that was found. */
+static CUresult vg_pointer_attr(const struct vg_pointer *pi, void *data,
+				CUpointer_attribute attribute, CUdeviceptr ptr)
 {
-	struct vg_pointer pi;
-	bool found;
-	CUresult r = vg_check_init();
-
-	if (r)
-		return r;
-	if (!data)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&vg_lock);
-	found = vg_pointer_find(ptr, &pi);
-	pthread_mutex_unlock(&vg_lock);
-	if (!found)
-		return CUDA_ERROR_INVALID_VALUE;
-
 	switch (attribute) {
 	case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-		*(unsigned int *)data = pi.type;
+		*(unsigned int *)data = pi->type;
 		break;
 	case CU_POINTER_ATTRIBUTE_CONTEXT:
-		*(CUcontext *)data = pi.ctx;
+		*(CUcontext *)data = pi->ctx;
 		break;
 	case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
 		/* Unified: the device sees host memory at its own address. */
 		*(CUdeviceptr *)data = ptr;
 		break;
 	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-		if (pi.type != CU_MEMORYTYPE_HOST)
+		if (pi->type != CU_MEMORYTYPE_HOST)
 			return CUDA_ERROR_INVALID_VALUE;
 		*(void **)data = (void *)(uintptr_t)ptr;
 		break;
 	case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
-		*(int *)data = pi.ctx->dev;
+		*(int *)data = pi->ctx->dev;
 		break;
 	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
-		*(CUdeviceptr *)data = pi.start;
+		*(CUdeviceptr *)data = pi->start;
 		break;
 	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
-		*(size_t *)data = pi.size;
+		*(size_t *)data = pi->size;
 		break;
 	case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+	case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
 		/* Allocations never overlap in the unified space: the start
 		 * names one while it lives. */
-		*(unsigned long long *)data = pi.start;
+		*(unsigned long long *)data = pi->start;
 		break;
+	case CU_POINTER_ATTRIBUTE_MAPPED:
+		*(unsigned int *)data = 1;
+		break;
+	case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+	case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
+	case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
+	case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
+	case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
+		*(unsigned int *)data = 0;
+		break;
+	case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+		*(unsigned long long *)data = 0;
+		break;
+	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+		*(void **)data = NULL;
+		break;
+	case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS:
+		*(unsigned int *)data = pi->read_only ?
+			CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ :
+			CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
+		break;
+	case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
+		*(size_t *)data = pi->map_size;
+		break;
+	case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR:
+		*(void **)data = (void *)(uintptr_t)pi->map_base;
+		break;
+	case CU_POINTER_ATTRIBUTE_P2P_TOKENS:
+		/* Peer-to-peer tokens belong to a feature vgpu lacks. */
+		return pi->type == CU_MEMORYTYPE_DEVICE ?
+			CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+static bool vg_pointer_lookup(CUdeviceptr ptr, struct vg_pointer *pi)
+{
+	bool found;
+
+	pthread_mutex_lock(&vg_lock);
+	found = vg_pointer_find(ptr, pi);
+	pthread_mutex_unlock(&vg_lock);
+	return found;
+}
+
+CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
+			       CUdeviceptr ptr)
+{
+	struct vg_pointer pi;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!data || !vg_pointer_lookup(ptr, &pi))
+		return CUDA_ERROR_INVALID_VALUE;
+	return vg_pointer_attr(&pi, data, attribute, ptr);
+}
+
+/*
+ * Several attributes at once. Unlike the single form, an address vgpu
+ * does not know is not an error: it reads as memory type 0, no context
+ * and not managed, and the other slots are left alone (as on NVIDIA's
+ * driver).
+ */
+CUresult cuPointerGetAttributes(unsigned int num_attributes,
+				CUpointer_attribute *attributes, void **data,
+				CUdeviceptr ptr)
+{
+	struct vg_pointer pi;
+	unsigned int i;
+	bool found;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!num_attributes || !attributes || !data)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < num_attributes; i++)
+		if (attributes[i] < CU_POINTER_ATTRIBUTE_CONTEXT ||
+		    attributes[i] > CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE ||
+		    !data[i])
+			return CUDA_ERROR_INVALID_VALUE;
+	found = vg_pointer_lookup(ptr, &pi);
+	for (i = 0; i < num_attributes; i++) {
+		if (!found) {
+			if (attributes[i] == CU_POINTER_ATTRIBUTE_MEMORY_TYPE ||
+			    attributes[i] == CU_POINTER_ATTRIBUTE_IS_MANAGED)
+				*(unsigned int *)data[i] = 0;
+			else if (attributes[i] == CU_POINTER_ATTRIBUTE_CONTEXT)
+				*(CUcontext *)data[i] = NULL;
+			continue;
+		}
+		/* An attribute that does not apply leaves its slot alone. */
+		(void)vg_pointer_attr(&pi, data[i], attributes[i], ptr);
 	}
 	return CUDA_SUCCESS;
 }

@@ -98,9 +98,17 @@ CUresult vg_current_open(struct CUctx_st **pctx);
 
 /* host.c */
 void vg_host_forget(struct CUctx_st *ctx);
-bool vg_host_registered(struct CUctx_st *ctx, uintptr_t p, size_t len);
-bool vg_host_lookup(uintptr_t p, uintptr_t *start, size_t *size,
-		    struct CUctx_st **ctx);
+enum vg_host_use { VG_HOST_PAGEABLE, VG_HOST_PINNED, VG_HOST_OVERRUN };
+enum vg_host_use vg_host_use(struct CUctx_st *ctx, uintptr_t p, size_t len);
+struct vg_host_info {
+	uintptr_t start;	/* the registration */
+	size_t size;
+	uintptr_t map_base;	/* the pages it touches */
+	size_t map_size;
+	bool read_only;
+	struct CUctx_st *ctx;
+};
+bool vg_host_lookup(uintptr_t p, struct vg_host_info *info);
 
 /* errors.c */
 const char *vg_error_name(CUresult error);

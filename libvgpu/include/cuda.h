@@ -518,6 +518,12 @@ typedef enum CUpointer_attribute_enum {
 	CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE = 21,
 } CUpointer_attribute;
 
+typedef enum CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
+	CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE = 0x0,
+	CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ = 0x1,
+	CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE = 0x3,
+} CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS;
+
 typedef enum CUjit_target_enum {
 	CU_TARGET_COMPUTE_30 = 30,
 	CU_TARGET_COMPUTE_32 = 32,
@@ -934,6 +940,9 @@ CUresult cuMemFreeHost(void *p);
 /* Unified addressing */
 CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
 			       CUdeviceptr ptr);
+CUresult cuPointerGetAttributes(unsigned int num_attributes,
+				CUpointer_attribute *attributes, void **data,
+				CUdeviceptr ptr);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "tap.h"
@@ -432,6 +433,136 @@ static void pointer_attributes(void)
 	(void)a;
 }
 
+/* Registrations are byte ranges: buffers sharing a page, as on the H100. */
+static void host_register_shared_pages(void)
+{
+	unsigned char *pg = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned char back[100] = { 0 };
+	CUdeviceptr d, dp;
+	long before;
+	int i, bad = 0;
+
+	setup();
+	if (pg == MAP_FAILED) {
+		TAP_FAIL("mmap failed");
+		return;
+	}
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d, 4096));
+	/* (A pageable copy pins the staging buffer: do it before counting.) */
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyHtoD(d + 1024, back, sizeof(back)));
+	before = vm_locked_kb();
+	CHECK_RES(CUDA_SUCCESS, cuMemHostRegister(pg, 100, 0));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostRegister(pg + 200, 100, 0));
+	CHECK_RES(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, cuMemHostRegister(pg + 50, 100, 0));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostRegister(pg + 4106, 100, 0));
+	CHECK_RES(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, cuMemHostRegister(pg + 100, 4100, 0));
+	/* A registration over pinned pages and new ones pins only the new. */
+	CHECK_RES(CUDA_SUCCESS, cuMemHostRegister(pg + 4206, 2 * 4096 - 200, 0));
+	CHECK(vm_locked_kb() == before + 12);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostGetDevicePointer(&dp, pg + 150, 0));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostGetDevicePointer(&dp, pg + 210, 0));
+	CHECK(dp == (CUdeviceptr)(uintptr_t)(pg + 210));
+
+	/* Each registered buffer is copied directly, and correctly. */
+	memset(pg, 0x11, 100);
+	memset(pg + 200, 0x22, 100);
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyHtoD(d, pg + 200, 100));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(pg, d, 100));
+	for (i = 0; i < 100; i++)
+		bad += pg[i] != 0x22;
+	CHECK(bad == 0);
+	/* Starting in a registration and running past it: refused. */
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemcpyHtoD(d, pg + 200, 101));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemcpyDtoH(pg, d, 4096));
+	/* Starting outside any registration: pageable, fine. */
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyHtoD(d + 1024, pg + 120, 60));
+
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostUnregister(pg + 10));
+	CHECK_RES(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, cuMemHostUnregister(pg + 150));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(pg + 200));
+	/* The page stays pinned for the buffer still registered there. */
+	CHECK(vm_locked_kb() == before + 12);
+	memset(pg, 0, 100);
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(pg, d, 100));
+	CHECK(pg[0] == 0x22 && pg[99] == 0x22);
+	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(pg + 4106));
+	CHECK(vm_locked_kb() == before + 12);
+	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(pg));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(pg + 4206));
+	CHECK(vm_locked_kb() == before);
+	CHECK_RES(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, cuMemHostUnregister(pg));
+	munmap(pg, 4 * 4096);
+}
+
+/* The attributes NVIDIA's driver reports on an H100, for what vgpu has. */
+static void pointer_attribute_flags(void)
+{
+	char *buf = aligned_alloc(4096, 3 * 4096);
+	char *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CUpointer_attribute list[3] = {
+		CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+		CU_POINTER_ATTRIBUTE_RANGE_SIZE,
+	};
+	unsigned int type = 77, managed = 77, mapped = 0, access = 0, b;
+	size_t size = 77, map_size = 0;
+	void *map_base = NULL, *data[3] = { &type, &managed, &size };
+	unsigned long long tokens[2];
+	CUpointer_attribute bad_attr[1] = { (CUpointer_attribute)999 };
+	CUdeviceptr d, big;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d, 1000));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&big, 3 * MIB));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostRegister(buf + 16, 8192, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostRegister(ro, 4096, CU_MEMHOSTREGISTER_READ_ONLY));
+
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, d));
+	CHECK(managed == 0);
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&mapped, CU_POINTER_ATTRIBUTE_MAPPED, d));
+	CHECK(mapped == 1);
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&access, CU_POINTER_ATTRIBUTE_ACCESS_FLAGS, d));
+	CHECK(access == CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE);
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&map_size, CU_POINTER_ATTRIBUTE_MAPPING_SIZE, d + 8));
+	CHECK(map_size == 2 * MIB);
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&map_base, CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR, d + 8));
+	CHECK((uintptr_t)map_base == (d & ~(2 * MIB - 1)));
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&map_size, CU_POINTER_ATTRIBUTE_MAPPING_SIZE, big));
+	CHECK(map_size == 4 * MIB);
+	b = 77;
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&b, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, d));
+	CHECK(b == 0);
+
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&mapped, CU_POINTER_ATTRIBUTE_MAPPED,
+						      (CUdeviceptr)(uintptr_t)(buf + 20)));
+	CHECK(mapped == 1);
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&map_size, CU_POINTER_ATTRIBUTE_MAPPING_SIZE,
+						      (CUdeviceptr)(uintptr_t)(buf + 20)));
+	CHECK(map_size == 3 * 4096);
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&access, CU_POINTER_ATTRIBUTE_ACCESS_FLAGS,
+						      (CUdeviceptr)(uintptr_t)ro));
+	CHECK(access == CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttribute(tokens, CU_POINTER_ATTRIBUTE_P2P_TOKENS,
+								 (CUdeviceptr)(uintptr_t)(buf + 20)));
+
+	/* Several at once. */
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttributes(3, list, data, d + 4));
+	CHECK(type == CU_MEMORYTYPE_DEVICE && managed == 0 && size == 1000);
+	/* An unknown address is no error here: type 0, slots otherwise left. */
+	type = managed = 77;
+	size = 77;
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttributes(3, list, data, 0x1234));
+	CHECK(type == 0 && managed == 0 && size == 77);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttributes(3, list, NULL, d));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttributes(0, list, data, d));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttributes(1, bad_attr, data, d));
+
+	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(buf + 16));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(ro));
+	munmap(ro, 4096);
+	free(buf);
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(alloc_needs_a_context),
 	TAP_TEST(alloc_placement),
@@ -450,6 +581,8 @@ static const struct tap_test tests[] = {
 	TAP_TEST(host_registrations_end_with_context),
 	TAP_TEST(host_alloc),
 	TAP_TEST(pointer_attributes),
+	TAP_TEST(host_register_shared_pages),
+	TAP_TEST(pointer_attribute_flags),
 };
 
 int main(void)
