@@ -6,6 +6,7 @@
  * driver does. All of it is used with vg_lock held.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -78,12 +79,46 @@ static CUresult vg_chan_failed(struct CUctx_st *ctx)
 	return ctx->sticky;
 }
 
+/*
+ * How long a waiter polls the status page before it sleeps in the kernel:
+ * short work (a small copy) completes within it, and the waiter then skips
+ * a sleep and a wake-up. The context's scheduling flag decides, as on
+ * CUDA: BLOCKING_SYNC sleeps at once, YIELD yields the CPU between looks,
+ * SPIN and AUTO (the default) spin.
+ */
+#define VG_SPIN_NS 100000
+
+static bool vg_chan_spin(struct CUctx_st *ctx, uint64_t seqno)
+{
+	unsigned int sched = (ctx->primary ? vg_devices[ctx->dev].primary_flags :
+			      ctx->flags) & CU_CTX_SCHED_MASK;
+	uint64_t until = 0;
+	unsigned int i;
+
+	for (;;) {
+		for (i = 0; i < 64; i++) {
+			if (ctx->status->error)
+				return false;
+			if (ctx->status->completed >= seqno)
+				return true;
+		}
+		if (sched == CU_CTX_SCHED_BLOCKING_SYNC)
+			return false;
+		if (sched == CU_CTX_SCHED_YIELD)
+			sched_yield();
+		if (!until)
+			until = vg_now_ns() + VG_SPIN_NS;
+		else if (vg_now_ns() > until)
+			return false;
+	}
+}
+
 /* Waits until the channel has completed @seqno commands. */
 CUresult vg_chan_wait(struct CUctx_st *ctx, uint64_t seqno)
 {
 	struct vgpu_chan_wait w = { .seqno = seqno, .handle = ctx->chan };
 
-	if (ctx->status->completed >= seqno && !ctx->status->error)
+	if (vg_chan_spin(ctx, seqno))
 		return CUDA_SUCCESS;
 	for (;;) {
 		w.deadline_ns = (int64_t)(vg_now_ns() + 10000000000ULL);
