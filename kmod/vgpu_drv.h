@@ -14,11 +14,13 @@
 #include <linux/maple_tree.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
+#include <linux/refcount.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 #include "../uapi/vgpu.h"
 
@@ -79,14 +81,19 @@ struct vgpu_alloc {
 	struct vgpu_chunk *chunk;
 };
 
-/* A host range registered with a context (vgpu_host.c). */
+/*
+ * A host range mapped into a context: registered user memory (vgpu_host.c)
+ * or memory the module allocated and user space maps (vgpu_host_alloc.c).
+ */
 struct vgpu_host_range {
 	u64 addr;
 	u64 size;
 	struct page **pages;
 	unsigned long npages;
 	bool writable;
-	struct mm_struct *mm;	/* charged; held with mmgrab() */
+	struct mm_struct *mm;	/* registered: charged; held with mmgrab() */
+	refcount_t maps;	/* allocated: the mappings of it */
+	bool allocated;
 };
 
 /*
@@ -99,7 +106,8 @@ struct vgpu_host_range {
  * @chunks: chunks of device memory by address range.
  * @allocs: allocations by address range.
  * @shared: chunks that hold small allocations.
- * @hosts: registered host ranges by address range (vgpu_host.c).
+ * @hosts: host ranges mapped into the context, by address range.
+ * @host_bufs: host memory allocated and not yet mapped, by id.
  */
 struct vgpu_vm {
 	struct rw_semaphore lock;	/* protects the fields below */
@@ -109,6 +117,7 @@ struct vgpu_vm {
 	struct maple_tree allocs;
 	struct list_head shared;
 	struct maple_tree hosts;
+	struct xarray host_bufs;
 };
 
 /*
@@ -201,6 +210,12 @@ int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_host_unregister(struct vgpu_ctx *ctx, void *data);
 void vgpu_host_fini(struct vgpu_vm *vm);
+void vgpu_host_range_free(struct vgpu_host_range *r);
+
+/* vgpu_host_alloc.c */
+int vgpu_ioctl_host_alloc(struct vgpu_ctx *ctx, void *data);
+int vgpu_host_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma);
+void vgpu_host_alloc_fini(struct vgpu_vm *vm);
 
 /* vgpu_chan.c */
 int vgpu_chan_init(struct vgpu_ctx *ctx);

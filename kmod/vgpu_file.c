@@ -89,6 +89,8 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 		   vgpu_ioctl_chan_wait),
 	VGPU_IOCTL(VGPU_IOCTL_CHAN_DESTROY, sizeof(struct vgpu_chan_destroy),
 		   vgpu_ioctl_chan_destroy),
+	VGPU_IOCTL(VGPU_IOCTL_HOST_ALLOC, sizeof(struct vgpu_host_alloc),
+		   vgpu_ioctl_host_alloc),
 };
 
 /* Large enough for every argument structure; checked at build time. */
@@ -134,9 +136,12 @@ static long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return 0;
 }
 
+/* Offset 0 is the status page; others name host allocations. */
 static int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	return vgpu_chan_mmap(file->private_data, vma);
+	if (!vma->vm_pgoff)
+		return vgpu_chan_mmap(file->private_data, vma);
+	return vgpu_host_mmap(file->private_data, vma);
 }
 
 static __poll_t vgpu_poll(struct file *file, poll_table *wait)

@@ -21,11 +21,19 @@
 /* pin_user_pages_fast() takes an int count: pin in batches. */
 #define VGPU_PIN_BATCH 512
 
-static void vgpu_host_range_free(struct vgpu_host_range *r)
+/* Frees a range no engine can reach any more (out of the tree). */
+void vgpu_host_range_free(struct vgpu_host_range *r)
 {
-	unpin_user_pages_dirty_lock(r->pages, r->npages, r->writable);
-	account_locked_vm(r->mm, r->npages, false);
-	mmdrop(r->mm);
+	unsigned long i;
+
+	if (r->allocated) {
+		for (i = 0; i < r->npages && r->pages[i]; i++)
+			__free_page(r->pages[i]);
+	} else {
+		unpin_user_pages_dirty_lock(r->pages, r->npages, r->writable);
+		account_locked_vm(r->mm, r->npages, false);
+		mmdrop(r->mm);
+	}
 	kvfree(r->pages);
 	kfree(r);
 }
@@ -91,7 +99,7 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 	r->npages = hr->size >> PAGE_SHIFT;
 	r->writable = !(hr->flags & VGPU_HOST_READ_ONLY);
 	r->pages = kvmalloc_array(r->npages, sizeof(*r->pages),
-				  GFP_KERNEL_ACCOUNT);
+				  GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!r->pages) {
 		ret = -ENOMEM;
 		goto err_free;
@@ -154,7 +162,7 @@ int vgpu_ioctl_host_unregister(struct vgpu_ctx *ctx, void *data)
 
 	down_write(&vm->lock);
 	r = mtree_load(&vm->hosts, hu->addr);
-	if (!r)
+	if (!r || r->allocated)	/* allocated memory goes with munmap() */
 		ret = -ENOENT;
 	else if (r->addr != hu->addr)
 		ret = -EINVAL;

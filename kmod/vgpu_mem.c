@@ -30,6 +30,7 @@ void vgpu_vm_init(struct vgpu_vm *vm)
 	mt_init(&vm->allocs);
 	INIT_LIST_HEAD(&vm->shared);
 	mt_init(&vm->hosts);
+	xa_init_flags(&vm->host_bufs, XA_FLAGS_ALLOC);
 }
 
 static int vgpu_mem_charge(struct vgpu_device *vdev, u64 bytes)
@@ -351,4 +352,5 @@ void vgpu_vm_fini(struct vgpu_ctx *ctx)
 		vgpu_chunk_free(ctx, chunk);
 	mtree_destroy(&vm->chunks);
 	vgpu_host_fini(vm);
+	vgpu_host_alloc_fini(vm);
 }

@@ -91,6 +91,9 @@ void vg_host_forget(struct CUctx_st *ctx)
 	while ((h = *pp)) {
 		if (h->ctx == ctx) {
 			*pp = h->next;
+			/* Page-locked memory of the context goes with it. */
+			if (h->allocated)
+				munmap((void *)h->base, h->end - h->base);
 			free(h);
 		} else {
 			pp = &h->next;
@@ -248,10 +251,13 @@ static CUresult vg_host_add(void *p, size_t bytesize, unsigned int flags,
 			goto out;
 		}
 	}
-	r = vg_pins_add(ctx, start, end, read_only);
-	if (r)
-		goto out;
-	vg_pins_use(ctx, start, end, 1);
+	/* The module's own allocations are mapped into the device already. */
+	if (!allocated) {
+		r = vg_pins_add(ctx, start, end, read_only);
+		if (r)
+			goto out;
+		vg_pins_use(ctx, start, end, 1);
+	}
 	h->ptr = (uintptr_t)p;
 	h->size = bytesize;
 	h->base = start;
@@ -304,7 +310,8 @@ static CUresult vg_host_remove(void *p, bool allocated, size_t *size,
 	*pp = h->next;
 	/* Work already queued may still use the pages. */
 	vg_chan_wait(h->ctx, h->ctx->put);
-	vg_pins_use(h->ctx, h->base, h->end, -1);
+	if (!allocated)
+		vg_pins_use(h->ctx, h->base, h->end, -1);
 	*size = h->size;
 	free(h);
 	return CUDA_SUCCESS;
@@ -329,24 +336,44 @@ CUresult cuMemHostUnregister(void *p)
 #define VG_HOSTALLOC_FLAGS (CU_MEMHOSTALLOC_PORTABLE | \
 	CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED)
 
-/* Page-locked memory from the driver: fresh pages, pinned at once. */
+/*
+ * Page-locked memory from the driver: kernel pages of the current context,
+ * mapped here and into the device at the same address.
+ */
 CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
 {
-	void *p;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len;
+	struct vgpu_host_alloc ha = { 0 };
+	struct CUctx_st *ctx;
+	void *p = MAP_FAILED;
 	CUresult r = vg_check_init();
 
 	if (r)
 		return r;
 	if (!pp || !bytesize || (flags & ~(unsigned int)VG_HOSTALLOC_FLAGS))
 		return CUDA_ERROR_INVALID_VALUE;
-	p = mmap(NULL, bytesize, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	if (bytesize > SIZE_MAX - page)
 		return CUDA_ERROR_OUT_OF_MEMORY;
+	len = (bytesize + page - 1) & ~(page - 1);
+	pthread_mutex_lock(&vg_lock);
+	r = vg_current_open(&ctx);
+	if (r == CUDA_SUCCESS) {
+		ha.size = len;
+		if (ioctl(ctx->fd, VGPU_IOCTL_HOST_ALLOC, &ha))
+			r = CUDA_ERROR_OUT_OF_MEMORY;
+		else
+			p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 ctx->fd, (off_t)ha.offset);
+		if (r == CUDA_SUCCESS && p == MAP_FAILED)
+			r = CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	pthread_mutex_unlock(&vg_lock);
+	if (r)
+		return r;
 	r = vg_host_add(p, bytesize, flags, false, true);
 	if (r) {
-		munmap(p, bytesize);
-		return r == CUDA_ERROR_INVALID_VALUE ? CUDA_ERROR_OUT_OF_MEMORY : r;
+		munmap(p, len);
+		return r;
 	}
 	*pp = p;
 	return CUDA_SUCCESS;
@@ -371,6 +398,7 @@ CUresult cuMemFreeHost(void *p)
 	pthread_mutex_unlock(&vg_lock);
 	if (r)
 		return r;
+	/* The module frees the pages, device mapping included. */
 	munmap(p, size);
 	return CUDA_SUCCESS;
 }

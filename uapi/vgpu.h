@@ -227,6 +227,34 @@ struct vgpu_host_unregister {
 	__u32 pad;
 };
 
+/* Largest host allocation one call makes; the memory cgroup bounds the total. */
+#define VGPU_HOST_ALLOC_MAX _BITULL(40)
+
+/**
+ * struct vgpu_host_alloc - VGPU_IOCTL_HOST_ALLOC: allocate zeroed, pinned
+ * host memory (cuMemHostAlloc) from the kernel, charged to the caller's
+ * memory cgroup. Map it with mmap(NULL, @size, PROT_READ | PROT_WRITE,
+ * MAP_SHARED, fd, @offset): the mapping is also mapped into the context's
+ * device address space at the same address (zero-copy), for as long as it
+ * exists. It can be mapped once, is not inherited across fork(), cannot
+ * be split or moved, and is freed by munmap() (or by closing the file, if
+ * it was never mapped).
+ * @size: In. Bytes, a nonzero multiple of the page size, at most
+ *	VGPU_HOST_ALLOC_MAX.
+ * @flags: In. Must be 0.
+ * @pad: Structure padding. Must be 0.
+ * @offset: Out. The mmap offset that names the memory.
+ *
+ * Errors: -EINVAL (size, flags), -ENOMEM, -ENOSPC (too many unmapped
+ * allocations).
+ */
+struct vgpu_host_alloc {
+	__u64 size;
+	__u32 flags;
+	__u32 pad;
+	__u64 offset;
+};
+
 /*
  * Channels: in-order queues of commands executed by the device's engines
  * (a CUDA stream maps onto one). User space writes fixed-size commands
@@ -436,5 +464,6 @@ struct vgpu_chan_destroy {
 #define VGPU_IOCTL_CHAN_SUBMIT _IOW(VGPU_IOCTL_TYPE, 0x08, struct vgpu_chan_submit)
 #define VGPU_IOCTL_CHAN_WAIT _IOW(VGPU_IOCTL_TYPE, 0x09, struct vgpu_chan_wait)
 #define VGPU_IOCTL_CHAN_DESTROY _IOW(VGPU_IOCTL_TYPE, 0x0a, struct vgpu_chan_destroy)
+#define VGPU_IOCTL_HOST_ALLOC _IOWR(VGPU_IOCTL_TYPE, 0x0b, struct vgpu_host_alloc)
 
 #endif /* _UAPI_VGPU_H */
