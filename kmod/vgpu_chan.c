@@ -292,6 +292,31 @@ int vgpu_ioctl_chan_create(struct vgpu_ctx *ctx, void *data)
 	return 0;
 }
 
+/*
+ * One side of a copy (@addr, @pitch, @slice rows): rows must not overlap
+ * and the last byte must not wrap around the address space.
+ */
+static int vgpu_copy_check(const struct vgpu_cmd_copy *c, const u64 *addr,
+			   u64 pitch, u32 slice)
+{
+	u32 depth = max(c->depth, 1U);
+	u64 rows, span, last;
+
+	if (!c->width || !c->height)
+		return -EINVAL;
+	if (depth == 1 ? slice : slice < c->height)
+		return -EINVAL;
+	if ((u64)c->height * depth > 1 && pitch < c->width)
+		return -EINVAL;
+	/* Rows before the last one: (depth - 1) slices and height - 1 rows. */
+	rows = (u64)(depth - 1) * slice + c->height - 1;
+	if (check_mul_overflow(rows, pitch, &span) ||
+	    check_add_overflow(span, c->width, &span) ||
+	    check_add_overflow(*addr, span, &last))
+		return -EINVAL;
+	return 0;
+}
+
 /* The arguments shared by both semaphore commands. */
 static int vgpu_sem_check(const struct vgpu_cmd *c)
 {
@@ -314,22 +339,11 @@ static int vgpu_cmd_check(const struct vgpu_cmd *c)
 		return c->flags || memchr_inv(c->raw, 0, sizeof(c->raw)) ?
 			-EINVAL : 0;
 	case VGPU_CMD_COPY:
-		if (c->flags || c->copy.pad || c->raw[6] ||
-		    !c->copy.width || !c->copy.height)
-			return -EINVAL;
-		if (c->copy.height > 1 && (c->copy.src_pitch < c->copy.width ||
-					   c->copy.dst_pitch < c->copy.width))
-			return -EINVAL;
-		/* No row may wrap around the address space. */
-		if (check_mul_overflow((u64)c->copy.height - 1,
-				       c->copy.src_pitch, &span) ||
-		    check_add_overflow(span, c->copy.width, &span) ||
-		    check_add_overflow(c->copy.src, span, &last))
-			return -EINVAL;
-		if (check_mul_overflow((u64)c->copy.height - 1,
-				       c->copy.dst_pitch, &span) ||
-		    check_add_overflow(span, c->copy.width, &span) ||
-		    check_add_overflow(c->copy.dst, span, &last))
+		if (c->flags || vgpu_copy_check(&c->copy, &c->copy.src,
+						c->copy.src_pitch,
+						c->copy.src_height) ||
+		    vgpu_copy_check(&c->copy, &c->copy.dst, c->copy.dst_pitch,
+				    c->copy.dst_height))
 			return -EINVAL;
 		return 0;
 	case VGPU_CMD_MEMSET: {

@@ -3,7 +3,7 @@
  * A context's default channel: the ring libvgpu writes commands into, the
  * doorbell, fences read from the status page, and waits. Also the pinned
  * staging buffer through which pageable host memory is copied, as NVIDIA's
- * driver does. All of it is used with vg_lock held.
+ * driver does. All of it is used with the context's lock held.
  */
 #include <errno.h>
 #include <sched.h>
@@ -75,8 +75,9 @@ static uint64_t vg_now_ns(void)
 /* A failed channel makes the context's error sticky, as on CUDA. */
 static CUresult vg_chan_failed(struct CUctx_st *ctx)
 {
-	ctx->sticky = CUDA_ERROR_ILLEGAL_ADDRESS;
-	return ctx->sticky;
+	__atomic_store_n(&ctx->sticky, CUDA_ERROR_ILLEGAL_ADDRESS,
+			 __ATOMIC_RELAXED);
+	return CUDA_ERROR_ILLEGAL_ADDRESS;
 }
 
 /*
@@ -159,8 +160,8 @@ CUresult vg_chan_push(struct CUctx_st *ctx, const struct vgpu_cmd *cmd,
 /* Everything queued so far has completed. */
 CUresult vg_chan_sync(struct CUctx_st *ctx)
 {
-	if (ctx->sticky)
-		return ctx->sticky;
+	if (vg_ctx_sticky(ctx))
+		return vg_ctx_sticky(ctx);
 	return vg_chan_wait(ctx, ctx->put);
 }
 

@@ -40,8 +40,36 @@ void vg_ctx_ref(struct CUctx_st *ctx)
 
 void vg_ctx_unref(struct CUctx_st *ctx)
 {
-	if (!ctx->primary && --ctx->refs == 0)
+	if (!ctx->primary && --ctx->refs == 0) {
+		pthread_mutex_destroy(&ctx->lock);
 		free(ctx);
+	}
+}
+
+/*
+ * Called with vg_lock held on an open context: keeps it alive, takes its
+ * lock (so its file stays open) and drops vg_lock for the channel work.
+ */
+void vg_ctx_begin(struct CUctx_st *ctx)
+{
+	vg_ctx_ref(ctx);
+	pthread_mutex_lock(&ctx->lock);
+	pthread_mutex_unlock(&vg_lock);
+}
+
+/* Ends what vg_ctx_begin() started; takes neither lock on return. */
+void vg_ctx_end(struct CUctx_st *ctx)
+{
+	pthread_mutex_unlock(&ctx->lock);
+	pthread_mutex_lock(&vg_lock);
+	vg_ctx_unref(ctx);
+	pthread_mutex_unlock(&vg_lock);
+}
+
+/* The context's sticky error; written under its lock, read under either. */
+CUresult vg_ctx_sticky(const struct CUctx_st *ctx)
+{
+	return __atomic_load_n(&ctx->sticky, __ATOMIC_RELAXED);
 }
 
 /* Thread exit: the stack's references go with it. */
@@ -205,13 +233,18 @@ CUresult vg_ctx_open(struct CUctx_st *ctx)
 	return r;
 }
 
-/* Releases the device file: the GPU side of the context is gone. */
+/*
+ * Releases the device file: the GPU side of the context is gone. With
+ * vg_lock held (or before anyone else can see the context).
+ */
 void vg_ctx_close(struct CUctx_st *ctx)
 {
+	pthread_mutex_lock(&ctx->lock);
 	if (ctx->fd >= 0)
 		close(ctx->fd);
 	ctx->fd = -1;
 	vg_chan_close(ctx);
+	pthread_mutex_unlock(&ctx->lock);
 	vg_host_forget(ctx);
 	if (ctx->va_size)
 		munmap((void *)(uintptr_t)ctx->va_base, ctx->va_size);
@@ -272,6 +305,7 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params,
 	ctx->dev = dev;
 	ctx->flags = flags;
 	ctx->refs = 1;
+	pthread_mutex_init(&ctx->lock, NULL);
 	r = vg_ctx_open(ctx);
 	if (r)
 		goto err_free;
@@ -291,6 +325,7 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params,
 err_close:
 	vg_ctx_close(ctx);
 err_free:
+	pthread_mutex_destroy(&ctx->lock);
 	free(ctx);
 	return r;
 }
@@ -482,7 +517,12 @@ CUresult cuCtxSynchronize(void)
 	if (r)
 		return r;
 	pthread_mutex_lock(&vg_lock);
-	r = ctx->fd >= 0 ? vg_chan_sync(ctx) : CUDA_ERROR_CONTEXT_IS_DESTROYED;
-	pthread_mutex_unlock(&vg_lock);
+	if (ctx->fd < 0) {
+		pthread_mutex_unlock(&vg_lock);
+		return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+	}
+	vg_ctx_begin(ctx);
+	r = vg_chan_sync(ctx);
+	vg_ctx_end(ctx);
 	return r;
 }

@@ -43,8 +43,9 @@ static CUresult vg_copy_cmd(struct CUctx_st *ctx, uint64_t dst, uint64_t src,
 
 #define VG_HALF (VG_STAGE_SIZE / 2)
 
+/* With the context's lock held; @pinned: the source is registered. */
 static CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst,
-			const void *src, size_t n, bool async)
+			const void *src, size_t n, bool pinned, bool async)
 {
 	const unsigned char *s = src;
 	unsigned char *stage;
@@ -53,14 +54,9 @@ static CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst,
 	unsigned int half = 0;
 	CUresult r;
 
-	switch (vg_host_use(ctx, (uintptr_t)src, n)) {
-	case VG_HOST_OVERRUN:
-		return CUDA_ERROR_INVALID_VALUE;
-	case VG_HOST_PINNED:
+	if (pinned) {
 		r = vg_copy_cmd(ctx, dst, (uintptr_t)src, n, &seq);
 		return r || async ? r : vg_chan_wait(ctx, seq);
-	case VG_HOST_PAGEABLE:
-		break;
 	}
 	r = vg_stage_get(ctx, &stage);
 	for (off = 0; r == CUDA_SUCCESS && off < n; off += len, half ^= 1) {
@@ -76,8 +72,9 @@ static CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst,
 	return r;
 }
 
+/* With the context's lock held; @pinned: the destination is registered. */
 static CUresult vg_dtoh(struct CUctx_st *ctx, void *dst, CUdeviceptr src,
-			size_t n, bool async)
+			size_t n, bool pinned, bool async)
 {
 	unsigned char *d = dst, *stage;
 	uint64_t seq[2] = { 0, 0 };
@@ -85,14 +82,9 @@ static CUresult vg_dtoh(struct CUctx_st *ctx, void *dst, CUdeviceptr src,
 	unsigned int half = 0, i;
 	CUresult r;
 
-	switch (vg_host_use(ctx, (uintptr_t)dst, n)) {
-	case VG_HOST_OVERRUN:
-		return CUDA_ERROR_INVALID_VALUE;
-	case VG_HOST_PINNED:
+	if (pinned) {
 		r = vg_copy_cmd(ctx, (uintptr_t)dst, src, n, &seq[0]);
 		return r || async ? r : vg_chan_wait(ctx, seq[0]);
-	case VG_HOST_PAGEABLE:
-		break;
 	}
 	r = vg_stage_get(ctx, &stage);
 	/* Queue piece k+1 before draining piece k. */
@@ -139,6 +131,7 @@ static bool vg_stream_ok(CUstream s)
 static CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
 			bool async)
 {
+	enum vg_host_use use = VG_HOST_PAGEABLE;
 	struct CUctx_st *ctx;
 	CUresult r;
 
@@ -152,17 +145,28 @@ static CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
 		r = CUDA_ERROR_INVALID_VALUE;
 		goto out;
 	}
+	if (dir != VG_DTOD)
+		use = vg_host_use(ctx, dir == VG_HTOD ? src : dst, n);
+	if (use == VG_HOST_OVERRUN) {
+		r = CUDA_ERROR_INVALID_VALUE;
+		goto out;
+	}
+	vg_ctx_begin(ctx);
 	switch (dir) {
 	case VG_HTOD:
-		r = vg_htod(ctx, dst, (const void *)(uintptr_t)src, n, async);
+		r = vg_htod(ctx, dst, (const void *)(uintptr_t)src, n,
+			    use == VG_HOST_PINNED, async);
 		break;
 	case VG_DTOH:
-		r = vg_dtoh(ctx, (void *)(uintptr_t)dst, src, n, async);
+		r = vg_dtoh(ctx, (void *)(uintptr_t)dst, src, n,
+			    use == VG_HOST_PINNED, async);
 		break;
 	case VG_DTOD:
 		r = vg_copy_cmd(ctx, dst, src, n, NULL);
 		break;
 	}
+	vg_ctx_end(ctx);
+	return r;
 out:
 	pthread_mutex_unlock(&vg_lock);
 	return r;
@@ -229,9 +233,13 @@ CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n)
 	/* Host to host: after earlier work, as a copy on the device would be. */
 	pthread_mutex_lock(&vg_lock);
 	r = vg_current_open(&ctx);
-	if (r == CUDA_SUCCESS)
-		r = vg_chan_sync(ctx);
-	pthread_mutex_unlock(&vg_lock);
+	if (r) {
+		pthread_mutex_unlock(&vg_lock);
+		return r;
+	}
+	vg_ctx_begin(ctx);
+	r = vg_chan_sync(ctx);
+	vg_ctx_end(ctx);
 	if (r == CUDA_SUCCESS && n)
 		memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
 	return r;
@@ -398,6 +406,7 @@ static CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async)
 				p->WidthInBytes, p->Height, &d);
 	if (r)
 		goto out;
+	vg_ctx_begin(ctx);
 	if ((s.device || s.pinned) && (d.device || d.pinned)) {
 		r = vg_copy2d_cmd(ctx, &d, &s, p->WidthInBytes, 0, p->Height, &seq);
 		if (r == CUDA_SUCCESS && !async && !(s.device && d.device))
@@ -410,10 +419,10 @@ static CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async)
 				r = d.device || d.pinned ?
 					vg_htod(ctx, d.addr + row * d.pitch,
 						(const void *)(uintptr_t)(s.addr + row * s.pitch),
-						p->WidthInBytes, false) :
+						p->WidthInBytes, false, false) :
 					vg_dtoh(ctx, (void *)(uintptr_t)(d.addr + row * d.pitch),
 						s.addr + row * s.pitch, p->WidthInBytes,
-						false);
+						false, false);
 		}
 	} else {
 		/* Host to host: in order with earlier work. */
@@ -423,6 +432,8 @@ static CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async)
 				(const void *)(uintptr_t)(s.addr + row * s.pitch),
 				p->WidthInBytes);
 	}
+	vg_ctx_end(ctx);
+	return r;
 out:
 	pthread_mutex_unlock(&vg_lock);
 	return r;
@@ -475,7 +486,10 @@ static CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 	cmd.memset.width = width;
 	cmd.memset.height = (uint32_t)height;
 	cmd.memset.pitch = pitch;
+	vg_ctx_begin(ctx);
 	r = vg_chan_push(ctx, &cmd, NULL);
+	vg_ctx_end(ctx);
+	return r;
 out:
 	pthread_mutex_unlock(&vg_lock);
 	return r;
@@ -521,13 +535,73 @@ CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int ui, size_t n,
 }
 
 /*
- * A 3D copy is Depth 2D copies, slice z of each side starting Height-pitch
- * rows further on. The last slice goes first: it holds the highest
- * addresses, so a range past an allocation is refused before any byte
- * moves.
+ * A 3D copy between memory the engine reaches (device or registered) is
+ * one command; *@done says whether this took it. The whole extent of each
+ * side is checked first, so nothing moves when any of it is bad.
+ */
+static CUresult vg_copy3d_direct(const CUDA_MEMCPY3D *p, bool async,
+				 bool *done)
+{
+	struct vgpu_cmd cmd = { .op = VGPU_CMD_COPY };
+	size_t src_rows, dst_rows;
+	struct vg_side s, d;
+	struct CUctx_st *ctx;
+	uint64_t seq = 0;
+	CUresult r;
+
+	*done = false;
+	if (p->Height > UINT32_MAX || p->Depth > UINT32_MAX ||
+	    p->srcHeight > UINT32_MAX || p->dstHeight > UINT32_MAX ||
+	    p->srcHeight > (SIZE_MAX - p->Height) / p->Depth ||
+	    p->dstHeight > (SIZE_MAX - p->Height) / p->Depth ||
+	    p->srcZ > (SIZE_MAX - p->srcY) / (p->srcHeight + 1) ||
+	    p->dstZ > (SIZE_MAX - p->dstY) / (p->dstHeight + 1))
+		return CUDA_ERROR_INVALID_VALUE;
+	src_rows = (p->Depth - 1) * p->srcHeight + p->Height;
+	dst_rows = (p->Depth - 1) * p->dstHeight + p->Height;
+	pthread_mutex_lock(&vg_lock);
+	r = vg_current_open(&ctx);
+	if (r == CUDA_SUCCESS)
+		r = vg_side_get(ctx, p->srcMemoryType, p->srcHost, p->srcDevice,
+				p->srcXInBytes, p->srcY + p->srcZ * p->srcHeight,
+				p->srcPitch, p->WidthInBytes, src_rows, &s);
+	if (r == CUDA_SUCCESS)
+		r = vg_side_get(ctx, p->dstMemoryType, p->dstHost, p->dstDevice,
+				p->dstXInBytes, p->dstY + p->dstZ * p->dstHeight,
+				p->dstPitch, p->WidthInBytes, dst_rows, &d);
+	if (r || !(s.device || s.pinned) || !(d.device || d.pinned)) {
+		pthread_mutex_unlock(&vg_lock);
+		return r;
+	}
+	cmd.copy.src = s.addr;
+	cmd.copy.dst = d.addr;
+	cmd.copy.width = p->WidthInBytes;
+	cmd.copy.src_pitch = s.pitch;
+	cmd.copy.dst_pitch = d.pitch;
+	cmd.copy.height = (uint32_t)p->Height;
+	cmd.copy.depth = (uint32_t)p->Depth;
+	if (p->Depth > 1) {
+		cmd.copy.src_height = (uint32_t)p->srcHeight;
+		cmd.copy.dst_height = (uint32_t)p->dstHeight;
+	}
+	*done = true;
+	vg_ctx_begin(ctx);
+	r = vg_chan_push(ctx, &cmd, &seq);
+	if (r == CUDA_SUCCESS && !async && !(s.device && d.device))
+		r = vg_chan_wait(ctx, seq);
+	vg_ctx_end(ctx);
+	return r;
+}
+
+/*
+ * Otherwise a 3D copy is Depth 2D copies, slice z of each side starting
+ * Height-pitch rows further on. The last slice goes first: it holds the
+ * highest addresses, so a range past an allocation is refused before any
+ * byte moves.
  */
 static CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async)
 {
+	bool done;
 	CUDA_MEMCPY2D s = { 0 };
 	size_t z;
 	CUresult r = vg_check_init();
@@ -540,6 +614,9 @@ static CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async)
 		return CUDA_SUCCESS;
 	if (p->Depth > 1 && (p->srcHeight < p->Height || p->dstHeight < p->Height))
 		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_copy3d_direct(p, async, &done);
+	if (r || done)
+		return r;
 	s.srcXInBytes = p->srcXInBytes;
 	s.srcMemoryType = p->srcMemoryType;
 	s.srcHost = p->srcHost;

@@ -99,6 +99,7 @@ static CUresult vg_discover(void)
 		p->dev = i;
 		p->fd = -1;
 		p->primary = true;
+		pthread_mutex_init(&p->lock, NULL);
 		d->primary = p;
 	}
 	vg_device_count = n;

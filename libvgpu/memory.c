@@ -22,7 +22,7 @@ CUresult vg_current_open(struct CUctx_st **pctx)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if ((*pctx)->fd < 0)
 		return CUDA_ERROR_CONTEXT_IS_DESTROYED;
-	return (*pctx)->sticky;
+	return vg_ctx_sticky(*pctx);
 }
 
 static CUresult vg_mem_alloc(CUdeviceptr *dptr, size_t bytes)
@@ -88,12 +88,16 @@ CUresult cuMemFree_v2(CUdeviceptr dptr)
 		return r;
 	pthread_mutex_lock(&vg_lock);
 	ctx = vg_ctx_by_address(dptr);
+	if (!ctx) {
+		pthread_mutex_unlock(&vg_lock);
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	vg_ctx_begin(ctx);
 	/* Like cudaFree, work already queued finishes before memory goes. */
-	if (ctx)
-		vg_chan_wait(ctx, ctx->put);
-	if (!ctx || ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f))
+	vg_chan_wait(ctx, ctx->put);
+	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f))
 		r = CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_unlock(&vg_lock);
+	vg_ctx_end(ctx);
 	return r;
 }
 

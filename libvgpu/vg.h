@@ -4,10 +4,16 @@
  * cuInit, contexts and the per-thread context stack, and the pure helpers
  * that unit tests call directly.
  *
- * Locking: one mutex, vg_lock, protects the context registry, context
- * reference counts and state, and the primary-context table. The device
- * table is written once, by cuInit under vg_lock, and is read-only after
- * vg_initialized becomes true. Nothing nests inside vg_lock.
+ * Locking: vg_lock protects the context registry, context reference
+ * counts and state, host registrations and the primary-context table.
+ * Each context's own lock (CUctx_st.lock) protects its channel: the ring,
+ * the staging buffer and the sticky error; it is held across channel
+ * work, which may wait for the device, so a copy in one context never
+ * holds up the rest of the process. Order: vg_lock, then a context's
+ * lock; a call plans under vg_lock and moves to the context's lock with
+ * vg_ctx_begin(). Closing a context's file takes both. The device table
+ * is written once, by cuInit under vg_lock, and is read-only after
+ * vg_initialized becomes true.
  */
 #ifndef VG_H
 #define VG_H
@@ -41,6 +47,7 @@ struct CUctx_st {
 	int fd;			/* -1 once destroyed or while inactive */
 	uint64_t va_base;	/* device-address window reserved in this */
 	uint64_t va_size;	/* process while the context is open */
+	pthread_mutex_t lock;	/* the channel state below */
 	/* The default channel (channel.c), while the context is open. */
 	struct vgpu_cmd *ring;
 	uint32_t chan;
@@ -78,6 +85,9 @@ CUresult vg_ctx_open(struct CUctx_st *ctx);
 void vg_ctx_close(struct CUctx_st *ctx);
 void vg_ctx_ref(struct CUctx_st *ctx);
 void vg_ctx_unref(struct CUctx_st *ctx);
+void vg_ctx_begin(struct CUctx_st *ctx);
+void vg_ctx_end(struct CUctx_st *ctx);
+CUresult vg_ctx_sticky(const struct CUctx_st *ctx);
 struct CUctx_st *vg_ctx_current(void);
 bool vg_ctx_alive(const struct CUctx_st *ctx);
 struct CUctx_st *vg_ctx_by_address(uint64_t va);

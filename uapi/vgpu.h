@@ -300,9 +300,12 @@ struct vgpu_host_alloc {
 #define VGPU_SEM_NOR (_BITUL(4) | _BITUL(5))	/* ~(*addr | value) != 0 */
 
 /**
- * struct vgpu_cmd_copy - VGPU_CMD_COPY: @height rows of @width bytes from
- * @src to @dst, rows @src_pitch and @dst_pitch bytes apart. Each row must
- * lie inside one device allocation or registered host range.
+ * struct vgpu_cmd_copy - VGPU_CMD_COPY: @depth slices of @height rows of
+ * @width bytes from @src to @dst. Rows are @src_pitch and @dst_pitch bytes
+ * apart; slices start @src_height and @dst_height rows apart. Each row
+ * must lie inside one device allocation or registered host range.
+ * @depth: Slices; 0 counts as 1. With one slice @src_height and
+ *	@dst_height must be 0; with more they are at least @height.
  */
 struct vgpu_cmd_copy {
 	__u64 src;
@@ -311,7 +314,9 @@ struct vgpu_cmd_copy {
 	__u64 src_pitch;
 	__u64 dst_pitch;
 	__u32 height;
-	__u32 pad;
+	__u32 depth;
+	__u32 src_height;
+	__u32 dst_height;
 };
 
 /**

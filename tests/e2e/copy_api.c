@@ -8,6 +8,7 @@
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include "tap.h"
 
@@ -216,6 +217,68 @@ static void threads_copy_at_once(void)
 		pthread_join(t[i], NULL);
 	for (i = 0; i < 4; i++)
 		CHECK(w[i].failures == 0);
+}
+
+/*
+ * A long synchronous copy in one context does not hold up another
+ * context's work in another thread: each context has its own lock.
+ */
+struct long_copy {
+	CUcontext ctx;
+	volatile int started, done;
+	CUresult result;
+};
+
+static void *long_copy_main(void *arg)
+{
+	enum { N = 256 << 20 };
+	struct long_copy *lc = arg;
+	unsigned char *buf = malloc(N);
+	CUdeviceptr d;
+
+	cuCtxSetCurrent(lc->ctx);
+	lc->result = buf ? cuMemAlloc(&d, N) : CUDA_ERROR_OUT_OF_MEMORY;
+	if (lc->result == CUDA_SUCCESS) {
+		memset(buf, 1, N);
+		lc->started = 1;
+		lc->result = cuMemcpyHtoD(d, buf, N);
+		lc->done = 1;
+		cuMemFree(d);
+	}
+	lc->started = 1;
+	free(buf);
+	return NULL;
+}
+
+static void other_contexts_go_on(void)
+{
+	struct long_copy lc = { 0 };
+	unsigned int word = 0x1234, back = 0;
+	CUcontext mine;
+	CUdeviceptr d;
+	pthread_t t;
+	int i, done_early;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&lc.ctx, NULL, 0, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&mine, NULL, 0, 0));
+	pthread_create(&t, NULL, long_copy_main, &lc);
+	while (!lc.started)
+		usleep(1000);
+	usleep(20000);
+	for (i = 0; i < 10; i++) {
+		CHECK_RES(CUDA_SUCCESS, cuMemAlloc(&d, 4));
+		CHECK_RES(CUDA_SUCCESS, cuMemcpyHtoD(d, &word, 4));
+		CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&back, d, 4));
+		CHECK_RES(CUDA_SUCCESS, cuMemFree(d));
+	}
+	done_early = !lc.done;
+	pthread_join(t, NULL);
+	CHECK(back == word);
+	CHECK(lc.result == CUDA_SUCCESS);
+	CHECK(done_early);
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(mine));
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(lc.ctx));
 }
 
 /* Host rows of 300 bytes (pitch 320) -> device (pitch 512) -> host (pitch 400). */
@@ -443,6 +506,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(fills),
 	TAP_TEST(checks_before_queuing),
 	TAP_TEST(threads_copy_at_once),
+	TAP_TEST(other_contexts_go_on),
 	TAP_TEST(copy2d_pageable),
 	TAP_TEST(copy2d_pinned),
 	TAP_TEST(copy2d_offsets_and_checks),

@@ -113,6 +113,35 @@ TEST_F(chan, pitched_copy)
 	EXPECT_EQ(0, bad);
 }
 
+/* 3 slices of 4 rows of 100 bytes, with gaps between rows and slices. */
+TEST_F(chan, copy_3d)
+{
+	enum { W = 100, H = 4, D = 3, SP = 128, SH = 6, DP = 256, DH = 5 };
+	unsigned char *src = self->host, *dst = self->host + MIB;
+	int x, y, z, bad = 0;
+
+	for (x = 0; x < SP * SH * D; x++)
+		src[x] = (unsigned char)(x * 7 + 3);
+	memset(dst, 0xee, DP * DH * D);
+	cmd_copy(&self->c, self->dev, (uintptr_t)src, W, H, DP, SP);
+	self->c.ring[(self->c.put - 1) % RING].copy.depth = D;
+	self->c.ring[(self->c.put - 1) % RING].copy.src_height = SH;
+	self->c.ring[(self->c.put - 1) % RING].copy.dst_height = DH;
+	cmd_copy(&self->c, (uintptr_t)dst, self->dev, DP * DH * D, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, wait_for(&self->c, 2));
+	for (z = 0; z < D; z++)
+		for (y = 0; y < DH; y++)
+			for (x = 0; x < DP; x++) {
+				unsigned char got = dst[(z * DH + y) * DP + x];
+				int want = y < H && x < W ?
+					src[(z * SH + y) * SP + x] : 0;
+
+				bad += got != want;
+			}
+	EXPECT_EQ(0, bad);
+}
+
 TEST_F(chan, memset_patterns)
 {
 	uint16_t *h16 = (uint16_t *)(self->host + 8192);
@@ -217,7 +246,11 @@ TEST_F(chan, malformed_commands_refused)
 		{ VGPU_CMD_COPY, 0, { 1 << 20, 2 << 20, 8, 0, 0, 0 } },	/* height 0 */
 		{ VGPU_CMD_COPY, 0, { 1 << 20, 2 << 20, 64, 32, 64, 2 } },	/* pitch < width */
 		{ VGPU_CMD_COPY, 0, { ~0ULL - 4, 2 << 20, 64, 0, 0, 1 } },	/* wraps */
-		{ VGPU_CMD_COPY, 0, { 1 << 20, 2 << 20, 64, 64, 64, 1 | (1ULL << 32) } },	/* pad */
+		{ VGPU_CMD_COPY, 0, { 1 << 20, 2 << 20, 64, 64, 64, 1 | (2ULL << 32) } },	/* no slice height */
+		{ VGPU_CMD_COPY, 0, { 1 << 20, 2 << 20, 64, 64, 64, 4 | (2ULL << 32), 4 | (3ULL << 32) } },	/* dst slices overlap */
+		{ VGPU_CMD_COPY, 0, { 1 << 20, 2 << 20, 64, 64, 64, 1, 1 } },	/* slice height, one slice */
+		{ VGPU_CMD_COPY, 0, { 1 << 20, 2 << 20, 64, 32, 64, 1 | (2ULL << 32), 1 | (1ULL << 32) } },	/* pitch < width */
+		{ VGPU_CMD_COPY, 0, { 1 << 20, 2 << 20, 64, 1ULL << 40, 64, 2 | (0xffffffffULL << 32), 2 | (2ULL << 32) } },	/* wraps */
 		{ VGPU_CMD_MEMSET, 0, { 1 << 20, 8, 0, 1 | (1ULL << 32), 3 } },	/* elem 3 */
 		{ VGPU_CMD_MEMSET, 0, { 1 << 20, 8, 0, 1 | (0x100ULL << 32), 1 } },	/* value > byte */
 		{ VGPU_CMD_MEMSET, 0, { (1 << 20) + 1, 8, 0, 1, 4 } },	/* unaligned */

@@ -37,7 +37,8 @@ static_assert(offsetof(struct vgpu_host_alloc, offset) == 16, "vgpu_host_alloc o
 static_assert((VGPU_SEM_TEST_MASK & (VGPU_SEM_TIMESTAMP | VGPU_SEM_32)) == 0, "sem flags");
 static_assert(sizeof(struct vgpu_cmd) == 64, "vgpu_cmd size");
 static_assert(offsetof(struct vgpu_cmd, copy) == 8, "vgpu_cmd args");
-static_assert(sizeof(struct vgpu_cmd_copy) == 48, "vgpu_cmd_copy size");
+static_assert(sizeof(struct vgpu_cmd_copy) == 56, "vgpu_cmd_copy size");
+static_assert(offsetof(struct vgpu_cmd_copy, dst_height) == 52, "vgpu_cmd_copy dst_height");
 static_assert(sizeof(struct vgpu_cmd_memset) == 40, "vgpu_cmd_memset size");
 static_assert(sizeof(struct vgpu_cmd_sem) == 16, "vgpu_cmd_sem size");
 static_assert(sizeof(struct vgpu_chan_status) == 32, "vgpu_chan_status size");
