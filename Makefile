@@ -29,6 +29,10 @@ SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 LIB_SRCS := $(wildcard libvgpu/*.c)
 LIB_OBJS := $(patsubst libvgpu/%.c,$(BUILD)/libvgpu/%.o,$(LIB_SRCS))
 UNIT_LIB_OBJS := $(patsubst libvgpu/%.c,$(BUILD)/unit/libvgpu/%.o,$(LIB_SRCS))
+# The freestanding compute core, built for user space with its user shim.
+CORE_SRCS := $(wildcard kmod/core/*.c)
+UNIT_CORE_OBJS := $(patsubst kmod/core/%.c,$(BUILD)/unit/core/%.o,$(CORE_SRCS))
+CORE_USER := -Ikmod/core '-D__printf(a,b)=__attribute__((format(printf, a, b)))'
 LIBVGPU := $(BUILD)/lib/libvgpu.so.1
 # Programs built here find libvgpu in build/lib.
 LINK_LIBVGPU := $(LIBVGPU) -Wl,-rpath,$(BUILD)/lib -lpthread
@@ -47,7 +51,7 @@ LINUX_SOURCE := /usr/src/linux-source-6.1.tar.xz
 .PHONY: all module lib tools tests demo check bench install-deps clean \
 	vm-module-stock vm-module-newer vm-module-debug
 .SUFFIXES:
-.SECONDARY: $(LIB_OBJS) $(UNIT_LIB_OBJS)
+.SECONDARY: $(LIB_OBJS) $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
 
 all: module lib tools tests
 
@@ -104,12 +108,17 @@ $(BUILD)/unit/libvgpu/%.o: libvgpu/%.c libvgpu/*.h libvgpu/include/cuda.h uapi/v
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@
 
-$(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h $(UNIT_LIB_OBJS)
+$(BUILD)/unit/core/%.o: kmod/core/%.c kmod/core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ilibvgpu $(CFLAGS) $(SAN) $< $(UNIT_LIB_OBJS) -lpthread -o $@
+	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $(SAN) -c $< -o $@
+
+$(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ilibvgpu $(CORE_USER) $(CFLAGS) $(SAN) $< $(UNIT_LIB_OBJS) \
+		$(UNIT_CORE_OBJS) -lpthread -lm -o $@
 
 # The uapi layout test is also built for 32-bit user space (compat ioctls).
-$(BUILD)/tests/unit/test_uapi_layout: tests/unit/test_uapi_layout.c uapi/vgpu.h
+$(BUILD)/tests/unit/test_uapi_layout: tests/unit/test_uapi_layout.c uapi/vgpu.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@
 	$(CC) $(CPPFLAGS) $(CFLAGS) -m32 -fsyntax-only $<

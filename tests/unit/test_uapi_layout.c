@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "uapi/vgpu.h"
+#include "uapi/vgpu_isa.h"
 
 static_assert(sizeof(struct vgpu_info) == 192, "vgpu_info size");
 static_assert(offsetof(struct vgpu_info, mem_free) == VGPU_INFO_SIZE_V1, "v1 end");
@@ -47,6 +48,10 @@ static_assert(sizeof(struct vgpu_chan_create) == 24, "vgpu_chan_create size");
 static_assert(sizeof(struct vgpu_chan_submit) == 16, "vgpu_chan_submit size");
 static_assert(sizeof(struct vgpu_chan_wait) == 24, "vgpu_chan_wait size");
 static_assert(sizeof(struct vgpu_chan_destroy) == 8, "vgpu_chan_destroy size");
+static_assert(sizeof(struct vgpu_insn) == 32, "vgpu_insn size");
+static_assert(offsetof(struct vgpu_insn, dst) == 8, "vgpu_insn dst");
+static_assert(offsetof(struct vgpu_insn, imm) == 24, "vgpu_insn imm");
+static_assert(sizeof(struct vgpu_func) == 32, "vgpu_func size");
 static_assert(_IOC_TYPE(VGPU_IOCTL_GET_INFO) == VGPU_IOCTL_TYPE, "GET_INFO type");
 static_assert(_IOC_DIR(VGPU_IOCTL_GET_INFO) == (_IOC_READ | _IOC_WRITE), "GET_INFO dir");
 

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The ISA verifier: a program runs only if every instruction is well
+ * formed (known operation, a type and modifiers it allows, operands in
+ * range, unused fields zero) and every kernel's code, followed from its
+ * entry, stays inside the program and inside the kernel's declared
+ * registers and predicates. Each refusal names the instruction and why.
+ */
+#include "core.h"
+
+/* What an operand slot holds. */
+enum vgpu_opnd {
+	OPND_NONE,		/* unused: must be 0 */
+	OPND_REG,		/* a register */
+	OPND_REG_IMM,		/* a register, or @imm by flag */
+	OPND_PRED,		/* a predicate */
+	OPND_ADDR,		/* a register or VGPU_NO_REG */
+	OPND_MEET,		/* an instruction index or VGPU_NO_TARGET */
+};
+
+#define TB(t) (1U << (t))
+#define T_I16 (TB(VGPU_T_U16) | TB(VGPU_T_S16))
+#define T_I32 (TB(VGPU_T_U32) | TB(VGPU_T_S32))
+#define T_I64 (TB(VGPU_T_U64) | TB(VGPU_T_S64))
+#define T_INT (T_I16 | T_I32 | T_I64)
+#define T_SINT (TB(VGPU_T_S16) | TB(VGPU_T_S32) | TB(VGPU_T_S64))
+#define T_FLT (TB(VGPU_T_F32) | TB(VGPU_T_F64))
+#define T_MEM (TB(VGPU_T_U8) | TB(VGPU_T_S8) | T_INT | TB(VGPU_T_F16) | T_FLT)
+#define T_NUM (T_MEM)
+#define T_PRED TB(VGPU_T_PRED)
+
+/*
+ * struct vgpu_op_spec - the shape of one operation.
+ * @types: the types it takes.
+ * @dst, @a, @b, @c: what each operand slot holds (enum vgpu_opnd);
+ *	operations on predicates (type PRED) use OPND_PRED in place of
+ *	OPND_REG and OPND_REG_IMM.
+ * @imm: whether @imm may be nonzero without an _IMM flag (offsets,
+ *	targets, barrier numbers).
+ * @flags: the VGPU_IF_* flags it allows besides the guard and _IMM ones.
+ */
+struct vgpu_op_spec {
+	const char *name;
+	u32 types;
+	u8 dst, a, b, c;
+	u8 imm;
+	u8 flags;
+};
+
+static const struct vgpu_op_spec vgpu_ops[VGPU_OP_COUNT] = {
+	[VGPU_OP_NOP] = { "nop", TB(VGPU_T_NONE) },
+	[VGPU_OP_MOV] = { "mov", T_NUM | T_PRED, OPND_REG, OPND_NONE, OPND_REG_IMM },
+	[VGPU_OP_SREG] = { "sreg", TB(VGPU_T_U32) | TB(VGPU_T_U64), OPND_REG },
+	[VGPU_OP_ADD] = { "add", T_INT | T_FLT, OPND_REG, OPND_REG, OPND_REG_IMM,
+			  .flags = VGPU_IF_FTZ | VGPU_IF_SAT },
+	[VGPU_OP_SUB] = { "sub", T_INT | T_FLT, OPND_REG, OPND_REG, OPND_REG_IMM,
+			  .flags = VGPU_IF_FTZ | VGPU_IF_SAT },
+	[VGPU_OP_MUL] = { "mul", T_INT | T_FLT, OPND_REG, OPND_REG, OPND_REG_IMM,
+			  .flags = VGPU_IF_FTZ | VGPU_IF_SAT },
+	[VGPU_OP_MAD] = { "mad", T_INT, OPND_REG, OPND_REG, OPND_REG_IMM,
+			  OPND_REG_IMM },
+	[VGPU_OP_FMA] = { "fma", T_FLT, OPND_REG, OPND_REG, OPND_REG_IMM,
+			  OPND_REG_IMM, .flags = VGPU_IF_FTZ | VGPU_IF_SAT },
+	[VGPU_OP_DIV] = { "div", T_INT | T_FLT, OPND_REG, OPND_REG, OPND_REG_IMM,
+			  .flags = VGPU_IF_FTZ },
+	[VGPU_OP_REM] = { "rem", T_INT, OPND_REG, OPND_REG, OPND_REG_IMM },
+	[VGPU_OP_MIN] = { "min", T_INT | T_FLT, OPND_REG, OPND_REG, OPND_REG_IMM,
+			  .flags = VGPU_IF_FTZ },
+	[VGPU_OP_MAX] = { "max", T_INT | T_FLT, OPND_REG, OPND_REG, OPND_REG_IMM,
+			  .flags = VGPU_IF_FTZ },
+	[VGPU_OP_ABS] = { "abs", T_SINT | T_FLT, OPND_REG, OPND_REG,
+			  .flags = VGPU_IF_FTZ },
+	[VGPU_OP_NEG] = { "neg", T_SINT | T_FLT, OPND_REG, OPND_REG,
+			  .flags = VGPU_IF_FTZ },
+	[VGPU_OP_AND] = { "and", T_INT | T_PRED, OPND_REG, OPND_REG, OPND_REG_IMM },
+	[VGPU_OP_OR] = { "or", T_INT | T_PRED, OPND_REG, OPND_REG, OPND_REG_IMM },
+	[VGPU_OP_XOR] = { "xor", T_INT | T_PRED, OPND_REG, OPND_REG, OPND_REG_IMM },
+	[VGPU_OP_NOT] = { "not", T_INT | T_PRED, OPND_REG, OPND_REG },
+	[VGPU_OP_SHL] = { "shl", T_INT, OPND_REG, OPND_REG, OPND_REG_IMM },
+	[VGPU_OP_SHR] = { "shr", T_INT, OPND_REG, OPND_REG, OPND_REG_IMM },
+	[VGPU_OP_SETP] = { "setp", T_INT | T_FLT, OPND_PRED, OPND_REG,
+			   OPND_REG_IMM, .flags = VGPU_IF_FTZ },
+	[VGPU_OP_SELP] = { "selp", T_NUM, OPND_REG, OPND_REG, OPND_REG_IMM,
+			   OPND_PRED },
+	[VGPU_OP_CVT] = { "cvt", T_NUM, OPND_REG, OPND_REG,
+			  .flags = VGPU_IF_FTZ | VGPU_IF_SAT },
+	[VGPU_OP_LD] = { "ld", T_MEM, OPND_REG, OPND_ADDR, .imm = 1 },
+	[VGPU_OP_ST] = { "st", T_MEM, OPND_NONE, OPND_ADDR, OPND_REG_IMM, .imm = 1 },
+	[VGPU_OP_BRA] = { "bra", TB(VGPU_T_NONE), .c = OPND_MEET, .imm = 1 },
+	[VGPU_OP_EXIT] = { "exit", TB(VGPU_T_NONE) },
+	[VGPU_OP_BAR] = { "bar", TB(VGPU_T_NONE), .imm = 1 },
+	[VGPU_OP_TRAP] = { "trap", TB(VGPU_T_NONE) },
+};
+
+static bool vgpu_is_float(u8 t)
+{
+	return t == VGPU_T_F16 || t == VGPU_T_F32 || t == VGPU_T_F64;
+}
+
+/* PTX saturates f32 arithmetic, s32 add/sub, and any conversion. */
+static bool vgpu_sat_ok(const struct vgpu_insn *in)
+{
+	if (in->op == VGPU_OP_CVT || in->type == VGPU_T_F32)
+		return true;
+	return in->type == VGPU_T_S32 &&
+	       (in->op == VGPU_OP_ADD || in->op == VGPU_OP_SUB);
+}
+
+static int vgpu_refuse(struct vgpu_verdict *v, s64 insn, s64 func,
+		       const char *why)
+{
+	v->insn = insn;
+	v->func = func;
+	vgpu_core_snprintf(v->msg, sizeof(v->msg), "%s", why);
+	return -1;
+}
+
+/* The modifier an operation of this type allows: 0 to *max - 1. */
+static const char *vgpu_check_mod(const struct vgpu_insn *in)
+{
+	u8 max = 1;
+
+	switch (in->op) {
+	case VGPU_OP_SREG:
+		max = VGPU_SR_COUNT;
+		break;
+	case VGPU_OP_ADD:
+	case VGPU_OP_SUB:
+	case VGPU_OP_FMA:
+	case VGPU_OP_DIV:
+		max = vgpu_is_float(in->type) ? VGPU_RND_RP + 1 : 1;
+		break;
+	case VGPU_OP_MUL:
+	case VGPU_OP_MAD:
+		if (vgpu_is_float(in->type))
+			max = VGPU_RND_RP + 1;
+		else if (in->type == VGPU_T_U64 || in->type == VGPU_T_S64)
+			max = VGPU_MUL_HI + 1;	/* no wider result */
+		else
+			max = VGPU_MUL_WIDE + 1;
+		break;
+	case VGPU_OP_SETP:
+		max = vgpu_is_float(in->type) ? VGPU_CMP_COUNT : VGPU_CMP_GE + 1;
+		break;
+	case VGPU_OP_CVT:
+		max = VGPU_RND_RPI + 1;
+		break;
+	case VGPU_OP_LD:
+		max = VGPU_SPACE_COUNT;
+		break;
+	case VGPU_OP_ST:
+		/* Parameters and constants are read only. */
+		max = VGPU_SPACE_LOCAL + 1;
+		break;
+	}
+	return in->mod < max ? NULL : "modifier out of range";
+}
+
+/* CVT: the source type, and rounding that fits the two types. */
+static const char *vgpu_check_cvt(const struct vgpu_insn *in)
+{
+	bool from_f = vgpu_is_float(in->stype), to_f = vgpu_is_float(in->type);
+
+	if (in->stype >= VGPU_T_COUNT || !(TB(in->stype) & T_NUM))
+		return "bad source type";
+	if (!from_f && !to_f)
+		return in->mod ? "rounding on an integer conversion" : NULL;
+	if (from_f && !to_f)
+		return in->mod >= VGPU_RND_RNI ? NULL :
+			"float to integer needs integer rounding";
+	if (!from_f && to_f)
+		return in->mod < VGPU_RND_RNI ? NULL :
+			"integer rounding on a conversion to float";
+	if (in->type == in->stype || in->mod < VGPU_RND_RNI)
+		return NULL;
+	return "integer rounding between float types";
+}
+
+/* One operand slot, against the kernel's register and predicate counts. */
+static const char *vgpu_check_opnd(u8 kind, u32 val, bool is_imm, bool pred,
+				   u32 nregs, u32 npreds, u32 ninsns)
+{
+	if (pred && (kind == OPND_REG || kind == OPND_REG_IMM))
+		kind = OPND_PRED;
+	if (kind == OPND_REG_IMM && is_imm)
+		return val ? "operand replaced by the immediate is not 0" : NULL;
+	switch (kind) {
+	case OPND_NONE:
+		return val ? "unused operand is not 0" : NULL;
+	case OPND_REG:
+	case OPND_REG_IMM:
+		return val < nregs ? NULL : "register out of range";
+	case OPND_PRED:
+		if (is_imm)
+			return "predicate operand cannot be immediate";
+		return val < npreds ? NULL : "predicate out of range";
+	case OPND_ADDR:
+		return val == VGPU_NO_REG || val < nregs ? NULL :
+			"register out of range";
+	case OPND_MEET:
+		return val == VGPU_NO_TARGET || val < ninsns ? NULL :
+			"meeting point out of range";
+	}
+	return "bad operand";
+}
+
+/* Checks what does not depend on the kernel: fields, types, modifiers. */
+static const char *vgpu_check_shape(const struct vgpu_insn *in, u32 ninsns)
+{
+	const struct vgpu_op_spec *s;
+	u8 imm_flags = in->flags & (VGPU_IF_B_IMM | VGPU_IF_C_IMM);
+	const char *why;
+
+	if (in->op >= VGPU_OP_COUNT || !vgpu_ops[in->op].name)
+		return "unknown operation";
+	s = &vgpu_ops[in->op];
+	if (in->pad || in->mod2)
+		return "reserved field is not 0";
+	if (in->type >= VGPU_T_COUNT || !(TB(in->type) & s->types))
+		return "type not allowed for the operation";
+	if (in->op != VGPU_OP_CVT && in->stype)
+		return "source type on an operation without one";
+	if (in->flags & ~(VGPU_IF_B_IMM | VGPU_IF_C_IMM | VGPU_IF_GUARD_NOT |
+			  s->flags))
+		return "flag not allowed for the operation";
+	if ((in->flags & VGPU_IF_FTZ) && in->type != VGPU_T_F32 &&
+	    !(in->op == VGPU_OP_CVT && in->stype == VGPU_T_F32))
+		return "ftz on a type without it";
+	if ((in->flags & VGPU_IF_SAT) && !vgpu_sat_ok(in))
+		return "sat on a type without it";
+	if (imm_flags == (VGPU_IF_B_IMM | VGPU_IF_C_IMM))
+		return "two immediate operands";
+	if ((imm_flags & VGPU_IF_B_IMM) && s->b != OPND_REG_IMM)
+		return "immediate operand where a register is required";
+	if ((imm_flags & VGPU_IF_C_IMM) && s->c != OPND_REG_IMM)
+		return "immediate operand where a register is required";
+	if (in->type == VGPU_T_PRED && imm_flags)
+		return "predicate operand cannot be immediate";
+	if (!imm_flags && !s->imm && in->imm)
+		return "unused immediate is not 0";
+	if (in->guard != VGPU_PRED_NONE && in->guard >= VGPU_MAX_PREDS)
+		return "guard predicate out of range";
+	if (in->guard == VGPU_PRED_NONE && (in->flags & VGPU_IF_GUARD_NOT))
+		return "negated guard without a guard";
+	why = vgpu_check_mod(in);
+	if (why)
+		return why;
+	if (in->op == VGPU_OP_CVT) {
+		why = vgpu_check_cvt(in);
+		if (why)
+			return why;
+	}
+	if (in->op == VGPU_OP_BRA && in->imm >= ninsns)
+		return "branch target out of range";
+	if (in->op == VGPU_OP_BAR && in->imm >= VGPU_MAX_BARRIERS)
+		return "barrier number out of range";
+	return NULL;
+}
+
+/* Operands against one kernel's declared counts. */
+static const char *vgpu_check_regs(const struct vgpu_insn *in,
+				   const struct vgpu_func *f, u32 ninsns)
+{
+	const struct vgpu_op_spec *s = &vgpu_ops[in->op];
+	bool pred = in->type == VGPU_T_PRED;
+	const char *why;
+
+	why = vgpu_check_opnd(s->dst, in->dst, false, pred, f->nregs,
+			      f->npreds, ninsns);
+	if (!why)
+		why = vgpu_check_opnd(s->a, in->a, false, pred, f->nregs,
+				      f->npreds, ninsns);
+	if (!why)
+		why = vgpu_check_opnd(s->b, in->b, in->flags & VGPU_IF_B_IMM,
+				      pred, f->nregs, f->npreds, ninsns);
+	if (!why)
+		why = vgpu_check_opnd(s->c, in->c, in->flags & VGPU_IF_C_IMM,
+				      pred && s->c != OPND_PRED, f->nregs,
+				      f->npreds, ninsns);
+	if (!why && in->guard != VGPU_PRED_NONE && in->guard >= f->npreds)
+		why = "guard predicate out of range";
+	return why;
+}
+
+static const char *vgpu_check_func(const struct vgpu_func *f, u32 ninsns)
+{
+	if (f->entry >= ninsns)
+		return "entry out of range";
+	if (!f->nregs || f->nregs > VGPU_MAX_REGS)
+		return "register count out of range";
+	if (f->npreds > VGPU_MAX_PREDS)
+		return "predicate count out of range";
+	if (f->param_bytes > VGPU_MAX_PARAM_BYTES)
+		return "parameter bytes out of range";
+	if (f->shared_bytes > VGPU_MAX_SHARED_BYTES)
+		return "shared bytes out of range";
+	if (f->local_bytes > VGPU_MAX_LOCAL_BYTES)
+		return "local bytes out of range";
+	if (f->pad)
+		return "reserved field is not 0";
+	return NULL;
+}
+
+/* Does control leave @in only by its branch or by ending the lane? */
+static bool vgpu_no_fallthrough(const struct vgpu_insn *in)
+{
+	if (in->guard != VGPU_PRED_NONE)
+		return false;
+	return in->op == VGPU_OP_BRA || in->op == VGPU_OP_EXIT ||
+	       in->op == VGPU_OP_TRAP;
+}
+
+/* vgpu_isa_verify()'s marks: per kernel, and for the whole program. */
+#define SEEN_QUEUED 1		/* reached by the kernel being checked */
+#define SEEN_ANY 2		/* reached by some kernel */
+
+/**
+ * vgpu_isa_verify() - check @prog before it may run.
+ * @seen: scratch of @prog->ninsns bytes;
+ * @stack: scratch of @prog->ninsns entries (the core allocates nothing).
+ * Return: 0, or -1 with @v saying which instruction and why.
+ */
+int vgpu_isa_verify(const struct vgpu_program *prog, u8 *seen, u32 *stack,
+		    struct vgpu_verdict *v)
+{
+	u32 n = prog->ninsns, i, f, top;
+	const char *why;
+
+	v->insn = -1;
+	v->func = -1;
+	v->msg[0] = 0;
+	if (!n || n > VGPU_MAX_INSNS)
+		return vgpu_refuse(v, -1, -1, "instruction count out of range");
+	if (!prog->nfuncs)
+		return vgpu_refuse(v, -1, -1, "no kernel");
+	for (i = 0; i < n; i++) {
+		why = vgpu_check_shape(&prog->insns[i], n);
+		if (why)
+			return vgpu_refuse(v, i, -1, why);
+		seen[i] = 0;
+	}
+	for (f = 0; f < prog->nfuncs; f++) {
+		const struct vgpu_func *fn = &prog->funcs[f];
+
+		why = vgpu_check_func(fn, n);
+		if (why)
+			return vgpu_refuse(v, -1, f, why);
+		for (i = 0; i < n; i++)
+			seen[i] &= ~SEEN_QUEUED;
+		/* Depth-first over the code the kernel can reach. */
+		top = 0;
+		stack[top++] = fn->entry;
+		seen[fn->entry] |= SEEN_QUEUED;
+		while (top) {
+			u32 at = stack[--top];
+			const struct vgpu_insn *in = &prog->insns[at];
+
+			seen[at] |= SEEN_ANY;
+			why = vgpu_check_regs(in, fn, n);
+			if (why)
+				return vgpu_refuse(v, at, f, why);
+			if (in->op == VGPU_OP_BRA &&
+			    !(seen[in->imm] & SEEN_QUEUED)) {
+				seen[in->imm] |= SEEN_QUEUED;
+				stack[top++] = (u32)in->imm;
+			}
+			if (vgpu_no_fallthrough(in))
+				continue;
+			if (at + 1 == n)
+				return vgpu_refuse(v, at, f,
+						   "control falls off the end");
+			if (!(seen[at + 1] & SEEN_QUEUED)) {
+				seen[at + 1] |= SEEN_QUEUED;
+				stack[top++] = at + 1;
+			}
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (!(seen[i] & SEEN_ANY))
+			return vgpu_refuse(v, i, -1, "unreachable instruction");
+	return 0;
+}

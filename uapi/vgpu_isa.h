@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * The vgpu ISA: the instructions the compute engine runs, as the PTX JIT
+ * writes them and the module's verifier checks them.
+ *
+ * Every instruction is one struct vgpu_insn (32 bytes). A program is an
+ * array of them; branch targets are indices into it. Each thread owns
+ * @nregs 64-bit registers and @npreds predicates (declared per function);
+ * a warp keeps each register as 32 lane values, and each predicate as a
+ * 32-bit lane mask, so one dispatch runs an instruction for the whole warp.
+ *
+ * Values: an 8-, 16- or 32-bit result occupies the low bits of its
+ * register and the rest is zero, except that loads of S8, S16 and S32
+ * sign-extend to 64 bits. F16 and F32 values are IEEE bit patterns in the
+ * low bits. Sources of a narrower type read the low bits.
+ *
+ * Operands: @dst, @a, @b, @c name registers (predicates where the
+ * operation says so); operands an operation does not use must be 0.
+ * VGPU_IF_B_IMM or VGPU_IF_C_IMM replaces @b or @c by @imm (at most one
+ * of them). Memory operations address @a + @imm. Unary operations read @a,
+ * except MOV, which reads @b so that it can take an immediate.
+ * @guard names a predicate: lanes where it is false (true, with
+ * VGPU_IF_GUARD_NOT) skip the instruction; VGPU_PRED_NONE runs it always.
+ *
+ * Control flow: lanes have their own program counters. The engine runs
+ * together the lanes that are at the same instruction, and lanes that
+ * diverge meet again when they reach the same instruction (a branch may
+ * name where that is expected, in @c, as a hint). Every path makes
+ * progress: lanes waiting for others are never starved by a loop.
+ * Warp-synchronous instructions (SHFL, VOTE, WARPSYNC) wait until the
+ * lanes of their member mask that have not exited are all there.
+ */
+#ifndef _UAPI_VGPU_ISA_H
+#define _UAPI_VGPU_ISA_H
+
+#include <linux/types.h>
+
+#define VGPU_ISA_VERSION 1
+
+/* Types (vgpu_insn.type and .stype). */
+#define VGPU_T_NONE 0
+#define VGPU_T_U8 1
+#define VGPU_T_S8 2
+#define VGPU_T_U16 3
+#define VGPU_T_S16 4
+#define VGPU_T_U32 5
+#define VGPU_T_S32 6
+#define VGPU_T_U64 7
+#define VGPU_T_S64 8
+#define VGPU_T_F16 9
+#define VGPU_T_F32 10
+#define VGPU_T_F64 11
+#define VGPU_T_PRED 12
+#define VGPU_T_COUNT 13
+
+/*
+ * Operations (vgpu_insn.op). "d" is @dst, "p" a predicate; "mod" says what
+ * vgpu_insn.mod holds.
+ */
+#define VGPU_OP_NOP 0
+#define VGPU_OP_MOV 1		/* d = b (register or immediate) */
+#define VGPU_OP_SREG 2		/* d = special register mod (VGPU_SR_*) */
+#define VGPU_OP_ADD 3		/* d = a + b (floats: mod VGPU_RND_*) */
+#define VGPU_OP_SUB 4		/* d = a - b */
+#define VGPU_OP_MUL 5		/* d = a * b (integers: mod VGPU_MUL_*) */
+#define VGPU_OP_MAD 6		/* d = a * b + c (integers: mod VGPU_MUL_*) */
+#define VGPU_OP_FMA 7		/* d = a * b + c, rounded once */
+#define VGPU_OP_DIV 8		/* d = a / b; integer x/0 is all ones (u) */
+#define VGPU_OP_REM 9		/* d = a % b; integer x%0 is x */
+#define VGPU_OP_MIN 10
+#define VGPU_OP_MAX 11
+#define VGPU_OP_ABS 12		/* d = |a| */
+#define VGPU_OP_NEG 13		/* d = -a */
+#define VGPU_OP_AND 14		/* bitwise; on predicates with type PRED */
+#define VGPU_OP_OR 15
+#define VGPU_OP_XOR 16
+#define VGPU_OP_NOT 17
+#define VGPU_OP_SHL 18		/* d = a << b; b >= width gives 0 */
+#define VGPU_OP_SHR 19		/* logical (U) or arithmetic (S) */
+#define VGPU_OP_SETP 20		/* p[dst] = a mod(VGPU_CMP_*) b */
+#define VGPU_OP_SELP 21		/* d = p[c] ? a : b */
+#define VGPU_OP_CVT 22		/* d (type) = a (stype), mod VGPU_RND_* */
+#define VGPU_OP_LD 23		/* d = [a + imm], mod VGPU_SPACE_* */
+#define VGPU_OP_ST 24		/* [a + imm] = b, mod VGPU_SPACE_* */
+#define VGPU_OP_BRA 25		/* go to imm; c: where lanes meet again */
+#define VGPU_OP_EXIT 26		/* the lane ends */
+#define VGPU_OP_BAR 27		/* block barrier imm (0-15) */
+#define VGPU_OP_TRAP 28		/* fault the launch */
+#define VGPU_OP_COUNT 29
+
+/* Integer MUL/MAD (mod). */
+#define VGPU_MUL_LO 0		/* low half of the product */
+#define VGPU_MUL_HI 1		/* high half */
+#define VGPU_MUL_WIDE 2		/* 32 x 32 -> 64 (type is the source type) */
+
+/* Floating-point rounding (mod of ADD/SUB/MUL/FMA/DIV, CVT). */
+#define VGPU_RND_RN 0		/* to nearest even */
+#define VGPU_RND_RZ 1		/* toward zero */
+#define VGPU_RND_RM 2		/* toward -inf */
+#define VGPU_RND_RP 3		/* toward +inf */
+/* CVT to an integer, or float to float of the same type: round to integer. */
+#define VGPU_RND_RNI 4
+#define VGPU_RND_RZI 5
+#define VGPU_RND_RMI 6
+#define VGPU_RND_RPI 7
+
+/* SETP comparisons (mod); the U forms are also true when unordered. */
+#define VGPU_CMP_EQ 0
+#define VGPU_CMP_NE 1
+#define VGPU_CMP_LT 2
+#define VGPU_CMP_LE 3
+#define VGPU_CMP_GT 4
+#define VGPU_CMP_GE 5
+#define VGPU_CMP_EQU 6
+#define VGPU_CMP_NEU 7
+#define VGPU_CMP_LTU 8
+#define VGPU_CMP_LEU 9
+#define VGPU_CMP_GTU 10
+#define VGPU_CMP_GEU 11
+#define VGPU_CMP_NUM 12		/* neither is NaN */
+#define VGPU_CMP_NAN 13		/* either is NaN */
+#define VGPU_CMP_COUNT 14
+
+/* Memory spaces (mod of LD/ST). */
+#define VGPU_SPACE_GENERIC 0
+#define VGPU_SPACE_GLOBAL 1
+#define VGPU_SPACE_SHARED 2
+#define VGPU_SPACE_LOCAL 3
+#define VGPU_SPACE_PARAM 4	/* the launch's parameter bytes; read only */
+#define VGPU_SPACE_CONST 5	/* the module's constant bank; read only */
+#define VGPU_SPACE_COUNT 6
+
+/*
+ * Generic addresses of the shared and local windows: above every user
+ * address, so they never meet a device or host pointer.
+ */
+#define VGPU_SHARED_WINDOW 0x0001000000000000ULL
+#define VGPU_LOCAL_WINDOW 0x0002000000000000ULL
+#define VGPU_WINDOW_SIZE 0x0000000100000000ULL
+
+/* Special registers (mod of SREG). */
+#define VGPU_SR_TID_X 0
+#define VGPU_SR_TID_Y 1
+#define VGPU_SR_TID_Z 2
+#define VGPU_SR_NTID_X 3
+#define VGPU_SR_NTID_Y 4
+#define VGPU_SR_NTID_Z 5
+#define VGPU_SR_CTAID_X 6
+#define VGPU_SR_CTAID_Y 7
+#define VGPU_SR_CTAID_Z 8
+#define VGPU_SR_NCTAID_X 9
+#define VGPU_SR_NCTAID_Y 10
+#define VGPU_SR_NCTAID_Z 11
+#define VGPU_SR_LANEID 12
+#define VGPU_SR_WARPID 13
+#define VGPU_SR_NWARPID 14
+#define VGPU_SR_SMID 15
+#define VGPU_SR_NSMID 16
+#define VGPU_SR_CLOCK 17	/* 32-bit cycle-like counter */
+#define VGPU_SR_CLOCK64 18
+#define VGPU_SR_GLOBALTIMER 19	/* ns */
+#define VGPU_SR_LANEMASK_EQ 20
+#define VGPU_SR_LANEMASK_LT 21
+#define VGPU_SR_LANEMASK_LE 22
+#define VGPU_SR_LANEMASK_GT 23
+#define VGPU_SR_LANEMASK_GE 24
+#define VGPU_SR_DYN_SMEM 25	/* dynamic shared memory bytes */
+#define VGPU_SR_COUNT 26
+
+/* vgpu_insn.flags */
+#define VGPU_IF_B_IMM 0x01	/* b is @imm */
+#define VGPU_IF_C_IMM 0x02	/* c is @imm */
+#define VGPU_IF_GUARD_NOT 0x04	/* run where the guard is false */
+#define VGPU_IF_FTZ 0x08	/* f32 subnormal inputs and results are 0 */
+#define VGPU_IF_SAT 0x10	/* clamp (floats: to [0, 1]; ints: to range) */
+#define VGPU_IF_ALL 0x1f
+
+#define VGPU_PRED_NONE 0xff	/* vgpu_insn.guard: unguarded */
+#define VGPU_NO_TARGET 0xffffffffU	/* BRA's c: no meeting point named */
+#define VGPU_NO_REG 0xffffffffU	/* LD/ST's a: the address is @imm alone */
+
+/**
+ * struct vgpu_insn - one instruction.
+ * @op: VGPU_OP_*.
+ * @type: VGPU_T_* of the operation (of the result for CVT).
+ * @stype: CVT's source type; VGPU_T_NONE otherwise.
+ * @mod: what the operation says (VGPU_RND_*, VGPU_CMP_*, ...); else 0.
+ * @mod2: Must be 0 (reserved for the operations that need two modifiers).
+ * @flags: VGPU_IF_*.
+ * @guard: guarding predicate, or VGPU_PRED_NONE.
+ * @pad: Must be 0.
+ * @dst: destination register (predicate for SETP).
+ * @a: first source register.
+ * @b: second source register, unless VGPU_IF_B_IMM.
+ * @c: third source register, unless VGPU_IF_C_IMM; SELP's predicate;
+ *	BRA's meeting point or VGPU_NO_TARGET.
+ * @imm: immediate operand, address offset, branch target or barrier.
+ */
+struct vgpu_insn {
+	__u8 op;
+	__u8 type;
+	__u8 stype;
+	__u8 mod;
+	__u8 mod2;
+	__u8 flags;
+	__u8 guard;
+	__u8 pad;
+	__u32 dst;
+	__u32 a;
+	__u32 b;
+	__u32 c;
+	__u64 imm;
+};
+
+/* Limits the verifier enforces. */
+#define VGPU_MAX_INSNS 1048576U
+#define VGPU_MAX_REGS 4096	/* 64-bit registers per thread */
+#define VGPU_MAX_PREDS 64
+#define VGPU_MAX_PARAM_BYTES 32764	/* as CUDA 12.1+ */
+#define VGPU_MAX_LOCAL_BYTES (512U << 10)	/* per thread */
+#define VGPU_MAX_SHARED_BYTES (228U << 10)	/* static, per block */
+#define VGPU_MAX_BARRIERS 16
+
+/**
+ * struct vgpu_func - one kernel (entry point) of a program.
+ * @entry: index of its first instruction.
+ * @nregs: 64-bit registers per thread, 1 to VGPU_MAX_REGS.
+ * @npreds: predicates per thread, 0 to VGPU_MAX_PREDS.
+ * @param_bytes: parameter bytes the launch passes.
+ * @shared_bytes: static shared memory per block.
+ * @local_bytes: local memory per thread.
+ * @max_threads: most threads per block it may be launched with (0: the
+ *	device's limit).
+ */
+struct vgpu_func {
+	__u32 entry;
+	__u32 nregs;
+	__u32 npreds;
+	__u32 param_bytes;
+	__u32 shared_bytes;
+	__u32 local_bytes;
+	__u32 max_threads;
+	__u32 pad;
+};
+
+#endif /* _UAPI_VGPU_ISA_H */
