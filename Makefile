@@ -32,7 +32,7 @@ UNIT_LIB_OBJS := $(patsubst libvgpu/%.c,$(BUILD)/unit/libvgpu/%.o,$(LIB_SRCS))
 # The freestanding compute core, built for user space with its user shim.
 CORE_SRCS := $(wildcard kmod/core/*.c)
 UNIT_CORE_OBJS := $(patsubst kmod/core/%.c,$(BUILD)/unit/core/%.o,$(CORE_SRCS))
-CORE_USER := -Ikmod/core '-D__printf(a,b)=__attribute__((format(printf, a, b)))'
+CORE_USER := -Ikmod/core -frounding-math '-D__printf(a,b)=__attribute__((format(printf, a, b)))'
 LIBVGPU := $(BUILD)/lib/libvgpu.so.1
 # Programs built here find libvgpu in build/lib.
 LINK_LIBVGPU := $(LIBVGPU) -Wl,-rpath,$(BUILD)/lib -lpthread
@@ -112,7 +112,7 @@ $(BUILD)/unit/core/%.o: kmod/core/%.c kmod/core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $(SAN) -c $< -o $@
 
-$(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
+$(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h tests/unit/core_run.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ilibvgpu $(CORE_USER) $(CFLAGS) $(SAN) $< $(UNIT_LIB_OBJS) \
 		$(UNIT_CORE_OBJS) -lpthread -lm -o $@

@@ -12,6 +12,8 @@
 
 #ifndef __KERNEL__
 #include <stdbool.h>	/* freestanding: no library behind it */
+#define fallthrough __attribute__((__fallthrough__))
+#define asm __asm__	/* strict C11 has only the reserved spelling */
 #endif
 
 #ifndef NULL
@@ -57,6 +59,87 @@ struct vgpu_verdict {
 /* isa_verify.c: 0, or -1 with @v filled. */
 int vgpu_isa_verify(const struct vgpu_program *prog, u8 *seen, u32 *stack,
 		    struct vgpu_verdict *v);
+
+/* Faults (vgpu_fault.kind). */
+#define VGPU_FAULT_NONE 0
+#define VGPU_FAULT_ADDRESS 1	/* no memory there, or not writable */
+#define VGPU_FAULT_MISALIGNED 2
+#define VGPU_FAULT_TRAP 3	/* a TRAP instruction */
+#define VGPU_FAULT_DEADLOCK 4	/* no lane of the block can go on */
+#define VGPU_FAULT_UNSUPPORTED 5	/* valid, not implemented yet */
+
+/**
+ * struct vgpu_fault - what stopped a block.
+ * @kind: VGPU_FAULT_*.
+ * @addr: the address, for memory faults.
+ * @insn: the instruction.
+ * @thread: the thread's index in its block (x + y*ntid.x + ...).
+ */
+struct vgpu_fault {
+	u32 kind;
+	u32 insn;
+	u32 thread;
+	u32 pad;
+	u64 addr;
+};
+
+/**
+ * struct vgpu_range - memory the host lets a kernel reach: @size bytes at
+ * device address @va, which the host sees at @ptr.
+ */
+struct vgpu_range {
+	u64 va;
+	u64 size;
+	u8 *ptr;
+	bool writable;
+};
+
+/**
+ * struct vgpu_launch - one kernel launch, as the blocks running it see it.
+ * @prog: the verified program; @func: the kernel.
+ * @grid, @block: dimensions (each at least 1).
+ * @dyn_shared: dynamic shared memory bytes per block.
+ * @params: the parameter bytes (@func->param_bytes of them).
+ * @consts: the constant bank; @const_bytes long.
+ * @mmu: the host's handle for vgpu_core_lookup().
+ * @smid, @nsmid: what SREG SMID and NSMID read.
+ */
+struct vgpu_launch {
+	const struct vgpu_program *prog;
+	const struct vgpu_func *func;
+	u32 grid[3];
+	u32 block[3];
+	u32 dyn_shared;
+	u32 const_bytes;
+	const u8 *params;
+	const u8 *consts;
+	void *mmu;
+	u32 smid;
+	u32 nsmid;
+};
+
+/* What vgpu_block_run() returns. */
+#define VGPU_RUN_DONE 0		/* every thread of the block has exited */
+#define VGPU_RUN_MORE 1		/* the budget ran out: call again */
+#define VGPU_RUN_FAULT 2	/* see vgpu_block.fault */
+
+struct vgpu_block;
+
+/* interp.c */
+u64 vgpu_block_bytes(const struct vgpu_launch *l);
+void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
+		      u32 block_index);
+int vgpu_block_run(struct vgpu_block *b, u32 budget);
+const struct vgpu_fault *vgpu_block_fault(const struct vgpu_block *b);
+
+/*
+ * Provided by the host: the range of memory holding device address @va,
+ * false when there is none.
+ */
+bool vgpu_core_lookup(void *mmu, u64 va, struct vgpu_range *r);
+
+/* Provided by the host: nanoseconds of a monotonic clock. */
+u64 vgpu_core_time_ns(void);
 
 /*
  * Provided by the host: string formatting into a bounded buffer. (User

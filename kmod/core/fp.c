@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Floating point with PTX's semantics: rounding modes through the SSE
+ * control register (MXCSR), f32 flush-to-zero and saturation done here,
+ * canonical NaN results, min/max that prefer numbers to NaN, conversions
+ * that saturate and send NaN to 0. Built with floating-point code
+ * generation; runs only inside the host's FPU section.
+ */
+#include "fp.h"
+
+#define REG(r, lane) (regs[(u64)(r) * VGPU_WARP + (lane)])
+#define F32_NAN 0x7fffffffU
+#define F64_NAN 0x7fffffffffffffffULL
+
+static float vgpu_f(u64 bits)
+{
+	u32 v = (u32)bits;
+	float f;
+
+	__builtin_memcpy(&f, &v, 4);
+	return f;
+}
+
+static u64 vgpu_fbits(float f)
+{
+	u32 v;
+
+	__builtin_memcpy(&v, &f, 4);
+	return v;
+}
+
+static double vgpu_d(u64 bits)
+{
+	double d;
+
+	__builtin_memcpy(&d, &bits, 8);
+	return d;
+}
+
+static u64 vgpu_dbits(double d)
+{
+	u64 v;
+
+	__builtin_memcpy(&v, &d, 8);
+	return v;
+}
+
+/* --- the rounding mode --------------------------------------------------- */
+
+static u32 vgpu_mxcsr_get(void)
+{
+	u32 v;
+
+	asm volatile("stmxcsr %0" : "=m" (v));
+	return v;
+}
+
+static void vgpu_mxcsr_put(u32 v)
+{
+	asm volatile("ldmxcsr %0" : : "m" (v) : "memory");
+}
+
+/* Sets the rounding of VGPU_RND_* @rnd (either form); returns the old MXCSR. */
+static u32 vgpu_round_begin(u8 rnd)
+{
+	static const u32 rc[4] = { 0, 3, 1, 2 };	/* RN RZ RM RP */
+	u32 old = vgpu_mxcsr_get();
+
+	if (rnd & 3)
+		vgpu_mxcsr_put((old & ~0x6000U) | rc[rnd & 3] << 13);
+	return old;
+}
+
+static void vgpu_round_end(u32 old)
+{
+	vgpu_mxcsr_put(old);
+}
+
+/* --- f32 helpers ----------------------------------------------------------- */
+
+static bool vgpu_f32_subnormal(u64 bits)
+{
+	return !((bits >> 23) & 0xff) && (bits & 0x7fffff);
+}
+
+/* ftz: subnormal inputs become zero of their sign. */
+static u64 vgpu_ftz_in(u64 bits, const struct vgpu_insn *in)
+{
+	if ((in->flags & VGPU_IF_FTZ) && vgpu_f32_subnormal(bits))
+		return bits & 0x80000000U;
+	return bits & 0xffffffffU;
+}
+
+/* A result: canonical NaN, then ftz and saturation. */
+static u64 vgpu_f32_out(float r, const struct vgpu_insn *in)
+{
+	u64 bits = vgpu_fbits(r);
+
+	if (r != r)
+		return in->flags & VGPU_IF_SAT ? 0 : F32_NAN;
+	if ((in->flags & VGPU_IF_FTZ) && vgpu_f32_subnormal(bits))
+		bits &= 0x80000000U;
+	if (in->flags & VGPU_IF_SAT) {
+		r = vgpu_f(bits);
+		if (!(r > 0.0f))
+			return 0;
+		if (r > 1.0f)
+			return vgpu_fbits(1.0f);
+	}
+	return bits;
+}
+
+static u64 vgpu_f64_out(double r)
+{
+	return r != r ? F64_NAN : vgpu_dbits(r);
+}
+
+/*
+ * Keeps the compiler from moving a computation across a change of the
+ * rounding mode: the value passes through an (empty) instruction there.
+ */
+static double vgpu_pin_d(double v)
+{
+	asm volatile("" : "+x" (v));
+	return v;
+}
+
+static float vgpu_pin_f(float v)
+{
+	asm volatile("" : "+x" (v));
+	return v;
+}
+
+/*
+ * f32 fma with one rounding, without an FMA unit: the product is exact in
+ * double; the sum is made in round-to-odd (toward zero, then the lowest
+ * bit set if anything was lost), which rounding to float in the
+ * instruction's mode then cannot round twice.
+ */
+static float vgpu_fmaf(float a, float b, float c)
+{
+	u32 saved = vgpu_mxcsr_get();
+	double p = (double)a * b, s;
+
+	vgpu_mxcsr_put((saved & ~0x603fU) | 3U << 13);	/* RZ, flags clear */
+	s = vgpu_pin_d(vgpu_pin_d(p) + c);
+	if (vgpu_mxcsr_get() & 0x20)	/* inexact */
+		s = vgpu_d(vgpu_dbits(s) | 1);
+	vgpu_mxcsr_put(saved);
+	return vgpu_pin_f((float)vgpu_pin_d(s));
+}
+
+static u64 vgpu_f32_min_max(u64 x, u64 y, bool max)
+{
+	float a = vgpu_f(x), b = vgpu_f(y);
+
+	if (a != a && b != b)
+		return F32_NAN;
+	if (a != a)
+		return y;
+	if (b != b)
+		return x;
+	if (a == b)	/* zeros of two signs: -0 is the smaller */
+		return max ? (x & y) : (x | y);
+	return (a < b) != max ? x : y;
+}
+
+static u64 vgpu_f64_min_max(u64 x, u64 y, bool max)
+{
+	double a = vgpu_d(x), b = vgpu_d(y);
+
+	if (a != a && b != b)
+		return F64_NAN;
+	if (a != a)
+		return y;
+	if (b != b)
+		return x;
+	if (a == b)
+		return max ? (x & y) : (x | y);
+	return (a < b) != max ? x : y;
+}
+
+/* f64 fma: exact when the CPU has an FMA unit (probed once). */
+__attribute__((target("fma")))
+static double vgpu_fma_hw(double a, double b, double c)
+{
+	return __builtin_fma(a, b, c);
+}
+
+static bool vgpu_have_fma(void)
+{
+	static int have = -1;
+	u32 eax = 1, ebx, ecx = 0, edx;
+
+	if (have < 0) {
+		asm volatile("cpuid" : "+a" (eax), "=b" (ebx), "+c" (ecx),
+			     "=d" (edx));
+		have = (ecx >> 12) & 1;
+	}
+	return have;
+}
+
+static u64 vgpu_f32_op(const struct vgpu_insn *in, u64 xa, u64 xb, u64 xc)
+{
+	float a = vgpu_f(vgpu_ftz_in(xa, in)), b = vgpu_f(vgpu_ftz_in(xb, in));
+	float c = vgpu_f(vgpu_ftz_in(xc, in));
+
+	switch (in->op) {
+	case VGPU_OP_ADD:
+		return vgpu_f32_out(a + b, in);
+	case VGPU_OP_SUB:
+		return vgpu_f32_out(a - b, in);
+	case VGPU_OP_MUL:
+		return vgpu_f32_out(a * b, in);
+	case VGPU_OP_FMA:
+		return vgpu_f32_out(vgpu_fmaf(a, b, c), in);
+	case VGPU_OP_DIV:
+		return vgpu_f32_out(a / b, in);
+	case VGPU_OP_MIN:
+	case VGPU_OP_MAX:
+		return vgpu_f32_min_max(vgpu_ftz_in(xa, in), vgpu_ftz_in(xb, in),
+					in->op == VGPU_OP_MAX);
+	case VGPU_OP_ABS:
+		return vgpu_ftz_in(xa, in) & 0x7fffffffU;
+	default:		/* NEG */
+		return vgpu_ftz_in(xa, in) ^ 0x80000000U;
+	}
+}
+
+static u64 vgpu_f64_op(const struct vgpu_insn *in, u64 xa, u64 xb, u64 xc)
+{
+	double a = vgpu_d(xa), b = vgpu_d(xb), c = vgpu_d(xc);
+
+	switch (in->op) {
+	case VGPU_OP_ADD:
+		return vgpu_f64_out(a + b);
+	case VGPU_OP_SUB:
+		return vgpu_f64_out(a - b);
+	case VGPU_OP_MUL:
+		return vgpu_f64_out(a * b);
+	case VGPU_OP_FMA:
+		/* Without an FMA unit: rounded twice (rarely 1 ulp off). */
+		return vgpu_f64_out(vgpu_have_fma() ? vgpu_fma_hw(a, b, c) :
+				    a * b + c);
+	case VGPU_OP_DIV:
+		return vgpu_f64_out(a / b);
+	case VGPU_OP_MIN:
+	case VGPU_OP_MAX:
+		return vgpu_f64_min_max(xa, xb, in->op == VGPU_OP_MAX);
+	case VGPU_OP_ABS:
+		return xa & ~(1ULL << 63);
+	default:		/* NEG */
+		return xa ^ (1ULL << 63);
+	}
+}
+
+void vgpu_fp_alu(u64 *regs, const struct vgpu_insn *in, u32 em)
+{
+	u32 saved = vgpu_round_begin(in->mod), m, lane;
+	bool bimm = in->flags & VGPU_IF_B_IMM, cimm = in->flags & VGPU_IF_C_IMM;
+
+	for (m = em; m; m &= m - 1) {
+		u64 a, b, c;
+
+		lane = __builtin_ctz(m);
+		a = REG(in->a, lane);
+		b = bimm ? in->imm : REG(in->b, lane);
+		c = in->op != VGPU_OP_FMA ? 0 : cimm ? in->imm : REG(in->c, lane);
+		REG(in->dst, lane) = in->type == VGPU_T_F32 ?
+			vgpu_f32_op(in, a, b, c) : vgpu_f64_op(in, a, b, c);
+	}
+	vgpu_round_end(saved);
+}
+
+/* --- comparisons ------------------------------------------------------- */
+
+static bool vgpu_cmp(u8 cmp, double a, double b)
+{
+	bool unord = a != a || b != b;
+
+	switch (cmp) {
+	case VGPU_CMP_EQ: return !unord && a == b;
+	case VGPU_CMP_NE: return !unord && a != b;
+	case VGPU_CMP_LT: return !unord && a < b;
+	case VGPU_CMP_LE: return !unord && a <= b;
+	case VGPU_CMP_GT: return !unord && a > b;
+	case VGPU_CMP_GE: return !unord && a >= b;
+	case VGPU_CMP_EQU: return unord || a == b;
+	case VGPU_CMP_NEU: return unord || a != b;
+	case VGPU_CMP_LTU: return unord || a < b;
+	case VGPU_CMP_LEU: return unord || a <= b;
+	case VGPU_CMP_GTU: return unord || a > b;
+	case VGPU_CMP_GEU: return unord || a >= b;
+	case VGPU_CMP_NUM: return !unord;
+	default: return unord;	/* NAN */
+	}
+}
+
+u32 vgpu_fp_setp(const u64 *regs, const struct vgpu_insn *in, u32 em)
+{
+	u32 m, lane, r = 0;
+
+	for (m = em; m; m &= m - 1) {
+		u64 x, y;
+		double a, b;
+
+		lane = __builtin_ctz(m);
+		x = REG(in->a, lane);
+		y = in->flags & VGPU_IF_B_IMM ? in->imm : REG(in->b, lane);
+		if (in->type == VGPU_T_F32) {
+			a = vgpu_f(vgpu_ftz_in(x, in));
+			b = vgpu_f(vgpu_ftz_in(y, in));
+		} else {
+			a = vgpu_d(x);
+			b = vgpu_d(y);
+		}
+		if (vgpu_cmp(in->mod, a, b))
+			r |= 1U << lane;
+	}
+	return r;
+}
+
+/* --- conversions ------------------------------------------------------- */
+
+static unsigned int vgpu_bits(u8 t)
+{
+	if (t == VGPU_T_U8 || t == VGPU_T_S8)
+		return 8;
+	if (t == VGPU_T_U16 || t == VGPU_T_S16 || t == VGPU_T_F16)
+		return 16;
+	if (t == VGPU_T_U32 || t == VGPU_T_S32 || t == VGPU_T_F32)
+		return 32;
+	return 64;
+}
+
+static bool vgpu_signed(u8 t)
+{
+	return t == VGPU_T_S8 || t == VGPU_T_S16 || t == VGPU_T_S32 ||
+	       t == VGPU_T_S64;
+}
+
+static s64 vgpu_sext_any(u64 v, u8 t)
+{
+	unsigned int bits = vgpu_bits(t);
+
+	return bits == 64 ? (s64)v : (s64)(v << (64 - bits)) >> (64 - bits);
+}
+
+/* Integers kept in place across a change of rounding mode. */
+static s64 vgpu_pin_s(s64 v)
+{
+	asm volatile("" : "+r" (v));
+	return v;
+}
+
+static u64 vgpu_pin_u(u64 v)
+{
+	asm volatile("" : "+r" (v));
+	return v;
+}
+
+static bool vgpu_float(u8 t)
+{
+	return t == VGPU_T_F16 || t == VGPU_T_F32 || t == VGPU_T_F64;
+}
+
+/*
+ * @d rounded to an integer in the current mode: adding and taking away
+ * 2^52 (of @d's sign) leaves no fraction bits, and the addition rounds.
+ * Values of 2^52 or more are integers already.
+ */
+static double vgpu_round_int(double d)
+{
+	const double big = 4503599627370496.0;	/* 2^52 */
+
+	if (!(d > -big && d < big))
+		return d;
+	if (d >= 0)
+		return vgpu_pin_d(vgpu_pin_d(d + big) - big);
+	return vgpu_pin_d(vgpu_pin_d(d - big) + big);
+}
+
+static double vgpu_to_int(double d, u8 rnd)
+{
+	u32 saved = vgpu_round_begin(rnd & 3);
+	double r = vgpu_round_int(vgpu_pin_d(d));
+
+	vgpu_round_end(saved);
+	return r;
+}
+
+/* A float to integer type @t: saturating, NaN to 0. */
+static u64 vgpu_f2i(double d, u8 t)
+{
+	unsigned int bits = vgpu_bits(t);
+
+	if (d != d)
+		return 0;
+	if (vgpu_signed(t)) {
+		double lo = -(double)(1ULL << (bits - 1));
+
+		if (d <= lo)
+			return (u64)(s64)lo & (bits == 64 ? ~0ULL : (1ULL << bits) - 1);
+		if (d >= -lo)
+			return (1ULL << (bits - 1)) - 1;
+		return (u64)(s64)d & (bits == 64 ? ~0ULL : (1ULL << bits) - 1);
+	}
+	if (d <= 0)
+		return 0;
+	if (bits == 64 ? d >= 18446744073709551616.0 : d >= (double)(1ULL << bits))
+		return bits == 64 ? ~0ULL : (1ULL << bits) - 1;
+	return (u64)d;
+}
+
+/* An integer of type @s to type @t, saturating with @sat. */
+static u64 vgpu_i2i(u64 v, u8 s, u8 t, bool sat)
+{
+	unsigned int sb = vgpu_bits(s), tb = vgpu_bits(t);
+	u64 tmask = tb == 64 ? ~0ULL : (1ULL << tb) - 1;
+	s64 sv = sb == 64 ? (s64)v : (s64)(v << (64 - sb)) >> (64 - sb);
+	u64 uv = sb == 64 ? v : v & ((1ULL << sb) - 1);
+
+	if (!sat)
+		return (vgpu_signed(s) ? (u64)sv : uv) & tmask;
+	if (vgpu_signed(t)) {
+		s64 hi = (s64)(tmask >> 1), lo = -hi - 1;
+
+		if (vgpu_signed(s))
+			return (u64)(sv > hi ? hi : sv < lo ? lo : sv) & tmask;
+		return uv > (u64)hi ? (u64)hi : uv;
+	}
+	if (vgpu_signed(s))
+		return sv < 0 ? 0 : (u64)sv > tmask ? tmask : (u64)sv;
+	return uv > tmask ? tmask : uv;
+}
+
+static u64 vgpu_cvt_one(const struct vgpu_insn *in, u64 v)
+{
+	u8 s = in->stype, t = in->type, rnd = in->mod;
+	bool sat = in->flags & VGPU_IF_SAT;
+	u32 saved;
+	double d;
+
+	if (!vgpu_float(s) && !vgpu_float(t))
+		return vgpu_i2i(v, s, t, sat);
+	if (vgpu_float(s)) {
+		d = s == VGPU_T_F32 ? (double)vgpu_f(vgpu_ftz_in(v, in)) :
+			vgpu_d(v);
+		if (!vgpu_float(t))
+			return vgpu_f2i(vgpu_to_int(d, rnd), t);
+		if (rnd >= VGPU_RND_RNI)	/* same type: to an integer */
+			d = vgpu_to_int(d, rnd);
+	} else {
+		bool sgn = vgpu_signed(s);
+		u64 uv = vgpu_bits(s) == 64 ? v : v & ((1ULL << vgpu_bits(s)) - 1);
+		s64 sv = vgpu_sext_any(v, s);
+
+		saved = vgpu_round_begin(rnd);
+		if (t == VGPU_T_F32) {
+			float f = sgn ? (float)vgpu_pin_s(sv) : (float)vgpu_pin_u(uv);
+
+			f = vgpu_pin_f(f);
+			vgpu_round_end(saved);
+			return vgpu_f32_out(f, in);
+		}
+		d = sgn ? (double)vgpu_pin_s(sv) : (double)vgpu_pin_u(uv);
+		d = vgpu_pin_d(d);
+		vgpu_round_end(saved);
+		if (sat)
+			d = d < 0 ? 0.0 : d > 1 ? 1.0 : d;
+		return vgpu_dbits(d);
+	}
+	/* float to float */
+	if (t == VGPU_T_F32) {
+		float f;
+
+		saved = vgpu_round_begin(rnd < VGPU_RND_RNI ? rnd : 0);
+		f = vgpu_pin_f((float)vgpu_pin_d(d));
+		vgpu_round_end(saved);
+		return vgpu_f32_out(f, in);
+	}
+	if (sat)
+		d = d != d ? 0 : d < 0 ? 0 : d > 1 ? 1 : d;
+	return vgpu_f64_out(d);
+}
+
+bool vgpu_fp_cvt(u64 *regs, const struct vgpu_insn *in, u32 em)
+{
+	u32 m, lane;
+
+	if (in->type == VGPU_T_F16 || in->stype == VGPU_T_F16)
+		return !em;
+	for (m = em; m; m &= m - 1) {
+		lane = __builtin_ctz(m);
+		REG(in->dst, lane) = vgpu_cvt_one(in, REG(in->a, lane));
+	}
+	return true;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The floating-point side of the interpreter (fp.c, the one file of the
+ * core built with floating-point code generation). Values cross this
+ * boundary as register bit patterns only, never as float or double.
+ */
+#ifndef VGPU_CORE_FP_H
+#define VGPU_CORE_FP_H
+
+#include "core.h"
+
+/* ADD SUB MUL FMA DIV MIN MAX ABS NEG of F32/F64 on the lanes of @em. */
+void vgpu_fp_alu(u64 *regs, const struct vgpu_insn *in, u32 em);
+/* SETP of F32/F64: the lanes of @em where the comparison holds. */
+u32 vgpu_fp_setp(const u64 *regs, const struct vgpu_insn *in, u32 em);
+/* CVT between any two numeric types; false for one not supported yet. */
+bool vgpu_fp_cvt(u64 *regs, const struct vgpu_insn *in, u32 em);
+
+#endif /* VGPU_CORE_FP_H */

@@ -1,0 +1,870 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The warp interpreter: runs one block of a launch, warp by warp, for a
+ * budget of instructions at a time (the host ends its floating-point
+ * section and reschedules between calls).
+ *
+ * Lanes have their own program counters. A warp runs the group of lanes
+ * at one instruction; the group with the lowest counter goes first, so
+ * lanes that split at a branch meet again where their paths join, and a
+ * group that passes the waiting lanes' instruction takes them along. A
+ * group that keeps looping while other lanes wait hands over after
+ * VGPU_FAIR_LOOPS backward branches for VGPU_FAIR_SLICE instructions, so
+ * every path progresses (a lane spinning on a flag another lane sets
+ * sees it set). Warps of a block take turns in slices of
+ * VGPU_WARP_SLICE instructions, for the same reason between warps.
+ *
+ * Floating point follows PTX: every rounding mode, f32 ftz and sat, and
+ * NaN results canonical. This file is compiled with the floating-point
+ * flags; its callers hold the FPU.
+ */
+#include "core.h"
+#include "fp.h"
+
+#define VGPU_FAIR_LOOPS 64
+#define VGPU_FAIR_SLICE 256
+#define VGPU_WARP_SLICE 512
+#define VGPU_TLB 4
+
+/*
+ * struct vgpu_warp - one warp's execution state.
+ * @pc: each lane's next instruction (lanes of the group: see @cur_pc).
+ * @live: lanes that have not exited.
+ * @at_bar: lanes waiting at a block barrier.
+ * @cur_pc, @cur_mask: the group being run.
+ * @others: runnable lanes outside the group; @min_other: their lowest pc.
+ * @loops: backward branches the group took since it was chosen.
+ * @fair: instructions left in which the group is not switched for others.
+ * @regs: nregs x 32 lane values; @preds: npreds lane masks.
+ */
+struct vgpu_warp {
+	u32 pc[VGPU_WARP];
+	u32 live;
+	u32 at_bar;
+	u32 cur_pc;
+	u32 cur_mask;
+	u32 others;
+	u32 min_other;
+	u32 loops;
+	u32 fair;
+	u64 *regs;
+	u32 *preds;
+};
+
+/*
+ * struct vgpu_block - a block being run; one allocation of
+ * vgpu_block_bytes() holds it, its warps, registers and memories.
+ */
+struct vgpu_block {
+	const struct vgpu_launch *l;
+	const struct vgpu_insn *code;
+	u32 ctaid[3];
+	u32 nthreads;
+	u32 nwarps;
+	u32 next;		/* warp whose turn it is */
+	u32 shared_bytes;
+	u32 local_bytes;	/* per thread */
+	u8 *shared;
+	u8 *local;
+	struct vgpu_fault fault;
+	struct vgpu_range tlb[VGPU_TLB];
+	u32 tlb_next;
+	struct vgpu_warp warps[];
+};
+
+#define ALIGN16(x) (((x) + 15) & ~(u64)15)
+
+static u32 vgpu_nthreads(const struct vgpu_launch *l)
+{
+	return l->block[0] * l->block[1] * l->block[2];
+}
+
+/**
+ * vgpu_block_bytes() - the memory one block of @l needs, in one piece
+ * aligned to 16 bytes. The caller has checked the launch's dimensions
+ * against the device's limits (at most 1024 threads).
+ */
+u64 vgpu_block_bytes(const struct vgpu_launch *l)
+{
+	u64 nthreads = vgpu_nthreads(l), nwarps = (nthreads + 31) / 32;
+	const struct vgpu_func *f = l->func;
+	u64 n;
+
+	n = ALIGN16(sizeof(struct vgpu_block) + nwarps * sizeof(struct vgpu_warp));
+	n += nwarps * f->nregs * VGPU_WARP * sizeof(u64);
+	n += ALIGN16(nwarps * f->npreds * sizeof(u32));
+	n += ALIGN16((u64)f->shared_bytes + l->dyn_shared);
+	n += ALIGN16(nthreads * f->local_bytes);
+	return n;
+}
+
+static void vgpu_zero(void *p, u64 n)
+{
+	u8 *d = p;
+
+	while (n--)
+		*d++ = 0;
+}
+
+/**
+ * vgpu_block_start() - set up block @block_index (x fastest) of @l in @b,
+ * which is vgpu_block_bytes(l) bytes.
+ */
+void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
+		      u32 block_index)
+{
+	const struct vgpu_func *f = l->func;
+	u32 nthreads = vgpu_nthreads(l), i, lane;
+	u8 *p;
+
+	vgpu_zero(b, vgpu_block_bytes(l));
+	b->l = l;
+	b->code = l->prog->insns;
+	b->ctaid[0] = block_index % l->grid[0];
+	b->ctaid[1] = block_index / l->grid[0] % l->grid[1];
+	b->ctaid[2] = block_index / l->grid[0] / l->grid[1];
+	b->nthreads = nthreads;
+	b->nwarps = (nthreads + 31) / 32;
+	b->shared_bytes = f->shared_bytes + l->dyn_shared;
+	b->local_bytes = f->local_bytes;
+	p = (u8 *)b + ALIGN16(sizeof(*b) + b->nwarps * sizeof(struct vgpu_warp));
+	for (i = 0; i < b->nwarps; i++) {
+		struct vgpu_warp *w = &b->warps[i];
+		u32 lanes = nthreads - i * 32 < 32 ? nthreads - i * 32 : 32;
+
+		w->regs = (u64 *)p;
+		p += (u64)f->nregs * VGPU_WARP * sizeof(u64);
+		w->live = lanes == 32 ? ~0U : (1U << lanes) - 1;
+		for (lane = 0; lane < VGPU_WARP; lane++)
+			w->pc[lane] = f->entry;
+	}
+	for (i = 0; i < b->nwarps; i++) {
+		b->warps[i].preds = (u32 *)p;
+		p += f->npreds * sizeof(u32);
+	}
+	p = (u8 *)ALIGN16((unsigned long)p);
+	b->shared = p;
+	p += ALIGN16(b->shared_bytes);
+	b->local = p;
+}
+
+const struct vgpu_fault *vgpu_block_fault(const struct vgpu_block *b)
+{
+	return &b->fault;
+}
+
+static int vgpu_fail(struct vgpu_block *b, struct vgpu_warp *w, u32 lanes,
+		     u32 kind, u64 addr)
+{
+	u32 lane = __builtin_ctz(lanes);
+
+	b->fault.kind = kind;
+	b->fault.insn = w->cur_pc;
+	b->fault.thread = (u32)(w - b->warps) * 32 + lane;
+	b->fault.addr = addr;
+	return VGPU_RUN_FAULT;
+}
+
+/* --- choosing the group a warp runs ------------------------------------ */
+
+/* The lowest pc among @lanes (nonzero). */
+static u32 vgpu_min_pc(const struct vgpu_warp *w, u32 lanes)
+{
+	u32 best = ~0U, m = lanes;
+
+	while (m) {
+		u32 lane = __builtin_ctz(m);
+
+		m &= m - 1;
+		if (w->pc[lane] < best)
+			best = w->pc[lane];
+	}
+	return best;
+}
+
+static u32 vgpu_lanes_at(const struct vgpu_warp *w, u32 lanes, u32 pc)
+{
+	u32 m = lanes, at = 0;
+
+	while (m) {
+		u32 lane = __builtin_ctz(m);
+
+		m &= m - 1;
+		if (w->pc[lane] == pc)
+			at |= 1U << lane;
+	}
+	return at;
+}
+
+/* Leaves the current group: its lanes keep their pc. */
+static void vgpu_group_save(struct vgpu_warp *w)
+{
+	u32 m = w->cur_mask;
+
+	while (m) {
+		u32 lane = __builtin_ctz(m);
+
+		m &= m - 1;
+		w->pc[lane] = w->cur_pc;
+	}
+	w->cur_mask = 0;
+}
+
+/*
+ * Chooses the next group among the runnable lanes: the lowest pc, or with
+ * @handover the lowest pc of lanes outside the group just left. False
+ * when no lane of the warp can run.
+ */
+static bool vgpu_group_pick(struct vgpu_warp *w, u32 handover)
+{
+	u32 runnable = w->live & ~w->at_bar, from = runnable, pc;
+
+	vgpu_group_save(w);
+	if (!runnable)
+		return false;
+	if (handover && (runnable & ~handover))
+		from = runnable & ~handover;
+	pc = vgpu_min_pc(w, from);
+	w->cur_pc = pc;
+	w->cur_mask = vgpu_lanes_at(w, runnable, pc);
+	w->others = runnable & ~w->cur_mask;
+	w->min_other = w->others ? vgpu_min_pc(w, w->others) : ~0U;
+	w->loops = 0;
+	w->fair = handover ? VGPU_FAIR_SLICE : 0;
+	return true;
+}
+
+/*
+ * After each step: take along lanes waiting where the group now is, or
+ * let lower lanes go first. False when the warp has nothing to run.
+ */
+static bool vgpu_group_check(struct vgpu_warp *w)
+{
+	if (!w->cur_mask)
+		return vgpu_group_pick(w, 0);
+	if (!w->others)
+		return true;
+	if (w->fair) {
+		w->fair--;
+		return true;
+	}
+	if (w->loops >= VGPU_FAIR_LOOPS)
+		return vgpu_group_pick(w, w->cur_mask);
+	if (w->cur_pc < w->min_other)
+		return true;
+	if (w->cur_pc == w->min_other) {
+		u32 join = vgpu_lanes_at(w, w->others, w->cur_pc);
+
+		w->cur_mask |= join;
+		w->others &= ~join;
+		w->min_other = w->others ? vgpu_min_pc(w, w->others) : ~0U;
+		return true;
+	}
+	return vgpu_group_pick(w, 0);
+}
+
+/* --- operands ------------------------------------------------------------ */
+
+#define REG(w, r, lane) ((w)->regs[(u64)(r) * VGPU_WARP + (lane)])
+
+static u64 vgpu_b(const struct vgpu_warp *w, const struct vgpu_insn *in,
+		  u32 lane)
+{
+	return in->flags & VGPU_IF_B_IMM ? in->imm : REG(w, in->b, lane);
+}
+
+static u64 vgpu_c(const struct vgpu_warp *w, const struct vgpu_insn *in,
+		  u32 lane)
+{
+	return in->flags & VGPU_IF_C_IMM ? in->imm : REG(w, in->c, lane);
+}
+
+static unsigned int vgpu_type_bits(u8 t)
+{
+	switch (t) {
+	case VGPU_T_U8:
+	case VGPU_T_S8:
+		return 8;
+	case VGPU_T_U16:
+	case VGPU_T_S16:
+	case VGPU_T_F16:
+		return 16;
+	case VGPU_T_U32:
+	case VGPU_T_S32:
+	case VGPU_T_F32:
+		return 32;
+	default:
+		return 64;
+	}
+}
+
+static bool vgpu_type_signed(u8 t)
+{
+	return t == VGPU_T_S8 || t == VGPU_T_S16 || t == VGPU_T_S32 ||
+	       t == VGPU_T_S64;
+}
+
+/* @v cut to @t's width, zero-extended (the register form of a result). */
+static u64 vgpu_trunc(u64 v, u8 t)
+{
+	unsigned int bits = vgpu_type_bits(t);
+
+	return bits == 64 ? v : v & ((1ULL << bits) - 1);
+}
+
+/* @v as a signed value of @t's width. */
+static s64 vgpu_sext(u64 v, u8 t)
+{
+	unsigned int bits = vgpu_type_bits(t);
+
+	return bits == 64 ? (s64)v : (s64)(v << (64 - bits)) >> (64 - bits);
+}
+
+/* The lanes where the instruction's guard lets it run. */
+static u32 vgpu_guard(const struct vgpu_warp *w, const struct vgpu_insn *in,
+		      u32 mask)
+{
+	u32 p;
+
+	if (in->guard == VGPU_PRED_NONE)
+		return mask;
+	p = w->preds[in->guard];
+	return mask & (in->flags & VGPU_IF_GUARD_NOT ? ~p : p);
+}
+
+/* --- integer arithmetic -------------------------------------------------- */
+
+static u64 vgpu_int_op(const struct vgpu_insn *in, u64 a, u64 b, u64 c)
+{
+	u8 t = in->type;
+	unsigned int bits = vgpu_type_bits(t);
+	bool sgn = vgpu_type_signed(t);
+	s64 sa = vgpu_sext(a, t), sb = vgpu_sext(b, t);
+	u64 ua = vgpu_trunc(a, t), ub = vgpu_trunc(b, t);
+	u64 r = 0;
+
+	switch (in->op) {
+	case VGPU_OP_ADD:
+		if (in->flags & VGPU_IF_SAT) {	/* s32 only */
+			s64 v = sa + sb;
+
+			r = v > 0x7fffffffLL ? 0x7fffffff :
+				v < -0x80000000LL ? 0x80000000ULL : (u64)v;
+		} else {
+			r = ua + ub;
+		}
+		break;
+	case VGPU_OP_SUB:
+		if (in->flags & VGPU_IF_SAT) {
+			s64 v = sa - sb;
+
+			r = v > 0x7fffffffLL ? 0x7fffffff :
+				v < -0x80000000LL ? 0x80000000ULL : (u64)v;
+		} else {
+			r = ua - ub;
+		}
+		break;
+	case VGPU_OP_MUL:
+	case VGPU_OP_MAD:
+		if (in->mod == VGPU_MUL_WIDE) {
+			r = sgn ? (u64)(sa * sb) : ua * ub;
+			if (in->op == VGPU_OP_MAD)
+				r += c;
+			return r;	/* twice the width: no truncation */
+		}
+		if (in->mod == VGPU_MUL_HI) {
+			if (bits == 64) {
+				if (sgn)
+					r = (u64)(((__int128)sa * sb) >> 64);
+				else
+					r = (u64)(((__uint128_t)ua * ub) >> 64);
+			} else {
+				r = sgn ? (u64)((sa * sb) >> bits) :
+					(ua * ub) >> bits;
+			}
+		} else {
+			r = ua * ub;
+		}
+		if (in->op == VGPU_OP_MAD)
+			r += c;
+		break;
+	case VGPU_OP_DIV:
+		/* Defined where the CPU would trap: x/0, INT_MIN/-1. */
+		if (!ub)
+			r = ~0ULL;
+		else if (sgn && sb == -1)
+			r = 0 - (u64)sa;	/* INT_MIN / -1 is INT_MIN */
+		else
+			r = sgn ? (u64)(sa / sb) : ua / ub;
+		break;
+	case VGPU_OP_REM:
+		if (!ub)
+			r = ua;
+		else if (sgn && sb == -1)
+			r = 0;
+		else
+			r = sgn ? (u64)(sa % sb) : ua % ub;
+		break;
+	case VGPU_OP_MIN:
+		r = sgn ? (u64)(sa < sb ? sa : sb) : (ua < ub ? ua : ub);
+		break;
+	case VGPU_OP_MAX:
+		r = sgn ? (u64)(sa > sb ? sa : sb) : (ua > ub ? ua : ub);
+		break;
+	case VGPU_OP_ABS:
+		r = sa < 0 ? 0 - (u64)sa : (u64)sa;
+		break;
+	case VGPU_OP_NEG:
+		r = 0 - (u64)sa;
+		break;
+	case VGPU_OP_AND:
+		r = a & b;
+		break;
+	case VGPU_OP_OR:
+		r = a | b;
+		break;
+	case VGPU_OP_XOR:
+		r = a ^ b;
+		break;
+	case VGPU_OP_NOT:
+		r = ~a;
+		break;
+	case VGPU_OP_SHL:
+		/* The shift amount is an unsigned 32-bit value in PTX. */
+		r = (b & 0xffffffff) >= bits ? 0 : ua << (b & 0xffffffff);
+		break;
+	case VGPU_OP_SHR:
+		if ((b & 0xffffffff) >= bits)
+			r = sgn && sa < 0 ? ~0ULL : 0;
+		else
+			r = sgn ? (u64)(sa >> (b & 0xffffffff)) :
+				ua >> (b & 0xffffffff);
+		break;
+	}
+	return vgpu_trunc(r, t);
+}
+
+static bool vgpu_int_cmp(u8 cmp, u8 t, u64 a, u64 b)
+{
+	if (vgpu_type_signed(t)) {
+		s64 x = vgpu_sext(a, t), y = vgpu_sext(b, t);
+
+		switch (cmp) {
+		case VGPU_CMP_EQ: return x == y;
+		case VGPU_CMP_NE: return x != y;
+		case VGPU_CMP_LT: return x < y;
+		case VGPU_CMP_LE: return x <= y;
+		case VGPU_CMP_GT: return x > y;
+		default: return x >= y;
+		}
+	} else {
+		u64 x = vgpu_trunc(a, t), y = vgpu_trunc(b, t);
+
+		switch (cmp) {
+		case VGPU_CMP_EQ: return x == y;
+		case VGPU_CMP_NE: return x != y;
+		case VGPU_CMP_LT: return x < y;
+		case VGPU_CMP_LE: return x <= y;
+		case VGPU_CMP_GT: return x > y;
+		default: return x >= y;
+		}
+	}
+}
+
+/* --- memory -------------------------------------------------------------- */
+
+/* A pointer to @len bytes at device address @va, or NULL. */
+static u8 *vgpu_global(struct vgpu_block *b, u64 va, u32 len, bool write)
+{
+	struct vgpu_range *r;
+	unsigned int i;
+
+	for (i = 0; i < VGPU_TLB; i++) {
+		r = &b->tlb[i];
+		if (r->size && va - r->va < r->size &&
+		    len <= r->size - (va - r->va))
+			goto hit;
+	}
+	r = &b->tlb[b->tlb_next++ % VGPU_TLB];
+	if (!vgpu_core_lookup(b->l->mmu, va, r)) {
+		r->size = 0;
+		return NULL;
+	}
+	if (!(va - r->va < r->size && len <= r->size - (va - r->va)))
+		return NULL;
+hit:
+	if (write && !r->writable)
+		return NULL;
+	return r->ptr + (va - r->va);
+}
+
+/* Resolves one lane's access; NULL with *@fault_kind set on a fault. */
+static u8 *vgpu_addr(struct vgpu_block *b, u32 thread, u8 space, u64 addr,
+		     u32 len, bool write, u32 *fault_kind)
+{
+	u64 off;
+
+	*fault_kind = VGPU_FAULT_ADDRESS;
+	if (addr & (len - 1)) {
+		*fault_kind = VGPU_FAULT_MISALIGNED;
+		return NULL;
+	}
+	if (space == VGPU_SPACE_GENERIC) {
+		if (addr - VGPU_SHARED_WINDOW < VGPU_WINDOW_SIZE) {
+			space = VGPU_SPACE_SHARED;
+			addr -= VGPU_SHARED_WINDOW;
+		} else if (addr - VGPU_LOCAL_WINDOW < VGPU_WINDOW_SIZE) {
+			space = VGPU_SPACE_LOCAL;
+			addr -= VGPU_LOCAL_WINDOW;
+		} else {
+			space = VGPU_SPACE_GLOBAL;
+		}
+	}
+	switch (space) {
+	case VGPU_SPACE_GLOBAL:
+		return vgpu_global(b, addr, len, write);
+	case VGPU_SPACE_SHARED:
+		if (addr >= b->shared_bytes || len > b->shared_bytes - addr)
+			return NULL;
+		return b->shared + addr;
+	case VGPU_SPACE_LOCAL:
+		if (addr >= b->local_bytes || len > b->local_bytes - addr)
+			return NULL;
+		off = (u64)thread * b->local_bytes + addr;
+		return b->local + off;
+	case VGPU_SPACE_PARAM:
+		if (write || addr >= b->l->func->param_bytes ||
+		    len > b->l->func->param_bytes - addr)
+			return NULL;
+		return (u8 *)b->l->params + addr;
+	default:		/* VGPU_SPACE_CONST */
+		if (write || addr >= b->l->const_bytes ||
+		    len > b->l->const_bytes - addr)
+			return NULL;
+		return (u8 *)b->l->consts + addr;
+	}
+}
+
+static u64 vgpu_load(const u8 *p, u8 t)
+{
+	u8 v8;
+	u16 v16;
+	u32 v32;
+	u64 v64;
+
+	switch (vgpu_type_bits(t)) {
+	case 8:
+		v8 = *p;
+		return vgpu_type_signed(t) ? (u64)(s64)(signed char)v8 : v8;
+	case 16:
+		__builtin_memcpy(&v16, p, 2);
+		return vgpu_type_signed(t) ? (u64)(s64)(short)v16 : v16;
+	case 32:
+		__builtin_memcpy(&v32, p, 4);
+		return vgpu_type_signed(t) ? (u64)(s64)(s32)v32 : v32;
+	default:
+		__builtin_memcpy(&v64, p, 8);
+		return v64;
+	}
+}
+
+static void vgpu_store(u8 *p, u8 t, u64 v)
+{
+	u16 v16 = (u16)v;
+	u32 v32 = (u32)v;
+
+	switch (vgpu_type_bits(t)) {
+	case 8:
+		*p = (u8)v;
+		break;
+	case 16:
+		__builtin_memcpy(p, &v16, 2);
+		break;
+	case 32:
+		__builtin_memcpy(p, &v32, 4);
+		break;
+	default:
+		__builtin_memcpy(p, &v, 8);
+		break;
+	}
+}
+
+static int vgpu_mem(struct vgpu_block *b, struct vgpu_warp *w,
+		    const struct vgpu_insn *in, u32 em)
+{
+	u32 len = vgpu_type_bits(in->type) / 8, warp = (u32)(w - b->warps);
+	bool write = in->op == VGPU_OP_ST;
+	u32 m = em, kind;
+
+	while (m) {
+		u32 lane = __builtin_ctz(m);
+		u64 addr = in->imm;
+		u8 *p;
+
+		m &= m - 1;
+		if (in->a != VGPU_NO_REG)
+			addr += REG(w, in->a, lane);
+		p = vgpu_addr(b, warp * 32 + lane, in->mod, addr, len, write,
+			      &kind);
+		if (!p)
+			return vgpu_fail(b, w, 1U << lane, kind, addr);
+		if (write)
+			vgpu_store(p, in->type, vgpu_b(w, in, lane));
+		else
+			REG(w, in->dst, lane) = vgpu_load(p, in->type);
+	}
+	return 0;
+}
+
+/* --- special registers --------------------------------------------------- */
+
+static u64 vgpu_sreg(const struct vgpu_block *b, u32 warp, u32 lane, u8 sr)
+{
+	const struct vgpu_launch *l = b->l;
+	u32 t = warp * 32 + lane;
+
+	switch (sr) {
+	case VGPU_SR_TID_X: return t % l->block[0];
+	case VGPU_SR_TID_Y: return t / l->block[0] % l->block[1];
+	case VGPU_SR_TID_Z: return t / l->block[0] / l->block[1];
+	case VGPU_SR_NTID_X: return l->block[0];
+	case VGPU_SR_NTID_Y: return l->block[1];
+	case VGPU_SR_NTID_Z: return l->block[2];
+	case VGPU_SR_CTAID_X: return b->ctaid[0];
+	case VGPU_SR_CTAID_Y: return b->ctaid[1];
+	case VGPU_SR_CTAID_Z: return b->ctaid[2];
+	case VGPU_SR_NCTAID_X: return l->grid[0];
+	case VGPU_SR_NCTAID_Y: return l->grid[1];
+	case VGPU_SR_NCTAID_Z: return l->grid[2];
+	case VGPU_SR_LANEID: return lane;
+	case VGPU_SR_WARPID: return warp;
+	case VGPU_SR_NWARPID: return b->nwarps;
+	case VGPU_SR_SMID: return l->smid;
+	case VGPU_SR_NSMID: return l->nsmid;
+	case VGPU_SR_CLOCK: return (u32)vgpu_core_time_ns();
+	case VGPU_SR_CLOCK64:
+	case VGPU_SR_GLOBALTIMER: return vgpu_core_time_ns();
+	case VGPU_SR_LANEMASK_EQ: return 1U << lane;
+	case VGPU_SR_LANEMASK_LT: return (1U << lane) - 1;
+	case VGPU_SR_LANEMASK_LE: return (2ULL << lane) - 1;
+	case VGPU_SR_LANEMASK_GT: return (u32)~((2ULL << lane) - 1);
+	case VGPU_SR_LANEMASK_GE: return (u32)~((1U << lane) - 1);
+	default: return b->shared_bytes - l->func->shared_bytes; /* DYN_SMEM */
+	}
+}
+
+/* --- one warp ------------------------------------------------------------ */
+
+static bool vgpu_is_float(u8 t)
+{
+	return t == VGPU_T_F32 || t == VGPU_T_F64 || t == VGPU_T_F16;
+}
+
+/*
+ * Runs @w until it cannot go on (exited, at a barrier) or @slice
+ * instructions have run. Returns 0 or VGPU_RUN_FAULT.
+ */
+static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
+			 u32 slice, u32 *used)
+{
+	u32 warp = (u32)(w - b->warps);
+
+	if (!w->cur_mask && !vgpu_group_pick(w, 0))
+		return 0;
+	while (*used < slice) {
+		const struct vgpu_insn *in = &b->code[w->cur_pc];
+		u32 em = vgpu_guard(w, in, w->cur_mask), m, lane;
+		u32 next = w->cur_pc + 1;
+		int ret;
+
+		(*used)++;
+		switch (in->op) {
+		case VGPU_OP_NOP:
+			break;
+		case VGPU_OP_MOV:
+			if (in->type == VGPU_T_PRED) {
+				u32 src = w->preds[in->b];
+
+				w->preds[in->dst] = (w->preds[in->dst] & ~em) |
+						    (src & em);
+				break;
+			}
+			for (m = em; m; m &= m - 1) {
+				lane = __builtin_ctz(m);
+				REG(w, in->dst, lane) =
+					vgpu_trunc(vgpu_b(w, in, lane), in->type);
+			}
+			break;
+		case VGPU_OP_SREG:
+			for (m = em; m; m &= m - 1) {
+				u64 v;
+
+				lane = __builtin_ctz(m);
+				v = vgpu_sreg(b, warp, lane, in->mod);
+				REG(w, in->dst, lane) = vgpu_trunc(v, in->type);
+			}
+			break;
+		case VGPU_OP_AND:
+		case VGPU_OP_OR:
+		case VGPU_OP_XOR:
+		case VGPU_OP_NOT:
+			if (in->type == VGPU_T_PRED) {
+				u32 x = w->preds[in->a], y = w->preds[in->b], r;
+
+				r = in->op == VGPU_OP_AND ? x & y :
+				    in->op == VGPU_OP_OR ? x | y :
+				    in->op == VGPU_OP_XOR ? x ^ y : ~x;
+				w->preds[in->dst] = (w->preds[in->dst] & ~em) |
+						    (r & em);
+				break;
+			}
+			fallthrough;
+		case VGPU_OP_ADD:
+		case VGPU_OP_SUB:
+		case VGPU_OP_MUL:
+		case VGPU_OP_MAD:
+		case VGPU_OP_FMA:
+		case VGPU_OP_DIV:
+		case VGPU_OP_REM:
+		case VGPU_OP_MIN:
+		case VGPU_OP_MAX:
+		case VGPU_OP_ABS:
+		case VGPU_OP_NEG:
+		case VGPU_OP_SHL:
+		case VGPU_OP_SHR:
+			if (vgpu_is_float(in->type)) {
+				vgpu_fp_alu(w->regs, in, em);
+				break;
+			}
+			for (m = em; m; m &= m - 1) {
+				u64 x, y, z;
+
+				lane = __builtin_ctz(m);
+				x = REG(w, in->a, lane);
+				y = vgpu_b(w, in, lane);
+				z = vgpu_c(w, in, lane);
+				REG(w, in->dst, lane) = vgpu_int_op(in, x, y, z);
+			}
+			break;
+		case VGPU_OP_SETP: {
+			u32 r = 0;
+
+			if (vgpu_is_float(in->type)) {
+				r = vgpu_fp_setp(w->regs, in, em);
+			} else {
+				for (m = em; m; m &= m - 1) {
+					lane = __builtin_ctz(m);
+					if (vgpu_int_cmp(in->mod, in->type,
+							 REG(w, in->a, lane),
+							 vgpu_b(w, in, lane)))
+						r |= 1U << lane;
+				}
+			}
+			w->preds[in->dst] = (w->preds[in->dst] & ~em) | r;
+			break;
+		}
+		case VGPU_OP_SELP: {
+			u32 p = w->preds[in->c];
+
+			for (m = em; m; m &= m - 1) {
+				lane = __builtin_ctz(m);
+				REG(w, in->dst, lane) = vgpu_trunc(p >> lane & 1 ?
+					REG(w, in->a, lane) : vgpu_b(w, in, lane),
+					in->type);
+			}
+			break;
+		}
+		case VGPU_OP_CVT:
+			if (!vgpu_fp_cvt(w->regs, in, em))
+				return vgpu_fail(b, w, em ? em : w->cur_mask,
+						 VGPU_FAULT_UNSUPPORTED, 0);
+			break;
+		case VGPU_OP_LD:
+		case VGPU_OP_ST:
+			ret = vgpu_mem(b, w, in, em);
+			if (ret)
+				return ret;
+			break;
+		case VGPU_OP_BRA:
+			if (em == w->cur_mask) {
+				if (in->imm <= w->cur_pc)
+					w->loops++;
+				next = (u32)in->imm;
+			} else if (em) {
+				/* The lanes part: each keeps its own pc. */
+				for (m = em; m; m &= m - 1)
+					w->pc[__builtin_ctz(m)] = (u32)in->imm;
+				for (m = w->cur_mask & ~em; m; m &= m - 1)
+					w->pc[__builtin_ctz(m)] = next;
+				w->cur_mask = 0;
+				if (!vgpu_group_pick(w, 0))
+					return 0;
+				continue;
+			}
+			break;
+		case VGPU_OP_EXIT:
+			w->live &= ~em;
+			w->cur_mask &= ~em;
+			break;
+		case VGPU_OP_BAR:
+			/* Every barrier number waits for the whole block. */
+			for (m = em; m; m &= m - 1)
+				w->pc[__builtin_ctz(m)] = next;
+			w->at_bar |= em;
+			w->cur_mask &= ~em;
+			break;
+		case VGPU_OP_TRAP:
+			if (em)
+				return vgpu_fail(b, w, em, VGPU_FAULT_TRAP, 0);
+			break;
+		}
+		w->cur_pc = next;
+		if (!vgpu_group_check(w))
+			return 0;
+	}
+	return 0;
+}
+
+/**
+ * vgpu_block_run() - run @b for about @budget instructions.
+ * Return: VGPU_RUN_DONE, VGPU_RUN_MORE or VGPU_RUN_FAULT.
+ */
+int vgpu_block_run(struct vgpu_block *b, u32 budget)
+{
+	u32 used = 0, i;
+
+	while (used < budget) {
+		bool ran = false, live = false, waiting = true;
+
+		for (i = 0; i < b->nwarps && used < budget; i++) {
+			struct vgpu_warp *w = &b->warps[b->next];
+			u32 slice = used + VGPU_WARP_SLICE, before = used;
+			int ret;
+
+			b->next = (b->next + 1) % b->nwarps;
+			if (!(w->live & ~w->at_bar))
+				continue;
+			ret = vgpu_warp_run(b, w, slice < budget ? slice : budget,
+					    &used);
+			if (ret)
+				return ret;
+			ran |= used != before;
+		}
+		for (i = 0; i < b->nwarps; i++) {
+			live |= b->warps[i].live != 0;
+			if (b->warps[i].live & ~b->warps[i].at_bar)
+				waiting = false;
+		}
+		if (!live)
+			return VGPU_RUN_DONE;
+		if (waiting) {
+			/* Everyone left is at the barrier: it opens. */
+			for (i = 0; i < b->nwarps; i++)
+				b->warps[i].at_bar = 0;
+			continue;
+		}
+		if (!ran)
+			return vgpu_fail(b, &b->warps[0], 1, VGPU_FAULT_DEADLOCK, 0);
+	}
+	return VGPU_RUN_MORE;
+}

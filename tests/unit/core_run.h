@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers for tests of the compute core in user space: building
+ * instructions, verifying a program and running a whole launch of it
+ * block by block over memory the test owns.
+ */
+#ifndef VGPU_CORE_RUN_H
+#define VGPU_CORE_RUN_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+#define NONE VGPU_PRED_NONE
+
+/*
+ * One instruction; every field not named is 0, the guard is none unless
+ * named (a later designator overrides the default: intended here).
+ */
+#pragma GCC diagnostic ignored "-Woverride-init"
+
+#define INSN(...) ((struct vgpu_insn){ .guard = NONE, __VA_ARGS__ })
+
+/* Common shapes (parameter names keep clear of the field names). */
+#define SREG(D, SR) INSN(.op = VGPU_OP_SREG, .type = VGPU_T_U32, .dst = (D), .mod = (SR))
+#define MOVI(T, D, V) INSN(.op = VGPU_OP_MOV, .type = (T), .dst = (D), \
+			   .flags = VGPU_IF_B_IMM, .imm = (uint64_t)(V))
+#define OP3(O, T, D, A, B) INSN(.op = (O), .type = (T), .dst = (D), .a = (A), .b = (B))
+#define OPI(O, T, D, A, V) INSN(.op = (O), .type = (T), .dst = (D), .a = (A), \
+				.flags = VGPU_IF_B_IMM, .imm = (uint64_t)(V))
+#define LDP(T, D, OFF) INSN(.op = VGPU_OP_LD, .type = (T), .dst = (D), \
+			    .mod = VGPU_SPACE_PARAM, .a = VGPU_NO_REG, .imm = (OFF))
+#define LD(SP, T, D, A, OFF) INSN(.op = VGPU_OP_LD, .type = (T), .dst = (D), \
+				  .mod = (SP), .a = (A), .imm = (OFF))
+#define ST(SP, T, A, OFF, V) INSN(.op = VGPU_OP_ST, .type = (T), .mod = (SP), \
+				  .a = (A), .b = (V), .imm = (OFF))
+#define SETP(T, CMP, P, A, B) INSN(.op = VGPU_OP_SETP, .type = (T), .mod = (CMP), \
+				   .dst = (P), .a = (A), .b = (B))
+#define SETPI(T, CMP, P, A, V) INSN(.op = VGPU_OP_SETP, .type = (T), .mod = (CMP), \
+				    .dst = (P), .a = (A), .flags = VGPU_IF_B_IMM, \
+				    .imm = (uint64_t)(V))
+#define BRA(TARGET) INSN(.op = VGPU_OP_BRA, .imm = (TARGET), .c = VGPU_NO_TARGET)
+#define BRA_IF(P, TARGET) INSN(.op = VGPU_OP_BRA, .guard = (P), .imm = (TARGET), \
+			       .c = VGPU_NO_TARGET)
+#define BRA_UNLESS(P, TARGET) INSN(.op = VGPU_OP_BRA, .guard = (P), \
+				   .flags = VGPU_IF_GUARD_NOT, .imm = (TARGET), \
+				   .c = VGPU_NO_TARGET)
+#define EXIT() INSN(.op = VGPU_OP_EXIT)
+#define BAR() INSN(.op = VGPU_OP_BAR)
+
+/*
+ * Verifies @insns as one kernel and runs it over @grid x @block threads
+ * (x only), parameters @params. Memory the kernel reaches: @ranges, ended
+ * by one of size 0. Returns VGPU_RUN_DONE or VGPU_RUN_FAULT (with *@fault),
+ * or -1 when the verifier refused the program (the message printed).
+ */
+static inline int core_run(const struct vgpu_insn *insns, unsigned int n,
+			   struct vgpu_func func, unsigned int grid,
+			   unsigned int block, const void *params,
+			   struct vgpu_range *ranges, struct vgpu_fault *fault)
+{
+	struct vgpu_program prog = { insns, n, &func, 1 };
+	struct vgpu_launch l = {
+		.prog = &prog, .func = &func, .grid = { grid, 1, 1 },
+		.block = { block, 1, 1 }, .params = params, .mmu = ranges,
+		.nsmid = 1,
+	};
+	struct vgpu_verdict v;
+	uint8_t *seen = calloc(n, 1);
+	uint32_t *stack = calloc(n, sizeof(*stack));
+	struct vgpu_block *b;
+	unsigned int i;
+	int r;
+
+	r = vgpu_isa_verify(&prog, seen, stack, &v);
+	free(seen);
+	free(stack);
+	if (r) {
+		printf("# refused at %lld: %s\n", (long long)v.insn, v.msg);
+		return -1;
+	}
+	b = aligned_alloc(16, (vgpu_block_bytes(&l) + 15) & ~15ULL);
+	for (i = 0; i < grid; i++) {
+		vgpu_block_start(b, &l, i);
+		do
+			r = vgpu_block_run(b, 10000);
+		while (r == VGPU_RUN_MORE);
+		if (r == VGPU_RUN_FAULT) {
+			if (fault)
+				*fault = *vgpu_block_fault(b);
+			break;
+		}
+	}
+	free(b);
+	return r;
+}
+
+/* A range over a test's buffer: the kernel sees it at its own address. */
+static inline struct vgpu_range core_range(void *p, size_t size, bool writable)
+{
+	struct vgpu_range r = {
+		.va = (uintptr_t)p, .size = size, .ptr = p, .writable = writable,
+	};
+
+	return r;
+}
+
+#endif /* VGPU_CORE_RUN_H */
