@@ -50,7 +50,8 @@ static void vgpu_chan_retire(struct vgpu_chan *chan, int ret, u64 fault)
 	struct vgpu_chan_status *st = vgpu_status(chan);
 
 	if (ret && !chan->error) {
-		chan->error = VGPU_CHAN_FAULT;
+		chan->error = ret == -EFAULT ? VGPU_CHAN_FAULT :
+			ret == -ETIME ? VGPU_CHAN_TIMEOUT : VGPU_CHAN_LAUNCH_FAULT;
 		chan->error_seqno = chan->completed + 1;
 		WRITE_ONCE(st->error_addr, fault);
 		WRITE_ONCE(st->error_seqno, chan->error_seqno);
@@ -76,6 +77,8 @@ static struct vgpu_engine *vgpu_cmd_engine(struct vgpu_ctx *ctx,
 {
 	struct vgpu_engine *ce = ctx->vdev->ce;
 
+	if (cmd->op == VGPU_CMD_LAUNCH)
+		return &ctx->vdev->compute.front;
 	if (cmd->op == VGPU_CMD_COPY) {
 		if (vgpu_is_host(ctx, cmd->copy.src))
 			return &ce[VGPU_CE_H2D];
@@ -139,6 +142,8 @@ static void vgpu_sem_work(struct work_struct *work)
 	mutex_unlock(&ctx->chan_lock);
 }
 
+static struct vgpu_chan *vgpu_chan_get(struct vgpu_ctx *ctx, u32 handle);
+
 static void vgpu_chan_free(struct kref *ref)
 {
 	struct vgpu_chan *chan = container_of(ref, struct vgpu_chan, ref);
@@ -154,25 +159,13 @@ static void vgpu_chan_put(struct vgpu_chan *chan)
 }
 
 /**
- * vgpu_chan_run() - run @chan's next command; called by the engine that
- * had it on its run list, whose reference to the channel this drops.
+ * vgpu_chan_done() - @chan's head command has finished with @ret (0, an
+ * error, or -EAGAIN for an unsatisfied SEM_ACQUIRE); drops the reference
+ * of the engine that ran it. Launches end here from the compute engine.
  */
-void vgpu_chan_run(struct vgpu_chan *chan)
+void vgpu_chan_done(struct vgpu_chan *chan, int ret, u64 fault)
 {
 	struct vgpu_ctx *ctx = chan->ctx;
-	struct vgpu_cmd cmd;
-	u64 fault = 0;
-	bool skip;
-	int ret = 0;
-
-	mutex_lock(&chan->lock);
-	cmd = chan->queue[chan->completed & (chan->ring_size - 1)];
-	/* After a failure, or once the file is closing: skip. */
-	skip = chan->error || READ_ONCE(ctx->dying);
-	mutex_unlock(&chan->lock);
-
-	if (!skip)
-		ret = vgpu_exec(ctx, &cmd, &fault);
 
 	mutex_lock(&chan->lock);
 	chan->state = VGPU_CS_IDLE;
@@ -197,6 +190,70 @@ void vgpu_chan_run(struct vgpu_chan *chan)
 	/* The last use of ctx: release may free it once this reaches 0. */
 	if (atomic_dec_and_test(&ctx->running))
 		wake_up_var(&ctx->running);
+}
+
+/**
+ * vgpu_chan_run() - run @chan's next command; called by the engine that
+ * had it on its run list. A launch only starts here and finishes later.
+ */
+void vgpu_chan_run(struct vgpu_chan *chan)
+{
+	struct vgpu_ctx *ctx = chan->ctx;
+	struct vgpu_cmd cmd;
+	u64 fault = 0, seqno;
+	bool skip;
+	int ret = 0;
+
+	mutex_lock(&chan->lock);
+	cmd = chan->queue[chan->completed & (chan->ring_size - 1)];
+	seqno = chan->completed + 1;
+	/* After a failure, or once the file is closing: skip. */
+	skip = chan->error || READ_ONCE(ctx->dying);
+	mutex_unlock(&chan->lock);
+
+	if (!skip && cmd.op == VGPU_CMD_LAUNCH) {
+		ret = vgpu_compute_start(chan, &cmd.launch, seqno);
+		if (ret == -EINPROGRESS)
+			return;
+	} else if (!skip) {
+		ret = vgpu_exec(ctx, &cmd, &fault);
+	}
+	vgpu_chan_done(chan, ret, fault);
+}
+
+/* Records the report of a failed launch, for CHAN_FAULT. */
+void vgpu_chan_set_fault(struct vgpu_chan *chan,
+			 const struct vgpu_chan_fault *f)
+{
+	mutex_lock(&chan->lock);
+	if (!chan->fault.kind)
+		chan->fault = *f;
+	mutex_unlock(&chan->lock);
+}
+
+/**
+ * vgpu_ioctl_chan_fault() - VGPU_IOCTL_CHAN_FAULT.
+ * Return: 0, -EINVAL (flags) or -ENOENT.
+ */
+int vgpu_ioctl_chan_fault(struct vgpu_ctx *ctx, void *data)
+{
+	struct vgpu_chan_fault *cf = data;
+	struct vgpu_chan *chan;
+	u32 handle = cf->handle;
+
+	if (cf->flags)
+		return -EINVAL;
+	mutex_lock(&ctx->chan_lock);
+	chan = vgpu_chan_get(ctx, handle);
+	if (chan) {
+		mutex_lock(&chan->lock);
+		*cf = chan->fault;
+		mutex_unlock(&chan->lock);
+		cf->handle = handle;
+		cf->flags = 0;
+	}
+	mutex_unlock(&ctx->chan_lock);
+	return chan ? 0 : -ENOENT;
 }
 
 /* Frees channels that were destroyed and have finished; with chan_lock. */
@@ -330,7 +387,7 @@ static int vgpu_sem_check(const struct vgpu_cmd *c)
 }
 
 /* Checks a command copied out of the ring. */
-static int vgpu_cmd_check(const struct vgpu_cmd *c)
+static int vgpu_cmd_check(struct vgpu_ctx *ctx, const struct vgpu_cmd *c)
 {
 	u64 span, last;
 
@@ -376,6 +433,9 @@ static int vgpu_cmd_check(const struct vgpu_cmd *c)
 		if (c->flags & ~(VGPU_SEM_TEST_MASK | VGPU_SEM_32))
 			return -EINVAL;
 		return vgpu_sem_check(c);
+	case VGPU_CMD_LAUNCH:
+		return c->flags ? -EINVAL :
+			vgpu_launch_check(&ctx->vdev->props, &c->launch);
 	default:
 		return -EINVAL;
 	}
@@ -438,7 +498,7 @@ int vgpu_ioctl_chan_submit(struct vgpu_ctx *ctx, void *data)
 			ret = -EFAULT;
 	}
 	for (i = 0; i < n && !ret; i++)
-		ret = vgpu_cmd_check(&cmds[i]);
+		ret = vgpu_cmd_check(ctx, &cmds[i]);
 	if (!ret) {
 		for (i = 0; i < n; i++)
 			chan->queue[(chan->submitted + i) &

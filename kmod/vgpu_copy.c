@@ -295,6 +295,33 @@ static int vgpu_sem_acquire(struct vgpu_vm *vm, const struct vgpu_cmd *cmd,
 	return ok ? 0 : -EAGAIN;
 }
 
+/**
+ * vgpu_read() - copy @len bytes at @va of @ctx's address space into @buf
+ * (launch parameters). Return: 0 or -EFAULT.
+ */
+int vgpu_read(struct vgpu_ctx *ctx, u64 va, void *buf, u64 len)
+{
+	struct vgpu_vm *vm = &ctx->vm;
+	u8 *d = buf;
+	int ret = 0;
+
+	down_read(&vm->lock);
+	while (len && !ret) {
+		struct vgpu_seg s;
+
+		ret = vgpu_seg_get(vm, va, len, false, &s);
+		if (ret)
+			break;
+		memcpy(d, s.ptr, s.len);
+		vgpu_seg_put(&s);
+		d += s.len;
+		va += s.len;
+		len -= s.len;
+	}
+	up_read(&vm->lock);
+	return ret;
+}
+
 /* Is @va inside a host range registered with @ctx? For placing work only. */
 bool vgpu_is_host(struct vgpu_ctx *ctx, u64 va)
 {

@@ -39,6 +39,7 @@ static void vgpu_device_release(struct device *dev)
 {
 	struct vgpu_device *vdev = to_vgpu_device(dev);
 
+	vgpu_compute_fini(vdev);
 	if (vdev->engine_wq)
 		destroy_workqueue(vdev->engine_wq);
 	kfree(vdev);
@@ -71,6 +72,10 @@ static struct vgpu_device *vgpu_device_create(unsigned int index, u32 sms,
 	vdev->dev.devt = MKDEV(MAJOR(vgpu_devt), index);
 	vdev->dev.release = vgpu_device_release;
 	ret = dev_set_name(&vdev->dev, "vgpu%u", index);
+	if (ret)
+		goto err_put;
+	/* One SM worker per streaming multiprocessor. */
+	ret = vgpu_compute_init(vdev, sms);
 	if (ret)
 		goto err_put;
 

@@ -23,6 +23,7 @@
 #include <linux/xarray.h>
 
 #include "../uapi/vgpu.h"
+#include "core/core.h"
 
 #define VGPU_MAX_DEVICES 16
 
@@ -46,6 +47,20 @@ struct vgpu_engine {
 };
 
 /*
+ * struct vgpu_compute - the compute engine (vgpu_compute.c): a front end
+ * that starts the launches of channels in order, and SM workers that run
+ * the blocks of every started launch.
+ */
+struct vgpu_compute {
+	struct vgpu_engine front;
+	spinlock_t lock;	/* protects @active */
+	struct list_head active;	/* launches with blocks to hand out */
+	wait_queue_head_t wq;	/* SM workers wait here for blocks */
+	unsigned int nsm;
+	struct task_struct **sm;
+};
+
+/*
  * struct vgpu_device - one virtual GPU, /dev/vgpuN.
  *
  * Everything here is set before the character device goes live and never
@@ -60,6 +75,7 @@ struct vgpu_device {
 	atomic64_t mem_used;	/* device memory held by all contexts */
 	struct workqueue_struct *engine_wq;	/* runs the engines' work */
 	struct vgpu_engine ce[VGPU_NUM_CE];
+	struct vgpu_compute compute;
 };
 
 /* A range of device memory: one kernel mapping, one place in the window. */
@@ -145,7 +161,18 @@ struct vgpu_ctx {
 	bool failed;
 	struct delayed_work sem_work;
 	wait_queue_head_t poll_wq;
+	struct xarray modules;	/* loaded modules by handle (vgpu_module.c) */
 	bool dying;		/* release has begun: skip queued work */
+};
+
+/* A loaded program (vgpu_module.c); launches hold references. */
+struct vgpu_module {
+	struct kref ref;
+	struct vgpu_program prog;
+	struct vgpu_insn *insns;
+	struct vgpu_func *funcs;
+	u8 *consts;
+	u32 const_bytes;
 };
 
 /*
@@ -183,6 +210,7 @@ struct vgpu_chan {
 	bool closing;
 	enum vgpu_chan_state state;
 	struct list_head node;
+	struct vgpu_chan_fault fault;	/* the first failed launch's report */
 	wait_queue_head_t wq;	/* woken at each completion */
 };
 
@@ -228,6 +256,10 @@ int vgpu_ioctl_chan_destroy(struct vgpu_ctx *ctx, void *data);
 __poll_t vgpu_chan_poll(struct vgpu_ctx *ctx, struct file *file,
 			poll_table *wait);
 void vgpu_chan_run(struct vgpu_chan *chan);
+void vgpu_chan_done(struct vgpu_chan *chan, int ret, u64 fault);
+void vgpu_chan_set_fault(struct vgpu_chan *chan,
+			 const struct vgpu_chan_fault *f);
+int vgpu_ioctl_chan_fault(struct vgpu_ctx *ctx, void *data);
 
 /* vgpu_engine.c */
 void vgpu_engine_init(struct vgpu_engine *e, struct workqueue_struct *wq);
@@ -235,6 +267,23 @@ void vgpu_engine_queue(struct vgpu_engine *e, struct vgpu_chan *chan);
 
 /* vgpu_copy.c */
 int vgpu_exec(struct vgpu_ctx *ctx, const struct vgpu_cmd *cmd, u64 *fault);
+int vgpu_read(struct vgpu_ctx *ctx, u64 va, void *buf, u64 len);
+
+/* vgpu_module.c */
+void vgpu_modules_init(struct vgpu_ctx *ctx);
+void vgpu_modules_fini(struct vgpu_ctx *ctx);
+int vgpu_ioctl_module_load(struct vgpu_ctx *ctx, void *data);
+int vgpu_ioctl_module_unload(struct vgpu_ctx *ctx, void *data);
+struct vgpu_module *vgpu_module_get(struct vgpu_ctx *ctx, u32 handle);
+void vgpu_module_put(struct vgpu_module *m);
+
+/* vgpu_compute.c */
+int vgpu_compute_init(struct vgpu_device *vdev, unsigned int nsm);
+void vgpu_compute_fini(struct vgpu_device *vdev);
+int vgpu_launch_check(const struct vgpu_info *props,
+		      const struct vgpu_cmd_launch *cl);
+int vgpu_compute_start(struct vgpu_chan *chan,
+		       const struct vgpu_cmd_launch *cl, u64 seqno);
 bool vgpu_is_host(struct vgpu_ctx *ctx, u64 va);
 
 /* vgpu_file.c */

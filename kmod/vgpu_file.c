@@ -35,6 +35,7 @@ static int vgpu_open(struct inode *inode, struct file *file)
 	get_device(&vdev->dev);
 	ctx->vdev = vdev;
 	vgpu_vm_init(&ctx->vm);
+	vgpu_modules_init(ctx);
 	file->private_data = ctx;
 	return 0;
 }
@@ -44,6 +45,7 @@ static int vgpu_release(struct inode *inode, struct file *file)
 	struct vgpu_ctx *ctx = file->private_data;
 
 	vgpu_chan_fini(ctx);
+	vgpu_modules_fini(ctx);
 	vgpu_vm_fini(ctx);
 	put_device(&ctx->vdev->dev);
 	kfree(ctx);
@@ -61,10 +63,14 @@ struct vgpu_ioctl_desc {
 	unsigned int cmd;
 	unsigned int min_size;
 	int (*func)(struct vgpu_ctx *ctx, void *data);
+	bool out_on_einval;	/* -EINVAL still writes the argument back */
 };
 
 #define VGPU_IOCTL(ioctl, first_size, handler) \
 	[_IOC_NR(ioctl)] = { .cmd = ioctl, .min_size = first_size, .func = handler }
+#define VGPU_IOCTL_VERDICT(ioctl, first_size, handler) \
+	[_IOC_NR(ioctl)] = { .cmd = ioctl, .min_size = first_size, \
+			     .func = handler, .out_on_einval = true }
 
 static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 	VGPU_IOCTL(VGPU_IOCTL_GET_INFO, VGPU_INFO_SIZE_V1, vgpu_ioctl_get_info),
@@ -91,6 +97,12 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 		   vgpu_ioctl_chan_destroy),
 	VGPU_IOCTL(VGPU_IOCTL_HOST_ALLOC, sizeof(struct vgpu_host_alloc),
 		   vgpu_ioctl_host_alloc),
+	VGPU_IOCTL_VERDICT(VGPU_IOCTL_MODULE_LOAD, sizeof(struct vgpu_module_load),
+			   vgpu_ioctl_module_load),
+	VGPU_IOCTL(VGPU_IOCTL_MODULE_UNLOAD, sizeof(struct vgpu_module_unload),
+		   vgpu_ioctl_module_unload),
+	VGPU_IOCTL(VGPU_IOCTL_CHAN_FAULT, sizeof(struct vgpu_chan_fault),
+		   vgpu_ioctl_chan_fault),
 };
 
 /* Large enough for every argument structure; checked at build time. */
@@ -127,13 +139,13 @@ static long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	}
 
 	ret = desc->func(ctx, kbuf);
-	if (ret)
+	if (ret && !(ret == -EINVAL && desc->out_on_einval))
 		return ret;
 
 	if ((_IOC_DIR(cmd) & _IOC_READ) &&
 	    copy_to_user(uarg, kbuf, min(usize, ksize)))
 		return -EFAULT;
-	return 0;
+	return ret;
 }
 
 /* Offset 0 is the status page; others name host allocations. */

@@ -284,6 +284,7 @@ struct vgpu_host_alloc {
 #define VGPU_CMD_MEMSET 2	/* 2D fill with an 8, 16 or 32-bit pattern */
 #define VGPU_CMD_SEM_RELEASE 3	/* write a 64-bit value (and a time) */
 #define VGPU_CMD_SEM_ACQUIRE 4	/* wait for a value to satisfy a test */
+#define VGPU_CMD_LAUNCH 5	/* run a kernel of a loaded module */
 
 /*
  * struct vgpu_cmd.flags of the semaphore commands. VGPU_SEM_32 makes the
@@ -356,6 +357,30 @@ struct vgpu_cmd_sem {
 };
 
 /**
+ * struct vgpu_cmd_launch - VGPU_CMD_LAUNCH: run kernel @func of module
+ * @module over a grid of @grid blocks of @block threads, with @dyn_shared
+ * bytes of dynamic shared memory per block. The @param_bytes parameter
+ * bytes (the kernel's declared size) are read from @params, device or
+ * registered host memory, when the launch starts. The command completes
+ * when every block has finished; a fault ends the launch and fails the
+ * channel (VGPU_CHAN_LAUNCH_FAULT, details from CHAN_FAULT).
+ *
+ * Checked at submit: dimensions at least 1 and within the device's limits
+ * (GET_INFO), static plus dynamic shared memory within the device's
+ * shared_mem_per_sm less 1 KiB. The module and kernel are looked up when
+ * the launch starts.
+ */
+struct vgpu_cmd_launch {
+	__u32 module;
+	__u32 func;
+	__u32 grid[3];
+	__u32 block[3];
+	__u32 dyn_shared;
+	__u32 param_bytes;
+	__u64 params;
+};
+
+/**
  * struct vgpu_cmd - one command of a channel's ring: 64 bytes.
  * @op: VGPU_CMD_*.
  * @flags: per command: VGPU_SEM_* for SEM_RELEASE; 0 otherwise.
@@ -368,6 +393,7 @@ struct vgpu_cmd {
 		struct vgpu_cmd_copy copy;
 		struct vgpu_cmd_memset memset;
 		struct vgpu_cmd_sem sem;
+		struct vgpu_cmd_launch launch;
 		__u64 raw[7];
 	};
 };
@@ -375,6 +401,8 @@ struct vgpu_cmd {
 /* Channel errors (struct vgpu_chan_status.error). */
 #define VGPU_CHAN_OK 0
 #define VGPU_CHAN_FAULT 1	/* a command touched an unmapped address */
+#define VGPU_CHAN_LAUNCH_FAULT 2	/* a kernel faulted: see CHAN_FAULT */
+#define VGPU_CHAN_TIMEOUT 3	/* a kernel ran past the time budget */
 
 /**
  * struct vgpu_chan_status - a channel's progress, in the status page.
@@ -458,6 +486,91 @@ struct vgpu_chan_destroy {
 	__u32 flags;
 };
 
+/* Faults of a kernel (struct vgpu_chan_fault.kind). */
+#define VGPU_KFAULT_ADDRESS 1	/* nothing mapped there, or read only */
+#define VGPU_KFAULT_MISALIGNED 2
+#define VGPU_KFAULT_TRAP 3	/* the kernel trapped */
+#define VGPU_KFAULT_DEADLOCK 4	/* no thread of a block could go on */
+#define VGPU_KFAULT_UNSUPPORTED 5	/* an instruction vgpu cannot run yet */
+#define VGPU_KFAULT_TIMEOUT 6	/* ran past the time budget */
+#define VGPU_KFAULT_BAD_LAUNCH 7	/* no such module or kernel, bad params */
+
+/**
+ * struct vgpu_chan_fault - VGPU_IOCTL_CHAN_FAULT: what made a channel's
+ * launch fail.
+ * @handle: In. The channel.
+ * @flags: In. Must be 0.
+ * @kind: Out. VGPU_KFAULT_*, or 0 if no launch of the channel failed.
+ * @insn: Out. Index of the instruction.
+ * @addr: Out. The address, for memory faults.
+ * @module: Out. The module.
+ * @func: Out. The kernel.
+ * @block: Out. The block's index in the grid.
+ * @thread: Out. The thread's index in its block.
+ * @seqno: Out. The launch command's number (as vgpu_chan_status.error_seqno).
+ */
+struct vgpu_chan_fault {
+	__u32 handle;
+	__u32 flags;
+	__u32 kind;
+	__u32 insn;
+	__u64 addr;
+	__u32 module;
+	__u32 func;
+	__u32 block[3];
+	__u32 thread[3];
+	__u64 seqno;
+};
+
+/* Largest constant bank a module may have. */
+#define VGPU_MAX_CONST_BYTES 65536
+
+/**
+ * struct vgpu_module_load - VGPU_IOCTL_MODULE_LOAD: verify a program of the
+ * vgpu ISA (uapi/vgpu_isa.h) and keep it for launches. The kernel keeps
+ * its own copy, out of user space's reach.
+ * @insns: In. User address of @ninsns struct vgpu_insn.
+ * @funcs: In. User address of @nfuncs struct vgpu_func.
+ * @consts: In. User address of the constant bank (@const_bytes), or 0.
+ * @log: In. User address of a buffer for the verifier's message, or 0.
+ * @ninsns: In. Instructions, 1 to VGPU_MAX_INSNS.
+ * @nfuncs: In. Kernels, at least 1.
+ * @const_bytes: In. At most VGPU_MAX_CONST_BYTES.
+ * @log_size: In. Bytes at @log.
+ * @flags: In. Must be 0.
+ * @handle: Out. The module, for launches and MODULE_UNLOAD.
+ * @error_insn: Out. When refused: the instruction at fault, or ~0.
+ * @error_func: Out. When refused: the kernel being checked, or ~0.
+ *
+ * Errors: -EINVAL (the verifier refused it: the message is in @log; or a
+ * bad size or flag), -EFAULT, -ENOMEM, -EMFILE (too many modules).
+ */
+struct vgpu_module_load {
+	__u64 insns;
+	__u64 funcs;
+	__u64 consts;
+	__u64 log;
+	__u32 ninsns;
+	__u32 nfuncs;
+	__u32 const_bytes;
+	__u32 log_size;
+	__u32 flags;
+	__u32 handle;
+	__u32 error_insn;
+	__u32 error_func;
+};
+
+/**
+ * struct vgpu_module_unload - VGPU_IOCTL_MODULE_UNLOAD. Launches already
+ * started keep the module until they end.
+ * @handle: In. The module.
+ * @flags: In. Must be 0.
+ */
+struct vgpu_module_unload {
+	__u32 handle;
+	__u32 flags;
+};
+
 #define VGPU_IOCTL_GET_INFO _IOWR(VGPU_IOCTL_TYPE, 0x00, struct vgpu_info)
 #define VGPU_IOCTL_SET_VA_WINDOW _IOW(VGPU_IOCTL_TYPE, 0x01, struct vgpu_va_window)
 #define VGPU_IOCTL_MEM_ALLOC _IOWR(VGPU_IOCTL_TYPE, 0x02, struct vgpu_mem_alloc)
@@ -470,5 +583,8 @@ struct vgpu_chan_destroy {
 #define VGPU_IOCTL_CHAN_WAIT _IOW(VGPU_IOCTL_TYPE, 0x09, struct vgpu_chan_wait)
 #define VGPU_IOCTL_CHAN_DESTROY _IOW(VGPU_IOCTL_TYPE, 0x0a, struct vgpu_chan_destroy)
 #define VGPU_IOCTL_HOST_ALLOC _IOWR(VGPU_IOCTL_TYPE, 0x0b, struct vgpu_host_alloc)
+#define VGPU_IOCTL_MODULE_LOAD _IOWR(VGPU_IOCTL_TYPE, 0x0c, struct vgpu_module_load)
+#define VGPU_IOCTL_MODULE_UNLOAD _IOW(VGPU_IOCTL_TYPE, 0x0d, struct vgpu_module_unload)
+#define VGPU_IOCTL_CHAN_FAULT _IOWR(VGPU_IOCTL_TYPE, 0x0e, struct vgpu_chan_fault)
 
 #endif /* _UAPI_VGPU_H */

@@ -130,6 +130,7 @@ u64 vgpu_block_bytes(const struct vgpu_launch *l);
 void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 		      u32 block_index);
 int vgpu_block_run(struct vgpu_block *b, u32 budget);
+void vgpu_block_flush_tlb(struct vgpu_block *b);
 const struct vgpu_fault *vgpu_block_fault(const struct vgpu_block *b);
 
 /*

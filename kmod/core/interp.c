@@ -148,6 +148,18 @@ void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 	b->local = p;
 }
 
+/*
+ * Forgets the ranges the block looked up: the host calls this before a
+ * slice, as memory may have been freed or mapped since the last one.
+ */
+void vgpu_block_flush_tlb(struct vgpu_block *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGPU_TLB; i++)
+		b->tlb[i].size = 0;
+}
+
 const struct vgpu_fault *vgpu_block_fault(const struct vgpu_block *b)
 {
 	return &b->fault;

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The compute engine. Its front end, an engine like the copy engines
+ * (vgpu_engine.c), takes a channel whose next command is a launch, checks
+ * the launch and makes it active; the channel then waits until the launch
+ * ends. SM workers, one kernel thread per streaming multiprocessor, take
+ * blocks from every active launch in turn, so kernels of different
+ * channels run at the same time, and run each block in slices: floating
+ * point between kernel_fpu_begin() and kernel_fpu_end(), the context's
+ * address space held for reading, a chance to reschedule and a look at the
+ * deadline and at the context closing between slices.
+ *
+ * Locking: vgpu_compute.lock (a spinlock) protects the list of active
+ * launches and each launch's block counters; the SM workers take the
+ * context's vgpu_vm.lock for reading around a slice, never while holding
+ * vgpu_compute.lock.
+ */
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <asm/fpu/api.h>
+
+#include "vgpu_drv.h"
+
+static unsigned int timeout_ms = 30000;
+module_param(timeout_ms, uint, 0644);
+MODULE_PARM_DESC(timeout_ms, "Time budget of one kernel launch in ms; 0: none (default 30000)");
+
+/* Instructions a block runs between two looks at the world. */
+#define VGPU_SLICE 20000
+
+/*
+ * struct vgpu_run - an active launch.
+ * @next: blocks handed out so far; @left: blocks not yet finished.
+ * @failed: a block faulted or the budget ran out: hand out no more.
+ */
+struct vgpu_run {
+	struct list_head node;
+	struct vgpu_chan *chan;
+	struct vgpu_ctx *ctx;
+	struct vgpu_module *mod;
+	struct vgpu_launch l;
+	u8 *params;
+	u32 module;
+	u64 seqno;
+	u64 nblocks;
+	u64 next;
+	u64 left;
+	u64 block_bytes;
+	unsigned long deadline;	/* jiffies; 0: none */
+	bool failed;
+	int ret;		/* how the launch ends: 0, -EIO or -ETIME */
+};
+
+/**
+ * vgpu_launch_check() - the checks of a launch command at submit.
+ * Return: 0 or -EINVAL.
+ */
+int vgpu_launch_check(const struct vgpu_info *p,
+		      const struct vgpu_cmd_launch *cl)
+{
+	u64 threads = (u64)cl->block[0] * cl->block[1] * cl->block[2];
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		if (!cl->grid[i] || cl->grid[i] > p->max_grid_dim[i] ||
+		    !cl->block[i] || cl->block[i] > p->max_block_dim[i])
+			return -EINVAL;
+	}
+	if (threads > p->max_threads_per_block ||
+	    cl->dyn_shared > p->shared_mem_per_sm - 1024 ||
+	    cl->param_bytes > VGPU_MAX_PARAM_BYTES)
+		return -EINVAL;
+	return 0;
+}
+
+static void vgpu_run_free(struct vgpu_run *run)
+{
+	if (run->mod)
+		vgpu_module_put(run->mod);
+	kfree(run->params);
+	kfree(run);
+}
+
+/* Fails the launch with @kind before any block ran. */
+static int vgpu_bad_launch(struct vgpu_chan *chan,
+			   const struct vgpu_cmd_launch *cl, u64 seqno)
+{
+	struct vgpu_chan_fault f = {
+		.kind = VGPU_KFAULT_BAD_LAUNCH, .module = cl->module,
+		.func = cl->func, .seqno = seqno,
+	};
+
+	vgpu_chan_set_fault(chan, &f);
+	return -EIO;
+}
+
+/**
+ * vgpu_compute_start() - make @cl, @chan's next command, an active launch.
+ * Return: -EINPROGRESS (vgpu_chan_done() follows when the last block
+ * ends), or an error that ends the command now.
+ */
+int vgpu_compute_start(struct vgpu_chan *chan,
+		       const struct vgpu_cmd_launch *cl, u64 seqno)
+{
+	struct vgpu_ctx *ctx = chan->ctx;
+	struct vgpu_compute *ce = &ctx->vdev->compute;
+	const struct vgpu_func *f;
+	struct vgpu_run *run;
+
+	run = kzalloc(sizeof(*run), GFP_KERNEL_ACCOUNT);
+	if (!run)
+		return -ENOMEM;
+	run->mod = vgpu_module_get(ctx, cl->module);
+	if (!run->mod || cl->func >= run->mod->prog.nfuncs)
+		goto bad;
+	f = &run->mod->funcs[cl->func];
+	if (cl->param_bytes != f->param_bytes ||
+	    (u64)f->shared_bytes + cl->dyn_shared >
+	    ctx->vdev->props.shared_mem_per_sm - 1024 ||
+	    (f->max_threads && (u64)cl->block[0] * cl->block[1] * cl->block[2] >
+	     f->max_threads))
+		goto bad;
+	run->params = kmalloc(max(cl->param_bytes, 1U), GFP_KERNEL_ACCOUNT);
+	if (!run->params) {
+		vgpu_run_free(run);
+		return -ENOMEM;
+	}
+	/* Parameters are taken when the launch starts, as on CUDA. */
+	if (cl->param_bytes && vgpu_read(ctx, cl->params, run->params,
+					 cl->param_bytes))
+		goto bad;
+
+	run->chan = chan;
+	run->ctx = ctx;
+	run->module = cl->module;
+	run->seqno = seqno;
+	run->l.prog = &run->mod->prog;
+	run->l.func = f;
+	memcpy(run->l.grid, cl->grid, sizeof(run->l.grid));
+	memcpy(run->l.block, cl->block, sizeof(run->l.block));
+	run->l.dyn_shared = cl->dyn_shared;
+	run->l.params = run->params;
+	run->l.consts = run->mod->consts;
+	run->l.const_bytes = run->mod->const_bytes;
+	run->l.mmu = ctx;
+	run->l.nsmid = ce->nsm;
+	run->nblocks = (u64)cl->grid[0] * cl->grid[1] * cl->grid[2];
+	run->left = run->nblocks;
+	run->block_bytes = vgpu_block_bytes(&run->l);
+	if (READ_ONCE(timeout_ms))
+		run->deadline = jiffies + msecs_to_jiffies(READ_ONCE(timeout_ms));
+
+	spin_lock(&ce->lock);
+	list_add_tail(&run->node, &ce->active);
+	spin_unlock(&ce->lock);
+	wake_up_all(&ce->wq);
+	return -EINPROGRESS;
+
+bad:
+	vgpu_run_free(run);
+	return vgpu_bad_launch(chan, cl, seqno);
+}
+
+/* Ends a launch whose last block has finished. */
+static void vgpu_run_end(struct vgpu_run *run)
+{
+	struct vgpu_chan *chan = run->chan;
+	int ret = run->ret;
+
+	vgpu_run_free(run);
+	vgpu_chan_done(chan, ret, 0);
+}
+
+/*
+ * Takes the next block of some active launch: the first launch in the
+ * list with blocks left, which then goes to the back (launches take
+ * turns). False when there is none.
+ */
+static bool vgpu_take_block(struct vgpu_compute *ce, struct vgpu_run **prun,
+			    u64 *block)
+{
+	struct vgpu_run *run;
+
+	spin_lock(&ce->lock);
+	list_for_each_entry(run, &ce->active, node) {
+		if (run->failed || run->next == run->nblocks)
+			continue;
+		*block = run->next++;
+		*prun = run;
+		list_move_tail(&run->node, &ce->active);
+		spin_unlock(&ce->lock);
+		return true;
+	}
+	spin_unlock(&ce->lock);
+	return false;
+}
+
+/*
+ * A block is over (@stop: the launch ends early). Blocks never handed out
+ * are written off; the worker that ends the last running block ends the
+ * launch.
+ */
+static void vgpu_block_over(struct vgpu_compute *ce, struct vgpu_run *run,
+			    bool stop, int ret)
+{
+	bool last;
+
+	spin_lock(&ce->lock);
+	if (stop && !run->failed) {
+		run->failed = true;
+		run->ret = ret;
+		run->left -= run->nblocks - run->next;
+		run->next = run->nblocks;
+	}
+	last = --run->left == 0;
+	if (last)
+		list_del(&run->node);
+	spin_unlock(&ce->lock);
+	if (last)
+		vgpu_run_end(run);
+}
+
+static void vgpu_report(struct vgpu_run *run, u64 block,
+			const struct vgpu_fault *fault, u32 kind)
+{
+	const struct vgpu_launch *l = &run->l;
+	struct vgpu_chan_fault f = {
+		.kind = kind, .insn = fault ? fault->insn : 0,
+		.addr = fault ? fault->addr : 0,
+		.module = run->module, .func = (u32)(l->func - run->mod->funcs),
+		.seqno = run->seqno,
+	};
+	u32 t = fault ? fault->thread : 0;
+
+	f.block[0] = block % l->grid[0];
+	f.block[1] = block / l->grid[0] % l->grid[1];
+	f.block[2] = block / l->grid[0] / l->grid[1];
+	f.thread[0] = t % l->block[0];
+	f.thread[1] = t / l->block[0] % l->block[1];
+	f.thread[2] = t / l->block[0] / l->block[1];
+	vgpu_chan_set_fault(run->chan, &f);
+}
+
+static const u32 vgpu_fault_kinds[] = {
+	[VGPU_FAULT_ADDRESS] = VGPU_KFAULT_ADDRESS,
+	[VGPU_FAULT_MISALIGNED] = VGPU_KFAULT_MISALIGNED,
+	[VGPU_FAULT_TRAP] = VGPU_KFAULT_TRAP,
+	[VGPU_FAULT_DEADLOCK] = VGPU_KFAULT_DEADLOCK,
+	[VGPU_FAULT_UNSUPPORTED] = VGPU_KFAULT_UNSUPPORTED,
+};
+
+/*
+ * Runs one block to its end in slices. @state is the worker's buffer of
+ * at least run->block_bytes. Returns whether the launch must stop, with
+ * *@ret set.
+ */
+static bool vgpu_run_block(struct vgpu_run *run, u64 block,
+			   struct vgpu_block *state, int *ret)
+{
+	struct vgpu_ctx *ctx = run->ctx;
+	int r = VGPU_RUN_MORE;
+
+	vgpu_block_start(state, &run->l, (u32)block);
+	while (r == VGPU_RUN_MORE) {
+		if (READ_ONCE(run->failed) || READ_ONCE(ctx->dying)) {
+			*ret = 0;
+			return true;
+		}
+		if (run->deadline && time_after(jiffies, run->deadline)) {
+			vgpu_report(run, block, NULL, VGPU_KFAULT_TIMEOUT);
+			*ret = -ETIME;
+			return true;
+		}
+		down_read(&ctx->vm.lock);
+		vgpu_block_flush_tlb(state);
+		kernel_fpu_begin();
+		r = vgpu_block_run(state, VGPU_SLICE);
+		kernel_fpu_end();
+		up_read(&ctx->vm.lock);
+		cond_resched();
+	}
+	if (r == VGPU_RUN_FAULT) {
+		const struct vgpu_fault *f = vgpu_block_fault(state);
+
+		vgpu_report(run, block, f, f->kind < ARRAY_SIZE(vgpu_fault_kinds) ?
+			    vgpu_fault_kinds[f->kind] : VGPU_KFAULT_TRAP);
+		*ret = -EIO;
+		return true;
+	}
+	return false;
+}
+
+static int vgpu_sm_main(void *data)
+{
+	struct vgpu_device *vdev = data;
+	struct vgpu_compute *ce = &vdev->compute;
+	struct vgpu_block *state = NULL;
+	u64 have = 0;
+
+	while (!kthread_should_stop()) {
+		struct vgpu_run *run;
+		bool stop;
+		u64 block;
+		int ret = 0;
+
+		wait_event_interruptible(ce->wq, kthread_should_stop() ||
+					 vgpu_take_block(ce, &run, &block));
+		if (kthread_should_stop())
+			break;
+		/* The wait's condition took the block when it came true. */
+		if (run->block_bytes > have) {
+			kvfree(state);
+			have = 0;
+			state = kvmalloc(run->block_bytes, GFP_KERNEL);
+			if (state)
+				have = run->block_bytes;
+		}
+		if (!state) {
+			vgpu_report(run, block, NULL, VGPU_KFAULT_BAD_LAUNCH);
+			vgpu_block_over(ce, run, true, -EIO);
+			continue;
+		}
+		stop = vgpu_run_block(run, block, state, &ret);
+		vgpu_block_over(ce, run, stop, ret);
+	}
+	kvfree(state);
+	return 0;
+}
+
+int vgpu_compute_init(struct vgpu_device *vdev, unsigned int nsm)
+{
+	struct vgpu_compute *ce = &vdev->compute;
+	unsigned int i;
+
+	vgpu_engine_init(&ce->front, vdev->engine_wq);
+	spin_lock_init(&ce->lock);
+	INIT_LIST_HEAD(&ce->active);
+	init_waitqueue_head(&ce->wq);
+	ce->sm = kcalloc(nsm, sizeof(*ce->sm), GFP_KERNEL);
+	if (!ce->sm)
+		return -ENOMEM;
+	for (i = 0; i < nsm; i++) {
+		struct task_struct *t;
+
+		t = kthread_run(vgpu_sm_main, vdev, "vgpu%u-sm%u",
+				vdev->props.index, i);
+		if (IS_ERR(t)) {
+			vgpu_compute_fini(vdev);
+			return PTR_ERR(t);
+		}
+		ce->sm[i] = t;
+		ce->nsm = i + 1;
+	}
+	return 0;
+}
+
+/* Device teardown: no context is left, so no launch is active. */
+void vgpu_compute_fini(struct vgpu_device *vdev)
+{
+	struct vgpu_compute *ce = &vdev->compute;
+	unsigned int i;
+
+	for (i = 0; i < ce->nsm; i++)
+		kthread_stop(ce->sm[i]);
+	kfree(ce->sm);
+	ce->sm = NULL;
+	ce->nsm = 0;
+}

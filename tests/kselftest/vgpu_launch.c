@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Modules and launches at the ioctl level: loading verified programs (and
+ * refusing bad ones with the verifier's message), launches checked at
+ * submit, kernels that compute over device memory, faults reported with
+ * kind, address, block, thread and instruction, the watchdog, SIGKILL of
+ * a process running an endless kernel, and contexts that cannot read each
+ * other's memory.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "uapi/vgpu.h"
+#include "tests/isa_build.h"
+#include "vgpu_chan_util.h"
+
+#define DEV "/dev/vgpu0"
+#define TIMEOUT_PARAM "/sys/module/vgpu/parameters/timeout_ms"
+
+static int open_ctx(void **status, __u64 base)
+{
+	struct vgpu_va_window w = { .base = base, .size = 1ULL << 32 };
+	int fd = open(DEV, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 || ioctl(fd, VGPU_IOCTL_SET_VA_WINDOW, &w))
+		return -1;
+	*status = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
+	return *status == MAP_FAILED ? -1 : fd;
+}
+
+static int load(int fd, const struct vgpu_insn *insns, __u32 n,
+		const struct vgpu_func *f, char *log, __u32 log_size,
+		struct vgpu_module_load *out)
+{
+	struct vgpu_module_load ml = {
+		.insns = (uintptr_t)insns, .funcs = (uintptr_t)f,
+		.log = (uintptr_t)log, .ninsns = n, .nfuncs = 1,
+		.log_size = log_size,
+	};
+	int ret = ioctl(fd, VGPU_IOCTL_MODULE_LOAD, &ml);
+
+	if (out)
+		*out = ml;
+	return ret ? ret : (int)ml.handle;
+}
+
+static void cmd_launch(struct chan *c, __u32 module, __u32 grid, __u32 block,
+		       __u64 params, __u32 param_bytes)
+{
+	struct vgpu_cmd *cmd = slot(c);
+
+	cmd->op = VGPU_CMD_LAUNCH;
+	cmd->launch.module = module;
+	cmd->launch.grid[0] = grid;
+	cmd->launch.grid[1] = 1;
+	cmd->launch.grid[2] = 1;
+	cmd->launch.block[0] = block;
+	cmd->launch.block[1] = 1;
+	cmd->launch.block[2] = 1;
+	cmd->launch.params = params;
+	cmd->launch.param_bytes = param_bytes;
+}
+
+static int chan_fault(struct chan *c, struct vgpu_chan_fault *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->handle = c->handle;
+	return ioctl(c->fd, VGPU_IOCTL_CHAN_FAULT, f);
+}
+
+/* c[i] = a[i] + b[i] (f32) for i < n; params a, b, c, n. */
+static const struct vgpu_insn vadd[] = {
+	/* 0 */ SREG(0, VGPU_SR_CTAID_X),
+	/* 1 */ SREG(1, VGPU_SR_NTID_X),
+	/* 2 */ SREG(2, VGPU_SR_TID_X),
+	/* 3 */ INSN(.op = VGPU_OP_MAD, .type = VGPU_T_U32, .dst = 3, .a = 0, .b = 1, .c = 2),
+	/* 4 */ LDP(VGPU_T_U32, 4, 24),
+	/* 5 */ SETP(VGPU_T_U32, VGPU_CMP_GE, 0, 3, 4),
+	/* 6 */ INSN(.op = VGPU_OP_EXIT, .guard = 0),
+	/* 7 */ INSN(.op = VGPU_OP_CVT, .type = VGPU_T_U64, .stype = VGPU_T_U32, .dst = 5, .a = 3),
+	/* 8 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 5, 5, 2),
+	/* 9 */ LDP(VGPU_T_U64, 6, 0),
+	/* 10 */ OP3(VGPU_OP_ADD, VGPU_T_U64, 6, 6, 5),
+	/* 11 */ LD(VGPU_SPACE_GLOBAL, VGPU_T_F32, 7, 6, 0),
+	/* 12 */ LDP(VGPU_T_U64, 6, 8),
+	/* 13 */ OP3(VGPU_OP_ADD, VGPU_T_U64, 6, 6, 5),
+	/* 14 */ LD(VGPU_SPACE_GLOBAL, VGPU_T_F32, 8, 6, 0),
+	/* 15 */ OP3(VGPU_OP_ADD, VGPU_T_F32, 7, 7, 8),
+	/* 16 */ LDP(VGPU_T_U64, 6, 16),
+	/* 17 */ OP3(VGPU_OP_ADD, VGPU_T_U64, 6, 6, 5),
+	/* 18 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_F32, 6, 0, 7),
+	/* 19 */ EXIT(),
+};
+
+static const struct vgpu_func vadd_func = { .nregs = 9, .npreds = 1, .param_bytes = 28 };
+
+FIXTURE(launch) {
+	int fd;
+	void *status;
+	struct chan c;
+	unsigned char *host;	/* 4 MiB, registered */
+	__u64 dev;		/* 4 MiB of device memory */
+};
+
+FIXTURE_SETUP(launch)
+{
+	struct vgpu_mem_alloc a = { .size = 4 * MIB };
+	struct vgpu_host_register r = { .size = 4 * MIB };
+
+	self->fd = open_ctx(&self->status, 1ULL << 44);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MEM_ALLOC, &a));
+	self->dev = a.va;
+	self->host = mmap(NULL, 4 * MIB, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->host);
+	r.addr = (uintptr_t)self->host;
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	ASSERT_EQ(0, chan_open(self->fd, &self->c, self->status));
+}
+
+FIXTURE_TEARDOWN(launch)
+{
+	munmap(self->status, getpagesize());
+	close(self->fd);
+	munmap(self->host, 4 * MIB);
+	free(self->c.ring);
+}
+
+TEST_F(launch, vector_add)
+{
+	enum { N = 1000 };
+	float *a = (float *)self->host, *b = a + N, *out = b + N;
+	__u64 *params = (__u64 *)(self->host + 2 * MIB);
+	__u64 da = self->dev, db = da + 4 * N, dc = db + 4 * N;
+	int handle, i, bad = 0;
+
+	for (i = 0; i < N; i++) {
+		a[i] = (float)i;
+		b[i] = 0.5f * (float)i;
+	}
+	params[0] = da;
+	params[1] = db;
+	params[2] = dc;
+	params[3] = N;
+	handle = load(self->fd, vadd, 20, &vadd_func, NULL, 0, NULL);
+	ASSERT_LT(0, handle);
+	cmd_copy(&self->c, da, (uintptr_t)a, 8 * N, 1, 0, 0);	/* a and b */
+	cmd_launch(&self->c, handle, 4, 256, (uintptr_t)params, 28);
+	cmd_copy(&self->c, (uintptr_t)out, dc, 4 * N, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, wait_for(&self->c, 3));
+	for (i = 0; i < N; i++)
+		bad += out[i] != 1.5f * (float)i;
+	EXPECT_EQ(0, bad);
+}
+
+TEST_F(launch, load_rules)
+{
+	struct vgpu_insn bad[2] = { INSN(.op = VGPU_OP_MOV, .type = VGPU_T_U32, .dst = 7), EXIT() };
+	struct vgpu_func f = { .nregs = 4 };
+	struct vgpu_module_load ml = { 0 };
+	struct vgpu_module_unload mu = { 0 };
+	char log[64], tiny[8];
+	int handle;
+
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_MODULE_LOAD, &ml));	/* no code */
+	EXPECT_EQ(EINVAL, errno);
+	memset(log, 'x', sizeof(log));
+	EXPECT_EQ(-1, load(self->fd, bad, 2, &f, log, sizeof(log), &ml));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_STREQ("register out of range", log);
+	EXPECT_EQ(0, ml.error_insn);
+	EXPECT_EQ(0, ml.error_func);
+	EXPECT_EQ(-1, load(self->fd, bad, 2, &f, tiny, sizeof(tiny), NULL));
+	EXPECT_STREQ("registe", tiny);
+	EXPECT_EQ(-1, load(self->fd, bad, 2, &f, (char *)8, 64, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, load(self->fd, (void *)8, 2, &f, NULL, 0, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	ml = (struct vgpu_module_load){ .insns = (uintptr_t)vadd, .funcs = (uintptr_t)&vadd_func,
+					.ninsns = 20, .nfuncs = 1, .flags = 1 };
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_MODULE_LOAD, &ml));
+	EXPECT_EQ(EINVAL, errno);
+	ml.flags = 0;
+	ml.const_bytes = VGPU_MAX_CONST_BYTES + 1;
+	ml.consts = (uintptr_t)self->host;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_MODULE_LOAD, &ml));
+	EXPECT_EQ(EINVAL, errno);
+
+	handle = load(self->fd, vadd, 20, &vadd_func, NULL, 0, NULL);
+	ASSERT_LT(0, handle);
+	mu.handle = handle;
+	mu.flags = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_MODULE_UNLOAD, &mu));
+	EXPECT_EQ(EINVAL, errno);
+	mu.flags = 0;
+	EXPECT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MODULE_UNLOAD, &mu));
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_MODULE_UNLOAD, &mu));
+	EXPECT_EQ(ENOENT, errno);
+}
+
+/* Dimensions and shared memory are checked when the launch is queued. */
+TEST_F(launch, bad_dimensions_refused_at_submit)
+{
+	struct vgpu_info info = { 0 };
+	struct { __u32 grid[3], block[3], dyn; } cases[] = {
+		{ { 0, 1, 1 }, { 1, 1, 1 }, 0 },
+		{ { 1, 1, 1 }, { 0, 1, 1 }, 0 },
+		{ { 1, 1, 1 }, { 1025, 1, 1 }, 0 },
+		{ { 1, 1, 1 }, { 32, 32, 2 }, 0 },
+		{ { 1, 1, 1 }, { 1, 1, 65 }, 0 },
+		{ { 1, 65536, 1 }, { 1, 1, 1 }, 0 },
+		{ { 1, 1, 1 }, { 1, 1, 1 }, 0 },	/* dyn: set below */
+	};
+	size_t i;
+	int handle = load(self->fd, vadd, 20, &vadd_func, NULL, 0, NULL);
+
+	ASSERT_LT(0, handle);
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_GET_INFO, &info));
+	cases[6].dyn = info.shared_mem_per_sm;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct vgpu_cmd *cmd;
+
+		cmd_launch(&self->c, handle, 1, 1, 0, 28);
+		cmd = &self->c.ring[(self->c.put - 1) % RING];
+		memcpy(cmd->launch.grid, cases[i].grid, sizeof(cases[i].grid));
+		memcpy(cmd->launch.block, cases[i].block, sizeof(cases[i].block));
+		cmd->launch.dyn_shared = cases[i].dyn;
+		EXPECT_EQ(-1, submit(&self->c)) TH_LOG("case %zu", i);
+		EXPECT_EQ(EINVAL, errno);
+		self->c.put--;
+	}
+}
+
+/* A launch that cannot start fails its channel with BAD_LAUNCH. */
+TEST_F(launch, bad_module_or_params)
+{
+	struct vgpu_chan_fault f;
+	int handle = load(self->fd, vadd, 20, &vadd_func, NULL, 0, NULL);
+
+	ASSERT_LT(0, handle);
+	cmd_launch(&self->c, handle, 1, 32, (uintptr_t)self->host, 24);	/* 28 declared */
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(-1, wait_for(&self->c, 1));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(VGPU_CHAN_LAUNCH_FAULT, self->c.status->error);
+	ASSERT_EQ(0, chan_fault(&self->c, &f));
+	EXPECT_EQ(VGPU_KFAULT_BAD_LAUNCH, f.kind);
+	EXPECT_EQ(handle, f.module);
+	EXPECT_EQ(1, f.seqno);
+}
+
+/* Thread 37 of block 2 writes past the end of its buffer. */
+TEST_F(launch, fault_is_reported)
+{
+	static const struct vgpu_insn p[] = {
+		/* 0 */ SREG(0, VGPU_SR_TID_X),
+		/* 1 */ SREG(1, VGPU_SR_CTAID_X),
+		/* 2 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 0, 37),
+		/* 3 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 1, 1, 2),
+		/* 4 */ INSN(.op = VGPU_OP_AND, .type = VGPU_T_PRED, .dst = 0, .a = 0, .b = 1),
+		/* 5 */ LDP(VGPU_T_U64, 2, 0),
+		/* 6 */ INSN(.op = VGPU_OP_ST, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+			     .a = 2, .b = 0, .imm = 4 * MIB, .guard = 0),
+		/* 7 */ EXIT(),
+	};
+	struct vgpu_func f = { .nregs = 3, .npreds = 2, .param_bytes = 8 };
+	__u64 *params = (__u64 *)self->host;
+	struct vgpu_chan_fault cf;
+	int handle = load(self->fd, p, 8, &f, NULL, 0, NULL);
+
+	ASSERT_LT(0, handle);
+	params[0] = self->dev;
+	cmd_launch(&self->c, handle, 4, 64, (uintptr_t)params, 8);
+	slot(&self->c)->op = VGPU_CMD_NOP;
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(-1, wait_for(&self->c, 2));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(VGPU_CHAN_LAUNCH_FAULT, self->c.status->error);
+	EXPECT_EQ(1, self->c.status->error_seqno);
+	ASSERT_EQ(0, chan_fault(&self->c, &cf));
+	EXPECT_EQ(VGPU_KFAULT_ADDRESS, cf.kind);
+	EXPECT_EQ(self->dev + 4 * MIB, cf.addr);
+	EXPECT_EQ(6, cf.insn);
+	EXPECT_EQ(2, cf.block[0]);
+	EXPECT_EQ(37, cf.thread[0]);
+	EXPECT_EQ(handle, cf.module);
+	EXPECT_EQ(0, cf.func);
+	/* Sticky: later work is refused. */
+	slot(&self->c)->op = VGPU_CMD_NOP;
+	EXPECT_EQ(-1, submit(&self->c));
+	EXPECT_EQ(EIO, errno);
+}
+
+TEST_F(launch, misaligned_and_trap)
+{
+	struct vgpu_insn p[] = {
+		LDP(VGPU_T_U64, 0, 0),
+		LD(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 2),
+		EXIT(),
+	};
+	struct vgpu_func f = { .nregs = 2, .param_bytes = 8 };
+	__u64 *params = (__u64 *)self->host;
+	struct vgpu_chan_fault cf;
+	struct chan other;
+	int handle;
+
+	params[0] = self->dev;
+	handle = load(self->fd, p, 3, &f, NULL, 0, NULL);
+	ASSERT_LT(0, handle);
+	cmd_launch(&self->c, handle, 1, 1, (uintptr_t)params, 8);
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(-1, wait_for(&self->c, 1));
+	ASSERT_EQ(0, chan_fault(&self->c, &cf));
+	EXPECT_EQ(VGPU_KFAULT_MISALIGNED, cf.kind);
+	EXPECT_EQ(self->dev + 2, cf.addr);
+
+	p[1] = INSN(.op = VGPU_OP_TRAP);
+	handle = load(self->fd, p, 2, &f, NULL, 0, NULL);
+	ASSERT_LT(0, handle);
+	ASSERT_EQ(0, chan_open(self->fd, &other, self->status));
+	cmd_launch(&other, handle, 1, 1, (uintptr_t)params, 8);
+	ASSERT_EQ(0, submit(&other));
+	EXPECT_EQ(-1, wait_for(&other, 1));
+	ASSERT_EQ(0, chan_fault(&other, &cf));
+	EXPECT_EQ(VGPU_KFAULT_TRAP, cf.kind);
+	EXPECT_EQ(1, cf.insn);
+	free(other.ring);
+}
+
+static int write_param(const char *value)
+{
+	int fd = open(TIMEOUT_PARAM, O_WRONLY);
+	int ok = fd >= 0 && write(fd, value, strlen(value)) == (ssize_t)strlen(value);
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+static const struct vgpu_insn endless[] = { INSN(.op = VGPU_OP_NOP), BRA(0) };
+static const struct vgpu_func endless_func = { .nregs = 1 };
+
+TEST_F(launch, watchdog_ends_endless_kernel)
+{
+	struct vgpu_chan_fault cf;
+	int handle = load(self->fd, endless, 2, &endless_func, NULL, 0, NULL);
+
+	ASSERT_LT(0, handle);
+	ASSERT_EQ(0, write_param("300"));
+	cmd_launch(&self->c, handle, 2, 64, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(-1, wait_for(&self->c, 1));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(0, write_param("30000"));
+	EXPECT_EQ(VGPU_CHAN_TIMEOUT, self->c.status->error);
+	ASSERT_EQ(0, chan_fault(&self->c, &cf));
+	EXPECT_EQ(VGPU_KFAULT_TIMEOUT, cf.kind);
+}
+
+/* SIGKILL while an endless kernel runs: the process is gone at once. */
+TEST(kill_endless_kernel)
+{
+	struct vgpu_info info = { 0 };
+	int fd = open(DEV, O_RDWR | O_CLOEXEC), status, sync[2];
+	__u64 baseline, t0, t1;
+	pid_t pid;
+	char c;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_GET_INFO, &info));
+	baseline = info.mem_free;
+	ASSERT_EQ(0, pipe(sync));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct vgpu_mem_alloc a = { .size = MIB };
+		void *st;
+		int cfd = open_ctx(&st, 1ULL << 44), h;
+		struct chan ch;
+
+		if (cfd < 0 || ioctl(cfd, VGPU_IOCTL_MEM_ALLOC, &a) ||
+		    chan_open(cfd, &ch, st))
+			_exit(1);
+		h = load(cfd, endless, 2, &endless_func, NULL, 0, NULL);
+		if (h <= 0)
+			_exit(1);
+		cmd_launch(&ch, h, 64, 256, 0, 0);
+		if (submit(&ch) || write(sync[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(sync[1]);
+	ASSERT_EQ(1, read(sync[0], &c, 1));
+	usleep(100000);		/* the kernel is running */
+	t0 = now_ns();
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	t1 = now_ns();
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_GT(1000000000ULL, t1 - t0);
+	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_GET_INFO, &info));
+	EXPECT_EQ(baseline, info.mem_free);
+	close(sync[0]);
+	close(fd);
+}
+
+/*
+ * Another process's device address is not this context's: a kernel that
+ * reads it faults (the two windows are apart, so the address is unmapped
+ * here rather than some allocation of our own).
+ */
+TEST(contexts_are_isolated)
+{
+	static const struct vgpu_insn p[] = {
+		LDP(VGPU_T_U64, 0, 0),
+		LD(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0),
+		LDP(VGPU_T_U64, 0, 8),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 0, 0, 1),
+		EXIT(),
+	};
+	struct vgpu_func f = { .nregs = 2, .param_bytes = 16 };
+	struct vgpu_mem_alloc mine = { .size = 4096 };
+	struct vgpu_host_register r = { .size = 4096 };
+	struct vgpu_chan_fault cf;
+	__u64 secret_va, *params;
+	int sync[2], back[2], fd, handle;
+	struct chan ch;
+	void *st;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(sync));
+	ASSERT_EQ(0, pipe(back));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct vgpu_mem_alloc a = { .size = 4096 };
+		int cfd = open_ctx(&st, (1ULL << 44) + (1ULL << 40));
+		char done;
+
+		if (cfd < 0 || ioctl(cfd, VGPU_IOCTL_MEM_ALLOC, &a) ||
+		    write(sync[1], &a.va, 8) != 8 || read(back[0], &done, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(8, read(sync[0], &secret_va, 8));
+	fd = open_ctx(&st, 1ULL << 44);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_MEM_ALLOC, &mine));
+	params = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	r.addr = (uintptr_t)params;
+	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	params[0] = secret_va;
+	params[1] = mine.va;
+	handle = load(fd, p, 5, &f, NULL, 0, NULL);
+	ASSERT_LT(0, handle);
+	ASSERT_EQ(0, chan_open(fd, &ch, st));
+	cmd_launch(&ch, handle, 1, 1, (uintptr_t)params, 16);
+	ASSERT_EQ(0, submit(&ch));
+	EXPECT_EQ(-1, wait_for(&ch, 1));
+	ASSERT_EQ(0, chan_fault(&ch, &cf));
+	EXPECT_EQ(VGPU_KFAULT_ADDRESS, cf.kind);
+	EXPECT_EQ(secret_va, cf.addr);
+	ASSERT_EQ(1, write(back[1], "x", 1));
+	waitpid(pid, NULL, 0);
+	close(fd);
+	free(ch.ring);
+}
+
+TEST_HARNESS_MAIN
