@@ -27,8 +27,10 @@
  * diverge meet again when they reach the same instruction (a branch may
  * name where that is expected, in @c, as a hint). Every path makes
  * progress: lanes waiting for others are never starved by a loop.
- * Warp-synchronous instructions (SHFL, VOTE, WARPSYNC) wait until the
- * lanes of their member mask that have not exited are all there.
+ * Warp-synchronous instructions (SHFL, VOTE, MATCH, WARPSYNC) wait until
+ * the lanes of their member mask that have not exited are all there. In
+ * them, VGPU_IF_B_IMM and VGPU_IF_C_IMM make the @b and @c fields
+ * themselves the immediate values, as @imm holds the mask.
  */
 #ifndef _UAPI_VGPU_ISA_H
 #define _UAPI_VGPU_ISA_H
@@ -86,7 +88,70 @@
 #define VGPU_OP_EXIT 26		/* the lane ends */
 #define VGPU_OP_BAR 27		/* block barrier imm (0-15) */
 #define VGPU_OP_TRAP 28		/* fault the launch */
-#define VGPU_OP_COUNT 29
+/*
+ * Warp-synchronous operations: @imm is the member mask. They wait until
+ * the mask's lanes that have not exited are all at the instruction.
+ */
+#define VGPU_OP_SHFL 29		/* d = a of the lane mod(VGPU_SHFL_*) picks */
+#define VGPU_OP_VOTE 30		/* mod VGPU_VOTE_*: over predicate a */
+#define VGPU_OP_MATCH 31	/* d = lanes whose a equals mine (mod ANY/ALL) */
+#define VGPU_OP_WARPSYNC 32	/* wait for the member lanes */
+#define VGPU_OP_ACTIVEMASK 33	/* d = the lanes running this instruction */
+/* Memory. */
+#define VGPU_OP_ATOM 34		/* d = [a + imm]; [a + imm] = op(d, b[, c]) */
+#define VGPU_OP_MEMBAR 35	/* order this thread's memory accesses */
+/* Bits. */
+#define VGPU_OP_POPC 36		/* d (u32) = bits set in a */
+#define VGPU_OP_CLZ 37		/* d (u32) = leading zeros of a */
+#define VGPU_OP_BREV 38		/* d = a with its bits reversed */
+#define VGPU_OP_BFIND 39	/* d (u32) = top set bit (mod 1: as a shift) */
+#define VGPU_OP_BFE 40		/* d = bits b.. (c of them) of a, extended */
+#define VGPU_OP_PRMT 41		/* d = bytes of {b, a} chosen by c */
+/* Floating-point functions (mod: VGPU_RND_* for SQRT and RCP, else 0). */
+#define VGPU_OP_SQRT 42
+#define VGPU_OP_RCP 43
+#define VGPU_OP_RSQRT 44	/* approximate */
+#define VGPU_OP_EX2 45		/* 2^a, approximate */
+#define VGPU_OP_LG2 46		/* log2 a, approximate */
+#define VGPU_OP_SIN 47		/* approximate */
+#define VGPU_OP_COS 48		/* approximate */
+#define VGPU_OP_TANH 49		/* approximate */
+#define VGPU_OP_COPYSIGN 50	/* d = |b| with the sign of a */
+#define VGPU_OP_COUNT 51
+
+/* SHFL (mod); b is the lane or delta, c the clamp and segment mask. */
+#define VGPU_SHFL_UP 0
+#define VGPU_SHFL_DOWN 1
+#define VGPU_SHFL_BFLY 2
+#define VGPU_SHFL_IDX 3
+
+/* VOTE (mod); BALLOT writes a register, the others a predicate. */
+#define VGPU_VOTE_ALL 0
+#define VGPU_VOTE_ANY 1
+#define VGPU_VOTE_UNI 2
+#define VGPU_VOTE_BALLOT 3
+
+/* MATCH (mod). ALL also sets predicate mod2 - 1 when every lane agrees. */
+#define VGPU_MATCH_ANY 0
+#define VGPU_MATCH_ALL 1
+
+/* ATOM (mod2; mod is the space: GLOBAL, SHARED or GENERIC). */
+#define VGPU_ATOM_ADD 0
+#define VGPU_ATOM_MIN 1
+#define VGPU_ATOM_MAX 2
+#define VGPU_ATOM_INC 3		/* old >= b ? 0 : old + 1 (u32) */
+#define VGPU_ATOM_DEC 4		/* old == 0 || old > b ? b : old - 1 (u32) */
+#define VGPU_ATOM_AND 5
+#define VGPU_ATOM_OR 6
+#define VGPU_ATOM_XOR 7
+#define VGPU_ATOM_EXCH 8
+#define VGPU_ATOM_CAS 9		/* old == b ? c : old */
+#define VGPU_ATOM_COUNT 10
+
+/* MEMBAR (mod). */
+#define VGPU_SCOPE_CTA 0
+#define VGPU_SCOPE_GPU 1
+#define VGPU_SCOPE_SYS 2
 
 /* Integer MUL/MAD (mod). */
 #define VGPU_MUL_LO 0		/* low half of the product */
@@ -185,7 +250,8 @@
  * @type: VGPU_T_* of the operation (of the result for CVT).
  * @stype: CVT's source type; VGPU_T_NONE otherwise.
  * @mod: what the operation says (VGPU_RND_*, VGPU_CMP_*, ...); else 0.
- * @mod2: Must be 0 (reserved for the operations that need two modifiers).
+ * @mod2: ATOM's operation (VGPU_ATOM_*); for SHFL and MATCH, a
+ *	predicate to set, plus 1 (0: none); otherwise 0.
  * @flags: VGPU_IF_*.
  * @guard: guarding predicate, or VGPU_PRED_NONE.
  * @pad: Must be 0.

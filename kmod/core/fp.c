@@ -496,3 +496,197 @@ bool vgpu_fp_cvt(u64 *regs, const struct vgpu_insn *in, u32 em)
 	}
 	return true;
 }
+
+/* --- functions ------------------------------------------------------------ */
+
+/* 2^n as a double, for integer n in the normal range. */
+static double vgpu_pow2i(int n)
+{
+	return vgpu_d((u64)(n + 1023) << 52);
+}
+
+/* 2^x in double precision (|error| well under an f32 ulp). */
+static double vgpu_exp2(double x)
+{
+	double n, f, t, sum = 1, term = 1;
+	int i;
+
+	if (x != x)
+		return x;
+	if (x > 1024)
+		return vgpu_d(0x7ff0000000000000ULL);
+	if (x < -1074)
+		return 0;
+	n = vgpu_round_int(x);	/* nearest, |f| <= 1/2 */
+	f = x - n;
+	t = f * 0.6931471805599453;	/* ln 2 */
+	for (i = 1; i < 18; i++) {
+		term *= t / i;
+		sum += term;
+	}
+	/* Split the scaling so that subnormal results come out right. */
+	if (n < -1000)
+		return sum * vgpu_pow2i((int)n + 600) * vgpu_pow2i(-600);
+	if (n > 1000)
+		return sum * vgpu_pow2i((int)n - 600) * vgpu_pow2i(600);
+	return sum * vgpu_pow2i((int)n);
+}
+
+/* log2 x for finite x > 0, in double precision. */
+static double vgpu_log2(double x)
+{
+	u64 bits = vgpu_dbits(x);
+	int e = (int)((bits >> 52) & 0x7ff) - 1023;
+	double m, s, s2, sum, term;
+	int i;
+
+	if (e == -1023) {	/* subnormal: scale up first */
+		x *= vgpu_pow2i(100);
+		bits = vgpu_dbits(x);
+		e = (int)((bits >> 52) & 0x7ff) - 1023 - 100;
+	}
+	m = vgpu_d((bits & 0xfffffffffffffULL) | 0x3ff0000000000000ULL);
+	if (m > 1.4142135623730951) {
+		m *= 0.5;
+		e++;
+	}
+	/* log m = 2 atanh((m - 1) / (m + 1)), |s| < 0.18 */
+	s = (m - 1) / (m + 1);
+	s2 = s * s;
+	sum = 0;
+	term = s;
+	for (i = 1; i < 30; i += 2) {
+		sum += term / i;
+		term *= s2;
+	}
+	return e + 2 * sum * 1.4426950408889634;	/* 1 / ln 2 */
+}
+
+/* sin (@cos false) or cos of x, |x| moderate, in double precision. */
+static double vgpu_sincos(double x, bool cos)
+{
+	/* pi/2 in two parts (Cody and Waite): the first exact in 33 bits. */
+	const double pio2_hi = 1.5707963267341256;
+	const double pio2_lo = 6.077100506506192 / 100000000000.0;
+	double k = vgpu_round_int(x * 0.6366197723675814);	/* 2 / pi */
+	double r = (x - k * pio2_hi) - k * pio2_lo, r2 = r * r, term, sum;
+	long q = (long)k + (cos ? 1 : 0);
+	bool use_cos = q & 1;
+	int i;
+
+	/* sin r = r - r^3/3! ..., cos r = 1 - r^2/2! ... on |r| <= pi/4 */
+	term = use_cos ? 1 : r;
+	sum = term;
+	for (i = use_cos ? 1 : 2; i < 30; i += 2) {
+		term *= -r2 / (i * (i + 1));
+		sum += term;
+	}
+	return (q & 2) ? -sum : sum;
+}
+
+/* Below this, tanh x is x in single precision. */
+#define VGPU_TANH_TINY 0.000244140625	/* 2^-12 */
+
+static u64 vgpu_f32_func(const struct vgpu_insn *in, u64 xa, u64 xb)
+{
+	float a = vgpu_f(vgpu_ftz_in(xa, in));
+	double d = a, r;
+
+	switch (in->op) {
+	case VGPU_OP_SQRT:
+		return vgpu_f32_out(__builtin_sqrtf(a), in);
+	case VGPU_OP_RCP:
+		return vgpu_f32_out(1.0f / a, in);
+	case VGPU_OP_RSQRT:
+		r = 1.0 / __builtin_sqrt(d);
+		break;
+	case VGPU_OP_EX2:
+		r = vgpu_exp2(d);
+		break;
+	case VGPU_OP_LG2:
+		if (a != a || a < 0)
+			return F32_NAN;
+		if (a == 0)
+			return 0xff800000U;
+		r = d > 3.4e38 ? d : vgpu_log2(d);
+		break;
+	case VGPU_OP_SIN:
+	case VGPU_OP_COS:
+		if (a != a || a - a != 0)	/* NaN or infinite */
+			return F32_NAN;
+		r = vgpu_sincos(d, in->op == VGPU_OP_COS);
+		break;
+	case VGPU_OP_TANH:
+		if (a != a)
+			return F32_NAN;
+		if (d > -VGPU_TANH_TINY && d < VGPU_TANH_TINY)
+			return xa & 0xffffffffU;
+		r = d > 20 ? 1 : d < -20 ? -1 :
+			1 - 2 / (vgpu_exp2(2 * d * 1.4426950408889634) + 1);
+		break;
+	default:		/* COPYSIGN: |b| with a's sign */
+		return (xb & 0x7fffffffU) | (xa & 0x80000000U);
+	}
+	return vgpu_f32_out((float)r, in);
+}
+
+static u64 vgpu_f64_func(const struct vgpu_insn *in, u64 xa, u64 xb)
+{
+	double a = vgpu_d(xa);
+
+	switch (in->op) {
+	case VGPU_OP_SQRT:
+		return vgpu_f64_out(__builtin_sqrt(a));
+	case VGPU_OP_RCP:
+		return vgpu_f64_out(1.0 / a);
+	case VGPU_OP_RSQRT:
+		return vgpu_f64_out(1.0 / __builtin_sqrt(a));
+	default:		/* COPYSIGN */
+		return (xb & ~(1ULL << 63)) | (xa & (1ULL << 63));
+	}
+}
+
+void vgpu_fp_func(u64 *regs, const struct vgpu_insn *in, u32 em)
+{
+	u32 saved = vgpu_round_begin(in->mod), m, lane;
+
+	for (m = em; m; m &= m - 1) {
+		u64 a, b;
+
+		lane = __builtin_ctz(m);
+		a = REG(in->a, lane);
+		b = in->op == VGPU_OP_COPYSIGN ? REG(in->b, lane) : 0;
+		REG(in->dst, lane) = in->type == VGPU_T_F32 ?
+			vgpu_f32_func(in, a, b) : vgpu_f64_func(in, a, b);
+	}
+	vgpu_round_end(saved);
+}
+
+/* --- atomics ------------------------------------------------------------ */
+
+u64 vgpu_fp_atom_add(u8 *p, u8 type, u64 bits)
+{
+	u64 *q64 = (u64 *)p, old64, new64;
+	u32 *q = (u32 *)p, old, new;
+
+	/* Atomic adds round to nearest; NaN results are canonical. */
+	if (type == VGPU_T_F64) {
+		old64 = __atomic_load_n(q64, __ATOMIC_RELAXED);
+		do {
+			double r = vgpu_d(old64) + vgpu_d(bits);
+
+			new64 = r != r ? F64_NAN : vgpu_dbits(r);
+		} while (!__atomic_compare_exchange_n(q64, &old64, new64, false,
+						      __ATOMIC_RELAXED,
+						      __ATOMIC_RELAXED));
+		return old64;
+	}
+	old = __atomic_load_n(q, __ATOMIC_RELAXED);
+	do {
+		float r = vgpu_f(old) + vgpu_f(bits);
+
+		new = r != r ? F32_NAN : (u32)vgpu_fbits(r);
+	} while (!__atomic_compare_exchange_n(q, &old, new, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return old;
+}

@@ -15,5 +15,9 @@ void vgpu_fp_alu(u64 *regs, const struct vgpu_insn *in, u32 em);
 u32 vgpu_fp_setp(const u64 *regs, const struct vgpu_insn *in, u32 em);
 /* CVT between any two numeric types; false for one not supported yet. */
 bool vgpu_fp_cvt(u64 *regs, const struct vgpu_insn *in, u32 em);
+/* SQRT RCP RSQRT EX2 LG2 SIN COS TANH COPYSIGN on the lanes of @em. */
+void vgpu_fp_func(u64 *regs, const struct vgpu_insn *in, u32 em);
+/* Atomic add of F32/F64 @bits at @p (aligned); returns the old bits. */
+u64 vgpu_fp_atom_add(u8 *p, u8 type, u64 bits);
 
 #endif /* VGPU_CORE_FP_H */

@@ -16,6 +16,7 @@ enum vgpu_opnd {
 	OPND_PRED,		/* a predicate */
 	OPND_ADDR,		/* a register or VGPU_NO_REG */
 	OPND_MEET,		/* an instruction index or VGPU_NO_TARGET */
+	OPND_REG_INLINE,	/* a register, or the field itself by flag */
 };
 
 #define TB(t) (1U << (t))
@@ -28,6 +29,9 @@ enum vgpu_opnd {
 #define T_MEM (TB(VGPU_T_U8) | TB(VGPU_T_S8) | T_INT | TB(VGPU_T_F16) | T_FLT)
 #define T_NUM (T_MEM)
 #define T_PRED TB(VGPU_T_PRED)
+#define T_B32 TB(VGPU_T_U32)
+#define T_BITS (T_I32 | T_I64)
+#define T_ATOM (T_I32 | T_I64 | T_FLT)
 
 /*
  * struct vgpu_op_spec - the shape of one operation.
@@ -90,6 +94,32 @@ static const struct vgpu_op_spec vgpu_ops[VGPU_OP_COUNT] = {
 	[VGPU_OP_EXIT] = { "exit", TB(VGPU_T_NONE) },
 	[VGPU_OP_BAR] = { "bar", TB(VGPU_T_NONE), .imm = 1 },
 	[VGPU_OP_TRAP] = { "trap", TB(VGPU_T_NONE) },
+	[VGPU_OP_SHFL] = { "shfl", T_B32, OPND_REG, OPND_REG, OPND_REG_INLINE,
+			   OPND_REG_INLINE, .imm = 1 },
+	[VGPU_OP_VOTE] = { "vote", T_B32 | T_PRED, OPND_REG, OPND_PRED, .imm = 1 },
+	[VGPU_OP_MATCH] = { "match", T_I32 | T_I64, OPND_REG, OPND_REG, .imm = 1 },
+	[VGPU_OP_WARPSYNC] = { "warpsync", TB(VGPU_T_NONE), .imm = 1 },
+	[VGPU_OP_ACTIVEMASK] = { "activemask", T_B32, OPND_REG },
+	[VGPU_OP_ATOM] = { "atom", T_ATOM, OPND_REG, OPND_ADDR, OPND_REG_INLINE,
+			   OPND_REG_INLINE, .imm = 1 },
+	[VGPU_OP_MEMBAR] = { "membar", TB(VGPU_T_NONE) },
+	[VGPU_OP_POPC] = { "popc", T_BITS, OPND_REG, OPND_REG },
+	[VGPU_OP_CLZ] = { "clz", T_BITS, OPND_REG, OPND_REG },
+	[VGPU_OP_BREV] = { "brev", T_BITS, OPND_REG, OPND_REG },
+	[VGPU_OP_BFIND] = { "bfind", T_BITS, OPND_REG, OPND_REG },
+	[VGPU_OP_BFE] = { "bfe", T_BITS, OPND_REG, OPND_REG, OPND_REG_IMM,
+			  OPND_REG_IMM },
+	[VGPU_OP_PRMT] = { "prmt", T_B32, OPND_REG, OPND_REG, OPND_REG_IMM,
+			   OPND_REG_IMM },
+	[VGPU_OP_SQRT] = { "sqrt", T_FLT, OPND_REG, OPND_REG, .flags = VGPU_IF_FTZ },
+	[VGPU_OP_RCP] = { "rcp", T_FLT, OPND_REG, OPND_REG, .flags = VGPU_IF_FTZ },
+	[VGPU_OP_RSQRT] = { "rsqrt", T_FLT, OPND_REG, OPND_REG, .flags = VGPU_IF_FTZ },
+	[VGPU_OP_EX2] = { "ex2", TB(VGPU_T_F32), OPND_REG, OPND_REG, .flags = VGPU_IF_FTZ },
+	[VGPU_OP_LG2] = { "lg2", TB(VGPU_T_F32), OPND_REG, OPND_REG, .flags = VGPU_IF_FTZ },
+	[VGPU_OP_SIN] = { "sin", TB(VGPU_T_F32), OPND_REG, OPND_REG, .flags = VGPU_IF_FTZ },
+	[VGPU_OP_COS] = { "cos", TB(VGPU_T_F32), OPND_REG, OPND_REG, .flags = VGPU_IF_FTZ },
+	[VGPU_OP_TANH] = { "tanh", TB(VGPU_T_F32), OPND_REG, OPND_REG },
+	[VGPU_OP_COPYSIGN] = { "copysign", T_FLT, OPND_REG, OPND_REG, OPND_REG },
 };
 
 static bool vgpu_is_float(u8 t)
@@ -113,6 +143,56 @@ static int vgpu_refuse(struct vgpu_verdict *v, s64 insn, s64 func,
 	v->func = func;
 	vgpu_core_snprintf(v->msg, sizeof(v->msg), "%s", why);
 	return -1;
+}
+
+static bool vgpu_is_ballot(const struct vgpu_insn *in)
+{
+	return in->mod == VGPU_VOTE_BALLOT;
+}
+
+static bool vgpu_is_u32(const struct vgpu_insn *in)
+{
+	return in->type == VGPU_T_U32;
+}
+
+static bool vgpu_has_mod2(u8 op)
+{
+	return op == VGPU_OP_ATOM || op == VGPU_OP_SHFL || op == VGPU_OP_MATCH;
+}
+
+/* What the warp operations and atomics add to the common rules. */
+static const char *vgpu_check_warp_atom(const struct vgpu_insn *in)
+{
+	switch (in->op) {
+	case VGPU_OP_SHFL:
+	case VGPU_OP_VOTE:
+	case VGPU_OP_MATCH:
+	case VGPU_OP_WARPSYNC:
+		if (in->imm >> 32)
+			return "member mask wider than the warp";
+		if (in->op == VGPU_OP_VOTE &&
+		    vgpu_is_ballot(in) != vgpu_is_u32(in))
+			return "ballot writes a register, other votes a predicate";
+		if (in->op == VGPU_OP_MATCH && in->mod2 &&
+		    in->mod != VGPU_MATCH_ALL)
+			return "only match.all sets a predicate";
+		if (in->mod2 > VGPU_MAX_PREDS)
+			return "predicate out of range";
+		return NULL;
+	case VGPU_OP_ATOM:
+		if (in->mod2 >= VGPU_ATOM_COUNT)
+			return "atomic operation out of range";
+		if ((in->type == VGPU_T_F32 || in->type == VGPU_T_F64) &&
+		    in->mod2 != VGPU_ATOM_ADD && in->mod2 != VGPU_ATOM_EXCH)
+			return "atomic operation not allowed for the type";
+		if ((in->mod2 == VGPU_ATOM_INC || in->mod2 == VGPU_ATOM_DEC) &&
+		    in->type != VGPU_T_U32)
+			return "atomic operation not allowed for the type";
+		if (in->mod2 != VGPU_ATOM_CAS && (in->c || (in->flags & VGPU_IF_C_IMM)))
+			return "unused operand is not 0";
+		return NULL;
+	}
+	return NULL;
 }
 
 /* The modifier an operation of this type allows: 0 to *max - 1. */
@@ -152,6 +232,27 @@ static const char *vgpu_check_mod(const struct vgpu_insn *in)
 		/* Parameters and constants are read only. */
 		max = VGPU_SPACE_LOCAL + 1;
 		break;
+	case VGPU_OP_SHFL:
+	case VGPU_OP_VOTE:
+		max = 4;
+		break;
+	case VGPU_OP_MATCH:
+	case VGPU_OP_BFIND:
+		max = 2;
+		break;
+	case VGPU_OP_ATOM:
+		max = VGPU_SPACE_SHARED + 1;	/* generic, global, shared */
+		break;
+	case VGPU_OP_MEMBAR:
+		max = VGPU_SCOPE_SYS + 1;
+		break;
+	case VGPU_OP_PRMT:
+		max = 7;	/* default, f4e, b4e, rc8, ecl, ecr, rc16 */
+		break;
+	case VGPU_OP_SQRT:
+	case VGPU_OP_RCP:
+		max = VGPU_RND_RP + 1;
+		break;
 	}
 	return in->mod < max ? NULL : "modifier out of range";
 }
@@ -184,6 +285,8 @@ static const char *vgpu_check_opnd(u8 kind, u32 val, bool is_imm, bool pred,
 		kind = OPND_PRED;
 	if (kind == OPND_REG_IMM && is_imm)
 		return val ? "operand replaced by the immediate is not 0" : NULL;
+	if (kind == OPND_REG_INLINE)
+		return is_imm || val < nregs ? NULL : "register out of range";
 	switch (kind) {
 	case OPND_NONE:
 		return val ? "unused operand is not 0" : NULL;
@@ -214,7 +317,7 @@ static const char *vgpu_check_shape(const struct vgpu_insn *in, u32 ninsns)
 	if (in->op >= VGPU_OP_COUNT || !vgpu_ops[in->op].name)
 		return "unknown operation";
 	s = &vgpu_ops[in->op];
-	if (in->pad || in->mod2)
+	if (in->pad || (in->mod2 && !vgpu_has_mod2(in->op)))
 		return "reserved field is not 0";
 	if (in->type >= VGPU_T_COUNT || !(TB(in->type) & s->types))
 		return "type not allowed for the operation";
@@ -228,12 +331,15 @@ static const char *vgpu_check_shape(const struct vgpu_insn *in, u32 ninsns)
 		return "ftz on a type without it";
 	if ((in->flags & VGPU_IF_SAT) && !vgpu_sat_ok(in))
 		return "sat on a type without it";
-	if (imm_flags == (VGPU_IF_B_IMM | VGPU_IF_C_IMM))
+	if ((imm_flags & VGPU_IF_B_IMM) && s->b != OPND_REG_IMM &&
+	    s->b != OPND_REG_INLINE)
+		return "immediate operand where a register is required";
+	if ((imm_flags & VGPU_IF_C_IMM) && s->c != OPND_REG_IMM &&
+	    s->c != OPND_REG_INLINE)
+		return "immediate operand where a register is required";
+	if (imm_flags == (VGPU_IF_B_IMM | VGPU_IF_C_IMM) &&
+	    s->b != OPND_REG_INLINE)
 		return "two immediate operands";
-	if ((imm_flags & VGPU_IF_B_IMM) && s->b != OPND_REG_IMM)
-		return "immediate operand where a register is required";
-	if ((imm_flags & VGPU_IF_C_IMM) && s->c != OPND_REG_IMM)
-		return "immediate operand where a register is required";
 	if (in->type == VGPU_T_PRED && imm_flags)
 		return "predicate operand cannot be immediate";
 	if (!imm_flags && !s->imm && in->imm)
@@ -243,6 +349,9 @@ static const char *vgpu_check_shape(const struct vgpu_insn *in, u32 ninsns)
 	if (in->guard == VGPU_PRED_NONE && (in->flags & VGPU_IF_GUARD_NOT))
 		return "negated guard without a guard";
 	why = vgpu_check_mod(in);
+	if (why)
+		return why;
+	why = vgpu_check_warp_atom(in);
 	if (why)
 		return why;
 	if (in->op == VGPU_OP_CVT) {
@@ -279,6 +388,9 @@ static const char *vgpu_check_regs(const struct vgpu_insn *in,
 				      f->npreds, ninsns);
 	if (!why && in->guard != VGPU_PRED_NONE && in->guard >= f->npreds)
 		why = "guard predicate out of range";
+	if (!why && vgpu_has_mod2(in->op) && in->op != VGPU_OP_ATOM &&
+	    in->mod2 > f->npreds)
+		why = "predicate out of range";
 	return why;
 }
 

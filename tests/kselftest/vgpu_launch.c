@@ -337,6 +337,36 @@ TEST_F(launch, misaligned_and_trap)
 	free(other.ring);
 }
 
+/* Blocks on every SM worker add to one counter: no increment is lost. */
+TEST_F(launch, atomics_across_sm_workers)
+{
+	static const struct vgpu_insn p[] = {
+		LDP(VGPU_T_U64, 0, 0),
+		MOVI(VGPU_T_U32, 1, 1),
+		INSN(.op = VGPU_OP_ATOM, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+		     .mod2 = VGPU_ATOM_ADD, .dst = 2, .a = 0, .b = 1),
+		MOVI(VGPU_T_F32, 1, 0x3f800000),
+		INSN(.op = VGPU_OP_ATOM, .type = VGPU_T_F32, .mod = VGPU_SPACE_GLOBAL,
+		     .mod2 = VGPU_ATOM_ADD, .dst = 2, .a = 0, .b = 1, .imm = 4),
+		EXIT(),
+	};
+	struct vgpu_func f = { .nregs = 3, .param_bytes = 8 };
+	__u64 *params = (__u64 *)self->host;
+	__u32 *out = (__u32 *)(self->host + 4096);
+	float fsum;
+	int handle = load(self->fd, p, 6, &f, NULL, 0, NULL);
+
+	ASSERT_LT(0, handle);
+	params[0] = self->dev;
+	cmd_launch(&self->c, handle, 64, 256, (uintptr_t)params, 8);
+	cmd_copy(&self->c, (uintptr_t)out, self->dev, 8, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, wait_for(&self->c, 2));
+	EXPECT_EQ(64 * 256, out[0]);
+	memcpy(&fsum, &out[1], 4);
+	EXPECT_EQ(64.0f * 256, fsum);
+}
+
 static int write_param(const char *value)
 {
 	int fd = open(TIMEOUT_PARAM, O_WRONLY);

@@ -32,14 +32,17 @@ static uint64_t run_op(struct vgpu_insn op, uint64_t a, uint64_t b, uint64_t c)
 	p[4].dst = 4;
 	p[4].a = 1;
 	p[4].b = 2;
-	if (op.op == VGPU_OP_MAD || op.op == VGPU_OP_FMA)
+	if (op.op == VGPU_OP_MAD || op.op == VGPU_OP_FMA || op.op == VGPU_OP_BFE ||
+	    op.op == VGPU_OP_PRMT)
 		p[4].c = 3;
 	if (op.op == VGPU_OP_MOV) {
 		p[4].a = 0;
 		p[4].b = 1;
 	}
 	if (op.op == VGPU_OP_CVT || op.op == VGPU_OP_ABS || op.op == VGPU_OP_NEG ||
-	    op.op == VGPU_OP_NOT)
+	    op.op == VGPU_OP_NOT || op.op == VGPU_OP_POPC || op.op == VGPU_OP_CLZ ||
+	    op.op == VGPU_OP_BREV || op.op == VGPU_OP_BFIND ||
+	    (op.op >= VGPU_OP_SQRT && op.op <= VGPU_OP_TANH))
 		p[4].b = 0;
 	if (core_run(p, 7, f, 1, 1, params, mem, &fault) != VGPU_RUN_DONE)
 		TAP_FAIL("op %u did not run", op.op);
@@ -87,6 +90,25 @@ static const struct op_case int_cases[] = {
 	{ "u32 mad.wide", ALU(VGPU_OP_MAD, VGPU_T_U32, .mod = VGPU_MUL_WIDE), 0xffffffff, 2, 1, 0x1ffffffffULL },
 	{ "u32 not", ALU(VGPU_OP_NOT, VGPU_T_U32), 0xf0f0f0f0, 0, 0, 0x0f0f0f0f },
 	{ "mov truncates to the type", ALU(VGPU_OP_MOV, VGPU_T_U16), 0x12345678, 0, 0, 0x5678 },
+	{ "popc", ALU(VGPU_OP_POPC, VGPU_T_U64), 0xf0f0f0f0f0f0f0f0ULL, 0, 0, 32 },
+	{ "clz of 0", ALU(VGPU_OP_CLZ, VGPU_T_U32), 0, 0, 0, 32 },
+	{ "clz", ALU(VGPU_OP_CLZ, VGPU_T_U32), 0x00010000, 0, 0, 15 },
+	{ "brev", ALU(VGPU_OP_BREV, VGPU_T_U32), 1, 0, 0, 0x80000000 },
+	{ "bfind of 0", ALU(VGPU_OP_BFIND, VGPU_T_U32), 0, 0, 0, 0xffffffff },
+	{ "bfind", ALU(VGPU_OP_BFIND, VGPU_T_U32), 0x00010000, 0, 0, 16 },
+	{ "bfind.shiftamt", ALU(VGPU_OP_BFIND, VGPU_T_U32, .mod = 1), 0x00010000, 0, 0, 15 },
+	{ "bfind of a negative", ALU(VGPU_OP_BFIND, VGPU_T_S32), 0xffff0000, 0, 0, 15 },
+	{ "bfe unsigned", ALU(VGPU_OP_BFE, VGPU_T_U32), 0xabcd1234, 8, 8, 0x12 },
+	{ "bfe signed", ALU(VGPU_OP_BFE, VGPU_T_S32), 0x0000f000, 12, 4, 0xffffffff },
+	{ "bfe past the top", ALU(VGPU_OP_BFE, VGPU_T_S32), 0x80000000, 31, 8, 0xffffffff },
+	{ "bfe of length 0", ALU(VGPU_OP_BFE, VGPU_T_S32), 0xffffffff, 4, 0, 0 },
+	{ "prmt", ALU(VGPU_OP_PRMT, VGPU_T_U32), 0x33221100, 0x77665544, 0x7531, 0x77553311 },
+	{ "prmt sign", ALU(VGPU_OP_PRMT, VGPU_T_U32), 0x00008000, 0, 0x8889, 0x000000ff },
+	{ "prmt f4e", ALU(VGPU_OP_PRMT, VGPU_T_U32, .mod = 1), 0x33221100, 0x77665544, 1, 0x44332211 },
+	{ "prmt b4e", ALU(VGPU_OP_PRMT, VGPU_T_U32, .mod = 2), 0x33221100, 0x77665544, 0, 0x55667700 },
+	{ "prmt ecl", ALU(VGPU_OP_PRMT, VGPU_T_U32, .mod = 4), 0x33221100, 0x77665544, 2, 0x33222222 },
+	{ "prmt ecr", ALU(VGPU_OP_PRMT, VGPU_T_U32, .mod = 5), 0x33221100, 0x77665544, 1, 0x11111100 },
+	{ "prmt rc16", ALU(VGPU_OP_PRMT, VGPU_T_U32, .mod = 6), 0x33221100, 0x77665544, 1, 0x33223322 },
 };
 
 static void integer_edge_cases(void)
@@ -488,6 +510,241 @@ static void faults(void)
 	CHECK(fault.kind == VGPU_FAULT_TRAP && fault.insn == 3);
 }
 
+static double ulp_err32(uint64_t got, float want)
+{
+	float g = ffrom(got);
+	double diff = fabs((double)g - (double)want);
+	double ulp = fabs(nextafterf(want, INFINITY) - want);
+
+	return ulp ? diff / ulp : diff;
+}
+
+/* The approximations stay within 2 ulp of the host's libm. */
+static void float_functions(void)
+{
+	int i, bad = 0;
+
+	srandom(2);
+	for (i = 0; i < 400; i++) {
+		float x = (float)((double)random() / RAND_MAX * 200 - 100);
+		float pos = fabsf(x) + 1e-3f;
+		struct { uint8_t op; float in, want; } c[] = {
+			{ VGPU_OP_EX2, x / 4, exp2f(x / 4) },
+			{ VGPU_OP_LG2, pos, log2f(pos) },
+			{ VGPU_OP_SIN, x, sinf(x) },
+			{ VGPU_OP_COS, x, cosf(x) },
+			{ VGPU_OP_TANH, x / 20, tanhf(x / 20) },
+			{ VGPU_OP_RSQRT, pos, 1.0f / sqrtf(pos) },
+			{ VGPU_OP_SQRT, pos, sqrtf(pos) },
+			{ VGPU_OP_RCP, x, 1.0f / x },
+		};
+		size_t j;
+
+		for (j = 0; j < sizeof(c) / sizeof(c[0]); j++) {
+			uint64_t got = run_op(ALU(c[j].op, VGPU_T_F32), fbits(c[j].in), 0, 0);
+			/* sin/cos near a zero: compare absolutely */
+			double e = (c[j].op == VGPU_OP_SIN || c[j].op == VGPU_OP_COS) &&
+				fabsf(c[j].want) < 1e-3f ? fabs(ffrom(got) - c[j].want) * 1e7 :
+				ulp_err32(got, c[j].want);
+
+			if (e > 2 && bad++ < 5)
+				TAP_FAIL("op %u of %a: got %a want %a", c[j].op, c[j].in,
+					 ffrom(got), c[j].want);
+		}
+	}
+	CHECK(bad == 0);
+	CHECK(run_op(ALU(VGPU_OP_LG2, VGPU_T_F32), fbits(-1), 0, 0) == 0x7fffffff);
+	CHECK(run_op(ALU(VGPU_OP_LG2, VGPU_T_F32), 0, 0, 0) == 0xff800000);
+	CHECK(run_op(ALU(VGPU_OP_EX2, VGPU_T_F32), 0xff800000, 0, 0) == 0);
+	CHECK(run_op(ALU(VGPU_OP_SIN, VGPU_T_F32), 0x7f800000, 0, 0) == 0x7fffffff);
+	CHECK(run_op(ALU(VGPU_OP_COPYSIGN, VGPU_T_F32), 0x80000000, 0x3f800000, 0) == 0xbf800000);
+	CHECK(run_op(ALU(VGPU_OP_SQRT, VGPU_T_F64), dbits(2.0), 0, 0) == dbits(sqrt(2.0)));
+	CHECK(run_op(ALU(VGPU_OP_SQRT, VGPU_T_F32), fbits(-1), 0, 0) == 0x7fffffff);
+}
+
+/* out[t] for 32 lanes of one warp, from a kernel body given as @p. */
+static void run_warp(const struct vgpu_insn *p, unsigned int n, unsigned int threads,
+		     uint32_t *out, int npreds)
+{
+	uint64_t params[1] = { (uintptr_t)out };
+	struct vgpu_range mem[2] = { core_range(out, 4 * threads, true), { 0 } };
+	struct vgpu_func f = { .nregs = 8, .npreds = npreds, .param_bytes = 8,
+			       .shared_bytes = 256 };
+
+	CHECK(core_run(p, n, f, 1, threads, params, mem, NULL) == VGPU_RUN_DONE);
+}
+
+/* Prologue r0 = tid, r1 = out, r2 = &out[tid]; epilogue stores r3. */
+#define PROLOGUE \
+	SREG(0, VGPU_SR_TID_X), LDP(VGPU_T_U64, 1, 0), \
+	INSN(.op = VGPU_OP_CVT, .type = VGPU_T_U64, .stype = VGPU_T_U32, .dst = 2, .a = 0), \
+	OPI(VGPU_OP_SHL, VGPU_T_U64, 2, 2, 2), OP3(VGPU_OP_ADD, VGPU_T_U64, 2, 2, 1)
+#define EPILOGUE ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 2, 0, 3), EXIT()
+#define SHFL(MODE, B, C, MASK) INSN(.op = VGPU_OP_SHFL, .type = VGPU_T_U32, .mod = (MODE), \
+	.dst = 3, .a = 4, .b = (B), .c = (C), .flags = VGPU_IF_B_IMM | VGPU_IF_C_IMM, \
+	.imm = (MASK), .mod2 = 1)
+
+static void shuffles(void)
+{
+	static const struct { uint8_t mode; uint32_t b, c; int (*want)(int); } cases[] = {
+		{ VGPU_SHFL_DOWN, 1, 0x1f, NULL },
+		{ VGPU_SHFL_UP, 2, 0, NULL },
+		{ VGPU_SHFL_BFLY, 1, 0x1f, NULL },
+		{ VGPU_SHFL_IDX, 5, 0x1f, NULL },
+		{ VGPU_SHFL_DOWN, 1, (16 << 8) | 0xf, NULL },
+	};
+	size_t i;
+	int t;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t out[32];
+		struct vgpu_insn p[] = {
+			PROLOGUE,
+			OPI(VGPU_OP_MUL, VGPU_T_U32, 4, 0, 10),
+			SHFL(cases[i].mode, cases[i].b, cases[i].c, 0xffffffff),
+			EPILOGUE,
+		};
+
+		run_warp(p, sizeof(p) / sizeof(p[0]), 32, out, 1);
+		for (t = 0; t < 32; t++) {
+			int j;
+
+			switch (i) {
+			case 0: j = t + 1 <= 31 ? t + 1 : t; break;
+			case 1: j = t - 2 >= 0 ? t - 2 : t; break;
+			case 2: j = t ^ 1; break;
+			case 3: j = 5; break;
+			default: j = (t & 15) + 1 <= 15 ? t + 1 : t; break;
+			}
+			if (out[t] != (uint32_t)(10 * j))
+				TAP_FAIL("case %zu lane %d: got %u want %d", i, t, out[t], 10 * j);
+		}
+	}
+}
+
+/*
+ * Even lanes reach the shuffle first while the odd ones are further on
+ * and come back to it by a backward branch: the first wait for the rest,
+ * and all values are exchanged.
+ */
+static void shuffle_waits_for_members(void)
+{
+	uint32_t out[32];
+	struct vgpu_insn p[] = {
+		/* 0-4 */ PROLOGUE,
+		/* 5 */ OPI(VGPU_OP_AND, VGPU_T_U32, 5, 0, 1),
+		/* 6 */ SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 5, 0),
+		/* 7 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 4, 0, 2000),
+		/* 8 */ BRA_IF(0, 12),
+		/* 9 */ SHFL(VGPU_SHFL_BFLY, 1, 0x1f, 0xffffffff),
+		/* 10-11 */ EPILOGUE,
+		/* 12 */ OPI(VGPU_OP_SUB, VGPU_T_U32, 4, 4, 1000),	/* odd */
+		/* 13 */ BRA(9),
+	};
+	int t, bad = 0;
+
+	run_warp(p, sizeof(p) / sizeof(p[0]), 32, out, 1);
+	for (t = 0; t < 32; t++)
+		bad += out[t] != (uint32_t)((t ^ 1) + ((t ^ 1) & 1 ? 1000 : 2000));
+	CHECK(bad == 0);
+}
+
+/* A shuffle whose other members never come is a deadlock, reported. */
+static void missing_member_is_a_deadlock(void)
+{
+	uint32_t out[32];
+	uint64_t params[1] = { (uintptr_t)out };
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vgpu_insn p[] = {
+		/* 0-4 */ PROLOGUE,
+		/* 5 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 0, 3),
+		/* 6 */ BRA_IF(0, 9),				/* lane 3 spins */
+		/* 7 */ SHFL(VGPU_SHFL_IDX, 0, 0x1f, 0xffffffff),
+		/* 8 */ EXIT(),
+		/* 9 */ BAR(),
+		/* 10 */ BRA(9),
+	};
+	struct vgpu_func f = { .nregs = 8, .npreds = 1, .param_bytes = 8 };
+	struct vgpu_fault fault;
+
+	CHECK(core_run(p, sizeof(p) / sizeof(p[0]), f, 1, 32, params, mem, &fault) == VGPU_RUN_FAULT);
+	CHECK(fault.kind == VGPU_FAULT_DEADLOCK);
+}
+
+static void votes_and_masks(void)
+{
+	uint32_t out[32];
+	int t, bad = 0;
+	/* r3 = ballot(odd) | any(odd) << ... packed per lane */
+	struct vgpu_insn p[] = {
+		/* 0-4 */ PROLOGUE,
+		/* 5 */ OPI(VGPU_OP_AND, VGPU_T_U32, 5, 0, 1),
+		/* 6 */ SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 5, 0),		/* p0: odd */
+		/* 7 */ INSN(.op = VGPU_OP_VOTE, .type = VGPU_T_U32, .mod = VGPU_VOTE_BALLOT, .dst = 3, .a = 0, .imm = 0x0000ffff),
+		/* 8 */ INSN(.op = VGPU_OP_VOTE, .type = VGPU_T_PRED, .mod = VGPU_VOTE_ANY, .dst = 1, .a = 0, .imm = 0xffffffff),
+		/* 9 */ INSN(.op = VGPU_OP_VOTE, .type = VGPU_T_PRED, .mod = VGPU_VOTE_ALL, .dst = 2, .a = 0, .imm = 0xffffffff),
+		/* 10 */ INSN(.op = VGPU_OP_MOV, .type = VGPU_T_U32, .dst = 3, .guard = 2, .flags = VGPU_IF_B_IMM, .imm = 7),
+		/* 11 */ SETPI(VGPU_T_U32, VGPU_CMP_LT, 3, 0, 10),		/* p3: tid < 10 */
+		/* 12 */ BRA_UNLESS(3, 15),
+		/* 13 */ INSN(.op = VGPU_OP_ACTIVEMASK, .type = VGPU_T_U32, .dst = 6),
+		/* 14 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 6),
+		/* 15 */ OPI(VGPU_OP_REM, VGPU_T_U32, 7, 0, 3),
+		/* 16 */ INSN(.op = VGPU_OP_MATCH, .type = VGPU_T_U32, .mod = VGPU_MATCH_ANY, .dst = 5, .a = 7, .imm = 0xffffffff),
+		/* 17 */ INSN(.op = VGPU_OP_POPC, .type = VGPU_T_U32, .dst = 5, .a = 5),
+		/* 18 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 5),
+		/* 19 */ INSN(.op = VGPU_OP_WARPSYNC, .imm = 0xffffffff),
+		/* 20-21 */ EPILOGUE,
+	};
+
+	run_warp(p, sizeof(p) / sizeof(p[0]), 32, out, 4);
+	for (t = 0; t < 32; t++) {
+		/* ballot of odd lanes among 0-15, any true, all false (no 7),
+		 * activemask 0x3ff for t < 10, popc of the t%3 class (11 or 10) */
+		uint32_t want = 0x0000aaaa + (t < 10 ? 0x3ff : 0) + (t % 3 == 2 ? 10 : 11);
+
+		bad += out[t] != want;
+	}
+	CHECK(bad == 0);
+}
+
+/* 4 blocks x 64 threads: integer, float and bounded-increment atomics. */
+static void atomics(void)
+{
+	struct { uint32_t add, inc, max, exch; float fadd; uint64_t add64; } g = { 0 };
+	uint64_t params[1] = { (uintptr_t)&g };
+	struct vgpu_range mem[2] = { core_range(&g, sizeof(g), true), { 0 } };
+#define ATOM(T, OP, OFF, B) INSN(.op = VGPU_OP_ATOM, .type = (T), .mod = VGPU_SPACE_GLOBAL, \
+	.mod2 = (OP), .dst = 3, .a = 1, .b = (B), .imm = (OFF))
+	struct vgpu_insn p[] = {
+		SREG(0, VGPU_SR_TID_X), LDP(VGPU_T_U64, 1, 0),
+		MOVI(VGPU_T_U32, 2, 1),
+		ATOM(VGPU_T_U32, VGPU_ATOM_ADD, 0, 2),
+		MOVI(VGPU_T_U32, 4, 9),
+		ATOM(VGPU_T_U32, VGPU_ATOM_INC, 4, 4),
+		OPI(VGPU_OP_SUB, VGPU_T_S32, 5, 0, 32),
+		ATOM(VGPU_T_S32, VGPU_ATOM_MAX, 8, 5),
+		ATOM(VGPU_T_U32, VGPU_ATOM_EXCH, 12, 0),
+		MOVI(VGPU_T_F32, 6, 0x3f800000),
+		ATOM(VGPU_T_F32, VGPU_ATOM_ADD, 16, 6),
+		MOVI(VGPU_T_U64, 7, 1ULL << 33),
+		ATOM(VGPU_T_U64, VGPU_ATOM_ADD, 24, 7),
+		/* shared: add, then CAS 256 -> 1 by whoever sees 256 */
+		INSN(.op = VGPU_OP_ATOM, .type = VGPU_T_U32, .mod = VGPU_SPACE_SHARED,
+		     .mod2 = VGPU_ATOM_ADD, .dst = 3, .a = VGPU_NO_REG, .b = 2),
+		BAR(),
+		EXIT(),
+	};
+	struct vgpu_func f = { .nregs = 8, .param_bytes = 8, .shared_bytes = 4 };
+
+	CHECK(core_run(p, sizeof(p) / sizeof(p[0]), f, 4, 64, params, mem, NULL) == VGPU_RUN_DONE);
+	CHECK(g.add == 256);
+	CHECK(g.inc == 256 % 10);
+	CHECK(g.max == 31);
+	CHECK(g.exch < 64);
+	CHECK(g.fadd == 256.0f);
+	CHECK(g.add64 == 256ULL << 33);
+}
+
 /* An endless loop returns to the caller whenever the budget runs out. */
 static void budget_returns_control(void)
 {
@@ -516,6 +773,12 @@ static const struct tap_test tests[] = {
 	TAP_TEST(memory_spaces),
 	TAP_TEST(faults),
 	TAP_TEST(budget_returns_control),
+	TAP_TEST(float_functions),
+	TAP_TEST(shuffles),
+	TAP_TEST(shuffle_waits_for_members),
+	TAP_TEST(missing_member_is_a_deadlock),
+	TAP_TEST(votes_and_masks),
+	TAP_TEST(atomics),
 };
 
 int main(void)
