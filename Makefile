@@ -101,7 +101,14 @@ $(BUILD)/tools/%: tools/%.c uapi/vgpu.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@
 
 # --- tests -------------------------------------------------------------------
-tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(BENCHES)
+tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(BENCHES) $(BUILD)/fuzz/fuzz_isa
+
+# libFuzzer needs clang; the target links the core's sources directly.
+$(BUILD)/fuzz/fuzz_isa: tests/fuzz/fuzz_isa.c $(CORE_SRCS) kmod/core/*.h uapi/vgpu_isa.h
+	@mkdir -p $(@D)
+	clang -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Wno-missing-field-initializers \
+		-fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined $(CPPFLAGS) $(CORE_USER) $< $(CORE_SRCS) -lm -o $@
 
 # Unit tests link libvgpu's objects directly, built with sanitizers.
 $(BUILD)/unit/libvgpu/%.o: libvgpu/%.c libvgpu/*.h libvgpu/include/cuda.h uapi/vgpu.h
