@@ -32,6 +32,7 @@ UNIT_LIB_OBJS := $(patsubst libvgpu/%.c,$(BUILD)/unit/libvgpu/%.o,$(LIB_SRCS))
 # The freestanding compute core, built for user space with its user shim.
 CORE_SRCS := $(wildcard kmod/core/*.c)
 UNIT_CORE_OBJS := $(patsubst kmod/core/%.c,$(BUILD)/unit/core/%.o,$(CORE_SRCS))
+BENCH_CORE_OBJS := $(patsubst kmod/core/%.c,$(BUILD)/bench-core/%.o,$(CORE_SRCS))
 CORE_USER := -Ikmod/core -frounding-math '-D__printf(a,b)=__attribute__((format(printf, a, b)))'
 LIBVGPU := $(BUILD)/lib/libvgpu.so.1
 # Programs built here find libvgpu in build/lib.
@@ -51,7 +52,7 @@ LINUX_SOURCE := /usr/src/linux-source-6.1.tar.xz
 .PHONY: all module lib tools tests demo check bench install-deps clean \
 	vm-module-stock vm-module-newer vm-module-debug
 .SUFFIXES:
-.SECONDARY: $(LIB_OBJS) $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
+.SECONDARY: $(LIB_OBJS) $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) $(BENCH_CORE_OBJS)
 
 all: module lib tools tests
 
@@ -102,6 +103,16 @@ $(BUILD)/tools/%: tools/%.c uapi/vgpu.h
 
 # --- tests -------------------------------------------------------------------
 tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(BENCHES) $(BUILD)/fuzz/fuzz_isa
+
+# The core's benchmark links the core built for speed, not for checking.
+$(BUILD)/bench-core/%.o: kmod/core/%.c kmod/core/*.h uapi/vgpu_isa.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/bench/interp_bench: tests/bench/interp_bench.c tests/isa_build.h \
+		tests/kselftest/vgpu_chan_util.h $(BENCH_CORE_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $< $(BENCH_CORE_OBJS) -lm -o $@
 
 # libFuzzer needs clang; the target links the core's sources directly.
 $(BUILD)/fuzz/fuzz_isa: tests/fuzz/fuzz_isa.c $(CORE_SRCS) kmod/core/*.h uapi/vgpu_isa.h

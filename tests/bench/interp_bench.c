@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Compute-core benchmarks (run inside the VM bench; `make bench` does).
+ * Prints "NAME: VALUE" lines, each a ratio measured in this run:
+ *   interp_saxpy_vs_native   the user-space core running saxpy / the same
+ *                            loop in C at -O2 (a slowdown)
+ *   interp_matmul_vs_native  the Programming Guide's tiled matrix multiply
+ *   interp_reduce_vs_native  a shared-memory tree reduction
+ *   kmod_vs_user_engine      the matrix multiply through vgpu.ko / through
+ *                            the user-space core, both in this VM
+ * Each time is the best of a few runs.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "isa_build.h"
+#include "kselftest/vgpu_chan_util.h"
+#include "uapi/vgpu.h"
+
+#define REPS 3
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* --- the kernels ------------------------------------------------------- */
+
+/* y[i] = a * x[i] + y[i]; params x, y, a (f32), n (u32) */
+static const struct vgpu_insn saxpy[] = {
+	SREG(0, VGPU_SR_CTAID_X), SREG(1, VGPU_SR_NTID_X), SREG(2, VGPU_SR_TID_X),
+	INSN(.op = VGPU_OP_MAD, .type = VGPU_T_U32, .dst = 3, .a = 0, .b = 1, .c = 2),
+	LDP(VGPU_T_U32, 4, 20),
+	SETP(VGPU_T_U32, VGPU_CMP_GE, 0, 3, 4),
+	INSN(.op = VGPU_OP_EXIT, .guard = 0),
+	OPI(VGPU_OP_SHL, VGPU_T_U64, 5, 3, 2),
+	LDP(VGPU_T_U64, 6, 0), OP3(VGPU_OP_ADD, VGPU_T_U64, 6, 6, 5),
+	LD(VGPU_SPACE_GLOBAL, VGPU_T_F32, 7, 6, 0),
+	LDP(VGPU_T_U64, 6, 8), OP3(VGPU_OP_ADD, VGPU_T_U64, 6, 6, 5),
+	LD(VGPU_SPACE_GLOBAL, VGPU_T_F32, 8, 6, 0),
+	LDP(VGPU_T_F32, 9, 16),
+	INSN(.op = VGPU_OP_FMA, .type = VGPU_T_F32, .dst = 8, .a = 9, .b = 7, .c = 8),
+	ST(VGPU_SPACE_GLOBAL, VGPU_T_F32, 6, 0, 8),
+	EXIT(),
+};
+
+/* C = A B, N x N, 16 x 16 tiles in shared memory; params A, B, C, N */
+static const struct vgpu_insn matmul[] = {
+	/* 0 */ SREG(0, VGPU_SR_TID_X), SREG(1, VGPU_SR_TID_Y),
+	/* 2 */ SREG(2, VGPU_SR_CTAID_X), SREG(3, VGPU_SR_CTAID_Y),
+	/* 4 */ LDP(VGPU_T_U32, 4, 24),
+	/* 5 */ OPI(VGPU_OP_SHL, VGPU_T_U32, 5, 3, 4), OP3(VGPU_OP_ADD, VGPU_T_U32, 5, 5, 1),
+	/* 7 */ OPI(VGPU_OP_SHL, VGPU_T_U32, 6, 2, 4), OP3(VGPU_OP_ADD, VGPU_T_U32, 6, 6, 0),
+	/* 9 */ MOVI(VGPU_T_F32, 7, 0), MOVI(VGPU_T_U32, 8, 0),
+	/* 11 */ LDP(VGPU_T_U64, 20, 0), LDP(VGPU_T_U64, 21, 8),
+	/* 13 */ OPI(VGPU_OP_SHL, VGPU_T_U32, 9, 1, 4), OP3(VGPU_OP_ADD, VGPU_T_U32, 9, 9, 0),
+	/* 15 */ OPI(VGPU_OP_SHL, VGPU_T_U32, 9, 9, 2),
+	/* 16: tile loop */ OPI(VGPU_OP_SHL, VGPU_T_U32, 10, 8, 4),
+	/* 17 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 11, 10, 0),
+	/* 18 */ INSN(.op = VGPU_OP_MAD, .type = VGPU_T_U32, .dst = 12, .a = 5, .b = 4, .c = 11),
+	/* 19 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 13, 12, 2), OP3(VGPU_OP_ADD, VGPU_T_U64, 13, 13, 20),
+	/* 21 */ LD(VGPU_SPACE_GLOBAL, VGPU_T_F32, 14, 13, 0),
+	/* 22 */ ST(VGPU_SPACE_SHARED, VGPU_T_F32, 9, 0, 14),
+	/* 23 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 11, 10, 1),
+	/* 24 */ INSN(.op = VGPU_OP_MAD, .type = VGPU_T_U32, .dst = 12, .a = 11, .b = 4, .c = 6),
+	/* 25 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 13, 12, 2), OP3(VGPU_OP_ADD, VGPU_T_U64, 13, 13, 21),
+	/* 27 */ LD(VGPU_SPACE_GLOBAL, VGPU_T_F32, 14, 13, 0),
+	/* 28 */ ST(VGPU_SPACE_SHARED, VGPU_T_F32, 9, 1024, 14),
+	/* 29 */ BAR(),
+	/* 30 */ MOVI(VGPU_T_U32, 15, 0),
+	/* 31 */ OPI(VGPU_OP_SHL, VGPU_T_U32, 16, 1, 6), OPI(VGPU_OP_SHL, VGPU_T_U32, 17, 0, 2),
+	/* 33: k loop */ OPI(VGPU_OP_SHL, VGPU_T_U32, 18, 15, 2),
+	/* 34 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 18, 18, 16),
+	/* 35 */ LD(VGPU_SPACE_SHARED, VGPU_T_F32, 22, 18, 0),
+	/* 36 */ OPI(VGPU_OP_SHL, VGPU_T_U32, 23, 15, 6), OP3(VGPU_OP_ADD, VGPU_T_U32, 23, 23, 17),
+	/* 38 */ LD(VGPU_SPACE_SHARED, VGPU_T_F32, 24, 23, 1024),
+	/* 39 */ INSN(.op = VGPU_OP_FMA, .type = VGPU_T_F32, .dst = 7, .a = 22, .b = 24, .c = 7),
+	/* 40 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 15, 15, 1),
+	/* 41 */ SETPI(VGPU_T_U32, VGPU_CMP_LT, 0, 15, 16),
+	/* 42 */ BRA_IF(0, 33),
+	/* 43 */ BAR(),
+	/* 44 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 8, 8, 1),
+	/* 45 */ OPI(VGPU_OP_SHR, VGPU_T_U32, 25, 4, 4),
+	/* 46 */ SETP(VGPU_T_U32, VGPU_CMP_LT, 1, 8, 25),
+	/* 47 */ BRA_IF(1, 16),
+	/* 48 */ INSN(.op = VGPU_OP_MAD, .type = VGPU_T_U32, .dst = 12, .a = 5, .b = 4, .c = 6),
+	/* 49 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 13, 12, 2),
+	/* 50 */ LDP(VGPU_T_U64, 26, 16), OP3(VGPU_OP_ADD, VGPU_T_U64, 13, 13, 26),
+	/* 52 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_F32, 13, 0, 7),
+	/* 53 */ EXIT(),
+};
+
+/* out[block] = sum of the block's 256 inputs, a tree in shared memory */
+static const struct vgpu_insn reduce[] = {
+	/* 0 */ SREG(0, VGPU_SR_TID_X), SREG(1, VGPU_SR_CTAID_X), SREG(2, VGPU_SR_NTID_X),
+	/* 3 */ INSN(.op = VGPU_OP_MAD, .type = VGPU_T_U32, .dst = 3, .a = 1, .b = 2, .c = 0),
+	/* 4 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 4, 3, 2),
+	/* 5 */ LDP(VGPU_T_U64, 5, 0), OP3(VGPU_OP_ADD, VGPU_T_U64, 4, 4, 5),
+	/* 7 */ LD(VGPU_SPACE_GLOBAL, VGPU_T_F32, 6, 4, 0),
+	/* 8 */ OPI(VGPU_OP_SHL, VGPU_T_U32, 7, 0, 2),
+	/* 9 */ ST(VGPU_SPACE_SHARED, VGPU_T_F32, 7, 0, 6),
+	/* 10 */ BAR(),
+	/* 11 */ OPI(VGPU_OP_SHR, VGPU_T_U32, 8, 2, 1),
+	/* 12: loop */ SETP(VGPU_T_U32, VGPU_CMP_LT, 0, 0, 8),
+	/* 13 */ BRA_UNLESS(0, 20),
+	/* 14 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 9, 0, 8),
+	/* 15 */ OPI(VGPU_OP_SHL, VGPU_T_U32, 9, 9, 2),
+	/* 16 */ LD(VGPU_SPACE_SHARED, VGPU_T_F32, 10, 9, 0),
+	/* 17 */ LD(VGPU_SPACE_SHARED, VGPU_T_F32, 11, 7, 0),
+	/* 18 */ OP3(VGPU_OP_ADD, VGPU_T_F32, 11, 11, 10),
+	/* 19 */ ST(VGPU_SPACE_SHARED, VGPU_T_F32, 7, 0, 11),
+	/* 20 */ BAR(),
+	/* 21 */ OPI(VGPU_OP_SHR, VGPU_T_U32, 8, 8, 1),
+	/* 22 */ SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 8, 0),
+	/* 23 */ BRA_IF(1, 12),
+	/* 24 */ SETPI(VGPU_T_U32, VGPU_CMP_NE, 2, 0, 0),
+	/* 25 */ INSN(.op = VGPU_OP_EXIT, .guard = 2),
+	/* 26 */ LD(VGPU_SPACE_SHARED, VGPU_T_F32, 12, VGPU_NO_REG, 0),
+	/* 27 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 13, 1, 2),
+	/* 28 */ LDP(VGPU_T_U64, 14, 8), OP3(VGPU_OP_ADD, VGPU_T_U64, 13, 13, 14),
+	/* 30 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_F32, 13, 0, 12),
+	/* 31 */ EXIT(),
+};
+
+/* --- the user-space core ------------------------------------------------ */
+
+/* Runs a whole grid on the user-space core; seconds. */
+static double run_core(const struct vgpu_insn *code, unsigned int n,
+		       struct vgpu_func f, const unsigned int grid[2],
+		       const unsigned int block[2], const void *params,
+		       struct vgpu_range *mem)
+{
+	struct vgpu_program prog = { code, n, &f, 1 };
+	struct vgpu_launch l = {
+		.prog = &prog, .func = &f, .grid = { grid[0], grid[1], 1 },
+		.block = { block[0], block[1], 1 }, .params = params, .mmu = mem,
+		.nsmid = 1,
+	};
+	struct vgpu_verdict v;
+	uint8_t *seen = malloc(n);
+	uint32_t *stack = malloc(n * sizeof(*stack));
+	struct vgpu_block *b;
+	unsigned int i;
+	double t;
+
+	if (vgpu_isa_verify(&prog, seen, stack, &v)) {
+		fprintf(stderr, "refused at %lld: %s\n", (long long)v.insn, v.msg);
+		exit(1);
+	}
+	free(seen);
+	free(stack);
+	b = aligned_alloc(16, (vgpu_block_bytes(&l) + 15) & ~15ULL);
+	t = now();
+	for (i = 0; i < grid[0] * grid[1]; i++) {
+		vgpu_block_start(b, &l, i);
+		while (vgpu_block_run(b, 1 << 20) == VGPU_RUN_MORE)
+			;
+	}
+	t = now() - t;
+	free(b);
+	return t;
+}
+
+static struct vgpu_range range(void *p, size_t n)
+{
+	return (struct vgpu_range){ .va = (uintptr_t)p, .size = n, .ptr = p, .writable = true };
+}
+
+/* --- native versions ------------------------------------------------------ */
+
+static void native_saxpy(float a, const float *x, float *y, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		y[i] = a * x[i] + y[i];
+}
+
+static void native_matmul(const float *a, const float *b, float *c, unsigned int n)
+{
+	unsigned int i, j, k;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			float s = 0;
+
+			for (k = 0; k < n; k++)
+				s += a[i * n + k] * b[k * n + j];
+			c[i * n + j] = s;
+		}
+}
+
+static void native_reduce(const float *in, float *out, unsigned int blocks)
+{
+	float s[256];
+	unsigned int bl, t, st;
+
+	for (bl = 0; bl < blocks; bl++) {
+		memcpy(s, in + bl * 256, sizeof(s));
+		for (st = 128; st; st >>= 1)
+			for (t = 0; t < st; t++)
+				s[t] += s[t + st];
+		out[bl] = s[0];
+	}
+}
+
+/* --- through vgpu.ko -------------------------------------------------------- */
+
+/* The matrix multiply launched through the module; seconds, or 0. */
+static double run_kmod(const float *a, const float *b, float *c, unsigned int n)
+{
+	struct vgpu_va_window w = { .base = 1ULL << 44, .size = 1ULL << 32 };
+	struct vgpu_func f = { .nregs = 27, .npreds = 2, .param_bytes = 28,
+			       .shared_bytes = 2048 };
+	size_t bytes = (size_t)n * n * 4, host_bytes = 3 * bytes + 4096;
+	struct vgpu_mem_alloc da = { .size = 3 * bytes };
+	struct vgpu_host_register hr = { .size = (host_bytes + 4095) & ~4095UL };
+	struct vgpu_module_load ml = {
+		.insns = (uintptr_t)matmul, .funcs = (uintptr_t)&f,
+		.ninsns = sizeof(matmul) / sizeof(matmul[0]), .nfuncs = 1,
+	};
+	int fd = open("/dev/vgpu0", O_RDWR | O_CLOEXEC);
+	unsigned char *host;
+	struct vgpu_cmd *cmd;
+	void *status;
+	struct chan ch;
+	uint64_t *params;
+	double best = 1e9, t;
+	int r;
+
+	if (fd < 0 || ioctl(fd, VGPU_IOCTL_SET_VA_WINDOW, &w) ||
+	    ioctl(fd, VGPU_IOCTL_MEM_ALLOC, &da) || ioctl(fd, VGPU_IOCTL_MODULE_LOAD, &ml))
+		return 0;
+	status = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	host = mmap(NULL, hr.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	hr.addr = (uintptr_t)host;
+	if (status == MAP_FAILED || host == MAP_FAILED ||
+	    ioctl(fd, VGPU_IOCTL_HOST_REGISTER, &hr) || chan_open(fd, &ch, status))
+		return 0;
+	memcpy(host, a, bytes);
+	memcpy(host + bytes, b, bytes);
+	params = (uint64_t *)(host + 3 * bytes);
+	params[0] = da.va;
+	params[1] = da.va + bytes;
+	params[2] = da.va + 2 * bytes;
+	params[3] = n;
+	cmd_copy(&ch, da.va, (uintptr_t)host, 2 * bytes, 1, 0, 0);
+	if (submit(&ch) || wait_for(&ch, ch.put))
+		return 0;
+	for (r = 0; r < REPS; r++) {
+		cmd = slot(&ch);
+		cmd->op = VGPU_CMD_LAUNCH;
+		cmd->launch.module = ml.handle;
+		cmd->launch.grid[0] = n / 16;
+		cmd->launch.grid[1] = n / 16;
+		cmd->launch.grid[2] = 1;
+		cmd->launch.block[0] = 16;
+		cmd->launch.block[1] = 16;
+		cmd->launch.block[2] = 1;
+		cmd->launch.params = (uintptr_t)params;
+		cmd->launch.param_bytes = 28;
+		t = now();
+		if (submit(&ch) || wait_for(&ch, ch.put))
+			return 0;
+		t = now() - t;
+		if (t < best)
+			best = t;
+	}
+	cmd_copy(&ch, (uintptr_t)(host + 2 * bytes), da.va + 2 * bytes, bytes, 1, 0, 0);
+	if (submit(&ch) || wait_for(&ch, ch.put))
+		return 0;
+	memcpy(c, host + 2 * bytes, bytes);
+	close(fd);
+	return best;
+}
+
+static int close_enough(const float *x, const float *y, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		float d = x[i] - y[i], m = y[i] < 0 ? -y[i] : y[i];
+
+		if ((d < 0 ? -d : d) > 1e-3f * (m > 1 ? m : 1))
+			return 0;
+	}
+	return 1;
+}
+
+int main(void)
+{
+	enum { SN = 1 << 20, MN = 128, RB = 4096 };
+	float *x = malloc(SN * 4), *y = malloc(SN * 4), *y2 = malloc(SN * 4);
+	float *y3 = malloc(SN * 4);
+	float *a = malloc(MN * MN * 4), *b = malloc(MN * MN * 4);
+	float *c = malloc(MN * MN * 4), *c2 = malloc(MN * MN * 4), *c3 = malloc(MN * MN * 4);
+	float *rin = malloc(RB * 256 * 4), *rout = malloc(RB * 4), *rout2 = malloc(RB * 4);
+	double t_native, t_core, t_kmod, best;
+	unsigned int i, r;
+
+	for (i = 0; i < SN; i++) {
+		x[i] = (float)(i % 100) / 7;
+		y[i] = (float)(i % 13);
+	}
+	for (i = 0; i < MN * MN; i++) {
+		a[i] = (float)(i % 17) / 16;
+		b[i] = (float)(i % 23) / 8;
+	}
+	for (i = 0; i < RB * 256; i++)
+		rin[i] = (float)(i % 31);
+
+	/* saxpy */
+	{
+		struct { uint64_t x, y; float a; uint32_t n; } p = { (uintptr_t)x, (uintptr_t)y2, 2.0f, SN };
+		struct vgpu_range mem[3] = { range(x, SN * 4), range(y2, SN * 4), { 0 } };
+		struct vgpu_func f = { .nregs = 10, .npreds = 1, .param_bytes = 24 };
+		unsigned int grid[2] = { SN / 256, 1 }, block[2] = { 256, 1 };
+
+		for (best = 1e9, r = 0; r < REPS; r++) {
+			memcpy(y2, y, SN * 4);
+			t_core = run_core(saxpy, sizeof(saxpy) / sizeof(saxpy[0]), f, grid, block, &p, mem);
+			best = t_core < best ? t_core : best;
+		}
+		t_core = best;
+		for (best = 1e9, r = 0; r < REPS; r++) {
+			memcpy(y3, y, SN * 4);
+			t_native = now();
+			native_saxpy(2.0f, x, y3, SN);
+			t_native = now() - t_native;
+			best = t_native < best ? t_native : best;
+		}
+		if (!close_enough(y2, y3, SN))
+			fprintf(stderr, "saxpy: results differ\n");
+		printf("interp_saxpy_vs_native: %.1f\n", t_core / best);
+	}
+
+	/* matmul */
+	{
+		struct { uint64_t a, b, c; uint32_t n; } p = { (uintptr_t)a, (uintptr_t)b, (uintptr_t)c2, MN };
+		struct vgpu_range mem[4] = { range(a, MN * MN * 4), range(b, MN * MN * 4),
+					     range(c2, MN * MN * 4), { 0 } };
+		struct vgpu_func f = { .nregs = 27, .npreds = 2, .param_bytes = 28,
+				       .shared_bytes = 2048 };
+		unsigned int grid[2] = { MN / 16, MN / 16 }, block[2] = { 16, 16 };
+
+		for (best = 1e9, r = 0; r < REPS; r++) {
+			t_core = run_core(matmul, sizeof(matmul) / sizeof(matmul[0]), f, grid, block, &p, mem);
+			best = t_core < best ? t_core : best;
+		}
+		t_core = best;
+		for (best = 1e9, r = 0; r < REPS; r++) {
+			t_native = now();
+			native_matmul(a, b, c, MN);
+			t_native = now() - t_native;
+			best = t_native < best ? t_native : best;
+		}
+		if (!close_enough(c2, c, MN * MN))
+			fprintf(stderr, "matmul: results differ\n");
+		printf("interp_matmul_vs_native: %.1f\n", t_core / best);
+		t_kmod = run_kmod(a, b, c3, MN);
+		if (t_kmod > 0) {
+			if (!close_enough(c3, c, MN * MN))
+				fprintf(stderr, "matmul through vgpu.ko: results differ\n");
+			printf("kmod_vs_user_engine: %.2f\n", t_kmod / t_core);
+		}
+	}
+
+	/* reduce */
+	{
+		struct { uint64_t in, out; } p = { (uintptr_t)rin, (uintptr_t)rout2 };
+		struct vgpu_range mem[3] = { range(rin, RB * 256 * 4), range(rout2, RB * 4), { 0 } };
+		struct vgpu_func f = { .nregs = 15, .npreds = 3, .param_bytes = 16,
+				       .shared_bytes = 1024 };
+		unsigned int grid[2] = { RB, 1 }, block[2] = { 256, 1 };
+
+		for (best = 1e9, r = 0; r < REPS; r++) {
+			t_core = run_core(reduce, sizeof(reduce) / sizeof(reduce[0]), f, grid, block, &p, mem);
+			best = t_core < best ? t_core : best;
+		}
+		t_core = best;
+		for (best = 1e9, r = 0; r < REPS; r++) {
+			t_native = now();
+			native_reduce(rin, rout, RB);
+			t_native = now() - t_native;
+			best = t_native < best ? t_native : best;
+		}
+		if (!close_enough(rout2, rout, RB))
+			fprintf(stderr, "reduce: results differ\n");
+		printf("interp_reduce_vs_native: %.1f\n", t_core / best);
+	}
+	return 0;
+}
