@@ -60,20 +60,27 @@ static void vgpu_mxcsr_put(u32 v)
 	asm volatile("ldmxcsr %0" : : "m" (v) : "memory");
 }
 
-/* Sets the rounding of VGPU_RND_* @rnd (either form); returns the old MXCSR. */
+/*
+ * Sets the rounding of VGPU_RND_* @rnd (either form); returns what
+ * vgpu_round_end() needs. To nearest is the mode the host's FPU section
+ * starts in (kernel_fpu_begin() resets MXCSR), so it costs nothing.
+ */
 static u32 vgpu_round_begin(u8 rnd)
 {
 	static const u32 rc[4] = { 0, 3, 1, 2 };	/* RN RZ RM RP */
-	u32 old = vgpu_mxcsr_get();
+	u32 old;
 
-	if (rnd & 3)
-		vgpu_mxcsr_put((old & ~0x6000U) | rc[rnd & 3] << 13);
+	if (!(rnd & 3))
+		return ~0U;
+	old = vgpu_mxcsr_get();
+	vgpu_mxcsr_put((old & ~0x6000U) | rc[rnd & 3] << 13);
 	return old;
 }
 
 static void vgpu_round_end(u32 old)
 {
-	vgpu_mxcsr_put(old);
+	if (old != ~0U)
+		vgpu_mxcsr_put(old);
 }
 
 /* --- f32 helpers ----------------------------------------------------------- */
@@ -180,18 +187,29 @@ static u64 vgpu_f64_min_max(u64 x, u64 y, bool max)
 	return (a < b) != max ? x : y;
 }
 
-/* f64 fma: exact when the CPU has an FMA unit (probed once). */
+/* fma with one rounding on the CPU's FMA unit (probed once). */
 __attribute__((target("fma")))
 static double vgpu_fma_hw(double a, double b, double c)
 {
 	return __builtin_fma(a, b, c);
 }
 
+__attribute__((target("fma")))
+static float vgpu_fmaf_hw(float a, float b, float c)
+{
+	return __builtin_fmaf(a, b, c);
+}
+
+/* Set by tests to exercise the paths for CPUs without an FMA unit. */
+bool vgpu_fp_no_fma;
+
 static bool vgpu_have_fma(void)
 {
 	static int have = -1;
 	u32 eax = 1, ebx, ecx = 0, edx;
 
+	if (vgpu_fp_no_fma)
+		return false;
 	if (have < 0) {
 		asm volatile("cpuid" : "+a" (eax), "=b" (ebx), "+c" (ecx),
 			     "=d" (edx));
@@ -213,7 +231,8 @@ static u64 vgpu_f32_op(const struct vgpu_insn *in, u64 xa, u64 xb, u64 xc)
 	case VGPU_OP_MUL:
 		return vgpu_f32_out(a * b, in);
 	case VGPU_OP_FMA:
-		return vgpu_f32_out(vgpu_fmaf(a, b, c), in);
+		return vgpu_f32_out(vgpu_have_fma() ? vgpu_fmaf_hw(a, b, c) :
+				    vgpu_fmaf(a, b, c), in);
 	case VGPU_OP_DIV:
 		return vgpu_f32_out(a / b, in);
 	case VGPU_OP_MIN:

@@ -17,6 +17,9 @@ u32 vgpu_fp_setp(const u64 *regs, const struct vgpu_insn *in, u32 em);
 bool vgpu_fp_cvt(u64 *regs, const struct vgpu_insn *in, u32 em);
 /* SQRT RCP RSQRT EX2 LG2 SIN COS TANH COPYSIGN on the lanes of @em. */
 void vgpu_fp_func(u64 *regs, const struct vgpu_insn *in, u32 em);
+/* Tests set this to run the software fma a CPU without FMA would use. */
+extern bool vgpu_fp_no_fma;
+
 /* Atomic add of F32/F64 @bits at @p (aligned); returns the old bits. */
 u64 vgpu_fp_atom_add(u8 *p, u8 type, u64 bits);
 

@@ -510,31 +510,46 @@ static u64 vgpu_int_op(const struct vgpu_insn *in, u64 a, u64 b, u64 c)
 	return vgpu_trunc(r, t);
 }
 
-static bool vgpu_int_cmp(u8 cmp, u8 t, u64 a, u64 b)
+/*
+ * Integer SETP: both operands brought once to a form where one unsigned
+ * or signed 64-bit comparison decides, then compared lane by lane.
+ */
+static u32 vgpu_int_setp(const struct vgpu_warp *w, const struct vgpu_insn *in,
+			 u32 em)
 {
-	if (vgpu_type_signed(t)) {
-		s64 x = vgpu_sext(a, t), y = vgpu_sext(b, t);
+	unsigned int bits = vgpu_type_bits(in->type);
+	bool sgn = vgpu_type_signed(in->type), bimm = in->flags & VGPU_IF_B_IMM;
+	u64 flip = sgn ? 1ULL << 63 : 0;	/* signed order as unsigned */
+	u32 m, r = 0;
 
-		switch (cmp) {
-		case VGPU_CMP_EQ: return x == y;
-		case VGPU_CMP_NE: return x != y;
-		case VGPU_CMP_LT: return x < y;
-		case VGPU_CMP_LE: return x <= y;
-		case VGPU_CMP_GT: return x > y;
-		default: return x >= y;
-		}
-	} else {
-		u64 x = vgpu_trunc(a, t), y = vgpu_trunc(b, t);
+	for (m = em; m; m &= m - 1) {
+		u32 lane = __builtin_ctz(m);
+		u64 x = REG(w, in->a, lane), y = bimm ? in->imm : REG(w, in->b, lane);
+		bool t;
 
-		switch (cmp) {
-		case VGPU_CMP_EQ: return x == y;
-		case VGPU_CMP_NE: return x != y;
-		case VGPU_CMP_LT: return x < y;
-		case VGPU_CMP_LE: return x <= y;
-		case VGPU_CMP_GT: return x > y;
-		default: return x >= y;
+		if (bits < 64) {
+			x = sgn ? (u64)((s64)(x << (64 - bits)) >> (64 - bits)) :
+				x & ((1ULL << bits) - 1);
+			y = sgn ? (u64)((s64)(y << (64 - bits)) >> (64 - bits)) :
+				y & ((1ULL << bits) - 1);
 		}
+		x ^= flip;
+		y ^= flip;
+		if (in->mod == VGPU_CMP_EQ)
+			t = x == y;
+		else if (in->mod == VGPU_CMP_NE)
+			t = x != y;
+		else if (in->mod == VGPU_CMP_LT)
+			t = x < y;
+		else if (in->mod == VGPU_CMP_LE)
+			t = x <= y;
+		else if (in->mod == VGPU_CMP_GT)
+			t = x > y;
+		else
+			t = x >= y;
+		r |= (u32)t << lane;
 	}
+	return r;
 }
 
 /* --- memory -------------------------------------------------------------- */
@@ -559,6 +574,14 @@ static u8 *vgpu_global(struct vgpu_block *b, u64 va, u32 len, bool write)
 	if (!(va - r->va < r->size && len <= r->size - (va - r->va)))
 		return NULL;
 hit:
+	/* The fast path looks at the first entry: keep the last hit there. */
+	if (r != &b->tlb[0]) {
+		struct vgpu_range t = b->tlb[0];
+
+		b->tlb[0] = *r;
+		*r = t;
+		r = &b->tlb[0];
+	}
 	if (write && !r->writable)
 		return NULL;
 	return r->ptr + (va - r->va);
@@ -611,14 +634,14 @@ static u8 *vgpu_addr(struct vgpu_block *b, u32 thread, u8 space, u64 addr,
 	}
 }
 
-static u64 vgpu_load(const u8 *p, u8 t)
+static u64 vgpu_load(const u8 *p, u8 t, u32 len)
 {
 	u8 v8;
 	u16 v16;
 	u32 v32;
 	u64 v64;
 
-	switch (vgpu_type_bits(t)) {
+	switch (len * 8) {
 	case 8:
 		v8 = *p;
 		return vgpu_type_signed(t) ? (u64)(s64)(signed char)v8 : v8;
@@ -634,12 +657,12 @@ static u64 vgpu_load(const u8 *p, u8 t)
 	}
 }
 
-static void vgpu_store(u8 *p, u8 t, u64 v)
+static void vgpu_store(u8 *p, u32 len, u64 v)
 {
 	u16 v16 = (u16)v;
 	u32 v32 = (u32)v;
 
-	switch (vgpu_type_bits(t)) {
+	switch (len * 8) {
 	case 8:
 		*p = (u8)v;
 		break;
@@ -653,6 +676,27 @@ static void vgpu_store(u8 *p, u8 t, u64 v)
 		__builtin_memcpy(p, &v, 8);
 		break;
 	}
+}
+
+/*
+ * The common case of an access, without a call: shared memory in bounds,
+ * or global memory in the range the last lookup found. NULL: ask
+ * vgpu_addr().
+ */
+static u8 *vgpu_addr_fast(struct vgpu_block *b, u8 space, u64 addr, u32 len,
+			  bool write)
+{
+	const struct vgpu_range *r = &b->tlb[0];
+
+	if (addr & (len - 1))
+		return NULL;
+	if (space == VGPU_SPACE_SHARED)
+		return addr < b->shared_bytes && len <= b->shared_bytes - addr ?
+			b->shared + addr : NULL;
+	if (space != VGPU_SPACE_GLOBAL || addr - r->va >= r->size ||
+	    len > r->size - (addr - r->va) || (write && !r->writable))
+		return NULL;
+	return r->ptr + (addr - r->va);
 }
 
 static int vgpu_mem(struct vgpu_block *b, struct vgpu_warp *w,
@@ -670,14 +714,16 @@ static int vgpu_mem(struct vgpu_block *b, struct vgpu_warp *w,
 		m &= m - 1;
 		if (in->a != VGPU_NO_REG)
 			addr += REG(w, in->a, lane);
-		p = vgpu_addr(b, warp * 32 + lane, in->mod, addr, len, write,
-			      &kind);
+		p = vgpu_addr_fast(b, in->mod, addr, len, write);
+		if (!p)
+			p = vgpu_addr(b, warp * 32 + lane, in->mod, addr, len,
+				      write, &kind);
 		if (!p)
 			return vgpu_fail(b, w, 1U << lane, kind, addr);
 		if (write)
-			vgpu_store(p, in->type, vgpu_b(w, in, lane));
+			vgpu_store(p, len, vgpu_b(w, in, lane));
 		else
-			REG(w, in->dst, lane) = vgpu_load(p, in->type);
+			REG(w, in->dst, lane) = vgpu_load(p, in->type, len);
 	}
 	return 0;
 }
@@ -1054,6 +1100,80 @@ static u64 vgpu_bit_op(const struct vgpu_insn *in, u64 a, u64 b, u64 c)
 	}
 }
 
+/*
+ * The common integer operations on 32- and 64-bit types, lane loops
+ * without the general case's conversions (a full warp's loop has no
+ * branches and vectorises). False for anything else.
+ */
+#define VGPU_LANES(expr) do {						\
+	if (em == ~0U) {						\
+		for (lane = 0; lane < VGPU_WARP; lane++) {		\
+			u64 x = a[lane], y = bp ? bp[lane] : bi;	\
+			u64 z = cp ? cp[lane] : ci, r = (expr);	\
+			(void)z;					\
+			d[lane] = r & keep;				\
+		}							\
+	} else {							\
+		for (m = em; m; m &= m - 1) {				\
+			u64 x, y, z, r;					\
+			lane = __builtin_ctz(m);			\
+			x = a[lane];					\
+			y = bp ? bp[lane] : bi;				\
+			z = cp ? cp[lane] : ci;				\
+			r = (expr);					\
+			(void)z;					\
+			d[lane] = r & keep;				\
+		}							\
+	}								\
+} while (0)
+
+static bool vgpu_int_fast(struct vgpu_warp *w, const struct vgpu_insn *in,
+			  u32 em)
+{
+	bool w32 = in->type == VGPU_T_U32 || in->type == VGPU_T_S32;
+	bool w64 = in->type == VGPU_T_U64 || in->type == VGPU_T_S64;
+	u64 *d = &REG(w, in->dst, 0), *a = &REG(w, in->a, 0), *bp, *cp;
+	u64 keep = w32 ? 0xffffffffULL : ~0ULL, bits = w32 ? 32 : 64;
+	u64 bi = in->imm, ci = in->imm;
+	u32 m, lane;
+
+	if ((!w32 && !w64) || (in->flags & VGPU_IF_SAT))
+		return false;
+	bp = in->flags & VGPU_IF_B_IMM ? NULL : &REG(w, in->b, 0);
+	cp = in->flags & VGPU_IF_C_IMM ? NULL : &REG(w, in->c, 0);
+	switch (in->op) {
+	case VGPU_OP_ADD:
+		VGPU_LANES(x + y);
+		return true;
+	case VGPU_OP_SUB:
+		VGPU_LANES(x - y);
+		return true;
+	case VGPU_OP_AND:
+		VGPU_LANES(x & y);
+		return true;
+	case VGPU_OP_OR:
+		VGPU_LANES(x | y);
+		return true;
+	case VGPU_OP_XOR:
+		VGPU_LANES(x ^ y);
+		return true;
+	case VGPU_OP_SHL:
+		VGPU_LANES((y & 0xffffffff) >= bits ? 0 : (x & keep) << (y & 63));
+		return true;
+	case VGPU_OP_MUL:
+		if (in->mod != VGPU_MUL_LO)
+			return false;
+		VGPU_LANES(x * y);
+		return true;
+	case VGPU_OP_MAD:
+		if (in->mod != VGPU_MUL_LO)
+			return false;
+		VGPU_LANES(x * y + z);
+		return true;
+	}
+	return false;
+}
+
 /* --- one warp ------------------------------------------------------------ */
 
 /*
@@ -1132,6 +1252,8 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 				vgpu_fp_alu(w->regs, in, em);
 				break;
 			}
+			if (vgpu_int_fast(w, in, em))
+				break;
 			for (m = em; m; m &= m - 1) {
 				u64 x, y, z;
 
@@ -1145,17 +1267,10 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 		case VGPU_OP_SETP: {
 			u32 r = 0;
 
-			if (vgpu_is_float(in->type)) {
+			if (vgpu_is_float(in->type))
 				r = vgpu_fp_setp(w->regs, in, em);
-			} else {
-				for (m = em; m; m &= m - 1) {
-					lane = __builtin_ctz(m);
-					if (vgpu_int_cmp(in->mod, in->type,
-							 REG(w, in->a, lane),
-							 vgpu_b(w, in, lane)))
-						r |= 1U << lane;
-				}
-			}
+			else
+				r = vgpu_int_setp(w, in, em);
 			w->preds[in->dst] = (w->preds[in->dst] & ~em) | r;
 			break;
 		}

@@ -12,6 +12,7 @@
 
 #include "tap.h"
 #include "core_run.h"
+#include "fp.h"
 
 /* r4 = op(a, b, c) with a, b, c from the parameters; stored at param 0. */
 static uint64_t run_op(struct vgpu_insn op, uint64_t a, uint64_t b, uint64_t c)
@@ -288,6 +289,37 @@ static void float_matches_ieee(void)
 		}
 	}
 	CHECK(bad == 0);
+}
+
+/* Random f32 fmas, including near-cancelling ones, against fmaf. */
+static void float_matches_ieee_f32_fma(void)
+{
+	int i, bad = 0;
+
+	srandom(3);
+	for (i = 0; i < 3000; i++) {
+		uint32_t fa = rnd_f32(), fb = rnd_f32(), fc = rnd_f32();
+		float r;
+		uint64_t got, want;
+
+		if (i % 2)
+			fc = (uint32_t)fbits(-ffrom(fa) * ffrom(fb)) ^ (random() & 3);
+		r = fmaf(ffrom(fa), ffrom(fb), ffrom(fc));
+		want = r != r ? 0x7fffffff : fbits(r);
+		got = run_op(ALU(VGPU_OP_FMA, VGPU_T_F32), fa, fb, fc);
+		if (got != want && bad++ < 5)
+			TAP_FAIL("fma %#x %#x %#x: got %#llx want %#llx", fa, fb, fc,
+				 (unsigned long long)got, (unsigned long long)want);
+	}
+	CHECK(bad == 0);
+}
+
+/* The same, with the fma a CPU without an FMA unit gets (f32: exact). */
+static void float_matches_ieee_without_fma(void)
+{
+	vgpu_fp_no_fma = true;
+	float_matches_ieee_f32_fma();
+	vgpu_fp_no_fma = false;
 }
 
 static void compares(void)
@@ -766,6 +798,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(integer_edge_cases),
 	TAP_TEST(float_edge_cases),
 	TAP_TEST(float_matches_ieee),
+	TAP_TEST(float_matches_ieee_without_fma),
 	TAP_TEST(compares),
 	TAP_TEST(divergence_and_loops),
 	TAP_TEST(spinning_lane_lets_others_progress),
