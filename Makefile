@@ -43,7 +43,7 @@ KSELFTESTS := $(patsubst tests/kselftest/%.c,$(BUILD)/tests/kselftest/%,$(wildca
 E2E_TESTS := $(patsubst tests/e2e/%.c,$(BUILD)/tests/e2e/%,$(wildcard tests/e2e/*.c))
 SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samples/*.c))
 BENCHES := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
-TOOLS := $(BUILD)/tools/vgpu-smi
+TOOLS := $(BUILD)/tools/vgpu-smi $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis
 
 KSFT_DIR := $(BUILD)/kselftest-headers
 KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
@@ -97,6 +97,14 @@ $(LIBVGPU): $(LIB_OBJS) libvgpu/libvgpu.map
 # --- tools -------------------------------------------------------------------
 tools: $(TOOLS)
 
+# The assembler and disassembler share the text form and the verifier's
+# table of operations.
+ISA_TEXT_SRCS := tools/isa_text.c kmod/core/isa_verify.c kmod/core/shim_user.c
+$(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis: $(BUILD)/tools/%: tools/%.c \
+		$(ISA_TEXT_SRCS) tools/isa_text.h kmod/core/core.h uapi/vgpu_isa.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $< $(ISA_TEXT_SRCS) -o $@
+
 $(BUILD)/tools/%: tools/%.c uapi/vgpu.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@
@@ -125,6 +133,12 @@ $(BUILD)/fuzz/fuzz_isa: tests/fuzz/fuzz_isa.c $(CORE_SRCS) kmod/core/*.h uapi/vg
 $(BUILD)/unit/libvgpu/%.o: libvgpu/%.c libvgpu/*.h libvgpu/include/cuda.h uapi/vgpu.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@
+
+$(BUILD)/tests/unit/test_isa_text: tests/unit/test_isa_text.c tools/isa_text.c \
+		tools/isa_text.h tests/tap.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ilibvgpu $(CORE_USER) $(CFLAGS) $(SAN) $< tools/isa_text.c \
+		$(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) -lpthread -lm -o $@
 
 $(BUILD)/unit/core/%.o: kmod/core/%.c kmod/core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)

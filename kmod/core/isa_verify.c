@@ -8,17 +8,6 @@
  */
 #include "core.h"
 
-/* What an operand slot holds. */
-enum vgpu_opnd {
-	OPND_NONE,		/* unused: must be 0 */
-	OPND_REG,		/* a register */
-	OPND_REG_IMM,		/* a register, or @imm by flag */
-	OPND_PRED,		/* a predicate */
-	OPND_ADDR,		/* a register or VGPU_NO_REG */
-	OPND_MEET,		/* an instruction index or VGPU_NO_TARGET */
-	OPND_REG_INLINE,	/* a register, or the field itself by flag */
-};
-
 #define TB(t) (1U << (t))
 #define T_I16 (TB(VGPU_T_U16) | TB(VGPU_T_S16))
 #define T_I32 (TB(VGPU_T_U32) | TB(VGPU_T_S32))
@@ -121,6 +110,25 @@ static const struct vgpu_op_spec vgpu_ops[VGPU_OP_COUNT] = {
 	[VGPU_OP_TANH] = { "tanh", TB(VGPU_T_F32), OPND_REG, OPND_REG },
 	[VGPU_OP_COPYSIGN] = { "copysign", T_FLT, OPND_REG, OPND_REG, OPND_REG },
 };
+
+/**
+ * vgpu_isa_op_desc() - the name and operand slots of operation @op, for
+ * tools that print and parse programs. False for an unknown operation.
+ */
+bool vgpu_isa_op_desc(u8 op, struct vgpu_op_desc *d)
+{
+	const struct vgpu_op_spec *s;
+
+	if (op >= VGPU_OP_COUNT || !vgpu_ops[op].name)
+		return false;
+	s = &vgpu_ops[op];
+	d->name = s->name;
+	d->dst = s->dst;
+	d->a = s->a;
+	d->b = s->b;
+	d->c = s->c;
+	return true;
+}
 
 static bool vgpu_is_float(u8 t)
 {
