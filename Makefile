@@ -144,7 +144,7 @@ $(BUILD)/unit/core/%.o: kmod/core/%.c kmod/core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $(SAN) -c $< -o $@
 
-$(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h tests/unit/core_run.h tests/isa_build.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
+$(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h tests/unit/core_run.h tests/isa_build.h tests/isa_verify_cases.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ilibvgpu $(CORE_USER) $(CFLAGS) $(SAN) $< $(UNIT_LIB_OBJS) \
 		$(UNIT_CORE_OBJS) -lpthread -lm -o $@
@@ -164,7 +164,7 @@ $(KSFT_HEADERS):
 		linux-source-6.1/tools/testing/selftests/kselftest.h
 	@touch $(KSFT_HEADERS)
 
-$(BUILD)/tests/kselftest/%: tests/kselftest/%.c tests/kselftest/vgpu_chan_util.h tests/isa_build.h uapi/vgpu.h \
+$(BUILD)/tests/kselftest/%: tests/kselftest/%.c tests/kselftest/vgpu_chan_util.h tests/isa_build.h tests/isa_verify_cases.h uapi/vgpu.h \
 		$(KSFT_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) -I$(KSFT_DIR) -I$(CURDIR) -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \

@@ -238,7 +238,14 @@
 #define VGPU_IF_GUARD_NOT 0x04	/* run where the guard is false */
 #define VGPU_IF_FTZ 0x08	/* f32 subnormal inputs and results are 0 */
 #define VGPU_IF_SAT 0x10	/* clamp (floats: to [0, 1]; ints: to range) */
-#define VGPU_IF_ALL 0x1f
+/*
+ * Carry (ADD, SUB, MAD of 32- and 64-bit integers): CC_OUT writes the
+ * carry (SUB: the borrow) to the thread's carry flag, CC_IN adds it (SUB:
+ * subtracts it), as PTX's add.cc, addc, sub.cc, subc, mad.cc and madc.
+ */
+#define VGPU_IF_CC_OUT 0x20
+#define VGPU_IF_CC_IN 0x40
+#define VGPU_IF_ALL 0x7f
 
 #define VGPU_PRED_NONE 0xff	/* vgpu_insn.guard: unguarded */
 #define VGPU_NO_TARGET 0xffffffffU	/* BRA's c: no meeting point named */

@@ -45,6 +45,12 @@ static u64 vgpu_dbits(double d)
 	return v;
 }
 
+/* 2^n as a double, for integer n in the normal range. */
+static double vgpu_pow2i(int n)
+{
+	return vgpu_d((u64)(n + 1023) << 52);
+}
+
 /* --- the rounding mode --------------------------------------------------- */
 
 static u32 vgpu_mxcsr_get(void)
@@ -453,6 +459,81 @@ static u64 vgpu_i2i(u64 v, u8 s, u8 t, bool sat)
 	return uv > tmask ? tmask : uv;
 }
 
+/* --- half precision ------------------------------------------------------ */
+
+#define F16_NAN 0x7fffU
+
+static double vgpu_f16_to_d(u64 bits)
+{
+	u32 e = (bits >> 10) & 0x1f, m = bits & 0x3ff;
+	double v;
+
+	if (e == 0x1f && m)
+		return vgpu_d(0x7ff8000000000000ULL);
+	if (e == 0x1f)
+		v = vgpu_d(0x7ff0000000000000ULL);
+	else if (e)
+		v = (1024 + m) * vgpu_pow2i((int)e - 25);
+	else
+		v = m * vgpu_pow2i(-24);
+	return bits & 0x8000 ? -v : v;
+}
+
+/* |@q| (a whole significand and a fraction) to an integer: RN/RZ/RM/RP. */
+static double vgpu_round_mag(double q, u8 rnd, bool neg)
+{
+	double f = (double)(u64)q;	/* q < 2^12 here: exact truncation */
+
+	switch (rnd & 3) {
+	case VGPU_RND_RZ:
+		return f;
+	case VGPU_RND_RM:
+		return neg && q != f ? f + 1 : f;
+	case VGPU_RND_RP:
+		return !neg && q != f ? f + 1 : f;
+	default:
+		if (q - f > 0.5 || (q - f == 0.5 && ((u64)f & 1)))
+			return f + 1;
+		return f;
+	}
+}
+
+/* @d to half precision in rounding @rnd (RN, RZ, RM or RP). */
+static u64 vgpu_d_to_f16(double d, u8 rnd)
+{
+	bool neg = vgpu_dbits(d) >> 63;
+	double a = neg ? -d : d, q, sig;
+	u64 sign = neg ? 0x8000 : 0, bits;
+	int e;
+
+	if (d != d)
+		return F16_NAN;
+	if (a == 0)
+		return sign;
+	e = (int)((vgpu_dbits(a) >> 52) & 0x7ff) - 1023;
+	if (e < -14)
+		e = -14;	/* subnormal: the step is 2^-24 */
+	if (e > 15)
+		e = 16;		/* overflows below */
+	q = a * vgpu_pow2i(10 - e);	/* the significand, exactly */
+	sig = vgpu_round_mag(q, rnd, neg);
+	if (sig >= 2048) {
+		sig /= 2;
+		e++;
+	}
+	if (e > 15 || a == vgpu_d(0x7ff0000000000000ULL)) {
+		bool to_inf = (rnd & 3) == VGPU_RND_RN ||
+			((rnd & 3) == VGPU_RND_RP && !neg) ||
+			((rnd & 3) == VGPU_RND_RM && neg);
+
+		return sign | (to_inf ? 0x7c00 : 0x7bff);
+	}
+	if (sig < 1024)		/* subnormal (or zero) */
+		return sign | (u64)sig;
+	bits = ((u64)(e + 15) << 10) | ((u64)sig - 1024);
+	return sign | bits;
+}
+
 static u64 vgpu_cvt_one(const struct vgpu_insn *in, u64 v)
 {
 	u8 s = in->stype, t = in->type, rnd = in->mod;
@@ -464,7 +545,7 @@ static u64 vgpu_cvt_one(const struct vgpu_insn *in, u64 v)
 		return vgpu_i2i(v, s, t, sat);
 	if (vgpu_float(s)) {
 		d = s == VGPU_T_F32 ? (double)vgpu_f(vgpu_ftz_in(v, in)) :
-			vgpu_d(v);
+			s == VGPU_T_F16 ? vgpu_f16_to_d(v) : vgpu_d(v);
 		if (!vgpu_float(t))
 			return vgpu_f2i(vgpu_to_int(d, rnd), t);
 		if (rnd >= VGPU_RND_RNI)	/* same type: to an integer */
@@ -482,6 +563,14 @@ static u64 vgpu_cvt_one(const struct vgpu_insn *in, u64 v)
 			vgpu_round_end(saved);
 			return vgpu_f32_out(f, in);
 		}
+		if (t == VGPU_T_F16) {
+			/* Exact in double for |v| < 2^53; beyond, f16 is inf. */
+			vgpu_round_end(saved);
+			d = sgn ? (double)sv : (double)uv;
+			if (sat)
+				d = d < 0 ? 0.0 : d > 1 ? 1.0 : d;
+			return vgpu_d_to_f16(d, rnd);
+		}
 		d = sgn ? (double)vgpu_pin_s(sv) : (double)vgpu_pin_u(uv);
 		d = vgpu_pin_d(d);
 		vgpu_round_end(saved);
@@ -490,6 +579,11 @@ static u64 vgpu_cvt_one(const struct vgpu_insn *in, u64 v)
 		return vgpu_dbits(d);
 	}
 	/* float to float */
+	if (t == VGPU_T_F16) {
+		if (sat)
+			d = d != d ? 0 : d < 0 ? 0 : d > 1 ? 1 : d;
+		return vgpu_d_to_f16(d, rnd < VGPU_RND_RNI ? rnd : 0);
+	}
 	if (t == VGPU_T_F32) {
 		float f;
 
@@ -507,8 +601,6 @@ bool vgpu_fp_cvt(u64 *regs, const struct vgpu_insn *in, u32 em)
 {
 	u32 m, lane;
 
-	if (in->type == VGPU_T_F16 || in->stype == VGPU_T_F16)
-		return !em;
 	for (m = em; m; m &= m - 1) {
 		lane = __builtin_ctz(m);
 		REG(in->dst, lane) = vgpu_cvt_one(in, REG(in->a, lane));
@@ -517,12 +609,6 @@ bool vgpu_fp_cvt(u64 *regs, const struct vgpu_insn *in, u32 em)
 }
 
 /* --- functions ------------------------------------------------------------ */
-
-/* 2^n as a double, for integer n in the normal range. */
-static double vgpu_pow2i(int n)
-{
-	return vgpu_d((u64)(n + 1023) << 52);
-}
 
 /* 2^x in double precision (|error| well under an f32 ulp). */
 static double vgpu_exp2(double x)

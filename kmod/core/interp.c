@@ -32,6 +32,7 @@
  * @live: lanes that have not exited.
  * @at_bar: lanes waiting at a block barrier.
  * @waiting: lanes waiting at a warp-synchronous instruction for others.
+ * @cc: each lane's carry flag.
  * @cur_pc, @cur_mask: the group being run.
  * @others: runnable lanes outside the group; @min_other: their lowest pc.
  * @loops: backward branches the group took since it was chosen.
@@ -43,6 +44,7 @@ struct vgpu_warp {
 	u32 live;
 	u32 at_bar;
 	u32 waiting;
+	u32 cc;
 	u32 cur_pc;
 	u32 cur_mask;
 	u32 others;
@@ -1137,7 +1139,8 @@ static bool vgpu_int_fast(struct vgpu_warp *w, const struct vgpu_insn *in,
 	u64 bi = in->imm, ci = in->imm;
 	u32 m, lane;
 
-	if ((!w32 && !w64) || (in->flags & VGPU_IF_SAT))
+	if ((!w32 && !w64) ||
+	    (in->flags & (VGPU_IF_SAT | VGPU_IF_CC_IN | VGPU_IF_CC_OUT)))
 		return false;
 	bp = in->flags & VGPU_IF_B_IMM ? NULL : &REG(w, in->b, 0);
 	cp = in->flags & VGPU_IF_C_IMM ? NULL : &REG(w, in->c, 0);
@@ -1172,6 +1175,47 @@ static bool vgpu_int_fast(struct vgpu_warp *w, const struct vgpu_insn *in,
 		return true;
 	}
 	return false;
+}
+
+/*
+ * add, sub and mad with the carry flag: the sum of the operands (and the
+ * carry in) at the type's width, and the carry (for sub, the borrow) out.
+ */
+static void vgpu_carry_op(struct vgpu_warp *w, const struct vgpu_insn *in,
+			  u32 em)
+{
+	unsigned int bits = vgpu_type_bits(in->type);
+	u64 mask = bits == 64 ? ~0ULL : 0xffffffffULL;
+	u32 m, out = 0;
+
+	for (m = em; m; m &= m - 1) {
+		u32 lane = __builtin_ctz(m);
+		u64 a = REG(w, in->a, lane) & mask, b = vgpu_b(w, in, lane) & mask;
+		u64 cin = in->flags & VGPU_IF_CC_IN ? (w->cc >> lane) & 1 : 0;
+		u64 x, r;
+		bool carry;
+
+		if (in->op == VGPU_OP_SUB) {
+			r = (a - b - cin) & mask;
+			carry = a < b || (a == b && cin);
+		} else {
+			if (in->op == VGPU_OP_MAD) {
+				struct vgpu_insn mul = *in;
+
+				mul.op = VGPU_OP_MUL;
+				mul.flags &= ~(VGPU_IF_CC_IN | VGPU_IF_CC_OUT);
+				x = vgpu_int_op(&mul, a, b, 0);
+				b = vgpu_c(w, in, lane) & mask;
+				a = x;
+			}
+			r = (a + b + cin) & mask;
+			carry = r < a || (cin && r == a);
+		}
+		REG(w, in->dst, lane) = r;
+		out |= (u32)carry << lane;
+	}
+	if (in->flags & VGPU_IF_CC_OUT)
+		w->cc = (w->cc & ~em) | out;
 }
 
 /* --- one warp ------------------------------------------------------------ */
@@ -1254,6 +1298,10 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 			}
 			if (vgpu_int_fast(w, in, em))
 				break;
+			if (in->flags & (VGPU_IF_CC_IN | VGPU_IF_CC_OUT)) {
+				vgpu_carry_op(w, in, em);
+				break;
+			}
 			for (m = em; m; m &= m - 1) {
 				u64 x, y, z;
 

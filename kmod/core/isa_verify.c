@@ -135,6 +135,19 @@ static bool vgpu_is_float(u8 t)
 	return t == VGPU_T_F16 || t == VGPU_T_F32 || t == VGPU_T_F64;
 }
 
+/* Carry: 32- and 64-bit integer add, sub and mad (lo or hi). */
+static bool vgpu_carry_ok(const struct vgpu_insn *in)
+{
+	bool t = in->type == VGPU_T_U32 || in->type == VGPU_T_S32 ||
+		 in->type == VGPU_T_U64 || in->type == VGPU_T_S64;
+
+	if (!t || (in->flags & VGPU_IF_SAT))
+		return false;
+	if (in->op == VGPU_OP_MAD)
+		return in->mod != VGPU_MUL_WIDE;
+	return in->op == VGPU_OP_ADD || in->op == VGPU_OP_SUB;
+}
+
 /* PTX saturates f32 arithmetic, s32 add/sub, and any conversion. */
 static bool vgpu_sat_ok(const struct vgpu_insn *in)
 {
@@ -332,8 +345,10 @@ static const char *vgpu_check_shape(const struct vgpu_insn *in, u32 ninsns)
 	if (in->op != VGPU_OP_CVT && in->stype)
 		return "source type on an operation without one";
 	if (in->flags & ~(VGPU_IF_B_IMM | VGPU_IF_C_IMM | VGPU_IF_GUARD_NOT |
-			  s->flags))
+			  VGPU_IF_CC_OUT | VGPU_IF_CC_IN | s->flags))
 		return "flag not allowed for the operation";
+	if ((in->flags & (VGPU_IF_CC_OUT | VGPU_IF_CC_IN)) && !vgpu_carry_ok(in))
+		return "carry on an operation without it";
 	if ((in->flags & VGPU_IF_FTZ) && in->type != VGPU_T_F32 &&
 	    !(in->op == VGPU_OP_CVT && in->stype == VGPU_T_F32))
 		return "ftz on a type without it";

@@ -126,6 +126,37 @@ static void integer_edge_cases(void)
 	}
 }
 
+/* Carry chains: a 96-bit addition and a 64-bit subtraction in pieces. */
+static void carry_chains(void)
+{
+	uint32_t out[4];
+	uint64_t params[1] = { (uintptr_t)out };
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vgpu_insn p[] = {
+		LDP(VGPU_T_U64, 0, 0),
+		MOVI(VGPU_T_U32, 1, 0xffffffff), MOVI(VGPU_T_U32, 2, 1),
+		/* 0xffffffff_ffffffff + 1 = 1_00000000_00000000 */
+		INSN(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .dst = 3, .a = 1, .b = 2, .flags = VGPU_IF_CC_OUT),
+		INSN(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .dst = 4, .a = 1, .b = 5, .flags = VGPU_IF_CC_OUT | VGPU_IF_CC_IN),
+		INSN(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .dst = 5, .a = 5, .b = 5, .flags = VGPU_IF_CC_IN),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 0, 0, 3),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 0, 4, 4),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 0, 8, 5),
+		/* 0 - 1, low word then high word with the borrow */
+		INSN(.op = VGPU_OP_SUB, .type = VGPU_T_U32, .dst = 3, .a = 5, .b = 2, .flags = VGPU_IF_CC_OUT),
+		INSN(.op = VGPU_OP_SUB, .type = VGPU_T_U32, .dst = 4, .a = 5, .b = 5, .flags = VGPU_IF_CC_IN),
+		OP3(VGPU_OP_XOR, VGPU_T_U32, 3, 3, 4),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 0, 12, 3),
+		EXIT(),
+	};
+	struct vgpu_func f = { .nregs = 6, .param_bytes = 8 };
+
+	memset(out, 0xee, sizeof(out));
+	CHECK(core_run(p, sizeof(p) / sizeof(p[0]), f, 1, 1, params, mem, NULL) == VGPU_RUN_DONE);
+	CHECK(out[0] == 0 && out[1] == 0 && out[2] == 1);
+	CHECK(out[3] == 0);	/* 0xffffffff ^ 0xffffffff */
+}
+
 static const struct op_case fp_cases[] = {
 	{ "1 + 2^-24 rn ties to even", ALU(VGPU_OP_ADD, VGPU_T_F32), 0x3f800000, 0x33800000, 0, 0x3f800000 },
 	{ "1 + 2^-24 rp", ALU(VGPU_OP_ADD, VGPU_T_F32, .mod = VGPU_RND_RP), 0x3f800000, 0x33800000, 0, 0x3f800001 },
@@ -167,6 +198,19 @@ static const struct op_case fp_cases[] = {
 	{ "f64 to f32 rp", ALU(VGPU_OP_CVT, VGPU_T_F32, .stype = VGPU_T_F64, .mod = VGPU_RND_RP), 0x3ff0000010000000ULL, 0, 0, 0x3f800001 },
 	{ "f32 to f32 rni", ALU(VGPU_OP_CVT, VGPU_T_F32, .stype = VGPU_T_F32, .mod = VGPU_RND_RNI), 0x40300000, 0, 0, 0x40400000 },
 	{ "f32 sat", ALU(VGPU_OP_CVT, VGPU_T_F32, .stype = VGPU_T_F32, .flags = VGPU_IF_SAT), 0x40300000, 0, 0, 0x3f800000 },
+	{ "f16 1.0 to f32", ALU(VGPU_OP_CVT, VGPU_T_F32, .stype = VGPU_T_F16), 0x3c00, 0, 0, 0x3f800000 },
+	{ "f16 subnormal to f32", ALU(VGPU_OP_CVT, VGPU_T_F32, .stype = VGPU_T_F16), 0x0001, 0, 0, 0x33800000 },
+	{ "f16 -inf to f64", ALU(VGPU_OP_CVT, VGPU_T_F64, .stype = VGPU_T_F16), 0xfc00, 0, 0, 0xfff0000000000000ULL },
+	{ "f32 to f16 rn", ALU(VGPU_OP_CVT, VGPU_T_F16, .stype = VGPU_T_F32), 0x3f800000, 0, 0, 0x3c00 },
+	{ "f32 1+2^-11 to f16 ties to even", ALU(VGPU_OP_CVT, VGPU_T_F16, .stype = VGPU_T_F32), 0x3f801000, 0, 0, 0x3c00 },
+	{ "f32 1+2^-11 to f16 rp", ALU(VGPU_OP_CVT, VGPU_T_F16, .stype = VGPU_T_F32, .mod = VGPU_RND_RP), 0x3f801000, 0, 0, 0x3c01 },
+	{ "f32 65520 to f16 overflows", ALU(VGPU_OP_CVT, VGPU_T_F16, .stype = VGPU_T_F32), 0x477ff000, 0, 0, 0x7c00 },
+	{ "f32 70000 to f16 rz is max", ALU(VGPU_OP_CVT, VGPU_T_F16, .stype = VGPU_T_F32, .mod = VGPU_RND_RZ), 0x4788b800, 0, 0, 0x7bff },
+	{ "f32 2^-25 to f16 rn is 0", ALU(VGPU_OP_CVT, VGPU_T_F16, .stype = VGPU_T_F32), 0x33000000, 0, 0, 0 },
+	{ "f32 -2^-25 to f16 rm", ALU(VGPU_OP_CVT, VGPU_T_F16, .stype = VGPU_T_F32, .mod = VGPU_RND_RM), 0xb3000000, 0, 0, 0x8001 },
+	{ "f32 NaN to f16", ALU(VGPU_OP_CVT, VGPU_T_F16, .stype = VGPU_T_F32), 0x7fc00000, 0, 0, 0x7fff },
+	{ "s32 -3 to f16", ALU(VGPU_OP_CVT, VGPU_T_F16, .stype = VGPU_T_S32), (uint32_t)-3, 0, 0, 0xc200 },
+	{ "f16 2.5 to s32 rni", ALU(VGPU_OP_CVT, VGPU_T_S32, .stype = VGPU_T_F16, .mod = VGPU_RND_RNI), 0x4100, 0, 0, 2 },
 };
 
 static void float_edge_cases(void)
@@ -181,6 +225,23 @@ static void float_edge_cases(void)
 			TAP_FAIL("%s: got %#llx, want %#llx", c->name,
 				 (unsigned long long)got, (unsigned long long)c->want);
 	}
+}
+
+/* Every half value goes to f32 and back unchanged (NaNs canonical). */
+static void f16_round_trip(void)
+{
+	uint32_t h, bad = 0;
+
+	for (h = 0; h < 0x10000; h += 1) {
+		uint64_t f = run_op(ALU(VGPU_OP_CVT, VGPU_T_F32, .stype = VGPU_T_F16), h, 0, 0);
+		uint64_t back = run_op(ALU(VGPU_OP_CVT, VGPU_T_F16, .stype = VGPU_T_F32), f, 0, 0);
+		bool nan = ((h >> 10) & 0x1f) == 0x1f && (h & 0x3ff);
+
+		if (back != (nan ? 0x7fff : h) && bad++ < 5)
+			TAP_FAIL("half %#x -> %#llx -> %#llx", h, (unsigned long long)f,
+				 (unsigned long long)back);
+	}
+	CHECK(bad == 0);
 }
 
 static uint64_t fbits(float f)
@@ -796,6 +857,8 @@ static void budget_returns_control(void)
 
 static const struct tap_test tests[] = {
 	TAP_TEST(integer_edge_cases),
+	TAP_TEST(carry_chains),
+	TAP_TEST(f16_round_trip),
 	TAP_TEST(float_edge_cases),
 	TAP_TEST(float_matches_ieee),
 	TAP_TEST(float_matches_ieee_without_fma),

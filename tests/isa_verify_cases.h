@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The verifier's table of programs, each with the verdict expected
+ * (accepted, or refused at an instruction with the verifier's message),
+ * in the manner of the BPF verifier's tests. Shared by the unit test of
+ * the core and the kselftest that loads each through MODULE_LOAD.
+ */
+#ifndef VGPU_ISA_VERIFY_CASES_H
+#define VGPU_ISA_VERIFY_CASES_H
+
+#include "uapi/vgpu_isa.h"
+
+#define MAXI 8
+
+/* Shorthands for building instructions. */
+#define I(...) { __VA_ARGS__ }
+#define EXIT I(.op = VGPU_OP_EXIT, .guard = VGPU_PRED_NONE)
+#define NONE VGPU_PRED_NONE
+
+struct vcase {
+	const char *name;
+	struct vgpu_insn insns[MAXI];
+	unsigned int n;
+	struct vgpu_func func;	/* nregs 0 means: 4 registers, 2 predicates */
+	long insn;		/* -2: accepted; else the instruction refused */
+	const char *msg;
+};
+
+static const struct vcase cases[] = {
+	{ "smallest program", { EXIT }, 1, { 0 }, -2, NULL },
+	{ "mov and add", {
+		I(.op = VGPU_OP_MOV, .type = VGPU_T_U32, .guard = NONE, .dst = 1,
+		  .flags = VGPU_IF_B_IMM, .imm = 7),
+		I(.op = VGPU_OP_ADD, .type = VGPU_T_S32, .guard = NONE, .dst = 2,
+		  .a = 1, .b = 1),
+		EXIT }, 3, { 0 }, -2, NULL },
+	{ "guarded branch and loop", {
+		I(.op = VGPU_OP_SETP, .type = VGPU_T_S32, .mod = VGPU_CMP_LT,
+		  .guard = NONE, .dst = 1, .a = 0, .flags = VGPU_IF_B_IMM, .imm = 3),
+		I(.op = VGPU_OP_BRA, .guard = 1, .imm = 0, .c = 2),
+		EXIT }, 3, { 0 }, -2, NULL },
+	{ "unknown operation", { I(.op = 200, .guard = NONE), EXIT }, 2, { 0 },
+	  0, "unknown operation" },
+	{ "reserved field", { I(.op = VGPU_OP_NOP, .guard = NONE, .pad = 1), EXIT },
+	  2, { 0 }, 0, "reserved field is not 0" },
+	{ "type of the wrong kind", {
+		I(.op = VGPU_OP_SHL, .type = VGPU_T_F32, .guard = NONE), EXIT },
+	  2, { 0 }, 0, "type not allowed for the operation" },
+	{ "register out of range", {
+		I(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .guard = NONE, .dst = 4),
+		EXIT }, 2, { 0 }, 0, "register out of range" },
+	{ "predicate out of range", {
+		I(.op = VGPU_OP_SETP, .type = VGPU_T_U32, .guard = NONE, .dst = 2),
+		EXIT }, 2, { 0 }, 0, "predicate out of range" },
+	{ "guard out of range", {
+		I(.op = VGPU_OP_NOP, .guard = 2), EXIT }, 2, { 0 }, 0,
+	  "guard predicate out of range" },
+	{ "negated guard without guard", {
+		I(.op = VGPU_OP_NOP, .guard = NONE, .flags = VGPU_IF_GUARD_NOT),
+		EXIT }, 2, { 0 }, 0, "negated guard without a guard" },
+	{ "two immediates", {
+		I(.op = VGPU_OP_MAD, .type = VGPU_T_U32, .guard = NONE,
+		  .flags = VGPU_IF_B_IMM | VGPU_IF_C_IMM), EXIT }, 2, { 0 }, 0,
+	  "two immediate operands" },
+	{ "immediate where a register must be", {
+		I(.op = VGPU_OP_NOT, .type = VGPU_T_U32, .guard = NONE,
+		  .flags = VGPU_IF_B_IMM), EXIT }, 2, { 0 }, 0,
+	  "immediate operand where a register is required" },
+	{ "unused operand", {
+		I(.op = VGPU_OP_NOT, .type = VGPU_T_U32, .guard = NONE, .b = 1),
+		EXIT }, 2, { 0 }, 0, "unused operand is not 0" },
+	{ "unused immediate", {
+		I(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .guard = NONE, .imm = 1),
+		EXIT }, 2, { 0 }, 0, "unused immediate is not 0" },
+	{ "ftz on f64", {
+		I(.op = VGPU_OP_ADD, .type = VGPU_T_F64, .guard = NONE,
+		  .flags = VGPU_IF_FTZ), EXIT }, 2, { 0 }, 0,
+	  "ftz on a type without it" },
+	{ "sat on u32 add", {
+		I(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .guard = NONE,
+		  .flags = VGPU_IF_SAT), EXIT }, 2, { 0 }, 0,
+	  "sat on a type without it" },
+	{ "rounding on an integer add", {
+		I(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .guard = NONE,
+		  .mod = VGPU_RND_RZ), EXIT }, 2, { 0 }, 0,
+	  "modifier out of range" },
+	{ "wide multiply of 64-bit values", {
+		I(.op = VGPU_OP_MUL, .type = VGPU_T_U64, .guard = NONE,
+		  .mod = VGPU_MUL_WIDE), EXIT }, 2, { 0 }, 0,
+	  "modifier out of range" },
+	{ "unordered compare of integers", {
+		I(.op = VGPU_OP_SETP, .type = VGPU_T_S32, .guard = NONE,
+		  .mod = VGPU_CMP_LTU), EXIT }, 2, { 0 }, 0,
+	  "modifier out of range" },
+	{ "store to parameters", {
+		I(.op = VGPU_OP_ST, .type = VGPU_T_U32, .guard = NONE,
+		  .mod = VGPU_SPACE_PARAM), EXIT }, 2, { 0 }, 0,
+	  "modifier out of range" },
+	{ "conversion from a predicate", {
+		I(.op = VGPU_OP_CVT, .type = VGPU_T_U32, .stype = VGPU_T_PRED,
+		  .guard = NONE), EXIT }, 2, { 0 }, 0, "bad source type" },
+	{ "float to integer without integer rounding", {
+		I(.op = VGPU_OP_CVT, .type = VGPU_T_S32, .stype = VGPU_T_F32,
+		  .mod = VGPU_RND_RN, .guard = NONE), EXIT }, 2, { 0 }, 0,
+	  "float to integer needs integer rounding" },
+	{ "rounding between integers", {
+		I(.op = VGPU_OP_CVT, .type = VGPU_T_S32, .stype = VGPU_T_U8,
+		  .mod = VGPU_RND_RZ, .guard = NONE), EXIT }, 2, { 0 }, 0,
+	  "rounding on an integer conversion" },
+	{ "source type elsewhere", {
+		I(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .stype = VGPU_T_U32,
+		  .guard = NONE), EXIT }, 2, { 0 }, 0,
+	  "source type on an operation without one" },
+	{ "branch out of the program", {
+		I(.op = VGPU_OP_BRA, .guard = NONE, .imm = 5), EXIT }, 2, { 0 }, 0,
+	  "branch target out of range" },
+	{ "meeting point out of the program", {
+		I(.op = VGPU_OP_BRA, .guard = NONE, .imm = 1, .c = 9), EXIT }, 2,
+	  { 0 }, 0, "meeting point out of range" },
+	{ "barrier number", {
+		I(.op = VGPU_OP_BAR, .guard = NONE, .imm = 16), EXIT }, 2, { 0 }, 0,
+	  "barrier number out of range" },
+	{ "special register", {
+		I(.op = VGPU_OP_SREG, .type = VGPU_T_U32, .guard = NONE,
+		  .mod = VGPU_SR_COUNT), EXIT }, 2, { 0 }, 0,
+	  "modifier out of range" },
+	{ "falls off the end", {
+		I(.op = VGPU_OP_NOP, .guard = NONE) }, 1, { 0 }, 0,
+	  "control falls off the end" },
+	{ "guarded exit falls off the end", {
+		I(.op = VGPU_OP_EXIT, .guard = 0) }, 1, { 0 }, 0,
+	  "control falls off the end" },
+	{ "unreachable code", {
+		EXIT, I(.op = VGPU_OP_NOP, .guard = NONE), EXIT }, 3, { 0 }, 1,
+	  "unreachable instruction" },
+	{ "registers checked where a branch leads", {
+		I(.op = VGPU_OP_BRA, .guard = NONE, .imm = 2, .c = VGPU_NO_TARGET),
+		EXIT,
+		I(.op = VGPU_OP_MOV, .type = VGPU_T_U64, .guard = NONE, .dst = 9),
+		EXIT }, 4, { 0 }, 2, "register out of range" },
+	{ "unreachable code is refused before its registers", {
+		EXIT,
+		I(.op = VGPU_OP_MOV, .type = VGPU_T_U64, .guard = NONE, .dst = 9),
+		EXIT }, 3, { 0 }, 1, "unreachable instruction" },
+	{ "entry out of range", { EXIT }, 1, { .entry = 1, .nregs = 1 }, -1,
+	  "entry out of range" },
+	{ "too many registers", { EXIT }, 1, { .nregs = VGPU_MAX_REGS + 1 }, -1,
+	  "register count out of range" },
+	{ "too much shared memory", { EXIT }, 1,
+	  { .nregs = 1, .shared_bytes = VGPU_MAX_SHARED_BYTES + 1 }, -1,
+	  "shared bytes out of range" },
+	{ "shuffle with inline immediates", {
+		I(.op = VGPU_OP_SHFL, .type = VGPU_T_U32, .guard = NONE, .dst = 1,
+		  .a = 2, .b = 1, .c = 31, .flags = VGPU_IF_B_IMM | VGPU_IF_C_IMM,
+		  .imm = 0xffffffff, .mod2 = 1),
+		EXIT }, 2, { 0 }, -2, NULL },
+	{ "member mask wider than a warp", {
+		I(.op = VGPU_OP_WARPSYNC, .guard = NONE, .imm = 1ULL << 32), EXIT },
+	  2, { 0 }, 0, "member mask wider than the warp" },
+	{ "ballot into a predicate", {
+		I(.op = VGPU_OP_VOTE, .type = VGPU_T_PRED, .mod = VGPU_VOTE_BALLOT,
+		  .guard = NONE), EXIT }, 2, { 0 }, 0,
+	  "ballot writes a register, other votes a predicate" },
+	{ "shuffle's predicate out of range", {
+		I(.op = VGPU_OP_SHFL, .type = VGPU_T_U32, .guard = NONE, .mod2 = 3),
+		EXIT }, 2, { 0 }, 0, "predicate out of range" },
+	{ "atomic op out of range", {
+		I(.op = VGPU_OP_ATOM, .type = VGPU_T_U32, .guard = NONE,
+		  .mod = VGPU_SPACE_GLOBAL, .mod2 = VGPU_ATOM_COUNT), EXIT }, 2, { 0 }, 0,
+	  "atomic operation out of range" },
+	{ "float atomic min", {
+		I(.op = VGPU_OP_ATOM, .type = VGPU_T_F32, .guard = NONE,
+		  .mod = VGPU_SPACE_GLOBAL, .mod2 = VGPU_ATOM_MIN), EXIT }, 2, { 0 }, 0,
+	  "atomic operation not allowed for the type" },
+	{ "atomic on local memory", {
+		I(.op = VGPU_OP_ATOM, .type = VGPU_T_U32, .guard = NONE,
+		  .mod = VGPU_SPACE_LOCAL), EXIT }, 2, { 0 }, 0,
+	  "modifier out of range" },
+	{ "compare operand on a plain atomic add", {
+		I(.op = VGPU_OP_ATOM, .type = VGPU_T_U32, .guard = NONE,
+		  .mod = VGPU_SPACE_GLOBAL, .c = 1), EXIT }, 2, { 0 }, 0,
+	  "unused operand is not 0" },
+	{ "carry chain", {
+		I(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .guard = NONE,
+		  .flags = VGPU_IF_CC_OUT),
+		I(.op = VGPU_OP_MAD, .type = VGPU_T_U64, .guard = NONE,
+		  .mod = VGPU_MUL_HI, .flags = VGPU_IF_CC_IN | VGPU_IF_CC_OUT),
+		EXIT }, 3, { 0 }, -2, NULL },
+	{ "carry on floats", {
+		I(.op = VGPU_OP_ADD, .type = VGPU_T_F32, .guard = NONE,
+		  .flags = VGPU_IF_CC_OUT), EXIT }, 2, { 0 }, 0,
+		  "carry on an operation without it" },
+	{ "carry on a wide multiply-add", {
+		I(.op = VGPU_OP_MAD, .type = VGPU_T_U32, .guard = NONE,
+		  .mod = VGPU_MUL_WIDE, .flags = VGPU_IF_CC_IN), EXIT }, 2, { 0 }, 0,
+		  "carry on an operation without it" },
+	{ "ex2 of a double", {
+		I(.op = VGPU_OP_EX2, .type = VGPU_T_F64, .guard = NONE), EXIT },
+	  2, { 0 }, 0, "type not allowed for the operation" },
+};
+
+
+#endif /* VGPU_ISA_VERIFY_CASES_H */
