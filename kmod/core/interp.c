@@ -695,6 +695,10 @@ static u8 *vgpu_addr_fast(struct vgpu_block *b, u8 space, u64 addr, u32 len,
 	if (space == VGPU_SPACE_SHARED)
 		return addr < b->shared_bytes && len <= b->shared_bytes - addr ?
 			b->shared + addr : NULL;
+	if (space == VGPU_SPACE_PARAM)
+		return !write && addr < b->l->func->param_bytes &&
+			len <= b->l->func->param_bytes - addr ?
+			(u8 *)b->l->params + addr : NULL;
 	if (space != VGPU_SPACE_GLOBAL || addr - r->va >= r->size ||
 	    len > r->size - (addr - r->va) || (write && !r->writable))
 		return NULL;
@@ -1162,6 +1166,15 @@ static bool vgpu_int_fast(struct vgpu_warp *w, const struct vgpu_insn *in,
 		return true;
 	case VGPU_OP_SHL:
 		VGPU_LANES((y & 0xffffffff) >= bits ? 0 : (x & keep) << (y & 63));
+		return true;
+	case VGPU_OP_SHR:
+		if (in->type == VGPU_T_U32 || in->type == VGPU_T_U64) {
+			VGPU_LANES((y & 0xffffffff) >= bits ? 0 : (x & keep) >> (y & 63));
+			return true;
+		}
+		/* Arithmetic: sign-extend to 64 bits, shift by at most 63. */
+		VGPU_LANES((u64)((s64)(w32 ? (u64)(s64)(s32)x : x) >>
+				 ((y & 0xffffffff) >= bits ? 63 : (y & 63))));
 		return true;
 	case VGPU_OP_MUL:
 		if (in->mod != VGPU_MUL_LO)
