@@ -773,18 +773,42 @@ static u64 vgpu_sreg(const struct vgpu_block *b, u32 warp, u32 lane, u8 sr)
 
 /* --- warp-synchronous operations ----------------------------------------- */
 
+/* Lanes waiting at some WARPSYNC instruction. */
+static u32 vgpu_waiting_at_warpsync(const struct vgpu_warp *w)
+{
+	u32 m, at = 0;
+
+	for (m = w->waiting; m; m &= m - 1) {
+		u32 lane = __builtin_ctz(m);
+
+		if (w->code[w->pc[lane]].op == VGPU_OP_WARPSYNC)
+			at |= 1U << lane;
+	}
+	return at;
+}
+
 /*
  * Are the member lanes all here? Lanes already waiting at this
  * instruction join the group; otherwise the group waits for the rest.
  */
 static bool vgpu_warp_gate(struct vgpu_warp *w, const struct vgpu_insn *in)
 {
-	u32 need = (u32)in->imm & w->live, here, m;
+	u32 need = (u32)in->imm & w->live, here, away = 0, m;
 
 	here = w->cur_mask | vgpu_lanes_at(w, w->waiting, w->cur_pc);
-	if (!(need & ~here)) {
-		w->waiting &= ~here;
-		w->others &= ~here;
+	/*
+	 * A warp barrier meets the lanes waiting at any warp barrier, as
+	 * __syncwarp() in divergent code does; those go on past their own.
+	 */
+	if (in->op == VGPU_OP_WARPSYNC)
+		away = vgpu_waiting_at_warpsync(w) & ~here;
+	if (!(need & ~(here | away))) {
+		for (m = away; m; m &= m - 1)
+			w->pc[__builtin_ctz(m)]++;
+		w->waiting &= ~(here | away);
+		w->others = (w->others & ~here) | away;
+		if (away)
+			w->min_other = vgpu_min_pc(w, w->others);
 		w->cur_mask = here;
 		return true;
 	}

@@ -742,6 +742,39 @@ static void shuffle_waits_for_members(void)
 	CHECK(bad == 0);
 }
 
+/*
+ * Even and odd lanes each write shared memory and meet at a warp barrier
+ * on their own path (__syncwarp in both branches), then read what their
+ * neighbour wrote.
+ */
+static void warp_barriers_on_two_paths(void)
+{
+	uint32_t out[32];
+	struct vgpu_insn p[] = {
+		/* 0-4 */ PROLOGUE,
+		/* 5 */ OPI(VGPU_OP_SHL, VGPU_T_U32, 6, 0, 2),	/* &s[t] */
+		/* 6 */ OPI(VGPU_OP_AND, VGPU_T_U32, 5, 0, 1),
+		/* 7 */ SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 5, 0),
+		/* 8 */ BRA_IF(0, 13),
+		/* 9 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 4, 0, 500),	/* even */
+		/* 10 */ ST(VGPU_SPACE_SHARED, VGPU_T_U32, 6, 0, 4),
+		/* 11 */ INSN(.op = VGPU_OP_WARPSYNC, .imm = 0xffffffff),
+		/* 12 */ BRA(16),
+		/* 13 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 4, 0, 900),	/* odd */
+		/* 14 */ ST(VGPU_SPACE_SHARED, VGPU_T_U32, 6, 0, 4),
+		/* 15 */ INSN(.op = VGPU_OP_WARPSYNC, .imm = 0xffffffff),
+		/* 16 */ OPI(VGPU_OP_XOR, VGPU_T_U32, 6, 6, 4),		/* neighbour */
+		/* 17 */ LD(VGPU_SPACE_SHARED, VGPU_T_U32, 3, 6, 0),
+		/* 18-19 */ EPILOGUE,
+	};
+	int t, bad = 0;
+
+	run_warp(p, sizeof(p) / sizeof(p[0]), 32, out, 1);
+	for (t = 0; t < 32; t++)
+		bad += out[t] != (uint32_t)((t ^ 1) + ((t ^ 1) & 1 ? 900 : 500));
+	CHECK(bad == 0);
+}
+
 /* A shuffle whose other members never come is a deadlock, reported. */
 static void missing_member_is_a_deadlock(void)
 {
@@ -873,6 +906,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(shuffles),
 	TAP_TEST(shuffle_waits_for_members),
 	TAP_TEST(missing_member_is_a_deadlock),
+	TAP_TEST(warp_barriers_on_two_paths),
 	TAP_TEST(votes_and_masks),
 	TAP_TEST(atomics),
 };
