@@ -148,6 +148,7 @@ int vgpu_compute_start(struct vgpu_chan *chan,
 	run->l.const_bytes = run->mod->const_bytes;
 	run->l.mmu = ctx;
 	run->l.nsmid = ce->nsm;
+	run->l.clock_khz = ctx->vdev->props.clock_khz;
 	run->nblocks = (u64)cl->grid[0] * cl->grid[1] * cl->grid[2];
 	run->left = run->nblocks;
 	run->block_bytes = vgpu_block_bytes(&run->l);

@@ -122,6 +122,7 @@ struct vgpu_range {
  * @consts: the constant bank; @const_bytes long.
  * @mmu: the host's handle for vgpu_core_lookup().
  * @smid, @nsmid: what SREG SMID and NSMID read.
+ * @clock_khz: the rate of SREG CLOCK and CLOCK64 (0: they count ns).
  */
 struct vgpu_launch {
 	const struct vgpu_program *prog;
@@ -135,6 +136,7 @@ struct vgpu_launch {
 	void *mmu;
 	u32 smid;
 	u32 nsmid;
+	u32 clock_khz;
 };
 
 /* What vgpu_block_run() returns. */

@@ -736,6 +736,16 @@ static int vgpu_mem(struct vgpu_block *b, struct vgpu_warp *w,
 
 /* --- special registers --------------------------------------------------- */
 
+/* The SM clock: the host's time at the device's nominal rate. */
+static u64 vgpu_cycles(const struct vgpu_launch *l)
+{
+	u64 ns = vgpu_core_time_ns();
+
+	if (!l->clock_khz)
+		return ns;
+	return ns / 1000000 * l->clock_khz + ns % 1000000 * l->clock_khz / 1000000;
+}
+
 static u64 vgpu_sreg(const struct vgpu_block *b, u32 warp, u32 lane, u8 sr)
 {
 	const struct vgpu_launch *l = b->l;
@@ -759,8 +769,8 @@ static u64 vgpu_sreg(const struct vgpu_block *b, u32 warp, u32 lane, u8 sr)
 	case VGPU_SR_NWARPID: return b->nwarps;
 	case VGPU_SR_SMID: return l->smid;
 	case VGPU_SR_NSMID: return l->nsmid;
-	case VGPU_SR_CLOCK: return (u32)vgpu_core_time_ns();
-	case VGPU_SR_CLOCK64:
+	case VGPU_SR_CLOCK: return (u32)vgpu_cycles(l);
+	case VGPU_SR_CLOCK64: return vgpu_cycles(l);
 	case VGPU_SR_GLOBALTIMER: return vgpu_core_time_ns();
 	case VGPU_SR_LANEMASK_EQ: return 1U << lane;
 	case VGPU_SR_LANEMASK_LT: return (1U << lane) - 1;

@@ -367,6 +367,31 @@ TEST_F(launch, atomics_across_sm_workers)
 	EXPECT_EQ(64.0f * 256, fsum);
 }
 
+/* Lanes that wait for one that never comes: a reported deadlock. */
+TEST_F(launch, deadlock_is_reported)
+{
+	static const struct vgpu_insn p[] = {
+		/* 0 */ SREG(0, VGPU_SR_TID_X),
+		/* 1 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 0, 3),
+		/* 2 */ BRA_IF(0, 5),
+		/* 3 */ INSN(.op = VGPU_OP_WARPSYNC, .imm = 0xffffffff),
+		/* 4 */ EXIT(),
+		/* 5 */ BAR(),
+		/* 6 */ BRA(5),
+	};
+	struct vgpu_func f = { .nregs = 1, .npreds = 1 };
+	struct vgpu_chan_fault cf;
+	int handle = load(self->fd, p, 7, &f, NULL, 0, NULL);
+
+	ASSERT_LT(0, handle);
+	cmd_launch(&self->c, handle, 1, 32, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(-1, wait_for(&self->c, 1));
+	EXPECT_EQ(EIO, errno);
+	ASSERT_EQ(0, chan_fault(&self->c, &cf));
+	EXPECT_EQ(VGPU_KFAULT_DEADLOCK, cf.kind);
+}
+
 static int write_param(const char *value)
 {
 	int fd = open(TIMEOUT_PARAM, O_WRONLY);

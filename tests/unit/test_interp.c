@@ -9,6 +9,7 @@
 #include <fenv.h>
 #include <math.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "tap.h"
 #include "core_run.h"
@@ -871,6 +872,38 @@ static void atomics(void)
 	CHECK(g.add64 == 256ULL << 33);
 }
 
+/* clock64 runs at the device's rate, globaltimer in ns. */
+static void clocks(void)
+{
+	uint64_t out[4], params[1] = { (uintptr_t)out };
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vgpu_insn p[] = {
+		LDP(VGPU_T_U64, 0, 0),
+		INSN(.op = VGPU_OP_SREG, .type = VGPU_T_U64, .dst = 1, .mod = VGPU_SR_GLOBALTIMER),
+		INSN(.op = VGPU_OP_SREG, .type = VGPU_T_U64, .dst = 2, .mod = VGPU_SR_CLOCK64),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U64, 0, 0, 1),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U64, 0, 8, 2),
+		EXIT(),
+	};
+	struct vgpu_func f = { .nregs = 3, .param_bytes = 8 };
+	struct vgpu_program prog = { p, 6, &f, 1 };
+	struct vgpu_launch l = { .prog = &prog, .func = &f, .grid = { 1, 1, 1 },
+				 .block = { 1, 1, 1 }, .params = (const u8 *)params, .mmu = mem,
+				 .clock_khz = 2000000 };
+	struct vgpu_block *b = aligned_alloc(16, (vgpu_block_bytes(&l) + 15) & ~15ULL);
+	struct timespec ts;
+	uint64_t before;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	before = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	vgpu_block_start(b, &l, 0);
+	CHECK(vgpu_block_run(b, 100) == VGPU_RUN_DONE);
+	free(b);
+	CHECK(out[0] >= before && out[0] - before < 1000000000ULL);
+	/* 2 GHz: twice the ns, give or take the instruction between them */
+	CHECK(out[1] >= 2 * out[0] && out[1] - 2 * out[0] < 20000000ULL);
+}
+
 /* An endless loop returns to the caller whenever the budget runs out. */
 static void budget_returns_control(void)
 {
@@ -902,6 +935,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(memory_spaces),
 	TAP_TEST(faults),
 	TAP_TEST(budget_returns_control),
+	TAP_TEST(clocks),
 	TAP_TEST(float_functions),
 	TAP_TEST(shuffles),
 	TAP_TEST(shuffle_waits_for_members),
