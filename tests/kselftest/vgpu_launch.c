@@ -367,6 +367,52 @@ TEST_F(launch, atomics_across_sm_workers)
 	EXPECT_EQ(64.0f * 256, fsum);
 }
 
+/*
+ * Kernels of two channels run at the same time: one waits for a flag in
+ * device memory that the other sets (one after the other, the first would
+ * wait forever).
+ */
+TEST_F(launch, kernels_of_two_channels_run_at_once)
+{
+	static const struct vgpu_insn waiter[] = {
+		/* 0 */ LDP(VGPU_T_U64, 0, 0),
+		/* 1 */ LD(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0),
+		/* 2 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 1, 0),
+		/* 3 */ BRA_IF(0, 1),
+		/* 4 */ MOVI(VGPU_T_U32, 1, 2),
+		/* 5 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 0, 4, 1),
+		/* 6 */ EXIT(),
+	};
+	static const struct vgpu_insn setter[] = {
+		LDP(VGPU_T_U64, 0, 0),
+		MOVI(VGPU_T_U32, 1, 1),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 0, 0, 1),
+		EXIT(),
+	};
+	struct vgpu_func fw = { .nregs = 2, .npreds = 1, .param_bytes = 8 };
+	struct vgpu_func fs = { .nregs = 2, .param_bytes = 8 };
+	__u64 *params = (__u64 *)self->host;
+	__u32 *out = (__u32 *)(self->host + 4096);
+	int hw = load(self->fd, waiter, 7, &fw, NULL, 0, NULL);
+	int hs = load(self->fd, setter, 4, &fs, NULL, 0, NULL);
+	struct chan other;
+
+	ASSERT_LT(0, hw);
+	ASSERT_LT(0, hs);
+	ASSERT_EQ(0, chan_open(self->fd, &other, self->status));
+	params[0] = self->dev;
+	cmd_launch(&self->c, hw, 1, 1, (uintptr_t)params, 8);
+	cmd_copy(&self->c, (uintptr_t)out, self->dev, 8, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	usleep(50000);		/* the waiter is spinning */
+	cmd_launch(&other, hs, 1, 1, (uintptr_t)params, 8);
+	ASSERT_EQ(0, submit(&other));
+	ASSERT_EQ(0, wait_for(&self->c, 2));
+	EXPECT_EQ(1, out[0]);
+	EXPECT_EQ(2, out[1]);
+	free(other.ring);
+}
+
 /* Lanes that wait for one that never comes: a reported deadlock. */
 TEST_F(launch, deadlock_is_reported)
 {

@@ -463,6 +463,101 @@ static void divergence_and_loops(void)
 	CHECK(bad == 0);
 }
 
+/* The C that shapes_of_control_flow runs, for one thread. */
+static uint32_t shapes_reference(uint32_t t)
+{
+	uint32_t v = 0, i;
+
+	if (t & 1) {
+		if (t & 2)
+			v += 1;
+		else
+			v += 2;
+	} else {
+		v += 4;
+	}
+	for (i = 0; i < 10; i++) {
+		if (i == t % 7)
+			continue;
+		if (i > t % 5 + 3)
+			break;
+		v += i;
+	}
+	if (t % 3 == 0)
+		goto l2;
+l1:
+	v += 3;
+l2:
+	v += 5;
+	if (v < 50)
+		goto l1;
+	return v;
+}
+
+/*
+ * Nested ifs, a loop with per-lane continue and break, and an irreducible
+ * loop entered in two places (goto-shaped code): every lane ends where
+ * the same C would.
+ */
+static void shapes_of_control_flow(void)
+{
+	enum { N = 64 };
+	uint32_t out[N];
+	uint64_t params[1] = { (uintptr_t)out };
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vgpu_insn p[] = {
+		/* 0 */ SREG(0, VGPU_SR_TID_X),
+		/* 1 */ LDP(VGPU_T_U64, 1, 0),
+		/* 2 */ INSN(.op = VGPU_OP_CVT, .type = VGPU_T_U64, .stype = VGPU_T_U32, .dst = 2, .a = 0),
+		/* 3 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 2, 2, 2),
+		/* 4 */ OP3(VGPU_OP_ADD, VGPU_T_U64, 2, 2, 1),
+		/* 5 */ MOVI(VGPU_T_U32, 3, 0),
+		/* 6 */ OPI(VGPU_OP_AND, VGPU_T_U32, 5, 0, 1),
+		/* 7 */ SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 5, 0),
+		/* 8 */ BRA_UNLESS(0, 16),
+		/* 9 */ OPI(VGPU_OP_AND, VGPU_T_U32, 5, 0, 2),
+		/* 10 */ SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 5, 0),
+		/* 11 */ BRA_UNLESS(1, 14),
+		/* 12 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 1),
+		/* 13 */ BRA(17),
+		/* 14 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 2),
+		/* 15 */ BRA(17),
+		/* 16 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 4),
+		/* 17 */ MOVI(VGPU_T_U32, 4, 0),
+		/* 18 */ SETPI(VGPU_T_U32, VGPU_CMP_GE, 2, 4, 10),
+		/* 19 */ BRA_IF(2, 30),
+		/* 20 */ OPI(VGPU_OP_REM, VGPU_T_U32, 5, 0, 7),
+		/* 21 */ SETP(VGPU_T_U32, VGPU_CMP_EQ, 3, 4, 5),
+		/* 22 */ BRA_IF(3, 28),
+		/* 23 */ OPI(VGPU_OP_REM, VGPU_T_U32, 5, 0, 5),
+		/* 24 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 5, 5, 3),
+		/* 25 */ SETP(VGPU_T_U32, VGPU_CMP_GT, 3, 4, 5),
+		/* 26 */ BRA_IF(3, 30),
+		/* 27 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 4),
+		/* 28 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 1),
+		/* 29 */ BRA(18),
+		/* 30 */ OPI(VGPU_OP_REM, VGPU_T_U32, 5, 0, 3),
+		/* 31 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 5, 0),
+		/* 32 */ BRA_IF(0, 34),
+		/* 33 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 3),
+		/* 34 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 5),
+		/* 35 */ SETPI(VGPU_T_U32, VGPU_CMP_LT, 1, 3, 50),
+		/* 36 */ BRA_IF(1, 33),
+		/* 37 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 2, 0, 3),
+		/* 38 */ EXIT(),
+	};
+	struct vgpu_func f = { .nregs = 6, .npreds = 4, .param_bytes = 8 };
+	uint32_t t;
+	int bad = 0;
+
+	memset(out, 0, sizeof(out));
+	CHECK(core_run(p, sizeof(p) / sizeof(p[0]), f, 1, N, params, mem, NULL) == VGPU_RUN_DONE);
+	for (t = 0; t < N; t++)
+		if (out[t] != shapes_reference(t) && bad++ < 5)
+			TAP_FAIL("thread %u: %u, C says %u", t, out[t], shapes_reference(t));
+	CHECK(bad == 0);
+}
+
 /*
  * Lane 0 spins until lane 1 sets a flag in shared memory; lane 1's code
  * comes after the spin loop, so only the fair hand-over lets it run.
@@ -930,6 +1025,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(float_matches_ieee_without_fma),
 	TAP_TEST(compares),
 	TAP_TEST(divergence_and_loops),
+	TAP_TEST(shapes_of_control_flow),
 	TAP_TEST(spinning_lane_lets_others_progress),
 	TAP_TEST(barrier_orders_shared_memory),
 	TAP_TEST(memory_spaces),
