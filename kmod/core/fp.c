@@ -2,15 +2,15 @@
 /*
  * Floating point with PTX's semantics: rounding modes through the SSE
  * control register (MXCSR), f32 flush-to-zero and saturation done here,
- * canonical NaN results, min/max that prefer numbers to NaN, conversions
- * that saturate and send NaN to 0. Built with floating-point code
+ * canonical f32 NaN results (f64 ones are the CPU's, which match an
+ * H100's), min/max that prefer numbers to NaN, conversions that saturate
+ * and send NaN to 0. Built with floating-point code
  * generation; runs only inside the host's FPU section.
  */
 #include "fp.h"
 
 #define REG(r, lane) (regs[(u64)(r) * VGPU_WARP + (lane)])
 #define F32_NAN 0x7fffffffU
-#define F64_NAN 0x7fffffffffffffffULL
 
 static float vgpu_f(u64 bits)
 {
@@ -123,9 +123,14 @@ static u64 vgpu_f32_out(float r, const struct vgpu_insn *in)
 	return bits;
 }
 
+/*
+ * f64 results keep the CPU's NaN: an H100 gives the same default NaN
+ * (0xfff8000000000000) for invalid operations and passes a NaN operand's
+ * payload through, as SSE does. Only f32 results are made canonical.
+ */
 static u64 vgpu_f64_out(double r)
 {
-	return r != r ? F64_NAN : vgpu_dbits(r);
+	return vgpu_dbits(r);
 }
 
 /*
@@ -167,8 +172,7 @@ static u64 vgpu_f32_min_max(u64 x, u64 y, bool max)
 {
 	float a = vgpu_f(x), b = vgpu_f(y);
 
-	if (a != a && b != b)
-		return F32_NAN;
+	/* A NaN gives way to the other operand, even to another NaN. */
 	if (a != a)
 		return y;
 	if (b != b)
@@ -182,8 +186,6 @@ static u64 vgpu_f64_min_max(u64 x, u64 y, bool max)
 {
 	double a = vgpu_d(x), b = vgpu_d(y);
 
-	if (a != a && b != b)
-		return F64_NAN;
 	if (a != a)
 		return y;
 	if (b != b)
@@ -780,7 +782,7 @@ u64 vgpu_fp_atom_add(u8 *p, u8 type, u64 bits)
 		do {
 			double r = vgpu_d(old64) + vgpu_d(bits);
 
-			new64 = r != r ? F64_NAN : vgpu_dbits(r);
+			new64 = vgpu_dbits(r);
 		} while (!__atomic_compare_exchange_n(q64, &old64, new64, false,
 						      __ATOMIC_RELAXED,
 						      __ATOMIC_RELAXED));

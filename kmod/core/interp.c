@@ -15,7 +15,7 @@
  * VGPU_WARP_SLICE instructions, for the same reason between warps.
  *
  * Floating point follows PTX: every rounding mode, f32 ftz and sat, and
- * NaN results canonical. This file is compiled with the floating-point
+ * NaN results as an H100 gives them (fp.c). This file is compiled with the floating-point
  * flags; its callers hold the FPU.
  */
 #include "core.h"
