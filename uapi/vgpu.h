@@ -491,9 +491,8 @@ struct vgpu_chan_destroy {
 #define VGPU_KFAULT_MISALIGNED 2
 #define VGPU_KFAULT_TRAP 3	/* the kernel trapped */
 #define VGPU_KFAULT_DEADLOCK 4	/* no thread of a block could go on */
-#define VGPU_KFAULT_UNSUPPORTED 5	/* an instruction vgpu cannot run yet */
-#define VGPU_KFAULT_TIMEOUT 6	/* ran past the time budget */
-#define VGPU_KFAULT_BAD_LAUNCH 7	/* no such module or kernel, bad params */
+#define VGPU_KFAULT_TIMEOUT 5	/* ran past the time budget */
+#define VGPU_KFAULT_BAD_LAUNCH 6	/* no such module or kernel, bad params */
 
 /**
  * struct vgpu_chan_fault - VGPU_IOCTL_CHAN_FAULT: what made a channel's

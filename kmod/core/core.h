@@ -85,7 +85,6 @@ int vgpu_isa_verify(const struct vgpu_program *prog, u8 *seen, u32 *stack,
 #define VGPU_FAULT_MISALIGNED 2
 #define VGPU_FAULT_TRAP 3	/* a TRAP instruction */
 #define VGPU_FAULT_DEADLOCK 4	/* no lane of the block can go on */
-#define VGPU_FAULT_UNSUPPORTED 5	/* valid, not implemented yet */
 
 /**
  * struct vgpu_fault - what stopped a block.

@@ -599,7 +599,7 @@ static u64 vgpu_cvt_one(const struct vgpu_insn *in, u64 v)
 	return vgpu_f64_out(d);
 }
 
-bool vgpu_fp_cvt(u64 *regs, const struct vgpu_insn *in, u32 em)
+void vgpu_fp_cvt(u64 *regs, const struct vgpu_insn *in, u32 em)
 {
 	u32 m, lane;
 
@@ -607,7 +607,6 @@ bool vgpu_fp_cvt(u64 *regs, const struct vgpu_insn *in, u32 em)
 		lane = __builtin_ctz(m);
 		REG(in->dst, lane) = vgpu_cvt_one(in, REG(in->a, lane));
 	}
-	return true;
 }
 
 /* --- functions ------------------------------------------------------------ */

@@ -200,11 +200,6 @@ static u32 vgpu_min_pc(const struct vgpu_warp *w, u32 lanes)
 	return best;
 }
 
-static const struct vgpu_insn *vgpu_code(const struct vgpu_warp *w)
-{
-	return w->code;
-}
-
 static u32 vgpu_lanes_at(const struct vgpu_warp *w, u32 lanes, u32 pc)
 {
 	u32 m = lanes, at = 0;
@@ -220,9 +215,10 @@ static u32 vgpu_lanes_at(const struct vgpu_warp *w, u32 lanes, u32 pc)
 }
 
 /* The member mask of the warp-synchronous instruction at @pc, or 0. */
-static u32 vgpu_sync_mask(const struct vgpu_warp *w, const struct vgpu_insn *code,
-			  u32 pc)
+static u32 vgpu_sync_mask(const struct vgpu_warp *w, u32 pc)
 {
+	const struct vgpu_insn *code = w->code;
+
 	switch (code[pc].op) {
 	case VGPU_OP_SHFL:
 	case VGPU_OP_VOTE:
@@ -232,8 +228,6 @@ static u32 vgpu_sync_mask(const struct vgpu_warp *w, const struct vgpu_insn *cod
 	}
 	return 0;
 }
-
-static const struct vgpu_insn *vgpu_code(const struct vgpu_warp *w);
 
 /*
  * Nothing else can run: lanes waiting at a warp-synchronous instruction
@@ -248,7 +242,7 @@ static u32 vgpu_release_waiting(struct vgpu_warp *w)
 		u32 at = vgpu_lanes_at(w, m, pc);
 
 		m &= ~at;
-		if (!(vgpu_sync_mask(w, vgpu_code(w), pc) & ~at))
+		if (!(vgpu_sync_mask(w, pc) & ~at))
 			freed |= at;
 	}
 	w->waiting &= ~freed;
@@ -1381,9 +1375,7 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 			break;
 		}
 		case VGPU_OP_CVT:
-			if (!vgpu_fp_cvt(w->regs, in, em))
-				return vgpu_fail(b, w, em ? em : w->cur_mask,
-						 VGPU_FAULT_UNSUPPORTED, 0);
+			vgpu_fp_cvt(w->regs, in, em);
 			break;
 		case VGPU_OP_LD:
 		case VGPU_OP_ST:
@@ -1498,7 +1490,7 @@ int vgpu_block_run(struct vgpu_block *b, u32 budget)
 			int ret;
 
 			b->next = (b->next + 1) % b->nwarps;
-			if (!(w->live & ~w->at_bar & ~w->waiting) && !w->waiting)
+			if (!(w->live & ~w->at_bar))
 				continue;
 			ret = vgpu_warp_run(b, w, slice < budget ? slice : budget,
 					    &used);
@@ -1509,7 +1501,7 @@ int vgpu_block_run(struct vgpu_block *b, u32 budget)
 		for (i = 0; i < b->nwarps; i++) {
 			live |= b->warps[i].live != 0;
 			if (b->warps[i].live & ~b->warps[i].at_bar)
-				waiting = false;	/* (or at a warp sync) */
+				waiting = false;
 		}
 		if (!live)
 			return VGPU_RUN_DONE;

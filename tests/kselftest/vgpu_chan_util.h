@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "uapi/vgpu.h"
@@ -100,6 +102,21 @@ static inline void cmd_memset(struct chan *c, __u64 dst, __u32 value, __u32 es,
 	cmd->memset.elem_size = es;
 	cmd->memset.width = width;
 	cmd->memset.height = 1;
+}
+
+/*
+ * A context of /dev/vgpu0 with its device addresses at @base and its
+ * status page mapped at *@status; the file, or -1.
+ */
+static inline int open_ctx(void **status, __u64 base)
+{
+	struct vgpu_va_window w = { .base = base, .size = 1ULL << 32 };
+	int fd = open("/dev/vgpu0", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 || ioctl(fd, VGPU_IOCTL_SET_VA_WINDOW, &w))
+		return -1;
+	*status = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	return *status == MAP_FAILED ? -1 : fd;
 }
 
 #endif /* VGPU_CHAN_UTIL_H */

@@ -25,17 +25,6 @@
 #define DEV "/dev/vgpu0"
 #define TIMEOUT_PARAM "/sys/module/vgpu/parameters/timeout_ms"
 
-static int open_ctx(void **status, __u64 base)
-{
-	struct vgpu_va_window w = { .base = base, .size = 1ULL << 32 };
-	int fd = open(DEV, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0 || ioctl(fd, VGPU_IOCTL_SET_VA_WINDOW, &w))
-		return -1;
-	*status = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
-	return *status == MAP_FAILED ? -1 : fd;
-}
-
 static int load(int fd, const struct vgpu_insn *insns, __u32 n,
 		const struct vgpu_func *f, char *log, __u32 log_size,
 		struct vgpu_module_load *out)

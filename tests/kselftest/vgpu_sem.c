@@ -40,17 +40,6 @@ static int stays_at(struct chan *c, __u64 seqno)
 	return c->status->completed == seqno;
 }
 
-static int open_ctx(void **status)
-{
-	struct vgpu_va_window w = { .base = 1ULL << 44, .size = 1ULL << 32 };
-	int fd = open(DEV, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0 || ioctl(fd, VGPU_IOCTL_SET_VA_WINDOW, &w))
-		return -1;
-	*status = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
-	return *status == MAP_FAILED ? -1 : fd;
-}
-
 FIXTURE(sem) {
 	int fd;
 	void *status;
@@ -64,7 +53,7 @@ FIXTURE_SETUP(sem)
 	struct vgpu_mem_alloc a = { .size = 4 * MIB };
 	struct vgpu_host_register r = { .size = 4 * MIB };
 
-	self->fd = open_ctx(&self->status);
+	self->fd = open_ctx(&self->status, 1ULL << 44);
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MEM_ALLOC, &a));
 	self->dev = a.va;
@@ -251,7 +240,7 @@ TEST(copies_in_both_directions_run_at_once)
 	struct chan up, down;
 	unsigned char *host;
 	void *status;
-	int fd = open_ctx(&status);
+	int fd = open_ctx(&status, 1ULL << 44);
 
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_MEM_ALLOC, &a));
@@ -283,7 +272,7 @@ TEST(close_with_blocked_acquire)
 	struct vgpu_chan_destroy cd = { 0 };
 	struct chan c, d;
 	void *status;
-	int fd = open_ctx(&status), i;
+	int fd = open_ctx(&status, 1ULL << 44), i;
 
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_MEM_ALLOC, &a));
@@ -323,7 +312,7 @@ TEST(kill_with_blocked_acquire)
 	if (pid == 0) {
 		struct vgpu_mem_alloc a = { .size = 8 * MIB };
 		void *st;
-		int cfd = open_ctx(&st);
+		int cfd = open_ctx(&st, 1ULL << 44);
 		struct chan ch;
 
 		if (cfd < 0 || ioctl(cfd, VGPU_IOCTL_MEM_ALLOC, &a) ||
