@@ -46,6 +46,7 @@ struct vgpu_run {
 	u8 *params;
 	u32 module;
 	u64 seqno;
+	u64 id;			/* this launch among the device's, from 1 */
 	u64 nblocks;
 	u64 next;
 	u64 left;
@@ -156,6 +157,7 @@ int vgpu_compute_start(struct vgpu_chan *chan,
 		run->deadline = jiffies + msecs_to_jiffies(READ_ONCE(timeout_ms));
 
 	spin_lock(&ce->lock);
+	run->id = ++ce->runs;
 	list_add_tail(&run->node, &ce->active);
 	spin_unlock(&ce->lock);
 	wake_up_all(&ce->wq);
@@ -259,12 +261,12 @@ static const u32 vgpu_fault_kinds[] = {
  * *@ret set.
  */
 static bool vgpu_run_block(struct vgpu_run *run, u64 block,
-			   struct vgpu_block *state, int *ret)
+			   struct vgpu_block *state, bool clear, int *ret)
 {
 	struct vgpu_ctx *ctx = run->ctx;
 	int r = VGPU_RUN_MORE;
 
-	vgpu_block_start(state, &run->l, (u32)block);
+	vgpu_block_start(state, &run->l, (u32)block, clear);
 	while (r == VGPU_RUN_MORE) {
 		if (READ_ONCE(run->failed) || READ_ONCE(ctx->dying)) {
 			*ret = 0;
@@ -299,7 +301,7 @@ static int vgpu_sm_main(void *data)
 	struct vgpu_device *vdev = data;
 	struct vgpu_compute *ce = &vdev->compute;
 	struct vgpu_block *state = NULL;
-	u64 have = 0;
+	u64 have = 0, last = 0;	/* the launch whose block @state held */
 
 	while (!kthread_should_stop()) {
 		struct vgpu_run *run;
@@ -315,6 +317,7 @@ static int vgpu_sm_main(void *data)
 		if (run->block_bytes > have) {
 			kvfree(state);
 			have = 0;
+			last = 0;
 			state = kvmalloc(run->block_bytes, GFP_KERNEL);
 			if (state)
 				have = run->block_bytes;
@@ -324,7 +327,9 @@ static int vgpu_sm_main(void *data)
 			vgpu_block_over(ce, run, true, -EIO);
 			continue;
 		}
-		stop = vgpu_run_block(run, block, state, &ret);
+		/* Another launch's values (maybe another process's) go first. */
+		stop = vgpu_run_block(run, block, state, run->id != last, &ret);
+		last = run->id;
 		vgpu_block_over(ce, run, stop, ret);
 	}
 	kvfree(state);

@@ -57,6 +57,7 @@ struct vgpu_compute {
 	struct list_head active;	/* launches with blocks to hand out */
 	wait_queue_head_t wq;	/* SM workers wait here for blocks */
 	unsigned int nsm;
+	u64 runs;		/* launches so far; under @lock */
 	struct task_struct **sm;
 };
 

@@ -28,6 +28,26 @@ typedef __s32 s32;
 typedef __s64 s64;
 
 #define VGPU_WARP 32
+
+/*
+ * Runs the statements given for each lane of @em in turn, @lane set to
+ * it. A whole warp takes a plain counted loop, which compilers unroll
+ * and vectorise; a partial one visits only its lanes.
+ */
+#define VGPU_EACH_LANE(em, lane, ...) do {				\
+	if ((em) == ~0U) {						\
+		for ((lane) = 0; (lane) < VGPU_WARP; (lane)++) {	\
+			__VA_ARGS__					\
+		}							\
+	} else {							\
+		u32 each_m_;						\
+									\
+		for (each_m_ = (em); each_m_; each_m_ &= each_m_ - 1) {	\
+			(lane) = __builtin_ctz(each_m_);		\
+			__VA_ARGS__					\
+		}							\
+	}								\
+} while (0)
 #define VGPU_VERIFY_MSG 128
 
 /**
@@ -148,7 +168,7 @@ struct vgpu_block;
 /* interp.c */
 u64 vgpu_block_bytes(const struct vgpu_launch *l);
 void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
-		      u32 block_index);
+		      u32 block_index, bool clear);
 int vgpu_block_run(struct vgpu_block *b, u32 budget);
 void vgpu_block_flush_tlb(struct vgpu_block *b);
 const struct vgpu_fault *vgpu_block_fault(const struct vgpu_block *b);

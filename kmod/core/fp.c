@@ -281,10 +281,84 @@ static u64 vgpu_f64_op(const struct vgpu_insn *in, u64 xa, u64 xb, u64 xc)
 	}
 }
 
+/*
+ * A f32 result as a register holds it: NaN made canonical. The test is
+ * on the bits (a float comparison is a library call under emulators).
+ */
+static u64 vgpu_f32_plain(float r)
+{
+	u64 bits = vgpu_fbits(r);
+
+	return (bits & 0x7fffffffU) > 0x7f800000U ? F32_NAN : bits;
+}
+
+#define VGPU_F32_LANES(expr) do {					\
+	u64 *d = &REG(in->dst, 0);					\
+	const u64 *pa = &REG(in->a, 0);					\
+	const u64 *pb = bimm ? pa : &REG(in->b, 0);			\
+	const u64 *pc = cimm || in->op != VGPU_OP_FMA ? pa : &REG(in->c, 0); \
+	float ib = vgpu_f(in->imm), ic = ib;				\
+									\
+	VGPU_EACH_LANE(em, lane, {				\
+		float x = vgpu_f(pa[lane]);				\
+		float y = bimm ? ib : vgpu_f(pb[lane]);			\
+		float z = cimm ? ic : vgpu_f(pc[lane]);			\
+									\
+		(void)z;						\
+		d[lane] = vgpu_f32_plain(expr);				\
+	});							\
+} while (0)
+
+/* A whole loop on the FMA unit, so the instruction is inlined. */
+__attribute__((target("fma")))
+static void vgpu_f32_fma_lanes(u64 *regs, const struct vgpu_insn *in, u32 em)
+{
+	bool bimm = in->flags & VGPU_IF_B_IMM, cimm = in->flags & VGPU_IF_C_IMM;
+	u32 lane;
+
+	VGPU_F32_LANES(__builtin_fmaf(x, y, z));
+}
+
+/*
+ * The f32 operations kernels are made of, in the default rounding and
+ * without ftz or saturation: each a loop of one CPU operation. False
+ * for anything else.
+ */
+static bool vgpu_f32_alu_plain(u64 *regs, const struct vgpu_insn *in, u32 em)
+{
+	bool bimm = in->flags & VGPU_IF_B_IMM, cimm = in->flags & VGPU_IF_C_IMM;
+	u32 lane;
+
+	if (in->type != VGPU_T_F32 || (in->mod & 3) ||
+	    (in->flags & (VGPU_IF_FTZ | VGPU_IF_SAT)))
+		return false;
+	switch (in->op) {
+	case VGPU_OP_ADD:
+		VGPU_F32_LANES(x + y);
+		return true;
+	case VGPU_OP_SUB:
+		VGPU_F32_LANES(x - y);
+		return true;
+	case VGPU_OP_MUL:
+		VGPU_F32_LANES(x * y);
+		return true;
+	case VGPU_OP_FMA:
+		if (!vgpu_have_fma())
+			return false;
+		vgpu_f32_fma_lanes(regs, in, em);
+		return true;
+	}
+	return false;
+}
+
 void vgpu_fp_alu(u64 *regs, const struct vgpu_insn *in, u32 em)
 {
-	u32 saved = vgpu_round_begin(in->mod), m, lane;
+	u32 saved, m, lane;
 	bool bimm = in->flags & VGPU_IF_B_IMM, cimm = in->flags & VGPU_IF_C_IMM;
+
+	if (vgpu_f32_alu_plain(regs, in, em))
+		return;
+	saved = vgpu_round_begin(in->mod);
 
 	for (m = em; m; m &= m - 1) {
 		u64 a, b, c;

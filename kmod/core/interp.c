@@ -114,15 +114,21 @@ static void vgpu_zero(void *p, u64 n)
 /**
  * vgpu_block_start() - set up block @block_index (x fastest) of @l in @b,
  * which is vgpu_block_bytes(l) bytes.
+ * @clear: zero the registers and memories too. They start undefined in
+ * CUDA; the host asks for zeros when @b last held another launch's block
+ * (whose values must not leak), and the next blocks of the same launch
+ * skip the cost.
  */
 void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
-		      u32 block_index)
+		      u32 block_index, bool clear)
 {
 	const struct vgpu_func *f = l->func;
 	u32 nthreads = vgpu_nthreads(l), i, lane;
+	u64 head = ALIGN16(sizeof(*b) + ((nthreads + 31) / 32) *
+			   sizeof(struct vgpu_warp));
 	u8 *p;
 
-	vgpu_zero(b, vgpu_block_bytes(l));
+	vgpu_zero(b, clear ? vgpu_block_bytes(l) : head);
 	b->l = l;
 	b->code = l->prog->insns;
 	b->ctaid[0] = block_index % l->grid[0];
@@ -148,6 +154,7 @@ void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 		b->warps[i].preds = (u32 *)p;
 		p += f->npreds * sizeof(u32);
 	}
+	vgpu_zero(b->warps[0].preds, p - (u8 *)b->warps[0].preds);
 	p = (u8 *)ALIGN16((unsigned long)p);
 	b->shared = p;
 	p += ALIGN16(b->shared_bytes);
@@ -185,33 +192,29 @@ static int vgpu_fail(struct vgpu_block *b, struct vgpu_warp *w, u32 lanes,
 
 /* --- choosing the group a warp runs ------------------------------------ */
 
-/* The lowest pc among @lanes (nonzero). */
+/*
+ * The lowest pc among @lanes (nonzero), and the lanes of @lanes at @pc:
+ * loops over the whole warp without branches, which compilers vectorise.
+ */
 static u32 vgpu_min_pc(const struct vgpu_warp *w, u32 lanes)
 {
-	u32 best = ~0U, m = lanes;
+	u32 best = ~0U, lane;
 
-	while (m) {
-		u32 lane = __builtin_ctz(m);
+	for (lane = 0; lane < VGPU_WARP; lane++) {
+		u32 pc = lanes >> lane & 1 ? w->pc[lane] : ~0U;
 
-		m &= m - 1;
-		if (w->pc[lane] < best)
-			best = w->pc[lane];
+		best = pc < best ? pc : best;
 	}
 	return best;
 }
 
 static u32 vgpu_lanes_at(const struct vgpu_warp *w, u32 lanes, u32 pc)
 {
-	u32 m = lanes, at = 0;
+	u32 at = 0, lane;
 
-	while (m) {
-		u32 lane = __builtin_ctz(m);
-
-		m &= m - 1;
-		if (w->pc[lane] == pc)
-			at |= 1U << lane;
-	}
-	return at;
+	for (lane = 0; lane < VGPU_WARP; lane++)
+		at |= (u32)(w->pc[lane] == pc) << lane;
+	return at & lanes;
 }
 
 /* The member mask of the warp-synchronous instruction at @pc, or 0. */
@@ -507,45 +510,53 @@ static u64 vgpu_int_op(const struct vgpu_insn *in, u64 a, u64 b, u64 c)
 }
 
 /*
- * Integer SETP: both operands brought once to a form where one unsigned
- * or signed 64-bit comparison decides, then compared lane by lane.
+ * Integer SETP: both operands brought to a form where one unsigned 64-bit
+ * comparison decides (the value's bits at the top, shifted left by @sh,
+ * the sign bit flipped for signed types). Every lane is compared, without
+ * branches (the registers of inactive lanes are there too): the masks of
+ * "less" and "equal" give all six tests, and @em picks the lanes.
  */
 static u32 vgpu_int_setp(const struct vgpu_warp *w, const struct vgpu_insn *in,
 			 u32 em)
 {
-	unsigned int bits = vgpu_type_bits(in->type);
-	bool sgn = vgpu_type_signed(in->type), bimm = in->flags & VGPU_IF_B_IMM;
-	u64 flip = sgn ? 1ULL << 63 : 0;	/* signed order as unsigned */
-	u32 m, r = 0;
+	unsigned int sh = 64 - vgpu_type_bits(in->type);
+	u64 flip = vgpu_type_signed(in->type) ? 1ULL << 63 : 0;
+	const u64 *a = &REG(w, in->a, 0);
+	u32 lane, lt = 0, eq = 0;
 
-	for (m = em; m; m &= m - 1) {
-		u32 lane = __builtin_ctz(m);
-		u64 x = REG(w, in->a, lane), y = bimm ? in->imm : REG(w, in->b, lane);
-		bool t;
+	if (in->flags & VGPU_IF_B_IMM) {
+		u64 y = (in->imm << sh) ^ flip;
 
-		if (bits < 64) {
-			x = sgn ? (u64)((s64)(x << (64 - bits)) >> (64 - bits)) :
-				x & ((1ULL << bits) - 1);
-			y = sgn ? (u64)((s64)(y << (64 - bits)) >> (64 - bits)) :
-				y & ((1ULL << bits) - 1);
+		for (lane = 0; lane < VGPU_WARP; lane++) {
+			u64 x = (a[lane] << sh) ^ flip;
+
+			lt |= (u32)(x < y) << lane;
+			eq |= (u32)(x == y) << lane;
 		}
-		x ^= flip;
-		y ^= flip;
-		if (in->mod == VGPU_CMP_EQ)
-			t = x == y;
-		else if (in->mod == VGPU_CMP_NE)
-			t = x != y;
-		else if (in->mod == VGPU_CMP_LT)
-			t = x < y;
-		else if (in->mod == VGPU_CMP_LE)
-			t = x <= y;
-		else if (in->mod == VGPU_CMP_GT)
-			t = x > y;
-		else
-			t = x >= y;
-		r |= (u32)t << lane;
+	} else {
+		const u64 *b = &REG(w, in->b, 0);
+
+		for (lane = 0; lane < VGPU_WARP; lane++) {
+			u64 x = (a[lane] << sh) ^ flip, y = (b[lane] << sh) ^ flip;
+
+			lt |= (u32)(x < y) << lane;
+			eq |= (u32)(x == y) << lane;
+		}
 	}
-	return r;
+	switch (in->mod) {
+	case VGPU_CMP_EQ:
+		return eq & em;
+	case VGPU_CMP_NE:
+		return ~eq & em;
+	case VGPU_CMP_LT:
+		return lt & em;
+	case VGPU_CMP_LE:
+		return (lt | eq) & em;
+	case VGPU_CMP_GT:
+		return ~(lt | eq) & em;
+	default:		/* GE */
+		return ~lt & em;
+	}
 }
 
 /* --- memory -------------------------------------------------------------- */
@@ -699,6 +710,108 @@ static u8 *vgpu_addr_fast(struct vgpu_block *b, u8 space, u64 addr, u32 len,
 	return r->ptr + (addr - r->va);
 }
 
+/*
+ * Where the @span bytes from address @lo of @space lie in one piece the
+ * block may reach (as @write asks): a pointer to the first, or NULL.
+ * Generic addresses qualify when none of them can fall in a window.
+ */
+static u8 *vgpu_span(struct vgpu_block *b, u8 space, u64 lo, u64 span,
+		     bool write)
+{
+	u64 end = lo + span;
+
+	if (space == VGPU_SPACE_GENERIC) {
+		if (end < lo || (lo < VGPU_LOCAL_WINDOW + VGPU_WINDOW_SIZE &&
+				 end > VGPU_SHARED_WINDOW))
+			return NULL;
+		space = VGPU_SPACE_GLOBAL;
+	}
+	if (space == VGPU_SPACE_SHARED)
+		return lo < b->shared_bytes && span <= b->shared_bytes - lo ?
+			b->shared + lo : NULL;
+	if (space != VGPU_SPACE_GLOBAL)
+		return NULL;
+	return vgpu_global(b, lo, span, write);
+}
+
+/*
+ * A warp's access where every lane's address lies in one range (the
+ * common case: neighbours read neighbouring words): bounds and alignment
+ * are checked once for the whole warp. False when some lane needs the
+ * per-lane path (which also reports faults).
+ */
+static bool vgpu_mem_warp(struct vgpu_block *b, struct vgpu_warp *w,
+			  const struct vgpu_insn *in, u32 em, u32 len)
+{
+	u64 addr[VGPU_WARP], lo = ~0ULL, hi = 0, any = 0;
+	bool write = in->op == VGPU_OP_ST, sgn = vgpu_type_signed(in->type);
+	u32 lane;
+	u8 *p;
+
+	if (in->a == VGPU_NO_REG || (len != 4 && len != 8))
+		return false;
+	VGPU_EACH_LANE(em, lane, {
+		u64 a = REG(w, in->a, lane) + in->imm;
+
+		addr[lane] = a;
+		lo = a < lo ? a : lo;
+		hi = a > hi ? a : hi;
+		any |= a;
+	});
+	if (any & (len - 1) || hi - lo > (1ULL << 32))
+		return false;
+	p = vgpu_span(b, in->mod, lo, hi - lo + len, write);
+	if (!p)
+		return false;
+	p -= lo;
+	if (len == 8 && write) {
+		VGPU_EACH_LANE(em, lane, {
+			u64 v = vgpu_b(w, in, lane);
+
+			__builtin_memcpy(p + addr[lane], &v, 8);
+		});
+	} else if (len == 8) {
+		VGPU_EACH_LANE(em, lane, {
+			__builtin_memcpy(&REG(w, in->dst, lane), p + addr[lane], 8);
+		});
+	} else if (write) {
+		VGPU_EACH_LANE(em, lane, {
+			u32 v = (u32)vgpu_b(w, in, lane);
+
+			__builtin_memcpy(p + addr[lane], &v, 4);
+		});
+	} else {
+		VGPU_EACH_LANE(em, lane, {
+			u32 v;
+
+			__builtin_memcpy(&v, p + addr[lane], 4);
+			REG(w, in->dst, lane) = sgn ? (u64)(s64)(s32)v : v;
+		});
+	}
+	return true;
+}
+
+/* One address for the whole warp (a parameter, a constant): read once. */
+static bool vgpu_load_uniform(struct vgpu_block *b, struct vgpu_warp *w,
+			      const struct vgpu_insn *in, u32 em, u32 len)
+{
+	u32 lane, kind;
+	u64 v;
+	u8 *p;
+
+	if (in->op != VGPU_OP_LD || in->a != VGPU_NO_REG)
+		return false;
+	p = vgpu_addr_fast(b, in->mod, in->imm, len, false);
+	if (!p)
+		p = vgpu_addr(b, (u32)(w - b->warps) * 32 + __builtin_ctz(em),
+			      in->mod, in->imm, len, false, &kind);
+	if (!p)
+		return false;
+	v = vgpu_load(p, in->type, len);
+	VGPU_EACH_LANE(em, lane, { REG(w, in->dst, lane) = v; });
+	return true;
+}
+
 static int vgpu_mem(struct vgpu_block *b, struct vgpu_warp *w,
 		    const struct vgpu_insn *in, u32 em)
 {
@@ -706,6 +819,9 @@ static int vgpu_mem(struct vgpu_block *b, struct vgpu_warp *w,
 	bool write = in->op == VGPU_OP_ST;
 	u32 m = em, kind;
 
+	if (!em || vgpu_mem_warp(b, w, in, em, len) ||
+	    vgpu_load_uniform(b, w, in, em, len))
+		return 0;
 	while (m) {
 		u32 lane = __builtin_ctz(m);
 		u64 addr = in->imm;
@@ -773,6 +889,42 @@ static u64 vgpu_sreg(const struct vgpu_block *b, u32 warp, u32 lane, u8 sr)
 	case VGPU_SR_LANEMASK_GE: return (u32)~((1U << lane) - 1);
 	default: return b->shared_bytes - l->func->shared_bytes; /* DYN_SMEM */
 	}
+}
+
+/*
+ * The special registers kernels read first, for a whole warp at once:
+ * those of the block (one value) and the thread index along x. False
+ * for the others.
+ */
+static bool vgpu_sreg_warp(const struct vgpu_block *b, struct vgpu_warp *w,
+			   const struct vgpu_insn *in, u32 em)
+{
+	u32 warp = (u32)(w - b->warps), bx = b->l->block[0], x, lane;
+	u64 v;
+
+	switch (in->mod) {
+	case VGPU_SR_TID_X:
+		x = warp * VGPU_WARP % bx;
+		for (lane = 0; lane < VGPU_WARP; lane++) {
+			if (em >> lane & 1)
+				REG(w, in->dst, lane) = vgpu_trunc(x, in->type);
+			x = x + 1 == bx ? 0 : x + 1;
+		}
+		return true;
+	case VGPU_SR_NTID_X:
+	case VGPU_SR_NTID_Y:
+	case VGPU_SR_NTID_Z:
+	case VGPU_SR_CTAID_X:
+	case VGPU_SR_CTAID_Y:
+	case VGPU_SR_CTAID_Z:
+	case VGPU_SR_NCTAID_X:
+	case VGPU_SR_NCTAID_Y:
+	case VGPU_SR_NCTAID_Z:
+		v = vgpu_trunc(vgpu_sreg(b, warp, 0, in->mod), in->type);
+		VGPU_EACH_LANE(em, lane, { REG(w, in->dst, lane) = v; });
+		return true;
+	}
+	return false;
 }
 
 /* --- warp-synchronous operations ----------------------------------------- */
@@ -1139,26 +1291,21 @@ static u64 vgpu_bit_op(const struct vgpu_insn *in, u64 a, u64 b, u64 c)
  * without the general case's conversions (a full warp's loop has no
  * branches and vectorises). False for anything else.
  */
+#define VGPU_LANES_AS(Y, Z, expr) do {					\
+	VGPU_EACH_LANE(em, lane, {				\
+		u64 x = a[lane], y = (Y), z = (Z), r = (expr);		\
+									\
+		(void)z;						\
+		d[lane] = r & keep;					\
+	});							\
+} while (0)
+
+/* Separate loops for a register and an immediate b, so each vectorises. */
 #define VGPU_LANES(expr) do {						\
-	if (em == ~0U) {						\
-		for (lane = 0; lane < VGPU_WARP; lane++) {		\
-			u64 x = a[lane], y = bp ? bp[lane] : bi;	\
-			u64 z = cp ? cp[lane] : ci, r = (expr);	\
-			(void)z;					\
-			d[lane] = r & keep;				\
-		}							\
-	} else {							\
-		for (m = em; m; m &= m - 1) {				\
-			u64 x, y, z, r;					\
-			lane = __builtin_ctz(m);			\
-			x = a[lane];					\
-			y = bp ? bp[lane] : bi;				\
-			z = cp ? cp[lane] : ci;				\
-			r = (expr);					\
-			(void)z;					\
-			d[lane] = r & keep;				\
-		}							\
-	}								\
+	if (in->flags & VGPU_IF_B_IMM)					\
+		VGPU_LANES_AS(in->imm, 0, expr);			\
+	else								\
+		VGPU_LANES_AS(bp[lane], 0, expr);			\
 } while (0)
 
 static bool vgpu_int_fast(struct vgpu_warp *w, const struct vgpu_insn *in,
@@ -1166,16 +1313,16 @@ static bool vgpu_int_fast(struct vgpu_warp *w, const struct vgpu_insn *in,
 {
 	bool w32 = in->type == VGPU_T_U32 || in->type == VGPU_T_S32;
 	bool w64 = in->type == VGPU_T_U64 || in->type == VGPU_T_S64;
-	u64 *d = &REG(w, in->dst, 0), *a = &REG(w, in->a, 0), *bp, *cp;
+	u64 *d = &REG(w, in->dst, 0), *a = &REG(w, in->a, 0);
 	u64 keep = w32 ? 0xffffffffULL : ~0ULL, bits = w32 ? 32 : 64;
-	u64 bi = in->imm, ci = in->imm;
-	u32 m, lane;
+	const u64 *bp, *cp;
+	u32 lane;
 
 	if ((!w32 && !w64) ||
 	    (in->flags & (VGPU_IF_SAT | VGPU_IF_CC_IN | VGPU_IF_CC_OUT)))
 		return false;
-	bp = in->flags & VGPU_IF_B_IMM ? NULL : &REG(w, in->b, 0);
-	cp = in->flags & VGPU_IF_C_IMM ? NULL : &REG(w, in->c, 0);
+	bp = &REG(w, in->flags & VGPU_IF_B_IMM ? in->a : in->b, 0);
+	cp = &REG(w, in->flags & VGPU_IF_C_IMM ? in->a : in->c, 0);
 	switch (in->op) {
 	case VGPU_OP_ADD:
 		VGPU_LANES(x + y);
@@ -1212,7 +1359,13 @@ static bool vgpu_int_fast(struct vgpu_warp *w, const struct vgpu_insn *in,
 	case VGPU_OP_MAD:
 		if (in->mod != VGPU_MUL_LO)
 			return false;
-		VGPU_LANES(x * y + z);
+		/* An immediate is read as a register whose lanes all hold it. */
+		if (in->flags & (VGPU_IF_B_IMM | VGPU_IF_C_IMM))
+			VGPU_LANES_AS(in->flags & VGPU_IF_B_IMM ? in->imm : bp[lane],
+				      in->flags & VGPU_IF_C_IMM ? in->imm : cp[lane],
+				      x * y + z);
+		else
+			VGPU_LANES_AS(bp[lane], cp[lane], x * y + z);
 		return true;
 	}
 	return false;
@@ -1270,6 +1423,8 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 {
 	u32 warp = (u32)(w - b->warps);
 
+	if (w->cur_mask & w->at_bar)	/* parked at a barrier */
+		return 0;
 	if (!w->cur_mask && !vgpu_group_pick(w, 0))
 		return 0;
 	while (*used < slice) {
@@ -1290,13 +1445,14 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 						    (src & em);
 				break;
 			}
-			for (m = em; m; m &= m - 1) {
-				lane = __builtin_ctz(m);
+			VGPU_EACH_LANE(em, lane, {
 				REG(w, in->dst, lane) =
 					vgpu_trunc(vgpu_b(w, in, lane), in->type);
-			}
+			});
 			break;
 		case VGPU_OP_SREG:
+			if (vgpu_sreg_warp(b, w, in, em))
+				break;
 			for (m = em; m; m &= m - 1) {
 				u64 v;
 
@@ -1366,12 +1522,11 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 		case VGPU_OP_SELP: {
 			u32 p = w->preds[in->c];
 
-			for (m = em; m; m &= m - 1) {
-				lane = __builtin_ctz(m);
+			VGPU_EACH_LANE(em, lane, {
 				REG(w, in->dst, lane) = vgpu_trunc(p >> lane & 1 ?
 					REG(w, in->a, lane) : vgpu_b(w, in, lane),
 					in->type);
-			}
+			});
 			break;
 		}
 		case VGPU_OP_CVT:
@@ -1405,7 +1560,16 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 			w->cur_mask &= ~em;
 			break;
 		case VGPU_OP_BAR:
-			/* Every barrier number waits for the whole block. */
+			/*
+			 * Every barrier number waits for the whole block. A
+			 * warp that arrives whole stays one group, parked at
+			 * the next instruction until the barrier opens.
+			 */
+			if (em == w->cur_mask && !w->others && !w->waiting) {
+				w->at_bar |= em;
+				w->cur_pc = next;
+				return 0;
+			}
 			for (m = em; m; m &= m - 1)
 				w->pc[__builtin_ctz(m)] = next;
 			w->at_bar |= em;

@@ -162,7 +162,7 @@ static double run_core(const struct vgpu_insn *code, unsigned int n,
 	b = aligned_alloc(16, (vgpu_block_bytes(&l) + 15) & ~15ULL);
 	t = now();
 	for (i = 0; i < grid[0] * grid[1]; i++) {
-		vgpu_block_start(b, &l, i);
+		vgpu_block_start(b, &l, i, i == 0);
 		while (vgpu_block_run(b, 1 << 20) == VGPU_RUN_MORE)
 			;
 	}

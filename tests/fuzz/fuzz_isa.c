@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		l.params = params;
 		l.mmu = ranges;
 		b = aligned_alloc(16, (vgpu_block_bytes(&l) + 15) & ~15ULL);
-		vgpu_block_start(b, &l, 0);
+		vgpu_block_start(b, &l, 0, true);
 		for (rounds = 0; rounds < 4; rounds++)
 			if (vgpu_block_run(b, 500) != VGPU_RUN_MORE)
 				break;

@@ -152,6 +152,54 @@ TEST_F(launch, vector_add)
 	EXPECT_EQ(0, bad);
 }
 
+/*
+ * Registers and shared memory start undefined in CUDA, but never with
+ * what another launch left there: a kernel reading a register it never
+ * wrote and shared memory it never stored sees zeros after a kernel that
+ * filled both (run on the same SM workers).
+ */
+TEST_F(launch, no_leftovers_of_another_launch)
+{
+	enum { BLOCKS = 24 };
+	static const struct vgpu_insn wr[] = {
+		MOVI(VGPU_T_U32, 0, 0x5ec2e7), MOVI(VGPU_T_U32, 1, 0x5ec2e7),
+		SREG(2, VGPU_SR_TID_X), OPI(VGPU_OP_SHL, VGPU_T_U32, 2, 2, 2),
+		ST(VGPU_SPACE_SHARED, VGPU_T_U32, 2, 0, 0),
+		MOVI(VGPU_T_U32, 2, 0x5ec2e7), EXIT(),
+	};
+	/* out[ctaid * 256 + tid] = shared[tid] | r1, r1 never written */
+	static const struct vgpu_insn rd[] = {
+		SREG(0, VGPU_SR_TID_X), OPI(VGPU_OP_SHL, VGPU_T_U32, 2, 0, 2),
+		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 2, 2, 0),
+		OP3(VGPU_OP_OR, VGPU_T_U32, 2, 2, 1),
+		SREG(1, VGPU_SR_CTAID_X), OPI(VGPU_OP_SHL, VGPU_T_U32, 1, 1, 8),
+		OP3(VGPU_OP_ADD, VGPU_T_U32, 0, 0, 1),
+		OPI(VGPU_OP_SHL, VGPU_T_U64, 0, 0, 2),
+		LDP(VGPU_T_U64, 1, 0), OP3(VGPU_OP_ADD, VGPU_T_U64, 0, 0, 1),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 0, 0, 2), EXIT(),
+	};
+	static const struct vgpu_func f = { .nregs = 3, .param_bytes = 8,
+					    .shared_bytes = 1024 };
+	__u32 *out = (__u32 *)self->host;
+	__u64 *params = (__u64 *)(self->host + 2 * MIB);
+	int hw, hr, i, bad = 0;
+
+	params[0] = self->dev;
+	hw = load(self->fd, wr, 7, &f, NULL, 0, NULL);
+	hr = load(self->fd, rd, 12, &f, NULL, 0, NULL);
+	ASSERT_LT(0, hw);
+	ASSERT_LT(0, hr);
+	memset(out, 0xff, BLOCKS * 256 * 4);
+	cmd_launch(&self->c, hw, BLOCKS, 256, (uintptr_t)params, 8);
+	cmd_launch(&self->c, hr, BLOCKS, 256, (uintptr_t)params, 8);
+	cmd_copy(&self->c, (uintptr_t)out, self->dev, BLOCKS * 256 * 4, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, wait_for(&self->c, 3));
+	for (i = 0; i < BLOCKS * 256; i++)
+		bad += out[i] != 0;
+	EXPECT_EQ(0, bad);
+}
+
 TEST_F(launch, load_rules)
 {
 	struct vgpu_insn bad[2] = { INSN(.op = VGPU_OP_MOV, .type = VGPU_T_U32, .dst = 7), EXIT() };

@@ -47,7 +47,7 @@ static inline int core_run(const struct vgpu_insn *insns, unsigned int n,
 	}
 	b = aligned_alloc(16, (vgpu_block_bytes(&l) + 15) & ~15ULL);
 	for (i = 0; i < grid; i++) {
-		vgpu_block_start(b, &l, i);
+		vgpu_block_start(b, &l, i, i == 0);
 		do
 			r = vgpu_block_run(b, 10000);
 		while (r == VGPU_RUN_MORE);

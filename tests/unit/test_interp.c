@@ -993,12 +993,66 @@ static void clocks(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	before = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-	vgpu_block_start(b, &l, 0);
+	vgpu_block_start(b, &l, 0, true);
 	CHECK(vgpu_block_run(b, 100) == VGPU_RUN_DONE);
 	free(b);
 	CHECK(out[0] >= before && out[0] - before < 1000000000ULL);
 	/* 2 GHz: twice the ns, give or take the instruction between them */
 	CHECK(out[1] >= 2 * out[0] && out[1] - 2 * out[0] < 20000000ULL);
+}
+
+/*
+ * A block started with @clear sees zeros where the buffer's last block
+ * left its registers and shared memory; one started without it keeps the
+ * cost down and only the launch's own values can be there.
+ */
+static void block_start_clears_leftovers(void)
+{
+	static const struct vgpu_insn wr[] = {
+		MOVI(VGPU_T_U32, 0, 0x5ec2e7), MOVI(VGPU_T_U32, 1, 0x5ec2e7),
+		SREG(2, VGPU_SR_TID_X), OPI(VGPU_OP_SHL, VGPU_T_U32, 2, 2, 2),
+		ST(VGPU_SPACE_SHARED, VGPU_T_U32, 2, 0, 0),
+		MOVI(VGPU_T_U32, 2, 0x5ec2e7), EXIT(),
+	};
+	/* out[tid] = shared[tid] | r1, r1 never written */
+	static const struct vgpu_insn rd[] = {
+		SREG(0, VGPU_SR_TID_X), OPI(VGPU_OP_SHL, VGPU_T_U32, 0, 0, 2),
+		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 2, 0, 0),
+		OP3(VGPU_OP_OR, VGPU_T_U32, 2, 2, 1),
+		LDP(VGPU_T_U64, 1, 0), OP3(VGPU_OP_ADD, VGPU_T_U64, 1, 1, 0),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 2), EXIT(),
+	};
+	struct vgpu_func f = { .nregs = 3, .param_bytes = 8, .shared_bytes = 256 };
+	struct vgpu_program pw = { wr, 7, &f, 1 }, pr = { rd, 8, &f, 1 };
+	uint32_t out[64];
+	uint64_t param = (uintptr_t)out;
+	struct vgpu_range mem[2] = {
+		{ .va = (uintptr_t)out, .size = sizeof(out), .ptr = (uint8_t *)out,
+		  .writable = true },
+	};
+	struct vgpu_launch lw = { .prog = &pw, .func = &f, .grid = { 1, 1, 1 },
+				  .block = { 64, 1, 1 } };
+	struct vgpu_launch lr = lw;
+	struct vgpu_block *b = aligned_alloc(16, (vgpu_block_bytes(&lw) + 15) & ~15ULL);
+	int i, zeros = 0, kept = 0, clear;
+
+	lr.prog = &pr;
+	lr.params = (const u8 *)&param;
+	lr.mmu = mem;
+	for (clear = 1; clear >= 0; clear--) {
+		vgpu_block_start(b, &lw, 0, true);
+		CHECK(vgpu_block_run(b, 1000) == VGPU_RUN_DONE);
+		memset(out, 0xff, sizeof(out));
+		vgpu_block_start(b, &lr, 0, clear);
+		CHECK(vgpu_block_run(b, 1000) == VGPU_RUN_DONE);
+		for (i = 0; i < 64; i++) {
+			zeros += clear && out[i] == 0;
+			kept += !clear && out[i] == 0x5ec2e7;
+		}
+	}
+	CHECK(zeros == 64);
+	CHECK(kept == 64);
+	free(b);
 }
 
 /* An endless loop returns to the caller whenever the budget runs out. */
@@ -1012,13 +1066,14 @@ static void budget_returns_control(void)
 	struct vgpu_block *b = aligned_alloc(16, (vgpu_block_bytes(&l) + 15) & ~15ULL);
 	int i;
 
-	vgpu_block_start(b, &l, 0);
+	vgpu_block_start(b, &l, 0, true);
 	for (i = 0; i < 5; i++)
 		CHECK(vgpu_block_run(b, 1000) == VGPU_RUN_MORE);
 	free(b);
 }
 
 static const struct tap_test tests[] = {
+	TAP_TEST(block_start_clears_leftovers),
 	TAP_TEST(integer_edge_cases),
 	TAP_TEST(carry_chains),
 	TAP_TEST(f16_round_trip),
