@@ -37,11 +37,14 @@ CORE_USER := -Ikmod/core -frounding-math '-D__printf(a,b)=__attribute__((format(
 LIBVGPU := $(BUILD)/lib/libvgpu.so.1
 # Programs built here find libvgpu in build/lib.
 LINK_LIBVGPU := $(LIBVGPU) -Wl,-rpath,$(BUILD)/lib -lpthread
+# fatbin.c inflates the PTX that nvcc compresses.
+LIB_LIBS := -lzstd -llz4 -lpthread
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/test_*.c))
 KSELFTESTS := $(patsubst tests/kselftest/%.c,$(BUILD)/tests/kselftest/%,$(wildcard tests/kselftest/*.c))
 E2E_TESTS := $(patsubst tests/e2e/%.c,$(BUILD)/tests/e2e/%,$(wildcard tests/e2e/*.c))
 SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samples/*.c))
+SAMPLE_PTX := $(patsubst tests/samples/%.cu,$(BUILD)/samples/%.ptx,$(wildcard tests/samples/*.cu))
 BENCHES := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 TOOLS := $(BUILD)/tools/vgpu-smi $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis
 
@@ -52,7 +55,7 @@ LINUX_SOURCE := /usr/src/linux-source-6.1.tar.xz
 .PHONY: all module lib tools tests demo check bench install-deps clean \
 	vm-module-stock vm-module-newer vm-module-debug
 .SUFFIXES:
-.SECONDARY: $(LIB_OBJS) $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) $(BENCH_CORE_OBJS)
+.SECONDARY: $(SAMPLE_PTX) $(LIB_OBJS) $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) $(BENCH_CORE_OBJS)
 
 all: module lib tools tests
 
@@ -87,10 +90,18 @@ $(BUILD)/libvgpu/%.o: libvgpu/%.c libvgpu/*.h libvgpu/include/cuda.h uapi/vgpu.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
 
-$(LIBVGPU): $(LIB_OBJS) libvgpu/libvgpu.map
+# The JIT checks what it writes with the module's verifier: libvgpu links
+# that part of the compute core.
+LIB_CORE_OBJS := $(BUILD)/libvgpu/core/isa_verify.o $(BUILD)/libvgpu/core/shim_user.o
+
+$(BUILD)/libvgpu/core/%.o: kmod/core/%.c kmod/core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $(LIB_OBJS) -Wl,-soname,libvgpu.so.1 \
-		-Wl,--version-script=libvgpu/libvgpu.map -Wl,-z,defs -lpthread
+	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) -fPIC -c $< -o $@
+
+$(LIBVGPU): $(LIB_OBJS) $(LIB_CORE_OBJS) libvgpu/libvgpu.map
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $(LIB_OBJS) $(LIB_CORE_OBJS) -Wl,-soname,libvgpu.so.1 \
+		-Wl,--version-script=libvgpu/libvgpu.map -Wl,-z,defs $(LIB_LIBS)
 	ln -sf libvgpu.so.1 $(BUILD)/lib/libvgpu.so
 	ln -sf libvgpu.so.1 $(BUILD)/lib/libcuda.so.1
 
@@ -110,7 +121,8 @@ $(BUILD)/tools/%: tools/%.c uapi/vgpu.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@
 
 # --- tests -------------------------------------------------------------------
-tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(BENCHES) $(BUILD)/fuzz/fuzz_isa
+tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(BENCHES) $(BUILD)/fuzz/fuzz_isa \
+	$(BUILD)/fuzz/fuzz_ptx
 
 # The core's benchmark links the core built for speed, not for checking.
 $(BUILD)/bench-core/%.o: kmod/core/%.c kmod/core/*.h uapi/vgpu_isa.h
@@ -129,6 +141,15 @@ $(BUILD)/fuzz/fuzz_isa: tests/fuzz/fuzz_isa.c $(CORE_SRCS) kmod/core/*.h uapi/vg
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(CPPFLAGS) $(CORE_USER) $< $(CORE_SRCS) -lm -o $@
 
+# The JIT's target links the front end and lowering, and the verifier.
+JIT_SRCS := $(wildcard libvgpu/ptx_*.c)
+$(BUILD)/fuzz/fuzz_ptx: tests/fuzz/fuzz_ptx.c $(JIT_SRCS) libvgpu/*.h $(CORE_SRCS) kmod/core/*.h
+	@mkdir -p $(@D)
+	clang -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Wno-missing-field-initializers \
+		-fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined $(CPPFLAGS) -Ilibvgpu $(CORE_USER) $< \
+		$(JIT_SRCS) kmod/core/isa_verify.c kmod/core/shim_user.c -o $@
+
 # Unit tests link libvgpu's objects directly, built with sanitizers.
 $(BUILD)/unit/libvgpu/%.o: libvgpu/%.c libvgpu/*.h libvgpu/include/cuda.h uapi/vgpu.h
 	@mkdir -p $(@D)
@@ -138,7 +159,7 @@ $(BUILD)/tests/unit/test_isa_text: tests/unit/test_isa_text.c tools/isa_text.c \
 		tools/isa_text.h tests/tap.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ilibvgpu $(CORE_USER) $(CFLAGS) $(SAN) $< tools/isa_text.c \
-		$(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) -lpthread -lm -o $@
+		$(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) $(LIB_LIBS) -lm -o $@
 
 $(BUILD)/unit/core/%.o: kmod/core/%.c kmod/core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
@@ -147,7 +168,27 @@ $(BUILD)/unit/core/%.o: kmod/core/%.c kmod/core/*.h uapi/vgpu_isa.h
 $(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h tests/unit/core_run.h tests/isa_build.h tests/isa_verify_cases.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ilibvgpu $(CORE_USER) $(CFLAGS) $(SAN) $< $(UNIT_LIB_OBJS) \
-		$(UNIT_CORE_OBJS) -lpthread -lm -o $@
+		$(UNIT_CORE_OBJS) $(LIB_LIBS) -lm -o $@
+
+# The fatbin reader's test reads vecadd built by nvcc in the ways of
+# ptx-notes §5.6: the default (PTX compressed with ZSTD), uncompressed,
+# LZ4, SASS only, arch-specific (sm_90a), and PTX for several archs.
+FATBIN_DIR := $(BUILD)/tests/data
+FATBIN_OPTS_default :=
+FATBIN_OPTS_nocompress := --no-compress
+FATBIN_OPTS_lz4 := --compress-mode=speed
+FATBIN_OPTS_sm75_sass := -gencode arch=compute_75,code=sm_75
+FATBIN_OPTS_sm90a := -arch=sm_90a
+FATBIN_OPTS_multi := -gencode arch=compute_75,code=compute_75 \
+	-gencode arch=compute_90,code=compute_90 -gencode arch=compute_100a,code=compute_100a
+FATBINS := $(foreach f,default nocompress lz4 sm75_sass sm90a multi,$(FATBIN_DIR)/vecadd_$(f).fatbin)
+
+$(FATBIN_DIR)/vecadd_%.fatbin: tests/unit/data/vecadd.cu
+	@mkdir -p $(@D)
+	nvcc -fatbin $(FATBIN_OPTS_$*) -o $@ $<
+
+$(BUILD)/tests/unit/test_fatbin: $(FATBINS)
+$(BUILD)/tests/unit/test_fatbin: private CPPFLAGS += -DFATBIN_DIR='"$(FATBIN_DIR)"'
 
 # The uapi layout test is also built for 32-bit user space (compat ioctls).
 $(BUILD)/tests/unit/test_uapi_layout: tests/unit/test_uapi_layout.c uapi/vgpu.h uapi/vgpu_isa.h
@@ -174,9 +215,15 @@ $(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h libvgpu/include/cuda.h $(LIBVGPU
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
 
-$(BUILD)/samples/%: tests/samples/%.c libvgpu/include/cuda.h $(LIBVGPU)
+# A sample's kernels (tests/samples/NAME.cu) become PTX at build time; the
+# program finds them in PTX_DIR.
+$(BUILD)/samples/%.ptx: tests/samples/%.cu
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
+	nvcc -ptx -arch=compute_75 $< -o $@
+
+$(BUILD)/samples/%: tests/samples/%.c libvgpu/include/cuda.h $(LIBVGPU) $(SAMPLE_PTX)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) '-DPTX_DIR="$(BUILD)/samples"' $< $(LINK_LIBVGPU) -lm -o $@
 
 $(BUILD)/bench/%: tests/bench/%.c libvgpu/include/cuda.h uapi/vgpu.h $(LIBVGPU)
 	@mkdir -p $(@D)

@@ -57,7 +57,10 @@ void vg_chan_close(struct CUctx_st *ctx)
 		munmap(ctx->status_page, (size_t)sysconf(_SC_PAGESIZE));
 	if (ctx->stage)
 		munmap(ctx->stage, VG_STAGE_SIZE);
+	if (ctx->params)
+		munmap(ctx->params, VG_PARAM_CHUNKS * VG_PARAM_CHUNK);
 	free(ctx->ring);
+	ctx->params = NULL;
 	ctx->status_page = NULL;
 	ctx->status = NULL;
 	ctx->stage = NULL;

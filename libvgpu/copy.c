@@ -44,8 +44,8 @@ static CUresult vg_copy_cmd(struct CUctx_st *ctx, uint64_t dst, uint64_t src,
 #define VG_HALF (VG_STAGE_SIZE / 2)
 
 /* With the context's lock held; @pinned: the source is registered. */
-static CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst,
-			const void *src, size_t n, bool pinned, bool async)
+CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst, const void *src,
+		 size_t n, bool pinned, bool async)
 {
 	const unsigned char *s = src;
 	unsigned char *stage;
@@ -118,7 +118,7 @@ enum vg_dir { VG_HTOD, VG_DTOH, VG_DTOD };
  * Streams other than the default one do not exist yet: the legacy and
  * per-thread default streams are the context's default channel.
  */
-static bool vg_stream_ok(CUstream s)
+bool vg_stream_ok(CUstream s)
 {
 	return !s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD;
 }

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "cuda.h"
+#include "jit.h"
 #include "../uapi/vgpu.h"
 
 #define VG_MAX_DEVICES 16	/* matches the module's limit */
@@ -35,6 +36,9 @@ struct vg_device {
 	unsigned int primary_refs;	/* cuDevicePrimaryCtxRetain count */
 	unsigned int primary_flags;	/* as set by PrimaryCtxSetFlags */
 };
+
+#define VG_PARAM_CHUNKS 16
+#define VG_PARAM_CHUNK (64u << 10)	/* holds the largest parameter block */
 
 /*
  * A context: one open file of /dev/vgpuN. Regular contexts are freed when
@@ -57,9 +61,34 @@ struct CUctx_st {
 	unsigned char *stage;	/* pinned staging buffer, two halves */
 	uint64_t stage_seq[2];	/* fence of each half's last use */
 	CUresult sticky;	/* a fault's error, returned ever after */
+	/* Launch parameters (launch.c): pinned chunks reused by fence. */
+	unsigned char *params;
+	uint32_t param_chunk;	/* the chunk being filled */
+	uint32_t param_off;	/* bytes used in it */
+	uint64_t param_seq[VG_PARAM_CHUNKS];	/* last launch using each */
 	unsigned int flags;	/* CU_CTX_* as given at creation */
 	unsigned int refs;	/* registry + stack slots */
 	bool primary;
+};
+
+/*
+ * A loaded module (module.c): its JIT image, the device block of its
+ * variables, and one CUfunction per kernel. It belongs to @ctx.
+ */
+struct CUmod_st {
+	struct CUctx_st *ctx;
+	uint32_t handle;	/* MODULE_LOAD's */
+	CUdeviceptr globals;	/* __device__ and __constant__ data, or 0 */
+	struct vg_jit_image *img;
+	struct CUfunc_st *funcs;
+};
+
+struct CUfunc_st {
+	uint32_t magic;		/* VG_FUNC_MAGIC while the module lives */
+	uint32_t index;		/* the kernel's index in the program */
+	struct CUmod_st *mod;
+	const struct vg_jit_kernel *k;
+	uint32_t max_dyn_shared;	/* cuFuncSetAttribute's limit */
 };
 
 extern pthread_mutex_t vg_lock;
@@ -102,6 +131,14 @@ CUresult vg_chan_push(struct CUctx_st *ctx, const struct vgpu_cmd *cmd,
 CUresult vg_chan_wait(struct CUctx_st *ctx, uint64_t seqno);
 CUresult vg_chan_sync(struct CUctx_st *ctx);
 CUresult vg_stage_get(struct CUctx_st *ctx, unsigned char **stage);
+
+/* copy.c */
+CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst, const void *src,
+		 size_t n, bool pinned, bool async);
+bool vg_stream_ok(CUstream s);
+
+/* module.c */
+struct CUfunc_st *vg_func_check(CUfunction f);
 
 /* memory.c */
 CUresult vg_current_open(struct CUctx_st **pctx);

@@ -95,6 +95,8 @@ struct vgpu_op_desc {
 
 bool vgpu_isa_op_desc(u8 op, struct vgpu_op_desc *d);
 
+/* isa_verify.c: one instruction's form, NULL when well formed. */
+const char *vgpu_isa_check_shape(const struct vgpu_insn *in, u32 ninsns);
 /* isa_verify.c: 0, or -1 with @v filled. */
 int vgpu_isa_verify(const struct vgpu_program *prog, u8 *seen, u32 *stack,
 		    struct vgpu_verdict *v);

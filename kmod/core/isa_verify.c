@@ -328,8 +328,12 @@ static const char *vgpu_check_opnd(u8 kind, u32 val, bool is_imm, bool pred,
 	return "bad operand";
 }
 
-/* Checks what does not depend on the kernel: fields, types, modifiers. */
-static const char *vgpu_check_shape(const struct vgpu_insn *in, u32 ninsns)
+/**
+ * vgpu_isa_check_shape() - what does not depend on the kernel: fields,
+ * types, modifiers. The JIT checks each instruction it writes with it.
+ * Return: NULL, or why @in is malformed.
+ */
+const char *vgpu_isa_check_shape(const struct vgpu_insn *in, u32 ninsns)
 {
 	const struct vgpu_op_spec *s;
 	u8 imm_flags = in->flags & (VGPU_IF_B_IMM | VGPU_IF_C_IMM);
@@ -469,7 +473,7 @@ int vgpu_isa_verify(const struct vgpu_program *prog, u8 *seen, u32 *stack,
 	if (!prog->nfuncs)
 		return vgpu_refuse(v, -1, -1, "no kernel");
 	for (i = 0; i < n; i++) {
-		why = vgpu_check_shape(&prog->insns[i], n);
+		why = vgpu_isa_check_shape(&prog->insns[i], n);
 		if (why)
 			return vgpu_refuse(v, i, -1, why);
 		seen[i] = 0;

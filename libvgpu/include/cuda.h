@@ -59,6 +59,7 @@ extern "C" {
 #define cuMemsetD2D16 cuMemsetD2D16_v2
 #define cuMemsetD2D32 cuMemsetD2D32_v2
 #define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
+#define cuModuleGetGlobal cuModuleGetGlobal_v2
 
 typedef int CUdevice_v1;
 typedef CUdevice_v1 CUdevice;
@@ -943,6 +944,25 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
 CUresult cuPointerGetAttributes(unsigned int num_attributes,
 				CUpointer_attribute *attributes, void **data,
 				CUdeviceptr ptr);
+
+/* Modules and launches */
+CUresult cuModuleLoad(CUmodule *module, const char *fname);
+CUresult cuModuleLoadData(CUmodule *module, const void *image);
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+			    unsigned int numOptions, CUjit_option *options,
+			    void **optionValues);
+CUresult cuModuleUnload(CUmodule hmod);
+CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod,
+			     const char *name);
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
+			      const char *name);
+CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib,
+			    CUfunction hfunc);
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
+			unsigned int gridDimY, unsigned int gridDimZ,
+			unsigned int blockDimX, unsigned int blockDimY,
+			unsigned int blockDimZ, unsigned int sharedMemBytes,
+			CUstream hStream, void **kernelParams, void **extra);
 
 #ifdef __cplusplus
 }

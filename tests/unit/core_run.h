@@ -8,6 +8,7 @@
 #define VGPU_CORE_RUN_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

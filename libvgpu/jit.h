@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The JIT's product: a PTX module lowered to one vgpu ISA program with
+ * its kernels, their parameter layouts, and the module's variables, as
+ * cuModuleLoadData needs them (ptx_lower.c writes it, module.c loads it).
+ */
+#ifndef VG_JIT_H
+#define VG_JIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../uapi/vgpu_isa.h"
+
+/* One kernel parameter: where cuLaunchKernel puts its bytes. */
+struct vg_jit_param {
+	uint32_t offset;
+	uint32_t size;
+};
+
+struct vg_jit_kernel {
+	char *name;
+	struct vgpu_func f;	/* entry, registers, memories, param_bytes */
+	struct vg_jit_param *params;
+	uint32_t nparams;
+	uint32_t ptx_regs;	/* registers the PTX declared (for the info log) */
+};
+
+/* A module-scope variable (__device__ or __constant__). */
+struct vg_jit_var {
+	char *name;
+	bool is_const;		/* __constant__ (read only to kernels) */
+	uint64_t offset;	/* in the module's global block */
+	uint64_t size;
+};
+
+struct vg_jit_image {
+	struct vgpu_insn *insns;
+	uint32_t ninsns;
+	struct vg_jit_kernel *kernels;
+	uint32_t nkernels;
+	struct vg_jit_var *vars;
+	uint32_t nvars;
+	uint8_t *globals;	/* the initial global block (__device__ and
+				 * __constant__ variables) */
+	uint64_t global_bytes;
+	/*
+	 * Instructions whose @imm is an offset in the global block: the
+	 * loader adds the block's device address before loading.
+	 */
+	uint32_t *relocs;
+	uint32_t nrelocs;
+};
+
+/*
+ * Compiles PTX text. Returns 0 with *@out, or -1 with "LINE:COL: message"
+ * in @err (PTX that is malformed or uses what vgpu does not support).
+ */
+int vg_jit_compile(const char *ptx, size_t len, struct vg_jit_image **out,
+		   char *err, size_t err_len);
+void vg_jit_free(struct vg_jit_image *img);
+
+#endif /* VG_JIT_H */

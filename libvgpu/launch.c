@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cuLaunchKernel: the checks NVIDIA's driver makes, the parameter block
+ * built from kernelParams or from `extra`, and a LAUNCH command on the
+ * context's channel. The engine reads the parameters when the launch
+ * starts, so they go to pinned chunks that are reused only once the
+ * launches reading them have completed.
+ */
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include "vg.h"
+
+/* The parameter chunks, pinned into the context on first use. */
+static CUresult vg_params_map(struct CUctx_st *ctx)
+{
+	struct vgpu_host_register hr = {
+		.size = (uint64_t)VG_PARAM_CHUNKS * VG_PARAM_CHUNK,
+	};
+	void *p;
+
+	if (ctx->params)
+		return CUDA_SUCCESS;
+	p = mmap(NULL, hr.size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	hr.addr = (uintptr_t)p;
+	if (ioctl(ctx->fd, VGPU_IOCTL_HOST_REGISTER, &hr)) {
+		munmap(p, hr.size);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	ctx->params = p;
+	ctx->param_chunk = 0;
+	ctx->param_off = 0;
+	memset(ctx->param_seq, 0, sizeof(ctx->param_seq));
+	return CUDA_SUCCESS;
+}
+
+/*
+ * Room for @size bytes (8-aligned) for the launch that will be command
+ * ctx->put + 1: in the current chunk, or the next one once the launches
+ * that last read it are done.
+ */
+static CUresult vg_params_slot(struct CUctx_st *ctx, uint32_t size,
+			       unsigned char **slot)
+{
+	uint32_t need = (size + 7) & ~7u;
+	CUresult r = vg_params_map(ctx);
+
+	if (r)
+		return r;
+	if (ctx->param_off + need > VG_PARAM_CHUNK) {
+		ctx->param_chunk = (ctx->param_chunk + 1) % VG_PARAM_CHUNKS;
+		ctx->param_off = 0;
+		r = vg_chan_wait(ctx, ctx->param_seq[ctx->param_chunk]);
+		if (r)
+			return r;
+	}
+	*slot = ctx->params + (size_t)ctx->param_chunk * VG_PARAM_CHUNK +
+		ctx->param_off;
+	ctx->param_off += need;
+	ctx->param_seq[ctx->param_chunk] = ctx->put + 1;
+	return CUDA_SUCCESS;
+}
+
+/* The parameter block from `extra`: a buffer and its size, then END. */
+static CUresult vg_extra(void **extra, const void **buf, size_t *size)
+{
+	const void *b = NULL;
+	size_t *sz = NULL;
+
+	while (*extra != CU_LAUNCH_PARAM_END) {
+		if (extra[0] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+			b = extra[1];
+		else if (extra[0] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+			sz = extra[1];
+		else
+			return CUDA_ERROR_INVALID_VALUE;
+		extra += 2;
+	}
+	if (!b || !sz)
+		return CUDA_ERROR_INVALID_VALUE;
+	*buf = b;
+	*size = *sz;
+	return CUDA_SUCCESS;
+}
+
+/* Fills @slot with the kernel's parameters. */
+static CUresult vg_params_fill(const struct vg_jit_kernel *k,
+			       void **kernel_params, void **extra,
+			       unsigned char *slot)
+{
+	uint32_t i;
+
+	if (extra) {
+		const void *buf;
+		size_t size;
+		CUresult r = vg_extra(extra, &buf, &size);
+
+		if (r)
+			return r;
+		if (size > k->f.param_bytes)
+			return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+		memset(slot, 0, k->f.param_bytes);
+		memcpy(slot, buf, size);
+		return CUDA_SUCCESS;
+	}
+	for (i = 0; i < k->nparams; i++) {
+		if (!kernel_params[i])
+			return CUDA_ERROR_INVALID_VALUE;
+		memcpy(slot + k->params[i].offset, kernel_params[i],
+		       k->params[i].size);
+	}
+	return CUDA_SUCCESS;
+}
+
+/* NVIDIA's driver answers 1 (invalid value) for every bad shape. */
+static CUresult vg_launch_check(const struct vgpu_info *info,
+				const struct vg_jit_kernel *k,
+				const unsigned int grid[3],
+				const unsigned int block[3], unsigned int shared)
+{
+	uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (!grid[i] || grid[i] > info->max_grid_dim[i] || !block[i] ||
+		    block[i] > info->max_block_dim[i])
+			return CUDA_ERROR_INVALID_VALUE;
+	if (threads > info->max_threads_per_block ||
+	    (k->f.max_threads && threads > k->f.max_threads))
+		return CUDA_ERROR_INVALID_VALUE;
+	if ((uint64_t)k->f.shared_bytes + shared > info->shared_mem_per_block)
+		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
+			unsigned int gz, unsigned int bx, unsigned int by,
+			unsigned int bz, unsigned int shared, CUstream stream,
+			void **kernel_params, void **extra)
+{
+	const unsigned int grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
+	struct vgpu_cmd cmd = { .op = VGPU_CMD_LAUNCH };
+	const struct vg_jit_kernel *k;
+	struct CUctx_st *ctx;
+	unsigned char *slot;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!vg_func_check(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!vg_stream_ok(stream))
+		return CUDA_ERROR_INVALID_HANDLE;
+	k = f->k;
+	if (kernel_params && extra)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (k->f.param_bytes && !kernel_params && !extra)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_lock);
+	r = vg_current_open(&ctx);
+	if (!r && ctx != f->mod->ctx)
+		r = CUDA_ERROR_INVALID_HANDLE;
+	if (!r)
+		r = vg_launch_check(&vg_devices[ctx->dev].info, k, grid, block,
+				    shared);
+	if (r) {
+		pthread_mutex_unlock(&vg_lock);
+		return r;
+	}
+	vg_ctx_begin(ctx);
+	r = vg_params_slot(ctx, k->f.param_bytes ? k->f.param_bytes : 8, &slot);
+	if (!r)
+		r = vg_params_fill(k, kernel_params, extra, slot);
+	if (!r) {
+		cmd.launch.module = f->mod->handle;
+		cmd.launch.func = f->index;
+		memcpy(cmd.launch.grid, grid, sizeof(grid));
+		memcpy(cmd.launch.block, block, sizeof(block));
+		cmd.launch.dyn_shared = shared;
+		cmd.launch.param_bytes = k->f.param_bytes;
+		cmd.launch.params = (uintptr_t)slot;
+		r = vg_chan_push(ctx, &cmd, NULL);
+	}
+	vg_ctx_end(ctx);
+	return r;
+}

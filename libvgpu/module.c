@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Modules: cuModuleLoad, cuModuleLoadData(Ex), cuModuleUnload,
+ * cuModuleGetFunction, cuModuleGetGlobal and cuFuncGetAttribute. A module
+ * image (PTX text or a fatbin's PTX) is compiled by the JIT, its
+ * variables get a block of device memory, and the program goes to the
+ * device with MODULE_LOAD, whose verifier has the last word.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "fatbin.h"
+#include "vg.h"
+
+#define VG_FUNC_MAGIC 0x66756e63u	/* "func": a live CUfunction */
+
+/* Copies @msg into a JIT log buffer of @size bytes (NUL-terminated). */
+static void vg_log(char *buf, size_t size, const char *msg)
+{
+	if (buf && size)
+		snprintf(buf, size, "%s", msg);
+}
+
+/* The JIT options cuModuleLoadDataEx honours: the two log buffers. */
+struct vg_jit_logs {
+	char *info, *error;
+	size_t info_size, error_size;
+};
+
+static CUresult vg_jit_options(unsigned int n, const CUjit_option *opts,
+			       void **values, struct vg_jit_logs *logs)
+{
+	unsigned int i;
+
+	memset(logs, 0, sizeof(*logs));
+	if (n && (!opts || !values))
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < n; i++) {
+		uintptr_t v = (uintptr_t)values[i];
+
+		switch (opts[i]) {
+		case CU_JIT_INFO_LOG_BUFFER:
+			logs->info = values[i];
+			break;
+		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
+			logs->info_size = v;
+			break;
+		case CU_JIT_ERROR_LOG_BUFFER:
+			logs->error = values[i];
+			break;
+		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
+			logs->error_size = v;
+			break;
+		default:
+			/* Accepted and ignored, as the options only tune. */
+			if ((unsigned int)opts[i] >= CU_JIT_NUM_OPTIONS)
+				return CUDA_ERROR_INVALID_VALUE;
+			break;
+		}
+	}
+	return CUDA_SUCCESS;
+}
+
+/* The PTX text of @image for @ctx's device: borrowed, or *@owned. */
+static CUresult vg_image_ptx(struct CUctx_st *ctx, const void *image,
+			     const char **ptx, size_t *len, char **owned,
+			     struct vg_jit_logs *logs)
+{
+	const struct vgpu_info *info = &vg_devices[ctx->dev].info;
+	enum vg_image_kind kind = vg_image_kind(image);
+	char msg[256] = "";
+	int r;
+
+	*owned = NULL;
+	switch (kind) {
+	case VG_IMAGE_PTX:
+		*ptx = image;
+		*len = strlen(image);
+		return CUDA_SUCCESS;
+	case VG_IMAGE_FATBIN:
+		r = vg_fatbin_ptx(image, kind, info->cc_major * 10 + info->cc_minor,
+				  owned, len, msg, sizeof(msg));
+		if (!r) {
+			*ptx = *owned;
+			return CUDA_SUCCESS;
+		}
+		vg_log(logs->error, logs->error_size, msg);
+		if (r == VG_FATBIN_NO_PTX) {
+			fprintf(stderr, "vgpu: %s\n", msg);
+			return CUDA_ERROR_NO_BINARY_FOR_GPU;
+		}
+		return r == VG_FATBIN_NOMEM ? CUDA_ERROR_OUT_OF_MEMORY :
+			CUDA_ERROR_INVALID_IMAGE;
+	case VG_IMAGE_ELF:
+		vg_log(logs->error, logs->error_size,
+		       "a cubin holds machine code only; vgpu runs PTX");
+		return CUDA_ERROR_NO_BINARY_FOR_GPU;
+	default:
+		/* The wrapper struct too: NVIDIA's driver refuses it here. */
+		return CUDA_ERROR_INVALID_IMAGE;
+	}
+}
+
+/* The info log: what each kernel uses, as ptxas -v says it. */
+static void vg_info_log(const struct vg_jit_image *img, struct vg_jit_logs *logs)
+{
+	size_t off = 0;
+	uint32_t i;
+
+	if (!logs->info || !logs->info_size)
+		return;
+	logs->info[0] = 0;
+	for (i = 0; i < img->nkernels && off < logs->info_size; i++) {
+		const struct vg_jit_kernel *k = &img->kernels[i];
+		int n = snprintf(logs->info + off, logs->info_size - off,
+				 "%sFunction properties for %s: %u registers, %u bytes smem, %u bytes lmem, %u bytes params",
+				 i ? "\n" : "", k->name, k->f.nregs,
+				 k->f.shared_bytes, k->f.local_bytes,
+				 k->f.param_bytes);
+
+		if (n < 0)
+			break;
+		off += (size_t)n;
+	}
+}
+
+/* Device memory for the module's variables, initialized, and relocated. */
+static CUresult vg_module_globals(struct CUctx_st *ctx, struct CUmod_st *mod)
+{
+	struct vg_jit_image *img = mod->img;
+	struct vgpu_mem_alloc a = { .size = img->global_bytes };
+	uint32_t i;
+	CUresult r;
+
+	if (!img->global_bytes)
+		return CUDA_SUCCESS;
+	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_ALLOC, &a))
+		return errno == ENOSPC ? CUDA_ERROR_OUT_OF_MEMORY :
+			vg_errno_result(errno);
+	mod->globals = a.va;
+	for (i = 0; i < img->nrelocs; i++)
+		img->insns[img->relocs[i]].imm += a.va;
+	r = vg_htod(ctx, a.va, img->globals, img->global_bytes, false, false);
+	return r;
+}
+
+static CUresult vg_module_send(struct CUctx_st *ctx, struct CUmod_st *mod,
+			       struct vg_jit_logs *logs)
+{
+	struct vg_jit_image *img = mod->img;
+	struct vgpu_func *funcs = calloc(img->nkernels, sizeof(*funcs));
+	char msg[256] = "";
+	struct vgpu_module_load ml = {
+		.insns = (uintptr_t)img->insns, .funcs = (uintptr_t)funcs,
+		.ninsns = img->ninsns, .nfuncs = img->nkernels,
+		.log = (uintptr_t)msg, .log_size = sizeof(msg),
+	};
+	uint32_t i;
+
+	if (!funcs)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	for (i = 0; i < img->nkernels; i++)
+		funcs[i] = img->kernels[i].f;
+	if (ioctl(ctx->fd, VGPU_IOCTL_MODULE_LOAD, &ml)) {
+		int err = errno;
+
+		free(funcs);
+		if (err != EINVAL)
+			return vg_errno_result(err);
+		/* The JIT wrote what the verifier refuses: a bug of ours. */
+		vg_log(logs->error, logs->error_size, msg);
+		fprintf(stderr, "vgpu: the module verifier refused the JIT's code at instruction %u: %s\n",
+			ml.error_insn, msg);
+		return CUDA_ERROR_INVALID_PTX;
+	}
+	free(funcs);
+	mod->handle = ml.handle;
+	return CUDA_SUCCESS;
+}
+
+static void vg_module_free(struct CUmod_st *mod)
+{
+	if (!mod)
+		return;
+	free(mod->funcs);
+	vg_jit_free(mod->img);
+	free(mod);
+}
+
+static CUresult vg_module_load(CUmodule *module, const void *image,
+			       struct vg_jit_logs *logs)
+{
+	struct CUmod_st *mod = NULL;
+	struct CUctx_st *ctx;
+	const char *ptx;
+	char *owned = NULL, err[512];
+	size_t len;
+	uint32_t i;
+	CUresult r;
+
+	if (!module || !image)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_lock);
+	r = vg_current_open(&ctx);
+	if (r) {
+		pthread_mutex_unlock(&vg_lock);
+		return r;
+	}
+	vg_ctx_begin(ctx);
+	r = vg_image_ptx(ctx, image, &ptx, &len, &owned, logs);
+	if (r)
+		goto out;
+	mod = calloc(1, sizeof(*mod));
+	if (!mod) {
+		r = CUDA_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	mod->ctx = ctx;
+	if (vg_jit_compile(ptx, len, &mod->img, err, sizeof(err))) {
+		vg_log(logs->error, logs->error_size, err);
+		r = CUDA_ERROR_INVALID_PTX;
+		goto out;
+	}
+	mod->funcs = calloc(mod->img->nkernels, sizeof(*mod->funcs));
+	if (!mod->funcs) {
+		r = CUDA_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	for (i = 0; i < mod->img->nkernels; i++) {
+		mod->funcs[i].magic = VG_FUNC_MAGIC;
+		mod->funcs[i].mod = mod;
+		mod->funcs[i].index = i;
+		mod->funcs[i].k = &mod->img->kernels[i];
+	}
+	r = vg_module_globals(ctx, mod);
+	if (!r)
+		r = vg_module_send(ctx, mod, logs);
+	if (!r) {
+		vg_info_log(mod->img, logs);
+		*module = mod;
+		mod = NULL;
+	}
+out:
+	if (mod && mod->globals) {
+		struct vgpu_mem_free f = { .va = mod->globals };
+
+		ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f);
+	}
+	vg_module_free(mod);
+	free(owned);
+	vg_ctx_end(ctx);
+	return r;
+}
+
+CUresult cuModuleLoadData(CUmodule *module, const void *image)
+{
+	struct vg_jit_logs logs = { 0 };
+	CUresult r = vg_check_init();
+
+	return r ? r : vg_module_load(module, image, &logs);
+}
+
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+			    unsigned int n, CUjit_option *options, void **values)
+{
+	struct vg_jit_logs logs;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	r = vg_jit_options(n, options, values, &logs);
+	return r ? r : vg_module_load(module, image, &logs);
+}
+
+CUresult cuModuleLoad(CUmodule *module, const char *path)
+{
+	struct vg_jit_logs logs = { 0 };
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	FILE *f;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!module || !path)
+		return CUDA_ERROR_INVALID_VALUE;
+	f = fopen(path, "rb");
+	if (!f)
+		return CUDA_ERROR_FILE_NOT_FOUND;
+	for (;;) {
+		size_t n;
+
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+
+			if (!nb) {
+				fclose(f);
+				free(buf);
+				return CUDA_ERROR_OUT_OF_MEMORY;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (!n)
+			break;
+	}
+	fclose(f);
+	buf[len] = 0;
+	r = vg_module_load(module, buf, &logs);
+	free(buf);
+	return r;
+}
+
+CUresult cuModuleUnload(CUmodule module)
+{
+	struct vgpu_module_unload mu;
+	struct CUctx_st *ctx;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!module)
+		return CUDA_ERROR_INVALID_HANDLE;
+	pthread_mutex_lock(&vg_lock);
+	ctx = module->ctx;
+	if (!vg_ctx_alive(ctx)) {
+		pthread_mutex_unlock(&vg_lock);
+		vg_module_free(module);
+		return CUDA_SUCCESS;
+	}
+	vg_ctx_begin(ctx);
+	/* Launches already queued keep the code; the variables go after them. */
+	mu = (struct vgpu_module_unload){ .handle = module->handle };
+	ioctl(ctx->fd, VGPU_IOCTL_MODULE_UNLOAD, &mu);
+	if (module->globals) {
+		struct vgpu_mem_free f = { .va = module->globals };
+
+		vg_chan_wait(ctx, ctx->put);
+		ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f);
+	}
+	vg_ctx_end(ctx);
+	vg_module_free(module);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetFunction(CUfunction *func, CUmodule module,
+			     const char *name)
+{
+	uint32_t i;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!func || !name)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!module)
+		return CUDA_ERROR_INVALID_HANDLE;
+	for (i = 0; i < module->img->nkernels; i++)
+		if (!strcmp(module->img->kernels[i].name, name)) {
+			*func = &module->funcs[i];
+			return CUDA_SUCCESS;
+		}
+	return CUDA_ERROR_NOT_FOUND;
+}
+
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule module,
+			      const char *name)
+{
+	uint32_t i;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!name)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!module)
+		return CUDA_ERROR_INVALID_HANDLE;
+	for (i = 0; i < module->img->nvars; i++) {
+		const struct vg_jit_var *v = &module->img->vars[i];
+
+		if (strcmp(v->name, name))
+			continue;
+		if (dptr)
+			*dptr = module->globals + v->offset;
+		if (bytes)
+			*bytes = v->size;
+		return CUDA_SUCCESS;
+	}
+	return CUDA_ERROR_NOT_FOUND;
+}
+
+/* A CUfunction handed out by cuModuleGetFunction, or NULL. */
+struct CUfunc_st *vg_func_check(CUfunction f)
+{
+	return f && f->magic == VG_FUNC_MAGIC ? f : NULL;
+}
+
+CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attrib,
+			    CUfunction func)
+{
+	const struct vg_jit_kernel *k;
+	const struct vgpu_info *info;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!value)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!vg_func_check(func))
+		return CUDA_ERROR_INVALID_HANDLE;
+	k = func->k;
+	info = &vg_devices[func->mod->ctx->dev].info;
+	switch (attrib) {
+	case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+		*value = k->f.max_threads ? (int)k->f.max_threads :
+			(int)info->max_threads_per_block;
+		break;
+	case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES:
+		*value = (int)k->f.shared_bytes;
+		break;
+	case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES:
+		*value = 0;
+		break;
+	case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES:
+		*value = (int)k->f.local_bytes;
+		break;
+	case CU_FUNC_ATTRIBUTE_NUM_REGS:
+		*value = (int)k->f.nregs;
+		break;
+	case CU_FUNC_ATTRIBUTE_PTX_VERSION:
+	case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
+		*value = (int)(info->cc_major * 10 + info->cc_minor);
+		break;
+	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+		*value = (int)func->max_dyn_shared;
+		break;
+	case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA:
+	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+	case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+		*value = attrib == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT ?
+			-1 : 0;
+		break;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}

@@ -1,0 +1,694 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The JIT's driver: parses a PTX module, lays out its variables and each
+ * kernel's parameters and memories, lowers every kernel (ptx_ops.c) into
+ * one vgpu ISA program, and drops what no path reaches, as the module's
+ * verifier refuses unreachable code.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../uapi/vgpu.h"
+#include "ptx_lower.h"
+
+int lw_fail(struct lw *lw, struct ptx_pos pos, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (lw->failed)
+		return -1;
+	lw->failed = true;
+	n = snprintf(lw->err, lw->err_len, "%u:%u: ", pos.line, pos.col);
+	if (n >= 0 && (size_t)n < lw->err_len) {
+		va_start(ap, fmt);
+		vsnprintf(lw->err + n, lw->err_len - n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static int lw_oom(struct lw *lw)
+{
+	return lw_fail(lw, (struct ptx_pos){ 0, 0 }, "out of memory");
+}
+
+/* Grows @*p (of @size-byte elements) to hold @need; false on failure. */
+static bool lw_grow(void **p, uint32_t *cap, uint32_t need, size_t size)
+{
+	uint32_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return true;
+	while (n < need) {
+		if (n > UINT32_MAX / 2)
+			return false;
+		n *= 2;
+	}
+	q = realloc(*p, (size_t)n * size);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+/*
+ * Appends @in under the current guard; @reloc: its imm is a global offset.
+ * Each instruction is checked as the module's verifier will check it, so
+ * a PTX form the lowering lets through by mistake is refused here, at its
+ * line, rather than by the device.
+ */
+int lw_emit(struct lw *lw, struct vgpu_insn in, bool reloc)
+{
+	const char *why;
+
+	if (lw->ncode >= VGPU_MAX_INSNS)
+		return lw_fail(lw, lw->f.fn->pos, "kernel too long for the ISA");
+	if (!lw_grow((void **)&lw->code, &lw->capcode, lw->ncode + 1,
+		     sizeof(in)))
+		return lw_oom(lw);
+	if (lw->guard != VGPU_PRED_NONE && in.guard == VGPU_PRED_NONE) {
+		in.guard = lw->guard;
+		if (lw->guard_not)
+			in.flags |= VGPU_IF_GUARD_NOT;
+	}
+	why = vgpu_isa_check_shape(&in, VGPU_MAX_INSNS);
+	if (why) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "this form is not supported (%s)", why);
+		if (!lw->cur)
+			return lw_fail(lw, lw->f.fn->pos, "%s", msg);
+		return lw_bad(lw, lw->cur, msg);
+	}
+	if (reloc) {
+		if (!lw_grow((void **)&lw->relocs, &lw->caprelocs,
+			     lw->nrelocs + 1, sizeof(uint32_t)))
+			return lw_oom(lw);
+		lw->relocs[lw->nrelocs++] = lw->ncode;
+	}
+	lw->code[lw->ncode++] = in;
+	return 0;
+}
+
+/* A register for a value that lives within one PTX instruction. */
+uint32_t lw_temp(struct lw *lw)
+{
+	uint32_t t = lw->nregs + lw->ntemps++;
+
+	if (lw->ntemps > lw->max_temps)
+		lw->max_temps = lw->ntemps;
+	return t;
+}
+
+int lw_fixup(struct lw *lw, uint32_t insn, uint32_t label)
+{
+	if (!lw_grow((void **)&lw->fixups, &lw->capfixups, lw->nfixups + 1,
+		     sizeof(*lw->fixups)))
+		return lw_oom(lw);
+	lw->fixups[lw->nfixups++] = (struct lw_fixup){ insn, label };
+	return 0;
+}
+
+const struct lw_place *lw_place_of(const struct lw *lw, struct ptx_sym s)
+{
+	switch (s.kind) {
+	case PTX_SYM_MODVAR:
+		return &lw->modvars[s.index];
+	case PTX_SYM_FUNCVAR:
+		return &lw->f.vars[s.index];
+	case PTX_SYM_PARAM:
+		return lw->f.params ? &lw->f.params[s.index] : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* --- layout ---------------------------------------------------------------- */
+
+static uint64_t lw_var_size(const struct ptx_var *v)
+{
+	uint64_t elem = ptx_type_bits(v->type) / 8 * (v->vec ? v->vec : 1);
+
+	if (v->type == PTX_T_PRED)
+		elem = 1;
+	return elem * (v->array ? v->count : 1);
+}
+
+static uint64_t lw_var_align(const struct ptx_var *v)
+{
+	uint64_t a = v->align;
+
+	if (!a) {
+		a = ptx_type_bits(v->type) / 8 * (v->vec ? v->vec : 1);
+		if (!a)
+			a = 1;
+	}
+	return a;
+}
+
+static uint64_t lw_align_up(uint64_t x, uint64_t a)
+{
+	return (x + a - 1) / a * a;
+}
+
+/* Copies @v's initializer to @dst (its place in a bank). */
+static void lw_init_copy(uint8_t *dst, const struct ptx_var *v)
+{
+	uint64_t size = lw_var_size(v);
+
+	if (v->init)
+		memcpy(dst, v->init, v->init_bytes < size ? v->init_bytes : size);
+}
+
+/*
+ * Module variables: __device__ ones in one global block, __constant__
+ * ones in the constant bank, each at its alignment.
+ */
+static int lw_layout_module(struct lw *lw, struct vg_jit_image *img)
+{
+	const struct ptx_module *m = lw->m;
+	uint64_t gsize = 0, csize = 0;
+	uint32_t i;
+
+	lw->modvars = calloc(m->nvars ? m->nvars : 1, sizeof(*lw->modvars));
+	img->vars = calloc(m->nvars ? m->nvars : 1, sizeof(*img->vars));
+	if (!lw->modvars || !img->vars)
+		return lw_oom(lw);
+	for (i = 0; i < m->nvars; i++) {
+		const struct ptx_var *v = &m->vars[i];
+		struct lw_place *pl = &lw->modvars[i];
+		uint64_t *end;
+
+		/*
+		 * __constant__ data lives in device memory beside the
+		 * __device__ data: cuModuleGetGlobal hands out its address
+		 * and cuMemcpyHtoD to it must reach later launches.
+		 */
+		pl->space = v->space == PTX_S_CONST ? PTX_S_GLOBAL : v->space;
+		if (v->space == PTX_S_GLOBAL || v->space == PTX_S_CONST)
+			end = &gsize;
+		else if (v->space == PTX_S_SHARED)
+			continue;	/* per kernel */
+		else
+			return lw_fail(lw, v->pos, "'%s': unsupported state space",
+				       v->name);
+		if (v->is_extern)
+			return lw_fail(lw, v->pos, "'%s': extern variable not defined in the module",
+				       v->name);
+		pl->offset = lw_align_up(*end, lw_var_align(v));
+		*end = pl->offset + lw_var_size(v);
+		if (v->space == PTX_S_CONST)
+			csize += lw_var_size(v);
+		img->vars[img->nvars++] = (struct vg_jit_var){
+			.name = strdup(v->name), .is_const = v->space == PTX_S_CONST,
+			.offset = pl->offset, .size = lw_var_size(v),
+		};
+		if (!img->vars[img->nvars - 1].name)
+			return lw_oom(lw);
+	}
+	if (csize > VGPU_MAX_CONST_BYTES)
+		return lw_fail(lw, (struct ptx_pos){ 1, 1 },
+			       "constant data (%llu bytes) over the 64 KiB bank",
+			       (unsigned long long)csize);
+	img->global_bytes = gsize;
+	img->globals = calloc(1, gsize ? gsize : 1);
+	if (!img->globals)
+		return lw_oom(lw);
+	for (i = 0; i < m->nvars; i++) {
+		const struct ptx_var *v = &m->vars[i];
+
+		if (v->space == PTX_S_GLOBAL || v->space == PTX_S_CONST)
+			lw_init_copy(img->globals + lw->modvars[i].offset, v);
+	}
+	return 0;
+}
+
+/*
+ * A kernel's memories: static shared variables (the module's, then its
+ * own), dynamic shared memory after them (every extern shared variable
+ * starts there), local variables, and the parameters, packed at their
+ * alignment with no tail padding, as NVIDIA's driver lays them out.
+ */
+static int lw_layout_kernel(struct lw *lw, struct vg_jit_kernel *k)
+{
+	const struct ptx_func *fn = lw->f.fn;
+	uint64_t shared = 0, local = 0, dyn_align = 16, pend = 0;
+	uint32_t i;
+
+	for (i = 0; i < lw->m->nvars; i++) {
+		const struct ptx_var *v = &lw->m->vars[i];
+
+		if (v->space != PTX_S_SHARED || v->is_extern)
+			continue;
+		lw->modvars[i].offset = lw_align_up(shared, lw_var_align(v));
+		shared = lw->modvars[i].offset + lw_var_size(v);
+	}
+	for (i = 0; i < fn->nvars; i++) {
+		const struct ptx_var *v = &fn->vars[i];
+		uint64_t *end = v->space == PTX_S_SHARED ? &shared :
+				v->space == PTX_S_LOCAL ? &local : NULL;
+
+		lw->f.vars[i].space = v->space;
+		if (!end)
+			continue;	/* .param of a call sequence */
+		lw->f.vars[i].offset = lw_align_up(*end, lw_var_align(v));
+		*end = lw->f.vars[i].offset + lw_var_size(v);
+	}
+	for (i = 0; i < lw->m->nvars; i++) {
+		const struct ptx_var *v = &lw->m->vars[i];
+
+		if (v->space == PTX_S_SHARED && v->is_extern &&
+		    lw_var_align(v) > dyn_align)
+			dyn_align = lw_var_align(v);
+	}
+	for (i = 0; i < lw->m->nvars; i++)
+		if (lw->m->vars[i].space == PTX_S_SHARED &&
+		    lw->m->vars[i].is_extern)
+			lw->modvars[i].offset = lw_align_up(shared, dyn_align);
+	if (shared > VGPU_MAX_SHARED_BYTES)
+		return lw_fail(lw, fn->pos, "'%s' uses %llu bytes of shared memory (at most %u)",
+			       fn->name, (unsigned long long)shared,
+			       VGPU_MAX_SHARED_BYTES);
+	lw->shared_static = (uint32_t)shared;
+	lw->local_bytes = (uint32_t)local;
+	k->params = calloc(fn->nparams ? fn->nparams : 1, sizeof(*k->params));
+	if (!k->params)
+		return lw_oom(lw);
+	for (i = 0; i < fn->nparams; i++) {
+		const struct ptx_var *v = &fn->params[i];
+
+		lw->f.params[i].space = PTX_S_PARAM;
+		lw->f.params[i].offset = lw_align_up(pend, lw_var_align(v));
+		pend = lw->f.params[i].offset + lw_var_size(v);
+		k->params[i].offset = (uint32_t)lw->f.params[i].offset;
+		k->params[i].size = (uint32_t)lw_var_size(v);
+	}
+	if (pend > VGPU_MAX_PARAM_BYTES)
+		return lw_fail(lw, fn->pos, "'%s' has %llu bytes of parameters (at most %u)",
+			       fn->name, (unsigned long long)pend,
+			       VGPU_MAX_PARAM_BYTES);
+	k->nparams = fn->nparams;
+	k->f.param_bytes = (uint32_t)pend;
+	return 0;
+}
+
+/*
+ * The frame's PTX registers get ISA registers or predicates, one each,
+ * and its call-sequence .param variables their slots; an inlined
+ * function's local variables go after the kernel's.
+ */
+static int lw_frame_setup(struct lw *lw, struct lw_frame *fr)
+{
+	const struct ptx_func *fn = fr->fn;
+	uint32_t i;
+
+	fr->reg_of = calloc(fn->nregs ? fn->nregs : 1, sizeof(*fr->reg_of));
+	fr->var_slot = calloc(fn->nvars ? fn->nvars : 1, sizeof(*fr->var_slot));
+	fr->label_at = malloc((fn->nlabels + 1) * sizeof(*fr->label_at));
+	if (!fr->vars)
+		fr->vars = calloc(fn->nvars ? fn->nvars : 1, sizeof(*fr->vars));
+	if (!fr->reg_of || !fr->var_slot || !fr->label_at || !fr->vars)
+		return lw_oom(lw);
+	for (i = 0; i <= fn->nlabels; i++)
+		fr->label_at[i] = UINT32_MAX;
+	for (i = 0; i < fn->nregs; i++) {
+		const struct ptx_reg *r = &fn->regs[i];
+
+		if (r->vec > 1)
+			return lw_fail(lw, r->pos, "vector register '%s' is not supported",
+				       r->name);
+		if (r->type == PTX_T_PRED) {
+			if (lw->npreds >= VGPU_MAX_PREDS)
+				return lw_fail(lw, r->pos, "more than %u predicates",
+					       VGPU_MAX_PREDS);
+			fr->reg_of[i] = lw->npreds++;
+		} else {
+			fr->reg_of[i] = lw->nregs++;
+		}
+	}
+	for (i = 0; i < fn->nvars; i++) {
+		const struct ptx_var *v = &fn->vars[i];
+
+		if (v->space == PTX_S_PARAM) {
+			fr->vars[i].space = PTX_S_PARAM;
+			fr->var_slot[i] = lw->nregs;
+			lw->nregs += (uint32_t)((lw_var_size(v) + 7) / 8);
+			continue;
+		}
+		if (!fr->depth)
+			continue;	/* the kernel's: lw_layout_kernel() */
+		if (v->space != PTX_S_LOCAL)
+			return lw_fail(lw, v->pos, "'%s': shared memory declared in a function is not supported",
+				       v->name);
+		fr->vars[i].space = PTX_S_LOCAL;
+		fr->vars[i].offset = lw_align_up(lw->local_bytes, lw_var_align(v));
+		if (fr->vars[i].offset + lw_var_size(v) > VGPU_MAX_LOCAL_BYTES)
+			return lw_fail(lw, v->pos, "local memory over %u bytes",
+				       VGPU_MAX_LOCAL_BYTES);
+		lw->local_bytes = (uint32_t)(fr->vars[i].offset + lw_var_size(v));
+	}
+	if (lw->nregs > VGPU_MAX_REGS)
+		return lw_fail(lw, fn->pos, "'%s' needs more than %u registers",
+			       fn->name, VGPU_MAX_REGS);
+	return 0;
+}
+
+static void lw_frame_free(struct lw_frame *fr)
+{
+	free(fr->reg_of);
+	free(fr->var_slot);
+	free(fr->label_at);
+	free(fr->vars);
+	free(fr->params);
+	free((void *)fr->param_slot);
+	free((void *)fr->ret_slot);
+}
+
+/* --- control flow ------------------------------------------------------------ */
+
+static bool lw_falls_through(const struct vgpu_insn *in)
+{
+	if (in->guard != VGPU_PRED_NONE)
+		return true;
+	return in->op != VGPU_OP_BRA && in->op != VGPU_OP_EXIT &&
+	       in->op != VGPU_OP_TRAP;
+}
+
+/*
+ * Keeps only the instructions of [@start, ncode) that a path from @start
+ * reaches, renumbering branches and relocations.
+ */
+static int lw_compact(struct lw *lw, uint32_t start)
+{
+	uint32_t n = lw->ncode - start, i, top = 0, kept = 0, r, w = 0;
+	uint32_t *stack = malloc((size_t)n * sizeof(*stack));
+	uint32_t *newi = malloc((size_t)n * sizeof(*newi));
+
+	if (!stack || !newi) {
+		free(stack);
+		free(newi);
+		return lw_oom(lw);
+	}
+	for (i = 0; i < n; i++)
+		newi[i] = UINT32_MAX;
+	stack[top++] = 0;
+	newi[0] = 0;
+	while (top) {
+		uint32_t at = stack[--top];
+		const struct vgpu_insn *in = &lw->code[start + at];
+
+		if (in->op == VGPU_OP_BRA && newi[in->imm - start] == UINT32_MAX) {
+			newi[in->imm - start] = 0;
+			stack[top++] = (uint32_t)in->imm - start;
+		}
+		if (lw_falls_through(in) && at + 1 < n &&
+		    newi[at + 1] == UINT32_MAX) {
+			newi[at + 1] = 0;
+			stack[top++] = at + 1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (newi[i] != UINT32_MAX)
+			newi[i] = kept++;
+	for (i = 0; i < n; i++) {
+		struct vgpu_insn *in = &lw->code[start + i];
+
+		if (newi[i] == UINT32_MAX)
+			continue;
+		if (in->op == VGPU_OP_BRA) {
+			in->imm = start + newi[in->imm - start];
+			in->c = VGPU_NO_TARGET;
+		}
+		lw->code[start + newi[i]] = *in;
+	}
+	for (r = 0; r < lw->nrelocs; r++) {
+		uint32_t at = lw->relocs[r];
+
+		if (at < start)
+			lw->relocs[w++] = at;
+		else if (newi[at - start] != UINT32_MAX)
+			lw->relocs[w++] = start + newi[at - start];
+	}
+	lw->nrelocs = w;
+	lw->ncode = start + kept;
+	free(stack);
+	free(newi);
+	return 0;
+}
+
+/*
+ * Lowers the frame's body, then points its branches at their labels
+ * (a label at the end, and the end label of an inlined body, at what
+ * comes next).
+ */
+static int lw_body(struct lw *lw)
+{
+	const struct ptx_func *fn = lw->f.fn;
+	uint32_t i, l;
+
+	for (i = 0; i <= fn->ninsns; i++) {
+		for (l = 0; l < fn->nlabels; l++)
+			if (fn->labels[l].insn == i)
+				lw->f.label_at[l] = lw->ncode;
+		if (i == fn->ninsns)
+			break;
+		lw->ntemps = 0;
+		lw->cur = &fn->insns[i];
+		if (lw_insn(lw, &fn->insns[i]))
+			return -1;
+	}
+	lw->f.label_at[fn->nlabels] = lw->ncode;
+	for (i = lw->f.fixup_base; i < lw->nfixups; i++)
+		lw->code[lw->fixups[i].insn].imm =
+			lw->f.label_at[lw->fixups[i].label];
+	lw->nfixups = lw->f.fixup_base;
+	return 0;
+}
+
+/* The slots of call-sequence variable @s of the caller (a .param). */
+static int lw_bind(struct lw *lw, const struct ptx_insn *in,
+		   const struct lw_frame *caller, const struct ptx_opnd *list,
+		   uint32_t want, uint32_t **slots)
+{
+	uint32_t n = list ? list->nvec : 0, i;
+
+	if (n != want)
+		return lw_fail(lw, in->pos, "call passes %u values where '%s' takes %u",
+			       n, lw->f.fn->name, want);
+	*slots = calloc(want ? want : 1, sizeof(**slots));
+	if (!*slots)
+		return lw_oom(lw);
+	for (i = 0; i < n; i++) {
+		struct ptx_sym s = list->list[i];
+
+		if (s.kind != PTX_SYM_FUNCVAR ||
+		    caller->fn->vars[s.index].space != PTX_S_PARAM)
+			return lw_fail(lw, in->pos, "call arguments must be .param variables");
+		(*slots)[i] = caller->var_slot[s.index];
+	}
+	return 0;
+}
+
+/**
+ * lw_inline() - lowers a call to function @callee in place: its body,
+ * with its own registers, reading its parameters from the slots of the
+ * caller's arguments and writing its return values to theirs; its ret
+ * goes to what follows the call.
+ */
+int lw_inline(struct lw *lw, const struct ptx_insn *in, uint32_t callee,
+	      const struct ptx_opnd *rets, const struct ptx_opnd *args)
+{
+	const struct ptx_func *fn = &lw->m->funcs[callee];
+	struct lw_frame caller = lw->f, fr = {
+		.fn = fn, .depth = caller.depth + 1, .up = &caller,
+		.fixup_base = lw->nfixups,
+	};
+	const struct lw_frame *up;
+	uint32_t *ps = NULL, *rs = NULL;
+	uint8_t guard = lw->guard;
+	bool guard_not = lw->guard_not;
+	int ret = -1;
+
+	if (!fn->has_body)
+		return lw_fail(lw, in->pos, "call to '%s', which the module does not define",
+			       fn->name);
+	for (up = &caller; up; up = up->up)
+		if (up->fn == fn)
+			return lw_fail(lw, in->pos, "recursive call to '%s' is not supported",
+				       fn->name);
+	if (fr.depth > 32)
+		return lw_fail(lw, in->pos, "calls nested too deeply");
+	lw->f = fr;
+	if (lw_bind(lw, in, &caller, args, fn->nparams, &ps) ||
+	    lw_bind(lw, in, &caller, rets, fn->nrets, &rs))
+		goto out;
+	lw->f.param_slot = ps;
+	lw->f.ret_slot = rs;
+	ps = rs = NULL;
+	if (lw_frame_setup(lw, &lw->f))
+		goto out;
+	/* A guarded call: lanes where the guard fails jump past the body. */
+	if (guard != VGPU_PRED_NONE) {
+		if (lw_fixup(lw, lw->ncode, fn->nlabels) ||
+		    lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_BRA,
+			    .guard = guard,
+			    .flags = guard_not ? 0 : VGPU_IF_GUARD_NOT,
+			    .c = VGPU_NO_TARGET }, false))
+			goto out;
+	}
+	ret = lw_body(lw);
+out:
+	free(ps);
+	free(rs);
+	lw_frame_free(&lw->f);
+	lw->f = caller;
+	return ret;
+}
+
+static uint32_t lw_max_threads(const struct ptx_func *fn)
+{
+	const uint32_t *d = fn->reqntid[0] ? fn->reqntid : fn->maxntid;
+	uint64_t n = 1;
+	int i;
+
+	if (!d[0])
+		return 0;
+	for (i = 0; i < 3; i++)
+		n *= d[i] ? d[i] : 1;
+	return n > 1024 ? 1024 : (uint32_t)n;
+}
+
+static int lw_kernel(struct lw *lw, const struct ptx_func *fn,
+		     struct vg_jit_kernel *k)
+{
+	uint32_t start = lw->ncode;
+	int ret = -1;
+
+	memset(&lw->f, 0, sizeof(lw->f));
+	lw->f.fn = fn;
+	lw->f.vars = calloc(fn->nvars ? fn->nvars : 1, sizeof(*lw->f.vars));
+	lw->f.params = calloc(fn->nparams ? fn->nparams : 1,
+			      sizeof(*lw->f.params));
+	k->name = strdup(fn->name);
+	lw->nregs = 0;
+	lw->npreds = 0;
+	lw->max_temps = 0;
+	lw->nfixups = 0;
+	if (!lw->f.vars || !lw->f.params || !k->name) {
+		lw_oom(lw);
+		goto out;
+	}
+	if (lw_layout_kernel(lw, k) || lw_frame_setup(lw, &lw->f) ||
+	    lw_body(lw))
+		goto out;
+	/* A label at the end, or the last instruction, may lead on: stop. */
+	lw->guard = VGPU_PRED_NONE;
+	lw->cur = NULL;
+	if (lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_EXIT,
+		    .guard = VGPU_PRED_NONE }, false) ||
+	    lw_compact(lw, start))
+		goto out;
+	if (lw->local_bytes > VGPU_MAX_LOCAL_BYTES) {
+		lw_fail(lw, fn->pos, "'%s' uses %u bytes of local memory (at most %u)",
+			fn->name, lw->local_bytes, VGPU_MAX_LOCAL_BYTES);
+		goto out;
+	}
+	if (lw->nregs + lw->max_temps > VGPU_MAX_REGS) {
+		lw_fail(lw, fn->pos, "'%s' needs %u registers (at most %u)",
+			fn->name, lw->nregs + lw->max_temps, VGPU_MAX_REGS);
+		goto out;
+	}
+	k->f.entry = start;
+	k->f.nregs = lw->nregs + lw->max_temps ? lw->nregs + lw->max_temps : 1;
+	k->f.npreds = lw->npreds;
+	k->f.shared_bytes = lw->shared_static;
+	k->f.local_bytes = lw->local_bytes;
+	k->f.max_threads = lw_max_threads(fn);
+	k->ptx_regs = fn->nregs;
+	ret = 0;
+out:
+	lw_frame_free(&lw->f);
+	memset(&lw->f, 0, sizeof(lw->f));
+	return ret;
+}
+
+void vg_jit_free(struct vg_jit_image *img)
+{
+	uint32_t i;
+
+	if (!img)
+		return;
+	for (i = 0; i < img->nkernels; i++) {
+		free(img->kernels[i].name);
+		free(img->kernels[i].params);
+	}
+	for (i = 0; i < img->nvars; i++)
+		free(img->vars[i].name);
+	free(img->kernels);
+	free(img->vars);
+	free(img->insns);
+	free(img->globals);
+	free(img->relocs);
+	free(img);
+}
+
+int vg_jit_compile(const char *ptx, size_t len, struct vg_jit_image **out,
+		   char *err, size_t err_len)
+{
+	struct lw lw = { .err = err, .err_len = err_len,
+			 .guard = VGPU_PRED_NONE };
+	struct vg_jit_image *img = calloc(1, sizeof(*img));
+	struct ptx_module *m = NULL;
+	uint32_t i, nk = 0;
+
+	if (err_len)
+		err[0] = 0;
+	if (!img)
+		return lw_oom(&lw);
+	if (ptx_parse(ptx, len, &m, err, err_len))
+		goto fail;
+	lw.m = m;
+	for (i = 0; i < m->nfuncs; i++)
+		nk += m->funcs[i].entry && m->funcs[i].has_body;
+	img->kernels = calloc(nk ? nk : 1, sizeof(*img->kernels));
+	if (!img->kernels) {
+		lw_oom(&lw);
+		goto fail;
+	}
+	if (lw_layout_module(&lw, img))
+		goto fail;
+	for (i = 0; i < m->nfuncs; i++) {
+		if (!m->funcs[i].entry || !m->funcs[i].has_body)
+			continue;
+		if (lw_kernel(&lw, &m->funcs[i], &img->kernels[img->nkernels++]))
+			goto fail;
+	}
+	if (!lw.ncode) {
+		lw_fail(&lw, (struct ptx_pos){ 1, 1 }, "no kernel in the module");
+		goto fail;
+	}
+	img->insns = lw.code;
+	img->ninsns = lw.ncode;
+	img->relocs = lw.relocs;
+	img->nrelocs = lw.nrelocs;
+	free(lw.modvars);
+	free(lw.fixups);
+	ptx_free(m);
+	*out = img;
+	return 0;
+
+fail:
+	free(lw.code);
+	free(lw.relocs);
+	free(lw.modvars);
+	free(lw.fixups);
+	if (m)
+		ptx_free(m);
+	vg_jit_free(img);
+	return -1;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * State shared by the two halves of the lowering: ptx_lower.c (module
+ * layout, kernels, the finished program) and ptx_ops.c (one PTX
+ * instruction at a time).
+ */
+#ifndef VG_PTX_LOWER_H
+#define VG_PTX_LOWER_H
+
+#include "jit.h"
+#include "ptx.h"
+
+/* Where a variable lives once laid out. */
+struct lw_place {
+	enum ptx_space space;	/* GLOBAL, CONST, SHARED, LOCAL or PARAM */
+	uint64_t offset;	/* in its space (GLOBAL: in the module block) */
+};
+
+/* A branch waiting for its label's instruction index. */
+struct lw_fixup {
+	uint32_t insn;
+	uint32_t label;
+};
+
+/*
+ * The function whose body is being lowered: the kernel, or a .func
+ * inlined into it at a call. Parameters of calls live in registers
+ * ("slots", 8 bytes each): the caller's call-sequence .param variables
+ * get them, and an inlined function's parameters and return values are
+ * the slots of the arguments its caller named.
+ */
+struct lw_frame {
+	const struct ptx_func *fn;
+	struct lw_place *vars;		/* per variable of @fn */
+	struct lw_place *params;	/* kernel parameters (kernel frame) */
+	uint32_t *reg_of;	/* PTX register -> ISA register or predicate */
+	uint32_t *label_at;	/* PTX label -> ISA index, ~0 until reached;
+				 * one more entry: the end of an inlined body */
+	uint32_t *var_slot;	/* .param variable -> its first slot */
+	const uint32_t *param_slot;	/* inlined: parameter -> slot, else NULL */
+	const uint32_t *ret_slot;	/* inlined: return value -> slot */
+	uint32_t fixup_base;	/* the frame's first entry in lw.fixups */
+	uint32_t depth;		/* 0 for the kernel */
+	const struct lw_frame *up;	/* the caller */
+};
+
+struct lw {
+	const struct ptx_module *m;
+	struct lw_place *modvars;	/* per module variable */
+	struct lw_frame f;		/* the body being lowered */
+	/* The program being written (all kernels). */
+	struct vgpu_insn *code;
+	uint32_t ncode, capcode;
+	uint32_t *relocs;
+	uint32_t nrelocs, caprelocs;
+	/* This kernel. */
+	uint32_t nregs;		/* ISA registers given out (not temporaries) */
+	uint32_t npreds;
+	uint32_t ntemps;	/* temporaries in use by the current instruction */
+	uint32_t max_temps;
+	struct lw_fixup *fixups;
+	uint32_t nfixups, capfixups;
+	uint32_t shared_static;	/* bytes of static shared memory */
+	uint32_t local_bytes;
+	const struct ptx_insn *cur;	/* the PTX instruction being lowered */
+	uint8_t guard;		/* of the PTX instruction being lowered */
+	bool guard_not;
+	/* The first error. */
+	char *err;
+	size_t err_len;
+	bool failed;
+};
+
+/* The verifier's check of one instruction (kmod/core/isa_verify.c). */
+const char *vgpu_isa_check_shape(const struct vgpu_insn *in, uint32_t ninsns);
+
+/* ptx_lower.c */
+int lw_fail(struct lw *lw, struct ptx_pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int lw_emit(struct lw *lw, struct vgpu_insn in, bool reloc);
+uint32_t lw_temp(struct lw *lw);
+int lw_fixup(struct lw *lw, uint32_t insn, uint32_t label);
+const struct lw_place *lw_place_of(const struct lw *lw, struct ptx_sym s);
+int lw_inline(struct lw *lw, const struct ptx_insn *in, uint32_t callee,
+	      const struct ptx_opnd *rets, const struct ptx_opnd *args);
+
+/* ptx_ops.c */
+int lw_insn(struct lw *lw, const struct ptx_insn *in);
+int lw_bad(struct lw *lw, const struct ptx_insn *in, const char *what);
+uint8_t lw_vtype(enum ptx_type t);
+
+#endif /* VG_PTX_LOWER_H */

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The PTX JIT (libvgpu/ptx_lower.c, ptx_ops.c): kernels written the way
+ * nvcc writes them are lowered, verified and run on the user-space core,
+ * and checked against the same computation on the host; the layouts of
+ * parameters and variables; and the diagnostics for what is refused.
+ */
+#include "core_run.h"
+#include "jit.h"
+#include "tap.h"
+
+#define PTX_HEAD ".version 9.0\n.target sm_75\n.address_size 64\n"
+
+static const char vadd_ptx[] = PTX_HEAD
+	".visible .entry vectorAdd(\n"
+	"\t.param .u64 vectorAdd_param_0,\n"
+	"\t.param .u64 vectorAdd_param_1,\n"
+	"\t.param .u64 vectorAdd_param_2,\n"
+	"\t.param .u32 vectorAdd_param_3\n"
+	")\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<6>;\n"
+	"\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<11>;\n"
+	"\tld.param.u64 %rd1, [vectorAdd_param_0];\n"
+	"\tld.param.u64 %rd2, [vectorAdd_param_1];\n"
+	"\tld.param.u64 %rd3, [vectorAdd_param_2];\n"
+	"\tld.param.u32 %r2, [vectorAdd_param_3];\n"
+	"\tmov.u32 %r3, %ntid.x;\n\tmov.u32 %r4, %ctaid.x;\n"
+	"\tmov.u32 %r5, %tid.x;\n"
+	"\tmad.lo.s32 %r1, %r3, %r4, %r5;\n"
+	"\tsetp.ge.s32 %p1, %r1, %r2;\n"
+	"\t@%p1 bra $L__BB0_2;\n"
+	"\tcvta.to.global.u64 %rd4, %rd1;\n"
+	"\tmul.wide.s32 %rd5, %r1, 4;\n"
+	"\tadd.s64 %rd6, %rd4, %rd5;\n"
+	"\tcvta.to.global.u64 %rd7, %rd2;\n"
+	"\tadd.s64 %rd8, %rd7, %rd5;\n"
+	"\tld.global.f32 %f1, [%rd8];\n"
+	"\tld.global.f32 %f2, [%rd6];\n"
+	"\tadd.f32 %f3, %f2, %f1;\n"
+	"\tcvta.to.global.u64 %rd9, %rd3;\n"
+	"\tadd.s64 %rd10, %rd9, %rd5;\n"
+	"\tst.global.f32 [%rd10], %f3;\n"
+	"$L__BB0_2:\n\tret;\n}\n";
+
+/* Runs kernel 0 of @img over @grid x @block threads on the core. */
+static int run_image(const struct vg_jit_image *img, unsigned int grid,
+		     unsigned int block, const void *params,
+		     struct vgpu_range *mem)
+{
+	struct vgpu_fault fault;
+
+	return core_run(img->insns, img->ninsns, img->kernels[0].f, grid, block,
+			params, mem, &fault);
+}
+
+static void vector_add_runs_on_the_core(void)
+{
+	enum { N = 1000 };
+	static float a[N], b[N], c[N];
+	struct vgpu_range mem[4] = {
+		core_range(a, sizeof(a), false), core_range(b, sizeof(b), false),
+		core_range(c, sizeof(c), true), { 0 },
+	};
+	unsigned char params[28];
+	struct vg_jit_image *img = NULL;
+	uint64_t pa = (uintptr_t)a, pb = (uintptr_t)b, pc = (uintptr_t)c;
+	uint32_t n = N;
+	char err[256];
+	int i, bad = 0;
+
+	for (i = 0; i < N; i++) {
+		a[i] = (float)i * 0.5f;
+		b[i] = 1.0f / (float)(i + 1);
+	}
+	if (vg_jit_compile(vadd_ptx, sizeof(vadd_ptx) - 1, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		return;
+	}
+	CHECK(img->nkernels == 1);
+	CHECK(!strcmp(img->kernels[0].name, "vectorAdd"));
+	/* As NVIDIA's driver lays them out: 28 bytes, no tail padding. */
+	CHECK(img->kernels[0].f.param_bytes == 28);
+	CHECK(img->kernels[0].nparams == 4);
+	CHECK(img->kernels[0].params[3].offset == 24);
+	CHECK(img->kernels[0].params[3].size == 4);
+	memcpy(params, &pa, 8);
+	memcpy(params + 8, &pb, 8);
+	memcpy(params + 16, &pc, 8);
+	memcpy(params + 24, &n, 4);
+	CHECK(run_image(img, (N + 255) / 256, 256, params, mem) == VGPU_RUN_DONE);
+	for (i = 0; i < N; i++)
+		bad += c[i] != a[i] + b[i];
+	CHECK(bad == 0);
+	vg_jit_free(img);
+}
+
+/*
+ * Shared memory, a barrier and a backward loop: each block reverses its
+ * 64 elements through a static __shared__ array, then a thread adds the
+ * elements up in a loop.
+ */
+static const char reverse_ptx[] = PTX_HEAD
+	".visible .entry rev(.param .u64 rev_param_0)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<6>;\n"
+	"\t.shared .align 4 .b8 _ZZ3revE1s[256];\n"
+	"\tld.param.u64 %rd1, [rev_param_0];\n"
+	"\tcvta.to.global.u64 %rd2, %rd1;\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\tmul.wide.u32 %rd3, %r1, 4;\n"
+	"\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.u32 %r2, [%rd4];\n"
+	"\tmov.u32 %r3, _ZZ3revE1s;\n"
+	"\tshl.b32 %r4, %r1, 2;\n"
+	"\tadd.s32 %r5, %r3, %r4;\n"
+	"\tst.shared.u32 [%r5], %r2;\n"
+	"\tbar.sync 0;\n"
+	"\tsub.s32 %r6, 63, %r1;\n"
+	"\tshl.b32 %r7, %r6, 2;\n"
+	"\tadd.s32 %r8, %r3, %r7;\n"
+	"\tld.shared.u32 %r9, [%r8];\n"
+	"\tst.global.u32 [%rd4], %r9;\n"
+	"\tsetp.ne.s32 %p1, %r1, 0;\n"
+	"\t@%p1 bra $L__done;\n"
+	"\tmov.u32 %r10, 0;\n\tmov.u32 %r11, 0;\n"
+	"$L__loop:\n"
+	"\tshl.b32 %r4, %r10, 2;\n"
+	"\tadd.s32 %r5, %r3, %r4;\n"
+	"\tld.shared.u32 %r2, [%r5];\n"
+	"\tadd.s32 %r11, %r11, %r2;\n"
+	"\tadd.s32 %r10, %r10, 1;\n"
+	"\tsetp.lt.u32 %p1, %r10, 64;\n"
+	"\t@%p1 bra $L__loop;\n"
+	"\tst.global.u32 [%rd2+256], %r11;\n"
+	"$L__done:\n\tret;\n}\n";
+
+static void shared_barrier_and_loop(void)
+{
+	static uint32_t data[65];
+	struct vgpu_range mem[2] = { core_range(data, sizeof(data), true), { 0 } };
+	struct vg_jit_image *img = NULL;
+	uint64_t p = (uintptr_t)data;
+	uint32_t i, sum = 0;
+	char err[256];
+	int bad = 0;
+
+	for (i = 0; i < 64; i++) {
+		data[i] = i * 3 + 1;
+		sum += data[i];
+	}
+	if (vg_jit_compile(reverse_ptx, sizeof(reverse_ptx) - 1, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		return;
+	}
+	CHECK(img->kernels[0].f.shared_bytes == 256);
+	CHECK(run_image(img, 1, 64, &p, mem) == VGPU_RUN_DONE);
+	for (i = 0; i < 64; i++)
+		bad += data[i] != (63 - i) * 3 + 1;
+	CHECK(bad == 0);
+	CHECK(data[64] == sum);
+	vg_jit_free(img);
+}
+
+/* __device__ and __constant__ variables: one initialized block, relocated. */
+static void module_variables(void)
+{
+	static const char ptx[] = PTX_HEAD
+		".global .align 4 .u32 counter = 5;\n"
+		".const .align 4 .b8 tab[8] = {1, 2, 3, 4, 5, 6, 7, 8};\n"
+		".visible .entry k()\n{\n"
+		"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
+		"\tld.global.u32 %r1, [counter];\n"
+		"\tld.const.u32 %r2, [tab+4];\n"
+		"\tadd.s32 %r3, %r1, %r2;\n"
+		"\tst.global.u32 [counter], %r3;\n"
+		"\tret;\n}\n";
+	static const uint8_t want[16] = { 5, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct vg_jit_image *img = NULL;
+	char err[256];
+
+	if (vg_jit_compile(ptx, sizeof(ptx) - 1, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		return;
+	}
+	CHECK(img->nvars == 2);
+	CHECK(!strcmp(img->vars[0].name, "counter") && img->vars[0].offset == 0 &&
+	      img->vars[0].size == 4 && !img->vars[0].is_const);
+	CHECK(!strcmp(img->vars[1].name, "tab") && img->vars[1].offset == 4 &&
+	      img->vars[1].size == 8 && img->vars[1].is_const);
+	CHECK(img->global_bytes == 12);
+	CHECK(!memcmp(img->globals, want, 12));
+	/* Three accesses name a variable: the loader adds the block's address. */
+	CHECK(img->nrelocs == 3);
+	vg_jit_free(img);
+}
+
+/* PTX's bfi, which the JIT builds from shifts and masks, against C. */
+static uint32_t bfi_model(uint32_t f, uint32_t b, uint32_t pos, uint32_t len)
+{
+	uint32_t i;
+
+	pos &= 0xff;
+	len &= 0xff;
+	for (i = 0; i < len && pos + i < 32; i++)
+		b = (b & ~(1u << (pos + i))) | (((f >> i) & 1) << (pos + i));
+	return b;
+}
+
+static void bit_field_insert(void)
+{
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 k_param_0)\n{\n"
+		"\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+		"\tld.param.u64 %rd1, [k_param_0];\n"
+		"\tmov.u32 %r1, %tid.x;\n"
+		"\tmul.lo.s32 %r2, %r1, 7;\n"
+		"\txor.b32 %r2, %r2, -1412623820;\n"
+		"\tsub.s32 %r3, -1, %r1;\n"
+		"\tmul.lo.s32 %r4, %r1, 3;\n\trem.u32 %r4, %r4, 40;\n"
+		"\tmul.lo.s32 %r5, %r1, 5;\n\trem.u32 %r5, %r5, 40;\n"
+		"\tbfi.b32 %r6, %r2, %r3, %r4, %r5;\n"
+		"\tbfi.b32 %r7, %r2, %r6, 4, 8;\n"
+		"\tmul.wide.u32 %rd2, %r1, 8;\n"
+		"\tadd.s64 %rd3, %rd1, %rd2;\n"
+		"\tst.global.v2.u32 [%rd3], {%r6, %r7};\n"
+		"\tret;\n}\n";
+	static uint32_t out[2 * 64];
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vg_jit_image *img = NULL;
+	uint64_t p = (uintptr_t)out;
+	uint32_t t;
+	char err[256];
+	int bad = 0;
+
+	if (vg_jit_compile(ptx, sizeof(ptx) - 1, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		return;
+	}
+	CHECK(run_image(img, 1, 64, &p, mem) == VGPU_RUN_DONE);
+	for (t = 0; t < 64; t++) {
+		uint32_t f = (t * 7) ^ 0xabcd1234u, r;
+
+		r = bfi_model(f, ~0u - t, t * 3 % 40, t * 5 % 40);
+		bad += out[2 * t] != r;
+		bad += out[2 * t + 1] != bfi_model(f, r, 4, 8);
+	}
+	CHECK(bad == 0);
+	vg_jit_free(img);
+}
+
+/*
+ * Calls to .func functions, inlined: a value returned through a .b32
+ * return parameter, an 8-byte struct passed and returned by value, a
+ * function that calls another, a guarded call, and an early ret.
+ */
+static const char calls_ptx[] = PTX_HEAD
+	".func (.param .b32 func_retval0) twice(.param .b32 twice_param_0)\n{\n"
+	"\t.reg .b32 %r<3>;\n"
+	"\tld.param.u32 %r1, [twice_param_0];\n"
+	"\tshl.b32 %r2, %r1, 1;\n"
+	"\tst.param.b32 [func_retval0+0], %r2;\n\tret;\n}\n"
+	".func (.param .align 4 .b8 func_retval0[8]) swap(.param .align 4 .b8 swap_param_0[8])\n{\n"
+	"\t.reg .b32 %r<5>;\n\t.reg .pred %p<2>;\n"
+	"\tld.param.u32 %r1, [swap_param_0];\n"
+	"\tld.param.u32 %r2, [swap_param_0+4];\n"
+	"\tst.param.b32 [func_retval0+0], %r2;\n"
+	"\tst.param.b32 [func_retval0+4], %r1;\n"
+	"\tsetp.lt.u32 %p1, %r1, 100;\n"
+	"\t@%p1 ret;\n"
+	"\t{ .param .b32 param0; st.param.b32 [param0+0], %r1;\n"
+	"\t.param .b32 retval0;\n"
+	"\tcall.uni (retval0), twice, (param0);\n"
+	"\tld.param.b32 %r3, [retval0+0]; }\n"
+	"\tst.param.b32 [func_retval0+4], %r3;\n"
+	"\tret;\n}\n"
+	".visible .entry k(.param .u64 k_param_0)\n{\n"
+	"\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<2>;\n"
+	"\tld.param.u64 %rd1, [k_param_0];\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\t{ .param .b32 param0; st.param.b32 [param0+0], %r1;\n"
+	"\t.param .b32 retval0;\n"
+	"\tcall.uni (retval0), twice, (param0);\n"
+	"\tld.param.b32 %r2, [retval0+0]; }\n"
+	"\tmov.u32 %r3, 7;\n"
+	"\tand.b32 %r4, %r1, 1;\n\tsetp.ne.s32 %p1, %r4, 0;\n"
+	"\t{ .param .b32 param0; st.param.b32 [param0+0], %r2;\n"
+	"\t.param .b32 retval0;\n"
+	"\t@%p1 call.uni (retval0), twice, (param0);\n"
+	"\t@%p1 ld.param.b32 %r3, [retval0+0]; }\n"
+	"\tmul.lo.s32 %r5, %r1, 60;\n"
+	"\t{ .param .align 4 .b8 param0[8];\n"
+	"\tst.param.v2.b32 [param0+0], {%r5, %r3};\n"
+	"\t.param .align 4 .b8 retval0[8];\n"
+	"\tcall.uni (retval0), swap, (param0);\n"
+	"\tld.param.v2.b32 {%r6, %r7}, [retval0+0]; }\n"
+	"\tmul.wide.u32 %rd2, %r1, 16;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tst.global.v4.u32 [%rd3], {%r2, %r3, %r6, %r7};\n"
+	"\tret;\n}\n";
+
+static void calls_are_inlined(void)
+{
+	static uint32_t out[4 * 32];
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vg_jit_image *img = NULL;
+	uint64_t p = (uintptr_t)out;
+	uint32_t t;
+	char err[256];
+	int bad = 0;
+
+	if (vg_jit_compile(calls_ptx, sizeof(calls_ptx) - 1, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		return;
+	}
+	CHECK(img->nkernels == 1);
+	CHECK(run_image(img, 1, 32, &p, mem) == VGPU_RUN_DONE);
+	for (t = 0; t < 32; t++) {
+		uint32_t r2 = 2 * t, r3 = t & 1 ? 2 * r2 : 7, r5 = 60 * t;
+
+		bad += out[4 * t] != r2 || out[4 * t + 1] != r3;
+		bad += out[4 * t + 2] != r3;
+		bad += out[4 * t + 3] != (r5 < 100 ? r5 : 2 * r5);
+	}
+	CHECK(bad == 0);
+	vg_jit_free(img);
+}
+
+/* What the JIT refuses, at the instruction's line and column. */
+static void refusals(void)
+{
+	static const struct {
+		const char *body;
+		const char *msg;
+	} cases[] = {
+		{ "\tcall.uni k, ();\n", "11:2: recursive call to 'k' is not supported" },
+		{ "\t{ .param .b32 q; call.uni f, (q); }\n", "11:19: call passes 1 values where 'f' takes 0" },
+		{ "\tbar.sync 1, 64;\n", "11:2: bar.sync: a thread count is not supported yet" },
+		{ "\tadd.f16 %h1, %h1, %h1;\n", "11:2: add.f16: half-precision arithmetic is not supported yet" },
+		{ "\tcvt.s32.f32 %r1, %f1;\n", "11:2: cvt.s32.f32: float to integer needs .rni, .rzi, .rmi or .rpi" },
+		{ "\tsetp.ltu.s32 %p1, %r1, %r1;\n", "11:2: setp.ltu.s32: unordered comparison of integers" },
+		{ "\tbrkpt;\n", "11:2: brkpt: unsupported instruction" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct vg_jit_image *img = NULL;
+		char ptx[1024], err[256] = "";
+
+		/* The instruction is on line 11. */
+		snprintf(ptx, sizeof(ptx), PTX_HEAD
+			 ".func f()\n{\n\tret;\n}\n"
+			 ".visible .entry k()\n{\n"
+			 "\t.reg .pred %%p<2>; .reg .b32 %%r<2>; .reg .f32 %%f<2>; .reg .b16 %%h<2>;\n"
+			 "%s\tret;\n}\n", cases[i].body);
+		if (!vg_jit_compile(ptx, strlen(ptx), &img, err, sizeof(err))) {
+			TAP_FAIL("case %u compiled", i);
+			vg_jit_free(img);
+			continue;
+		}
+		if (strcmp(err, cases[i].msg))
+			TAP_FAIL("case %u: got \"%s\", expected \"%s\"", i, err,
+				 cases[i].msg);
+	}
+}
+
+static const struct tap_test tests[] = {
+	TAP_TEST(vector_add_runs_on_the_core),
+	TAP_TEST(shared_barrier_and_loop),
+	TAP_TEST(module_variables),
+	TAP_TEST(bit_field_insert),
+	TAP_TEST(calls_are_inlined),
+	TAP_TEST(refusals),
+};
+
+int main(void)
+{
+	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
+}
