@@ -217,13 +217,16 @@ $(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h libvgpu/include/cuda.h $(LIBVGPU
 
 # A sample's kernels (tests/samples/NAME.cu) become PTX at build time; the
 # program finds them in PTX_DIR.
+# NAME_fast.cu is built with --use_fast_math.
 $(BUILD)/samples/%.ptx: tests/samples/%.cu
 	@mkdir -p $(@D)
-	nvcc -ptx -arch=compute_75 $< -o $@
+	nvcc -ptx -arch=compute_75 $(if $(findstring _fast,$*),--use_fast_math) $< -o $@
 
-$(BUILD)/samples/%: tests/samples/%.c libvgpu/include/cuda.h $(LIBVGPU) $(SAMPLE_PTX)
+$(BUILD)/samples/%: tests/samples/%.c tests/samples/sample.h libvgpu/include/cuda.h \
+		$(LIBVGPU) $(SAMPLE_PTX)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) '-DPTX_DIR="$(BUILD)/samples"' $< $(LINK_LIBVGPU) -lm -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/samples '-DPTX_DIR="$(BUILD)/samples"' $< \
+		$(LINK_LIBVGPU) -lm -o $@
 
 $(BUILD)/bench/%: tests/bench/%.c libvgpu/include/cuda.h uapi/vgpu.h $(LIBVGPU)
 	@mkdir -p $(@D)

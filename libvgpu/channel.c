@@ -60,6 +60,8 @@ void vg_chan_close(struct CUctx_st *ctx)
 	if (ctx->params)
 		munmap(ctx->params, VG_PARAM_CHUNKS * VG_PARAM_CHUNK);
 	free(ctx->ring);
+	/* Modules go with the context (their handles are dead). */
+	ctx->modules = NULL;
 	ctx->params = NULL;
 	ctx->status_page = NULL;
 	ctx->status = NULL;
@@ -160,12 +162,20 @@ CUresult vg_chan_push(struct CUctx_st *ctx, const struct vgpu_cmd *cmd,
 	return CUDA_SUCCESS;
 }
 
-/* Everything queued so far has completed. */
+/*
+ * Everything queued so far has completed; what kernels printed comes out
+ * here, as at CUDA's synchronizing calls.
+ */
 CUresult vg_chan_sync(struct CUctx_st *ctx)
 {
+	CUresult r;
+
 	if (vg_ctx_sticky(ctx))
 		return vg_ctx_sticky(ctx);
-	return vg_chan_wait(ctx, ctx->put);
+	r = vg_chan_wait(ctx, ctx->put);
+	if (r == CUDA_SUCCESS)
+		vg_printf_drain(ctx);
+	return r;
 }
 
 /* The staging buffer, pinned into the context on first use. */

@@ -73,8 +73,8 @@ CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst, const void *src,
 }
 
 /* With the context's lock held; @pinned: the destination is registered. */
-static CUresult vg_dtoh(struct CUctx_st *ctx, void *dst, CUdeviceptr src,
-			size_t n, bool pinned, bool async)
+CUresult vg_dtoh(struct CUctx_st *ctx, void *dst, CUdeviceptr src, size_t n,
+		 bool pinned, bool async)
 {
 	unsigned char *d = dst, *stage;
 	uint64_t seq[2] = { 0, 0 };

@@ -35,6 +35,17 @@ struct vg_jit_var {
 	uint64_t size;
 };
 
+/*
+ * Kernel printf: a module that calls vprintf gets a FIFO at @printf_off in
+ * its global block: a header (the u64 count of bytes written, which may
+ * pass the capacity when records are dropped) and then records, each a
+ * u32 size (all of it, 8-aligned), a u32 count of argument bytes, the
+ * u64 format address and the argument bytes as vprintf received them.
+ */
+#define VG_PRINTF_HEADER 64
+#define VG_PRINTF_CAP (1u << 20)
+#define VG_PRINTF_MAX_ARGS 256	/* argument bytes a record keeps */
+
 struct vg_jit_image {
 	struct vgpu_insn *insns;
 	uint32_t ninsns;
@@ -45,6 +56,8 @@ struct vg_jit_image {
 	uint8_t *globals;	/* the initial global block (__device__ and
 				 * __constant__ variables) */
 	uint64_t global_bytes;
+	bool has_printf;
+	uint64_t printf_off;	/* the FIFO, when @has_printf */
 	/*
 	 * Instructions whose @imm is an offset in the global block: the
 	 * loader adds the block's device address before loading.

@@ -240,6 +240,8 @@ static CUresult vg_module_load(CUmodule *module, const void *image,
 		r = vg_module_send(ctx, mod, logs);
 	if (!r) {
 		vg_info_log(mod->img, logs);
+		mod->next = ctx->modules;
+		ctx->modules = mod;
 		*module = mod;
 		mod = NULL;
 	}
@@ -317,6 +319,7 @@ CUresult cuModuleLoad(CUmodule *module, const char *path)
 
 CUresult cuModuleUnload(CUmodule module)
 {
+	struct CUmod_st **pp;
 	struct vgpu_module_unload mu;
 	struct CUctx_st *ctx;
 	CUresult r = vg_check_init();
@@ -333,6 +336,14 @@ CUresult cuModuleUnload(CUmodule module)
 		return CUDA_SUCCESS;
 	}
 	vg_ctx_begin(ctx);
+	/* What its kernels printed comes out first, as on CUDA. */
+	if (vg_chan_wait(ctx, ctx->put) == CUDA_SUCCESS)
+		vg_printf_drain(ctx);
+	for (pp = &ctx->modules; *pp; pp = &(*pp)->next)
+		if (*pp == module) {
+			*pp = module->next;
+			break;
+		}
 	/* Launches already queued keep the code; the variables go after them. */
 	mu = (struct vgpu_module_unload){ .handle = module->handle };
 	ioctl(ctx->fd, VGPU_IOCTL_MODULE_UNLOAD, &mu);

@@ -114,6 +114,29 @@ int lw_fixup(struct lw *lw, uint32_t insn, uint32_t label)
 	return 0;
 }
 
+/* @insn's imm becomes the kernel's local bytes per thread, once known. */
+int lw_local_size_fixup(struct lw *lw, uint32_t insn)
+{
+	if (!lw_grow((void **)&lw->lfix, &lw->caplfix, lw->nlfix + 1,
+		     sizeof(*lw->lfix)))
+		return lw_oom(lw);
+	lw->lfix[lw->nlfix++] = insn;
+	return 0;
+}
+
+/* One predicate for sequences the JIT writes, given out once per kernel. */
+int lw_scratch_pred(struct lw *lw, uint32_t *p)
+{
+	if (lw->scratch_pred == UINT32_MAX) {
+		if (lw->npreds >= VGPU_MAX_PREDS)
+			return lw_fail(lw, lw->cur->pos, "more than %u predicates",
+				       VGPU_MAX_PREDS);
+		lw->scratch_pred = lw->npreds++;
+	}
+	*p = lw->scratch_pred;
+	return 0;
+}
+
 const struct lw_place *lw_place_of(const struct lw *lw, struct ptx_sym s)
 {
 	switch (s.kind) {
@@ -215,6 +238,14 @@ static int lw_layout_module(struct lw *lw, struct vg_jit_image *img)
 		return lw_fail(lw, (struct ptx_pos){ 1, 1 },
 			       "constant data (%llu bytes) over the 64 KiB bank",
 			       (unsigned long long)csize);
+	lw->printf_off = UINT64_MAX;
+	for (i = 0; i < m->nfuncs; i++)
+		if (!m->funcs[i].has_body && !strcmp(m->funcs[i].name, "vprintf")) {
+			lw->printf_off = lw_align_up(gsize, 8);
+			gsize = lw->printf_off + VG_PRINTF_HEADER + VG_PRINTF_CAP;
+			img->has_printf = true;
+			img->printf_off = lw->printf_off;
+		}
 	img->global_bytes = gsize;
 	img->globals = calloc(1, gsize ? gsize : 1);
 	if (!img->globals)
@@ -566,7 +597,7 @@ static uint32_t lw_max_threads(const struct ptx_func *fn)
 static int lw_kernel(struct lw *lw, const struct ptx_func *fn,
 		     struct vg_jit_kernel *k)
 {
-	uint32_t start = lw->ncode;
+	uint32_t start = lw->ncode, i;
 	int ret = -1;
 
 	memset(&lw->f, 0, sizeof(lw->f));
@@ -579,6 +610,8 @@ static int lw_kernel(struct lw *lw, const struct ptx_func *fn,
 	lw->npreds = 0;
 	lw->max_temps = 0;
 	lw->nfixups = 0;
+	lw->nlfix = 0;
+	lw->scratch_pred = UINT32_MAX;
 	if (!lw->f.vars || !lw->f.params || !k->name) {
 		lw_oom(lw);
 		goto out;
@@ -586,6 +619,10 @@ static int lw_kernel(struct lw *lw, const struct ptx_func *fn,
 	if (lw_layout_kernel(lw, k) || lw_frame_setup(lw, &lw->f) ||
 	    lw_body(lw))
 		goto out;
+	/* Whole words of local memory, so printf can copy 8 bytes at a time. */
+	lw->local_bytes = (uint32_t)lw_align_up(lw->local_bytes, 8);
+	for (i = 0; i < lw->nlfix; i++)
+		lw->code[lw->lfix[i]].imm = lw->local_bytes;
 	/* A label at the end, or the last instruction, may lead on: stop. */
 	lw->guard = VGPU_PRED_NONE;
 	lw->cur = NULL;
@@ -672,6 +709,8 @@ int vg_jit_compile(const char *ptx, size_t len, struct vg_jit_image **out,
 		lw_fail(&lw, (struct ptx_pos){ 1, 1 }, "no kernel in the module");
 		goto fail;
 	}
+	free(lw.lfix);
+	lw.lfix = NULL;
 	img->insns = lw.code;
 	img->ninsns = lw.ncode;
 	img->relocs = lw.relocs;
@@ -683,6 +722,7 @@ int vg_jit_compile(const char *ptx, size_t len, struct vg_jit_image **out,
 	return 0;
 
 fail:
+	free(lw.lfix);
 	free(lw.code);
 	free(lw.relocs);
 	free(lw.modvars);

@@ -61,6 +61,10 @@ struct lw {
 	struct lw_fixup *fixups;
 	uint32_t nfixups, capfixups;
 	uint32_t shared_static;	/* bytes of static shared memory */
+	uint64_t printf_off;	/* the module's printf FIFO, or ~0 */
+	uint32_t scratch_pred;	/* a predicate for the JIT's own use, or ~0 */
+	uint32_t *lfix;		/* instructions whose imm is local_bytes */
+	uint32_t nlfix, caplfix;
 	uint32_t local_bytes;
 	const struct ptx_insn *cur;	/* the PTX instruction being lowered */
 	uint8_t guard;		/* of the PTX instruction being lowered */
@@ -80,6 +84,8 @@ int lw_fail(struct lw *lw, struct ptx_pos pos, const char *fmt, ...)
 int lw_emit(struct lw *lw, struct vgpu_insn in, bool reloc);
 uint32_t lw_temp(struct lw *lw);
 int lw_fixup(struct lw *lw, uint32_t insn, uint32_t label);
+int lw_local_size_fixup(struct lw *lw, uint32_t insn);
+int lw_scratch_pred(struct lw *lw, uint32_t *p);
 const struct lw_place *lw_place_of(const struct lw *lw, struct ptx_sym s);
 int lw_inline(struct lw *lw, const struct ptx_insn *in, uint32_t callee,
 	      const struct ptx_opnd *rets, const struct ptx_opnd *args);

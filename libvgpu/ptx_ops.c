@@ -1209,6 +1209,143 @@ static int lw_ret(struct lw *lw)
 			.guard = VGPU_PRED_NONE, .c = VGPU_NO_TARGET }, false);
 }
 
+#define LW_U64(...) ((struct vgpu_insn){ .type = VGPU_T_U64, __VA_ARGS__ })
+
+/*
+ * vprintf(fmt, args) appends a record to the module's FIFO: the size is
+ * reserved with an atomic add on the header, then the format address and
+ * the argument buffer (what is left of the thread's local memory from
+ * @args, at most VG_PRINTF_MAX_ARGS bytes: nvcc puts the buffer in the
+ * local frame) are copied a word at a time. The host formats records at
+ * synchronizing calls (printf.c). A full FIFO drops the record.
+ */
+static int lw_printf(struct lw *lw, const struct ptx_insn *in,
+		     const struct ptx_opnd *rets, const struct ptx_opnd *args)
+{
+	enum { SKIP = 12, LOOP = 18, EXIT_LOOP = 19, BACK = 25 };
+	uint32_t fmt, buf, i, base, done, guard_bra = UINT32_MAX;
+	uint32_t off = lw_temp(lw), cnt = lw_temp(lw), rec = lw_temp(lw);
+	uint32_t fifo = lw_temp(lw), old = lw_temp(lw), w = lw_temp(lw);
+	uint32_t p32;
+	uint8_t guard = lw->guard, p, none = VGPU_PRED_NONE;
+	bool guard_not = lw->guard_not;
+
+	if (!args || args->nvec != 2 || (rets && rets->nvec > 1))
+		return lw_bad(lw, in, "vprintf takes a format and an argument buffer");
+	for (i = 0; i < 2; i++) {
+		struct ptx_sym s = args->list[i];
+
+		if (s.kind != PTX_SYM_FUNCVAR ||
+		    lw->f.fn->vars[s.index].space != PTX_S_PARAM)
+			return lw_bad(lw, in, "call arguments must be .param variables");
+	}
+	fmt = lw->f.var_slot[args->list[0].index];
+	buf = lw->f.var_slot[args->list[1].index];
+	if (lw_scratch_pred(lw, &p32))
+		return -1;
+	p = (uint8_t)p32;
+	/* Lanes where a guarded call does not run jump past it all. */
+	lw->guard = VGPU_PRED_NONE;
+	if (guard != VGPU_PRED_NONE) {
+		guard_bra = lw->ncode;
+		if (lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_BRA,
+			    .guard = guard,
+			    .flags = guard_not ? 0 : VGPU_IF_GUARD_NOT,
+			    .c = VGPU_NO_TARGET }, false))
+			return -1;
+	}
+	base = lw->ncode;
+	{
+		const struct vgpu_insn seq[] = {
+			/* off = buf - window; cnt = clamp(L - off, 0, MAX) */
+			LW_U64(.op = VGPU_OP_SUB, .dst = off, .a = buf, .guard = none,
+			       .flags = VGPU_IF_B_IMM, .imm = VGPU_LOCAL_WINDOW),
+			LW_U64(.op = VGPU_OP_MOV, .dst = cnt, .guard = none,
+			       .flags = VGPU_IF_B_IMM),
+			LW_U64(.op = VGPU_OP_SUB, .dst = cnt, .a = cnt, .b = off,
+			       .guard = none),
+			{ .op = VGPU_OP_MIN, .type = VGPU_T_S64, .dst = cnt, .a = cnt,
+			  .flags = VGPU_IF_B_IMM, .imm = VG_PRINTF_MAX_ARGS,
+			  .guard = none },
+			{ .op = VGPU_OP_MAX, .type = VGPU_T_S64, .dst = cnt, .a = cnt,
+			  .flags = VGPU_IF_B_IMM, .guard = none },
+			/* No buffer (a format without arguments): nothing to copy. */
+			LW_U64(.op = VGPU_OP_SETP, .mod = VGPU_CMP_EQ, .dst = p,
+			       .a = buf, .flags = VGPU_IF_B_IMM, .guard = none),
+			LW_U64(.op = VGPU_OP_MOV, .dst = cnt, .flags = VGPU_IF_B_IMM,
+			       .guard = p),
+			LW_U64(.op = VGPU_OP_ADD, .dst = rec, .a = cnt, .guard = none,
+			       .flags = VGPU_IF_B_IMM, .imm = 16),
+			LW_U64(.op = VGPU_OP_MOV, .dst = fifo, .guard = none,
+			       .flags = VGPU_IF_B_IMM, .imm = lw->printf_off),
+			LW_U64(.op = VGPU_OP_ATOM, .mod = VGPU_SPACE_GLOBAL,
+			       .mod2 = VGPU_ATOM_ADD, .dst = old, .a = fifo, .b = rec,
+			       .guard = none),
+			LW_U64(.op = VGPU_OP_ADD, .dst = w, .a = old, .b = rec,
+			       .guard = none),
+			LW_U64(.op = VGPU_OP_SETP, .mod = VGPU_CMP_GT, .dst = p, .a = w,
+			       .flags = VGPU_IF_B_IMM, .imm = VG_PRINTF_CAP,
+			       .guard = none),
+			[SKIP] = { .op = VGPU_OP_BRA, .guard = p, .c = VGPU_NO_TARGET },
+			LW_U64(.op = VGPU_OP_ADD, .dst = fifo, .a = fifo, .b = old,
+			       .guard = none),
+			{ .op = VGPU_OP_ST, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+			  .a = fifo, .b = rec, .imm = VG_PRINTF_HEADER, .guard = none },
+			{ .op = VGPU_OP_ST, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+			  .a = fifo, .b = cnt, .imm = VG_PRINTF_HEADER + 4,
+			  .guard = none },
+			LW_U64(.op = VGPU_OP_ST, .mod = VGPU_SPACE_GLOBAL, .a = fifo,
+			       .b = fmt, .imm = VG_PRINTF_HEADER + 8, .guard = none),
+			/* for (old = 0; old < cnt; old += 8) copy a word */
+			LW_U64(.op = VGPU_OP_MOV, .dst = old, .flags = VGPU_IF_B_IMM,
+			       .guard = none),
+			[LOOP] = LW_U64(.op = VGPU_OP_SETP, .mod = VGPU_CMP_GE, .dst = p,
+					.a = old, .b = cnt, .guard = none),
+			[EXIT_LOOP] = { .op = VGPU_OP_BRA, .guard = p,
+					.c = VGPU_NO_TARGET },
+			LW_U64(.op = VGPU_OP_ADD, .dst = w, .a = off, .b = old,
+			       .guard = none),
+			LW_U64(.op = VGPU_OP_LD, .mod = VGPU_SPACE_LOCAL, .dst = w,
+			       .a = w, .guard = none),
+			LW_U64(.op = VGPU_OP_ADD, .dst = rec, .a = fifo, .b = old,
+			       .guard = none),
+			LW_U64(.op = VGPU_OP_ST, .mod = VGPU_SPACE_GLOBAL, .a = rec,
+			       .b = w, .imm = VG_PRINTF_HEADER + 16, .guard = none),
+			LW_U64(.op = VGPU_OP_ADD, .dst = old, .a = old,
+			       .flags = VGPU_IF_B_IMM, .imm = 8, .guard = none),
+			[BACK] = { .op = VGPU_OP_BRA, .guard = none,
+				   .c = VGPU_NO_TARGET },
+		};
+
+		for (i = 0; i < sizeof(seq) / sizeof(seq[0]); i++)
+			if (lw_emit(lw, seq[i], seq[i].op == VGPU_OP_MOV &&
+				    seq[i].dst == fifo))
+				return -1;
+	}
+	/* The sequence's branches: past it, out of the loop, back. */
+	done = lw->ncode;
+	if (lw_local_size_fixup(lw, base + 1))
+		return -1;
+	lw->code[base + SKIP].imm = done;
+	lw->code[base + EXIT_LOOP].imm = done;
+	lw->code[base + BACK].imm = base + LOOP;
+	if (guard_bra != UINT32_MAX)
+		lw->code[guard_bra].imm = done;
+	/* vprintf returns an int; nothing reads it but keep it defined. */
+	if (rets && rets->nvec) {
+		struct ptx_sym s = rets->list[0];
+
+		if (s.kind != PTX_SYM_FUNCVAR ||
+		    lw->f.fn->vars[s.index].space != PTX_S_PARAM)
+			return lw_bad(lw, in, "call arguments must be .param variables");
+		if (lw_emit(lw, LW_U64(.op = VGPU_OP_MOV,
+				       .dst = lw->f.var_slot[s.index],
+				       .flags = VGPU_IF_B_IMM, .guard = none), false))
+			return -1;
+	}
+	return 0;
+}
+
 /* call [(rets),] f, (args): functions are inlined at each call. */
 static int lw_call(struct lw *lw, const struct ptx_insn *in)
 {
@@ -1233,7 +1370,7 @@ static int lw_call(struct lw *lw, const struct ptx_insn *in)
 		return lw_bad(lw, in, "no function to call");
 	fn = &lw->m->funcs[f];
 	if (!fn->has_body && !strcmp(fn->name, "vprintf"))
-		return lw_bad(lw, in, "printf is not supported yet");
+		return lw_printf(lw, in, rets, args);
 	return lw_inline(lw, in, f, rets, args);
 }
 

@@ -66,6 +66,7 @@ struct CUctx_st {
 	uint32_t param_chunk;	/* the chunk being filled */
 	uint32_t param_off;	/* bytes used in it */
 	uint64_t param_seq[VG_PARAM_CHUNKS];	/* last launch using each */
+	struct CUmod_st *modules;	/* loaded, for printf (module.c) */
 	unsigned int flags;	/* CU_CTX_* as given at creation */
 	unsigned int refs;	/* registry + stack slots */
 	bool primary;
@@ -81,6 +82,7 @@ struct CUmod_st {
 	CUdeviceptr globals;	/* __device__ and __constant__ data, or 0 */
 	struct vg_jit_image *img;
 	struct CUfunc_st *funcs;
+	struct CUmod_st *next;	/* in ctx->modules */
 };
 
 struct CUfunc_st {
@@ -135,6 +137,15 @@ CUresult vg_stage_get(struct CUctx_st *ctx, unsigned char **stage);
 /* copy.c */
 CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst, const void *src,
 		 size_t n, bool pinned, bool async);
+CUresult vg_dtoh(struct CUctx_st *ctx, void *dst, CUdeviceptr src, size_t n,
+		 bool pinned, bool async);
+
+/* printf.c */
+void vg_printf_drain(struct CUctx_st *ctx);
+size_t vg_printf_format(char *out, size_t size, const char *fmt,
+			const unsigned char *args, size_t nargs,
+			size_t (*str)(void *arg, uint64_t addr, char *buf,
+				      size_t len), void *str_arg);
 bool vg_stream_ok(CUstream s);
 
 /* module.c */

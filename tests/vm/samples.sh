@@ -1,12 +1,15 @@
 #!/bin/sh
 # The samples run and verify their own results: bandwidth (pageable and
-# page-locked transfers), pitched_copy (2D and 3D) and vectoradd (a kernel
-# compiled to PTX by nvcc, loaded and launched through the driver API).
+# page-locked transfers), pitched_copy (2D and 3D), and programs whose
+# kernels nvcc compiled to PTX, loaded and launched through the driver API
+# (vectoradd, hello with printf, matmul, reduce, histogram, globals, grid2d,
+# devchain, dynsmem, math).
 cd "$(dirname "$0")/../.." || exit 1
 n=0
 fail=0
-echo "1..3"
-for s in "bandwidth 8" pitched_copy vectoradd; do
+echo "1..12"
+for s in "bandwidth 8" pitched_copy vectoradd hello matmul reduce histogram \
+	globals grid2d devchain dynsmem math; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	out=$(build/samples/$s 2>&1)

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Kernel printf: the records kernels append to their module's FIFO (see
+ * jit.h) are formatted here, on the host, at synchronizing calls, and
+ * written to stdout, as CUDA prints them. Arguments sit in the record as
+ * vprintf packs them: each at its natural alignment, float promoted to
+ * double, char to int.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vg.h"
+
+/* Appends to @out (@size bytes, *@len used), NUL-terminated, truncating. */
+static void vg_put(char *out, size_t size, size_t *len, const char *s, size_t n)
+{
+	if (*len + 1 >= size)
+		return;
+	if (n > size - 1 - *len)
+		n = size - 1 - *len;
+	memcpy(out + *len, s, n);
+	*len += n;
+	out[*len] = 0;
+}
+
+/* The next argument of @bytes, aligned; false when the record ends. */
+static bool vg_arg(const unsigned char *args, size_t nargs, size_t *at,
+		   size_t bytes, void *val)
+{
+	size_t a = (*at + bytes - 1) / bytes * bytes;
+
+	if (a > nargs || bytes > nargs - a)
+		return false;
+	memcpy(val, args + a, bytes);
+	*at = a + bytes;
+	return true;
+}
+
+/**
+ * vg_printf_format() - formats one record into @out (@size bytes).
+ * @str: reads the NUL-terminated string at device address @addr (for %s)
+ * into @buf (@len bytes); returns its length.
+ * Return: the length written.
+ */
+size_t vg_printf_format(char *out, size_t size, const char *fmt,
+			const unsigned char *args, size_t nargs,
+			size_t (*str)(void *arg, uint64_t addr, char *buf,
+				      size_t len), void *str_arg)
+{
+	size_t len = 0, at = 0;
+	const char *p = fmt;
+
+	if (size)
+		out[0] = 0;
+	while (*p) {
+		char spec[32], piece[512], sbuf[512];
+		const char *start = p, *lenmod;
+		size_t sl, wide;
+		int n = 0;
+
+		if (*p != '%' || p[1] == '%') {
+			vg_put(out, size, &len, p, 1);
+			p += *p == '%' ? 2 : 1;
+			continue;
+		}
+		p++;
+		while (*p && strchr("-+ #0", *p))
+			p++;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (*p == '.')
+			for (p++; *p >= '0' && *p <= '9'; p++)
+				;
+		lenmod = p;
+		while (*p && strchr("hlLqjzt", *p))
+			p++;
+		if (!*p || (size_t)(p + 1 - start) >= sizeof(spec)) {
+			vg_put(out, size, &len, start, strlen(start));
+			break;
+		}
+		/* The spec without its length modifier; values come widened. */
+		sl = (size_t)(lenmod - start);
+		memcpy(spec, start, sl);
+		wide = (size_t)(p - lenmod);
+		switch (*p) {
+		case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c': {
+			bool big = wide && *lenmod != 'h';
+			long long v = 0;
+
+			if (big) {
+				int64_t v64;
+
+				if (!vg_arg(args, nargs, &at, 8, &v64))
+					goto out;
+				v = v64;
+			} else {
+				int32_t v32;
+
+				if (!vg_arg(args, nargs, &at, 4, &v32))
+					goto out;
+				v = *p == 'd' || *p == 'i' ? v32 : (long long)(uint32_t)v32;
+			}
+			if (*p == 'c') {
+				spec[sl] = 'c';
+				spec[sl + 1] = 0;
+				n = snprintf(piece, sizeof(piece), spec, (int)v);
+			} else {
+				spec[sl] = 'l';
+				spec[sl + 1] = 'l';
+				spec[sl + 2] = *p;
+				spec[sl + 3] = 0;
+				n = snprintf(piece, sizeof(piece), spec, v);
+			}
+			break;
+		}
+		case 'f': case 'F': case 'e': case 'E': case 'g': case 'G':
+		case 'a': case 'A': {
+			double d;
+
+			if (!vg_arg(args, nargs, &at, 8, &d))
+				goto out;
+			spec[sl] = *p;
+			spec[sl + 1] = 0;
+			n = snprintf(piece, sizeof(piece), spec, d);
+			break;
+		}
+		case 'p': case 's': {
+			uint64_t v;
+
+			if (!vg_arg(args, nargs, &at, 8, &v))
+				goto out;
+			spec[sl] = *p;
+			spec[sl + 1] = 0;
+			if (*p == 'p') {
+				n = snprintf(piece, sizeof(piece), spec,
+					     (void *)(uintptr_t)v);
+			} else if (!v) {
+				n = snprintf(piece, sizeof(piece), spec, "(null)");
+			} else {
+				str(str_arg, v, sbuf, sizeof(sbuf));
+				n = snprintf(piece, sizeof(piece), spec, sbuf);
+			}
+			break;
+		}
+		default:
+			/* Not a conversion CUDA formats: printed as written. */
+			n = snprintf(piece, sizeof(piece), "%.*s",
+				     (int)(p + 1 - start), start);
+			break;
+		}
+		if (n > 0)
+			vg_put(out, size, &len, piece,
+			       (size_t)n < sizeof(piece) ? (size_t)n : sizeof(piece) - 1);
+		p++;
+	}
+out:
+	return len;
+}
+
+struct vg_str_ctx {
+	struct CUctx_st *ctx;
+	const struct CUmod_st *mod;
+};
+
+/* A string a kernel passed to %s: the module's own data, or the device's. */
+static size_t vg_dev_string(void *arg, uint64_t addr, char *buf, size_t len)
+{
+	const struct vg_str_ctx *sc = arg;
+	const struct CUmod_st *mod = sc->mod;
+	size_t i;
+
+	buf[0] = 0;
+	if (addr >= mod->globals && addr - mod->globals < mod->img->global_bytes) {
+		const char *s = (const char *)mod->img->globals + (addr - mod->globals);
+		size_t max = mod->img->global_bytes - (addr - mod->globals);
+
+		for (i = 0; i + 1 < len && i < max && s[i]; i++)
+			buf[i] = s[i];
+		buf[i] = 0;
+		return i;
+	}
+	for (i = 0; i + 1 < len; i++)
+		if (vg_dtoh(sc->ctx, buf + i, addr + i, 1, false, false) ||
+		    !buf[i])
+			break;
+	buf[i] = 0;
+	return i;
+}
+
+/* A format string: kernels pass string literals, the module's data. */
+static const char *vg_fmt_string(const struct CUmod_st *mod, uint64_t addr)
+{
+	const struct vg_jit_image *img = mod->img;
+
+	if (addr < mod->globals || addr - mod->globals >= img->global_bytes ||
+	    !memchr(img->globals + (addr - mod->globals), 0,
+		    img->global_bytes - (addr - mod->globals)))
+		return NULL;
+	return (const char *)img->globals + (addr - mod->globals);
+}
+
+static void vg_printf_module(struct CUctx_st *ctx, struct CUmod_st *mod)
+{
+	CUdeviceptr fifo = mod->globals + mod->img->printf_off;
+	struct vg_str_ctx sc = { ctx, mod };
+	uint64_t head = 0, zero = 0, off = 0;
+	unsigned char *buf;
+	char line[4096];
+
+	if (vg_dtoh(ctx, &head, fifo, 8, false, false) || !head)
+		return;
+	if (head > VG_PRINTF_CAP)
+		head = VG_PRINTF_CAP;
+	buf = malloc(head);
+	if (buf && !vg_dtoh(ctx, buf, fifo + VG_PRINTF_HEADER, head, false, false)) {
+		while (off + 16 <= head) {
+			uint32_t size, nargs;
+			uint64_t fmt;
+			const char *f;
+
+			memcpy(&size, buf + off, 4);
+			memcpy(&nargs, buf + off + 4, 4);
+			memcpy(&fmt, buf + off + 8, 8);
+			if (size < 16 || size > head - off || nargs > size - 16)
+				break;
+			f = vg_fmt_string(mod, fmt);
+			if (f) {
+				vg_printf_format(line, sizeof(line), f, buf + off + 16,
+						 nargs, vg_dev_string, &sc);
+				fputs(line, stdout);
+			}
+			off += size;
+		}
+	}
+	free(buf);
+	vg_htod(ctx, fifo, &zero, 8, false, false);
+}
+
+/* Prints what the context's kernels wrote; the channel is idle. */
+void vg_printf_drain(struct CUctx_st *ctx)
+{
+	struct CUmod_st *mod;
+	bool any = false;
+
+	for (mod = ctx->modules; mod; mod = mod->next) {
+		if (!mod->img->has_printf)
+			continue;
+		vg_printf_module(ctx, mod);
+		any = true;
+	}
+	if (any)
+		fflush(stdout);
+}
