@@ -31,5 +31,6 @@ int main(int argc, char **argv)
 		bad += out[2 * i] != a || out[2 * i + 1] != b - a;
 	}
 	printf("chain: %d pairs, %d wrong\n", N, bad);
+	bad += sample_output("devchain", "out", out, sizeof(out), 0);
 	return sample_result(bad);
 }

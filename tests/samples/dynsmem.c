@@ -25,5 +25,6 @@ int main(int argc, char **argv)
 		bad += out[i] != data[base + len - 1 - (i - base)];
 	}
 	printf("reverse: %d ints in blocks of %d, %d wrong\n", N, THREADS, bad);
+	bad += sample_output("dynsmem", "out", out, sizeof(out), 0);
 	return sample_result(bad);
 }

@@ -25,5 +25,6 @@ int main(int argc, char **argv)
 		for (x = 0; x < W; x++)
 			bad += out[y * W + x] != in[y * W + x] * 2.0f + (float)(x - y);
 	printf("transform: %d x %d, %d elements wrong\n", W, H, bad);
+	bad += sample_output("grid2d", "out", out, sizeof(out), 0);
 	return sample_result(bad);
 }

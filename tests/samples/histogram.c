@@ -29,5 +29,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < 256; i++)
 		bad += bins[i] != want[i];
 	printf("histogram: %d bytes, %d of 256 bins wrong\n", N, bad);
+	bad += sample_output("histogram", "bins", bins, sizeof(bins), 0);
 	return sample_result(bad);
 }

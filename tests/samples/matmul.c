@@ -47,6 +47,7 @@ int main(int argc, char **argv)
 		printf("%s: %d x %d, %d of %d elements differ\n", names[v], N, M,
 		       wrong, N * M);
 		bad += wrong;
+		bad += sample_output("matmul", names[v], c, sizeof(c), 0);
 	}
 	return sample_result(bad);
 }

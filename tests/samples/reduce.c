@@ -37,6 +37,7 @@ int main(int argc, char **argv)
 			wrong += part[i] != want[i];
 		printf("%s: %d blocks, %d partial sums wrong\n", names[v], BLOCKS, wrong);
 		bad += wrong;
+		bad += sample_output("reduce", names[v], part, sizeof(part), 0);
 	}
 	TRY(cuMemsetD32(dout, 0, 1));
 	TRY(cuLaunchKernel(sample_func(mod, "reduce_atomic"), BLOCKS, 1, 1, THREADS,
@@ -44,5 +45,6 @@ int main(int argc, char **argv)
 	TRY(cuMemcpyDtoH(&got, dout, sizeof(got)));
 	printf("reduce_atomic: total %d, expected %lld\n", got, total);
 	bad += got != total;
+	bad += sample_output("reduce", "reduce_atomic", &got, sizeof(got), 0);
 	return sample_result(bad);
 }

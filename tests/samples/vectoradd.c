@@ -4,20 +4,7 @@
  * by nvcc at build time) is loaded with cuModuleLoad, launched with
  * cuLaunchKernel over 50000 elements, and checked against the host's sum.
  */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#include "cuda.h"
-
-#define TRY(call) do { \
-	CUresult _r = (call); \
-	if (_r != CUDA_SUCCESS) { \
-		fprintf(stderr, "%s failed: %d\n", #call, (int)_r); \
-		printf("Result = FAIL\n"); \
-		exit(1); \
-	} \
-} while (0)
+#include "sample.h"
 
 int main(int argc, char **argv)
 {
@@ -56,6 +43,10 @@ int main(int argc, char **argv)
 			printf("Result = FAIL\n");
 			return 1;
 		}
+	if (sample_output("vectoradd", "c", c, bytes, 0)) {
+		printf("Result = FAIL\n");
+		return 1;
+	}
 	TRY(cuMemFree(da));
 	TRY(cuMemFree(db));
 	TRY(cuMemFree(dc));

@@ -3,8 +3,11 @@
 # page-locked transfers), pitched_copy (2D and 3D), and programs whose
 # kernels nvcc compiled to PTX, loaded and launched through the driver API
 # (vectoradd, hello with printf, matmul, reduce, histogram, globals, grid2d,
-# devchain, dynsmem, math).
+# devchain, dynsmem, math). Those also compare their results with an H100's
+# (tests/samples/ref): bit for bit, or within PTX's bounds for approximate
+# instructions; "matches the H100's" is printed per result.
 cd "$(dirname "$0")/../.." || exit 1
+export VGPU_SAMPLE_REF=tests/samples/ref
 n=0
 fail=0
 echo "1..12"
@@ -16,6 +19,7 @@ for s in "bandwidth 8" pitched_copy vectoradd hello matmul reduce histogram \
 	status=$?
 	if [ $status -eq 0 ] && echo "$out" | grep -q '^Result = PASS$'; then
 		echo "ok $n sample $s verifies its results"
+		echo "$out" | grep "the H100's" | sed 's/^/# /'
 	else
 		echo "not ok $n sample $s (exit status $status)"
 		echo "$out" | sed 's/^/# /'
