@@ -77,14 +77,6 @@ static uint64_t vg_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* A failed channel makes the context's error sticky, as on CUDA. */
-static CUresult vg_chan_failed(struct CUctx_st *ctx)
-{
-	__atomic_store_n(&ctx->sticky, CUDA_ERROR_ILLEGAL_ADDRESS,
-			 __ATOMIC_RELAXED);
-	return CUDA_ERROR_ILLEGAL_ADDRESS;
-}
-
 /*
  * How long a waiter polls the status page before it sleeps in the kernel:
  * short work (a small copy) completes within it, and the waiter then skips

@@ -140,6 +140,9 @@ CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst, const void *src,
 CUresult vg_dtoh(struct CUctx_st *ctx, void *dst, CUdeviceptr src, size_t n,
 		 bool pinned, bool async);
 
+/* fault.c */
+CUresult vg_chan_failed(struct CUctx_st *ctx);
+
 /* printf.c */
 void vg_printf_drain(struct CUctx_st *ctx);
 size_t vg_printf_format(char *out, size_t size, const char *fmt,

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A failed channel: the CUDA error its failure stands for (sticky for the
+ * context, as on CUDA), and with VGPU_ERROR_REPORT=1 a report on stderr
+ * naming the kernel, block, thread, instruction and address.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "vg.h"
+
+/* What a kernel fault kind reads as from the driver API. */
+static CUresult vg_fault_code(uint32_t kind)
+{
+	switch (kind) {
+	case VGPU_KFAULT_ADDRESS:
+		return CUDA_ERROR_ILLEGAL_ADDRESS;
+	case VGPU_KFAULT_MISALIGNED:
+		return CUDA_ERROR_MISALIGNED_ADDRESS;
+	case VGPU_KFAULT_TIMEOUT:
+		return CUDA_ERROR_LAUNCH_TIMEOUT;
+	default:
+		/* A trap, a block that cannot go on, a launch gone bad. */
+		return CUDA_ERROR_LAUNCH_FAILED;
+	}
+}
+
+static const char *vg_fault_kind(uint32_t kind)
+{
+	static const char *const names[] = {
+		[VGPU_KFAULT_ADDRESS] = "illegal address",
+		[VGPU_KFAULT_MISALIGNED] = "misaligned address",
+		[VGPU_KFAULT_TRAP] = "trap",
+		[VGPU_KFAULT_DEADLOCK] = "deadlock (no thread of the block can go on)",
+		[VGPU_KFAULT_TIMEOUT] = "time budget exceeded",
+		[VGPU_KFAULT_BAD_LAUNCH] = "bad launch",
+	};
+
+	return kind < sizeof(names) / sizeof(names[0]) && names[kind] ?
+		names[kind] : "fault";
+}
+
+/* The kernel's name (@where: the source line of the instruction, if known). */
+static const char *vg_fault_kernel(struct CUctx_st *ctx, const struct vgpu_chan_fault *f,
+				   char *where, size_t len)
+{
+	struct CUmod_st *mod;
+
+	where[0] = 0;
+	for (mod = ctx->modules; mod; mod = mod->next) {
+		const struct vg_jit_image *img = mod->img;
+
+		if (mod->handle != f->module || f->func >= img->nkernels)
+			continue;
+		(void)len;
+		return img->kernels[f->func].name;
+	}
+	return "?";
+}
+
+static void vg_fault_report(struct CUctx_st *ctx, const struct vgpu_chan_fault *f)
+{
+	char where[512];
+	const char *name = vg_fault_kernel(ctx, f, where, sizeof(where));
+
+	fprintf(stderr, "vgpu: kernel %s: %s", name, vg_fault_kind(f->kind));
+	if (f->kind == VGPU_KFAULT_ADDRESS || f->kind == VGPU_KFAULT_MISALIGNED)
+		fprintf(stderr, " at 0x%llx", (unsigned long long)f->addr);
+	fprintf(stderr, ", block (%u,%u,%u) thread (%u,%u,%u), instruction %u%s%s\n",
+		f->block[0], f->block[1], f->block[2], f->thread[0],
+		f->thread[1], f->thread[2], f->insn, where[0] ? ", " : "", where);
+}
+
+/**
+ * vg_chan_failed() - the error of a channel that failed; it becomes the
+ * context's sticky error. The context's lock is held.
+ */
+CUresult vg_chan_failed(struct CUctx_st *ctx)
+{
+	struct vgpu_chan_fault f = { .handle = ctx->chan };
+	const char *env = getenv("VGPU_ERROR_REPORT");
+	CUresult r = CUDA_ERROR_ILLEGAL_ADDRESS;	/* a copy's bad address */
+
+	if (vg_ctx_sticky(ctx))
+		return vg_ctx_sticky(ctx);
+	if (ctx->status->error == VGPU_CHAN_TIMEOUT) {
+		r = CUDA_ERROR_LAUNCH_TIMEOUT;
+	} else if (ctx->status->error == VGPU_CHAN_LAUNCH_FAULT &&
+		   !ioctl(ctx->fd, VGPU_IOCTL_CHAN_FAULT, &f) && f.kind) {
+		r = vg_fault_code(f.kind);
+		if (env && strcmp(env, "0"))
+			vg_fault_report(ctx, &f);
+	}
+	__atomic_store_n(&ctx->sticky, r, __ATOMIC_RELAXED);
+	return r;
+}
