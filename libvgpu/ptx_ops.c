@@ -386,16 +386,96 @@ static const struct {
 	{ "cos", VGPU_OP_COS, 1 }, { "tanh", VGPU_OP_TANH, 1 },
 };
 
+#define LW_I(...) ((struct vgpu_insn){ .guard = VGPU_PRED_NONE, __VA_ARGS__ })
+
+/*
+ * Half precision, one value (.f16) or two packed in 32 bits (.f16x2):
+ * each half is widened to f64, computed there and rounded back. f64 holds
+ * any sum or product of halves exactly or so near that rounding twice
+ * (to f64, then to f16) gives the correctly rounded half, as PTX asks;
+ * neg and abs only touch the sign bit, as on the hardware.
+ */
+static int lw_half(struct lw *lw, const struct ptx_insn *in, uint8_t op,
+		   uint8_t nsrc, bool x2)
+{
+	uint32_t d, src[3], t[3], r = lw_temp(lw), acc = lw_temp(lw), h, i;
+	uint8_t sat = ptx_has_mod(in, "sat") ? VGPU_IF_SAT : 0;
+
+	if (op != VGPU_OP_ADD && op != VGPU_OP_SUB && op != VGPU_OP_MUL &&
+	    op != VGPU_OP_FMA && op != VGPU_OP_MIN && op != VGPU_OP_MAX &&
+	    op != VGPU_OP_NEG && op != VGPU_OP_ABS)
+		return lw_bad(lw, in, "unsupported type");
+	if (ptx_has_mod(in, "ftz") || lw_round(in))
+		return lw_bad(lw, in, "only round-to-nearest half precision without ftz is supported");
+	if (lw_nopnds(lw, in, nsrc + 1) || lw_dst(lw, in, 0, false, &d))
+		return -1;
+	for (i = 0; i < nsrc; i++) {
+		if (lw_src_reg(lw, &in->opnds[1 + i], VGPU_T_U32, &src[i]))
+			return -1;
+		t[i] = lw_temp(lw);
+	}
+	for (h = 0; h < (x2 ? 2u : 1u); h++) {
+		for (i = 0; i < nsrc; i++) {
+			uint32_t from = src[i];
+
+			if (h) {
+				if (lw_emit(lw, LW_I(.op = VGPU_OP_SHR, .type = VGPU_T_U32,
+						     .dst = t[i], .a = src[i],
+						     .flags = VGPU_IF_B_IMM, .imm = 16), false))
+					return -1;
+				from = t[i];
+			}
+			if (lw_emit(lw, LW_I(.op = VGPU_OP_MOV, .type = VGPU_T_U16,
+					     .dst = t[i], .b = from), false))
+				return -1;
+			if (op != VGPU_OP_NEG && op != VGPU_OP_ABS &&
+			    lw_emit(lw, LW_I(.op = VGPU_OP_CVT, .type = VGPU_T_F64,
+					     .stype = VGPU_T_F16, .dst = t[i],
+					     .a = t[i]), false))
+				return -1;
+		}
+		if (op == VGPU_OP_NEG || op == VGPU_OP_ABS) {
+			if (lw_emit(lw, LW_I(.op = op == VGPU_OP_NEG ? VGPU_OP_XOR :
+					     VGPU_OP_AND, .type = VGPU_T_U32, .dst = r,
+					     .a = t[0], .flags = VGPU_IF_B_IMM,
+					     .imm = op == VGPU_OP_NEG ? 0x8000 : 0x7fff),
+				    false))
+				return -1;
+		} else if (lw_emit(lw, LW_I(.op = op, .type = VGPU_T_F64, .dst = r,
+					    .a = t[0], .b = nsrc > 1 ? t[1] : 0,
+					    .c = nsrc > 2 ? t[2] : 0), false) ||
+			   lw_emit(lw, LW_I(.op = VGPU_OP_CVT, .type = VGPU_T_F16,
+					    .stype = VGPU_T_F64, .flags = sat,
+					    .dst = r, .a = r), false)) {
+			return -1;
+		}
+		if (!h) {
+			if (lw_emit(lw, LW_I(.op = VGPU_OP_MOV, .type = VGPU_T_U32,
+					     .dst = acc, .b = r), false))
+				return -1;
+			continue;
+		}
+		if (lw_emit(lw, LW_I(.op = VGPU_OP_SHL, .type = VGPU_T_U32, .dst = r,
+				     .a = r, .flags = VGPU_IF_B_IMM, .imm = 16), false) ||
+		    lw_emit(lw, LW_I(.op = VGPU_OP_OR, .type = VGPU_T_U32, .dst = acc,
+				     .a = acc, .b = r), false))
+			return -1;
+	}
+	return lw_emit(lw, LW_I(.op = VGPU_OP_MOV, .type = x2 ? VGPU_T_U32 :
+				VGPU_T_U16, .dst = d, .b = acc), false);
+}
+
 static int lw_arith_op(struct lw *lw, const struct ptx_insn *in, uint8_t op,
 		       uint8_t nsrc)
 {
 	struct vgpu_insn x = { .op = op };
+	enum ptx_type pt = lw_type(in, 0);
 
+	if (pt == PTX_T_F16 || pt == PTX_T_F16X2)
+		return lw_half(lw, in, op, nsrc, pt == PTX_T_F16X2);
 	if (lw_itype(lw, in, 0, &x.type))
 		return -1;
 	if (lw_float(x.type)) {
-		if (x.type == VGPU_T_F16)
-			return lw_bad(lw, in, "half-precision arithmetic is not supported yet");
 		if (op == VGPU_OP_MIN || op == VGPU_OP_MAX) {
 			if (ptx_has_mod(in, "NaN") || ptx_has_mod(in, "xorsign"))
 				return lw_bad(lw, in, "unsupported modifier");

@@ -333,7 +333,7 @@ static void refusals(void)
 		{ "\tcall.uni k, ();\n", "11:2: recursive call to 'k' is not supported" },
 		{ "\t{ .param .b32 q; call.uni f, (q); }\n", "11:19: call passes 1 values where 'f' takes 0" },
 		{ "\tbar.sync 1, 64;\n", "11:2: bar.sync: a thread count is not supported yet" },
-		{ "\tadd.f16 %h1, %h1, %h1;\n", "11:2: add.f16: half-precision arithmetic is not supported yet" },
+		{ "\tadd.rz.f16 %h1, %h1, %h1;\n", "11:2: add.rz.f16: only round-to-nearest half precision without ftz is supported" },
 		{ "\tcvt.s32.f32 %r1, %f1;\n", "11:2: cvt.s32.f32: float to integer needs .rni, .rzi, .rmi or .rpi" },
 		{ "\tsetp.ltu.s32 %p1, %r1, %r1;\n", "11:2: setp.ltu.s32: unordered comparison of integers" },
 		{ "\tbrkpt;\n", "11:2: brkpt: unsupported instruction" },
