@@ -641,7 +641,8 @@ static int lw_kernel(struct lw *lw, const struct ptx_func *fn,
 		goto out;
 	}
 	k->f.entry = start;
-	k->f.nregs = lw->nregs + lw->max_temps ? lw->nregs + lw->max_temps : 1;
+	/* Registers never live together share a slot (ptx_regalloc.c). */
+	k->f.nregs = lw_regalloc(lw, start, lw->nregs + lw->max_temps);
 	k->f.npreds = lw->npreds;
 	k->f.shared_bytes = lw->shared_static;
 	k->f.local_bytes = lw->local_bytes;

@@ -95,4 +95,7 @@ int lw_insn(struct lw *lw, const struct ptx_insn *in);
 int lw_bad(struct lw *lw, const struct ptx_insn *in, const char *what);
 uint8_t lw_vtype(enum ptx_type t);
 
+/* ptx_regalloc.c */
+uint32_t lw_regalloc(struct lw *lw, uint32_t entry, uint32_t nregs);
+
 #endif /* VG_PTX_LOWER_H */

@@ -1166,6 +1166,46 @@ static int lw_mask(struct lw *lw, const struct ptx_insn *in,
 	return lw_bad(lw, in, "member mask must be a constant or a register");
 }
 
+/*
+ * bar.red.{popc.u32,and.pred,or.pred} d, id, {!}p: __syncthreads_count,
+ * _and and _or. A negated predicate goes through the scratch predicate.
+ */
+static int lw_bar_red(struct lw *lw, const struct ptx_insn *in)
+{
+	struct vgpu_insn x = { .op = VGPU_OP_BAR_RED, .guard = VGPU_PRED_NONE };
+	const struct ptx_opnd *id = &in->opnds[1], *p = &in->opnds[2];
+	bool popc = ptx_has_mod(in, "popc");
+
+	if (in->nopnds == 4)
+		return lw_bad(lw, in, "a thread count is not supported yet");
+	if (lw_nopnds(lw, in, 3))
+		return -1;
+	if (!popc && !ptx_has_mod(in, "and") && !ptx_has_mod(in, "or"))
+		return lw_bad(lw, in, "missing operation");
+	x.mod = popc ? VGPU_BAR_POPC : ptx_has_mod(in, "and") ? VGPU_BAR_AND :
+		VGPU_BAR_OR;
+	x.type = popc ? VGPU_T_U32 : VGPU_T_PRED;
+	if (id->kind != PTX_O_IMM || id->imm < 0 || id->imm >= VGPU_MAX_BARRIERS)
+		return lw_bad(lw, in, "barrier number must be a constant from 0 to 15");
+	x.imm = (uint64_t)id->imm;
+	if (p->kind != PTX_O_REG)
+		return lw_bad(lw, in, "a predicate register is expected");
+	if (lw_dst(lw, in, 0, !popc, &x.dst))
+		return -1;
+	x.a = lw_r(lw, p->reg, true);
+	if (p->neg) {
+		uint32_t s;
+
+		if (lw_scratch_pred(lw, &s) ||
+		    lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_NOT,
+			    .type = VGPU_T_PRED, .guard = VGPU_PRED_NONE,
+			    .dst = s, .a = x.a }, false))
+			return -1;
+		x.a = s;
+	}
+	return lw_emit(lw, x, false);
+}
+
 static int lw_bar(struct lw *lw, const struct ptx_insn *in)
 {
 	struct vgpu_insn x = { .op = VGPU_OP_BAR, .guard = VGPU_PRED_NONE };
@@ -1177,8 +1217,10 @@ static int lw_bar(struct lw *lw, const struct ptx_insn *in)
 			return -1;
 		return lw_emit(lw, x, false);
 	}
-	if (ptx_has_mod(in, "arrive") || ptx_has_mod(in, "red"))
+	if (ptx_has_mod(in, "arrive"))
 		return lw_bad(lw, in, "not supported yet");
+	if (ptx_has_mod(in, "red"))
+		return lw_bar_red(lw, in);
 	if (in->nopnds < 1 || in->nopnds > 2 || in->opnds[0].kind != PTX_O_IMM ||
 	    in->opnds[0].imm < 0 || in->opnds[0].imm >= VGPU_MAX_BARRIERS)
 		return lw_bad(lw, in, "barrier number must be a constant from 0 to 15");

@@ -117,7 +117,13 @@
 #define VGPU_OP_COS 48		/* approximate */
 #define VGPU_OP_TANH 49		/* approximate */
 #define VGPU_OP_COPYSIGN 50	/* d = |b| with the sign of a */
-#define VGPU_OP_COUNT 51
+/*
+ * A block barrier (imm) that also reduces predicate a over the threads
+ * arriving: d = how many had it true (mod POPC, type U32), or the
+ * predicate d = all of them (AND) or any of them (OR), type PRED.
+ */
+#define VGPU_OP_BAR_RED 51
+#define VGPU_OP_COUNT 52
 
 /* SHFL (mod); b is the lane or delta, c the clamp and segment mask. */
 #define VGPU_SHFL_UP 0
@@ -147,6 +153,11 @@
 #define VGPU_ATOM_EXCH 8
 #define VGPU_ATOM_CAS 9		/* old == b ? c : old */
 #define VGPU_ATOM_COUNT 10
+
+/* BAR_RED (mod). */
+#define VGPU_BAR_POPC 0
+#define VGPU_BAR_AND 1
+#define VGPU_BAR_OR 2
 
 /* MEMBAR (mod). */
 #define VGPU_SCOPE_CTA 0

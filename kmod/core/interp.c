@@ -67,6 +67,8 @@ struct vgpu_block {
 	u32 nthreads;
 	u32 nwarps;
 	u32 next;		/* warp whose turn it is */
+	u32 red_true;		/* BAR_RED: arrivals whose predicate held */
+	u32 red_false;		/* and those whose did not */
 	u32 shared_bytes;
 	u32 local_bytes;	/* per thread */
 	u8 *shared;
@@ -1559,13 +1561,19 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 			w->live &= ~em;
 			w->cur_mask &= ~em;
 			break;
+		case VGPU_OP_BAR_RED:
+			m = w->preds[in->a];
+			b->red_true += (u32)vgpu_popcount(em & m);
+			b->red_false += (u32)vgpu_popcount(em & ~m);
+			fallthrough;
 		case VGPU_OP_BAR:
 			/*
 			 * Every barrier number waits for the whole block. A
-			 * warp that arrives whole stays one group, parked at
-			 * the next instruction until the barrier opens.
+			 * warp that arrives whole (every live lane in one
+			 * group) stays that group, parked at the next
+			 * instruction until the barrier opens.
 			 */
-			if (em == w->cur_mask && !w->others && !w->waiting) {
+			if (em == w->cur_mask && em == w->live && !w->waiting) {
 				w->at_bar |= em;
 				w->cur_pc = next;
 				return 0;
@@ -1637,6 +1645,36 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 	return 0;
 }
 
+/*
+ * The barrier opens: lanes that arrived at a BAR_RED get the block's
+ * reduction (a parked warp's lanes wait after its cur_pc, others after
+ * their own pc).
+ */
+static void vgpu_bar_results(struct vgpu_block *b, struct vgpu_warp *w)
+{
+	u32 m, lane;
+
+	for (m = w->at_bar; m; m &= m - 1) {
+		const struct vgpu_insn *in;
+		u32 pc;
+
+		lane = __builtin_ctz(m);
+		pc = (w->cur_mask >> lane & 1) ? w->cur_pc : w->pc[lane];
+		in = &b->code[pc - 1];
+		if (in->op != VGPU_OP_BAR_RED)
+			continue;
+		if (in->mod == VGPU_BAR_POPC) {
+			REG(w, in->dst, lane) = b->red_true;
+		} else {
+			bool v = in->mod == VGPU_BAR_AND ? !b->red_false :
+				 b->red_true != 0;
+
+			w->preds[in->dst] = (w->preds[in->dst] & ~(1U << lane)) |
+					    (u32)v << lane;
+		}
+	}
+}
+
 /**
  * vgpu_block_run() - run @b for about @budget instructions.
  * Return: VGPU_RUN_DONE, VGPU_RUN_MORE or VGPU_RUN_FAULT.
@@ -1671,8 +1709,12 @@ int vgpu_block_run(struct vgpu_block *b, u32 budget)
 			return VGPU_RUN_DONE;
 		if (waiting) {
 			/* Everyone left is at the barrier: it opens. */
-			for (i = 0; i < b->nwarps; i++)
+			for (i = 0; i < b->nwarps; i++) {
+				vgpu_bar_results(b, &b->warps[i]);
 				b->warps[i].at_bar = 0;
+			}
+			b->red_true = 0;
+			b->red_false = 0;
 			continue;
 		}
 		if (!ran)

@@ -109,6 +109,8 @@ static const struct vgpu_op_spec vgpu_ops[VGPU_OP_COUNT] = {
 	[VGPU_OP_COS] = { "cos", TB(VGPU_T_F32), OPND_REG, OPND_REG, .flags = VGPU_IF_FTZ },
 	[VGPU_OP_TANH] = { "tanh", TB(VGPU_T_F32), OPND_REG, OPND_REG },
 	[VGPU_OP_COPYSIGN] = { "copysign", T_FLT, OPND_REG, OPND_REG, OPND_REG },
+	[VGPU_OP_BAR_RED] = { "barred", T_B32 | T_PRED, OPND_REG, OPND_PRED,
+			      .imm = 1 },
 };
 
 /**
@@ -261,6 +263,9 @@ static const char *vgpu_check_mod(const struct vgpu_insn *in)
 	case VGPU_OP_BFIND:
 		max = 2;
 		break;
+	case VGPU_OP_BAR_RED:
+		max = VGPU_BAR_OR + 1;
+		break;
 	case VGPU_OP_ATOM:
 		max = VGPU_SPACE_SHARED + 1;	/* generic, global, shared */
 		break;
@@ -388,8 +393,15 @@ const char *vgpu_isa_check_shape(const struct vgpu_insn *in, u32 ninsns)
 	}
 	if (in->op == VGPU_OP_BRA && in->imm >= ninsns)
 		return "branch target out of range";
-	if (in->op == VGPU_OP_BAR && in->imm >= VGPU_MAX_BARRIERS)
+	if ((in->op == VGPU_OP_BAR || in->op == VGPU_OP_BAR_RED) &&
+	    in->imm >= VGPU_MAX_BARRIERS)
 		return "barrier number out of range";
+	if (in->op == VGPU_OP_BAR_RED) {
+		bool popc = in->mod == VGPU_BAR_POPC;
+
+		if (popc != vgpu_is_u32(in))
+			return "popc writes a register; and, or write a predicate";
+	}
 	return NULL;
 }
 

@@ -845,6 +845,45 @@ static void shuffle_waits_for_members(void)
  * on their own path (__syncwarp in both branches), then read what their
  * neighbour wrote.
  */
+/*
+ * Barriers that reduce a predicate (__syncthreads_count/_and/_or): 96
+ * threads in three warps, one of them reaching the barrier on another
+ * path; each thread gets the block's count, all and any.
+ */
+static void barrier_reductions(void)
+{
+	uint32_t out[96];
+	uint64_t params[1] = { (uintptr_t)out };
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vgpu_insn p[] = {
+		/* 0-4 */ PROLOGUE,
+		/* 5 */ OPI(VGPU_OP_REM, VGPU_T_U32, 5, 0, 3),
+		/* 6 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 5, 0),	/* p0: tid % 3 == 0 */
+		/* 7 */ SETPI(VGPU_T_U32, VGPU_CMP_LT, 1, 0, 200),	/* p1: always */
+		/* 8 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 2, 0, 77),	/* p2: one thread */
+		/* 9 */ SETPI(VGPU_T_U32, VGPU_CMP_GE, 3, 0, 40),
+		/* 10 */ BRA_IF(3, 13),
+		/* 11 */ INSN(.op = VGPU_OP_BAR_RED, .type = VGPU_T_U32, .mod = VGPU_BAR_POPC, .dst = 3, .a = 0),
+		/* 12 */ BRA(14),
+		/* 13 */ INSN(.op = VGPU_OP_BAR_RED, .type = VGPU_T_U32, .mod = VGPU_BAR_POPC, .dst = 3, .a = 0),
+		/* 14 */ INSN(.op = VGPU_OP_BAR_RED, .type = VGPU_T_PRED, .mod = VGPU_BAR_AND, .dst = 1, .a = 1),
+		/* 15 */ INSN(.op = VGPU_OP_BAR_RED, .type = VGPU_T_PRED, .mod = VGPU_BAR_OR, .dst = 2, .a = 2),
+		/* 16 */ INSN(.op = VGPU_OP_BAR_RED, .type = VGPU_T_PRED, .mod = VGPU_BAR_AND, .dst = 0, .a = 0),
+		/* 17 */ INSN(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .dst = 3, .a = 3, .flags = VGPU_IF_B_IMM, .imm = 1000, .guard = 1),
+		/* 18 */ INSN(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .dst = 3, .a = 3, .flags = VGPU_IF_B_IMM, .imm = 10000, .guard = 2),
+		/* 19 */ INSN(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .dst = 3, .a = 3, .flags = VGPU_IF_B_IMM, .imm = 100000, .guard = 0),
+		/* 20-21 */ EPILOGUE,
+	};
+	struct vgpu_func f = { .nregs = 8, .npreds = 4, .param_bytes = 8 };
+	int t, bad = 0;
+
+	CHECK(core_run(p, sizeof(p) / sizeof(p[0]), f, 1, 96, params, mem, NULL) == VGPU_RUN_DONE);
+	/* 32 of 96 have tid % 3 == 0; all have p1; one has p2; not all p0 */
+	for (t = 0; t < 96; t++)
+		bad += out[t] != 32 + 1000 + 10000;
+	CHECK(bad == 0);
+}
+
 static void warp_barriers_on_two_paths(void)
 {
 	uint32_t out[32];
@@ -1093,6 +1132,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(shuffles),
 	TAP_TEST(shuffle_waits_for_members),
 	TAP_TEST(missing_member_is_a_deadlock),
+	TAP_TEST(barrier_reductions),
 	TAP_TEST(warp_barriers_on_two_paths),
 	TAP_TEST(votes_and_masks),
 	TAP_TEST(atomics),

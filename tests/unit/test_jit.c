@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The PTX JIT (libvgpu/ptx_lower.c, ptx_ops.c): kernels written the way
- * nvcc writes them are lowered, verified and run on the user-space core,
- * and checked against the same computation on the host; the layouts of
- * parameters and variables; and the diagnostics for what is refused.
+ * The PTX JIT (libvgpu/ptx_lower.c, ptx_ops.c, ptx_regalloc.c): kernels
+ * written the way nvcc writes them are lowered, verified and run on the
+ * user-space core, and checked against the same computation on the host;
+ * the layouts of parameters and variables; the registers a kernel keeps;
+ * and the diagnostics for what is refused.
  */
 #include "core_run.h"
 #include "jit.h"
@@ -323,6 +324,243 @@ static void calls_are_inlined(void)
 	vg_jit_free(img);
 }
 
+/*
+ * Register allocation (ptx_regalloc.c): kernels in which a register slot
+ * could be shared wrongly, each against a model of one thread. Every
+ * kernel writes one u32 per thread to out[tid].
+ */
+#define RA_HEAD PTX_HEAD ".visible .entry k(.param .u64 k_param_0)\n{\n" \
+	"\t.reg .pred %p<3>;\n\t.reg .b32 %r<20>;\n\t.reg .b64 %rd<4>;\n" \
+	"\tld.param.u64 %rd1, [k_param_0];\n\tmov.u32 %r1, %tid.x;\n"
+#define RA_TAIL "\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n" \
+	"\tst.global.u32 [%rd3], %r19;\n\tret;\n}\n"
+
+/*
+ * A loop whose trip count differs per lane, with an if/else inside: %r2
+ * is read only at the loop's top, so it is live around the back edge
+ * through the latch's temporaries; %r4 and %r5 are carried around it,
+ * and %r3 is read only after the loop.
+ */
+static const char ra_loop_ptx[] = RA_HEAD
+	"\tmul.lo.s32 %r2, %r1, 13;\n"
+	"\tadd.s32 %r3, %r1, 7;\n"
+	"\tmov.u32 %r4, 0;\n\tmov.u32 %r5, 0;\n"
+	"$L__loop:\n"
+	"\txor.b32 %r6, %r5, %r2;\n"
+	"\tand.b32 %r7, %r5, 1;\n"
+	"\tsetp.eq.s32 %p2, %r7, 0;\n"
+	"\t@%p2 bra $L__even;\n"
+	"\tshl.b32 %r8, %r6, 1;\n"
+	"\tadd.s32 %r4, %r4, %r8;\n"
+	"\tbra.uni $L__next;\n"
+	"$L__even:\n"
+	"\tmul.lo.s32 %r9, %r6, 3;\n"
+	"\tadd.s32 %r4, %r4, %r9;\n"
+	"$L__next:\n"
+	"\tadd.s32 %r5, %r5, 1;\n"
+	"\tand.b32 %r10, %r1, 7;\n"
+	"\tadd.s32 %r11, %r10, 3;\n"
+	"\tmul.lo.s32 %r12, %r11, %r5;\n"
+	"\txor.b32 %r13, %r12, 5;\n"
+	"\tadd.s32 %r4, %r4, %r13;\n"
+	"\tsetp.lt.u32 %p1, %r5, %r11;\n"
+	"\t@%p1 bra $L__loop;\n"
+	"\tadd.s32 %r19, %r4, %r3;\n"
+	RA_TAIL;
+
+static uint32_t ra_loop_model(uint32_t t)
+{
+	uint32_t acc = 0, i = 0, x;
+
+	do {
+		x = i ^ (t * 13);
+		acc += i & 1 ? x << 1 : x * 3;
+		i++;
+		acc += (((t & 7) + 3) * i) ^ 5;
+	} while (i < (t & 7) + 3);
+	return acc + t + 7;
+}
+
+/*
+ * Divergent if/else: %r2 is read on both paths and after them, %r3 only
+ * on the else path and after the join, so the then path's temporaries
+ * must not take its slot.
+ */
+static const char ra_branch_ptx[] = RA_HEAD
+	"\tmul.lo.s32 %r2, %r1, 7;\n"
+	"\tadd.s32 %r3, %r1, 100;\n"
+	"\tand.b32 %r4, %r1, 1;\n"
+	"\tsetp.eq.s32 %p1, %r4, 0;\n"
+	"\t@%p1 bra $L__else;\n"
+	"\tmul.lo.s32 %r5, %r2, 3;\n"
+	"\tadd.s32 %r6, %r5, 5;\n"
+	"\txor.b32 %r7, %r6, 255;\n"
+	"\tmov.u32 %r8, %r7;\n"
+	"\tbra.uni $L__join;\n"
+	"$L__else:\n"
+	"\tmul.lo.s32 %r9, %r3, 5;\n"
+	"\tsub.s32 %r10, %r9, %r2;\n"
+	"\tshl.b32 %r11, %r10, 2;\n"
+	"\tmov.u32 %r8, %r11;\n"
+	"$L__join:\n"
+	"\tadd.s32 %r12, %r2, %r3;\n"
+	"\tadd.s32 %r19, %r12, %r8;\n"
+	RA_TAIL;
+
+static uint32_t ra_branch_model(uint32_t t)
+{
+	uint32_t a = t * 7, b = t + 100;
+	uint32_t c = t & 1 ? (a * 3 + 5) ^ 255 : (b * 5 - a) << 2;
+
+	return a + b + c;
+}
+
+/*
+ * Guarded writes keep the old value where the guard is false: %r2 stays
+ * live across the temporaries before its guarded writes. %r7 is written
+ * only where %p1 holds, so it is read before any write on the other
+ * lanes' path (selp reads it everywhere but keeps it only where %p1).
+ */
+static const char ra_guard_ptx[] = RA_HEAD
+	"\tadd.s32 %r2, %r1, 1000;\n"
+	"\tand.b32 %r3, %r1, 3;\n"
+	"\tsetp.eq.s32 %p1, %r3, 1;\n"
+	"\tmul.lo.s32 %r4, %r1, %r1;\n"
+	"\tadd.s32 %r5, %r4, 11;\n"
+	"\txor.b32 %r6, %r5, %r1;\n"
+	"\t@%p1 add.s32 %r7, %r6, 5;\n"
+	"\t@%p1 mov.u32 %r2, %r6;\n"
+	"\t@!%p1 mul.lo.s32 %r2, %r2, 3;\n"
+	"\tselp.b32 %r8, %r7, 0, %p1;\n"
+	"\tadd.s32 %r19, %r8, %r2;\n"
+	RA_TAIL;
+
+static uint32_t ra_guard_model(uint32_t t)
+{
+	uint32_t r6 = (t * t + 11) ^ t;
+
+	return (t & 3) == 1 ? r6 + 5 + r6 : (t + 1000) * 3;
+}
+
+static void allocated_registers_keep_results(void)
+{
+	static const struct {
+		const char *name;
+		const char *ptx;
+		uint32_t (*model)(uint32_t t);
+	} cases[] = {
+		{ "loop", ra_loop_ptx, ra_loop_model },
+		{ "branch", ra_branch_ptx, ra_branch_model },
+		{ "guard", ra_guard_ptx, ra_guard_model },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		static uint32_t out[64];
+		struct vgpu_range mem[2] = {
+			core_range(out, sizeof(out), true), { 0 },
+		};
+		struct vg_jit_image *img = NULL;
+		uint64_t p = (uintptr_t)out;
+		char err[256];
+		uint32_t t;
+		int bad = 0;
+
+		if (vg_jit_compile(cases[i].ptx, strlen(cases[i].ptx), &img, err,
+				   sizeof(err))) {
+			TAP_FAIL("%s: refused: %s", cases[i].name, err);
+			continue;
+		}
+		/* Fewer slots than the 23 registers the PTX declares. */
+		if (img->kernels[0].f.nregs >= 12)
+			TAP_FAIL("%s: %u registers", cases[i].name,
+				 img->kernels[0].f.nregs);
+		memset(out, 0, sizeof(out));
+		if (run_image(img, 1, 64, &p, mem) != VGPU_RUN_DONE)
+			TAP_FAIL("%s: did not run", cases[i].name);
+		for (t = 0; t < 64; t++)
+			bad += out[t] != cases[i].model(t);
+		if (bad)
+			TAP_FAIL("%s: %d threads wrong", cases[i].name, bad);
+		vg_jit_free(img);
+	}
+}
+
+/* Step @i of the chain below, in PTX and in C. */
+static const char *const chain_ops[] = {
+	"add.s32 %%r%u, %%r%u, 12345;\n", "xor.b32 %%r%u, %%r%u, 1431655765;\n",
+	"mul.lo.s32 %%r%u, %%r%u, 33;\n", "shr.u32 %%r%u, %%r%u, 1;\n",
+};
+
+static uint32_t chain_model(uint32_t v)
+{
+	unsigned int i;
+
+	for (i = 2; i < 200; i++) {
+		switch (i % 4) {
+		case 0:
+			v += 12345;
+			break;
+		case 1:
+			v ^= 1431655765u;
+			break;
+		case 2:
+			v *= 33;
+			break;
+		default:
+			v >>= 1;
+			break;
+		}
+	}
+	return v;
+}
+
+/*
+ * A kernel that declares 200 registers, each value dying as the next is
+ * made, as nvcc writes them: its slots follow what is live.
+ */
+static void declared_registers_are_not_slots(void)
+{
+	static uint32_t out[64];
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vg_jit_image *img = NULL;
+	uint64_t p = (uintptr_t)out;
+	size_t cap = 16384, len;
+	char err[256], *ptx = malloc(cap);
+	unsigned int i;
+	uint32_t t;
+	int bad = 0;
+
+	len = (size_t)snprintf(ptx, cap, PTX_HEAD
+			       ".visible .entry k(.param .u64 k_param_0)\n{\n"
+			       "\t.reg .b32 %%r<200>;\n\t.reg .b64 %%rd<4>;\n"
+			       "\tld.param.u64 %%rd1, [k_param_0];\n"
+			       "\tmov.u32 %%r1, %%tid.x;\n");
+	for (i = 2; i < 200; i++) {
+		len += (size_t)snprintf(ptx + len, cap - len, "\t");
+		len += (size_t)snprintf(ptx + len, cap - len, chain_ops[i % 4],
+					i, i - 1);
+	}
+	len += (size_t)snprintf(ptx + len, cap - len,
+				"\tmul.wide.u32 %%rd2, %%r1, 4;\n"
+				"\tadd.s64 %%rd3, %%rd1, %%rd2;\n"
+				"\tst.global.u32 [%%rd3], %%r199;\n\tret;\n}\n");
+	if (len >= cap || vg_jit_compile(ptx, len, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", len >= cap ? "too long" : err);
+		free(ptx);
+		return;
+	}
+	CHECK(img->kernels[0].ptx_regs == 204);
+	/* %rd1, %r1 (live to the end), the value in hand and the address. */
+	CHECK(img->kernels[0].f.nregs <= 4);
+	CHECK(run_image(img, 1, 64, &p, mem) == VGPU_RUN_DONE);
+	for (t = 0; t < 64; t++)
+		bad += out[t] != chain_model(t);
+	CHECK(bad == 0);
+	vg_jit_free(img);
+	free(ptx);
+}
+
 /* What the JIT refuses, at the instruction's line and column. */
 static void refusals(void)
 {
@@ -367,6 +605,8 @@ static const struct tap_test tests[] = {
 	TAP_TEST(module_variables),
 	TAP_TEST(bit_field_insert),
 	TAP_TEST(calls_are_inlined),
+	TAP_TEST(allocated_registers_keep_results),
+	TAP_TEST(declared_registers_are_not_slots),
 	TAP_TEST(refusals),
 };
 

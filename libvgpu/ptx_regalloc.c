@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Register allocation for one lowered kernel: ISA registers whose values
+ * are never live at the same time share a slot, so what a kernel costs
+ * per warp follows the values it keeps live, not the registers its PTX
+ * declared.
+ *
+ * Liveness is per thread: every lane follows its own path through the
+ * control-flow graph and an instruction writes only the lanes that run
+ * it, so the classic backward dataflow over the graph is exact for SIMT
+ * too. Two registers interfere when one is written while the other is
+ * live; a register is then given the lowest slot none of its already
+ * placed neighbours holds, in the order the code first names them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx_lower.h"
+/* The verifier's table of operand slots; core.h wants the kernel's __printf. */
+#ifndef __printf
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#endif
+#include "../kmod/core/core.h"
+
+/* An instruction's operand fields, as bits of ra_regs()'s answer. */
+#define RA_DST 0
+#define RA_A 1
+#define RA_B 2
+#define RA_C 3
+#define RA_NFIELDS 4
+
+#define RA_NONE UINT32_MAX
+
+/*
+ * The most memory the analysis may take (bit sets per block and the
+ * interference matrix); a kernel that needs more keeps its registers as
+ * the lowering numbered them, which is correct, only larger.
+ */
+#define RA_MAX_BYTES ((size_t)256 << 20)
+
+struct ra {
+	struct vgpu_insn *code;	/* the kernel's instructions */
+	uint32_t n;
+	uint32_t start;		/* index of code[0] in the program */
+	uint32_t nregs;		/* ISA registers before allocation */
+	uint32_t nr;		/* of them, those the code names */
+	uint32_t words;		/* 64-bit words in a set of registers */
+	uint32_t *dense;	/* ISA register -> 0..nr-1, first named first */
+	uint32_t *block;	/* instruction -> its basic block */
+	uint32_t nb;
+	uint32_t *first;	/* block -> its first instruction; nb + 1 */
+	uint32_t *succ;		/* block -> two successors, or RA_NONE */
+	uint64_t *use;		/* per block: read before written in it */
+	uint64_t *kill;		/* per block: written unguarded */
+	uint64_t *in;		/* per block: live on entry */
+	uint64_t *adj;		/* nr rows of @words: interference */
+	uint64_t *tmp;		/* @words of scratch */
+	uint32_t *slot;		/* 0..nr-1 -> the slot given */
+};
+
+static bool ra_has(const uint64_t *s, uint32_t i)
+{
+	return s[i / 64] >> (i % 64) & 1;
+}
+
+static void ra_set(uint64_t *s, uint32_t i)
+{
+	s[i / 64] |= 1ULL << (i % 64);
+}
+
+/* The lowest member of word @w of a set, @bits, which it then drops. */
+static uint32_t ra_next(uint32_t w, uint64_t *bits)
+{
+	uint32_t x = w * 64 + (uint32_t)__builtin_ctzll(*bits);
+
+	*bits &= *bits - 1;
+	return x;
+}
+
+static void ra_clear(uint64_t *s, uint32_t i)
+{
+	s[i / 64] &= ~(1ULL << (i % 64));
+}
+
+static bool ra_imm_field(const struct vgpu_insn *in, unsigned int f)
+{
+	if (f == RA_B)
+		return in->flags & VGPU_IF_B_IMM;
+	if (f == RA_C)
+		return in->flags & VGPU_IF_C_IMM;
+	return false;
+}
+
+/*
+ * Which of @in's fields name registers (bits RA_DST..RA_C), read from
+ * the verifier's table so that the two agree: operations on predicates
+ * name only predicates, and a field that an _IMM flag turns into an
+ * immediate names nothing.
+ */
+static unsigned int ra_regs(const struct vgpu_insn *in)
+{
+	const uint32_t val[RA_NFIELDS] = { in->dst, in->a, in->b, in->c };
+	bool pred = in->type == VGPU_T_PRED;
+	struct vgpu_op_desc d;
+	unsigned int f, m = 0;
+	u8 kind[RA_NFIELDS];
+
+	if (!vgpu_isa_op_desc(in->op, &d))
+		return 0;
+	kind[RA_DST] = d.dst;
+	kind[RA_A] = d.a;
+	kind[RA_B] = d.b;
+	kind[RA_C] = d.c;
+	for (f = 0; f < RA_NFIELDS; f++) {
+		switch (kind[f]) {
+		case OPND_REG:
+		case OPND_REG_IMM:
+			if (!pred && !ra_imm_field(in, f))
+				m |= 1U << f;
+			break;
+		case OPND_REG_INLINE:
+			if (!ra_imm_field(in, f))
+				m |= 1U << f;
+			break;
+		case OPND_ADDR:
+			if (val[f] != VGPU_NO_REG)
+				m |= 1U << f;
+			break;
+		}
+	}
+	/* Only compare-and-swap reads c; the other atomics leave it 0. */
+	if (in->op == VGPU_OP_ATOM && in->mod2 != VGPU_ATOM_CAS)
+		m &= ~(1U << RA_C);
+	return m;
+}
+
+static uint32_t *ra_field(struct vgpu_insn *in, unsigned int f)
+{
+	switch (f) {
+	case RA_DST:
+		return &in->dst;
+	case RA_A:
+		return &in->a;
+	case RA_B:
+		return &in->b;
+	default:
+		return &in->c;
+	}
+}
+
+/* The dense number of the register in field @f of @in. */
+static uint32_t ra_at(const struct ra *ra, struct vgpu_insn *in, unsigned int f)
+{
+	return ra->dense[*ra_field(in, f)];
+}
+
+/* Fields @in reads: a guarded write also keeps what it does not overwrite. */
+static unsigned int ra_reads(const struct vgpu_insn *in, unsigned int regs)
+{
+	if (in->guard == VGPU_PRED_NONE)
+		return regs & ~(1U << RA_DST);
+	return regs;
+}
+
+/* Numbers the registers the code names densely, in order of appearance. */
+static bool ra_number(struct ra *ra)
+{
+	uint32_t i, f;
+
+	for (i = 0; i < ra->nregs; i++)
+		ra->dense[i] = RA_NONE;
+	for (i = 0; i < ra->n; i++) {
+		struct vgpu_insn *in = &ra->code[i];
+		unsigned int regs = ra_regs(in);
+
+		for (f = 0; f < RA_NFIELDS; f++) {
+			uint32_t r;
+
+			if (!(regs & 1U << f))
+				continue;
+			r = *ra_field(in, f);
+			if (r >= ra->nregs)
+				return false;
+			if (ra->dense[r] == RA_NONE)
+				ra->dense[r] = ra->nr++;
+		}
+	}
+	ra->words = (ra->nr + 63) / 64;
+	return true;
+}
+
+/* Does control go on to the next instruction after @in? */
+static bool ra_falls_through(const struct vgpu_insn *in)
+{
+	if (in->guard != VGPU_PRED_NONE)
+		return true;
+	return in->op != VGPU_OP_BRA && in->op != VGPU_OP_EXIT &&
+	       in->op != VGPU_OP_TRAP;
+}
+
+/*
+ * Basic blocks: a block starts at the entry, at a branch target and
+ * after a branch or an end of the lane. A guarded branch has two
+ * successors, an unguarded one one, an unguarded EXIT or TRAP none.
+ */
+static bool ra_blocks(struct ra *ra)
+{
+	uint32_t i, b, *mark = ra->block;
+
+	memset(mark, 0, (size_t)ra->n * sizeof(*mark));
+	mark[0] = 1;
+	for (i = 0; i < ra->n; i++) {
+		const struct vgpu_insn *in = &ra->code[i];
+
+		if (in->op == VGPU_OP_BRA) {
+			if (in->imm < ra->start || in->imm - ra->start >= ra->n)
+				return false;
+			mark[in->imm - ra->start] = 1;
+		}
+		if ((in->op == VGPU_OP_BRA || !ra_falls_through(in)) &&
+		    i + 1 < ra->n)
+			mark[i + 1] = 1;
+	}
+	ra->nb = 0;
+	for (i = 0; i < ra->n; i++)
+		ra->nb += mark[i];
+	ra->first = malloc(((size_t)ra->nb + 1) * sizeof(*ra->first));
+	ra->succ = malloc((size_t)ra->nb * 2 * sizeof(*ra->succ));
+	if (!ra->first || !ra->succ)
+		return false;
+	for (i = 0, b = 0; i < ra->n; i++) {
+		if (mark[i])
+			ra->first[b++] = i;
+		ra->block[i] = b - 1;
+	}
+	ra->first[ra->nb] = ra->n;
+	for (b = 0; b < ra->nb; b++) {
+		uint32_t last = ra->first[b + 1] - 1;
+		const struct vgpu_insn *in = &ra->code[last];
+		uint32_t *s = &ra->succ[2 * b];
+
+		s[0] = s[1] = RA_NONE;
+		if (in->op == VGPU_OP_BRA)
+			s[0] = ra->block[in->imm - ra->start];
+		/* The verifier refuses code that falls off the end. */
+		if (ra_falls_through(in) && last + 1 < ra->n)
+			s[1] = ra->block[last + 1];
+	}
+	return true;
+}
+
+/* Each block's own reads (before a write in it) and unguarded writes. */
+static void ra_local(struct ra *ra)
+{
+	uint32_t b, i, f;
+
+	for (b = 0; b < ra->nb; b++) {
+		uint64_t *use = ra->use + (size_t)b * ra->words;
+		uint64_t *kill = ra->kill + (size_t)b * ra->words;
+
+		for (i = ra->first[b]; i < ra->first[b + 1]; i++) {
+			struct vgpu_insn *in = &ra->code[i];
+			unsigned int regs = ra_regs(in);
+			unsigned int rd = ra_reads(in, regs);
+
+			for (f = 0; f < RA_NFIELDS; f++) {
+				uint32_t r;
+
+				if (!(rd & 1U << f))
+					continue;
+				r = ra_at(ra, in, f);
+				if (!ra_has(kill, r))
+					ra_set(use, r);
+			}
+			if ((regs & ~rd) & 1U << RA_DST)
+				ra_set(kill, ra->dense[in->dst]);
+		}
+	}
+}
+
+/* What is live when block @b ends: what its successors need. */
+static void ra_live_out(const struct ra *ra, uint32_t b, uint64_t *out)
+{
+	uint32_t k, w;
+
+	memset(out, 0, (size_t)ra->words * sizeof(*out));
+	for (k = 0; k < 2; k++) {
+		uint32_t s = ra->succ[2 * b + k];
+
+		if (s == RA_NONE)
+			continue;
+		for (w = 0; w < ra->words; w++)
+			out[w] |= ra->in[(size_t)s * ra->words + w];
+	}
+}
+
+/*
+ * Live on entry to each block, to a fixed point: in = use | (out - kill).
+ * Sweeping the blocks backwards settles straight-line code in one pass
+ * and each loop in a pass or two more.
+ */
+static void ra_liveness(struct ra *ra)
+{
+	bool changed = true;
+	uint32_t b, w;
+
+	while (changed) {
+		changed = false;
+		for (b = ra->nb; b-- > 0;) {
+			size_t at = (size_t)b * ra->words;
+
+			ra_live_out(ra, b, ra->tmp);
+			for (w = 0; w < ra->words; w++) {
+				uint64_t v = ra->use[at + w] |
+					     (ra->tmp[w] & ~ra->kill[at + w]);
+
+				if (v != ra->in[at + w]) {
+					ra->in[at + w] = v;
+					changed = true;
+				}
+			}
+		}
+	}
+}
+
+/* @r interferes with every register of @live (one direction; see below). */
+static void ra_conflict(struct ra *ra, uint32_t r, const uint64_t *live)
+{
+	uint64_t *row = ra->adj + (size_t)r * ra->words;
+	uint32_t w;
+
+	for (w = 0; w < ra->words; w++)
+		row[w] |= live[w];
+}
+
+/*
+ * Interference: a write conflicts with everything live after it (a
+ * guarded one too, and a write nothing reads still lands in its slot).
+ * Registers live at the kernel's entry are read before any write on
+ * some path; they conflict with one another, and, being live, with
+ * every write that could reach such a read, so no value of the thread
+ * ever lands in a slot before a read that expects the register's
+ * original content.
+ */
+static void ra_interference(struct ra *ra)
+{
+	uint64_t *live = ra->tmp;
+	uint32_t b, i, f, r, w;
+
+	for (b = 0; b < ra->nb; b++) {
+		ra_live_out(ra, b, live);
+		for (i = ra->first[b + 1]; i-- > ra->first[b];) {
+			struct vgpu_insn *in = &ra->code[i];
+			unsigned int regs = ra_regs(in);
+			unsigned int rd = ra_reads(in, regs);
+
+			if (regs & 1U << RA_DST) {
+				uint32_t d = ra->dense[in->dst];
+
+				ra_conflict(ra, d, live);
+				/*
+				 * MATCH reads the other lanes' a while it
+				 * writes each lane's d: they must differ.
+				 */
+				if (in->op == VGPU_OP_MATCH &&
+				    (regs & 1U << RA_A))
+					ra_set(ra->adj + (size_t)d * ra->words,
+					       ra->dense[in->a]);
+				if (!(rd & 1U << RA_DST))
+					ra_clear(live, d);
+			}
+			for (f = 0; f < RA_NFIELDS; f++)
+				if (rd & 1U << f)
+					ra_set(live, ra_at(ra, in, f));
+		}
+	}
+	/* Block 0 starts at the entry: its live-in set is the kernel's. */
+	for (r = 0; r < ra->nr; r++)
+		if (ra_has(ra->in, r))
+			ra_conflict(ra, r, ra->in);
+	/* Make the relation symmetric: r conflicts with x, so x with r. */
+	for (r = 0; r < ra->nr; r++) {
+		const uint64_t *row = ra->adj + (size_t)r * ra->words;
+
+		for (w = 0; w < ra->words; w++) {
+			uint64_t bits = row[w];
+
+			while (bits) {
+				uint32_t x = ra_next(w, &bits);
+
+				ra_set(ra->adj + (size_t)x * ra->words, r);
+			}
+		}
+	}
+}
+
+/*
+ * Greedy colouring in order of first appearance: each register takes the
+ * lowest slot that no register placed before it and conflicting with it
+ * holds. Returns the slots used.
+ */
+static uint32_t ra_color(struct ra *ra)
+{
+	uint64_t *taken = ra->tmp;
+	uint32_t r, w, nslots = 0;
+
+	for (r = 0; r < ra->nr; r++) {
+		const uint64_t *row = ra->adj + (size_t)r * ra->words;
+		uint32_t s = 0;
+
+		memset(taken, 0, (size_t)ra->words * sizeof(*taken));
+		for (w = 0; w <= r / 64; w++) {
+			uint64_t bits = row[w];
+
+			if (w == r / 64)
+				bits &= (1ULL << (r % 64)) - 1;
+			while (bits)
+				ra_set(taken, ra->slot[ra_next(w, &bits)]);
+		}
+		while (ra_has(taken, s))
+			s++;
+		ra->slot[r] = s;
+		if (s + 1 > nslots)
+			nslots = s + 1;
+	}
+	return nslots;
+}
+
+static void ra_rename(struct ra *ra)
+{
+	uint32_t i, f;
+
+	for (i = 0; i < ra->n; i++) {
+		struct vgpu_insn *in = &ra->code[i];
+		unsigned int regs = ra_regs(in);
+
+		for (f = 0; f < RA_NFIELDS; f++)
+			if (regs & 1U << f) {
+				uint32_t *p = ra_field(in, f);
+
+				*p = ra->slot[ra->dense[*p]];
+			}
+	}
+}
+
+static void ra_free(struct ra *ra)
+{
+	free(ra->dense);
+	free(ra->block);
+	free(ra->first);
+	free(ra->succ);
+	free(ra->use);
+	free(ra->kill);
+	free(ra->in);
+	free(ra->adj);
+	free(ra->tmp);
+	free(ra->slot);
+}
+
+/**
+ * lw_regalloc() - renumbers the registers of the kernel whose finished
+ * code is lw->code[@entry, lw->ncode), numbered 0..@nregs-1 by the
+ * lowering, so that registers never live together share a slot.
+ * Predicates keep their numbers.
+ * Return: the registers the kernel needs now (at least 1). Without the
+ * memory the analysis needs, the code stays as it is and that is @nregs.
+ */
+uint32_t lw_regalloc(struct lw *lw, uint32_t entry, uint32_t nregs)
+{
+	struct ra ra = {
+		.code = lw->code + entry, .n = lw->ncode - entry,
+		.start = entry, .nregs = nregs,
+	};
+	uint32_t nslots = nregs ? nregs : 1;
+	size_t sets;
+
+	if (!ra.n || !nregs)
+		return nslots;
+	ra.dense = malloc((size_t)nregs * sizeof(*ra.dense));
+	ra.block = malloc((size_t)ra.n * sizeof(*ra.block));
+	if (!ra.dense || !ra.block || !ra_number(&ra))
+		goto out;
+	if (!ra.nr) {
+		nslots = 1;	/* the ISA wants one, named or not */
+		goto out;
+	}
+	if (!ra_blocks(&ra))
+		goto out;
+	sets = ((size_t)ra.nb * 3 + ra.nr + 1) * ra.words * sizeof(uint64_t);
+	if (sets > RA_MAX_BYTES)
+		goto out;
+	ra.use = calloc((size_t)ra.nb * ra.words, sizeof(uint64_t));
+	ra.kill = calloc((size_t)ra.nb * ra.words, sizeof(uint64_t));
+	ra.in = calloc((size_t)ra.nb * ra.words, sizeof(uint64_t));
+	ra.adj = calloc((size_t)ra.nr * ra.words, sizeof(uint64_t));
+	ra.tmp = calloc(ra.words, sizeof(uint64_t));
+	ra.slot = malloc((size_t)ra.nr * sizeof(*ra.slot));
+	if (!ra.use || !ra.kill || !ra.in || !ra.adj || !ra.tmp || !ra.slot)
+		goto out;
+	ra_local(&ra);
+	ra_liveness(&ra);
+	ra_interference(&ra);
+	nslots = ra_color(&ra);
+	ra_rename(&ra);
+out:
+	ra_free(&ra);
+	return nslots;
+}
