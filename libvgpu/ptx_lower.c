@@ -480,19 +480,24 @@ static int lw_compact(struct lw *lw, uint32_t start)
 static int lw_body(struct lw *lw)
 {
 	const struct ptx_func *fn = lw->f.fn;
-	uint32_t i, l;
+	uint32_t *start = malloc((fn->ninsns + 1) * sizeof(*start)), i, l;
 
-	for (i = 0; i <= fn->ninsns; i++) {
-		for (l = 0; l < fn->nlabels; l++)
-			if (fn->labels[l].insn == i)
-				lw->f.label_at[l] = lw->ncode;
-		if (i == fn->ninsns)
-			break;
+	/* Where each PTX instruction's code starts: its labels point there. */
+	if (!start)
+		return lw_oom(lw);
+	for (i = 0; i < fn->ninsns; i++) {
+		start[i] = lw->ncode;
 		lw->ntemps = 0;
 		lw->cur = &fn->insns[i];
-		if (lw_insn(lw, &fn->insns[i]))
+		if (lw_insn(lw, &fn->insns[i])) {
+			free(start);
 			return -1;
+		}
 	}
+	start[fn->ninsns] = lw->ncode;
+	for (l = 0; l < fn->nlabels; l++)
+		lw->f.label_at[l] = start[fn->labels[l].insn];
+	free(start);
 	lw->f.label_at[fn->nlabels] = lw->ncode;
 	for (i = lw->f.fixup_base; i < lw->nfixups; i++)
 		lw->code[lw->fixups[i].insn].imm =
