@@ -46,7 +46,8 @@ E2E_TESTS := $(patsubst tests/e2e/%.c,$(BUILD)/tests/e2e/%,$(wildcard tests/e2e/
 SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samples/*.c))
 SAMPLE_PTX := $(patsubst tests/samples/%.cu,$(BUILD)/samples/%.ptx,$(wildcard tests/samples/*.cu))
 BENCHES := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
-TOOLS := $(BUILD)/tools/vgpu-smi $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis
+TOOLS := $(BUILD)/tools/vgpu-smi $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis \
+	$(BUILD)/tools/vgpu-ptxas
 
 KSFT_DIR := $(BUILD)/kselftest-headers
 KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
@@ -115,6 +116,11 @@ $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis: $(BUILD)/tools/%: tools/%.c \
 		$(ISA_TEXT_SRCS) tools/isa_text.h kmod/core/core.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $< $(ISA_TEXT_SRCS) -o $@
+
+# The offline compiler is libvgpu's JIT: it links libvgpu's objects.
+$(BUILD)/tools/vgpu-ptxas: tools/vgpu-ptxas.c libvgpu/*.h $(LIB_OBJS) $(LIB_CORE_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ilibvgpu $(CFLAGS) $< $(LIB_OBJS) $(LIB_CORE_OBJS) $(LIB_LIBS) -o $@
 
 $(BUILD)/tools/%: tools/%.c uapi/vgpu.h
 	@mkdir -p $(@D)
@@ -227,6 +233,18 @@ $(BUILD)/samples/%: tests/samples/%.c tests/samples/sample.h libvgpu/include/cud
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/samples '-DPTX_DIR="$(BUILD)/samples"' $< \
 		$(LINK_LIBVGPU) -lm -o $@
+
+# The JIT's benchmark links libvgpu's objects (the library hides the JIT)
+# and compiles the module that nvcc makes of tests/bench/jit_bench.cu.
+$(BUILD)/bench/jit_bench.ptx: tests/bench/jit_bench.cu
+	@mkdir -p $(@D)
+	nvcc -ptx -arch=compute_75 $< -o $@
+
+$(BUILD)/bench/jit_bench: tests/bench/jit_bench.c $(BUILD)/bench/jit_bench.ptx libvgpu/*.h \
+		$(LIB_OBJS) $(LIB_CORE_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ilibvgpu $(CFLAGS) '-DJIT_BENCH_PTX="$(BUILD)/bench/jit_bench.ptx"' $< \
+		$(LIB_OBJS) $(LIB_CORE_OBJS) $(LIB_LIBS) -o $@
 
 $(BUILD)/bench/%: tests/bench/%.c libvgpu/include/cuda.h uapi/vgpu.h $(LIBVGPU)
 	@mkdir -p $(@D)

@@ -16,6 +16,9 @@
 #undef cuDevicePrimaryCtxRelease
 #undef cuDevicePrimaryCtxReset
 #undef cuDevicePrimaryCtxSetFlags
+#undef cuLinkCreate
+#undef cuLinkAddData
+#undef cuLinkAddFile
 
 CUresult cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev);
 CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
@@ -29,6 +32,14 @@ CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);
 CUresult cuDevicePrimaryCtxRelease(CUdevice dev);
 CUresult cuDevicePrimaryCtxReset(CUdevice dev);
 CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);
+CUresult cuLinkCreate(unsigned int n, CUjit_option *options, void **values,
+		      CUlinkState *state);
+CUresult cuLinkAddData(CUlinkState state, CUjitInputType type, void *data,
+		       size_t size, const char *name, unsigned int n,
+		       CUjit_option *options, void **values);
+CUresult cuLinkAddFile(CUlinkState state, CUjitInputType type,
+		       const char *path, unsigned int n, CUjit_option *options,
+		       void **values);
 
 CUresult cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev)
 {
@@ -98,4 +109,26 @@ CUresult cuDevicePrimaryCtxReset(CUdevice dev)
 CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
 {
 	return cuDevicePrimaryCtxSetFlags_v2(dev, flags);
+}
+
+/* The first linker ABI: the same calls under their unversioned names. */
+CUresult cuLinkCreate(unsigned int n, CUjit_option *options, void **values,
+		      CUlinkState *state)
+{
+	return cuLinkCreate_v2(n, options, values, state);
+}
+
+CUresult cuLinkAddData(CUlinkState state, CUjitInputType type, void *data,
+		       size_t size, const char *name, unsigned int n,
+		       CUjit_option *options, void **values)
+{
+	return cuLinkAddData_v2(state, type, data, size, name, n, options,
+				values);
+}
+
+CUresult cuLinkAddFile(CUlinkState state, CUjitInputType type,
+		       const char *path, unsigned int n, CUjit_option *options,
+		       void **values)
+{
+	return cuLinkAddFile_v2(state, type, path, n, options, values);
 }

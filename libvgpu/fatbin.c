@@ -154,6 +154,8 @@ enum vg_image_kind vg_image_kind(const void *image)
 		return VG_IMAGE_WRAPPER;
 	if (vg_has_magic(p, 0x464c457fu))	/* "\x7f" "ELF" */
 		return VG_IMAGE_ELF;
+	if (vg_starts_with(image, VG_IMAGE_VGPU_MAGIC))
+		return VG_IMAGE_VGPU;
 	s = vg_skip_blank(image);
 	if (s && vg_starts_with(s, ".version"))
 		return VG_IMAGE_PTX;

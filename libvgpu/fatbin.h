@@ -12,6 +12,8 @@
 
 #define VG_FATBIN_MAGIC		0xba55ed50u	/* container, bytes 50 ed 55 ba */
 #define VG_FATBIN_WRAPPER_MAGIC	0x466243b1u
+/* vgpu's compiled-module format (jit_cache.h): its first 8 bytes. */
+#define VG_IMAGE_VGPU_MAGIC	"VGPUMOD1"
 
 /*
  * What __cudaRegisterFatBinary and cuModuleLoadFatBinary receive (24 bytes,
@@ -33,6 +35,7 @@ enum vg_image_kind {
 	VG_IMAGE_FATBIN,	/* a fatbin container */
 	VG_IMAGE_WRAPPER,	/* a struct vg_fatbin_wrapper */
 	VG_IMAGE_ELF,		/* a cubin (SASS), which vgpu cannot run */
+	VG_IMAGE_VGPU,		/* vgpu's compiled module (cuLinkComplete's) */
 	VG_IMAGE_UNKNOWN,
 };
 

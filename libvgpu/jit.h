@@ -13,6 +13,16 @@
 
 #include "../uapi/vgpu_isa.h"
 
+/*
+ * The JIT's version, part of every cache key and of every compiled module
+ * (jit_cache.h). Bump it with any change to what vg_jit_compile emits for
+ * the same PTX (instructions, register counts, layouts, the printf FIFO)
+ * or to the meaning of a struct vg_jit_image field, so that no image of
+ * the old compiler is taken for one of the new. (Cache keys also carry
+ * the library's build ID, which covers builds that forgot.)
+ */
+#define VG_JIT_VERSION "vgpu-jit-1"
+
 /* One kernel parameter: where cuLaunchKernel puts its bytes. */
 struct vg_jit_param {
 	uint32_t offset;

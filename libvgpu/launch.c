@@ -120,7 +120,8 @@ static CUresult vg_params_fill(const struct vg_jit_kernel *k,
 static CUresult vg_launch_check(const struct vgpu_info *info,
 				const struct vg_jit_kernel *k,
 				const unsigned int grid[3],
-				const unsigned int block[3], unsigned int shared)
+				const unsigned int block[3], unsigned int shared,
+				uint32_t max_dyn)
 {
 	uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
 	int i;
@@ -132,7 +133,11 @@ static CUresult vg_launch_check(const struct vgpu_info *info,
 	if (threads > info->max_threads_per_block ||
 	    (k->f.max_threads && threads > k->f.max_threads))
 		return CUDA_ERROR_INVALID_VALUE;
-	if ((uint64_t)k->f.shared_bytes + shared > info->shared_mem_per_block)
+	/*
+	 * The function's limit: 48 KiB less its static shared memory, unless
+	 * cuFuncSetAttribute raised it (up to the opt-in maximum).
+	 */
+	if (shared > max_dyn)
 		return CUDA_ERROR_INVALID_VALUE;
 	return CUDA_SUCCESS;
 }
@@ -166,7 +171,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
 		r = CUDA_ERROR_INVALID_HANDLE;
 	if (!r)
 		r = vg_launch_check(&vg_devices[ctx->dev].info, k, grid, block,
-				    shared);
+				    shared, f->max_dyn_shared);
 	if (r) {
 		pthread_mutex_unlock(&vg_lock);
 		return r;

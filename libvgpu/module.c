@@ -2,9 +2,11 @@
 /*
  * Modules: cuModuleLoad, cuModuleLoadData(Ex), cuModuleUnload,
  * cuModuleGetFunction, cuModuleGetGlobal and cuFuncGetAttribute. A module
- * image (PTX text or a fatbin's PTX) is compiled by the JIT, its
- * variables get a block of device memory, and the program goes to the
- * device with MODULE_LOAD, whose verifier has the last word.
+ * image (PTX text or a fatbin's PTX) is compiled by the JIT, through the
+ * on-disk cache, or is vgpu's compiled-module format (cuLinkComplete's,
+ * vgpu-ptxas's); its variables get a block of device memory, and the
+ * program goes to the device with MODULE_LOAD, whose verifier has the
+ * last word.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <sys/ioctl.h>
 
 #include "fatbin.h"
+#include "jit_cache.h"
 #include "vg.h"
 
 #define VG_FUNC_MAGIC 0x66756e63u	/* "func": a live CUfunction */
@@ -104,27 +107,42 @@ static CUresult vg_image_ptx(struct CUctx_st *ctx, const void *image,
 	}
 }
 
-/* The info log: what each kernel uses, as ptxas -v says it. */
-static void vg_info_log(const struct vg_jit_image *img, struct vg_jit_logs *logs)
+/*
+ * The JIT image of @image: read from a compiled module, or compiled from
+ * the image's PTX through the cache. The cache holds images before
+ * relocation, which vg_module_globals() does next.
+ */
+static CUresult vg_module_image(struct CUctx_st *ctx, const void *image,
+				struct vg_jit_image **img,
+				struct vg_jit_logs *logs)
 {
-	size_t off = 0;
-	uint32_t i;
+	char *owned = NULL, err[512];
+	const char *ptx;
+	size_t len;
+	CUresult r;
 
-	if (!logs->info || !logs->info_size)
-		return;
-	logs->info[0] = 0;
-	for (i = 0; i < img->nkernels && off < logs->info_size; i++) {
-		const struct vg_jit_kernel *k = &img->kernels[i];
-		int n = snprintf(logs->info + off, logs->info_size - off,
-				 "%sFunction properties for %s: %u registers, %u bytes smem, %u bytes lmem, %u bytes params",
-				 i ? "\n" : "", k->name, k->f.nregs,
-				 k->f.shared_bytes, k->f.local_bytes,
-				 k->f.param_bytes);
-
-		if (n < 0)
-			break;
-		off += (size_t)n;
+	if (vg_image_kind(image) == VG_IMAGE_VGPU) {
+		len = vg_image_file_size(image);
+		if (!len) {
+			vg_log(logs->error, logs->error_size,
+			       "vgpu module: bad header");
+			return CUDA_ERROR_INVALID_IMAGE;
+		}
+		if (vg_modfile_load(image, len, img, err, sizeof(err))) {
+			vg_log(logs->error, logs->error_size, err);
+			return CUDA_ERROR_INVALID_IMAGE;
+		}
+		return CUDA_SUCCESS;
 	}
+	r = vg_image_ptx(ctx, image, &ptx, &len, &owned, logs);
+	if (r)
+		return r;
+	if (vg_jit_compile_cached(ptx, len, img, err, sizeof(err))) {
+		vg_log(logs->error, logs->error_size, err);
+		r = CUDA_ERROR_INVALID_PTX;
+	}
+	free(owned);
+	return r;
 }
 
 /* Device memory for the module's variables, initialized, and relocated. */
@@ -194,10 +212,8 @@ static CUresult vg_module_load(CUmodule *module, const void *image,
 			       struct vg_jit_logs *logs)
 {
 	struct CUmod_st *mod = NULL;
+	const struct vgpu_info *info;
 	struct CUctx_st *ctx;
-	const char *ptx;
-	char *owned = NULL, err[512];
-	size_t len;
 	uint32_t i;
 	CUresult r;
 
@@ -210,20 +226,16 @@ static CUresult vg_module_load(CUmodule *module, const void *image,
 		return r;
 	}
 	vg_ctx_begin(ctx);
-	r = vg_image_ptx(ctx, image, &ptx, &len, &owned, logs);
-	if (r)
-		goto out;
+	info = &vg_devices[ctx->dev].info;
 	mod = calloc(1, sizeof(*mod));
 	if (!mod) {
 		r = CUDA_ERROR_OUT_OF_MEMORY;
 		goto out;
 	}
 	mod->ctx = ctx;
-	if (vg_jit_compile(ptx, len, &mod->img, err, sizeof(err))) {
-		vg_log(logs->error, logs->error_size, err);
-		r = CUDA_ERROR_INVALID_PTX;
+	r = vg_module_image(ctx, image, &mod->img, logs);
+	if (r)
 		goto out;
-	}
 	mod->funcs = calloc(mod->img->nkernels, sizeof(*mod->funcs));
 	if (!mod->funcs) {
 		r = CUDA_ERROR_OUT_OF_MEMORY;
@@ -234,12 +246,17 @@ static CUresult vg_module_load(CUmodule *module, const void *image,
 		mod->funcs[i].mod = mod;
 		mod->funcs[i].index = i;
 		mod->funcs[i].k = &mod->img->kernels[i];
+		/* Static and dynamic shared memory share the 48 KiB default. */
+		mod->funcs[i].max_dyn_shared =
+			info->shared_mem_per_block > mod->funcs[i].k->f.shared_bytes ?
+			info->shared_mem_per_block - mod->funcs[i].k->f.shared_bytes : 0;
+		mod->funcs[i].carveout = -1;
 	}
 	r = vg_module_globals(ctx, mod);
 	if (!r)
 		r = vg_module_send(ctx, mod, logs);
 	if (!r) {
-		vg_info_log(mod->img, logs);
+		vg_image_describe(mod->img, logs->info, logs->info_size);
 		mod->next = ctx->modules;
 		ctx->modules = mod;
 		*module = mod;
@@ -252,7 +269,6 @@ out:
 		ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f);
 	}
 	vg_module_free(mod);
-	free(owned);
 	vg_ctx_end(ctx);
 	return r;
 }
@@ -449,16 +465,19 @@ CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attrib,
 	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
 		*value = (int)func->max_dyn_shared;
 		break;
-	case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA:
 	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
-	case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
+		*value = func->carveout;
+		break;
 	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
 	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
 	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
 	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
 	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-		*value = attrib == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT ?
-			-1 : 0;
+		*value = func->cluster[attrib - CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH];
+		break;
+	case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA:
+	case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
+		*value = 0;
 		break;
 	default:
 		return CUDA_ERROR_INVALID_VALUE;

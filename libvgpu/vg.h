@@ -91,6 +91,9 @@ struct CUfunc_st {
 	struct CUmod_st *mod;
 	const struct vg_jit_kernel *k;
 	uint32_t max_dyn_shared;	/* cuFuncSetAttribute's limit */
+	int carveout;		/* shared memory carveout, -1: the default */
+	int cache_config;	/* CUfunc_cache, as set */
+	int cluster[5];		/* the cluster attributes, width to policy */
 };
 
 extern pthread_mutex_t vg_lock;
@@ -153,6 +156,19 @@ bool vg_stream_ok(CUstream s);
 
 /* module.c */
 struct CUfunc_st *vg_func_check(CUfunction f);
+
+/* occupancy.c: the occupancy calculator, on what it needs of a kernel. */
+struct vg_occ_kernel {
+	uint32_t regs;		/* per thread, as CU_FUNC_ATTRIBUTE_NUM_REGS */
+	uint32_t shared_bytes;	/* static */
+	uint32_t max_threads;	/* per block; 0: the device's limit */
+};
+int vg_occupancy(const struct vgpu_info *info, const struct vg_occ_kernel *k,
+		 int block, size_t dyn);
+void vg_occupancy_best(const struct vgpu_info *info,
+		       const struct vg_occ_kernel *k,
+		       size_t (*dyn_of)(int block), size_t dyn, int block_limit,
+		       int *best_block, int *best_blocks);
 
 /* memory.c */
 CUresult vg_current_open(struct CUctx_st **pctx);

@@ -60,6 +60,9 @@ extern "C" {
 #define cuMemsetD2D32 cuMemsetD2D32_v2
 #define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
 #define cuModuleGetGlobal cuModuleGetGlobal_v2
+#define cuLinkCreate cuLinkCreate_v2
+#define cuLinkAddData cuLinkAddData_v2
+#define cuLinkAddFile cuLinkAddFile_v2
 
 typedef int CUdevice_v1;
 typedef CUdevice_v1 CUdevice;
@@ -73,6 +76,7 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
+typedef struct CUlinkState_st *CUlinkState;
 
 typedef struct CUarray_st *CUarray;
 
@@ -958,11 +962,43 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
 			      const char *name);
 CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib,
 			    CUfunction hfunc);
+CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib,
+			    int value);
+CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config);
 CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
 			unsigned int gridDimY, unsigned int gridDimZ,
 			unsigned int blockDimX, unsigned int blockDimY,
 			unsigned int blockDimZ, unsigned int sharedMemBytes,
 			CUstream hStream, void **kernelParams, void **extra);
+
+/* Linking PTX into one module */
+CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options,
+			 void **optionValues, CUlinkState *stateOut);
+CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void *data,
+			  size_t size, const char *name,
+			  unsigned int numOptions, CUjit_option *options,
+			  void **optionValues);
+CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type,
+			  const char *path, unsigned int numOptions,
+			  CUjit_option *options, void **optionValues);
+CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut);
+CUresult cuLinkDestroy(CUlinkState state);
+
+/* Occupancy: the dynamic shared memory a block size needs, for the search. */
+typedef size_t (*CUoccupancyB2DSize)(int blockSize);
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
+		CUfunction func, int blockSize, size_t dynamicSMemSize);
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
+		CUfunction func, int blockSize, size_t dynamicSMemSize,
+		unsigned int flags);
+CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize,
+		CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+		size_t dynamicSMemSize, int blockSizeLimit);
+CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize,
+		int *blockSize, CUfunction func,
+		CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+		size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags);
 
 #ifdef __cplusplus
 }

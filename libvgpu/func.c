@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cuFuncSetAttribute and cuFuncSetCacheConfig: what a program may tune
+ * on a kernel. Codes and limits are those of NVIDIA's driver (580, H100):
+ * a dynamic shared memory limit up to the opt-in maximum less the static
+ * part, a carveout of -1 (the default) or 0 to 100 percent, the cluster
+ * attributes accepted (checked at launch), everything else refused with
+ * CUDA_ERROR_INVALID_VALUE, a NULL function CUDA_ERROR_INVALID_HANDLE.
+ */
+#include "vg.h"
+
+static CUresult vg_set_attribute(struct CUfunc_st *f, CUfunction_attribute attrib,
+				 int value)
+{
+	const struct vgpu_info *info = &vg_devices[f->mod->ctx->dev].info;
+	int optin;
+
+	switch (attrib) {
+	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+		if (vg_attribute(info, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+				 &optin) || value < 0 ||
+		    (int64_t)f->k->f.shared_bytes + value > optin)
+			return CUDA_ERROR_INVALID_VALUE;
+		f->max_dyn_shared = (uint32_t)value;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+		if (value < -1 || value > 100)
+			return CUDA_ERROR_INVALID_VALUE;
+		f->carveout = value;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+		if (value < 0)
+			return CUDA_ERROR_INVALID_VALUE;
+		f->cluster[attrib - CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH] = value;
+		return CUDA_SUCCESS;
+	default:
+		/* The read-only ones too: sizes, registers, versions. */
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib,
+			    int value)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!vg_func_check(hfunc))
+		return CUDA_ERROR_INVALID_HANDLE;
+	/* cuLaunchKernel reads the limit under vg_lock. */
+	pthread_mutex_lock(&vg_lock);
+	r = vg_set_attribute(hfunc, attrib, value);
+	pthread_mutex_unlock(&vg_lock);
+	return r;
+}
+
+/* vgpu has no L1 to trade for shared memory: the choice is kept, unused. */
+CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!vg_func_check(hfunc))
+		return CUDA_ERROR_INVALID_HANDLE;
+	if ((unsigned int)config > CU_FUNC_CACHE_PREFER_EQUAL)
+		return CUDA_ERROR_INVALID_VALUE;
+	hfunc->cache_config = config;
+	return CUDA_SUCCESS;
+}

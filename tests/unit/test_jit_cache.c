@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vgpu's compiled-module format and the on-disk JIT cache (libvgpu/
+ * jit_image.c, jit_cache.c): an image survives the round trip whole;
+ * truncated, corrupt or crafted files are refused, never trusted; the
+ * cache finds what it stored, ignores and rewrites a bad entry, keys on
+ * the text, names its directory as documented and stays off when
+ * CUDA_CACHE_DISABLE=1.
+ */
+#include <dirent.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+#include "fatbin.h"
+#include "jit_cache.h"
+#include "tap.h"
+
+#define PTX_HEAD ".version 9.0\n.target sm_75\n.address_size 64\n"
+
+/* Two kernels, variables with initializers, and printf. */
+static const char ptx[] = PTX_HEAD
+	".extern .func (.param .b32 func_retval0) vprintf(.param .b64 a, .param .b64 b);\n"
+	".global .align 1 .b8 $str[4] = {104, 105, 10, 0};\n"
+	".global .align 4 .u32 counter = 5;\n"
+	".const .align 4 .b8 tab[8] = {1, 2, 3, 4, 5, 6, 7, 8};\n"
+	".visible .entry add(.param .u64 p0, .param .u32 p1)\n{\n"
+	"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n"
+	"\tld.param.u64 %rd1, [p0];\n\tld.param.u32 %r1, [p1];\n"
+	"\tld.global.u32 %r2, [counter];\n\tld.const.u32 %r3, [tab+4];\n"
+	"\tadd.s32 %r2, %r2, %r3;\n\tadd.s32 %r2, %r2, %r1;\n"
+	"\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n"
+	".visible .entry hello()\n{\n"
+	"\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n"
+	"\tmov.u64 %rd1, $str;\n\tcvta.global.u64 %rd2, %rd1;\n"
+	"\tmov.u64 %rd1, 0;\n"
+	"\t{ .param .b64 a; st.param.b64 [a], %rd2; .param .b64 b; st.param.b64 [b], %rd1;\n"
+	"\t.param .b32 r; call.uni (r), vprintf, (a, b); ld.param.b32 %r1, [r]; }\n"
+	"\tret;\n}\n";
+
+static struct vg_jit_image *compile(const char *text)
+{
+	struct vg_jit_image *img = NULL;
+	char err[256];
+
+	if (vg_jit_compile(text, strlen(text), &img, err, sizeof(err))) {
+		TAP_FAIL("compile: %s", err);
+		exit(1);
+	}
+	return img;
+}
+
+/* Every field of two images. */
+static bool same_image(const struct vg_jit_image *a, const struct vg_jit_image *b)
+{
+	uint32_t i;
+
+	if (a->ninsns != b->ninsns || a->nkernels != b->nkernels ||
+	    a->nvars != b->nvars || a->nrelocs != b->nrelocs ||
+	    a->global_bytes != b->global_bytes || a->has_printf != b->has_printf ||
+	    (a->has_printf && a->printf_off != b->printf_off) ||
+	    memcmp(a->insns, b->insns, a->ninsns * sizeof(*a->insns)) ||
+	    memcmp(a->relocs, b->relocs, a->nrelocs * sizeof(*a->relocs)) ||
+	    memcmp(a->globals, b->globals, a->global_bytes))
+		return false;
+	for (i = 0; i < a->nkernels; i++) {
+		const struct vg_jit_kernel *x = &a->kernels[i], *y = &b->kernels[i];
+
+		if (strcmp(x->name, y->name) || memcmp(&x->f, &y->f, sizeof(x->f)) ||
+		    x->nparams != y->nparams || x->ptx_regs != y->ptx_regs ||
+		    memcmp(x->params, y->params, x->nparams * sizeof(*x->params)))
+			return false;
+	}
+	for (i = 0; i < a->nvars; i++)
+		if (strcmp(a->vars[i].name, b->vars[i].name) ||
+		    a->vars[i].offset != b->vars[i].offset ||
+		    a->vars[i].size != b->vars[i].size ||
+		    a->vars[i].is_const != b->vars[i].is_const)
+			return false;
+	return true;
+}
+
+static void module_round_trip(void)
+{
+	struct vg_jit_image *img = compile(ptx), *back = NULL;
+	unsigned char *buf;
+	size_t len;
+	char err[256];
+
+	CHECK(img->nkernels == 2 && img->nvars == 3 && img->has_printf);
+	REQUIRE_RES(0, vg_modfile_save(img, &buf, &len));
+	/* The FIFO is not stored: the file stays small. */
+	CHECK(len < 4096);
+	CHECK(vg_image_kind(buf) == VG_IMAGE_VGPU);
+	CHECK(vg_image_file_size(buf) == len);
+	CHECK(vg_modfile_load(buf, len, &back, err, sizeof(err)) == 0);
+	CHECK(back && same_image(img, back));
+	vg_jit_free(back);
+	free(buf);
+	vg_jit_free(img);
+}
+
+/* Every shorter file, and every file with one byte changed, is refused. */
+static void damaged_files_refused(void)
+{
+	struct vg_jit_image *img = compile(ptx), *back;
+	unsigned char *buf, *copy;
+	size_t len, i;
+	char err[256];
+
+	REQUIRE_RES(0, vg_modfile_save(img, &buf, &len));
+	for (i = 0; i < len; i++) {
+		copy = malloc(i ? i : 1);	/* ASan sees any read past it */
+		memcpy(copy, buf, i);
+		back = NULL;
+		if (!vg_modfile_load(copy, i, &back, err, sizeof(err)))
+			TAP_FAIL("truncated to %zu bytes: accepted", i);
+		CHECK(!back);
+		free(copy);
+	}
+	copy = malloc(len);
+	for (i = 0; i < len; i++) {
+		memcpy(copy, buf, len);
+		copy[i] ^= 0x20;
+		back = NULL;
+		if (!vg_modfile_load(copy, len, &back, err, sizeof(err)))
+			TAP_FAIL("byte %zu changed: accepted", i);
+		CHECK(!back && err[0]);
+	}
+	free(copy);
+	free(buf);
+	vg_jit_free(img);
+}
+
+/* The header's fields (see struct vg_imgfile in jit_image.c). */
+enum { H_SIZE = 8, H_SUM = 16, H_KEY = 24, H_GLOBALS = 32, H_INIT = 40,
+	H_PRINTF = 48, H_NINSNS = 56, H_NKERNELS = 60, H_NVARS = 64,
+	H_NRELOCS = 68, H_FLAGS = 72 };
+
+/* A file rewritten with a correct checksum: only the checks stop it. */
+static void resum(unsigned char *buf, size_t len)
+{
+	uint64_t h = vg_hash64(buf, 16, 0x76677075);
+
+	h = vg_hash64(buf + 24, len - 24, h);
+	memcpy(buf + H_SUM, &h, 8);
+}
+
+static void crafted_headers_refused(void)
+{
+	static const struct {
+		unsigned int off, width;
+		uint64_t value;
+		const char *msg;
+	} cases[] = {
+		{ H_NINSNS, 4, 0, "bad instruction count" },
+		{ H_NINSNS, 4, 0xffffffff, "bad instruction count" },
+		{ H_NKERNELS, 4, 0, "bad kernel count" },
+		{ H_NKERNELS, 4, 100000, "bad kernel count" },
+		{ H_NVARS, 4, 0xffffffff, "bad variable count" },
+		{ H_NRELOCS, 4, 0xffffff, "bad relocation count" },
+		{ H_GLOBALS, 8, ~0ULL, "bad global block size" },
+		{ H_INIT, 8, 1ULL << 40, "bad global block size" },
+		{ H_PRINTF, 8, 12, "printf buffer outside" },
+		{ H_PRINTF, 8, 1ULL << 40, "printf buffer outside" },
+		{ H_FLAGS, 4, 2, "unknown flags" },
+		{ H_KEY, 8, ~0ULL, "truncated" },
+		{ H_KEY, 8, 4, "another JIT version" },
+		{ H_SIZE, 8, 12345, "size does not match" },
+	};
+	struct vg_jit_image *img = compile(ptx), *back;
+	unsigned char *buf, *copy;
+	size_t len, i;
+	char err[256];
+
+	REQUIRE_RES(0, vg_modfile_save(img, &buf, &len));
+	copy = malloc(len);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(copy, buf, len);
+		memcpy(copy + cases[i].off, &cases[i].value, cases[i].width);
+		resum(copy, len);
+		back = NULL;
+		if (!vg_modfile_load(copy, len, &back, err, sizeof(err))) {
+			TAP_FAIL("case %zu accepted", i);
+			vg_jit_free(back);
+		} else if (!strstr(err, cases[i].msg)) {
+			TAP_FAIL("case %zu: \"%s\", expected \"%s\"", i, err, cases[i].msg);
+		}
+	}
+	free(copy);
+	free(buf);
+	vg_jit_free(img);
+}
+
+/* The same for the first kernel's record (struct vg_imgfile_kernel). */
+static void crafted_kernels_refused(void)
+{
+	static const struct {
+		unsigned int off;
+		uint32_t value;
+		const char *msg;
+	} cases[] = {
+		{ 0, 1000000, "bad kernel record" },	/* entry past the code */
+		{ 4, 0, "bad kernel record" },		/* no registers */
+		{ 12, 40000, "bad kernel record" },	/* parameter bytes */
+		{ 32, 100, "bad kernel record" },	/* more parameters than bytes */
+		{ 40, 0, "bad name length" },
+		{ 40, 1u << 30, "bad name length" },
+		{ 48, 0xfffffff0, "parameter outside" },
+		{ 52, 0, "parameter outside" },		/* a parameter of no bytes */
+	};
+	struct vg_jit_image *img = compile(ptx), *back;
+	unsigned char *buf, *copy;
+	size_t len, i, rec;
+	uint64_t key_len;
+	uint32_t ninsns;
+	char err[256];
+
+	REQUIRE_RES(0, vg_modfile_save(img, &buf, &len));
+	memcpy(&key_len, buf + H_KEY, 8);
+	memcpy(&ninsns, buf + H_NINSNS, 4);
+	rec = VG_IMGFILE_HDR + ((key_len + 7) & ~7ULL) + ninsns * sizeof(struct vgpu_insn);
+	copy = malloc(len);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(copy, buf, len);
+		memcpy(copy + rec + cases[i].off, &cases[i].value, 4);
+		resum(copy, len);
+		back = NULL;
+		if (!vg_modfile_load(copy, len, &back, err, sizeof(err))) {
+			TAP_FAIL("case %zu accepted", i);
+			vg_jit_free(back);
+		} else if (!strstr(err, cases[i].msg)) {
+			TAP_FAIL("case %zu: \"%s\", expected \"%s\"", i, err, cases[i].msg);
+		}
+	}
+	free(copy);
+	free(buf);
+	vg_jit_free(img);
+}
+
+/* A cache entry is not a compiled module, nor is another JIT's module. */
+static void other_keys_refused(void)
+{
+	struct vg_jit_image *img = compile(ptx), *back = NULL;
+	unsigned char *buf;
+	size_t len;
+	char err[256];
+
+	REQUIRE_RES(0, vg_image_save(img, VG_CACHE_MAGIC, "k", 1, &buf, &len));
+	CHECK(vg_modfile_load(buf, len, &back, err, sizeof(err)) == -1);
+	free(buf);
+	REQUIRE_RES(0, vg_image_save(img, VG_IMAGE_VGPU_MAGIC, "vgpu-jit-0", 11,
+				     &buf, &len));
+	CHECK(vg_modfile_load(buf, len, &back, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "another JIT version"));
+	free(buf);
+	vg_jit_free(img);
+}
+
+/* --- the cache ---------------------------------------------------------- */
+
+static char cache_dir[64];
+
+/* A fresh directory for the cache, through CUDA_CACHE_PATH. */
+static void fresh_cache(void)
+{
+	strcpy(cache_dir, "/tmp/vgpu-cache-XXXXXX");
+	if (!mkdtemp(cache_dir)) {
+		TAP_FAIL("mkdtemp");
+		exit(1);
+	}
+	setenv("CUDA_CACHE_PATH", cache_dir, 1);
+	unsetenv("CUDA_CACHE_DISABLE");
+}
+
+/* The entries in the cache directory; the first one's path in @path. */
+static int entries(char *path, size_t size)
+{
+	DIR *d = opendir(cache_dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.' && n++ == 0 && path)
+			snprintf(path, size, "%s/%.64s", cache_dir, e->d_name);
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void remove_cache(void)
+{
+	char path[256];
+
+	while (entries(path, sizeof(path)))
+		unlink(path);
+	rmdir(cache_dir);
+}
+
+static void cache_finds_what_it_stored(void)
+{
+	struct vg_jit_image *img, *hit;
+	char err[256];
+
+	fresh_cache();
+	CHECK(!vg_jit_cache_lookup(ptx, strlen(ptx)));
+	REQUIRE_RES(0, vg_jit_compile_cached(ptx, strlen(ptx), &img, err, sizeof(err)));
+	CHECK(entries(NULL, 0) == 1);
+	hit = vg_jit_cache_lookup(ptx, strlen(ptx));
+	CHECK(hit && same_image(img, hit));
+	vg_jit_free(hit);
+	vg_jit_free(img);
+	remove_cache();
+}
+
+/* A damaged entry is a miss, and the next compile writes it again. */
+static void bad_entries_ignored_and_rewritten(void)
+{
+	struct vg_jit_image *img, *hit;
+	char path[256], err[256];
+	struct stat st;
+	int damage;
+
+	fresh_cache();
+	for (damage = 0; damage < 3; damage++) {
+		FILE *f;
+
+		REQUIRE_RES(0, vg_jit_compile_cached(ptx, strlen(ptx), &img, err,
+						     sizeof(err)));
+		vg_jit_free(img);
+		REQUIRE_RES(1, entries(path, sizeof(path)));
+		stat(path, &st);
+		if (damage == 0) {		/* truncated */
+			CHECK(truncate(path, st.st_size / 2) == 0);
+		} else if (damage == 1) {	/* one byte changed */
+			f = fopen(path, "r+b");
+			fseek(f, st.st_size - 3, SEEK_SET);
+			fputc(0x55, f);
+			fclose(f);
+		} else {			/* empty */
+			CHECK(truncate(path, 0) == 0);
+		}
+		CHECK(!vg_jit_cache_lookup(ptx, strlen(ptx)));
+		REQUIRE_RES(0, vg_jit_compile_cached(ptx, strlen(ptx), &img, err,
+						     sizeof(err)));
+		hit = vg_jit_cache_lookup(ptx, strlen(ptx));
+		CHECK(hit && same_image(img, hit));
+		vg_jit_free(hit);
+		vg_jit_free(img);
+	}
+	CHECK(entries(NULL, 0) == 1);	/* no temporary file left behind */
+	remove_cache();
+}
+
+static void cache_disable_honoured(void)
+{
+	struct vg_jit_image *img;
+	char err[256];
+
+	fresh_cache();
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
+	CHECK(!vg_jit_cache_dir());
+	REQUIRE_RES(0, vg_jit_compile_cached(ptx, strlen(ptx), &img, err, sizeof(err)));
+	vg_jit_free(img);
+	CHECK(entries(NULL, 0) == 0);
+	setenv("CUDA_CACHE_DISABLE", "0", 1);
+	REQUIRE_RES(0, vg_jit_compile_cached(ptx, strlen(ptx), &img, err, sizeof(err)));
+	vg_jit_free(img);
+	CHECK(entries(NULL, 0) == 1);
+	remove_cache();
+}
+
+/* One character of difference is another entry, never the other's image. */
+static void key_changes_with_the_text(void)
+{
+	char *other = strdup(ptx), *at = strstr(other, "entry hello");
+	struct vg_jit_image *a, *b, *hit;
+	char err[256];
+
+	fresh_cache();
+	memcpy(at, "entry hellp", 11);
+	REQUIRE_RES(0, vg_jit_compile_cached(ptx, strlen(ptx), &a, err, sizeof(err)));
+	CHECK(!vg_jit_cache_lookup(other, strlen(other)));
+	REQUIRE_RES(0, vg_jit_compile_cached(other, strlen(other), &b, err, sizeof(err)));
+	CHECK(entries(NULL, 0) == 2);
+	hit = vg_jit_cache_lookup(other, strlen(other));
+	CHECK(hit && !strcmp(hit->kernels[1].name, "hellp"));
+	vg_jit_free(hit);
+	/* A prefix of the text is another key too. */
+	CHECK(!vg_jit_cache_lookup(ptx, strlen(ptx) - 1));
+	vg_jit_free(a);
+	vg_jit_free(b);
+	free(other);
+	remove_cache();
+}
+
+static void cache_directory_names(void)
+{
+	static const struct {
+		const char *path, *xdg, *home, *want;
+	} cases[] = {
+		{ "/c/x", "/xdg", "/home/u", "/c/x" },
+		{ NULL, "/xdg", "/home/u", "/xdg/vgpu/ComputeCache" },
+		{ "", "/xdg", "/home/u", "/xdg/vgpu/ComputeCache" },
+		{ NULL, "relative", "/home/u", "/home/u/.cache/vgpu/ComputeCache" },
+		{ NULL, NULL, "/home/u", "/home/u/.cache/vgpu/ComputeCache" },
+		{ NULL, NULL, NULL, NULL },
+	};
+	unsigned int i;
+
+	unsetenv("CUDA_CACHE_DISABLE");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *dir;
+
+		cases[i].path ? setenv("CUDA_CACHE_PATH", cases[i].path, 1) :
+			unsetenv("CUDA_CACHE_PATH");
+		cases[i].xdg ? setenv("XDG_CACHE_HOME", cases[i].xdg, 1) :
+			unsetenv("XDG_CACHE_HOME");
+		cases[i].home ? setenv("HOME", cases[i].home, 1) : unsetenv("HOME");
+		dir = vg_jit_cache_dir();
+		if (!cases[i].want ? dir != NULL : !dir || strcmp(dir, cases[i].want))
+			TAP_FAIL("case %u: %s", i, dir ? dir : "(none)");
+		free(dir);
+	}
+}
+
+/* The directory is made, private to the user, at any depth. */
+static void cache_directory_made(void)
+{
+	struct vg_jit_image *img, *hit;
+	char err[256], deep[128], cmd[160];
+	struct stat st;
+
+	fresh_cache();
+	snprintf(deep, sizeof(deep), "%s/a/b", cache_dir);
+	setenv("CUDA_CACHE_PATH", deep, 1);
+	REQUIRE_RES(0, vg_jit_compile_cached(ptx, strlen(ptx), &img, err, sizeof(err)));
+	vg_jit_free(img);
+	CHECK(stat(deep, &st) == 0 && S_ISDIR(st.st_mode) &&
+	      (st.st_mode & 0777) == 0700);
+	hit = vg_jit_cache_lookup(ptx, strlen(ptx));
+	CHECK(hit != NULL);
+	vg_jit_free(hit);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cache_dir);
+	if (system(cmd))
+		TAP_FAIL("cleanup");
+}
+
+static const struct tap_test tests[] = {
+	TAP_TEST(module_round_trip),
+	TAP_TEST(damaged_files_refused),
+	TAP_TEST(crafted_headers_refused),
+	TAP_TEST(crafted_kernels_refused),
+	TAP_TEST(other_keys_refused),
+	TAP_TEST(cache_finds_what_it_stored),
+	TAP_TEST(bad_entries_ignored_and_rewritten),
+	TAP_TEST(cache_disable_honoured),
+	TAP_TEST(key_changes_with_the_text),
+	TAP_TEST(cache_directory_names),
+	TAP_TEST(cache_directory_made),
+};
+
+int main(void)
+{
+	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
+}
