@@ -223,10 +223,12 @@ $(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h libvgpu/include/cuda.h $(LIBVGPU
 
 # A sample's kernels (tests/samples/NAME.cu) become PTX at build time; the
 # program finds them in PTX_DIR.
-# NAME_fast.cu is built with --use_fast_math.
+# NAME_fast.cu is built with --use_fast_math, NAME_rdc.cu with -rdc=true
+# (its .extern symbols are resolved by cuLink*).
 $(BUILD)/samples/%.ptx: tests/samples/%.cu
 	@mkdir -p $(@D)
-	nvcc -ptx -arch=compute_75 $(if $(findstring _fast,$*),--use_fast_math) $< -o $@
+	nvcc -ptx -arch=compute_75 $(if $(findstring _fast,$*),--use_fast_math) \
+		$(if $(findstring _rdc,$*),-rdc=true) $< -o $@
 
 $(BUILD)/samples/%: tests/samples/%.c tests/samples/sample.h libvgpu/include/cuda.h \
 		$(LIBVGPU) $(SAMPLE_PTX)

@@ -95,9 +95,18 @@ static bool vg_chan_spin(struct CUctx_st *ctx, uint64_t seqno)
 
 	for (;;) {
 		for (i = 0; i < 64; i++) {
+			uint64_t done = ctx->status->completed;
+
+			/*
+			 * The module writes a failed command's error before
+			 * the fence that covers it: with the fence read
+			 * first, an error for it is seen here too (the
+			 * kernel's wait then tells whose error it is).
+			 */
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
 			if (ctx->status->error)
 				return false;
-			if (ctx->status->completed >= seqno)
+			if (done >= seqno)
 				return true;
 		}
 		if (sched == CU_CTX_SCHED_BLOCKING_SYNC)

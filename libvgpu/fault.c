@@ -43,7 +43,7 @@ static const char *vg_fault_kind(uint32_t kind)
 		names[kind] : "fault";
 }
 
-/* The kernel's name (@where: the source line of the instruction, if known). */
+/* The kernel's name, and in @where the instruction's source line if known. */
 static const char *vg_fault_kernel(struct CUctx_st *ctx, const struct vgpu_chan_fault *f,
 				   char *where, size_t len)
 {
@@ -55,7 +55,7 @@ static const char *vg_fault_kernel(struct CUctx_st *ctx, const struct vgpu_chan_
 
 		if (mod->handle != f->module || f->func >= img->nkernels)
 			continue;
-		(void)len;
+		vg_jit_where(img, f->insn, where, len);
 		return img->kernels[f->func].name;
 	}
 	return "?";

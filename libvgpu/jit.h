@@ -21,7 +21,7 @@
  * the old compiler is taken for one of the new. (Cache keys also carry
  * the library's build ID, which covers builds that forgot.)
  */
-#define VG_JIT_VERSION "vgpu-jit-1"
+#define VG_JIT_VERSION "vgpu-jit-2"
 
 /* One kernel parameter: where cuLaunchKernel puts its bytes. */
 struct vg_jit_param {
@@ -56,6 +56,12 @@ struct vg_jit_var {
 #define VG_PRINTF_CAP (1u << 20)
 #define VG_PRINTF_MAX_ARGS 256	/* argument bytes a record keeps */
 
+/* Where an instruction came from: files[file - 1], line (0: unknown). */
+struct vg_jit_src {
+	uint32_t file;
+	uint32_t line;
+};
+
 struct vg_jit_image {
 	struct vgpu_insn *insns;
 	uint32_t ninsns;
@@ -74,12 +80,23 @@ struct vg_jit_image {
 	 */
 	uint32_t *relocs;
 	uint32_t nrelocs;
+	/*
+	 * Source lines, when the PTX carries them (nvcc -lineinfo, -G): one
+	 * entry per instruction, and the file names; else NULL and 0.
+	 */
+	struct vg_jit_src *src;
+	char **files;
+	uint32_t nfiles;
 };
 
 /*
  * Compiles PTX text. Returns 0 with *@out, or -1 with "LINE:COL: message"
  * in @err (PTX that is malformed or uses what vgpu does not support).
  */
+/* "file.cu:LINE" of instruction @insn into @buf, or "" when unknown. */
+void vg_jit_where(const struct vg_jit_image *img, uint32_t insn, char *buf,
+		  size_t len);
+
 int vg_jit_compile(const char *ptx, size_t len, struct vg_jit_image **out,
 		   char *err, size_t err_len);
 void vg_jit_free(struct vg_jit_image *img);

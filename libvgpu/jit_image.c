@@ -23,10 +23,13 @@ struct vg_imgfile {
 	uint64_t printf_off;
 	uint32_t ninsns, nkernels, nvars, nrelocs;
 	uint32_t flags;
-	uint32_t pad;
+	uint32_t nfiles;	/* with VG_IMGFILE_LINES */
 };
 
 #define VG_IMGFILE_PRINTF 1u
+/* A line per instruction (struct vg_jit_src), then the file names. */
+#define VG_IMGFILE_LINES 2u
+#define VG_FILES_MAX 4096u
 
 /* Each kernel: this, its parameters, then its name. */
 struct vg_imgfile_kernel {
@@ -135,7 +138,9 @@ int vg_image_save(const struct vg_jit_image *img, const char *magic,
 	h.nkernels = img->nkernels;
 	h.nvars = img->nvars;
 	h.nrelocs = img->nrelocs;
-	h.flags = img->has_printf ? VG_IMGFILE_PRINTF : 0;
+	h.flags = (img->has_printf ? VG_IMGFILE_PRINTF : 0) |
+		  (img->src ? VG_IMGFILE_LINES : 0);
+	h.nfiles = img->src ? img->nfiles : 0;
 	size = sizeof(h) + vg_pad8(key_len) +
 		vg_pad8((size_t)img->ninsns * sizeof(struct vgpu_insn)) +
 		vg_pad8((size_t)img->nrelocs * sizeof(uint32_t)) +
@@ -147,6 +152,11 @@ int vg_image_save(const struct vg_jit_image *img, const char *magic,
 	for (i = 0; i < img->nvars; i++)
 		size += sizeof(struct vg_imgfile_var) +
 			vg_pad8(strlen(img->vars[i].name));
+	if (img->src) {
+		size += (size_t)img->ninsns * sizeof(struct vg_jit_src);
+		for (i = 0; i < img->nfiles; i++)
+			size += 8 + vg_pad8(strlen(img->files[i]));
+	}
 	o.p = calloc(1, size);
 	if (!o.p)
 		return -1;
@@ -178,6 +188,15 @@ int vg_image_save(const struct vg_jit_image *img, const char *magic,
 	}
 	vg_put(&o, img->relocs, (size_t)img->nrelocs * sizeof(uint32_t));
 	vg_put(&o, img->globals, h.init_bytes);
+	if (img->src) {
+		vg_put(&o, img->src, (size_t)img->ninsns * sizeof(*img->src));
+		for (i = 0; i < img->nfiles; i++) {
+			uint64_t n = strlen(img->files[i]);
+
+			vg_put(&o, &n, sizeof(n));
+			vg_put(&o, img->files[i], n);
+		}
+	}
 	h.checksum = vg_imgfile_sum(o.p, size);
 	memcpy(o.p + offsetof(struct vg_imgfile, checksum), &h.checksum,
 	       sizeof(h.checksum));
@@ -323,14 +342,51 @@ static void vg_check_header(struct vg_in *in, const struct vg_imgfile *h)
 	else if (h->global_bytes > VG_GLOBALS_MAX ||
 		 h->init_bytes > h->global_bytes)
 		vg_bad(in, "bad global block size", h->global_bytes);
-	else if (h->flags & ~VG_IMGFILE_PRINTF || h->pad)
+	else if (h->flags & ~(VG_IMGFILE_PRINTF | VG_IMGFILE_LINES))
 		vg_bad(in, "unknown flags", h->flags);
+	else if (h->nfiles > VG_FILES_MAX ||
+		 (h->nfiles && !(h->flags & VG_IMGFILE_LINES)))
+		vg_bad(in, "bad file count", h->nfiles);
 	else if ((h->flags & VG_IMGFILE_PRINTF) &&
 		 (h->printf_off % 8 ||
 		  h->printf_off > h->global_bytes ||
 		  h->global_bytes - h->printf_off < VG_PRINTF_HEADER + VG_PRINTF_CAP))
 		vg_bad(in, "printf buffer outside the global block at",
 		       h->printf_off);
+}
+
+/* The line table and the file names it points into. */
+static void vg_read_lines(struct vg_in *in, const struct vg_imgfile *h,
+			  struct vg_jit_image *img)
+{
+	size_t n = (size_t)h->ninsns * sizeof(struct vg_jit_src);
+	const void *src = vg_take(in, n);
+	uint32_t i;
+
+	img->src = malloc(n);
+	img->files = calloc(h->nfiles ? h->nfiles : 1, sizeof(char *));
+	if (!img->src || !img->files || !src) {
+		if (!in->failed)
+			vg_bad(in, "out of memory for lines", h->ninsns);
+		return;
+	}
+	memcpy(img->src, src, n);
+	for (i = 0; i < h->ninsns; i++)
+		if (img->src[i].file > h->nfiles) {
+			vg_bad(in, "line of a missing file", img->src[i].file);
+			return;
+		}
+	for (i = 0; i < h->nfiles && !in->failed; i++) {
+		const uint64_t *len = vg_take(in, sizeof(*len));
+
+		if (!len || *len > VG_NAME_MAX) {
+			vg_bad(in, "bad file name length", len ? *len : 0);
+			return;
+		}
+		img->files[img->nfiles] = vg_take_name(in, (uint32_t)*len);
+		if (img->files[img->nfiles])
+			img->nfiles++;
+	}
 }
 
 static void vg_read_body(struct vg_in *in, const struct vg_imgfile *h,
@@ -373,7 +429,9 @@ static void vg_read_body(struct vg_in *in, const struct vg_imgfile *h,
 			return;
 		}
 	memcpy(img->globals, init, h->init_bytes);
-	if (in->off != in->len)
+	if (h->flags & VG_IMGFILE_LINES)
+		vg_read_lines(in, h, img);
+	if (!in->failed && in->off != in->len)
 		vg_bad(in, "bytes left over at", in->off);
 }
 

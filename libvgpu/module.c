@@ -281,6 +281,26 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image)
 	return r ? r : vg_module_load(module, image, &logs);
 }
 
+/*
+ * A fatbin, or the wrapper nvcc's host code registers it with (which
+ * cuModuleLoadData refuses, as NVIDIA's driver does): the wrapper's
+ * container is loaded.
+ */
+CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fat)
+{
+	struct vg_jit_logs logs = { 0 };
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (fat && vg_image_kind(fat) == VG_IMAGE_WRAPPER) {
+		const struct vg_fatbin_wrapper *w = fat;
+
+		fat = w->data;
+	}
+	return vg_module_load(module, fat, &logs);
+}
+
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 			    unsigned int n, CUjit_option *options, void **values)
 {

@@ -56,6 +56,17 @@ static bool lw_grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 	return true;
 }
 
+/* The position + 1 of PTX file number @file in the module's table, or 0. */
+static uint32_t lw_file(const struct lw *lw, uint32_t file)
+{
+	uint32_t i;
+
+	for (i = 0; i < lw->m->nfiles; i++)
+		if (lw->m->files[i].index == file)
+			return i + 1;
+	return 0;
+}
+
 /*
  * Appends @in under the current guard; @reloc: its imm is a global offset.
  * Each instruction is checked as the module's verifier will check it, so
@@ -69,7 +80,9 @@ int lw_emit(struct lw *lw, struct vgpu_insn in, bool reloc)
 	if (lw->ncode >= VGPU_MAX_INSNS)
 		return lw_fail(lw, lw->f.fn->pos, "kernel too long for the ISA");
 	if (!lw_grow((void **)&lw->code, &lw->capcode, lw->ncode + 1,
-		     sizeof(in)))
+		     sizeof(in)) ||
+	    !lw_grow((void **)&lw->src, &lw->capsrc, lw->ncode + 1,
+		     sizeof(*lw->src)))
 		return lw_oom(lw);
 	if (lw->guard != VGPU_PRED_NONE && in.guard == VGPU_PRED_NONE) {
 		in.guard = lw->guard;
@@ -90,6 +103,12 @@ int lw_emit(struct lw *lw, struct vgpu_insn in, bool reloc)
 			     lw->nrelocs + 1, sizeof(uint32_t)))
 			return lw_oom(lw);
 		lw->relocs[lw->nrelocs++] = lw->ncode;
+	}
+	lw->src[lw->ncode] = (struct vg_jit_src){ 0, 0 };
+	if (lw->cur && lw->cur->line) {
+		lw->src[lw->ncode] = (struct vg_jit_src){ lw_file(lw, lw->cur->file),
+							  lw->cur->line };
+		lw->any_src = true;
 	}
 	lw->code[lw->ncode++] = in;
 	return 0;
@@ -456,6 +475,7 @@ static int lw_compact(struct lw *lw, uint32_t start)
 			in->c = VGPU_NO_TARGET;
 		}
 		lw->code[start + newi[i]] = *in;
+		lw->src[start + newi[i]] = lw->src[start + i];
 	}
 	for (r = 0; r < lw->nrelocs; r++) {
 		uint32_t at = lw->relocs[r];
@@ -660,6 +680,42 @@ out:
 	return ret;
 }
 
+/* The line table goes to the image with the names of the module's files. */
+static int lw_keep_files(struct lw *lw, struct vg_jit_image *img)
+{
+	uint32_t i;
+
+	img->files = calloc(lw->m->nfiles ? lw->m->nfiles : 1, sizeof(char *));
+	if (!img->files)
+		return lw_oom(lw);
+	for (i = 0; i < lw->m->nfiles; i++) {
+		img->files[i] = strdup(lw->m->files[i].path);
+		if (!img->files[i])
+			return lw_oom(lw);
+		img->nfiles = i + 1;
+	}
+	img->src = lw->src;
+	lw->src = NULL;
+	return 0;
+}
+
+void vg_jit_where(const struct vg_jit_image *img, uint32_t insn, char *buf,
+		  size_t len)
+{
+	const struct vg_jit_src *s;
+
+	if (!len)
+		return;
+	buf[0] = 0;
+	if (!img->src || insn >= img->ninsns)
+		return;
+	s = &img->src[insn];
+	if (!s->line)
+		return;
+	snprintf(buf, len, "%s:%u", s->file && s->file <= img->nfiles ?
+		 img->files[s->file - 1] : "?", s->line);
+}
+
 void vg_jit_free(struct vg_jit_image *img)
 {
 	uint32_t i;
@@ -672,6 +728,10 @@ void vg_jit_free(struct vg_jit_image *img)
 	}
 	for (i = 0; i < img->nvars; i++)
 		free(img->vars[i].name);
+	for (i = 0; i < img->nfiles; i++)
+		free(img->files[i]);
+	free(img->files);
+	free(img->src);
 	free(img->kernels);
 	free(img->vars);
 	free(img->insns);
@@ -721,6 +781,13 @@ int vg_jit_compile(const char *ptx, size_t len, struct vg_jit_image **out,
 	img->ninsns = lw.ncode;
 	img->relocs = lw.relocs;
 	img->nrelocs = lw.nrelocs;
+	if (lw.any_src && lw_keep_files(&lw, img)) {
+		lw.code = NULL;		/* the image's now */
+		lw.relocs = NULL;
+		goto fail;
+	}
+	free(lw.src);
+	lw.src = NULL;
 	free(lw.modvars);
 	free(lw.fixups);
 	ptx_free(m);
@@ -729,6 +796,7 @@ int vg_jit_compile(const char *ptx, size_t len, struct vg_jit_image **out,
 
 fail:
 	free(lw.lfix);
+	free(lw.src);
 	free(lw.code);
 	free(lw.relocs);
 	free(lw.modvars);

@@ -50,7 +50,9 @@ struct lw {
 	struct lw_frame f;		/* the body being lowered */
 	/* The program being written (all kernels). */
 	struct vgpu_insn *code;
-	uint32_t ncode, capcode;
+	struct vg_jit_src *src;	/* where each came from (.loc) */
+	uint32_t ncode, capcode, capsrc;
+	bool any_src;
 	uint32_t *relocs;
 	uint32_t nrelocs, caprelocs;
 	/* This kernel. */

@@ -952,6 +952,7 @@ CUresult cuPointerGetAttributes(unsigned int num_attributes,
 /* Modules and launches */
 CUresult cuModuleLoad(CUmodule *module, const char *fname);
 CUresult cuModuleLoadData(CUmodule *module, const void *image);
+CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin);
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 			    unsigned int numOptions, CUjit_option *options,
 			    void **optionValues);

@@ -20,6 +20,7 @@ static const char faults_ptx[] = HEAD
 	"\tsetp.eq.u32 %p1, %r1, 2;\n\tsetp.eq.u32 %p2, %r2, 5;\n"
 	"\tand.pred %p1, %p1, %p2;\n\t@!%p1 bra $L__out;\n"
 	"\tld.param.u64 %rd1, [p];\n"
+	"\t.loc 1 42 7\n"
 	"\tst.global.u32 [%rd1], %r2;\n"
 	"$L__out:\n\tret;\n}\n"
 	".visible .entry misaligned(.param .u64 p)\n{\n"
@@ -34,7 +35,8 @@ static const char faults_ptx[] = HEAD
 	"\t.reg .pred %p<3>;\n\t.reg .b32 %r<4>;\n"
 	"\tmov.u32 %r1, %ctaid.x;\n\tmov.u32 %r2, %tid.x;\n"
 	"\tsetp.eq.u32 %p1, %r1, 2;\n\tsetp.eq.u32 %p2, %r2, 5;\n"
-	"\tand.pred %p1, %p1, %p2;\n\t@%p1 trap;\n\tret;\n}\n";
+	"\tand.pred %p1, %p1, %p2;\n\t@%p1 trap;\n\tret;\n}\n"
+	".file 1 \"/src/faults.cu\"\n";
 
 /* Launches @name over 4 blocks of 32 threads; the next sync's result. */
 static CUresult run(const char *name, CUdeviceptr arg)
@@ -101,6 +103,8 @@ static void report(void)
 	buf[n > 0 ? n : 0] = 0;
 	CHECK(strstr(buf, "vgpu: kernel bad_address: illegal address at 0x10, "
 		     "block (2,0,0) thread (5,0,0)") != NULL);
+	/* The PTX carries line info (nvcc -lineinfo): the report names it. */
+	CHECK(strstr(buf, ", /src/faults.cu:42\n") != NULL);
 	if (!strstr(buf, "block (2,0,0)"))
 		printf("# stderr: %s\n", buf);
 }

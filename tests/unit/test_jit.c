@@ -561,6 +561,42 @@ static void declared_registers_are_not_slots(void)
 	free(ptx);
 }
 
+/*
+ * Line info (nvcc -lineinfo): every instruction knows the .loc before its
+ * PTX instruction, and vg_jit_where() names file and line.
+ */
+static void source_lines(void)
+{
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 k_param_0)\n{\n"
+		"\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n"
+		"\t.loc 1 10 1\n"
+		"\tld.param.u64 %rd1, [k_param_0];\n"
+		"\t.loc 2 20 5\n"
+		"\tmov.u32 %r1, 7;\n"
+		"\tst.global.u32 [%rd1], %r1;\n"
+		"\tret;\n}\n"
+		".file 1 \"/a/k.cu\"\n.file 2 \"/a/inc.h\"\n";
+	struct vg_jit_image *img = NULL;
+	char err[256], where[64];
+	uint32_t i, st = UINT32_MAX;
+
+	if (vg_jit_compile(ptx, sizeof(ptx) - 1, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		return;
+	}
+	vg_jit_where(img, 0, where, sizeof(where));
+	CHECK(!strcmp(where, "/a/k.cu:10"));
+	for (i = 0; i < img->ninsns; i++)
+		if (img->insns[i].op == VGPU_OP_ST)
+			st = i;
+	vg_jit_where(img, st, where, sizeof(where));
+	CHECK(!strcmp(where, "/a/inc.h:20"));
+	vg_jit_where(img, img->ninsns, where, sizeof(where));
+	CHECK(!where[0]);
+	vg_jit_free(img);
+}
+
 /* What the JIT refuses, at the instruction's line and column. */
 static void refusals(void)
 {
@@ -605,6 +641,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(module_variables),
 	TAP_TEST(bit_field_insert),
 	TAP_TEST(calls_are_inlined),
+	TAP_TEST(source_lines),
 	TAP_TEST(allocated_registers_keep_results),
 	TAP_TEST(declared_registers_are_not_slots),
 	TAP_TEST(refusals),

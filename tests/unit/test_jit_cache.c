@@ -162,7 +162,8 @@ static void crafted_headers_refused(void)
 		{ H_INIT, 8, 1ULL << 40, "bad global block size" },
 		{ H_PRINTF, 8, 12, "printf buffer outside" },
 		{ H_PRINTF, 8, 1ULL << 40, "printf buffer outside" },
-		{ H_FLAGS, 4, 2, "unknown flags" },
+		{ H_FLAGS, 4, 4, "unknown flags" },
+		{ H_FLAGS + 4, 4, 1, "bad file count" },
 		{ H_KEY, 8, ~0ULL, "truncated" },
 		{ H_KEY, 8, 4, "another JIT version" },
 		{ H_SIZE, 8, 12345, "size does not match" },
@@ -445,7 +446,34 @@ static void cache_directory_made(void)
 		TAP_FAIL("cleanup");
 }
 
+/* Line info survives the trip: each instruction's file and line. */
+static void lines_round_trip(void)
+{
+	static const char text[] =
+		".version 9.0\n.target sm_75\n.address_size 64\n"
+		".visible .entry k(.param .u64 k_param_0)\n{\n"
+		"\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n"
+		"\t.loc 1 10 1\n\tld.param.u64 %rd1, [k_param_0];\n"
+		"\t.loc 2 20 5\n\tmov.u32 %r1, 7;\n"
+		"\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n"
+		".file 1 \"/a/k.cu\"\n.file 2 \"/a/inc.h\"\n";
+	struct vg_jit_image *img = compile(text), *back = NULL;
+	unsigned char *buf;
+	size_t len;
+	char err[256];
+
+	REQUIRE_RES(0, vg_modfile_save(img, &buf, &len));
+	REQUIRE_RES(0, vg_modfile_load(buf, len, &back, err, sizeof(err)));
+	CHECK(back->src && back->nfiles == 2);
+	CHECK(!strcmp(back->files[0], "/a/k.cu") && !strcmp(back->files[1], "/a/inc.h"));
+	CHECK(back->src && !memcmp(back->src, img->src, img->ninsns * sizeof(*img->src)));
+	free(buf);
+	vg_jit_free(back);
+	vg_jit_free(img);
+}
+
 static const struct tap_test tests[] = {
+	TAP_TEST(lines_round_trip),
 	TAP_TEST(module_round_trip),
 	TAP_TEST(damaged_files_refused),
 	TAP_TEST(crafted_headers_refused),
