@@ -118,9 +118,11 @@ $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis: $(BUILD)/tools/%: tools/%.c \
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $< $(ISA_TEXT_SRCS) -o $@
 
 # The offline compiler is libvgpu's JIT: it links libvgpu's objects.
-$(BUILD)/tools/vgpu-ptxas: tools/vgpu-ptxas.c libvgpu/*.h $(LIB_OBJS) $(LIB_CORE_OBJS)
+$(BUILD)/tools/vgpu-ptxas: tools/vgpu-ptxas.c tools/isa_text.c tools/isa_text.h libvgpu/*.h \
+		$(LIB_OBJS) $(LIB_CORE_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ilibvgpu $(CFLAGS) $< $(LIB_OBJS) $(LIB_CORE_OBJS) $(LIB_LIBS) -o $@
+	$(CC) $(CPPFLAGS) -Ilibvgpu $(CORE_USER) $(CFLAGS) $< tools/isa_text.c $(LIB_OBJS) \
+		$(LIB_CORE_OBJS) $(LIB_LIBS) -o $@
 
 $(BUILD)/tools/%: tools/%.c uapi/vgpu.h
 	@mkdir -p $(@D)

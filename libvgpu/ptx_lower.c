@@ -606,6 +606,52 @@ out:
 	return ret;
 }
 
+/* A move of a whole register to itself, which allocation leaves behind. */
+static bool lw_self_move(const struct vgpu_insn *in)
+{
+	return in->op == VGPU_OP_MOV && !(in->flags & VGPU_IF_B_IMM) &&
+	       in->dst == in->b && (in->type == VGPU_T_U64 ||
+				    in->type == VGPU_T_S64 ||
+				    in->type == VGPU_T_F64);
+}
+
+/*
+ * Drops those moves (cvta.to.global is one, once the two registers share
+ * a slot): a branch to one goes to the instruction after it.
+ */
+static int lw_drop_self_moves(struct lw *lw, uint32_t start)
+{
+	uint32_t n = lw->ncode - start, i, kept = 0, r, w = 0;
+	uint32_t *newi = malloc(((size_t)n + 1) * sizeof(*newi));
+
+	if (!newi)
+		return lw_oom(lw);
+	for (i = 0; i < n; i++) {
+		newi[i] = kept;
+		kept += !lw_self_move(&lw->code[start + i]);
+	}
+	newi[n] = kept;
+	for (i = 0; i < n; i++) {
+		struct vgpu_insn in = lw->code[start + i];
+
+		if (lw_self_move(&in))
+			continue;
+		if (in.op == VGPU_OP_BRA)
+			in.imm = start + newi[in.imm - start];
+		lw->code[start + newi[i]] = in;
+		lw->src[start + newi[i]] = lw->src[start + i];
+	}
+	for (r = 0; r < lw->nrelocs; r++) {
+		uint32_t at = lw->relocs[r];
+
+		lw->relocs[w++] = at < start ? at : start + newi[at - start];
+	}
+	lw->nrelocs = w;
+	lw->ncode = start + kept;
+	free(newi);
+	return 0;
+}
+
 static uint32_t lw_max_threads(const struct ptx_func *fn)
 {
 	const uint32_t *d = fn->reqntid[0] ? fn->reqntid : fn->maxntid;
@@ -668,6 +714,8 @@ static int lw_kernel(struct lw *lw, const struct ptx_func *fn,
 	k->f.entry = start;
 	/* Registers never live together share a slot (ptx_regalloc.c). */
 	k->f.nregs = lw_regalloc(lw, start, lw->nregs + lw->max_temps);
+	if (lw_drop_self_moves(lw, start))
+		goto out;
 	k->f.npreds = lw->npreds;
 	k->f.shared_bytes = lw->shared_static;
 	k->f.local_bytes = lw->local_bytes;

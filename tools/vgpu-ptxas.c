@@ -2,9 +2,12 @@
 /*
  * vgpu-ptxas: compiles PTX offline into vgpu's compiled-module format,
  * which cuModuleLoad and cuModuleLoadData load without running the JIT.
- * With -v it reports what each kernel uses, in the shape of ptxas -v.
+ * With -v it reports what each kernel uses, in the shape of ptxas -v;
+ * with -S it lists the vgpu ISA it wrote (the text form of vgpu-as and
+ * vgpu-dis), kernel by kernel, instead of writing a module, which the
+ * JIT's golden tests compare (tests/jit).
  * Errors read "input.ptx:LINE:COL: message", exit status 1.
- * Usage: vgpu-ptxas [-v] [-o OUTPUT] INPUT.ptx
+ * Usage: vgpu-ptxas [-v] [-S] [-o OUTPUT] INPUT.ptx
  *   (OUTPUT defaults to INPUT with .ptx replaced by .vgpumod)
  */
 #include <stdio.h>
@@ -12,6 +15,7 @@
 #include <string.h>
 
 #include "jit_cache.h"
+#include "tools/isa_text.h"
 
 static char *read_file(const char *path, size_t *len)
 {
@@ -77,6 +81,28 @@ static void report(const struct vg_jit_image *img)
 	}
 }
 
+/* The program as text: each kernel's header, then numbered instructions. */
+static int listing(const struct vg_jit_image *img)
+{
+	char line[256];
+	uint32_t i, k;
+
+	for (i = 0; i < img->ninsns; i++) {
+		for (k = 0; k < img->nkernels; k++)
+			if (img->kernels[k].f.entry == i)
+				printf("kernel %s: regs=%u preds=%u params=%u shared=%u local=%u\n",
+				       img->kernels[k].name, img->kernels[k].f.nregs,
+				       img->kernels[k].f.npreds,
+				       img->kernels[k].f.param_bytes,
+				       img->kernels[k].f.shared_bytes,
+				       img->kernels[k].f.local_bytes);
+		if (vgpu_isa_print(&img->insns[i], line, sizeof(line)) < 0)
+			return 1;
+		printf("%5u  %s\n", i, line);
+	}
+	return 0;
+}
+
 static char *default_output(const char *in)
 {
 	size_t n = strlen(in);
@@ -98,7 +124,7 @@ int main(int argc, char **argv)
 	struct vg_jit_image *img = NULL;
 	char *ptx, *out_alloc = NULL, err[512];
 	unsigned char *mod;
-	bool verbose = false, bad = false;
+	bool verbose = false, list = false, bad = false;
 	size_t len, mod_len;
 	FILE *out;
 	int i;
@@ -106,6 +132,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-v"))
 			verbose = true;
+		else if (!strcmp(argv[i], "-S"))
+			list = true;
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out_name = argv[++i];
 		else if (argv[i][0] == '-' || in_name)
@@ -114,7 +142,7 @@ int main(int argc, char **argv)
 			in_name = argv[i];
 	}
 	if (bad || !in_name) {
-		fprintf(stderr, "usage: vgpu-ptxas [-v] [-o OUTPUT] INPUT.ptx\n");
+		fprintf(stderr, "usage: vgpu-ptxas [-v] [-S] [-o OUTPUT] INPUT.ptx\n");
 		return 2;
 	}
 	ptx = read_file(in_name, &len);
@@ -130,6 +158,11 @@ int main(int argc, char **argv)
 	free(ptx);
 	if (verbose)
 		report(img);
+	if (list && !out_name) {
+		i = listing(img);
+		vg_jit_free(img);
+		return i;
+	}
 	if (!out_name)
 		out_name = out_alloc = default_output(in_name);
 	if (!out_name || vg_modfile_save(img, &mod, &mod_len)) {
