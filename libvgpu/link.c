@@ -16,6 +16,7 @@
  * vgpu adds: a cubin (machine code) is CUDA_ERROR_NO_BINARY_FOR_GPU, as in
  * cuModuleLoadData.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,6 @@
 #include "vg.h"
 
 #define VG_LINK_MAGIC 0x6c696e6bu	/* "link" */
-#define VG_LINK_FILE_MAX (256u << 20)
 
 struct CUlinkState_st {
 	uint32_t magic;		/* VG_LINK_MAGIC while the state lives */
@@ -279,9 +279,8 @@ CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type,
 			  const char *path, unsigned int numOptions,
 			  CUjit_option *options, void **optionValues)
 {
-	unsigned char *buf = NULL;
-	size_t len = 0, cap = 0;
-	FILE *f;
+	size_t len;
+	char *buf;
 	CUresult r = vg_check_init();
 
 	if (r)
@@ -290,31 +289,11 @@ CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type,
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (!path || state->done)
 		return CUDA_ERROR_INVALID_VALUE;
-	f = fopen(path, "rb");
-	if (!f)
-		return CUDA_ERROR_FILE_NOT_FOUND;
-	for (;;) {
-		size_t n;
-
-		if (len + 1 >= cap) {
-			unsigned char *nb = cap >= VG_LINK_FILE_MAX ? NULL :
-				realloc(buf, cap = cap ? cap * 2 : 65536);
-
-			if (!nb) {
-				fclose(f);
-				free(buf);
-				return CUDA_ERROR_OUT_OF_MEMORY;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-		if (!n)
-			break;
-	}
-	fclose(f);
+	buf = vg_read_file(path, &len);
+	if (!buf)
+		return errno == ENOMEM || errno == EFBIG ?
+			CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_FILE_NOT_FOUND;
 	/* A PTX file has no NUL of its own: the size given covers ours. */
-	buf[len] = 0;
 	r = cuLinkAddData_v2(state, type, buf, type == CU_JIT_INPUT_PTX ? len + 1 : len,
 			     path, numOptions, options, optionValues);
 	free(buf);

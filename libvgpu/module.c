@@ -316,38 +316,18 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 CUresult cuModuleLoad(CUmodule *module, const char *path)
 {
 	struct vg_jit_logs logs = { 0 };
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	FILE *f;
+	size_t len;
+	char *buf;
 	CUresult r = vg_check_init();
 
 	if (r)
 		return r;
 	if (!module || !path)
 		return CUDA_ERROR_INVALID_VALUE;
-	f = fopen(path, "rb");
-	if (!f)
-		return CUDA_ERROR_FILE_NOT_FOUND;
-	for (;;) {
-		size_t n;
-
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
-
-			if (!nb) {
-				fclose(f);
-				free(buf);
-				return CUDA_ERROR_OUT_OF_MEMORY;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-		if (!n)
-			break;
-	}
-	fclose(f);
-	buf[len] = 0;
+	buf = vg_read_file(path, &len);
+	if (!buf)
+		return errno == ENOMEM ? CUDA_ERROR_OUT_OF_MEMORY :
+			CUDA_ERROR_FILE_NOT_FOUND;
 	r = vg_module_load(module, buf, &logs);
 	free(buf);
 	return r;

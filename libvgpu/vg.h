@@ -143,6 +143,9 @@ CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst, const void *src,
 CUresult vg_dtoh(struct CUctx_st *ctx, void *dst, CUdeviceptr src, size_t n,
 		 bool pinned, bool async);
 
+/* file.c */
+char *vg_read_file(const char *path, size_t *len);
+
 /* fault.c */
 CUresult vg_chan_failed(struct CUctx_st *ctx);
 

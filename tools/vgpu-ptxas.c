@@ -15,35 +15,8 @@
 #include <string.h>
 
 #include "jit_cache.h"
+#include "vg.h"
 #include "tools/isa_text.h"
-
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	do {
-		if (*len + 1 >= cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		n = fread(buf + *len, 1, cap - *len - 1, f);
-		*len += n;
-	} while (n);
-	fclose(f);
-	buf[*len] = 0;
-	return buf;
-}
 
 /* Instructions of kernel @k: its code runs up to the next kernel's entry. */
 static uint32_t kernel_insns(const struct vg_jit_image *img, uint32_t k)
@@ -145,7 +118,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: vgpu-ptxas [-v] [-S] [-o OUTPUT] INPUT.ptx\n");
 		return 2;
 	}
-	ptx = read_file(in_name, &len);
+	ptx = vg_read_file(in_name, &len);
 	if (!ptx) {
 		perror(in_name);
 		return 1;
