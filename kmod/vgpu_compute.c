@@ -56,6 +56,15 @@ struct vgpu_run {
 	int ret;		/* how the launch ends: 0, -EIO or -ETIME */
 };
 
+/*
+ * The most shared memory a block may have: the SM's, less the 1 KiB that
+ * sm_80 and later keep for each block (what the opt-in attribute says).
+ */
+static u64 vgpu_smem_optin(const struct vgpu_info *p)
+{
+	return p->shared_mem_per_sm - (p->cc_major >= 8 ? 1024 : 0);
+}
+
 /**
  * vgpu_launch_check() - the checks of a launch command at submit.
  * Return: 0 or -EINVAL.
@@ -72,7 +81,7 @@ int vgpu_launch_check(const struct vgpu_info *p,
 			return -EINVAL;
 	}
 	if (threads > p->max_threads_per_block ||
-	    cl->dyn_shared > p->shared_mem_per_sm - 1024 ||
+	    cl->dyn_shared > vgpu_smem_optin(p) ||
 	    cl->param_bytes > VGPU_MAX_PARAM_BYTES)
 		return -EINVAL;
 	return 0;
@@ -121,7 +130,7 @@ int vgpu_compute_start(struct vgpu_chan *chan,
 	f = &run->mod->funcs[cl->func];
 	if (cl->param_bytes != f->param_bytes ||
 	    (u64)f->shared_bytes + cl->dyn_shared >
-	    ctx->vdev->props.shared_mem_per_sm - 1024 ||
+	    vgpu_smem_optin(&ctx->vdev->props) ||
 	    (f->max_threads && (u64)cl->block[0] * cl->block[1] * cl->block[2] >
 	     f->max_threads))
 		goto bad;

@@ -367,8 +367,9 @@ struct vgpu_cmd_sem {
  *
  * Checked at submit: dimensions at least 1 and within the device's limits
  * (GET_INFO), static plus dynamic shared memory within the device's
- * shared_mem_per_sm less 1 KiB. The module and kernel are looked up when
- * the launch starts.
+ * shared_mem_per_sm (less 1 KiB from compute capability 8.0 on, which
+ * those devices keep per block). The module and kernel are looked up
+ * when the launch starts.
  */
 struct vgpu_cmd_launch {
 	__u32 module;

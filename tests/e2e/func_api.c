@@ -112,6 +112,10 @@ static void dynamic_shared_limit(void)
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuFuncSetAttribute(tiled,
 		CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, -1));
 	CHECK(attr(tiled, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) == optin - 2048);
+	/* All of it: the module takes what the attribute promised. */
+	CHECK_RES(CUDA_SUCCESS, cuFuncSetAttribute(rev,
+		CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, optin));
+	CHECK_RES(CUDA_SUCCESS, launch_rev((unsigned int)optin));
 	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
 }
 
