@@ -57,7 +57,8 @@ static void vgpu_chan_retire(struct vgpu_chan *chan, int ret, u64 fault)
 		WRITE_ONCE(st->error_seqno, chan->error_seqno);
 		smp_wmb();	/* the error's details before the error */
 		WRITE_ONCE(st->error, chan->error);
-		WRITE_ONCE(chan->ctx->failed, true);
+		/* The error before the context's failure (vgpu_chan_run()). */
+		smp_store_release(&chan->ctx->failed, true);
 	}
 	chan->completed++;
 	smp_wmb();		/* results before the fence that covers them */
@@ -207,12 +208,20 @@ void vgpu_chan_run(struct vgpu_chan *chan)
 	mutex_lock(&chan->lock);
 	cmd = chan->queue[chan->completed & (chan->ring_size - 1)];
 	seqno = chan->completed + 1;
-	/* After a failure, or once the file is closing: skip. */
-	skip = chan->error || READ_ONCE(ctx->dying);
+	/*
+	 * After a failure of any channel of the context (as a GPU fault ends
+	 * the whole CUDA context), or once the file is closing: skip. Fences
+	 * still advance, so no waiter is left behind; the error the failed
+	 * channel published comes before (pairs with vgpu_chan_retire()).
+	 */
+	skip = chan->error || smp_load_acquire(&ctx->failed) ||
+		READ_ONCE(ctx->dying);
 	mutex_unlock(&chan->lock);
 
 	if (!skip && cmd.op == VGPU_CMD_LAUNCH) {
-		ret = vgpu_compute_start(chan, &cmd.launch, seqno);
+		ret = vgpu_compute_start(chan, &cmd.launch,
+					 cmd.flags & VGPU_LAUNCH_PRIORITY_MASK,
+					 seqno);
 		if (ret == -EINPROGRESS)
 			return;
 	} else if (!skip) {
@@ -434,7 +443,9 @@ static int vgpu_cmd_check(struct vgpu_ctx *ctx, const struct vgpu_cmd *c)
 			return -EINVAL;
 		return vgpu_sem_check(c);
 	case VGPU_CMD_LAUNCH:
-		return c->flags ? -EINVAL :
+		return (c->flags & ~VGPU_LAUNCH_PRIORITY_MASK) ||
+			(c->flags & VGPU_LAUNCH_PRIORITY_MASK) >
+			VGPU_LAUNCH_PRIORITY_MAX ? -EINVAL :
 			vgpu_launch_check(&ctx->vdev->props, &c->launch);
 	default:
 		return -EINVAL;

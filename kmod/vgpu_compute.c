@@ -52,6 +52,7 @@ struct vgpu_run {
 	u64 left;
 	u64 block_bytes;
 	unsigned long deadline;	/* jiffies; 0: none */
+	u32 priority;		/* VGPU_LAUNCH_PRIORITY_*: higher goes first */
 	bool failed;
 	int ret;		/* how the launch ends: 0, -EIO or -ETIME */
 };
@@ -114,7 +115,7 @@ static int vgpu_bad_launch(struct vgpu_chan *chan,
  * ends), or an error that ends the command now.
  */
 int vgpu_compute_start(struct vgpu_chan *chan,
-		       const struct vgpu_cmd_launch *cl, u64 seqno)
+		       const struct vgpu_cmd_launch *cl, u32 priority, u64 seqno)
 {
 	struct vgpu_ctx *ctx = chan->ctx;
 	struct vgpu_compute *ce = &ctx->vdev->compute;
@@ -148,6 +149,7 @@ int vgpu_compute_start(struct vgpu_chan *chan,
 	run->ctx = ctx;
 	run->module = cl->module;
 	run->seqno = seqno;
+	run->priority = priority;
 	run->l.prog = &run->mod->prog;
 	run->l.func = f;
 	memcpy(run->l.grid, cl->grid, sizeof(run->l.grid));
@@ -188,27 +190,29 @@ static void vgpu_run_end(struct vgpu_run *run)
 }
 
 /*
- * Takes the next block of some active launch: the first launch in the
- * list with blocks left, which then goes to the back (launches take
- * turns). False when there is none.
+ * Takes the next block of some active launch: of the launches with blocks
+ * left and the highest priority, the first in the list, which then goes to the back
+ * (launches of one priority take turns). False when there is none.
  */
 static bool vgpu_take_block(struct vgpu_compute *ce, struct vgpu_run **prun,
 			    u64 *block)
 {
-	struct vgpu_run *run;
+	struct vgpu_run *run, *best = NULL;
 
 	spin_lock(&ce->lock);
 	list_for_each_entry(run, &ce->active, node) {
 		if (run->failed || run->next == run->nblocks)
 			continue;
-		*block = run->next++;
-		*prun = run;
-		list_move_tail(&run->node, &ce->active);
-		spin_unlock(&ce->lock);
-		return true;
+		if (!best || run->priority > best->priority)
+			best = run;
+	}
+	if (best) {
+		*block = best->next++;
+		*prun = best;
+		list_move_tail(&best->node, &ce->active);
 	}
 	spin_unlock(&ce->lock);
-	return false;
+	return best;
 }
 
 /*
@@ -277,7 +281,9 @@ static bool vgpu_run_block(struct vgpu_run *run, u64 block,
 
 	vgpu_block_start(state, &run->l, (u32)block, clear);
 	while (r == VGPU_RUN_MORE) {
-		if (READ_ONCE(run->failed) || READ_ONCE(ctx->dying)) {
+		/* Another channel's fault ends the context's launches too. */
+		if (READ_ONCE(run->failed) || READ_ONCE(ctx->dying) ||
+		    READ_ONCE(ctx->failed)) {
 			*ret = 0;
 			return true;
 		}

@@ -144,7 +144,8 @@ struct vgpu_vm {
  *	for none (wait_var_event).
  * @busy: channels with commands not yet completed (poll()).
  * @blocked: channels waiting in a SEM_ACQUIRE.
- * @failed: a channel has failed (poll()).
+ * @failed: a channel has failed: every channel skips its commands from
+ *	then on (vgpu_chan_run()), and poll() reports it.
  * @sem_work: evaluates the blocked channels' waits again, periodically.
  * @poll_wq: woken at every completion, for poll().
  */
@@ -284,7 +285,7 @@ void vgpu_compute_fini(struct vgpu_device *vdev);
 int vgpu_launch_check(const struct vgpu_info *props,
 		      const struct vgpu_cmd_launch *cl);
 int vgpu_compute_start(struct vgpu_chan *chan,
-		       const struct vgpu_cmd_launch *cl, u64 seqno);
+		       const struct vgpu_cmd_launch *cl, u32 priority, u64 seqno);
 bool vgpu_is_host(struct vgpu_ctx *ctx, u64 va);
 
 /* vgpu_file.c */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * A context's default channel: the ring libvgpu writes commands into, the
- * doorbell, fences read from the status page, and waits. Also the pinned
- * staging buffer through which pageable host memory is copied, as NVIDIA's
- * driver does. All of it is used with the context's lock held.
+ * A context's channels: the rings libvgpu writes commands into, the
+ * doorbell, fences read from the status page, waits, and one channel
+ * waiting for a point of another through the fence words of the sync area.
+ * Also the pinned staging buffer through which pageable host memory is
+ * copied, as NVIDIA's driver does. All of it is used with the context's
+ * lock held, but for the VG_CHAN_HOSTFN channel (callback.c).
  */
 #include <errno.h>
 #include <sched.h>
@@ -18,55 +20,92 @@
 
 #define VG_RING 256
 
-CUresult vg_chan_open(struct CUctx_st *ctx)
+/* Creates channel number ctx->nchans. */
+CUresult vg_chan_add(struct CUctx_st *ctx, struct vg_chan **pch)
 {
 	struct vgpu_chan_create cc = { .ring_size = VG_RING };
-	void *status;
+	struct vg_chan *ch;
 
-	ctx->ring = aligned_alloc(sizeof(struct vgpu_cmd),
-				  VG_RING * sizeof(struct vgpu_cmd));
-	if (!ctx->ring)
+	if (ctx->nchans == VG_MAX_CHANS)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	memset(ctx->ring, 0, VG_RING * sizeof(struct vgpu_cmd));
+	ch = calloc(1, sizeof(*ch));
+	if (!ch)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	ch->ring = aligned_alloc(sizeof(struct vgpu_cmd),
+				 VG_RING * sizeof(struct vgpu_cmd));
+	if (!ch->ring) {
+		free(ch);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	memset(ch->ring, 0, VG_RING * sizeof(struct vgpu_cmd));
+	cc.ring = (uintptr_t)ch->ring;
+	if (ioctl(ctx->fd, VGPU_IOCTL_CHAN_CREATE, &cc)) {
+		CUresult r = errno == EMFILE ? CUDA_ERROR_OUT_OF_MEMORY :
+			vg_errno_result(errno);
+
+		free(ch->ring);
+		free(ch);
+		return r;
+	}
+	ch->ctx = ctx;
+	ch->handle = cc.handle;
+	ch->index = ctx->nchans;
+	ch->status = (const volatile struct vgpu_chan_status *)ctx->status_page +
+		cc.handle;
+	ctx->chans[ctx->nchans] = ch;
+	/* Waiters without the lock read the table (vg_ctx_check()). */
+	__atomic_store_n(&ctx->nchans, ctx->nchans + 1, __ATOMIC_RELEASE);
+	*pch = ch;
+	return CUDA_SUCCESS;
+}
+
+/* The status page, the legacy stream's channel and the host functions'. */
+CUresult vg_chans_open(struct CUctx_st *ctx)
+{
+	struct vg_chan *ch;
+	void *status;
+	CUresult r;
+
 	status = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ,
 		      MAP_SHARED, ctx->fd, 0);
 	if (status == MAP_FAILED)
-		goto err_ring;
-	cc.ring = (uintptr_t)ctx->ring;
-	if (ioctl(ctx->fd, VGPU_IOCTL_CHAN_CREATE, &cc))
-		goto err_status;
-	ctx->status = (const volatile struct vgpu_chan_status *)status + cc.handle;
+		return vg_errno_result(errno);
 	ctx->status_page = status;
-	ctx->chan = cc.handle;
-	ctx->put = 0;
+	ctx->nchans = 0;
 	ctx->sticky = CUDA_SUCCESS;
-	return CUDA_SUCCESS;
-
-err_status:
-	munmap(status, (size_t)sysconf(_SC_PAGESIZE));
-err_ring:
-	free(ctx->ring);
-	ctx->ring = NULL;
-	return vg_errno_result(errno);
+	r = vg_chan_add(ctx, &ch);
+	if (r == CUDA_SUCCESS)
+		r = vg_chan_add(ctx, &ch);
+	if (r == CUDA_SUCCESS)
+		vg_stream_init_legacy(ctx);
+	return r;
 }
 
-/* After the file is closed: the channel went with it. */
-void vg_chan_close(struct CUctx_st *ctx)
+/* After the file is closed: the channels went with it. */
+void vg_chans_close(struct CUctx_st *ctx)
 {
+	unsigned int i;
+
+	for (i = 0; i < ctx->nchans; i++) {
+		free(ctx->chans[i]->ring);
+		free(ctx->chans[i]);
+		ctx->chans[i] = NULL;
+	}
+	ctx->nchans = 0;
 	if (ctx->status_page)
 		munmap(ctx->status_page, (size_t)sysconf(_SC_PAGESIZE));
 	if (ctx->stage)
 		munmap(ctx->stage, VG_STAGE_SIZE);
 	if (ctx->params)
 		munmap(ctx->params, VG_PARAM_CHUNKS * VG_PARAM_CHUNK);
-	free(ctx->ring);
+	vg_sync_free(ctx);
 	/* Modules go with the context (their handles are dead). */
 	ctx->modules = NULL;
 	ctx->params = NULL;
 	ctx->status_page = NULL;
-	ctx->status = NULL;
 	ctx->stage = NULL;
-	ctx->ring = NULL;
+	memset(ctx->stage_fence, 0, sizeof(ctx->stage_fence));
+	memset(ctx->param_seq, 0, sizeof(ctx->param_seq));
 }
 
 static uint64_t vg_now_ns(void)
@@ -78,6 +117,20 @@ static uint64_t vg_now_ns(void)
 }
 
 /*
+ * Has @ch completed @seqno commands? The module writes a failed command's
+ * error before the fence that covers it, and a failure anywhere in the
+ * context before the fences of the commands it made other channels skip:
+ * with the fence read first, vg_ctx_check() afterwards sees such an error.
+ */
+bool vg_chan_reached(const struct vg_chan *ch, uint64_t seqno)
+{
+	uint64_t done = ch->status->completed;
+
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return done >= seqno;
+}
+
+/*
  * How long a waiter polls the status page before it sleeps in the kernel:
  * short work (a small copy) completes within it, and the waiter then skips
  * a sleep and a wake-up. The context's scheduling flag decides, as on
@@ -86,8 +139,9 @@ static uint64_t vg_now_ns(void)
  */
 #define VG_SPIN_NS 100000
 
-static bool vg_chan_spin(struct CUctx_st *ctx, uint64_t seqno)
+static bool vg_chan_spin(struct vg_chan *ch, uint64_t seqno)
 {
+	struct CUctx_st *ctx = ch->ctx;
 	unsigned int sched = (ctx->primary ? vg_devices[ctx->dev].primary_flags :
 			      ctx->flags) & CU_CTX_SCHED_MASK;
 	uint64_t until = 0;
@@ -95,19 +149,10 @@ static bool vg_chan_spin(struct CUctx_st *ctx, uint64_t seqno)
 
 	for (;;) {
 		for (i = 0; i < 64; i++) {
-			uint64_t done = ctx->status->completed;
-
-			/*
-			 * The module writes a failed command's error before
-			 * the fence that covers it: with the fence read
-			 * first, an error for it is seen here too (the
-			 * kernel's wait then tells whose error it is).
-			 */
-			__atomic_thread_fence(__ATOMIC_ACQUIRE);
-			if (ctx->status->error)
-				return false;
-			if (done >= seqno)
+			if (vg_chan_reached(ch, seqno))
 				return true;
+			if (ch->status->error)
+				return false;
 		}
 		if (sched == CU_CTX_SCHED_BLOCKING_SYNC)
 			return false;
@@ -120,67 +165,171 @@ static bool vg_chan_spin(struct CUctx_st *ctx, uint64_t seqno)
 	}
 }
 
-/* Waits until the channel has completed @seqno commands. */
-CUresult vg_chan_wait(struct CUctx_st *ctx, uint64_t seqno)
+/*
+ * The context's error, if a channel failed: the sticky one, or the first
+ * failed channel's, which becomes sticky.
+ */
+CUresult vg_ctx_check(struct CUctx_st *ctx)
 {
-	struct vgpu_chan_wait w = { .seqno = seqno, .handle = ctx->chan };
+	unsigned int i, n = __atomic_load_n(&ctx->nchans, __ATOMIC_ACQUIRE);
 
-	if (vg_chan_spin(ctx, seqno))
-		return CUDA_SUCCESS;
-	for (;;) {
-		w.deadline_ns = (int64_t)(vg_now_ns() + 10000000000ULL);
-		if (ioctl(ctx->fd, VGPU_IOCTL_CHAN_WAIT, &w) == 0)
-			return CUDA_SUCCESS;
-		if (errno == EIO)
-			return vg_chan_failed(ctx);
-		if (errno != ETIME && errno != EINTR)
-			return vg_errno_result(errno);
-	}
-}
-
-/* Queues @cmd; *@seqno (if given) is the fence that covers it. */
-CUresult vg_chan_push(struct CUctx_st *ctx, const struct vgpu_cmd *cmd,
-		      uint64_t *seqno)
-{
-	struct vgpu_chan_submit s = { .handle = ctx->chan };
-	CUresult r;
-
-	/* The kernel queue holds a ring's worth: wait for room first. */
-	if (ctx->put >= VG_RING) {
-		r = vg_chan_wait(ctx, ctx->put - VG_RING + 1);
-		if (r)
-			return r;
-	}
-	ctx->ring[ctx->put % VG_RING] = *cmd;
-	s.put = ctx->put + 1;
-	if (ioctl(ctx->fd, VGPU_IOCTL_CHAN_SUBMIT, &s))
-		return errno == EIO ? vg_chan_failed(ctx) :
-			errno == EINVAL ? CUDA_ERROR_INVALID_VALUE :
-			vg_errno_result(errno);
-	ctx->put++;
-	if (seqno)
-		*seqno = ctx->put;
+	if (vg_ctx_sticky(ctx))
+		return vg_ctx_sticky(ctx);
+	for (i = 0; i < n; i++)
+		if (ctx->chans[i]->status->error)
+			return vg_chan_failed(ctx->chans[i]);
 	return CUDA_SUCCESS;
 }
 
 /*
- * Everything queued so far has completed; what kernels printed comes out
- * here, as at CUDA's synchronizing calls.
+ * Waits until @ch has completed @seqno commands (@blocking: sleep at once,
+ * as CU_EVENT_BLOCKING_SYNC asks).
  */
-CUresult vg_chan_sync(struct CUctx_st *ctx)
+CUresult vg_chan_wait(struct vg_chan *ch, uint64_t seqno, bool blocking)
 {
+	struct vgpu_chan_wait w = { .seqno = seqno, .handle = ch->handle };
+
+	if (!vg_chan_reached(ch, seqno) && (blocking || !vg_chan_spin(ch, seqno))) {
+		for (;;) {
+			w.deadline_ns = (int64_t)(vg_now_ns() + 10000000000ULL);
+			if (ioctl(ch->ctx->fd, VGPU_IOCTL_CHAN_WAIT, &w) == 0)
+				break;
+			if (errno == EIO)
+				return vg_chan_failed(ch);
+			if (errno != ETIME && errno != EINTR)
+				return vg_errno_result(errno);
+		}
+	}
+	return vg_ctx_check(ch->ctx);
+}
+
+/*
+ * Waits with the context's lock dropped, so that other threads queue
+ * work meanwhile (work they queue may be what this waits for). The caller
+ * holds the lock and finds it held again, the context's state maybe
+ * changed. The channel itself stays: channels go only with the file.
+ */
+CUresult vg_wait_unlocked(struct vg_chan *ch, uint64_t seqno, bool blocking)
+{
+	struct CUctx_st *ctx = ch->ctx;
 	CUresult r;
 
-	if (vg_ctx_sticky(ctx))
-		return vg_ctx_sticky(ctx);
-	r = vg_chan_wait(ctx, ctx->put);
+	if (vg_chan_reached(ch, seqno))
+		return vg_ctx_check(ctx);
+	pthread_mutex_unlock(&ctx->lock);
+	r = vg_chan_wait(ch, seqno, blocking);
+	pthread_mutex_lock(&ctx->lock);
+	return r;
+}
+
+CUresult vg_fence_wait(struct vg_fence f)
+{
+	return f.ch ? vg_wait_unlocked(f.ch, f.seqno, false) : CUDA_SUCCESS;
+}
+
+/* Queues @cmd; *@seqno (if given) is the fence that covers it. */
+CUresult vg_chan_push(struct vg_chan *ch, const struct vgpu_cmd *cmd,
+		      uint64_t *seqno)
+{
+	struct vgpu_chan_submit s = { .handle = ch->handle };
+	CUresult r;
+
+	/* The kernel queue holds a ring's worth: wait for room first. */
+	if (ch->put >= VG_RING && !vg_chan_reached(ch, ch->put - VG_RING + 1)) {
+		r = vg_chan_wait(ch, ch->put - VG_RING + 1, false);
+		if (r)
+			return r;
+	}
+	ch->ring[ch->put % VG_RING] = *cmd;
+	s.put = ch->put + 1;
+	if (ioctl(ch->ctx->fd, VGPU_IOCTL_CHAN_SUBMIT, &s))
+		return errno == EIO ? vg_chan_failed(ch) :
+			errno == EINVAL ? CUDA_ERROR_INVALID_VALUE :
+			vg_errno_result(errno);
+	ch->put++;
+	if (seqno)
+		*seqno = ch->put;
+	return CUDA_SUCCESS;
+}
+
+/* Puts a release of @c's fence word at the end of @c. */
+CUresult vg_chan_mark(struct vg_chan *c)
+{
+	struct vgpu_cmd cmd = { .op = VGPU_CMD_SEM_RELEASE };
+	CUresult r = vg_sync_get(c->ctx);
+
+	if (r)
+		return r;
+	cmd.sem.addr = (uintptr_t)vg_sync_fence(c->ctx, c->index);
+	cmd.sem.value = c->put + 1;
+	r = vg_chan_push(c, &cmd, NULL);
+	if (r == CUDA_SUCCESS)
+		c->marked = c->put;
+	return r;
+}
+
+/*
+ * @ch's later commands wait until @c has completed @seqno. Nothing is
+ * queued when @c is @ch, is there already, or @ch already waits for it.
+ * The release goes at the end of @c unless one already covers @seqno.
+ */
+CUresult vg_chan_after(struct vg_chan *ch, struct vg_chan *c, uint64_t seqno)
+{
+	struct vgpu_cmd cmd = { .op = VGPU_CMD_SEM_ACQUIRE, .flags = VGPU_SEM_GEQ };
+	CUresult r;
+
+	if (c == ch || !seqno || seqno <= ch->waited[c->index] ||
+	    vg_chan_reached(c, seqno))
+		return CUDA_SUCCESS;
+	if (c->marked < seqno) {
+		r = vg_chan_mark(c);
+		if (r)
+			return r;
+	}
+	cmd.sem.addr = (uintptr_t)vg_sync_fence(ch->ctx, c->index);
+	cmd.sem.value = seqno;
+	r = vg_chan_push(ch, &cmd, NULL);
+	if (r == CUDA_SUCCESS)
+		ch->waited[c->index] = seqno;
+	return r;
+}
+
+/*
+ * Everything queued on every channel so far has completed (the waits with
+ * the lock dropped: work queued meanwhile is not waited for).
+ */
+CUresult vg_ctx_idle(struct CUctx_st *ctx)
+{
+	uint64_t put[VG_MAX_CHANS];
+	unsigned int i, n = ctx->nchans;
+	CUresult r = CUDA_SUCCESS;
+
+	for (i = 0; i < n; i++)
+		put[i] = ctx->chans[i]->put;
+	for (i = 0; i < n && r == CUDA_SUCCESS; i++)
+		r = vg_wait_unlocked(ctx->chans[i], put[i], false);
+	return r;
+}
+
+/*
+ * cuCtxSynchronize's work: everything queued so far has completed (host
+ * functions included); what kernels printed comes out here, as at CUDA's
+ * synchronizing calls.
+ */
+CUresult vg_ctx_sync(struct CUctx_st *ctx)
+{
+	CUresult r = vg_ctx_check(ctx);
+
+	if (r)
+		return r;
+	r = vg_ctx_idle(ctx);
 	if (r == CUDA_SUCCESS)
 		vg_printf_drain(ctx);
 	return r;
 }
 
 /* The staging buffer, pinned into the context on first use. */
-CUresult vg_stage_get(struct CUctx_st *ctx, unsigned char **stage)
+static CUresult vg_stage_get(struct CUctx_st *ctx, unsigned char **stage)
 {
 	struct vgpu_host_register hr = { .size = VG_STAGE_SIZE };
 	void *p;
@@ -198,9 +347,32 @@ CUresult vg_stage_get(struct CUctx_st *ctx, unsigned char **stage)
 			return r;
 		}
 		ctx->stage = p;
-		ctx->stage_seq[0] = 0;
-		ctx->stage_seq[1] = 0;
+		memset(ctx->stage_fence, 0, sizeof(ctx->stage_fence));
 	}
 	*stage = ctx->stage;
 	return CUDA_SUCCESS;
+}
+
+/*
+ * Takes the staging buffer for one copy: its lock, taken with the
+ * context's lock dropped (the order is stage_lock, then lock), so that
+ * waits inside the copy may drop the context's lock. vg_stage_give()
+ * ends it.
+ */
+CUresult vg_stage_take(struct CUctx_st *ctx, unsigned char **stage)
+{
+	CUresult r;
+
+	pthread_mutex_unlock(&ctx->lock);
+	pthread_mutex_lock(&ctx->stage_lock);
+	pthread_mutex_lock(&ctx->lock);
+	r = vg_stage_get(ctx, stage);
+	if (r)
+		pthread_mutex_unlock(&ctx->stage_lock);
+	return r;
+}
+
+void vg_stage_give(struct CUctx_st *ctx)
+{
+	pthread_mutex_unlock(&ctx->stage_lock);
 }

@@ -19,7 +19,13 @@
 #undef cuLinkCreate
 #undef cuLinkAddData
 #undef cuLinkAddFile
+#undef cuStreamDestroy
+#undef cuEventDestroy
+#undef cuEventElapsedTime
 
+CUresult cuStreamDestroy(CUstream h);
+CUresult cuEventDestroy(CUevent e);
+CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end);
 CUresult cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev);
 CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
 CUresult cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *params,
@@ -131,4 +137,19 @@ CUresult cuLinkAddFile(CUlinkState state, CUjitInputType type,
 		       void **values)
 {
 	return cuLinkAddFile_v2(state, type, path, n, options, values);
+}
+
+CUresult cuStreamDestroy(CUstream h)
+{
+	return cuStreamDestroy_v2(h);
+}
+
+CUresult cuEventDestroy(CUevent e)
+{
+	return cuEventDestroy_v2(e);
+}
+
+CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end)
+{
+	return cuEventElapsedTime_v2(ms, start, end);
 }

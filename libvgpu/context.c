@@ -42,6 +42,8 @@ void vg_ctx_unref(struct CUctx_st *ctx)
 {
 	if (!ctx->primary && --ctx->refs == 0) {
 		pthread_mutex_destroy(&ctx->lock);
+		pthread_mutex_destroy(&ctx->hostfn_lock);
+		pthread_mutex_destroy(&ctx->stage_lock);
 		free(ctx);
 	}
 }
@@ -136,6 +138,12 @@ struct CUctx_st *vg_ctx_current(void)
 	return s && s->depth ? s->slot[s->depth - 1] : NULL;
 }
 
+/* The registry of regular contexts, for walking it under vg_lock. */
+struct CUctx_st *vg_ctx_first(void)
+{
+	return vg_ctx_list;
+}
+
 /* Is @ctx a handle this library gave out and has not destroyed? */
 bool vg_ctx_alive(const struct CUctx_st *ctx)
 {
@@ -227,7 +235,7 @@ CUresult vg_ctx_open(struct CUctx_st *ctx)
 		return vg_errno_result(errno);
 	r = vg_ctx_reserve_window(ctx);
 	if (r == CUDA_SUCCESS)
-		r = vg_chan_open(ctx);
+		r = vg_chans_open(ctx);
 	if (r)
 		vg_ctx_close(ctx);
 	return r;
@@ -239,11 +247,14 @@ CUresult vg_ctx_open(struct CUctx_st *ctx)
  */
 void vg_ctx_close(struct CUctx_st *ctx)
 {
+	vg_streams_close(ctx);
+	vg_events_close(ctx);
 	pthread_mutex_lock(&ctx->lock);
+	vg_hostfn_stop(ctx);
 	if (ctx->fd >= 0)
 		close(ctx->fd);
 	ctx->fd = -1;
-	vg_chan_close(ctx);
+	vg_chans_close(ctx);
 	pthread_mutex_unlock(&ctx->lock);
 	vg_host_forget(ctx);
 	if (ctx->va_size)
@@ -306,6 +317,8 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params,
 	ctx->flags = flags;
 	ctx->refs = 1;
 	pthread_mutex_init(&ctx->lock, NULL);
+	pthread_mutex_init(&ctx->hostfn_lock, NULL);
+	pthread_mutex_init(&ctx->stage_lock, NULL);
 	r = vg_ctx_open(ctx);
 	if (r)
 		goto err_free;
@@ -326,6 +339,8 @@ err_close:
 	vg_ctx_close(ctx);
 err_free:
 	pthread_mutex_destroy(&ctx->lock);
+	pthread_mutex_destroy(&ctx->hostfn_lock);
+	pthread_mutex_destroy(&ctx->stage_lock);
 	free(ctx);
 	return r;
 }
@@ -522,7 +537,7 @@ CUresult cuCtxSynchronize(void)
 		return CUDA_ERROR_CONTEXT_IS_DESTROYED;
 	}
 	vg_ctx_begin(ctx);
-	r = vg_chan_sync(ctx);
+	r = vg_ctx_sync(ctx);
 	vg_ctx_end(ctx);
 	return r;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Copies and fills: cuMemcpy (direction from the unified addresses),
- * cuMemcpyHtoD/DtoH/DtoD and cuMemsetD8/D16/D32, as commands on the
- * context's default channel. Device ranges are checked against their
+ * cuMemcpyHtoD/DtoH/DtoD and cuMemsetD8/D16/D32, as commands on a stream
+ * (the synchronous calls: the legacy default stream). Device ranges are checked against their
  * allocation before anything is queued, as NVIDIA's driver does. Host
  * memory registered with the context is reached directly; pageable memory
  * goes through the pinned staging buffer, its two halves alternating so
@@ -29,7 +29,7 @@ static bool vg_dev_range(struct CUctx_st *ctx, CUdeviceptr va, size_t n)
 	return n <= q.size && va - q.base <= q.size - n;
 }
 
-static CUresult vg_copy_cmd(struct CUctx_st *ctx, uint64_t dst, uint64_t src,
+static CUresult vg_copy_cmd(struct CUstream_st *st, uint64_t dst, uint64_t src,
 			    size_t n, uint64_t *seqno)
 {
 	struct vgpu_cmd cmd = { .op = VGPU_CMD_COPY };
@@ -38,15 +38,16 @@ static CUresult vg_copy_cmd(struct CUctx_st *ctx, uint64_t dst, uint64_t src,
 	cmd.copy.src = src;
 	cmd.copy.width = n;
 	cmd.copy.height = 1;
-	return vg_chan_push(ctx, &cmd, seqno);
+	return vg_push(st, &cmd, seqno);
 }
 
 #define VG_HALF (VG_STAGE_SIZE / 2)
 
 /* With the context's lock held; @pinned: the source is registered. */
-CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst, const void *src,
+CUresult vg_htod(struct CUstream_st *st, CUdeviceptr dst, const void *src,
 		 size_t n, bool pinned, bool async)
 {
+	struct CUctx_st *ctx = st->ctx;
 	const unsigned char *s = src;
 	unsigned char *stage;
 	uint64_t seq = 0;
@@ -55,27 +56,32 @@ CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst, const void *src,
 	CUresult r;
 
 	if (pinned) {
-		r = vg_copy_cmd(ctx, dst, (uintptr_t)src, n, &seq);
-		return r || async ? r : vg_chan_wait(ctx, seq);
+		r = vg_copy_cmd(st, dst, (uintptr_t)src, n, &seq);
+		return r || async ? r : vg_stream_wait(st, seq);
 	}
-	r = vg_stage_get(ctx, &stage);
+	r = vg_stage_take(ctx, &stage);
+	if (r)
+		return r;
 	for (off = 0; r == CUDA_SUCCESS && off < n; off += len, half ^= 1) {
 		len = n - off < VG_HALF ? n - off : VG_HALF;
-		r = vg_chan_wait(ctx, ctx->stage_seq[half]);
+		r = vg_fence_wait(ctx->stage_fence[half]);
 		if (r)
 			break;
 		memcpy(stage + half * VG_HALF, s + off, len);
-		r = vg_copy_cmd(ctx, dst + off, (uintptr_t)(stage + half * VG_HALF),
-				len, &ctx->stage_seq[half]);
+		r = vg_copy_cmd(st, dst + off, (uintptr_t)(stage + half * VG_HALF),
+				len, &seq);
+		ctx->stage_fence[half] = (struct vg_fence){ st->ch, seq };
 	}
+	vg_stage_give(ctx);
 	/* The caller's buffer is free once the last piece is staged. */
 	return r;
 }
 
 /* With the context's lock held; @pinned: the destination is registered. */
-CUresult vg_dtoh(struct CUctx_st *ctx, void *dst, CUdeviceptr src, size_t n,
+CUresult vg_dtoh(struct CUstream_st *st, void *dst, CUdeviceptr src, size_t n,
 		 bool pinned, bool async)
 {
+	struct CUctx_st *ctx = st->ctx;
 	unsigned char *d = dst, *stage;
 	uint64_t seq[2] = { 0, 0 };
 	size_t off, len[2] = { 0, 0 }, at[2] = { 0, 0 };
@@ -83,60 +89,61 @@ CUresult vg_dtoh(struct CUctx_st *ctx, void *dst, CUdeviceptr src, size_t n,
 	CUresult r;
 
 	if (pinned) {
-		r = vg_copy_cmd(ctx, (uintptr_t)dst, src, n, &seq[0]);
-		return r || async ? r : vg_chan_wait(ctx, seq[0]);
+		r = vg_copy_cmd(st, (uintptr_t)dst, src, n, &seq[0]);
+		return r || async ? r : vg_stream_wait(st, seq[0]);
 	}
-	r = vg_stage_get(ctx, &stage);
+	r = vg_stage_take(ctx, &stage);
+	if (r)
+		return r;
+	/* Earlier copies through it (maybe of other streams) are done. */
+	for (i = 0; r == CUDA_SUCCESS && i < 2; i++)
+		r = vg_fence_wait(ctx->stage_fence[i]);
 	/* Queue piece k+1 before draining piece k. */
 	for (off = 0; r == CUDA_SUCCESS && off < n; off += len[half], half ^= 1) {
 		if (len[half]) {
-			r = vg_chan_wait(ctx, seq[half]);
+			r = vg_stream_wait(st, seq[half]);
 			if (r)
 				break;
 			memcpy(d + at[half], stage + half * VG_HALF, len[half]);
 		}
 		len[half] = n - off < VG_HALF ? n - off : VG_HALF;
 		at[half] = off;
-		r = vg_copy_cmd(ctx, (uintptr_t)(stage + half * VG_HALF), src + off,
+		r = vg_copy_cmd(st, (uintptr_t)(stage + half * VG_HALF), src + off,
 				len[half], &seq[half]);
-		ctx->stage_seq[half] = seq[half];
+		ctx->stage_fence[half] = (struct vg_fence){ st->ch, seq[half] };
 	}
 	for (i = 0; r == CUDA_SUCCESS && i < 2; i++, half ^= 1) {
 		if (!len[half])
 			continue;
-		r = vg_chan_wait(ctx, seq[half]);
+		r = vg_stream_wait(st, seq[half]);
 		if (r == CUDA_SUCCESS)
 			memcpy(d + at[half], stage + half * VG_HALF, len[half]);
 		len[half] = 0;
 	}
+	vg_stage_give(ctx);
 	return r;
 }
 
 enum vg_dir { VG_HTOD, VG_DTOH, VG_DTOD };
 
 /*
- * Streams other than the default one do not exist yet: the legacy and
- * per-thread default streams are the context's default channel.
- */
-bool vg_stream_ok(CUstream s)
-{
-	return !s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD;
-}
-
-/*
- * One copy on the current context, with the checks of each kind. An
- * asynchronous copy returns once queued when the engine reaches both sides;
- * with pageable memory it behaves as the synchronous one, as on CUDA.
+ * One copy on stream @hs (the synchronous calls: the legacy stream), with
+ * the checks of each kind. An asynchronous copy returns once queued when
+ * the engine reaches both sides; with pageable memory it behaves as the
+ * synchronous one, as on CUDA.
  */
 static CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
-			bool async)
+			bool async, CUstream hs)
 {
 	enum vg_host_use use = VG_HOST_PAGEABLE;
+	struct CUstream_st *st;
 	struct CUctx_st *ctx;
-	CUresult r;
+	CUresult r = vg_check_init();
 
+	if (r)
+		return r;
 	pthread_mutex_lock(&vg_lock);
-	r = vg_current_open(&ctx);
+	r = vg_stream_resolve(hs, &ctx, &st);
 	if (r || !n)
 		goto out;
 	if ((dir != VG_HTOD && !vg_dev_range(ctx, src, n)) ||
@@ -154,15 +161,15 @@ static CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
 	vg_ctx_begin(ctx);
 	switch (dir) {
 	case VG_HTOD:
-		r = vg_htod(ctx, dst, (const void *)(uintptr_t)src, n,
+		r = vg_htod(st, dst, (const void *)(uintptr_t)src, n,
 			    use == VG_HOST_PINNED, async);
 		break;
 	case VG_DTOH:
-		r = vg_dtoh(ctx, (void *)(uintptr_t)dst, src, n,
+		r = vg_dtoh(st, (void *)(uintptr_t)dst, src, n,
 			    use == VG_HOST_PINNED, async);
 		break;
 	case VG_DTOD:
-		r = vg_copy_cmd(ctx, dst, src, n, NULL);
+		r = vg_copy_cmd(st, dst, src, n, NULL);
 		break;
 	}
 	vg_ctx_end(ctx);
@@ -174,41 +181,35 @@ out:
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n)
 {
-	return vg_copy(VG_HTOD, dst, (uintptr_t)src, n, false);
+	return vg_copy(VG_HTOD, dst, (uintptr_t)src, n, false, NULL);
 }
 
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n)
 {
-	return vg_copy(VG_DTOH, (uintptr_t)dst, src, n, false);
+	return vg_copy(VG_DTOH, (uintptr_t)dst, src, n, false, NULL);
 }
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n)
 {
-	return vg_copy(VG_DTOD, dst, src, n, false);
+	return vg_copy(VG_DTOD, dst, src, n, false, NULL);
 }
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n,
 			      CUstream stream)
 {
-	if (!vg_stream_ok(stream))
-		return CUDA_ERROR_INVALID_HANDLE;
-	return vg_copy(VG_HTOD, dst, (uintptr_t)src, n, true);
+	return vg_copy(VG_HTOD, dst, (uintptr_t)src, n, true, stream);
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n,
 			      CUstream stream)
 {
-	if (!vg_stream_ok(stream))
-		return CUDA_ERROR_INVALID_HANDLE;
-	return vg_copy(VG_DTOH, (uintptr_t)dst, src, n, true);
+	return vg_copy(VG_DTOH, (uintptr_t)dst, src, n, true, stream);
 }
 
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n,
 			      CUstream stream)
 {
-	if (!vg_stream_ok(stream))
-		return CUDA_ERROR_INVALID_HANDLE;
-	return vg_copy(VG_DTOD, dst, src, n, true);
+	return vg_copy(VG_DTOD, dst, src, n, true, stream);
 }
 
 /* With unified addresses the pointers tell the direction. */
@@ -238,7 +239,7 @@ CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n)
 		return r;
 	}
 	vg_ctx_begin(ctx);
-	r = vg_chan_sync(ctx);
+	r = vg_stream_flush(&ctx->legacy);
 	vg_ctx_end(ctx);
 	if (r == CUDA_SUCCESS && n)
 		memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
@@ -246,28 +247,29 @@ CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n)
 }
 
 static CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
-			    uint32_t elem, size_t width, size_t height);
+			    uint32_t elem, size_t width, size_t height,
+			    CUstream hs);
 
 /* A 1D fill is one row of a 2D one. */
 static CUresult vg_memset(CUdeviceptr dst, uint32_t value, uint32_t elem,
-			  size_t count)
+			  size_t count, CUstream hs)
 {
-	return vg_memset2d(dst, 0, value, elem, count, 1);
+	return vg_memset2d(dst, 0, value, elem, count, 1, hs);
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char uc, size_t n)
 {
-	return vg_memset(dst, uc, 1, n);
+	return vg_memset(dst, uc, 1, n, NULL);
 }
 
 CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short us, size_t n)
 {
-	return vg_memset(dst, us, 2, n);
+	return vg_memset(dst, us, 2, n, NULL);
 }
 
 CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int ui, size_t n)
 {
-	return vg_memset(dst, ui, 4, n);
+	return vg_memset(dst, ui, 4, n, NULL);
 }
 
 /* --- pitched copies and fills -------------------------------------------- */
@@ -326,7 +328,7 @@ static CUresult vg_side_get(struct CUctx_st *ctx, CUmemorytype type,
 	return CUDA_SUCCESS;
 }
 
-static CUresult vg_copy2d_cmd(struct CUctx_st *ctx, const struct vg_side *d,
+static CUresult vg_copy2d_cmd(struct CUstream_st *st, const struct vg_side *d,
 			      const struct vg_side *s, size_t width,
 			      size_t row0, size_t rows, uint64_t *seqno)
 {
@@ -338,32 +340,35 @@ static CUresult vg_copy2d_cmd(struct CUctx_st *ctx, const struct vg_side *d,
 	cmd.copy.height = (uint32_t)rows;
 	cmd.copy.dst_pitch = d->pitch;
 	cmd.copy.src_pitch = s->pitch;
-	return vg_chan_push(ctx, &cmd, seqno);
+	return vg_push(st, &cmd, seqno);
 }
 
 /*
  * Rows of pageable host memory travel packed in the staging buffer, as
  * many rows at a time as fit in half of it.
  */
-static CUresult vg_copy2d_staged(struct CUctx_st *ctx, struct vg_side d,
+static CUresult vg_copy2d_staged(struct CUstream_st *st, struct vg_side d,
 				 struct vg_side s, size_t width, size_t height)
 {
+	struct CUctx_st *ctx = st->ctx;
 	size_t per = VG_HALF / width, row, n, i;
 	struct vg_side stage = { .pitch = width, .pinned = true };
 	unsigned char *buf;
 	uint64_t seq = 0;
-	CUresult r = vg_stage_get(ctx, &buf);
+	CUresult r = vg_stage_take(ctx, &buf);
 
+	if (r)
+		return r;
 	for (row = 0; r == CUDA_SUCCESS && row < height; row += n) {
 		n = height - row < per ? height - row : per;
-		r = vg_chan_wait(ctx, ctx->stage_seq[0]);
+		r = vg_fence_wait(ctx->stage_fence[0]);
 		if (r)
 			break;
 		stage.addr = (uintptr_t)buf - row * width;
 		if (s.device || s.pinned) {	/* engine-reachable to pageable */
-			r = vg_copy2d_cmd(ctx, &stage, &s, width, row, n, &seq);
+			r = vg_copy2d_cmd(st, &stage, &s, width, row, n, &seq);
 			if (r == CUDA_SUCCESS)
-				r = vg_chan_wait(ctx, seq);
+				r = vg_stream_wait(st, seq);
 			for (i = 0; r == CUDA_SUCCESS && i < n; i++)
 				memcpy((void *)(uintptr_t)(d.addr + (row + i) * d.pitch),
 				       buf + i * width, width);
@@ -372,16 +377,18 @@ static CUresult vg_copy2d_staged(struct CUctx_st *ctx, struct vg_side d,
 				memcpy(buf + i * width,
 				       (const void *)(uintptr_t)(s.addr + (row + i) * s.pitch),
 				       width);
-			r = vg_copy2d_cmd(ctx, &d, &stage, width, row, n,
-					  &ctx->stage_seq[0]);
+			r = vg_copy2d_cmd(st, &d, &stage, width, row, n, &seq);
+			ctx->stage_fence[0] = (struct vg_fence){ st->ch, seq };
 		}
 	}
+	vg_stage_give(ctx);
 	return r;
 }
 
-static CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async)
+static CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
 {
 	struct vg_side s, d;
+	struct CUstream_st *st;
 	struct CUctx_st *ctx;
 	uint64_t seq = 0;
 	size_t row;
@@ -390,7 +397,7 @@ static CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async)
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	r = vg_current_open(&ctx);
+	r = vg_stream_resolve(hs, &ctx, &st);
 	if (r || !p->WidthInBytes || !p->Height)
 		goto out;
 	if (p->Height > UINT32_MAX) {
@@ -408,25 +415,25 @@ static CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async)
 		goto out;
 	vg_ctx_begin(ctx);
 	if ((s.device || s.pinned) && (d.device || d.pinned)) {
-		r = vg_copy2d_cmd(ctx, &d, &s, p->WidthInBytes, 0, p->Height, &seq);
+		r = vg_copy2d_cmd(st, &d, &s, p->WidthInBytes, 0, p->Height, &seq);
 		if (r == CUDA_SUCCESS && !async && !(s.device && d.device))
-			r = vg_chan_wait(ctx, seq);
+			r = vg_stream_wait(st, seq);
 	} else if (s.device || s.pinned || d.device || d.pinned) {
 		if (p->WidthInBytes <= VG_HALF) {
-			r = vg_copy2d_staged(ctx, d, s, p->WidthInBytes, p->Height);
+			r = vg_copy2d_staged(st, d, s, p->WidthInBytes, p->Height);
 		} else {
 			for (row = 0; r == CUDA_SUCCESS && row < p->Height; row++)
 				r = d.device || d.pinned ?
-					vg_htod(ctx, d.addr + row * d.pitch,
+					vg_htod(st, d.addr + row * d.pitch,
 						(const void *)(uintptr_t)(s.addr + row * s.pitch),
 						p->WidthInBytes, false, false) :
-					vg_dtoh(ctx, (void *)(uintptr_t)(d.addr + row * d.pitch),
+					vg_dtoh(st, (void *)(uintptr_t)(d.addr + row * d.pitch),
 						s.addr + row * s.pitch, p->WidthInBytes,
 						false, false);
 		}
 	} else {
 		/* Host to host: in order with earlier work. */
-		r = vg_chan_sync(ctx);
+		r = vg_stream_flush(st);
 		for (row = 0; r == CUDA_SUCCESS && row < p->Height; row++)
 			memmove((void *)(uintptr_t)(d.addr + row * d.pitch),
 				(const void *)(uintptr_t)(s.addr + row * s.pitch),
@@ -443,7 +450,7 @@ CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p)
 {
 	CUresult r = vg_check_init();
 
-	return r ? r : vg_copy2d(p, false);
+	return r ? r : vg_copy2d(p, false, NULL);
 }
 
 CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *p)
@@ -457,20 +464,22 @@ CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream stream)
 
 	if (r)
 		return r;
-	if (!vg_stream_ok(stream))
-		return CUDA_ERROR_INVALID_HANDLE;
-	return vg_copy2d(p, true);
+	return vg_copy2d(p, true, stream);
 }
 
 static CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
-			    uint32_t elem, size_t width, size_t height)
+			    uint32_t elem, size_t width, size_t height,
+			    CUstream hs)
 {
 	struct vgpu_cmd cmd = { .op = VGPU_CMD_MEMSET };
+	struct CUstream_st *st;
 	struct CUctx_st *ctx;
-	CUresult r;
+	CUresult r = vg_check_init();
 
+	if (r)
+		return r;
 	pthread_mutex_lock(&vg_lock);
-	r = vg_current_open(&ctx);
+	r = vg_stream_resolve(hs, &ctx, &st);
 	if (r || !width || !height)
 		goto out;
 	if (dst % elem || pitch % elem || height > UINT32_MAX ||
@@ -487,7 +496,7 @@ static CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 	cmd.memset.height = (uint32_t)height;
 	cmd.memset.pitch = pitch;
 	vg_ctx_begin(ctx);
-	r = vg_chan_push(ctx, &cmd, NULL);
+	r = vg_push(st, &cmd, NULL);
 	vg_ctx_end(ctx);
 	return r;
 out:
@@ -498,40 +507,37 @@ out:
 CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char uc,
 			 size_t width, size_t height)
 {
-	return vg_memset2d(dst, pitch, uc, 1, width, height);
+	return vg_memset2d(dst, pitch, uc, 1, width, height, NULL);
 }
 
 CUresult cuMemsetD2D16_v2(CUdeviceptr dst, size_t pitch, unsigned short us,
 			  size_t width, size_t height)
 {
-	return vg_memset2d(dst, pitch, us, 2, width, height);
+	return vg_memset2d(dst, pitch, us, 2, width, height, NULL);
 }
 
 CUresult cuMemsetD2D32_v2(CUdeviceptr dst, size_t pitch, unsigned int ui,
 			  size_t width, size_t height)
 {
-	return vg_memset2d(dst, pitch, ui, 4, width, height);
+	return vg_memset2d(dst, pitch, ui, 4, width, height, NULL);
 }
 
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char uc, size_t n,
 			 CUstream stream)
 {
-	return vg_stream_ok(stream) ? vg_memset(dst, uc, 1, n) :
-		CUDA_ERROR_INVALID_HANDLE;
+	return vg_memset(dst, uc, 1, n, stream);
 }
 
 CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short us, size_t n,
 			  CUstream stream)
 {
-	return vg_stream_ok(stream) ? vg_memset(dst, us, 2, n) :
-		CUDA_ERROR_INVALID_HANDLE;
+	return vg_memset(dst, us, 2, n, stream);
 }
 
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int ui, size_t n,
 			  CUstream stream)
 {
-	return vg_stream_ok(stream) ? vg_memset(dst, ui, 4, n) :
-		CUDA_ERROR_INVALID_HANDLE;
+	return vg_memset(dst, ui, 4, n, stream);
 }
 
 /*
@@ -540,11 +546,12 @@ CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int ui, size_t n,
  * side is checked first, so nothing moves when any of it is bad.
  */
 static CUresult vg_copy3d_direct(const CUDA_MEMCPY3D *p, bool async,
-				 bool *done)
+				 CUstream hs, bool *done)
 {
 	struct vgpu_cmd cmd = { .op = VGPU_CMD_COPY };
 	size_t src_rows, dst_rows;
 	struct vg_side s, d;
+	struct CUstream_st *st;
 	struct CUctx_st *ctx;
 	uint64_t seq = 0;
 	CUresult r;
@@ -560,7 +567,7 @@ static CUresult vg_copy3d_direct(const CUDA_MEMCPY3D *p, bool async,
 	src_rows = (p->Depth - 1) * p->srcHeight + p->Height;
 	dst_rows = (p->Depth - 1) * p->dstHeight + p->Height;
 	pthread_mutex_lock(&vg_lock);
-	r = vg_current_open(&ctx);
+	r = vg_stream_resolve(hs, &ctx, &st);
 	if (r == CUDA_SUCCESS)
 		r = vg_side_get(ctx, p->srcMemoryType, p->srcHost, p->srcDevice,
 				p->srcXInBytes, p->srcY + p->srcZ * p->srcHeight,
@@ -586,9 +593,9 @@ static CUresult vg_copy3d_direct(const CUDA_MEMCPY3D *p, bool async,
 	}
 	*done = true;
 	vg_ctx_begin(ctx);
-	r = vg_chan_push(ctx, &cmd, &seq);
+	r = vg_push(st, &cmd, &seq);
 	if (r == CUDA_SUCCESS && !async && !(s.device && d.device))
-		r = vg_chan_wait(ctx, seq);
+		r = vg_stream_wait(st, seq);
 	vg_ctx_end(ctx);
 	return r;
 }
@@ -599,7 +606,7 @@ static CUresult vg_copy3d_direct(const CUDA_MEMCPY3D *p, bool async,
  * highest addresses, so a range past an allocation is refused before any
  * byte moves.
  */
-static CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async)
+static CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs)
 {
 	bool done;
 	CUDA_MEMCPY2D s = { 0 };
@@ -614,7 +621,7 @@ static CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async)
 		return CUDA_SUCCESS;
 	if (p->Depth > 1 && (p->srcHeight < p->Height || p->dstHeight < p->Height))
 		return CUDA_ERROR_INVALID_VALUE;
-	r = vg_copy3d_direct(p, async, &done);
+	r = vg_copy3d_direct(p, async, hs, &done);
 	if (r || done)
 		return r;
 	s.srcXInBytes = p->srcXInBytes;
@@ -634,19 +641,17 @@ static CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async)
 	for (z = p->Depth; z-- > 0 && r == CUDA_SUCCESS;) {
 		s.srcY = p->srcY + (p->srcZ + z) * p->srcHeight;
 		s.dstY = p->dstY + (p->dstZ + z) * p->dstHeight;
-		r = vg_copy2d(&s, async);
+		r = vg_copy2d(&s, async, hs);
 	}
 	return r;
 }
 
 CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p)
 {
-	return vg_copy3d(p, false);
+	return vg_copy3d(p, false, NULL);
 }
 
 CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream stream)
 {
-	if (!vg_stream_ok(stream))
-		return CUDA_ERROR_INVALID_HANDLE;
-	return vg_copy3d(p, true);
+	return vg_copy3d(p, true, stream);
 }

@@ -78,17 +78,18 @@ static void vg_fault_report(struct CUctx_st *ctx, const struct vgpu_chan_fault *
  * vg_chan_failed() - the error of a channel that failed; it becomes the
  * context's sticky error. The context's lock is held.
  */
-CUresult vg_chan_failed(struct CUctx_st *ctx)
+CUresult vg_chan_failed(struct vg_chan *ch)
 {
-	struct vgpu_chan_fault f = { .handle = ctx->chan };
+	struct CUctx_st *ctx = ch->ctx;
+	struct vgpu_chan_fault f = { .handle = ch->handle };
 	const char *env = getenv("VGPU_ERROR_REPORT");
 	CUresult r = CUDA_ERROR_ILLEGAL_ADDRESS;	/* a copy's bad address */
 
 	if (vg_ctx_sticky(ctx))
 		return vg_ctx_sticky(ctx);
-	if (ctx->status->error == VGPU_CHAN_TIMEOUT) {
+	if (ch->status->error == VGPU_CHAN_TIMEOUT) {
 		r = CUDA_ERROR_LAUNCH_TIMEOUT;
-	} else if (ctx->status->error == VGPU_CHAN_LAUNCH_FAULT &&
+	} else if (ch->status->error == VGPU_CHAN_LAUNCH_FAULT &&
 		   !ioctl(ctx->fd, VGPU_IOCTL_CHAN_FAULT, &f) && f.kind) {
 		r = vg_fault_code(f.kind);
 		if (env && strcmp(env, "0"))

@@ -310,7 +310,7 @@ static CUresult vg_host_remove(void *p, bool allocated, size_t *size,
 	*pp = h->next;
 	/* Work already queued may still use the pages. */
 	pthread_mutex_lock(&h->ctx->lock);
-	vg_chan_wait(h->ctx, h->ctx->put);
+	vg_ctx_idle(h->ctx);
 	pthread_mutex_unlock(&h->ctx->lock);
 	if (!allocated)
 		vg_pins_use(h->ctx, h->base, h->end, -1);

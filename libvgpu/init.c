@@ -87,6 +87,9 @@ static CUresult vg_discover(void)
 		return CUDA_ERROR_INVALID_DEVICE;
 	if (n == 0)
 		return CUDA_ERROR_NO_DEVICE;
+	/* CUDA_LAUNCH_BLOCKING=1: every launch returns once it has ended. */
+	vg_launch_blocking = getenv("CUDA_LAUNCH_BLOCKING") &&
+		!strcmp(getenv("CUDA_LAUNCH_BLOCKING"), "1");
 
 	for (i = 0; i < n; i++) {
 		struct vg_device *d = &vg_devices[i];
@@ -100,6 +103,8 @@ static CUresult vg_discover(void)
 		p->fd = -1;
 		p->primary = true;
 		pthread_mutex_init(&p->lock, NULL);
+		pthread_mutex_init(&p->hostfn_lock, NULL);
+		pthread_mutex_init(&p->stage_lock, NULL);
 		d->primary = p;
 	}
 	vg_device_count = n;

@@ -2,7 +2,7 @@
 /*
  * cuLaunchKernel: the checks NVIDIA's driver makes, the parameter block
  * built from kernelParams or from `extra`, and a LAUNCH command on the
- * context's channel. The engine reads the parameters when the launch
+ * stream's channel, with the stream's priority. The engine reads the parameters when the launch
  * starts, so they go to pinned chunks that are reused only once the
  * launches reading them have completed.
  */
@@ -39,29 +39,33 @@ static CUresult vg_params_map(struct CUctx_st *ctx)
 }
 
 /*
- * Room for @size bytes (8-aligned) for the launch that will be command
- * ctx->put + 1: in the current chunk, or the next one once the launches
- * that last read it are done.
+ * Room for @size bytes (8-aligned): in the current chunk, or the next one
+ * once the launches that read it, on every channel, have started (they
+ * are done). The launch then notes itself in ctx->param_seq.
  */
 static CUresult vg_params_slot(struct CUctx_st *ctx, uint32_t size,
 			       unsigned char **slot)
 {
 	uint32_t need = (size + 7) & ~7u;
 	CUresult r = vg_params_map(ctx);
+	unsigned int i;
 
 	if (r)
 		return r;
 	if (ctx->param_off + need > VG_PARAM_CHUNK) {
 		ctx->param_chunk = (ctx->param_chunk + 1) % VG_PARAM_CHUNKS;
 		ctx->param_off = 0;
-		r = vg_chan_wait(ctx, ctx->param_seq[ctx->param_chunk]);
-		if (r)
-			return r;
+		for (i = 0; i < ctx->nchans; i++) {
+			r = vg_chan_wait(ctx->chans[i],
+					 ctx->param_seq[ctx->param_chunk][i], false);
+			if (r)
+				return r;
+			ctx->param_seq[ctx->param_chunk][i] = 0;
+		}
 	}
 	*slot = ctx->params + (size_t)ctx->param_chunk * VG_PARAM_CHUNK +
 		ctx->param_off;
 	ctx->param_off += need;
-	ctx->param_seq[ctx->param_chunk] = ctx->put + 1;
 	return CUDA_SUCCESS;
 }
 
@@ -150,15 +154,15 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
 	const unsigned int grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
 	struct vgpu_cmd cmd = { .op = VGPU_CMD_LAUNCH };
 	const struct vg_jit_kernel *k;
+	struct CUstream_st *st;
 	struct CUctx_st *ctx;
 	unsigned char *slot;
+	uint64_t seq;
 	CUresult r = vg_check_init();
 
 	if (r)
 		return r;
 	if (!vg_func_check(f))
-		return CUDA_ERROR_INVALID_HANDLE;
-	if (!vg_stream_ok(stream))
 		return CUDA_ERROR_INVALID_HANDLE;
 	k = f->k;
 	if (kernel_params && extra)
@@ -166,7 +170,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
 	if (k->f.param_bytes && !kernel_params && !extra)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	r = vg_current_open(&ctx);
+	r = vg_stream_resolve(stream, &ctx, &st);
 	if (!r && ctx != f->mod->ctx)
 		r = CUDA_ERROR_INVALID_HANDLE;
 	if (!r)
@@ -188,7 +192,17 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
 		cmd.launch.dyn_shared = shared;
 		cmd.launch.param_bytes = k->f.param_bytes;
 		cmd.launch.params = (uintptr_t)slot;
-		r = vg_chan_push(ctx, &cmd, NULL);
+		/* CUDA's priorities, 0 to -5, become the engine's 0 to 5. */
+		cmd.flags = (uint32_t)-st->priority;
+		r = vg_push(st, &cmd, &seq);
+	}
+	if (!r) {
+		ctx->param_seq[ctx->param_chunk][st->ch->index] = seq;
+		if (vg_launch_blocking) {
+			r = vg_stream_wait(st, seq);
+			if (!r)
+				vg_printf_drain(ctx);
+		}
 	}
 	vg_ctx_end(ctx);
 	return r;

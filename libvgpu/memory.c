@@ -94,7 +94,7 @@ CUresult cuMemFree_v2(CUdeviceptr dptr)
 	}
 	vg_ctx_begin(ctx);
 	/* Like cudaFree, work already queued finishes before memory goes. */
-	vg_chan_wait(ctx, ctx->put);
+	vg_ctx_idle(ctx);
 	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f))
 		r = CUDA_ERROR_INVALID_VALUE;
 	vg_ctx_end(ctx);

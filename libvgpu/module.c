@@ -161,7 +161,11 @@ static CUresult vg_module_globals(struct CUctx_st *ctx, struct CUmod_st *mod)
 	mod->globals = a.va;
 	for (i = 0; i < img->nrelocs; i++)
 		img->insns[img->relocs[i]].imm += a.va;
-	r = vg_htod(ctx, a.va, img->globals, img->global_bytes, false, false);
+	r = vg_htod(&ctx->legacy, a.va, img->globals, img->global_bytes,
+		    false, false);
+	/* In place before any stream, non-blocking ones too, can launch. */
+	if (r == CUDA_SUCCESS)
+		r = vg_chan_wait(ctx->legacy.ch, ctx->legacy.ch->put, false);
 	return r;
 }
 
@@ -353,7 +357,7 @@ CUresult cuModuleUnload(CUmodule module)
 	}
 	vg_ctx_begin(ctx);
 	/* What its kernels printed comes out first, as on CUDA. */
-	if (vg_chan_wait(ctx, ctx->put) == CUDA_SUCCESS)
+	if (vg_ctx_idle(ctx) == CUDA_SUCCESS)
 		vg_printf_drain(ctx);
 	for (pp = &ctx->modules; *pp; pp = &(*pp)->next)
 		if (*pp == module) {
@@ -366,7 +370,7 @@ CUresult cuModuleUnload(CUmodule module)
 	if (module->globals) {
 		struct vgpu_mem_free f = { .va = module->globals };
 
-		vg_chan_wait(ctx, ctx->put);
+		vg_ctx_idle(ctx);
 		ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f);
 	}
 	vg_ctx_end(ctx);

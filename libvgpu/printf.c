@@ -181,7 +181,7 @@ static size_t vg_dev_string(void *arg, uint64_t addr, char *buf, size_t len)
 		return i;
 	}
 	for (i = 0; i + 1 < len; i++)
-		if (vg_dtoh(sc->ctx, buf + i, addr + i, 1, false, false) ||
+		if (vg_dtoh(&sc->ctx->legacy, buf + i, addr + i, 1, false, false) ||
 		    !buf[i])
 			break;
 	buf[i] = 0;
@@ -208,12 +208,12 @@ static void vg_printf_module(struct CUctx_st *ctx, struct CUmod_st *mod)
 	unsigned char *buf;
 	char line[4096];
 
-	if (vg_dtoh(ctx, &head, fifo, 8, false, false) || !head)
+	if (vg_dtoh(&ctx->legacy, &head, fifo, 8, false, false) || !head)
 		return;
 	if (head > VG_PRINTF_CAP)
 		head = VG_PRINTF_CAP;
 	buf = malloc(head);
-	if (buf && !vg_dtoh(ctx, buf, fifo + VG_PRINTF_HEADER, head, false, false)) {
+	if (buf && !vg_dtoh(&ctx->legacy, buf, fifo + VG_PRINTF_HEADER, head, false, false)) {
 		while (off + 16 <= head) {
 			uint32_t size, nargs;
 			uint64_t fmt;
@@ -234,21 +234,32 @@ static void vg_printf_module(struct CUctx_st *ctx, struct CUmod_st *mod)
 		}
 	}
 	free(buf);
-	vg_htod(ctx, fifo, &zero, 8, false, false);
+	vg_htod(&ctx->legacy, fifo, &zero, 8, false, false);
 }
 
-/* Prints what the context's kernels wrote; the channel is idle. */
+/*
+ * Prints what the context's kernels wrote, once it is idle: a kernel still
+ * running could be writing records while the FIFO is emptied. (The legacy
+ * stream's reads then wait for nothing.)
+ */
 void vg_printf_drain(struct CUctx_st *ctx)
 {
 	struct CUmod_st *mod;
 	bool any = false;
+	unsigned int i;
 
+	for (i = 0; i < ctx->nchans; i++)
+		if (!vg_chan_reached(ctx->chans[i], ctx->chans[i]->put))
+			return;
 	for (mod = ctx->modules; mod; mod = mod->next) {
 		if (!mod->img->has_printf)
 			continue;
 		vg_printf_module(ctx, mod);
 		any = true;
 	}
-	if (any)
+	if (any) {
 		fflush(stdout);
+		/* The FIFOs are empty again before any stream goes on. */
+		vg_chan_wait(ctx->legacy.ch, ctx->legacy.ch->put, false);
+	}
 }

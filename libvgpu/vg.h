@@ -5,13 +5,15 @@
  * that unit tests call directly.
  *
  * Locking: vg_lock protects the context registry, context reference
- * counts and state, host registrations and the primary-context table.
- * Each context's own lock (CUctx_st.lock) protects its channel: the ring,
- * the staging buffer and the sticky error; it is held across channel
- * work, which may wait for the device, so a copy in one context never
- * holds up the rest of the process. Order: vg_lock, then a context's
- * lock; a call plans under vg_lock and moves to the context's lock with
- * vg_ctx_begin(). Closing a context's file takes both. The device table
+ * counts and state, host registrations, the primary-context table, and
+ * the stream and event registries. Each context's own lock
+ * (CUctx_st.lock) protects its channels (rings, fences, stream and event
+ * points) and the sticky error; long waits for the device drop it
+ * (vg_wait_unlocked()), so one thread's synchronization never holds up
+ * another's work. A copy through the staging buffer holds the context's
+ * stage_lock, taken first. Order: vg_lock, stage_lock, a context's lock,
+ * hostfn_lock; a call plans under vg_lock and moves to the context's lock
+ * with vg_ctx_begin(). Closing a context's file takes vg_lock and its lock. The device table
  * is written once, by cuInit under vg_lock, and is read-only after
  * vg_initialized becomes true.
  */
@@ -41,6 +43,73 @@ struct vg_device {
 #define VG_PARAM_CHUNK (64u << 10)	/* holds the largest parameter block */
 
 /*
+ * Channels of a context (channel.c): the legacy default stream's, the one
+ * host functions release their waiters on, and up to VG_STREAM_CHANS_MAX
+ * that created streams share (CUDA_DEVICE_MAX_CONNECTIONS, default 8).
+ */
+#define VG_CHAN_LEGACY 0
+#define VG_CHAN_HOSTFN 1
+#define VG_STREAM_CHANS_MAX 32
+#define VG_MAX_CHANS (2 + VG_STREAM_CHANS_MAX)
+
+struct vg_hostfn_queue;
+
+/*
+ * One channel. Another channel waits for a point of this one through the
+ * context's fence word for it: the channel's SEM_RELEASE commands write
+ * their own sequence number there, so the word only grows, and once it
+ * reaches q every command up to q has completed.
+ */
+struct vg_chan {
+	struct CUctx_st *ctx;
+	struct vgpu_cmd *ring;
+	const volatile struct vgpu_chan_status *status;
+	uint32_t handle;
+	uint32_t index;		/* in ctx->chans */
+	uint64_t put;		/* commands submitted */
+	uint64_t marked;	/* the last fence-word release's number */
+	uint64_t waited[VG_MAX_CHANS];	/* points of others already waited for */
+	unsigned int streams;	/* streams placed on it */
+	bool nonblocking;	/* carries CU_STREAM_NON_BLOCKING streams */
+	uint64_t hostfn_token;	/* host functions queued (callback.c) */
+	struct vg_hostfn_queue *hostfn;
+};
+
+/* A point in a channel: done once its @seqno commands have completed. */
+struct vg_fence {
+	struct vg_chan *ch;
+	uint64_t seqno;
+};
+
+/*
+ * A stream (stream.c): a channel it shares, and its last command there.
+ * The legacy default stream is embedded in its context.
+ */
+struct CUstream_st {
+	uint32_t magic;		/* VG_STREAM_MAGIC while it lives */
+	struct CUctx_st *ctx;
+	struct vg_chan *ch;
+	uint64_t last;		/* ch's number of the stream's last command */
+	unsigned int flags;	/* CU_STREAM_* */
+	int priority;		/* CUDA's: 0 (least) to -5 (greatest) */
+	bool legacy;
+	bool per_thread;
+	pthread_t owner;	/* a per-thread stream's thread */
+	struct CUstream_st *next;	/* ctx->streams */
+};
+
+/* An event (event.c). */
+struct CUevent_st {
+	uint32_t magic;		/* VG_EVENT_MAGIC while it lives */
+	struct CUctx_st *ctx;
+	unsigned int flags;	/* CU_EVENT_* */
+	uint32_t slot;		/* its timestamp in the sync area */
+	bool recorded;
+	struct vg_fence at;	/* the last record */
+	struct CUevent_st *next;	/* vg_events */
+};
+
+/*
  * A context: one open file of /dev/vgpuN. Regular contexts are freed when
  * destroyed and no thread's stack holds them any more; the primary context
  * of a device lives as long as the process and is (re)activated by retain.
@@ -49,23 +118,34 @@ struct CUctx_st {
 	struct CUctx_st *next;	/* registry of live regular contexts */
 	int dev;		/* visible ordinal */
 	int fd;			/* -1 once destroyed or while inactive */
+	uint64_t serial;	/* unique in the process, per open */
 	uint64_t va_base;	/* device-address window reserved in this */
 	uint64_t va_size;	/* process while the context is open */
-	pthread_mutex_t lock;	/* the channel state below */
-	/* The default channel (channel.c), while the context is open. */
-	struct vgpu_cmd *ring;
-	uint32_t chan;
-	uint64_t put;		/* commands submitted */
+	pthread_mutex_t lock;	/* the channels and state below */
 	void *status_page;
-	const volatile struct vgpu_chan_status *status;
+	struct vg_chan *chans[VG_MAX_CHANS];
+	unsigned int nchans;	/* chans[0, nchans) exist */
+	struct CUstream_st legacy;	/* the legacy default stream */
+	struct CUstream_st *streams;	/* created streams */
+	/*
+	 * Pinned memory the engines write (sync.c): fence words, host
+	 * function tokens, and event timestamps.
+	 */
+	unsigned char *sync;
+	uint32_t *slot_free;	/* free event slots, a stack */
+	uint32_t nslot_free;
+	struct CUevent_st *dead_events;	/* destroyed, a record pending */
+	pthread_mutex_t hostfn_lock;	/* the VG_CHAN_HOSTFN channel */
+	pthread_mutex_t stage_lock;	/* taken before @lock, for a copy */
 	unsigned char *stage;	/* pinned staging buffer, two halves */
-	uint64_t stage_seq[2];	/* fence of each half's last use */
+	struct vg_fence stage_fence[2];	/* each half's last use */
 	CUresult sticky;	/* a fault's error, returned ever after */
 	/* Launch parameters (launch.c): pinned chunks reused by fence. */
 	unsigned char *params;
 	uint32_t param_chunk;	/* the chunk being filled */
 	uint32_t param_off;	/* bytes used in it */
-	uint64_t param_seq[VG_PARAM_CHUNKS];	/* last launch using each */
+	/* Each chunk's last launch on each channel. */
+	uint64_t param_seq[VG_PARAM_CHUNKS][VG_MAX_CHANS];
 	struct CUmod_st *modules;	/* loaded, for printf (module.c) */
 	unsigned int flags;	/* CU_CTX_* as given at creation */
 	unsigned int refs;	/* registry + stack slots */
@@ -125,29 +205,71 @@ CUresult vg_ctx_sticky(const struct CUctx_st *ctx);
 struct CUctx_st *vg_ctx_current(void);
 bool vg_ctx_alive(const struct CUctx_st *ctx);
 struct CUctx_st *vg_ctx_by_address(uint64_t va);
+struct CUctx_st *vg_ctx_first(void);
 CUresult vg_errno_result(int err);
 
 /* channel.c */
 #define VG_STAGE_SIZE (2u << 20)
-CUresult vg_chan_open(struct CUctx_st *ctx);
-void vg_chan_close(struct CUctx_st *ctx);
-CUresult vg_chan_push(struct CUctx_st *ctx, const struct vgpu_cmd *cmd,
+CUresult vg_chans_open(struct CUctx_st *ctx);
+void vg_chans_close(struct CUctx_st *ctx);
+CUresult vg_chan_add(struct CUctx_st *ctx, struct vg_chan **pch);
+CUresult vg_chan_push(struct vg_chan *ch, const struct vgpu_cmd *cmd,
 		      uint64_t *seqno);
-CUresult vg_chan_wait(struct CUctx_st *ctx, uint64_t seqno);
-CUresult vg_chan_sync(struct CUctx_st *ctx);
-CUresult vg_stage_get(struct CUctx_st *ctx, unsigned char **stage);
+CUresult vg_chan_wait(struct vg_chan *ch, uint64_t seqno, bool blocking);
+bool vg_chan_reached(const struct vg_chan *ch, uint64_t seqno);
+CUresult vg_wait_unlocked(struct vg_chan *ch, uint64_t seqno, bool blocking);
+CUresult vg_fence_wait(struct vg_fence f);
+CUresult vg_chan_mark(struct vg_chan *c);
+CUresult vg_chan_after(struct vg_chan *ch, struct vg_chan *c, uint64_t seqno);
+CUresult vg_ctx_check(struct CUctx_st *ctx);
+CUresult vg_ctx_idle(struct CUctx_st *ctx);
+CUresult vg_ctx_sync(struct CUctx_st *ctx);
+CUresult vg_stage_take(struct CUctx_st *ctx, unsigned char **stage);
+void vg_stage_give(struct CUctx_st *ctx);
+
+/* sync.c: the pinned area of fence words, tokens and timestamps. */
+#define VG_SYNC_SIZE (1u << 20)
+#define VG_SYNC_SLOT0 128	/* first event slot (16 bytes each) */
+CUresult vg_sync_get(struct CUctx_st *ctx);
+void vg_sync_free(struct CUctx_st *ctx);
+volatile uint64_t *vg_sync_fence(struct CUctx_st *ctx, unsigned int chan);
+volatile uint64_t *vg_sync_token(struct CUctx_st *ctx, unsigned int chan);
+volatile uint64_t *vg_sync_slot(struct CUctx_st *ctx, uint32_t slot);
+CUresult vg_slot_alloc(struct CUctx_st *ctx, uint32_t *slot);
+void vg_slot_free(struct CUctx_st *ctx, uint32_t slot);
+
+/* stream.c */
+#define VG_STREAM_MAGIC 0x5354524dU
+CUresult vg_stream_resolve(CUstream h, struct CUctx_st **pctx,
+			   struct CUstream_st **pst);
+CUresult vg_stream_enter(struct CUstream_st *st);
+CUresult vg_push(struct CUstream_st *st, const struct vgpu_cmd *cmd,
+		 uint64_t *seqno);
+CUresult vg_stream_wait(struct CUstream_st *st, uint64_t seqno);
+CUresult vg_stream_flush(struct CUstream_st *st);
+void vg_streams_close(struct CUctx_st *ctx);
+void vg_stream_init_legacy(struct CUctx_st *ctx);
+extern bool vg_launch_blocking;
+
+/* callback.c */
+void vg_hostfn_stop(struct CUctx_st *ctx);
+
+/* event.c */
+#define VG_EVENT_MAGIC 0x45564e54U
+struct CUevent_st *vg_event_find(CUevent e);
+void vg_events_close(struct CUctx_st *ctx);
 
 /* copy.c */
-CUresult vg_htod(struct CUctx_st *ctx, CUdeviceptr dst, const void *src,
+CUresult vg_htod(struct CUstream_st *st, CUdeviceptr dst, const void *src,
 		 size_t n, bool pinned, bool async);
-CUresult vg_dtoh(struct CUctx_st *ctx, void *dst, CUdeviceptr src, size_t n,
+CUresult vg_dtoh(struct CUstream_st *st, void *dst, CUdeviceptr src, size_t n,
 		 bool pinned, bool async);
 
 /* file.c */
 char *vg_read_file(const char *path, size_t *len);
 
 /* fault.c */
-CUresult vg_chan_failed(struct CUctx_st *ctx);
+CUresult vg_chan_failed(struct vg_chan *ch);
 
 /* printf.c */
 void vg_printf_drain(struct CUctx_st *ctx);
@@ -155,7 +277,6 @@ size_t vg_printf_format(char *out, size_t size, const char *fmt,
 			const unsigned char *args, size_t nargs,
 			size_t (*str)(void *arg, uint64_t addr, char *buf,
 				      size_t len), void *str_arg);
-bool vg_stream_ok(CUstream s);
 
 /* module.c */
 struct CUfunc_st *vg_func_check(CUfunction f);

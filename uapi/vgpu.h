@@ -270,6 +270,13 @@ struct vgpu_host_alloc {
  * each needs, so a channel copying to the device and another copying from
  * it progress together.
  *
+ * A failed command fails the context, as a fault ends a CUDA context:
+ * from then on every channel of the file skips its commands (they
+ * complete without running, so fences still advance and no waiter is
+ * left behind), launches running on other channels stop at their next
+ * slice, and only the channel that failed reports an error. A waiter
+ * that sees its fence reached looks at the other channels' errors too.
+ *
  * poll() on the file reports EPOLLIN | EPOLLRDNORM while every channel has
  * completed all it was given (the context is idle) and EPOLLPRI once a
  * channel has failed.
@@ -299,6 +306,15 @@ struct vgpu_host_alloc {
 #define VGPU_SEM_EQ _BITUL(4)	/* *addr == value */
 #define VGPU_SEM_AND _BITUL(5)	/* (*addr & value) != 0 */
 #define VGPU_SEM_NOR (_BITUL(4) | _BITUL(5))	/* ~(*addr | value) != 0 */
+
+/*
+ * struct vgpu_cmd.flags of LAUNCH: the launch's priority, 0 (the default)
+ * to VGPU_LAUNCH_PRIORITY_MAX. The compute engine hands out the blocks of
+ * higher-priority launches first (CUDA's stream priorities); launches of
+ * equal priority take turns.
+ */
+#define VGPU_LAUNCH_PRIORITY_MASK 0xfu
+#define VGPU_LAUNCH_PRIORITY_MAX 5
 
 /**
  * struct vgpu_cmd_copy - VGPU_CMD_COPY: @depth slices of @height rows of
@@ -384,7 +400,8 @@ struct vgpu_cmd_launch {
 /**
  * struct vgpu_cmd - one command of a channel's ring: 64 bytes.
  * @op: VGPU_CMD_*.
- * @flags: per command: VGPU_SEM_* for SEM_RELEASE; 0 otherwise.
+ * @flags: per command: VGPU_SEM_* for the semaphores, the priority for
+ *	LAUNCH; 0 otherwise.
  * @copy, @memset, @sem, @raw: the arguments of @op; unused bytes must be 0.
  */
 struct vgpu_cmd {

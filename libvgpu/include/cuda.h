@@ -63,6 +63,9 @@ extern "C" {
 #define cuLinkCreate cuLinkCreate_v2
 #define cuLinkAddData cuLinkAddData_v2
 #define cuLinkAddFile cuLinkAddFile_v2
+#define cuStreamDestroy cuStreamDestroy_v2
+#define cuEventDestroy cuEventDestroy_v2
+#define cuEventElapsedTime cuEventElapsedTime_v2
 
 typedef int CUdevice_v1;
 typedef CUdevice_v1 CUdevice;
@@ -971,6 +974,37 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
 			unsigned int blockDimX, unsigned int blockDimY,
 			unsigned int blockDimZ, unsigned int sharedMemBytes,
 			CUstream hStream, void **kernelParams, void **extra);
+
+/* Streams and events */
+typedef void (*CUstreamCallback)(CUstream hStream, CUresult status,
+				 void *userData);
+typedef void (*CUhostFn)(void *userData);
+
+CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags);
+CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags,
+				    int priority);
+CUresult cuCtxGetStreamPriorityRange(int *leastPriority,
+				     int *greatestPriority);
+CUresult cuStreamDestroy_v2(CUstream hStream);
+CUresult cuStreamQuery(CUstream hStream);
+CUresult cuStreamSynchronize(CUstream hStream);
+CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
+			   unsigned int Flags);
+CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback,
+			     void *userData, unsigned int flags);
+CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+CUresult cuStreamGetPriority(CUstream hStream, int *priority);
+CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags);
+CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx);
+CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags);
+CUresult cuEventRecord(CUevent hEvent, CUstream hStream);
+CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream,
+				unsigned int flags);
+CUresult cuEventQuery(CUevent hEvent);
+CUresult cuEventSynchronize(CUevent hEvent);
+CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart,
+			       CUevent hEnd);
+CUresult cuEventDestroy_v2(CUevent hEvent);
 
 /* Linking PTX into one module */
 CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options,

@@ -339,9 +339,9 @@ TEST_F(launch, fault_is_reported)
 	EXPECT_EQ(EIO, errno);
 }
 
-TEST_F(launch, misaligned_and_trap)
+TEST_F(launch, misaligned_access)
 {
-	struct vgpu_insn p[] = {
+	static const struct vgpu_insn p[] = {
 		LDP(VGPU_T_U64, 0, 0),
 		LD(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 2),
 		EXIT(),
@@ -349,7 +349,6 @@ TEST_F(launch, misaligned_and_trap)
 	struct vgpu_func f = { .nregs = 2, .param_bytes = 8 };
 	__u64 *params = (__u64 *)self->host;
 	struct vgpu_chan_fault cf;
-	struct chan other;
 	int handle;
 
 	params[0] = self->dev;
@@ -361,17 +360,41 @@ TEST_F(launch, misaligned_and_trap)
 	ASSERT_EQ(0, chan_fault(&self->c, &cf));
 	EXPECT_EQ(VGPU_KFAULT_MISALIGNED, cf.kind);
 	EXPECT_EQ(self->dev + 2, cf.addr);
+}
 
-	p[1] = INSN(.op = VGPU_OP_TRAP);
+/*
+ * A trap fails the context: a launch queued afterwards on another channel
+ * is skipped (its fence advances, no error of its own, no report).
+ */
+TEST_F(launch, trap_fails_the_context)
+{
+	static const struct vgpu_insn p[] = {
+		LDP(VGPU_T_U64, 0, 0),
+		INSN(.op = VGPU_OP_TRAP),
+	};
+	struct vgpu_func f = { .nregs = 2, .param_bytes = 8 };
+	__u64 *params = (__u64 *)self->host;
+	struct vgpu_chan_fault cf;
+	struct chan other;
+	int handle;
+
+	params[0] = self->dev;
 	handle = load(self->fd, p, 2, &f, NULL, 0, NULL);
 	ASSERT_LT(0, handle);
+	cmd_launch(&self->c, handle, 1, 1, (uintptr_t)params, 8);
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(-1, wait_for(&self->c, 1));
+	ASSERT_EQ(0, chan_fault(&self->c, &cf));
+	EXPECT_EQ(VGPU_KFAULT_TRAP, cf.kind);
+	EXPECT_EQ(1, cf.insn);
+
 	ASSERT_EQ(0, chan_open(self->fd, &other, self->status));
 	cmd_launch(&other, handle, 1, 1, (uintptr_t)params, 8);
 	ASSERT_EQ(0, submit(&other));
-	EXPECT_EQ(-1, wait_for(&other, 1));
+	EXPECT_EQ(0, wait_for(&other, 1));
+	EXPECT_EQ(0, other.status->error);
 	ASSERT_EQ(0, chan_fault(&other, &cf));
-	EXPECT_EQ(VGPU_KFAULT_TRAP, cf.kind);
-	EXPECT_EQ(1, cf.insn);
+	EXPECT_EQ(0, cf.kind);
 	free(other.ring);
 }
 
@@ -448,6 +471,75 @@ TEST_F(launch, kernels_of_two_channels_run_at_once)
 	ASSERT_EQ(0, wait_for(&self->c, 2));
 	EXPECT_EQ(1, out[0]);
 	EXPECT_EQ(2, out[1]);
+	free(other.ring);
+}
+
+/*
+ * Priorities: each block takes a ticket from a counter after a delay. A
+ * high-priority launch queued just after a low-priority one gets its blocks
+ * handed out before the rest of the first one's, so many of the first
+ * launch's blocks come after the second's last (taking turns, almost none).
+ */
+TEST_F(launch, higher_priority_launch_goes_first)
+{
+	static const struct vgpu_insn p[] = {
+		/* 0 */ MOVI(VGPU_T_U32, 4, 3000),
+		/* 1 */ OPI(VGPU_OP_SUB, VGPU_T_U32, 4, 4, 1),
+		/* 2 */ SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 4, 0),
+		/* 3 */ BRA_IF(0, 1),
+		/* 4 */ LDP(VGPU_T_U64, 0, 0),
+		/* 5 */ MOVI(VGPU_T_U32, 1, 1),
+		/* 6 */ INSN(.op = VGPU_OP_ATOM, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+			     .mod2 = VGPU_ATOM_ADD, .dst = 2, .a = 0, .b = 1),
+		/* 7 */ SREG(3, VGPU_SR_CTAID_X),
+		/* 8 */ INSN(.op = VGPU_OP_CVT, .type = VGPU_T_U64, .stype = VGPU_T_U32,
+			     .dst = 5, .a = 3),
+		/* 9 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 5, 5, 2),
+		/* 10 */ LDP(VGPU_T_U64, 0, 8),
+		/* 11 */ OP3(VGPU_OP_ADD, VGPU_T_U64, 0, 0, 5),
+		/* 12 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 0, 0, 2),
+		/* 13 */ EXIT(),
+	};
+	struct vgpu_func f = { .nregs = 6, .npreds = 1, .param_bytes = 16 };
+	__u64 *params = (__u64 *)self->host;
+	__u32 *out = (__u32 *)(self->host + 4096);
+	__u32 last_high = 0, low_after = 0;
+	struct chan other;
+	int i, handle = load(self->fd, p, 14, &f, NULL, 0, NULL);
+
+	ASSERT_LT(0, handle);
+	ASSERT_EQ(0, chan_open(self->fd, &other, self->status));
+	params[0] = self->dev;			/* the counter */
+	params[1] = self->dev + 256;		/* low's tickets */
+	params[2] = self->dev;
+	params[3] = self->dev + 1024;		/* high's tickets */
+	cmd_memset(&self->c, self->dev, 0, 4, 1);
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, wait_for(&self->c, 1));
+
+	cmd_launch(&self->c, handle, 64, 1, (uintptr_t)params, 16);
+	cmd_launch(&other, handle, 64, 1, (uintptr_t)&params[2], 16);
+	other.ring[0].flags = VGPU_LAUNCH_PRIORITY_MAX;
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, submit(&other));
+	ASSERT_EQ(0, wait_for(&self->c, 2));
+	ASSERT_EQ(0, wait_for(&other, 1));
+	cmd_copy(&self->c, (uintptr_t)out, self->dev + 256, 256, 1, 0, 0);
+	cmd_copy(&self->c, (uintptr_t)(out + 64), self->dev + 1024, 256, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, wait_for(&self->c, 4));
+	for (i = 0; i < 64; i++)
+		if (out[64 + i] > last_high)
+			last_high = out[64 + i];
+	for (i = 0; i < 64; i++)
+		low_after += out[i] > last_high;
+	EXPECT_LE(16, low_after);
+
+	/* A priority beyond the highest is refused at submit. */
+	cmd_launch(&other, handle, 1, 1, (uintptr_t)params, 16);
+	other.ring[1].flags = VGPU_LAUNCH_PRIORITY_MAX + 1;
+	EXPECT_EQ(-1, submit(&other));
+	EXPECT_EQ(EINVAL, errno);
 	free(other.ring);
 }
 

@@ -203,6 +203,44 @@ TEST_F(sem, blocked_channel_keeps_order)
 	EXPECT_EQ(9, word[1]);
 }
 
+/*
+ * A fault fails the context: a channel blocked on a release that the
+ * failed channel will never make completes its commands without running
+ * them, and only the failed channel reports an error.
+ */
+TEST_F(sem, fault_fails_the_context)
+{
+	volatile __u64 *word = (volatile __u64 *)self->host;
+	unsigned char *out = self->host + 4096;
+
+	*word = 0;
+	out[0] = 0x11;
+	cmd_sem(&self->a, VGPU_CMD_SEM_ACQUIRE, 0, (uintptr_t)word, 1);
+	cmd_memset(&self->a, self->dev, 0xcd, 1, 16);
+	cmd_copy(&self->a, (uintptr_t)out, self->dev, 16, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->a));
+	EXPECT_TRUE(stays_at(&self->a, 0));
+
+	cmd_copy(&self->b, self->dev, self->dev + 64 * MIB, 16, 1, 0, 0);
+	cmd_sem(&self->b, VGPU_CMD_SEM_RELEASE, 0, (uintptr_t)word, 1);
+	ASSERT_EQ(0, submit(&self->b));
+	EXPECT_EQ(-1, wait_for(&self->b, 2));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(VGPU_CHAN_FAULT, self->b.status->error);
+
+	ASSERT_EQ(0, wait_for(&self->a, 3));
+	EXPECT_EQ(0, self->a.status->error);
+	EXPECT_EQ(0, *word);
+	EXPECT_EQ(0x11, out[0]);
+
+	/* Later work is skipped too. */
+	cmd_memset(&self->a, self->dev, 0xef, 1, 16);
+	cmd_copy(&self->a, (uintptr_t)out, self->dev, 16, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->a));
+	ASSERT_EQ(0, wait_for(&self->a, 5));
+	EXPECT_EQ(0x11, out[0]);
+}
+
 TEST_F(sem, poll_reports_idle_and_failure)
 {
 	volatile __u64 *word = (volatile __u64 *)self->host;

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Events. A record is a point in a stream's channel (struct vg_fence),
+ * marked by a release of the channel's fence word so that other channels
+ * can wait for exactly that point (cuStreamWaitEvent). A timing event also
+ * has a slot in the sync area where the engine writes the time the record
+ * was reached: CLOCK_MONOTONIC in ns, taken when every command before it
+ * has completed. cuEventElapsedTime subtracts two of them.
+ *
+ * A slot has one writer at a time: an event recorded again on another
+ * channel before its last record was reached makes the new record wait for
+ * the old one. A destroyed event whose record is still pending keeps its
+ * slot until the record is reached.
+ *
+ * Locking: events are created, found and destroyed under vg_lock; a
+ * record and the slots change under the context's lock.
+ */
+#include <stdlib.h>
+
+#include "vg.h"
+
+static struct CUevent_st *vg_events;	/* the registry, under vg_lock */
+
+struct CUevent_st *vg_event_find(CUevent e)
+{
+	struct CUevent_st *ev;
+
+	if (!e)
+		return NULL;
+	for (ev = vg_events; ev; ev = ev->next)
+		if (ev == e)
+			return ev;
+	return NULL;
+}
+
+static bool vg_event_timed(const struct CUevent_st *e)
+{
+	return !(e->flags & CU_EVENT_DISABLE_TIMING);
+}
+
+/* Frees the slots of destroyed events whose records were reached. */
+static void vg_events_reap(struct CUctx_st *ctx)
+{
+	struct CUevent_st **pp = &ctx->dead_events, *e;
+
+	while ((e = *pp)) {
+		if (vg_chan_reached(e->at.ch, e->at.seqno)) {
+			*pp = e->next;
+			vg_slot_free(ctx, e->slot);
+			free(e);
+		} else {
+			pp = &e->next;
+		}
+	}
+}
+
+CUresult cuEventCreate(CUevent *pe, unsigned int flags)
+{
+	const unsigned int known = CU_EVENT_BLOCKING_SYNC |
+		CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
+	struct CUevent_st *e;
+	struct CUctx_st *ctx;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!pe || (flags & ~known) ||
+	    ((flags & CU_EVENT_INTERPROCESS) && !(flags & CU_EVENT_DISABLE_TIMING)))
+		return CUDA_ERROR_INVALID_VALUE;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	e->magic = VG_EVENT_MAGIC;
+	e->flags = flags;
+	pthread_mutex_lock(&vg_lock);
+	r = vg_current_open(&ctx);
+	if (r == CUDA_SUCCESS && vg_event_timed(e)) {
+		pthread_mutex_lock(&ctx->lock);
+		vg_events_reap(ctx);
+		r = vg_slot_alloc(ctx, &e->slot);
+		pthread_mutex_unlock(&ctx->lock);
+	}
+	if (r == CUDA_SUCCESS) {
+		e->ctx = ctx;
+		e->next = vg_events;
+		vg_events = e;
+		*pe = e;
+	} else {
+		free(e);
+	}
+	pthread_mutex_unlock(&vg_lock);
+	return r;
+}
+
+/* Unlinks @e from the registry; with vg_lock held. */
+static void vg_event_unlink(struct CUevent_st *e)
+{
+	struct CUevent_st **pp;
+
+	for (pp = &vg_events; *pp; pp = &(*pp)->next)
+		if (*pp == e) {
+			*pp = e->next;
+			break;
+		}
+	e->magic = 0;
+}
+
+CUresult cuEventDestroy_v2(CUevent h)
+{
+	struct CUevent_st *e;
+	struct CUctx_st *ctx;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_lock);
+	e = vg_event_find(h);
+	if (!e) {
+		pthread_mutex_unlock(&vg_lock);
+		return CUDA_ERROR_INVALID_HANDLE;
+	}
+	vg_event_unlink(e);
+	ctx = e->ctx;
+	pthread_mutex_lock(&ctx->lock);
+	if (ctx->fd >= 0 && vg_event_timed(e) && e->recorded &&
+	    !vg_chan_reached(e->at.ch, e->at.seqno)) {
+		e->next = ctx->dead_events;
+		ctx->dead_events = e;
+		e = NULL;
+	} else if (ctx->fd >= 0 && vg_event_timed(e)) {
+		vg_slot_free(ctx, e->slot);
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	pthread_mutex_unlock(&vg_lock);
+	free(e);
+	return CUDA_SUCCESS;
+}
+
+/* Context teardown, with vg_lock held: its events go with it. */
+void vg_events_close(struct CUctx_st *ctx)
+{
+	struct CUevent_st **pp = &vg_events, *e;
+
+	while ((e = *pp)) {
+		if (e->ctx == ctx) {
+			*pp = e->next;
+			e->magic = 0;
+			free(e);
+		} else {
+			pp = &e->next;
+		}
+	}
+	while ((e = ctx->dead_events)) {
+		ctx->dead_events = e->next;
+		free(e);
+	}
+}
+
+CUresult cuEventRecordWithFlags(CUevent h, CUstream hs, unsigned int flags)
+{
+	struct vgpu_cmd cmd = { .op = VGPU_CMD_SEM_RELEASE };
+	struct CUstream_st *st;
+	struct CUevent_st *e;
+	struct CUctx_st *ctx;
+	struct vg_chan *ch;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (flags & ~(unsigned int)CU_EVENT_RECORD_EXTERNAL)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_lock);
+	e = vg_event_find(h);
+	r = e ? vg_stream_resolve(hs, &ctx, &st) : CUDA_ERROR_INVALID_HANDLE;
+	if (r == CUDA_SUCCESS && e->ctx != ctx)
+		r = CUDA_ERROR_INVALID_HANDLE;
+	if (r) {
+		pthread_mutex_unlock(&vg_lock);
+		return r;
+	}
+	vg_ctx_begin(ctx);
+	ch = st->ch;
+	r = vg_stream_enter(st);
+	if (r == CUDA_SUCCESS && vg_event_timed(e)) {
+		if (e->recorded)
+			r = vg_chan_after(ch, e->at.ch, e->at.seqno);
+		cmd.flags = VGPU_SEM_TIMESTAMP;
+		cmd.sem.addr = (uintptr_t)vg_sync_slot(ctx, e->slot);
+		cmd.sem.value = ch->put + 1;
+		if (r == CUDA_SUCCESS)
+			r = vg_chan_push(ch, &cmd, NULL);
+	}
+	/* Marked now, so a stream waiting later waits for this point only. */
+	if (r == CUDA_SUCCESS)
+		r = vg_chan_mark(ch);
+	if (r == CUDA_SUCCESS) {
+		e->recorded = true;
+		e->at = (struct vg_fence){ .ch = ch, .seqno = ch->put };
+		st->last = ch->put;
+	}
+	vg_ctx_end(ctx);
+	return r;
+}
+
+CUresult cuEventRecord(CUevent h, CUstream hs)
+{
+	return cuEventRecordWithFlags(h, hs, 0);
+}
+
+/* Takes @h's context's lock (vg_ctx_end() undoes it). */
+static CUresult vg_event_begin(CUevent h, struct CUevent_st **pe)
+{
+	struct CUevent_st *e;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_lock);
+	e = vg_event_find(h);
+	if (!e) {
+		pthread_mutex_unlock(&vg_lock);
+		return CUDA_ERROR_INVALID_HANDLE;
+	}
+	vg_ctx_begin(e->ctx);
+	*pe = e;
+	return CUDA_SUCCESS;
+}
+
+/* A never-recorded event counts as complete, as on NVIDIA's driver. */
+CUresult cuEventQuery(CUevent h)
+{
+	struct CUevent_st *e;
+	CUresult r = vg_event_begin(h, &e);
+
+	if (r)
+		return r;
+	r = vg_ctx_check(e->ctx);
+	if (r == CUDA_SUCCESS && e->recorded &&
+	    !vg_chan_reached(e->at.ch, e->at.seqno))
+		r = CUDA_ERROR_NOT_READY;
+	vg_ctx_end(e->ctx);
+	return r;
+}
+
+CUresult cuEventSynchronize(CUevent h)
+{
+	struct CUevent_st *e;
+	CUresult r = vg_event_begin(h, &e);
+
+	if (r)
+		return r;
+	r = vg_ctx_check(e->ctx);
+	if (r == CUDA_SUCCESS && e->recorded)
+		r = vg_wait_unlocked(e->at.ch, e->at.seqno,
+				     e->flags & CU_EVENT_BLOCKING_SYNC);
+	vg_ctx_end(e->ctx);
+	return r;
+}
+
+/*
+ * Milliseconds from @start's record to @end's, from the engine's clock.
+ * Both must be timing events of one context, recorded and reached.
+ */
+CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end)
+{
+	struct CUevent_st *a, *b;
+	struct CUctx_st *ctx;
+	int64_t ns;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!ms)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_lock);
+	a = vg_event_find(start);
+	b = vg_event_find(end);
+	if (!a || !b || a->ctx != b->ctx) {
+		pthread_mutex_unlock(&vg_lock);
+		return CUDA_ERROR_INVALID_HANDLE;
+	}
+	ctx = a->ctx;
+	vg_ctx_begin(ctx);
+	if (!vg_event_timed(a) || !vg_event_timed(b) || !a->recorded ||
+	    !b->recorded) {
+		r = CUDA_ERROR_INVALID_HANDLE;
+	} else {
+		r = vg_ctx_check(ctx);
+		if (r == CUDA_SUCCESS &&
+		    (!vg_chan_reached(a->at.ch, a->at.seqno) ||
+		     !vg_chan_reached(b->at.ch, b->at.seqno)))
+			r = CUDA_ERROR_NOT_READY;
+	}
+	if (r == CUDA_SUCCESS) {
+		ns = (int64_t)(vg_sync_slot(ctx, b->slot)[1] -
+			       vg_sync_slot(ctx, a->slot)[1]);
+		*ms = (float)((double)ns / 1e6);
+	}
+	vg_ctx_end(ctx);
+	return r;
+}
