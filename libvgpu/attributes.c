@@ -78,6 +78,11 @@ CUresult vg_attribute(const struct vgpu_info *info, int attrib, int *value)
 	case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT:
 		v = (int)info->copy_engines;
 		break;
+	/* Kernels of different streams run at once, by priority. */
+	case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS:
+	case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED:
+		v = 1;
+		break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
 		v = (int)info->cc_major;
 		break;

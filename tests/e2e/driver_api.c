@@ -179,6 +179,10 @@ static void attributes_cover_cuda13(void)
 	CHECK(v == 0x7fffffff);
 	CHECK_RES(CUDA_SUCCESS, cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT, 0));
 	CHECK(v == 2);
+	CHECK_RES(CUDA_SUCCESS, cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS, 0));
+	CHECK(v == 1);
+	CHECK_RES(CUDA_SUCCESS, cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED, 0));
+	CHECK(v == 1);
 }
 
 /* Runs cuInit with CUDA_VISIBLE_DEVICES=@env in a child; returns the count

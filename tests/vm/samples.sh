@@ -3,23 +3,25 @@
 # page-locked transfers), pitched_copy (2D and 3D), and programs whose
 # kernels nvcc compiled to PTX, loaded and launched through the driver API
 # (vectoradd, hello with printf, matmul, reduce, histogram, globals, grid2d,
-# devchain, dynsmem, math, votes, link through cuLink*). Those also compare their results with an H100's
+# devchain, dynsmem, math, votes, link through cuLink*, and streams, the
+# streams chapter of "CUDA by Example", whose times are printed). All of
+# those but streams also compare their results with an H100's
 # (tests/samples/ref): bit for bit, or within PTX's bounds for approximate
 # instructions; "matches the H100's" is printed per result.
 cd "$(dirname "$0")/../.." || exit 1
 export VGPU_SAMPLE_REF=tests/samples/ref
 n=0
 fail=0
-echo "1..14"
+echo "1..15"
 for s in "bandwidth 8" pitched_copy vectoradd hello matmul reduce histogram \
-	globals grid2d devchain dynsmem math votes link; do
+	globals grid2d devchain dynsmem math votes link streams; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	out=$(build/samples/$s 2>&1)
 	status=$?
 	if [ $status -eq 0 ] && echo "$out" | grep -q '^Result = PASS$'; then
 		echo "ok $n sample $s verifies its results"
-		echo "$out" | grep "the H100's" | sed 's/^/# /'
+		echo "$out" | grep "the H100's\| ms$" | sed 's/^/# /'
 	else
 		echo "not ok $n sample $s (exit status $status)"
 		echo "$out" | sed 's/^/# /'
