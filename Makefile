@@ -198,6 +198,16 @@ $(FATBIN_DIR)/vecadd_%.fatbin: tests/unit/data/vecadd.cu
 $(BUILD)/tests/unit/test_fatbin: $(FATBINS)
 $(BUILD)/tests/unit/test_fatbin: private CPPFLAGS += -DFATBIN_DIR='"$(FATBIN_DIR)"'
 
+# The JIT's test runs what nvcc makes of function pointers.
+FNPTR_PTX := $(BUILD)/tests/data/fnptr.ptx
+
+$(FNPTR_PTX): tests/unit/data/fnptr.cu
+	@mkdir -p $(@D)
+	nvcc -ptx -arch=compute_75 $< -o $@
+
+$(BUILD)/tests/unit/test_jit: $(FNPTR_PTX)
+$(BUILD)/tests/unit/test_jit: private CPPFLAGS += -DFNPTR_PTX='"$(FNPTR_PTX)"'
+
 # The uapi layout test is also built for 32-bit user space (compat ioctls).
 $(BUILD)/tests/unit/test_uapi_layout: tests/unit/test_uapi_layout.c uapi/vgpu.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)

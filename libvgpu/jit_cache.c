@@ -10,7 +10,15 @@
  * written to a temporary file and renamed into place: readers see a whole
  * entry or none, and a torn or corrupt one fails its checksum and is
  * compiled and written again.
+ *
+ * The entries together stay within CUDA_CACHE_MAXSIZE bytes: before one
+ * is renamed into place, the least recently used go (by modification
+ * time, which a hit renews) until it fits. Processes sharing the
+ * directory take turns at that through a lock on the directory; any of
+ * them may remove an entry another is reading or has just looked at,
+ * which costs that one a compile, never a wrong image.
  */
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -123,17 +132,43 @@ char *vg_jit_cache_dir(void)
 	return NULL;
 }
 
-/* The entry's path, or NULL (cache off, or out of memory). */
-static char *vg_entry_path(const unsigned char *key, size_t key_len)
+uint64_t vg_jit_cache_max_bytes(void)
 {
-	char *dir = vg_jit_cache_dir(), *path;
+	const char *e = getenv("CUDA_CACHE_MAXSIZE"), *c;
+	unsigned long long v;
+
+	if (!e || !*e)
+		return VG_CACHE_MAXSIZE_DEFAULT;
+	for (c = e; *c; c++)
+		if (*c < '0' || *c > '9')
+			return VG_CACHE_MAXSIZE_DEFAULT;
+	errno = 0;
+	v = strtoull(e, NULL, 10);
+	if (errno == ERANGE || v > VG_CACHE_MAXSIZE_MAX)
+		return VG_CACHE_MAXSIZE_MAX;
+	return v ? v : VG_CACHE_MAXSIZE_DEFAULT;
+}
+
+#define VG_ENTRY_SUFFIX ".vgjit"
+
+/*
+ * The entry's path, or NULL (cache off, or out of memory); the directory
+ * in *@dir when @dir is not NULL.
+ */
+static char *vg_entry_path(const unsigned char *key, size_t key_len,
+			   char **dir)
+{
+	char *d = vg_jit_cache_dir(), *path;
 	int r;
 
-	if (!dir)
+	if (!d)
 		return NULL;
-	r = asprintf(&path, "%s/%016llx.vgjit", dir,
+	r = asprintf(&path, "%s/%016llx" VG_ENTRY_SUFFIX, d,
 		     (unsigned long long)vg_hash64(key, key_len, 0));
-	free(dir);
+	if (r >= 0 && dir)
+		*dir = d;
+	else
+		free(d);
 	return r < 0 ? NULL : path;
 }
 
@@ -200,12 +235,13 @@ struct vg_jit_image *vg_jit_cache_lookup(const char *ptx, size_t len)
 
 	key = vg_cache_key(ptx, len, &key_len);
 	if (key)
-		path = vg_entry_path(key, key_len);
+		path = vg_entry_path(key, key_len, NULL);
 	if (path)
 		buf = vg_read_entry(path, &size);
-	if (buf)
-		vg_image_load(buf, size, VG_CACHE_MAGIC, key, key_len, &img,
-			      NULL, 0);
+	/* A hit is a use: the entry is the last the cache gives up. */
+	if (buf && !vg_image_load(buf, size, VG_CACHE_MAGIC, key, key_len,
+				  &img, NULL, 0))
+		utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW);
 	free(buf);
 	free(path);
 	free(key);
@@ -225,20 +261,107 @@ static int vg_write_all(int fd, const unsigned char *p, size_t len)
 	return 0;
 }
 
+/* An entry of the directory, as eviction weighs it. */
+struct vg_cache_file {
+	char *name;
+	uint64_t size;
+	struct timespec mtime;
+};
+
+static int vg_cache_file_cmp(const void *pa, const void *pb)
+{
+	const struct vg_cache_file *a = pa, *b = pb;
+
+	if (a->mtime.tv_sec != b->mtime.tv_sec)
+		return a->mtime.tv_sec < b->mtime.tv_sec ? -1 : 1;
+	if (a->mtime.tv_nsec != b->mtime.tv_nsec)
+		return a->mtime.tv_nsec < b->mtime.tv_nsec ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static bool vg_is_entry_name(const char *name)
+{
+	size_t n = strlen(name), s = strlen(VG_ENTRY_SUFFIX);
+
+	return n > s && !strcmp(name + n - s, VG_ENTRY_SUFFIX);
+}
+
+/*
+ * Removes the least recently used entries of directory @dfd until the
+ * others and @need more bytes fit in @max; entry @keep (the one about to
+ * be replaced) does not count. Only the cache's entries count or go:
+ * temporary files being written and whatever else shares the directory
+ * stay. Returns whether the new entry fits.
+ */
+static bool vg_cache_make_room(int dfd, const char *keep, uint64_t need,
+			       uint64_t max)
+{
+	struct vg_cache_file *v = NULL, *bigger;
+	size_t n = 0, cap = 0, i;
+	uint64_t total = 0;
+	struct dirent *e;
+	struct stat st;
+	bool fits;
+	DIR *d;
+	int fd = dup(dfd);
+
+	if (fd < 0)
+		return false;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return false;
+	}
+	while ((e = readdir(d))) {
+		if (!vg_is_entry_name(e->d_name) || !strcmp(e->d_name, keep))
+			continue;
+		/* Gone since readdir: another process evicted it. */
+		if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			bigger = realloc(v, cap * sizeof(*v));
+			if (!bigger)
+				break;
+			v = bigger;
+		}
+		v[n].name = strdup(e->d_name);
+		if (!v[n].name)
+			break;
+		v[n].size = (uint64_t)st.st_size;
+		v[n].mtime = st.st_mtim;
+		total += v[n++].size;
+	}
+	closedir(d);
+	if (v)
+		qsort(v, n, sizeof(*v), vg_cache_file_cmp);
+	for (i = 0; i < n && total + need > max; i++)
+		if (!unlinkat(dfd, v[i].name, 0) || errno == ENOENT)
+			total -= v[i].size;
+	fits = total + need <= max;
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	return fits;
+}
+
 void vg_jit_cache_store(const struct vg_jit_image *img, const char *ptx,
 			size_t len)
 {
+	uint64_t max = vg_jit_cache_max_bytes();
 	unsigned char *key, *buf = NULL;
 	size_t key_len, size;
-	char *path = NULL, *tmp = NULL;
-	int fd, r;
+	char *path = NULL, *tmp = NULL, *dir = NULL;
+	int fd, dfd = -1, r;
 
 	key = vg_cache_key(ptx, len, &key_len);
 	if (key)
-		path = vg_entry_path(key, key_len);
+		path = vg_entry_path(key, key_len, &dir);
 	if (!path || vg_mkdirs(path) ||
 	    vg_image_save(img, VG_CACHE_MAGIC, key, key_len, &buf, &size) ||
-	    size > VG_CACHE_ENTRY_MAX || asprintf(&tmp, "%s.XXXXXX", path) < 0) {
+	    size > VG_CACHE_ENTRY_MAX || size > max ||
+	    asprintf(&tmp, "%s.XXXXXX", path) < 0) {
 		tmp = NULL;
 		goto out;
 	}
@@ -248,12 +371,30 @@ void vg_jit_cache_store(const struct vg_jit_image *img, const char *ptx,
 	r = vg_write_all(fd, buf, size);
 	if (close(fd))
 		r = -1;
+	/*
+	 * Room is made and the entry renamed in under the directory's lock,
+	 * so that processes storing at once keep the total; where the lock
+	 * is not to be had (some network file systems), without it.
+	 */
+	if (!r) {
+		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd < 0)
+			r = -1;
+	}
+	if (!r) {
+		flock(dfd, LOCK_EX);
+		if (!vg_cache_make_room(dfd, strrchr(path, '/') + 1, size, max))
+			r = -1;
+	}
 	if (r || rename(tmp, path))
 		unlink(tmp);
+	if (dfd >= 0)
+		close(dfd);	/* and the lock with it */
 out:
 	free(tmp);
 	free(buf);
 	free(path);
+	free(dir);
 	free(key);
 }
 

@@ -358,7 +358,10 @@ static void vg_mark_use(const struct ptx_opnd *op, bool *used, bool *called)
 		called[op->sym.index] = true;
 }
 
-/* Which module variables and functions the input's code names. */
+/*
+ * Which module variables and functions the input's code names, and which
+ * functions its initializers name (tables of function pointers).
+ */
 static int vg_find_uses(struct vg_link *l, unsigned int i)
 {
 	const struct ptx_module *m = l->in[i].m;
@@ -368,6 +371,9 @@ static int vg_find_uses(struct vg_link *l, unsigned int i)
 	l->called[i] = calloc(m->nfuncs + 1, sizeof(bool));
 	if (!l->used[i] || !l->called[i])
 		return -1;
+	for (k = 0; k < m->nvars; k++)
+		for (o = 0; o < m->vars[k].ninit_funcs; o++)
+			l->called[i][m->vars[k].init_funcs[o].func] = true;
 	for (f = 0; f < m->nfuncs; f++) {
 		const struct ptx_func *fn = &m->funcs[f];
 

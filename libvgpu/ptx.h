@@ -44,6 +44,18 @@ enum ptx_space {
 };
 
 /*
+ * A function's name in a variable's initializer ("= {f, g}", or
+ * "0xFF00(f)" for one byte of it): its address, shifted right by @shift,
+ * fills the element at byte @offset of the initializer, which holds 0
+ * until the lowering gives the function its address.
+ */
+struct ptx_init_func {
+	uint64_t offset;
+	uint32_t func;		/* ptx_module.funcs[] */
+	uint8_t shift;
+};
+
+/*
  * A variable: module scope (.global, .const, .extern .shared), function
  * scope (.shared, .local, .param of a call sequence), or a parameter or
  * return value of a function.
@@ -62,6 +74,8 @@ struct ptx_var {
 	bool weak;
 	uint8_t *init;		/* initializer bytes, little endian, or NULL */
 	uint64_t init_bytes;	/* may be less than the size: the rest is 0 */
+	struct ptx_init_func *init_funcs;	/* functions named in @init */
+	uint32_t ninit_funcs;
 };
 
 /* A register, after ranges (%r<11>) are expanded: one entry each. */
@@ -79,6 +93,7 @@ enum ptx_sym_kind {
 	PTX_SYM_PARAM,		/* the function's params[index] */
 	PTX_SYM_RET,		/* the function's rets[index] */
 	PTX_SYM_FUNC,		/* ptx_module.funcs[index] */
+	PTX_SYM_PROTO,		/* the function's protos[index] */
 };
 
 struct ptx_sym {
@@ -102,7 +117,8 @@ enum ptx_opnd_kind {
 	PTX_O_REG,		/* @reg; @neg for "!%p" (guards, selp/setp sources) */
 	PTX_O_IMM,		/* an integer: @imm (negative ones sign-extended) */
 	PTX_O_FIMM,		/* 0fXXXXXXXX (@fbits, @fwidth 32) or 0dX... (64) */
-	PTX_O_SYM,		/* a variable's or function's address: @sym + @imm */
+	PTX_O_SYM,		/* a variable's or function's address (@sym +
+				 * @imm), or a call's prototype */
 	PTX_O_ADDR,		/* [base+@imm]: base @reg, @sym (@base says), or none */
 	PTX_O_VEC,		/* {a, b, ...}: @nvec registers in @vec; -1 for "_" */
 	PTX_O_SREG,		/* @sreg, @comp 0/1/2 for .x/.y/.z (0 if none) */
@@ -164,6 +180,19 @@ struct ptx_label {
 	bool defined;
 };
 
+/*
+ * "name: .callprototype (.param .b32 _) _ (.param .b64 _);" in a body:
+ * the shape of what an indirect call (call ..., %rd, ..., name) reaches.
+ */
+struct ptx_proto {
+	char *name;
+	struct ptx_pos pos;
+	struct ptx_var *params;
+	uint32_t nparams;
+	struct ptx_var *rets;
+	uint32_t nrets;
+};
+
 struct ptx_func {
 	char *name;
 	struct ptx_pos pos;
@@ -182,6 +211,8 @@ struct ptx_func {
 	uint32_t ninsns;
 	struct ptx_label *labels;
 	uint32_t nlabels;
+	struct ptx_proto *protos;	/* .callprototype, any block */
+	uint32_t nprotos;
 	uint32_t maxntid[3];	/* 0: not given */
 	uint32_t reqntid[3];
 	uint32_t minnctapersm;

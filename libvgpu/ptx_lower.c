@@ -198,13 +198,91 @@ static uint64_t lw_align_up(uint64_t x, uint64_t a)
 	return (x + a - 1) / a * a;
 }
 
-/* Copies @v's initializer to @dst (its place in a bank). */
-static void lw_init_copy(uint8_t *dst, const struct ptx_var *v)
+/*
+ * Copies @v's initializer to @dst (its place in a bank), with the
+ * addresses of the functions it names.
+ */
+static int lw_init_copy(struct lw *lw, uint8_t *dst, const struct ptx_var *v)
 {
-	uint64_t size = lw_var_size(v);
+	uint64_t size = lw_var_size(v), elem = ptx_type_bits(v->type) / 8;
+	uint32_t i, b;
 
 	if (v->init)
 		memcpy(dst, v->init, v->init_bytes < size ? v->init_bytes : size);
+	for (i = 0; i < v->ninit_funcs; i++) {
+		const struct ptx_init_func *f = &v->init_funcs[i];
+		uint64_t addr = lw->func_addr[f->func];
+
+		if (!addr)
+			return lw_fail(lw, v->pos, "'%s' holds the address of '%s', which is not a function the module defines",
+				       v->name, lw->m->funcs[f->func].name);
+		addr >>= f->shift;
+		for (b = 0; b < elem && b < 8 && f->offset + b < size; b++)
+			dst[f->offset + b] = (uint8_t)(addr >> (8 * b));
+	}
+	return 0;
+}
+
+/* A call's callee: its first operand other than the lists, or NULL. */
+static const struct ptx_opnd *lw_callee(const struct ptx_insn *in)
+{
+	uint32_t i;
+
+	if (strcmp(in->op, "call"))
+		return NULL;
+	for (i = 0; i < in->nopnds; i++)
+		if (in->opnds[i].kind != PTX_O_LIST)
+			return &in->opnds[i];
+	return NULL;
+}
+
+/*
+ * The functions whose address the module takes, where a value names one
+ * (not as the callee of a call) or an initializer does, get their
+ * addresses (LW_FUNC_ADDR_STEP), before any kernel or data needs them.
+ * Kernels and functions the module only declares get none: taking their
+ * address is refused where it is taken.
+ */
+static int lw_func_addrs(struct lw *lw)
+{
+	const struct ptx_module *m = lw->m;
+	uint64_t next = 0;
+	uint32_t f, i, k, o;
+
+	lw->func_addr = calloc(m->nfuncs ? m->nfuncs : 1,
+			       sizeof(*lw->func_addr));
+	if (!lw->func_addr)
+		return lw_oom(lw);
+	/* 1 marks a function whose address is taken, until it gets one. */
+	for (i = 0; i < m->nvars; i++)
+		for (k = 0; k < m->vars[i].ninit_funcs; k++)
+			lw->func_addr[m->vars[i].init_funcs[k].func] = 1;
+	for (f = 0; f < m->nfuncs; f++) {
+		const struct ptx_func *fn = &m->funcs[f];
+
+		for (k = 0; k < fn->ninsns; k++) {
+			const struct ptx_insn *in = &fn->insns[k];
+			const struct ptx_opnd *callee = lw_callee(in);
+
+			for (o = 0; o < in->nopnds; o++) {
+				const struct ptx_opnd *op = &in->opnds[o];
+
+				if (op != callee && op->kind == PTX_O_SYM &&
+				    op->sym.kind == PTX_SYM_FUNC)
+					lw->func_addr[op->sym.index] = 1;
+			}
+		}
+	}
+	for (f = 0; f < m->nfuncs; f++) {
+		if (!lw->func_addr[f])
+			continue;
+		lw->func_addr[f] = 0;
+		if (m->funcs[f].has_body && !m->funcs[f].entry) {
+			next += LW_FUNC_ADDR_STEP;
+			lw->func_addr[f] = next;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -272,8 +350,9 @@ static int lw_layout_module(struct lw *lw, struct vg_jit_image *img)
 	for (i = 0; i < m->nvars; i++) {
 		const struct ptx_var *v = &m->vars[i];
 
-		if (v->space == PTX_S_GLOBAL || v->space == PTX_S_CONST)
-			lw_init_copy(img->globals + lw->modvars[i].offset, v);
+		if ((v->space == PTX_S_GLOBAL || v->space == PTX_S_CONST) &&
+		    lw_init_copy(lw, img->globals + lw->modvars[i].offset, v))
+			return -1;
 	}
 	return 0;
 }
@@ -606,6 +685,112 @@ out:
 	return ret;
 }
 
+/* Whether @fn takes and returns what prototype @pr says, size by size. */
+static bool lw_proto_fits(const struct ptx_proto *pr, const struct ptx_func *fn)
+{
+	uint32_t i;
+
+	if (pr->nparams != fn->nparams || pr->nrets != fn->nrets)
+		return false;
+	for (i = 0; i < pr->nparams; i++)
+		if (lw_var_size(&pr->params[i]) != lw_var_size(&fn->params[i]))
+			return false;
+	for (i = 0; i < pr->nrets; i++)
+		if (lw_var_size(&pr->rets[i]) != lw_var_size(&fn->rets[i]))
+			return false;
+	return true;
+}
+
+/**
+ * lw_inline_indirect() - lowers a call through the function pointer in
+ * PTX register @fptr, with prototype @pr: the pointer is compared with
+ * the address of each function whose address the module takes and that
+ * fits the prototype, and that function is inlined (lw_inline()) for the
+ * lanes it matches; lanes whose pointer matches none trap, as a call to
+ * a bad address faults. Lanes of a warp that hold different pointers run
+ * their functions one after the other and meet again after the last.
+ * Any of those functions already being called is recursion, which the
+ * inlining cannot do.
+ */
+int lw_inline_indirect(struct lw *lw, const struct ptx_insn *in, uint32_t fptr,
+		       const struct ptx_proto *pr, const struct ptx_opnd *rets,
+		       const struct ptx_opnd *args)
+{
+	const struct ptx_module *m = lw->m;
+	const struct ptx_insn *cur = lw->cur;
+	const struct lw_frame *up;
+	uint32_t *ends, nends = 0, skip = UINT32_MAX, miss, p, f, i;
+	uint8_t guard = lw->guard;
+	bool guard_not = lw->guard_not;
+	int ret = -1;
+
+	if (ptx_type_bits(lw->f.fn->regs[fptr].type) != 64)
+		return lw_fail(lw, in->pos, "a function pointer must be a 64-bit register");
+	if ((args ? args->nvec : 0) != pr->nparams ||
+	    (rets ? rets->nvec : 0) != pr->nrets)
+		return lw_fail(lw, in->pos, "call does not match prototype '%s'",
+			       pr->name);
+	for (f = 0; f < m->nfuncs; f++) {
+		if (!lw->func_addr[f] || !lw_proto_fits(pr, &m->funcs[f]))
+			continue;
+		for (up = &lw->f; up; up = up->up)
+			if (up->fn == &m->funcs[f])
+				return lw_fail(lw, in->pos, "recursive call to '%s' through a function pointer is not supported",
+					       m->funcs[f].name);
+	}
+	if (lw_scratch_pred(lw, &p))
+		return -1;
+	ends = malloc((m->nfuncs + 1) * sizeof(*ends));
+	if (!ends)
+		return lw_oom(lw);
+	lw->guard = VGPU_PRED_NONE;
+	/* A guarded call: lanes where the guard fails jump past it all. */
+	if (guard != VGPU_PRED_NONE) {
+		skip = lw->ncode;
+		if (lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_BRA,
+			    .guard = guard,
+			    .flags = guard_not ? 0 : VGPU_IF_GUARD_NOT,
+			    .c = VGPU_NO_TARGET }, false))
+			goto out;
+	}
+	for (f = 0; f < m->nfuncs; f++) {
+		if (!lw->func_addr[f] || !lw_proto_fits(pr, &m->funcs[f]))
+			continue;
+		miss = lw->ncode + 1;
+		if (lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_SETP,
+			    .type = VGPU_T_U64, .mod = VGPU_CMP_EQ,
+			    .guard = VGPU_PRED_NONE, .dst = p,
+			    .a = lw->f.reg_of[fptr], .flags = VGPU_IF_B_IMM,
+			    .imm = lw->func_addr[f] }, false) ||
+		    lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_BRA,
+			    .guard = (uint8_t)p, .flags = VGPU_IF_GUARD_NOT,
+			    .c = VGPU_NO_TARGET }, false) ||
+		    lw_inline(lw, in, f, rets, args))
+			goto out;
+		/* The inlined body read its own instructions and guards. */
+		lw->cur = cur;
+		lw->guard = VGPU_PRED_NONE;
+		ends[nends++] = lw->ncode;
+		if (lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_BRA,
+			    .guard = VGPU_PRED_NONE,
+			    .c = VGPU_NO_TARGET }, false))
+			goto out;
+		lw->code[miss].imm = lw->ncode;
+	}
+	if (lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_TRAP,
+		    .guard = VGPU_PRED_NONE }, false))
+		goto out;
+	for (i = 0; i < nends; i++)
+		lw->code[ends[i]].imm = lw->ncode;
+	if (skip != UINT32_MAX)
+		lw->code[skip].imm = lw->ncode;
+	ret = 0;
+out:
+	lw->cur = cur;
+	free(ends);
+	return ret;
+}
+
 /* A move of a whole register to itself, which allocation leaves behind. */
 static bool lw_self_move(const struct vgpu_insn *in)
 {
@@ -811,7 +996,7 @@ int vg_jit_compile(const char *ptx, size_t len, struct vg_jit_image **out,
 		lw_oom(&lw);
 		goto fail;
 	}
-	if (lw_layout_module(&lw, img))
+	if (lw_func_addrs(&lw) || lw_layout_module(&lw, img))
 		goto fail;
 	for (i = 0; i < m->nfuncs; i++) {
 		if (!m->funcs[i].entry || !m->funcs[i].has_body)
@@ -837,6 +1022,7 @@ int vg_jit_compile(const char *ptx, size_t len, struct vg_jit_image **out,
 	free(lw.src);
 	lw.src = NULL;
 	free(lw.modvars);
+	free(lw.func_addr);
 	free(lw.fixups);
 	ptx_free(m);
 	*out = img;
@@ -848,6 +1034,7 @@ fail:
 	free(lw.code);
 	free(lw.relocs);
 	free(lw.modvars);
+	free(lw.func_addr);
 	free(lw.fixups);
 	if (m)
 		ptx_free(m);

@@ -10,6 +10,17 @@
 #include "jit.h"
 #include "ptx.h"
 
+/*
+ * A function's address, for the functions whose address the module takes
+ * (operands other than a call's callee, initializers): the k-th of them
+ * in module order (k from 1) is k * LW_FUNC_ADDR_STEP, the same in every
+ * kernel and in the module's data. Small, so a call through a pointer
+ * compares with immediates; nonzero; even, as C++'s member function
+ * pointers keep a flag in bit 0; and below every mapping, so reading
+ * data through one faults.
+ */
+#define LW_FUNC_ADDR_STEP 16
+
 /* Where a variable lives once laid out. */
 struct lw_place {
 	enum ptx_space space;	/* GLOBAL, CONST, SHARED, LOCAL or PARAM */
@@ -47,6 +58,7 @@ struct lw_frame {
 struct lw {
 	const struct ptx_module *m;
 	struct lw_place *modvars;	/* per module variable */
+	uint64_t *func_addr;	/* per module function: its address, or 0 */
 	struct lw_frame f;		/* the body being lowered */
 	/* The program being written (all kernels). */
 	struct vgpu_insn *code;
@@ -91,6 +103,9 @@ int lw_scratch_pred(struct lw *lw, uint32_t *p);
 const struct lw_place *lw_place_of(const struct lw *lw, struct ptx_sym s);
 int lw_inline(struct lw *lw, const struct ptx_insn *in, uint32_t callee,
 	      const struct ptx_opnd *rets, const struct ptx_opnd *args);
+int lw_inline_indirect(struct lw *lw, const struct ptx_insn *in, uint32_t fptr,
+		       const struct ptx_proto *pr, const struct ptx_opnd *rets,
+		       const struct ptx_opnd *args);
 
 /* ptx_ops.c */
 int lw_insn(struct lw *lw, const struct ptx_insn *in);

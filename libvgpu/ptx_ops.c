@@ -167,15 +167,40 @@ static uint64_t lw_f64_bits_of_f32(uint32_t b)
 	return r;
 }
 
+/*
+ * A function's address (lw_func_addrs() gave it): a value to move, store
+ * and compare, never an address to read data at.
+ */
+static int lw_func_val(struct lw *lw, const struct ptx_opnd *o,
+		       struct lw_val *v, enum ptx_space *space)
+{
+	const struct ptx_func *fn = &lw->m->funcs[o->sym.index];
+
+	if (space)
+		return lw_fail(lw, o->pos, "'%s' is a function, not data", fn->name);
+	if (!lw->func_addr[o->sym.index])
+		return lw_fail(lw, o->pos, fn->entry ?
+			       "the address of kernel '%s' is not supported" :
+			       "the address of '%s', which the module does not define",
+			       fn->name);
+	v->imm = true;
+	v->bits = lw->func_addr[o->sym.index] + (uint64_t)o->imm;
+	return 0;
+}
+
 /* A symbol's address in its own state space (a global's: a relocation). */
 static int lw_sym_addr(struct lw *lw, const struct ptx_opnd *o,
 		       struct lw_val *v, enum ptx_space *space)
 {
 	const struct lw_place *pl = lw_place_of(lw, o->sym);
 
+	if (o->sym.kind == PTX_SYM_FUNC)
+		return lw_func_val(lw, o, v, space);
+	if (o->sym.kind == PTX_SYM_PROTO)
+		return lw_fail(lw, o->pos, "a call prototype is not a value");
 	if (!pl || (o->sym.kind == PTX_SYM_FUNCVAR &&
 		    pl->space == PTX_S_PARAM))
-		return lw_fail(lw, o->pos, "function addresses and call parameters are not supported");
+		return lw_fail(lw, o->pos, "addresses of call parameters are not supported");
 	v->imm = true;
 	v->bits = pl->offset + (uint64_t)o->imm;
 	v->reloc = pl->space == PTX_S_GLOBAL;
@@ -1468,28 +1493,47 @@ static int lw_printf(struct lw *lw, const struct ptx_insn *in,
 	return 0;
 }
 
-/* call [(rets),] f, (args): functions are inlined at each call. */
+/*
+ * call [(rets),] f[, (args)]: functions are inlined at each call.
+ * call [(rets),] %rd[, (args)], proto: through a function pointer, to
+ * whichever function of the prototype's shape it holds.
+ */
 static int lw_call(struct lw *lw, const struct ptx_insn *in)
 {
-	const struct ptx_opnd *rets = NULL, *args = NULL;
+	const struct ptx_opnd *rets = NULL, *args = NULL, *callee = NULL;
+	const struct ptx_opnd *proto = NULL;
 	const struct ptx_func *fn;
-	uint32_t i, f = UINT32_MAX;
+	uint32_t i, f;
 
 	for (i = 0; i < in->nopnds; i++) {
 		const struct ptx_opnd *o = &in->opnds[i];
 
-		if (o->kind == PTX_O_SYM && o->sym.kind == PTX_SYM_FUNC &&
-		    f == UINT32_MAX)
-			f = o->sym.index;
-		else if (o->kind == PTX_O_LIST && f == UINT32_MAX)
+		if (!callee && o->kind == PTX_O_LIST)
 			rets = o;
-		else if (o->kind == PTX_O_LIST)
+		else if (!callee && (o->kind == PTX_O_REG ||
+				     (o->kind == PTX_O_SYM &&
+				      o->sym.kind == PTX_SYM_FUNC)))
+			callee = o;
+		else if (callee && !args && !proto && o->kind == PTX_O_LIST)
 			args = o;
+		else if (callee && callee->kind == PTX_O_REG && !proto &&
+			 o->kind == PTX_O_SYM && o->sym.kind == PTX_SYM_PROTO)
+			proto = o;
 		else
-			return lw_bad(lw, in, "indirect calls are not supported");
+			return lw_bad(lw, in, "unexpected operand");
 	}
-	if (f == UINT32_MAX)
+	if (!callee)
 		return lw_bad(lw, in, "no function to call");
+	if (callee->kind == PTX_O_REG) {
+		if (callee->neg)
+			return lw_bad(lw, in, "unexpected operand");
+		if (!proto)
+			return lw_bad(lw, in, "a call through a pointer needs a .callprototype");
+		return lw_inline_indirect(lw, in, callee->reg,
+					  &lw->f.fn->protos[proto->sym.index],
+					  rets, args);
+	}
+	f = callee->sym.index;
 	fn = &lw->m->funcs[f];
 	if (!fn->has_body && !strcmp(fn->name, "vprintf"))
 		return lw_printf(lw, in, rets, args);

@@ -47,6 +47,19 @@ struct ptx_fixup {
 	uint32_t func, insn, opnd;
 };
 
+/*
+ * A function named in module variable @var's initializer, resolved at the
+ * module's end (the linker writes variables before the functions): bits
+ * @shift and up of its address go to byte @offset of the initializer.
+ */
+struct ptx_init_ref {
+	char *name;
+	struct ptx_pos pos;
+	uint32_t var;
+	uint64_t offset;
+	uint8_t shift;
+};
+
 struct ptx_parser {
 	struct ptx_lex lx;
 	struct ptx_tok tok, ahead;
@@ -57,6 +70,8 @@ struct ptx_parser {
 	struct ptx_symtab names, labels;
 	struct ptx_fixup *fixups;
 	uint32_t nfixups;
+	struct ptx_init_ref *init_refs;
+	uint32_t ninit_refs;
 	uint32_t loc_file, loc_line;
 	uint32_t module_regs;	/* all functions' registers so far */
 	jmp_buf fail;
@@ -158,6 +173,7 @@ static void ptx_vars_free(struct ptx_var *v, uint32_t n)
 	for (i = 0; i < n; i++) {
 		free(v[i].name);
 		free(v[i].init);
+		free(v[i].init_funcs);
 	}
 	free(v);
 }
@@ -177,6 +193,12 @@ static void ptx_func_clear(struct ptx_func *f)
 	for (i = 0; i < f->nlabels; i++)
 		free(f->labels[i].name);
 	free(f->labels);
+	for (i = 0; i < f->nprotos; i++) {
+		free(f->protos[i].name);
+		ptx_vars_free(f->protos[i].params, f->protos[i].nparams);
+		ptx_vars_free(f->protos[i].rets, f->protos[i].nrets);
+	}
+	free(f->protos);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -653,19 +675,70 @@ static uint64_t ptx_init_bits(enum ptx_type t, uint64_t v, uint32_t fw)
 	return v;
 }
 
+/*
+ * A function's address as an initializer: "f" fills a 64-bit element,
+ * "0xFF00(f)" (nvcc's form for packed structs) an element with the bits
+ * the mask selects. The element holds 0 until the lowering knows the
+ * address.
+ */
+static void ptx_parse_init_func(struct ptx_parser *p, struct ptx_var *v,
+				struct ptx_init *ini, struct ptx_pos pos,
+				uint64_t mask)
+{
+	struct ptx_init_ref *r;
+	uint8_t shift = 0;
+
+	if (!mask && ptx_tok_is(&p->tok, PTX_TK_WORD, "generic"))
+		ptx_fail(p, pos, "addresses of variables in initializers are not supported");
+	if (mask) {
+		while (shift < 64 && !(mask >> shift & 1))
+			shift++;
+		if (shift % 8 || mask != 0xffULL << shift)
+			ptx_fail(p, pos, "mask must select one byte");
+		ptx_expect(p, '(');
+	} else if (ini->elem != 8) {
+		ptx_fail(p, pos, "'%s': a function's address needs 64-bit elements",
+			 v->name);
+	}
+	ptx_expect_name(p, "a function name");
+	if (p->fn)
+		ptx_fail(p, pos, "'%s': only module variables can hold a function's address",
+			 v->name);
+	r = ptx_push(p, p->init_refs, p->ninit_refs);
+	r->name = ptx_strndup(p, p->tok.s, p->tok.len);
+	r->pos = p->tok.pos;
+	r->var = (uint32_t)(v - p->m->vars);
+	r->offset = v->init_bytes;
+	r->shift = shift;
+	ptx_next(p);
+	if (mask)
+		ptx_expect(p, ')');
+	ptx_init_put(p, v, ini, 0, pos);
+}
+
 static void ptx_parse_init_value(struct ptx_parser *p, struct ptx_var *v,
 				 struct ptx_init *ini)
 {
 	struct ptx_pos pos = p->tok.pos;
-	bool neg = ptx_accept(p, '-');
+	bool neg;
 	uint64_t bits;
-	uint32_t fw = ptx_number(p, &p->tok, &bits);
+	uint32_t fw;
 
+	if (p->tok.kind == PTX_TK_WORD) {
+		ptx_parse_init_func(p, v, ini, pos, 0);
+		return;
+	}
+	neg = ptx_accept(p, '-');
+	fw = ptx_number(p, &p->tok, &bits);
 	if (neg && fw)
 		ptx_expected(p, "an integer");
 	if (neg)
 		bits = 0 - bits;
 	ptx_next(p);
+	if (!neg && !fw && ptx_is(p, '(')) {
+		ptx_parse_init_func(p, v, ini, pos, bits);
+		return;
+	}
 	ptx_init_put(p, v, ini, ptx_init_bits(v->type, bits, fw), pos);
 }
 
@@ -880,38 +953,76 @@ static bool ptx_parse_sreg(struct ptx_parser *p, struct ptx_opnd *o)
 	return false;
 }
 
-static uint32_t ptx_label_ref(struct ptx_parser *p, struct ptx_pos pos)
+static uint32_t ptx_label_ref(struct ptx_parser *p, const struct ptx_tok *t,
+			      struct ptx_pos pos)
 {
 	struct ptx_name *e;
 	struct ptx_label *l;
 
-	e = ptx_lookup(&p->labels, p->tok.s, p->tok.len);
+	e = ptx_lookup(&p->labels, t->s, t->len);
 	if (e)
 		return e->sym.index;
 	l = ptx_push(p, p->fn->labels, p->fn->nlabels);
-	l->name = ptx_strndup(p, p->tok.s, p->tok.len);
+	l->name = ptx_strndup(p, t->s, t->len);
 	l->pos = pos;
 	e = ptx_declare(p, &p->labels, l->name, pos, PTX_N_LABEL);
 	e->sym.index = p->fn->nlabels - 1;
 	return e->sym.index;
 }
 
+static void ptx_parse_params(struct ptx_parser *p, struct ptx_var **vars,
+			     uint32_t *n);
+
+/*
+ * What follows "NAME:" in a body when it is .callprototype:
+ * "[(rets)] _ [(params)] [.noreturn];". The prototype is a name of the
+ * block, which a call names after its arguments.
+ */
+static void ptx_parse_proto(struct ptx_parser *p, const struct ptx_tok *name)
+{
+	struct ptx_func *fn = p->fn;
+	struct ptx_proto *pr = ptx_push(p, fn->protos, fn->nprotos);
+
+	pr->name = ptx_strndup(p, name->s, name->len);
+	pr->pos = name->pos;
+	ptx_declare_sym(p, pr->name, pr->pos, PTX_SYM_PROTO, fn->nprotos - 1);
+	ptx_next(p);
+	if (ptx_is(p, '('))
+		ptx_parse_params(p, &pr->rets, &pr->nrets);
+	if (!ptx_tok_is(&p->tok, PTX_TK_WORD, "_"))
+		ptx_expected(p, "'_'");
+	ptx_next(p);
+	if (ptx_is(p, '('))
+		ptx_parse_params(p, &pr->params, &pr->nparams);
+	if (ptx_is_dir(p, ".noreturn"))
+		ptx_next(p);
+	ptx_expect(p, ';');
+}
+
+/* "NAME:" before an instruction, or naming a .callprototype. */
 static void ptx_parse_label(struct ptx_parser *p)
 {
 	struct ptx_pos pos = p->tok.pos;
+	struct ptx_tok name = p->tok;
 	struct ptx_label *l;
 	uint32_t i;
 
 	ptx_expect_name(p, "a label");
-	i = ptx_label_ref(p, pos);	/* may move the labels */
+	ptx_next(p);
+	ptx_next(p);		/* the ':' */
+	if (ptx_is_dir(p, ".callprototype")) {
+		ptx_parse_proto(p, &name);
+		return;
+	}
+	if (ptx_is_dir(p, ".calltargets"))
+		ptx_fail(p, p->tok.pos, "'.calltargets' is not supported (a .callprototype is)");
+	i = ptx_label_ref(p, &name, pos);	/* may move the labels */
 	l = &p->fn->labels[i];
 	if (l->defined)
 		ptx_fail(p, pos, "duplicate label '%s'", l->name);
 	l->defined = true;
 	l->pos = pos;
 	l->insn = p->fn->ninsns;
-	ptx_next(p);
-	ptx_next(p);		/* the ':' */
 }
 
 /* "+4", "+-4", "-4" after a base, or nothing. */
@@ -1019,7 +1130,7 @@ static void ptx_parse_word_opnd(struct ptx_parser *p, struct ptx_insn *in,
 	} else if (ptx_op_is(in, "bra")) {
 		ptx_expect_name(p, "a label");
 		o->kind = PTX_O_LABEL;
-		o->label = ptx_label_ref(p, o->pos);
+		o->label = ptx_label_ref(p, &p->tok, o->pos);
 		ptx_next(p);
 	} else if (e && e->kind == PTX_N_REG) {
 		o->kind = PTX_O_REG;
@@ -1499,6 +1610,29 @@ static void ptx_resolve_calls(struct ptx_parser *p)
 	}
 }
 
+/* Functions named in initializers, now that all are known. */
+static void ptx_resolve_inits(struct ptx_parser *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->ninit_refs; i++) {
+		const struct ptx_init_ref *r = &p->init_refs[i];
+		struct ptx_name *e = ptx_lookup(&p->names, r->name,
+						strlen(r->name));
+		struct ptx_var *v = &p->m->vars[r->var];
+		struct ptx_init_func *f;
+
+		if (!e || e->kind != PTX_N_SYM)
+			ptx_fail(p, r->pos, "unknown symbol '%s'", r->name);
+		if (e->sym.kind != PTX_SYM_FUNC)
+			ptx_fail(p, r->pos, "addresses of variables in initializers are not supported");
+		f = ptx_push(p, v->init_funcs, v->ninit_funcs);
+		f->offset = r->offset;
+		f->func = e->sym.index;
+		f->shift = r->shift;
+	}
+}
+
 static void ptx_parser_free(struct ptx_parser *p)
 {
 	uint32_t i;
@@ -1506,6 +1640,9 @@ static void ptx_parser_free(struct ptx_parser *p)
 	for (i = 0; i < p->nfixups; i++)
 		free(p->fixups[i].name);
 	free(p->fixups);
+	for (i = 0; i < p->ninit_refs; i++)
+		free(p->init_refs[i].name);
+	free(p->init_refs);
 	ptx_symtab_free(&p->names);
 	ptx_symtab_free(&p->labels);
 	free(p);
@@ -1544,6 +1681,7 @@ int ptx_parse(const char *text, size_t len, struct ptx_module **out,
 	while (p->tok.kind != PTX_TK_EOF)
 		ptx_parse_toplevel(p);
 	ptx_resolve_calls(p);
+	ptx_resolve_inits(p);
 	*out = p->m;
 	ptx_parser_free(p);
 	return 0;

@@ -16,19 +16,22 @@
 #include "isa_build.h"
 
 /*
- * Verifies @insns as one kernel and runs it over @grid x @block threads
- * (x only), parameters @params. Memory the kernel reaches: @ranges, ended
- * by one of size 0. Returns VGPU_RUN_DONE or VGPU_RUN_FAULT (with *@fault),
- * or -1 when the verifier refused the program (the message printed).
+ * Verifies @insns as a program of the kernels @funcs and runs kernel @k
+ * over @grid x @block threads (x only), parameters @params. Memory the
+ * kernel reaches: @ranges, ended by one of size 0. Returns VGPU_RUN_DONE
+ * or VGPU_RUN_FAULT (with *@fault), or -1 when the verifier refused the
+ * program (the message printed).
  */
-static inline int core_run(const struct vgpu_insn *insns, unsigned int n,
-			   struct vgpu_func func, unsigned int grid,
-			   unsigned int block, const void *params,
-			   struct vgpu_range *ranges, struct vgpu_fault *fault)
+static inline int core_run_prog(const struct vgpu_insn *insns, unsigned int n,
+				const struct vgpu_func *funcs, unsigned int nfuncs,
+				unsigned int k, unsigned int grid,
+				unsigned int block, const void *params,
+				struct vgpu_range *ranges,
+				struct vgpu_fault *fault)
 {
-	struct vgpu_program prog = { insns, n, &func, 1 };
+	struct vgpu_program prog = { insns, n, funcs, nfuncs };
 	struct vgpu_launch l = {
-		.prog = &prog, .func = &func, .grid = { grid, 1, 1 },
+		.prog = &prog, .func = &funcs[k], .grid = { grid, 1, 1 },
 		.block = { block, 1, 1 }, .params = params, .mmu = ranges,
 		.nsmid = 1,
 	};
@@ -60,6 +63,16 @@ static inline int core_run(const struct vgpu_insn *insns, unsigned int n,
 	}
 	free(b);
 	return r;
+}
+
+/* core_run_prog() of a program that is the one kernel @func. */
+static inline int core_run(const struct vgpu_insn *insns, unsigned int n,
+			   struct vgpu_func func, unsigned int grid,
+			   unsigned int block, const void *params,
+			   struct vgpu_range *ranges, struct vgpu_fault *fault)
+{
+	return core_run_prog(insns, n, &func, 1, 0, grid, block, params,
+			     ranges, fault);
 }
 
 /* A range over a test's buffer: the kernel sees it at its own address. */

@@ -325,6 +325,387 @@ static void calls_are_inlined(void)
 }
 
 /*
+ * Function pointers, as nvcc writes them: a __device__ table of binary
+ * operations, one chosen per thread (lanes of a warp pick different
+ * ones), called through .callprototype; a guarded call of a function
+ * without a return value through a pointer chosen by selp; a pointer
+ * stored to a __device__ variable, loaded back and compared; and a call
+ * through pointers the host hands in.
+ */
+#define BINOP_DECL(f) \
+	".func (.param .b32 func_retval0) " f "(.param .b32 " f "_param_0, " \
+	".param .b64 " f "_param_1)"
+#define BINOP(f, op) BINOP_DECL(f) "\n{\n\t.reg .b32 %r<4>;\n" \
+	"\tld.param.u32 %r1, [" f "_param_0];\n" \
+	"\tld.param.u32 %r2, [" f "_param_1];\n" \
+	"\t" op " %r3, %r1, %r2;\n" \
+	"\tst.param.b32 [func_retval0+0], %r3;\n\tret;\n}\n"
+#define BUMP(f, n) ".func " f "(.param .b64 " f "_param_0)\n{\n" \
+	"\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n" \
+	"\tld.param.u64 %rd1, [" f "_param_0];\n" \
+	"\tld.u32 %r1, [%rd1];\n\tadd.s32 %r2, %r1, " n ";\n" \
+	"\tst.u32 [%rd1], %r2;\n\tret;\n}\n"
+/* r = ((binop)%rd<fp>)(%r1, 7) into %r<r>, as nvcc's call sequence. */
+#define BINOP_CALL(fp, r) "\t{ // callseq\n" \
+	"\t.param .b32 param0;\n\tst.param.b32 [param0+0], %r1;\n" \
+	"\t.param .b64 param1;\n\tst.param.b64 [param1+0], 7;\n" \
+	"\t.param .b32 retval0;\n" \
+	"\tprototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _, .param .b64 _);\n" \
+	"\tcall (retval0), \n\t%rd" fp ", \n\t(\n\tparam0, \n\tparam1\n\t)\n\t, prototype_0;\n" \
+	"\tld.param.b32 %r" r ", [retval0+0];\n\t} // callseq\n"
+
+static const char fnptr_ptx[] = PTX_HEAD
+	BINOP_DECL("f_add") ";\n" BINOP_DECL("f_mul") ";\n"
+	BINOP_DECL("f_sub") ";\n"
+	".global .align 8 .u64 table[4] = {f_add, f_mul, f_sub, f_mul};\n"
+	".global .align 8 .u64 saved;\n"
+	BINOP("f_add", "add.s32") BINOP("f_mul", "mul.lo.s32")
+	BINOP("f_sub", "sub.s32") BUMP("bump", "100") BUMP("bump2", "1000")
+	/* out[t] = table[sel[t] & 3](t, 7); if (t & 1) (t & 4 ? bump : bump2)(&out[t]) */
+	".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1)\n{\n"
+	"\t.reg .pred %p<3>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<12>;\n"
+	"\tld.param.u64 %rd1, [k_param_0];\n"
+	"\tld.param.u64 %rd2, [k_param_1];\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\tmul.wide.u32 %rd3, %r1, 4;\n"
+	"\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.u32 %r2, [%rd4];\n"
+	"\tand.b32 %r3, %r2, 3;\n"
+	"\tmul.wide.u32 %rd5, %r3, 8;\n"
+	"\tmov.u64 %rd6, table;\n"
+	"\tadd.s64 %rd7, %rd6, %rd5;\n"
+	"\tld.global.u64 %rd8, [%rd7];\n"
+	BINOP_CALL("8", "4")
+	"\tadd.s64 %rd9, %rd1, %rd3;\n"
+	"\tst.global.u32 [%rd9], %r4;\n"
+	"\tand.b32 %r5, %r1, 4;\n"
+	"\tsetp.eq.s32 %p1, %r5, 0;\n"
+	"\tmov.u64 %rd10, bump;\n"
+	"\tmov.u64 %rd11, bump2;\n"
+	"\tselp.b64 %rd10, %rd11, %rd10, %p1;\n"
+	"\tand.b32 %r6, %r1, 1;\n"
+	"\tsetp.ne.s32 %p2, %r6, 0;\n"
+	"\t{ // callseq\n"
+	"\t.param .b64 param0;\n"
+	"\tst.param.b64 [param0+0], %rd9;\n"
+	"\tprototype_1 : .callprototype ()_ (.param .b64 _);\n"
+	"\t@%p2 call.uni \n\t%rd10, \n\t(\n\tparam0\n\t)\n\t, prototype_1;\n"
+	"\t} // callseq\n"
+	"\tret;\n}\n"
+	/* out64[0] = (saved = f_sub); out32[2] = table[1] == f_mul */
+	".visible .entry kset(.param .u64 kset_param_0)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<5>;\n"
+	"\tld.param.u64 %rd1, [kset_param_0];\n"
+	"\tmov.u64 %rd2, f_sub;\n"
+	"\tst.global.u64 [saved], %rd2;\n"
+	"\tld.global.u64 %rd3, [saved];\n"
+	"\tst.global.u64 [%rd1], %rd3;\n"
+	"\tld.global.u64 %rd4, [table+8];\n"
+	"\tsetp.eq.s64 %p1, %rd4, f_mul;\n"
+	"\tselp.u32 %r1, 1, 0, %p1;\n"
+	"\tst.global.u32 [%rd1+8], %r1;\n"
+	"\tret;\n}\n"
+	/* out[t] = ptrs[t](t, 7) */
+	".visible .entry kcall(.param .u64 kcall_param_0, .param .u64 kcall_param_1)\n{\n"
+	"\t.reg .b32 %r<5>;\n\t.reg .b64 %rd<9>;\n"
+	"\tld.param.u64 %rd1, [kcall_param_0];\n"
+	"\tld.param.u64 %rd2, [kcall_param_1];\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\tmul.wide.u32 %rd3, %r1, 8;\n"
+	"\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.u64 %rd8, [%rd4];\n"
+	BINOP_CALL("8", "4")
+	"\tmul.wide.u32 %rd3, %r1, 4;\n"
+	"\tadd.s64 %rd5, %rd1, %rd3;\n"
+	"\tst.global.u32 [%rd5], %r4;\n"
+	"\tret;\n}\n";
+
+static uint32_t binop_model(uint32_t op, uint32_t a, uint32_t b)
+{
+	return op == 0 ? a + b : op == 2 ? a - b : a * b;
+}
+
+static uint32_t kernel_index(const struct vg_jit_image *img, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < img->nkernels; i++)
+		if (!strcmp(img->kernels[i].name, name))
+			return i;
+	TAP_FAIL("no kernel %s", name);
+	exit(1);
+}
+
+/*
+ * Runs kernel @name of @img over one block of @threads, with the module's
+ * variables in @globals (a copy of img->globals in @mem): the relocations
+ * point there while it runs.
+ */
+static int run_module(struct vg_jit_image *img, const char *name,
+		      unsigned int threads, const void *params,
+		      struct vgpu_range *mem, uint8_t *globals,
+		      struct vgpu_fault *fault)
+{
+	uint32_t k = kernel_index(img, name), i;
+	struct vgpu_func *funcs = calloc(img->nkernels, sizeof(*funcs));
+	int r;
+
+	for (i = 0; i < img->nkernels; i++)
+		funcs[i] = img->kernels[i].f;
+	for (i = 0; i < img->nrelocs; i++)
+		img->insns[img->relocs[i]].imm += (uintptr_t)globals;
+	r = core_run_prog(img->insns, img->ninsns, funcs, img->nkernels, k, 1,
+			  threads, params, mem, fault);
+	for (i = 0; i < img->nrelocs; i++)
+		img->insns[img->relocs[i]].imm -= (uintptr_t)globals;
+	free(funcs);
+	return r;
+}
+
+static void function_pointers(void)
+{
+	enum { T = 64 };
+	static uint32_t out[T], sel[T];
+	static uint64_t ptrs[T];
+	struct vg_jit_image *img = NULL;
+	struct vgpu_fault fault;
+	uint8_t *globals;
+	uint64_t table[4], params[2], addr;
+	uint32_t t, kinds = 0;
+	char err[256];
+	int bad = 0;
+
+	if (vg_jit_compile(fnptr_ptx, sizeof(fnptr_ptx) - 1, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		return;
+	}
+	/* The table holds each function's address: nonzero, one per function. */
+	memcpy(table, img->globals, sizeof(table));
+	CHECK(table[0] && table[1] && table[2]);
+	CHECK(table[0] != table[1] && table[1] != table[2] && table[0] != table[2]);
+	CHECK(table[3] == table[1]);
+	globals = calloc(1, img->global_bytes);
+	memcpy(globals, img->globals, img->global_bytes);
+	{
+		struct vgpu_range mem[4] = {
+			core_range(out, sizeof(out), true),
+			core_range(sel, sizeof(sel), false),
+			core_range(globals, img->global_bytes, true), { 0 },
+		};
+
+		for (t = 0; t < T; t++) {
+			sel[t] = t ^ t >> 2;
+			out[t] = 0;
+			kinds |= 1u << (sel[t] & 3);
+		}
+		CHECK(kinds == 15);
+		params[0] = (uintptr_t)out;
+		params[1] = (uintptr_t)sel;
+		CHECK(run_module(img, "k", T, params, mem, globals, NULL) == VGPU_RUN_DONE);
+		for (t = 0; t < T; t++) {
+			uint32_t want = binop_model(sel[t] & 3, t, 7);
+
+			if (t & 1)
+				want += t & 4 ? 100 : 1000;
+			bad += out[t] != want;
+		}
+		CHECK(bad == 0);
+		/* What the code takes of a function is what the table holds. */
+		memset(out, 0, sizeof(out));
+		CHECK(run_module(img, "kset", 1, params, mem, globals, NULL) == VGPU_RUN_DONE);
+		memcpy(&addr, out, 8);
+		CHECK(addr == table[2]);
+		memcpy(&addr, globals + 32, 8);
+		CHECK(addr == table[2]);
+		CHECK(out[2] == 1);
+	}
+	{
+		struct vgpu_range mem[4] = {
+			core_range(out, sizeof(out), true),
+			core_range(ptrs, sizeof(ptrs), false),
+			core_range(globals, img->global_bytes, true), { 0 },
+		};
+		static const uint64_t wrong[] = { 0, 0x1234, 1 };
+		unsigned int w;
+
+		/* Pointers the host read from the table (cuMemcpyDtoH) work. */
+		for (t = 0; t < T; t++)
+			ptrs[t] = table[(t * 7) & 3];
+		params[0] = (uintptr_t)out;
+		params[1] = (uintptr_t)ptrs;
+		CHECK(run_module(img, "kcall", T, params, mem, globals, NULL) == VGPU_RUN_DONE);
+		bad = 0;
+		for (t = 0; t < T; t++)
+			bad += out[t] != binop_model((t * 7) & 3, t, 7);
+		CHECK(bad == 0);
+		/* One that is no function's traps, and the launch faults. */
+		for (w = 0; w < sizeof(wrong) / sizeof(wrong[0]); w++) {
+			ptrs[37] = w == 2 ? table[0] + wrong[w] : wrong[w];
+			memset(&fault, 0, sizeof(fault));
+			CHECK(run_module(img, "kcall", T, params, mem, globals,
+					 &fault) == VGPU_RUN_FAULT);
+			CHECK(fault.kind == VGPU_FAULT_TRAP && fault.thread == 37);
+		}
+	}
+	free(globals);
+	vg_jit_free(img);
+}
+
+/*
+ * What nvcc makes of tests/unit/data/fnptr.cu (FNPTR_PTX, built with the
+ * test): virtual calls, a __constant__ table of functions on structs, a
+ * pointer one kernel stores for another, one in a packed struct.
+ */
+static void nvcc_function_pointers(void)
+{
+	enum { T = 64 };
+	static int32_t out[2 * T];
+	struct vg_jit_image *img = NULL;
+	uint8_t *globals;
+	uint64_t param = (uintptr_t)out;
+	char err[256], *ptx;
+	size_t len = 0;
+	float f[2 * T];
+	int32_t t, bad = 0;
+	FILE *fp = fopen(FNPTR_PTX, "r");
+
+	ptx = malloc(1 << 20);
+	if (fp)
+		len = fread(ptx, 1, 1 << 20, fp);
+	if (!fp || !len || len == 1 << 20) {
+		TAP_FAIL("cannot read %s", FNPTR_PTX);
+		free(ptx);
+		if (fp)
+			fclose(fp);
+		return;
+	}
+	fclose(fp);
+	if (vg_jit_compile(ptx, len, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		free(ptx);
+		return;
+	}
+	free(ptx);
+	globals = calloc(1, img->global_bytes);
+	memcpy(globals, img->globals, img->global_bytes);
+	{
+		struct vgpu_range mem[3] = {
+			core_range(out, sizeof(out), true),
+			core_range(globals, img->global_bytes, true), { 0 },
+		};
+
+		CHECK(run_module(img, "_Z6shapesPi", T, &param, mem, globals,
+				 NULL) == VGPU_RUN_DONE);
+		for (t = 0; t < T; t++)
+			bad += out[t] != (t % 3 == 0 ? t * t : t % 3 == 1 ?
+					  t * t / 2 : 3 * t * t);
+		CHECK(bad == 0);
+		CHECK(run_module(img, "_Z7vectorsP2V2", T, &param, mem, globals,
+				 NULL) == VGPU_RUN_DONE);
+		memcpy(f, out, sizeof(f));
+		for (bad = 0, t = 0; t < T; t++) {
+			float x = (float)t, y = (float)(t + 1);
+
+			if (t & 1)
+				bad += f[2 * t] != y || f[2 * t + 1] != x + 0.5f;
+			else
+				bad += f[2 * t] != x * 0.5f || f[2 * t + 1] != y * 0.5f;
+		}
+		CHECK(bad == 0);
+		/* No hook yet: the kernel tests the pointer against null. */
+		CHECK(run_module(img, "_Z9call_hookPi", T, &param, mem, globals,
+				 NULL) == VGPU_RUN_DONE);
+		CHECK(out[0] == -1 && out[T - 1] == -1);
+		CHECK(run_module(img, "_Z8set_hookv", 1, NULL, mem, globals,
+				 NULL) == VGPU_RUN_DONE);
+		CHECK(run_module(img, "_Z9call_hookPi", T, &param, mem, globals,
+				 NULL) == VGPU_RUN_DONE);
+		for (bad = 0, t = 0; t < T; t++)
+			bad += out[t] != t * t * t;
+		CHECK(bad == 0);
+		CHECK(run_module(img, "_Z6packedPi", T, &param, mem, globals,
+				 NULL) == VGPU_RUN_DONE);
+		for (bad = 0, t = 0; t < T; t++)
+			bad += out[t] != t * t * t + 'e';
+		CHECK(bad == 0);
+	}
+	free(globals);
+	vg_jit_free(img);
+}
+
+/*
+ * Recursion through a pointer is refused like direct recursion: a
+ * function that may call itself through a table, and one whose callee
+ * may call back into it. A table of other functions of the same shape
+ * is no recursion.
+ */
+static void recursion_through_pointers(void)
+{
+	static const char head[] = PTX_HEAD
+		".func (.param .b32 func_retval0) walk(.param .b32 walk_param_0);\n"
+		".func (.param .b32 func_retval0) leaf(.param .b32 leaf_param_0)\n"
+		"{\n\tst.param.b32 [func_retval0+0], 1;\n\tret;\n}\n";
+	/* walk(x) = hop(x); hop(x) = next[0](x); k calls @entry */
+	static const char body[] =
+		".func (.param .b32 func_retval0) walk(.param .b32 walk_param_0)\n{\n"
+		"\t.reg .b32 %r<3>;\n"
+		"\tld.param.u32 %r1, [walk_param_0];\n"
+		"\t{ .param .b32 param0; st.param.b32 [param0+0], %r1;\n"
+		"\t.param .b32 retval0;\n"
+		"\tcall.uni (retval0), hop, (param0);\n"
+		"\tld.param.b32 %r2, [retval0+0]; }\n"
+		"\tst.param.b32 [func_retval0+0], %r2;\n\tret;\n}\n"
+		".func (.param .b32 func_retval0) hop(.param .b32 hop_param_0)\n{\n"
+		"\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n"
+		"\tld.param.u32 %r1, [hop_param_0];\n"
+		"\tld.global.u64 %rd1, [next];\n"
+		"\t{ .param .b32 param0; st.param.b32 [param0+0], %r1;\n"
+		"\t.param .b32 retval0;\n"
+		"\tprototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+		"\tcall (retval0), %rd1, (param0), prototype_0;\n"
+		"\tld.param.b32 %r2, [retval0+0]; }\n"
+		"\tst.param.b32 [func_retval0+0], %r2;\n\tret;\n}\n"
+		".visible .entry k(.param .u64 k_param_0)\n{\n"
+		"\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n"
+		"\tld.param.u64 %rd1, [k_param_0];\n"
+		"\t{ .param .b32 param0; st.param.b32 [param0+0], 5;\n"
+		"\t.param .b32 retval0;\n"
+		"\tcall.uni (retval0), ";
+	static const char tail[] = ", (param0);\n"
+		"\tld.param.b32 %r2, [retval0+0]; }\n"
+		"\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n";
+	static const struct {
+		const char *table, *entry, *msg;
+	} cases[] = {
+		{ "{leaf, walk}", "walk", "31:2: recursive call to 'walk' through a function pointer is not supported" },
+		{ "{hop}", "hop", "31:2: recursive call to 'hop' through a function pointer is not supported" },
+		/* k, hop, then walk through the pointer: its call of hop */
+		{ "{walk}", "hop", "17:2: recursive call to 'hop' is not supported" },
+		{ "{leaf}", "walk", NULL },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct vg_jit_image *img = NULL;
+		char ptx[4096], err[256] = "";
+
+		snprintf(ptx, sizeof(ptx), "%s.global .align 8 .u64 next[] = %s;\n%s%s%s",
+			 head, cases[i].table, body, cases[i].entry, tail);
+		if (!vg_jit_compile(ptx, strlen(ptx), &img, err, sizeof(err))) {
+			if (cases[i].msg)
+				TAP_FAIL("case %u compiled", i);
+			vg_jit_free(img);
+			continue;
+		}
+		if (!cases[i].msg)
+			TAP_FAIL("case %u: refused: %s", i, err);
+		else if (strcmp(err, cases[i].msg))
+			TAP_FAIL("case %u: got \"%s\", expected \"%s\"", i, err,
+				 cases[i].msg);
+	}
+}
+
+/*
  * Register allocation (ptx_regalloc.c): kernels in which a register slot
  * could be shared wrongly, each against a model of one thread. Every
  * kernel writes one u32 per thread to out[tid].
@@ -611,6 +992,13 @@ static void refusals(void)
 		{ "\tcvt.s32.f32 %r1, %f1;\n", "11:2: cvt.s32.f32: float to integer needs .rni, .rzi, .rmi or .rpi" },
 		{ "\tsetp.ltu.s32 %p1, %r1, %r1;\n", "11:2: setp.ltu.s32: unordered comparison of integers" },
 		{ "\tbrkpt;\n", "11:2: brkpt: unsupported instruction" },
+		{ "\tcall %rd1, ();\n", "11:2: call: a call through a pointer needs a .callprototype" },
+		{ "\t{ .param .b32 q; p: .callprototype _ (.param .b32 _); call %r1, (q), p; }\n",
+		  "11:56: a function pointer must be a 64-bit register" },
+		{ "\t{ .param .b32 q; p: .callprototype _ (.param .b32 _, .param .b32 _); call %rd1, (q), p; }\n",
+		  "11:71: call does not match prototype 'p'" },
+		{ "\tmov.u64 %rd1, k;\n", "11:16: the address of kernel 'k' is not supported" },
+		{ "\tld.u32 %r1, [f];\n", "11:14: 'f' is a function, not data" },
 	};
 	unsigned int i;
 
@@ -622,7 +1010,7 @@ static void refusals(void)
 		snprintf(ptx, sizeof(ptx), PTX_HEAD
 			 ".func f()\n{\n\tret;\n}\n"
 			 ".visible .entry k()\n{\n"
-			 "\t.reg .pred %%p<2>; .reg .b32 %%r<2>; .reg .f32 %%f<2>; .reg .b16 %%h<2>;\n"
+			 "\t.reg .pred %%p<2>; .reg .b32 %%r<2>; .reg .f32 %%f<2>; .reg .b16 %%h<2>; .reg .b64 %%rd<2>;\n"
 			 "%s\tret;\n}\n", cases[i].body);
 		if (!vg_jit_compile(ptx, strlen(ptx), &img, err, sizeof(err))) {
 			TAP_FAIL("case %u compiled", i);
@@ -641,6 +1029,9 @@ static const struct tap_test tests[] = {
 	TAP_TEST(module_variables),
 	TAP_TEST(bit_field_insert),
 	TAP_TEST(calls_are_inlined),
+	TAP_TEST(function_pointers),
+	TAP_TEST(nvcc_function_pointers),
+	TAP_TEST(recursion_through_pointers),
 	TAP_TEST(source_lines),
 	TAP_TEST(allocated_registers_keep_results),
 	TAP_TEST(declared_registers_are_not_slots),

@@ -4,12 +4,18 @@
  * jit_image.c, jit_cache.c): an image survives the round trip whole;
  * truncated, corrupt or crafted files are refused, never trusted; the
  * cache finds what it stored, ignores and rewrites a bad entry, keys on
- * the text, names its directory as documented and stays off when
- * CUDA_CACHE_DISABLE=1.
+ * the text, names its directory as documented, stays off when
+ * CUDA_CACHE_DISABLE=1 and within CUDA_CACHE_MAXSIZE bytes, giving up
+ * the least recently used entries first, also with processes storing at
+ * once.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "fatbin.h"
 #include "jit_cache.h"
@@ -446,6 +452,296 @@ static void cache_directory_made(void)
 		TAP_FAIL("cleanup");
 }
 
+/* CUDA_CACHE_MAXSIZE: bytes; unset, 0 or not a number: 256 MiB; at most 4 GiB. */
+static void cache_max_size_read(void)
+{
+	static const struct {
+		const char *value;
+		uint64_t want;
+	} cases[] = {
+		{ NULL, 256ULL << 20 }, { "", 256ULL << 20 }, { "0", 256ULL << 20 },
+		{ "abc", 256ULL << 20 }, { "-1", 256ULL << 20 },
+		{ "12k", 256ULL << 20 }, { " 5", 256ULL << 20 },
+		{ "+5", 256ULL << 20 }, { "0x10", 256ULL << 20 },
+		{ "1", 1 }, { "1000", 1000 }, { "0100", 100 },
+		{ "1073741824", 1ULL << 30 }, { "4294967296", 4ULL << 30 },
+		{ "4294967297", 4ULL << 30 },
+		{ "99999999999999999999999", 4ULL << 30 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t got;
+
+		cases[i].value ? setenv("CUDA_CACHE_MAXSIZE", cases[i].value, 1) :
+			unsetenv("CUDA_CACHE_MAXSIZE");
+		got = vg_jit_cache_max_bytes();
+		if (got != cases[i].want)
+			TAP_FAIL("case %u: %llu", i, (unsigned long long)got);
+	}
+	unsetenv("CUDA_CACHE_MAXSIZE");
+}
+
+/* The module with counter = @n (two digits): as big as any other @n. */
+static char *variant(unsigned int n)
+{
+	const char *at = strstr(ptx, "counter = 5;");
+	size_t head = (size_t)(at - ptx), len = strlen(ptx);
+	char *text = malloc(len + 2);
+
+	memcpy(text, ptx, head);
+	snprintf(text + head, 14, "counter = %02u;", n % 100);
+	memcpy(text + head + 13, at + 12, len - head - 12 + 1);
+	return text;
+}
+
+/*
+ * Compiles @text through the cache; the entry written in @path (empty
+ * when none was) and its size.
+ */
+static uint64_t store(const char *text, char *path, size_t size)
+{
+	char before[16][64], name[256];
+	struct vg_jit_image *img;
+	DIR *d = opendir(cache_dir);
+	struct dirent *e;
+	struct stat st;
+	char err[256];
+	int n = 0, i;
+
+	while (d && (e = readdir(d)))
+		if (n < 16)
+			snprintf(before[n++], sizeof(before[0]), "%.63s", e->d_name);
+	if (d)
+		closedir(d);
+	REQUIRE_RES(0, vg_jit_compile_cached(text, strlen(text), &img, err,
+					     sizeof(err)));
+	vg_jit_free(img);
+	path[0] = 0;
+	d = opendir(cache_dir);
+	while (d && (e = readdir(d))) {
+		for (i = 0; i < n && strcmp(before[i], e->d_name); i++)
+			;
+		if (i == n && e->d_name[0] != '.')
+			snprintf(path, size, "%s/%.64s", cache_dir, e->d_name);
+	}
+	if (d)
+		closedir(d);
+	snprintf(name, sizeof(name), "%s", path);
+	return path[0] && !stat(name, &st) ? (uint64_t)st.st_size : 0;
+}
+
+/* Sets a file's times to @ago seconds before now. */
+static void age(const char *path, time_t ago)
+{
+	struct timespec t[2];
+
+	clock_gettime(CLOCK_REALTIME, &t[0]);
+	t[0].tv_sec -= ago;
+	t[1] = t[0];
+	CHECK(utimensat(AT_FDCWD, path, t, 0) == 0);
+}
+
+static void max_size(uint64_t bytes)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)bytes);
+	setenv("CUDA_CACHE_MAXSIZE", v, 1);
+}
+
+static bool cached(const char *text)
+{
+	struct vg_jit_image *hit = vg_jit_cache_lookup(text, strlen(text));
+
+	vg_jit_free(hit);
+	return hit != NULL;
+}
+
+/* The bytes of the cache's entries (*.vgjit) and of anything else. */
+static uint64_t cache_bytes(uint64_t *others)
+{
+	DIR *d = opendir(cache_dir);
+	uint64_t total = 0;
+	struct dirent *e;
+	struct stat st;
+	char path[256];
+
+	*others = 0;
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		snprintf(path, sizeof(path), "%s/%.64s", cache_dir, e->d_name);
+		if (e->d_name[0] == '.' || stat(path, &st))
+			continue;
+		if (n > 6 && !strcmp(e->d_name + n - 6, ".vgjit"))
+			total += (uint64_t)st.st_size;
+		else
+			*others += (uint64_t)st.st_size;
+	}
+	if (d)
+		closedir(d);
+	return total;
+}
+
+/*
+ * With room for three entries, a fourth pushes out the least recently
+ * used: the oldest written, unless a hit used it since.
+ */
+static void least_recently_used_evicted(void)
+{
+	char *text[4], path[4][256];
+	struct stat st;
+	uint64_t size, others;
+	unsigned int i;
+
+	fresh_cache();
+	for (i = 0; i < 4; i++)
+		text[i] = variant(10 + i);
+	size = store(text[0], path[0], sizeof(path[0]));
+	CHECK(size > 0);
+	max_size(3 * size + size / 2);
+	for (i = 1; i < 3; i++)
+		CHECK(store(text[i], path[i], sizeof(path[i])) == size);
+	for (i = 0; i < 3; i++)
+		age(path[i], 300 - 100 * i);
+	/* A hit renews the oldest: the next oldest goes. */
+	CHECK(cached(text[0]));
+	CHECK(stat(path[0], &st) == 0 && st.st_mtime > time(NULL) - 60);
+	CHECK(store(text[3], path[3], sizeof(path[3])) == size);
+	CHECK(entries(NULL, 0) == 3);
+	CHECK(stat(path[1], &st) == -1);
+	CHECK(cached(text[0]) && !cached(text[1]) && cached(text[2]) &&
+	      cached(text[3]));
+	CHECK(cache_bytes(&others) == 3 * size && others == 0);
+	/* Room for one: storing the one it lacks leaves only that one. */
+	max_size(size);
+	CHECK(store(text[1], path[1], sizeof(path[1])) == size);
+	CHECK(entries(NULL, 0) == 1 && cached(text[1]));
+	for (i = 0; i < 4; i++)
+		free(text[i]);
+	unsetenv("CUDA_CACHE_MAXSIZE");
+	remove_cache();
+}
+
+/* An entry bigger than the whole cache is not written, nor makes room. */
+static void entry_over_the_size_not_stored(void)
+{
+	char *small = variant(10), *big, path[256];
+	size_t len = strlen(ptx);
+	uint64_t size;
+
+	fresh_cache();
+	size = store(small, path, sizeof(path));
+	max_size(2 * size);
+	/* A comment is part of the text, so of the key the entry keeps. */
+	big = malloc(len + 3 * size + 8);
+	memcpy(big, ptx, len);
+	memcpy(big + len, "// ", 3);
+	memset(big + len + 3, 'x', 3 * size);
+	strcpy(big + len + 3 + 3 * size, "\n");
+	CHECK(store(big, path, sizeof(path)) == 0 && !path[0]);
+	CHECK(entries(NULL, 0) == 1 && cached(small) && !cached(big));
+	max_size(6 * size);
+	CHECK(store(big, path, sizeof(path)) > 3 * size);
+	CHECK(entries(NULL, 0) == 2);
+	free(big);
+	free(small);
+	unsetenv("CUDA_CACHE_MAXSIZE");
+	remove_cache();
+}
+
+/*
+ * Only the cache's entries count and go: another program's file in the
+ * directory, and a temporary file a writer has not renamed yet, stay.
+ */
+static void other_files_left_alone(void)
+{
+	static const char *const names[] = { "notes.txt",
+					     "0123456789abcdef.vgjit.Ab12Cd" };
+	char *text[3], path[3][256], other[256];
+	uint64_t size, others;
+	unsigned int i;
+	FILE *f;
+
+	fresh_cache();
+	for (i = 0; i < 3; i++)
+		text[i] = variant(20 + i);
+	size = store(text[0], path[0], sizeof(path[0]));
+	for (i = 0; i < 2; i++) {
+		snprintf(other, sizeof(other), "%s/%s", cache_dir, names[i]);
+		f = fopen(other, "w");
+		CHECK(f && ftruncate(fileno(f), (off_t)(10 * size)) == 0);
+		if (f)
+			fclose(f);
+	}
+	max_size(2 * size + size / 2);
+	CHECK(store(text[1], path[1], sizeof(path[1])) == size);
+	age(path[0], 100);
+	CHECK(store(text[2], path[2], sizeof(path[2])) == size);
+	CHECK(!cached(text[0]) && cached(text[1]) && cached(text[2]));
+	CHECK(cache_bytes(&others) == 2 * size && others == 20 * size);
+	for (i = 0; i < 2; i++) {
+		snprintf(other, sizeof(other), "%s/%s", cache_dir, names[i]);
+		CHECK(unlink(other) == 0);
+	}
+	for (i = 0; i < 3; i++)
+		free(text[i]);
+	unsetenv("CUDA_CACHE_MAXSIZE");
+	remove_cache();
+}
+
+/*
+ * Processes storing into one directory at once: the total stays within
+ * the size, no temporary file is left, and every entry that remains is
+ * whole.
+ */
+static void concurrent_stores_keep_the_size(void)
+{
+	enum { PROCS = 4, EACH = 6 };
+	char *text[PROCS * EACH], path[256];
+	uint64_t size, others;
+	unsigned int p, i, hits = 0;
+	int status, ok = 1;
+
+	fresh_cache();
+	for (i = 0; i < PROCS * EACH; i++)
+		text[i] = variant(30 + i);
+	size = store(text[0], path, sizeof(path));
+	CHECK(unlink(path) == 0);
+	max_size(3 * size + size / 2);
+	for (p = 0; p < PROCS; p++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			for (i = 0; i < EACH; i++) {
+				struct vg_jit_image *img;
+				char err[256];
+
+				if (vg_jit_compile_cached(text[p * EACH + i],
+							  strlen(text[p * EACH + i]),
+							  &img, err, sizeof(err)))
+					_exit(1);
+				vg_jit_free(img);
+			}
+			_exit(0);
+		}
+		CHECK(pid > 0);
+	}
+	for (p = 0; p < PROCS; p++)
+		if (wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			ok = 0;
+	CHECK(ok);
+	CHECK(cache_bytes(&others) <= 3 * size && others == 0);
+	for (i = 0; i < PROCS * EACH; i++)
+		hits += cached(text[i]);
+	CHECK(hits >= 1 && hits == (unsigned int)entries(NULL, 0));
+	for (i = 0; i < PROCS * EACH; i++)
+		free(text[i]);
+	unsetenv("CUDA_CACHE_MAXSIZE");
+	remove_cache();
+}
+
 /* Line info survives the trip: each instruction's file and line. */
 static void lines_round_trip(void)
 {
@@ -485,6 +781,11 @@ static const struct tap_test tests[] = {
 	TAP_TEST(key_changes_with_the_text),
 	TAP_TEST(cache_directory_names),
 	TAP_TEST(cache_directory_made),
+	TAP_TEST(cache_max_size_read),
+	TAP_TEST(least_recently_used_evicted),
+	TAP_TEST(entry_over_the_size_not_stored),
+	TAP_TEST(other_files_left_alone),
+	TAP_TEST(concurrent_stores_keep_the_size),
 };
 
 int main(void)

@@ -281,6 +281,51 @@ static void extern_shared_declared_twice(void)
 	done(&l);
 }
 
+/*
+ * Tables of function pointers across inputs: each names a function
+ * another input defines (the merged text has the variables before the
+ * functions) and its own private helper, which has the same name in both
+ * inputs: each table keeps the address of its input's helper.
+ */
+static void function_tables(void)
+{
+	static const char fmt[] = HEAD
+		".extern .func (.param .b32 r) twice(.param .b32 x);\n"
+		".global .align 8 .u64 tab[2] = {twice, helper};\n"
+		".func (.param .b32 r) helper(.param .b32 x)\n{\n"
+		"\t.reg .b32 %%r<3>;\n\tld.param.b32 %%r1, [x];\n"
+		"\tadd.u32 %%r2, %%r1, %d;\n"
+		"\tst.param.b32 [r], %%r2;\n\tret;\n}\n"
+		".visible .entry %s(.param .u64 p)\n{\n"
+		"\t.reg .b32 %%r<3>;\n\t.reg .b64 %%rd<5>;\n"
+		"\tld.param.u64 %%rd1, [p];\n\tmov.u32 %%r1, %%tid.x;\n"
+		"\tmul.wide.u32 %%rd2, %%r1, 8;\n\tmov.u64 %%rd3, tab;\n"
+		"\tadd.s64 %%rd3, %%rd3, %%rd2;\n\tld.global.u64 %%rd4, [%%rd3];\n"
+		"\t{ .param .b32 a; st.param.b32 [a], 21; .param .b32 rv;\n"
+		"\tproto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+		"\tcall (rv), %%rd4, (a), proto;\n\tld.param.b32 %%r2, [rv]; }\n"
+		"\tmul.wide.u32 %%rd2, %%r1, 4;\n\tadd.s64 %%rd1, %%rd1, %%rd2;\n"
+		"\tst.global.u32 [%%rd1], %%r2;\n\tret;\n}\n";
+	struct linked l = { .n = 0 };
+	struct vg_jit_image *img;
+	char one[2048], two[2048];
+	uint32_t out[2];
+
+	snprintf(one, sizeof(one), fmt, 1000, "k1");
+	snprintf(two, sizeof(two), fmt, 2000, "k2");
+	add(&l, "one.ptx", one);
+	add(&l, "two.ptx", two);
+	add(&l, "b.ptx", b_ptx);
+	CHECK(vg_link_check(l.in, l.n, l.err, sizeof(l.err)) == 0);
+	img = compile(&l);
+	run(img, "k1", 2, out, sizeof(out));
+	CHECK(out[0] == 42 && out[1] == 1021);
+	run(img, "k2", 2, out, sizeof(out));
+	CHECK(out[0] == 42 && out[1] == 2021);
+	vg_jit_free(img);
+	done(&l);
+}
+
 static void link_errors(void)
 {
 	static const char undeclared_use[] = HEAD
@@ -295,6 +340,10 @@ static void link_errors(void)
 		"\tld.global.u32 %r1, [twice];\n\tret;\n}\n";
 	static const char unused_extern[] = HEAD
 		".extern .global .align 4 .u32 nowhere;\n"
+		".visible .entry k()\n{\n\tret;\n}\n";
+	static const char table_of_extern[] = HEAD
+		".extern .func (.param .b32 r) gone(.param .b32 x);\n"
+		".global .align 8 .u64 tab[1] = {gone};\n"
 		".visible .entry k()\n{\n\tret;\n}\n";
 	static const struct {
 		const char *x, *y, *z;
@@ -311,6 +360,8 @@ static void link_errors(void)
 		{ var_as_func, c_ptx, NULL, NULL,
 		  "error   : 'twice' is a variable in 'x.ptx' but a function in 'y.ptx'" },
 		{ unused_extern, NULL, NULL, NULL, NULL },
+		{ table_of_extern, c_ptx, NULL, NULL,
+		  "error   : Undefined reference to 'gone' in 'x.ptx'" },
 	};
 	unsigned int i;
 
@@ -384,6 +435,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(private_names_kept_apart),
 	TAP_TEST(weak_definitions_yield),
 	TAP_TEST(extern_shared_declared_twice),
+	TAP_TEST(function_tables),
 	TAP_TEST(link_errors),
 	TAP_TEST(errors_name_the_input_line),
 	TAP_TEST(debug_files_renumbered),

@@ -70,6 +70,7 @@ static const char *sym_name(const struct ptx_module *m,
 	case PTX_SYM_PARAM: return f->params[s.index].name;
 	case PTX_SYM_RET: return f->rets[s.index].name;
 	case PTX_SYM_FUNC: return m->funcs[s.index].name;
+	case PTX_SYM_PROTO: return f->protos[s.index].name;
 	}
 	return "?";
 }
@@ -559,6 +560,104 @@ static void prototype_then_definition(void)
 	ptx_free(m);
 }
 
+/*
+ * Calls through pointers as nvcc writes them: a .callprototype named by a
+ * label in the call's block, a call with the pointer in a register and
+ * the prototype last; prototypes with no return value, none at all and
+ * .noreturn; a prototype's name is the block's.
+ */
+static const char indirect[] = HDR
+	".func (.param .b32 func_retval0) f(.param .b32 a, .param .b64 b)\n"
+	"{\n\tret;\n}\n"
+	".visible .entry k(.param .u64 k_param_0)\n{\n"
+	"\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n"
+	"\tmov.u64 %rd1, f;\n"
+	"\t{ // callseq 0, 0\n"
+	"\t.param .b32 param0;\n"
+	"\tst.param.b32 [param0+0], %r1;\n"
+	"\t.param .b64 param1;\n"
+	"\tst.param.b64 [param1+0], 7;\n"
+	"\t.param .b32 retval0;\n"
+	"\tprototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _, .param .b64 _);\n"
+	"\tcall (retval0), \n\t%rd1, \n\t(\n\tparam0, \n\tparam1\n\t)\n\t, prototype_0;\n"
+	"\tld.param.b32 %r2, [retval0+0];\n"
+	"\t} // callseq 0\n"
+	"\t{\n"
+	"\t.param .b64 param0;\n"
+	"\tprototype_0 : .callprototype ()_ (.param .align 8 .b8 _[16]);\n"
+	"\tcall.uni %rd1, (param0), prototype_0;\n"
+	"\tp2: .callprototype _ .noreturn;\n"
+	"\tcall %rd2, p2;\n"
+	"\t}\n"
+	"\tret;\n}\n";
+
+static void call_prototypes(void)
+{
+	struct ptx_module *m = parse_ok(indirect);
+	struct ptx_func *f = &m->funcs[1];
+	struct ptx_proto *pr = f->protos;
+	struct ptx_insn *in = &f->insns[3];
+
+	CHECK(f->nprotos == 3 && f->nlabels == 0);
+	CHECK(!strcmp(pr[0].name, "prototype_0") && pr[0].pos.line == 19);
+	CHECK(pr[0].nrets == 1 && pr[0].rets[0].type == PTX_T_B32);
+	CHECK(pr[0].nparams == 2 && pr[0].params[1].type == PTX_T_B64);
+	CHECK(pr[0].params[0].space == PTX_S_PARAM);
+	CHECK(pr[1].nrets == 0 && pr[1].nparams == 1);
+	CHECK(pr[1].params[0].count == 16 && pr[1].params[0].align == 8);
+	CHECK(!strcmp(pr[2].name, "p2") && !pr[2].nrets && !pr[2].nparams);
+	/* mov of a function: its address, a symbol operand. */
+	CHECK(f->insns[0].opnds[1].kind == PTX_O_SYM);
+	CHECK(f->insns[0].opnds[1].sym.kind == PTX_SYM_FUNC);
+	CHECK(!strcmp(in->op, "call") && in->nopnds == 4);
+	CHECK(in->opnds[0].kind == PTX_O_LIST && in->opnds[0].nvec == 1);
+	CHECK(in->opnds[1].kind == PTX_O_REG);
+	CHECK(!strcmp(reg_name(f, in->opnds[1].reg), "%rd1"));
+	CHECK(in->opnds[2].kind == PTX_O_LIST && in->opnds[2].nvec == 2);
+	CHECK(in->opnds[3].kind == PTX_O_SYM);
+	CHECK(in->opnds[3].sym.kind == PTX_SYM_PROTO && in->opnds[3].sym.index == 0);
+	in = &f->insns[5];
+	CHECK(in->nopnds == 3 && in->opnds[2].sym.index == 1);
+	CHECK(!strcmp(sym_name(m, f, in->opnds[2].sym), "prototype_0"));
+	in = &f->insns[6];
+	CHECK(in->nopnds == 2 && in->opnds[1].sym.kind == PTX_SYM_PROTO);
+	CHECK(in->opnds[1].sym.index == 2);
+	ptx_free(m);
+}
+
+/*
+ * Functions named in initializers (tables of function pointers, vtables,
+ * packed structs a byte at a time): the bytes stay 0 and each name is
+ * kept with its offset, resolved when the module ends, as the PTX linker
+ * writes variables before the functions they name.
+ */
+static void function_addresses_in_initializers(void)
+{
+	struct ptx_module *m = parse_ok(HDR
+		".func (.param .b32 r) f(.param .b32 a);\n"
+		".global .align 8 .u64 table[3] = {f, 5, g};\n"
+		".global .align 1 .u8 pk[4] = {3, 0XFF(g), 0xFF00(g), 7};\n"
+		".const .align 8 .u64 one = f;\n"
+		".func (.param .b32 r) f(.param .b32 a) { ret; }\n"
+		".func g() { ret; }\n");
+	static const uint8_t table[24] = { [8] = 5 }, pk[4] = { 3, 0, 0, 7 };
+	struct ptx_var *v = m->vars;
+
+	CHECK(m->nvars == 3 && m->nfuncs == 2);
+	CHECK(v[0].init_bytes == 24 && !memcmp(v[0].init, table, 24));
+	CHECK(v[0].ninit_funcs == 2);
+	CHECK(v[0].init_funcs[0].offset == 0 && v[0].init_funcs[0].func == 0);
+	CHECK(v[0].init_funcs[1].offset == 16 && v[0].init_funcs[1].func == 1);
+	CHECK(!v[0].init_funcs[0].shift && !v[0].init_funcs[1].shift);
+	CHECK(v[1].init_bytes == 4 && !memcmp(v[1].init, pk, 4));
+	CHECK(v[1].ninit_funcs == 2);
+	CHECK(v[1].init_funcs[0].offset == 1 && v[1].init_funcs[0].shift == 0);
+	CHECK(v[1].init_funcs[1].offset == 2 && v[1].init_funcs[1].shift == 8);
+	CHECK(v[1].init_funcs[1].func == 1);
+	CHECK(v[2].ninit_funcs == 1 && v[2].init_funcs[0].func == 0);
+	ptx_free(m);
+}
+
 static void global_initializers(void)
 {
 	static const struct {
@@ -831,6 +930,30 @@ static void malformed_input(void)
 		  "4:34: expected an integer, found '{'" },
 		{ HDR ".entry k() ret;\n", "4:12: expected '{' or ';', found 'ret'" },
 		{ K("st.u32 [%r1], %r1|%p1;"), "8:18: expected ';', found '|'" },
+		{ K("p: .callprototype (.param .b32 _) f (.param .b32 _);"),
+		  "8:35: expected '_', found 'f'" },
+		{ K("p: .callprototype _ (.param .b32 _)"),
+		  "9:1: expected ';', found '}'" },
+		{ K("p: .calltargets f, g;"),
+		  "8:4: '.calltargets' is not supported (a .callprototype is)" },
+		{ K("{ p: .callprototype _; }\ncall %r1, p;"),
+		  "9:11: unknown function 'p'" },
+		{ HDR ".func f() { ret; }\n.global .u32 t = f;\n",
+		  "5:18: 't': a function's address needs 64-bit elements" },
+		{ HDR ".global .u64 t[2] = {1, nosuch};\n",
+		  "4:25: unknown symbol 'nosuch'" },
+		{ HDR ".global .u32 x;\n.global .u64 p = x;\n",
+		  "5:18: addresses of variables in initializers are not supported" },
+		{ HDR ".global .u32 x;\n.global .u64 p = generic(x)+4;\n",
+		  "5:18: addresses of variables in initializers are not supported" },
+		{ HDR ".func f() { ret; }\n.global .u8 p[2] = {0xF0(f), 0};\n",
+		  "5:21: mask must select one byte" },
+		{ HDR ".func f() { ret; }\n.global .u8 p[2] = {0xFF(f, 0};\n",
+		  "5:27: expected ')', found ','" },
+		{ HDR ".func f() { ret; }\n.global .u64 t[1] = {f, f};\n",
+		  "5:25: too many initializers for 't'" },
+		{ HDR ".func f()\n{\n.global .u64 t = f;\nret;\n}\n",
+		  "6:18: 't': only module variables can hold a function's address" },
 	};
 	struct ptx_module *m;
 	char err[256];
@@ -915,6 +1038,8 @@ static const struct tap_test tests[] = {
 	TAP_TEST(call_params_redeclared_per_block),
 	TAP_TEST(calls_before_the_callee),
 	TAP_TEST(prototype_then_definition),
+	TAP_TEST(call_prototypes),
+	TAP_TEST(function_addresses_in_initializers),
 	TAP_TEST(global_initializers),
 	TAP_TEST(variable_attributes),
 	TAP_TEST(shared_and_local_in_body),
