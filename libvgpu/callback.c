@@ -13,7 +13,8 @@
  * Each channel that has had a host function has its own thread, which
  * runs that channel's functions in order: functions of different channels
  * never wait for one another (one could depend on the other's stream).
- * The threads end with the context.
+ * The threads end with the context. An item without a token (queued in a
+ * failed context) waits for nothing and releases nothing.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -89,18 +90,22 @@ static void *vg_hostfn_main(void *arg)
 		pthread_mutex_unlock(&q->lock);
 		if (!h || !vg_hostfn_wait(q, h->after))
 			break;
-		status = vg_ctx_sticky(ctx);
-		if (!status && q->ch->status->error)
-			status = CUDA_ERROR_ILLEGAL_ADDRESS;
+		/*
+		 * In a failed context a callback is told the error and a
+		 * host function is not called, as on NVIDIA's driver.
+		 */
+		status = vg_ctx_check(ctx);
 		if (h->cb)
 			h->cb(h->stream, status, h->data);
-		else
+		else if (status == CUDA_SUCCESS)
 			h->fn(h->data);
-		cmd.sem.addr = (uintptr_t)vg_sync_token(ctx, q->ch->index);
-		cmd.sem.value = h->token;
-		pthread_mutex_lock(&ctx->hostfn_lock);
-		vg_chan_push(ctx->chans[VG_CHAN_HOSTFN], &cmd, NULL);
-		pthread_mutex_unlock(&ctx->hostfn_lock);
+		if (h->token) {
+			cmd.sem.addr = (uintptr_t)vg_sync_token(ctx, q->ch->index);
+			cmd.sem.value = h->token;
+			pthread_mutex_lock(&ctx->hostfn_lock);
+			vg_chan_push(ctx->chans[VG_CHAN_HOSTFN], &cmd, NULL);
+			pthread_mutex_unlock(&ctx->hostfn_lock);
+		}
 		pthread_mutex_lock(&q->lock);
 		q->head = h->next;
 		if (!q->head)
@@ -174,6 +179,7 @@ static CUresult vg_hostfn_queue(CUstream hs, CUstreamCallback cb, CUhostFn fn,
 	struct CUctx_st *ctx;
 	struct vg_hostfn *h;
 	struct vg_chan *ch;
+	bool failed;
 	CUresult r = vg_check_init();
 
 	if (r)
@@ -190,16 +196,21 @@ static CUresult vg_hostfn_queue(CUstream hs, CUstreamCallback cb, CUhostFn fn,
 	}
 	vg_ctx_begin(ctx);
 	ch = st->ch;
-	r = vg_stream_enter(st);
+	/*
+	 * A failed context still takes host functions (NVIDIA's returns 0):
+	 * callbacks run, told the error, with nothing queued on the device.
+	 */
+	failed = vg_ctx_check(ctx) != CUDA_SUCCESS;
+	r = failed ? CUDA_SUCCESS : vg_stream_enter(st);
 	if (r == CUDA_SUCCESS)
 		r = vg_sync_get(ctx);
 	if (r == CUDA_SUCCESS)
 		r = vg_hostfn_queue_get(ch);
-	if (r == CUDA_SUCCESS) {
-		h->cb = cb;
-		h->fn = fn;
-		h->data = data;
-		h->stream = hs;
+	h->cb = cb;
+	h->fn = fn;
+	h->data = data;
+	h->stream = hs;
+	if (r == CUDA_SUCCESS && !failed) {
 		h->after = ch->put;
 		h->token = ++ch->hostfn_token;
 		cmd.sem.addr = (uintptr_t)vg_sync_token(ctx, ch->index);

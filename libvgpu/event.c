@@ -121,7 +121,11 @@ CUresult cuEventDestroy_v2(CUevent h)
 	}
 	vg_event_unlink(e);
 	ctx = e->ctx;
+	/* Destroyed all the same; a failed context says so. */
+	r = vg_ctx_sticky(ctx);
 	pthread_mutex_lock(&ctx->lock);
+	if (ctx->fd >= 0 && !r)
+		r = vg_ctx_check(ctx);
 	if (ctx->fd >= 0 && vg_event_timed(e) && e->recorded &&
 	    !vg_chan_reached(e->at.ch, e->at.seqno)) {
 		e->next = ctx->dead_events;
@@ -133,7 +137,7 @@ CUresult cuEventDestroy_v2(CUevent h)
 	pthread_mutex_unlock(&ctx->lock);
 	pthread_mutex_unlock(&vg_lock);
 	free(e);
-	return CUDA_SUCCESS;
+	return r;
 }
 
 /* Context teardown, with vg_lock held: its events go with it. */
@@ -169,6 +173,9 @@ CUresult cuEventRecordWithFlags(CUevent h, CUstream hs, unsigned int flags)
 		return r;
 	if (flags & ~(unsigned int)CU_EVENT_RECORD_EXTERNAL)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* External records belong to stream capture, which vgpu lacks. */
+	if (flags)
+		return CUDA_ERROR_ILLEGAL_STATE;
 	pthread_mutex_lock(&vg_lock);
 	e = vg_event_find(h);
 	r = e ? vg_stream_resolve(hs, &ctx, &st) : CUDA_ERROR_INVALID_HANDLE;
@@ -270,8 +277,9 @@ CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end)
 
 	if (r)
 		return r;
+	/* NVIDIA's driver answers 400 here, not 1. */
 	if (!ms)
-		return CUDA_ERROR_INVALID_VALUE;
+		return CUDA_ERROR_INVALID_HANDLE;
 	pthread_mutex_lock(&vg_lock);
 	a = vg_event_find(start);
 	b = vg_event_find(end);

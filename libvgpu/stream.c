@@ -386,8 +386,13 @@ CUresult cuStreamDestroy_v2(CUstream h)
 	r = vg_stream_resolve(h, &ctx, &st);
 	if (r == CUDA_SUCCESS && (st->legacy || st->per_thread))
 		r = CUDA_ERROR_INVALID_HANDLE;
-	if (r == CUDA_SUCCESS)
+	if (r == CUDA_SUCCESS) {
 		vg_stream_free(st);
+		/* Destroyed all the same; a failed context says so. */
+		pthread_mutex_lock(&ctx->lock);
+		r = vg_ctx_check(ctx);
+		pthread_mutex_unlock(&ctx->lock);
+	}
 	pthread_mutex_unlock(&vg_lock);
 	return r;
 }
@@ -469,6 +474,26 @@ static CUresult vg_stream_begin(CUstream h, struct CUstream_st **pst)
 	return CUDA_SUCCESS;
 }
 
+/*
+ * Has @st's work completed? For the legacy stream that includes the
+ * blocking streams' work queued so far, which its next work would wait for
+ * (NVIDIA's driver answers so too).
+ */
+static bool vg_stream_done(struct CUstream_st *st)
+{
+	struct CUctx_st *ctx = st->ctx;
+	unsigned int i;
+
+	if (!st->legacy)
+		return vg_chan_reached(st->ch, st->last);
+	for (i = 0; i < ctx->nchans; i++)
+		if ((i == VG_CHAN_LEGACY || (i > VG_CHAN_HOSTFN &&
+					     !ctx->chans[i]->nonblocking)) &&
+		    !vg_chan_reached(ctx->chans[i], ctx->chans[i]->put))
+			return false;
+	return true;
+}
+
 CUresult cuStreamQuery(CUstream h)
 {
 	struct CUstream_st *st;
@@ -476,7 +501,7 @@ CUresult cuStreamQuery(CUstream h)
 
 	if (r)
 		return r;
-	if (!vg_chan_reached(st->ch, st->last))
+	if (!vg_stream_done(st))
 		r = CUDA_ERROR_NOT_READY;
 	if (r == CUDA_SUCCESS)
 		r = vg_ctx_check(st->ctx);
@@ -492,7 +517,9 @@ CUresult cuStreamSynchronize(CUstream h)
 	if (r)
 		return r;
 	r = vg_ctx_check(st->ctx);
-	if (r == CUDA_SUCCESS)
+	if (r == CUDA_SUCCESS && st->legacy)
+		r = vg_stream_flush(st);
+	else if (r == CUDA_SUCCESS)
 		r = vg_wait_unlocked(st->ch, st->last, false);
 	if (r == CUDA_SUCCESS)
 		vg_printf_drain(st->ctx);

@@ -119,6 +119,12 @@ static void create_and_query(void)
 	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(s));
 	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuStreamDestroy(s));
 	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuStreamQuery(s));
+	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuStreamDestroy(NULL));
+	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuStreamDestroy(CU_STREAM_LEGACY));
+	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuStreamDestroy(CU_STREAM_PER_THREAD));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuStreamGetPriority(n, NULL));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE,
+		  cuStreamCreateWithPriority(&s, 4, -3));
 	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(n));
 }
 
@@ -196,6 +202,9 @@ static void legacy_stream_barrier(void)
 	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, 0));
 	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&nb, CU_STREAM_NON_BLOCKING));
 	CHECK_RES(CUDA_SUCCESS, slow_store(s, dev, 10, 50000));
+	/* The legacy stream is busy while a blocking stream is. */
+	CHECK_RES(CUDA_ERROR_NOT_READY, cuStreamQuery(NULL));
+	CHECK_RES(CUDA_SUCCESS, cuStreamQuery(nb));
 	CHECK_RES(CUDA_SUCCESS, two_ptr("plus_one", NULL, dev, dev + 4));
 	CHECK_RES(CUDA_SUCCESS, slow_store(NULL, dev + 16, 20, 50000));
 	CHECK_RES(CUDA_SUCCESS, two_ptr("plus_one", s, dev + 16, dev + 20));
@@ -277,10 +286,13 @@ static void events(void)
 	CHECK(ms >= 100.0f && ms < 10000.0f);
 	CHECK_RES(CUDA_SUCCESS, cuEventElapsedTime(&ms, b, a));
 	CHECK(ms <= -100.0f);
-	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuEventElapsedTime(NULL, a, b));
+	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuEventElapsedTime(NULL, a, b));
 	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuEventElapsedTime(&ms, a, nt));
 	CHECK_RES(CUDA_SUCCESS, cuEventSynchronize(nt));
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuEventRecordWithFlags(a, s, 4));
+	/* External records are for stream capture. */
+	CHECK_RES(CUDA_ERROR_ILLEGAL_STATE,
+		  cuEventRecordWithFlags(a, s, CU_EVENT_RECORD_EXTERNAL));
 	CHECK_RES(CUDA_SUCCESS, cuEventRecordWithFlags(a, NULL, 0));
 	CHECK_RES(CUDA_SUCCESS, cuEventSynchronize(a));
 	CHECK_RES(CUDA_SUCCESS, cuEventDestroy(a));
@@ -379,6 +391,50 @@ static void fault_ends_every_stream(void)
 	CHECK_RES(CUDA_ERROR_LAUNCH_FAILED, cuCtxSynchronize());
 }
 
+static void count_fn(void *arg)
+{
+	__atomic_add_fetch((int *)arg, 1, __ATOMIC_SEQ_CST);
+}
+
+static void status_cb(CUstream s, CUresult status, void *arg)
+{
+	(void)s;
+	__atomic_store_n((int *)arg, (int)status, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * After a fault, as an H100 answers: host functions are still taken, a
+ * callback is told the error and a host function is not called; creating
+ * and destroying streams and events report the error.
+ */
+static void after_a_fault(void)
+{
+	int calls = 0, status = -1, i;
+	CUstream a, b;
+	CUevent e;
+	CUfunction f;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+	REQUIRE_RES(CUDA_SUCCESS, cuEventCreate(&e, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&f, mod, "traps"));
+	CHECK_RES(CUDA_SUCCESS, cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, a, NULL,
+					       NULL));
+	CHECK_RES(CUDA_ERROR_LAUNCH_FAILED, cuStreamSynchronize(a));
+	CHECK_RES(CUDA_SUCCESS, cuStreamAddCallback(b, status_cb, &status, 0));
+	CHECK_RES(CUDA_SUCCESS, cuLaunchHostFunc(b, count_fn, &calls));
+	CHECK_RES(CUDA_ERROR_LAUNCH_FAILED, cuEventRecord(e, b));
+	CHECK_RES(CUDA_ERROR_LAUNCH_FAILED, cuEventQuery(e));
+	CHECK_RES(CUDA_ERROR_LAUNCH_FAILED, cuStreamCreate(&a, 0));
+	CHECK_RES(CUDA_ERROR_LAUNCH_FAILED, cuEventDestroy(e));
+	CHECK_RES(CUDA_ERROR_LAUNCH_FAILED, cuStreamDestroy(b));
+	for (i = 0; i < 100 && __atomic_load_n(&status, __ATOMIC_SEQ_CST) < 0; i++)
+		usleep(10000);
+	CHECK(__atomic_load_n(&status, __ATOMIC_SEQ_CST) == CUDA_ERROR_LAUNCH_FAILED);
+	CHECK(__atomic_load_n(&calls, __ATOMIC_SEQ_CST) == 0);
+}
+
 int main(void)
 {
 	static const struct tap_test tests[] = {
@@ -392,6 +448,7 @@ int main(void)
 		{ "host_functions", host_functions },
 		{ "destroy_with_work_pending", destroy_with_work_pending },
 		{ "fault_ends_every_stream", fault_ends_every_stream },
+		{ "after_a_fault", after_a_fault },
 	};
 
 	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
