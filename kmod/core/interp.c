@@ -96,6 +96,7 @@ struct vgpu_block {
 	u32 nwarps;
 	u32 live_warps;		/* warps with a lane that has not exited */
 	u32 next;		/* warp whose turn it is */
+	u32 bars_used;		/* barriers with arrivals: a bit each */
 	struct vgpu_barrier bars[VGPU_MAX_BARRIERS];
 	u32 shared_bytes;
 	u32 local_bytes;	/* per thread */
@@ -1521,6 +1522,7 @@ static void vgpu_bar_check(struct vgpu_block *b, u32 id)
 {
 	struct vgpu_barrier *br = &b->bars[id];
 	u32 need = br->count ? br->count : b->live_warps * VGPU_WARP, i;
+	bool red = br->red_true || br->red_false;	/* a BAR_RED came */
 
 	if (!br->arrived || br->arrived < need)
 		return;
@@ -1529,11 +1531,13 @@ static void vgpu_bar_check(struct vgpu_block *b, u32 id)
 
 		if (!w->counted || w->bar != id)
 			continue;
-		vgpu_bar_results(b, w, br);
+		if (red)
+			vgpu_bar_results(b, w, br);
 		w->counted = false;
 		vgpu_bar_wake(w, w->at_bar);
 	}
 	*br = (struct vgpu_barrier){ 0 };
+	b->bars_used &= ~(1U << id);
 }
 
 /*
@@ -1547,8 +1551,10 @@ static void vgpu_bar_arrival(struct vgpu_block *b, struct vgpu_warp *w)
 
 	if (!w->at_bar || w->counted || (w->live & ~w->at_bar))
 		return;
-	if (!br->arrived)
+	if (!br->arrived) {
 		br->count = w->bar_count;
+		b->bars_used |= 1U << w->bar;
+	}
 	br->arrived += VGPU_WARP;
 	br->red_true += w->red_true;
 	br->red_false += w->red_false;
@@ -1609,16 +1615,18 @@ static int vgpu_bar(struct vgpu_block *b, struct vgpu_warp *w,
  */
 static void vgpu_bar_exit(struct vgpu_block *b, struct vgpu_warp *w)
 {
-	u32 id;
+	u32 m, id;
 
 	if (w->live) {
 		vgpu_bar_arrival(b, w);
 		return;
 	}
 	b->live_warps--;
-	for (id = 0; id < VGPU_MAX_BARRIERS; id++)
+	for (m = b->bars_used; m; m &= m - 1) {
+		id = __builtin_ctz(m);
 		if (!b->bars[id].count)
 			vgpu_bar_check(b, id);
+	}
 }
 
 /* --- one warp ------------------------------------------------------------ */
