@@ -300,9 +300,10 @@
  * @pad: Must be 0.
  * @dst: destination register (predicate for SETP).
  * @a: first source register.
- * @b: second source register, unless VGPU_IF_B_IMM.
+ * @b: second source register, unless VGPU_IF_B_IMM; a barrier's thread
+ *	count.
  * @c: third source register, unless VGPU_IF_C_IMM; SELP's predicate;
- *	BRA's meeting point or VGPU_NO_TARGET.
+ *	BRA's meeting point or VGPU_NO_TARGET; a barrier's number register.
  * @imm: immediate operand, address offset, branch target or barrier.
  */
 struct vgpu_insn {
