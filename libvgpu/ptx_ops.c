@@ -330,6 +330,7 @@ static int lw_src_reg(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
 static int lw_dst(struct lw *lw, const struct ptx_insn *in, uint32_t i,
 		  bool pred, uint32_t *reg)
 {
+	*reg = 0;	/* (set on failure too: callers' compilers can't tell) */
 	if (i >= in->nopnds || in->opnds[i].kind != PTX_O_REG)
 		return lw_bad(lw, in, "destination must be a register");
 	*reg = lw_r(lw, in->opnds[i].reg, pred);
@@ -1192,27 +1193,63 @@ static int lw_mask(struct lw *lw, const struct ptx_insn *in,
 }
 
 /*
- * bar.red.{popc.u32,and.pred,or.pred} d, id, {!}p: __syncthreads_count,
- * _and and _or. A negated predicate goes through the scratch predicate.
+ * A block barrier's number @id and optional thread count @count (NULL:
+ * none, every thread of the block), each a constant or a register, into
+ * @x: the number in imm or register c, the count in b.
+ */
+static int lw_bar_opnds(struct lw *lw, const struct ptx_insn *in,
+			const struct ptx_opnd *id, const struct ptx_opnd *count,
+			struct vgpu_insn *x)
+{
+	if (id->kind == PTX_O_IMM) {
+		if (id->imm < 0 || id->imm >= VGPU_MAX_BARRIERS)
+			return lw_bad(lw, in, "barrier number must be from 0 to 15");
+		x->imm = (uint64_t)id->imm;
+	} else if (id->kind == PTX_O_REG) {
+		x->mod2 |= VGPU_BAR_ID_REG;
+		x->c = lw_r(lw, id->reg, false);
+	} else {
+		return lw_bad(lw, in, "barrier number must be a constant or a register");
+	}
+	if (!count)
+		return 0;
+	x->mod2 |= VGPU_BAR_COUNT;
+	if (count->kind == PTX_O_IMM) {
+		/* Threads arrive a warp at a time: whole warps only. */
+		if (count->imm < 32 || count->imm > VGPU_MAX_BLOCK_THREADS ||
+		    count->imm % 32)
+			return lw_bad(lw, in, "thread count must be a multiple of 32 from 32 to 1024");
+		x->flags |= VGPU_IF_B_IMM;
+		x->b = (uint32_t)count->imm;
+		return 0;
+	}
+	if (count->kind != PTX_O_REG)
+		return lw_bad(lw, in, "thread count must be a constant or a register");
+	x->b = lw_r(lw, count->reg, false);
+	return 0;
+}
+
+/*
+ * bar.red.{popc.u32,and.pred,or.pred} d, a{, b}, {!}p: __syncthreads_count,
+ * _and and _or, over the threads the count names. A negated predicate
+ * goes through the scratch predicate.
  */
 static int lw_bar_red(struct lw *lw, const struct ptx_insn *in)
 {
 	struct vgpu_insn x = { .op = VGPU_OP_BAR_RED, .guard = VGPU_PRED_NONE };
-	const struct ptx_opnd *id = &in->opnds[1], *p = &in->opnds[2];
+	const struct ptx_opnd *p = &in->opnds[in->nopnds - 1];
 	bool popc = ptx_has_mod(in, "popc");
 
-	if (in->nopnds == 4)
-		return lw_bad(lw, in, "a thread count is not supported yet");
-	if (lw_nopnds(lw, in, 3))
-		return -1;
+	if (in->nopnds != 3 && in->nopnds != 4)
+		return lw_bad(lw, in, "wrong number of operands");
 	if (!popc && !ptx_has_mod(in, "and") && !ptx_has_mod(in, "or"))
 		return lw_bad(lw, in, "missing operation");
 	x.mod = popc ? VGPU_BAR_POPC : ptx_has_mod(in, "and") ? VGPU_BAR_AND :
 		VGPU_BAR_OR;
 	x.type = popc ? VGPU_T_U32 : VGPU_T_PRED;
-	if (id->kind != PTX_O_IMM || id->imm < 0 || id->imm >= VGPU_MAX_BARRIERS)
-		return lw_bad(lw, in, "barrier number must be a constant from 0 to 15");
-	x.imm = (uint64_t)id->imm;
+	if (lw_bar_opnds(lw, in, &in->opnds[1],
+			 in->nopnds == 4 ? &in->opnds[2] : NULL, &x))
+		return -1;
 	if (p->kind != PTX_O_REG)
 		return lw_bad(lw, in, "a predicate register is expected");
 	if (lw_dst(lw, in, 0, !popc, &x.dst))
@@ -1231,9 +1268,15 @@ static int lw_bar_red(struct lw *lw, const struct ptx_insn *in)
 	return lw_emit(lw, x, false);
 }
 
+/*
+ * bar{.cta}.sync a{, b}, bar{.cta}.arrive a, b, bar{.cta}.red (and the
+ * same as barrier{.cta}, .aligned or not; plain bar is bar.sync), and
+ * bar.warp.sync.
+ */
 static int lw_bar(struct lw *lw, const struct ptx_insn *in)
 {
 	struct vgpu_insn x = { .op = VGPU_OP_BAR, .guard = VGPU_PRED_NONE };
+	bool arrive = ptx_has_mod(in, "arrive");
 
 	if (ptx_has_mod(in, "warp")) {
 		x.op = VGPU_OP_WARPSYNC;
@@ -1242,16 +1285,16 @@ static int lw_bar(struct lw *lw, const struct ptx_insn *in)
 			return -1;
 		return lw_emit(lw, x, false);
 	}
-	if (ptx_has_mod(in, "arrive"))
-		return lw_bad(lw, in, "not supported yet");
 	if (ptx_has_mod(in, "red"))
 		return lw_bar_red(lw, in);
-	if (in->nopnds < 1 || in->nopnds > 2 || in->opnds[0].kind != PTX_O_IMM ||
-	    in->opnds[0].imm < 0 || in->opnds[0].imm >= VGPU_MAX_BARRIERS)
-		return lw_bad(lw, in, "barrier number must be a constant from 0 to 15");
-	if (in->nopnds == 2)
-		return lw_bad(lw, in, "a thread count is not supported yet");
-	x.imm = (uint64_t)in->opnds[0].imm;
+	if (arrive && in->nopnds != 2)
+		return lw_bad(lw, in, "arrive needs a barrier number and a thread count");
+	if (in->nopnds < 1 || in->nopnds > 2)
+		return lw_bad(lw, in, "wrong number of operands");
+	x.mod = arrive ? VGPU_BAR_ARRIVE : VGPU_BAR_SYNC;
+	if (lw_bar_opnds(lw, in, &in->opnds[0],
+			 in->nopnds == 2 ? &in->opnds[1] : NULL, &x))
+		return -1;
 	return lw_emit(lw, x, false);
 }
 

@@ -105,7 +105,7 @@ static unsigned int ra_regs(const struct vgpu_insn *in)
 	unsigned int f, m = 0;
 	u8 kind[RA_NFIELDS];
 
-	if (!vgpu_isa_op_desc(in->op, &d))
+	if (!vgpu_isa_insn_desc(in, &d))
 		return 0;
 	kind[RA_DST] = d.dst;
 	kind[RA_A] = d.a;

@@ -46,5 +46,14 @@
 				   .c = VGPU_NO_TARGET)
 #define EXIT() INSN(.op = VGPU_OP_EXIT)
 #define BAR() INSN(.op = VGPU_OP_BAR)
+/* Barrier ID waiting for N threads; only arriving; number and count in registers. */
+#define BAR_N(ID, N) INSN(.op = VGPU_OP_BAR, .mod2 = VGPU_BAR_COUNT, \
+			  .flags = VGPU_IF_B_IMM, .b = (N), .imm = (ID))
+#define ARRIVE_N(ID, N) INSN(.op = VGPU_OP_BAR, .mod = VGPU_BAR_ARRIVE, \
+			     .mod2 = VGPU_BAR_COUNT, .flags = VGPU_IF_B_IMM, \
+			     .b = (N), .imm = (ID))
+#define BAR_R(RID, RN) INSN(.op = VGPU_OP_BAR, \
+			    .mod2 = VGPU_BAR_COUNT | VGPU_BAR_ID_REG, \
+			    .b = (RN), .c = (RID))
 
 #endif /* VGPU_ISA_BUILD_H */

@@ -120,6 +120,63 @@ static const struct vcase cases[] = {
 	{ "barrier number", {
 		I(.op = VGPU_OP_BAR, .guard = NONE, .imm = 16), EXIT }, 2, { 0 }, 0,
 	  "barrier number out of range" },
+	{ "named barriers with thread counts", {
+		I(.op = VGPU_OP_BAR, .mod = VGPU_BAR_ARRIVE, .guard = NONE,
+		  .mod2 = VGPU_BAR_COUNT, .flags = VGPU_IF_B_IMM, .b = 1024,
+		  .imm = 15),
+		I(.op = VGPU_OP_BAR, .guard = NONE,
+		  .mod2 = VGPU_BAR_COUNT | VGPU_BAR_ID_REG, .b = 3, .c = 2),
+		I(.op = VGPU_OP_BAR_RED, .type = VGPU_T_PRED, .mod = VGPU_BAR_AND,
+		  .guard = NONE, .dst = 1, .a = 0, .mod2 = VGPU_BAR_COUNT,
+		  .flags = VGPU_IF_B_IMM, .b = 32, .imm = 2),
+		I(.op = VGPU_OP_BAR_RED, .type = VGPU_T_U32, .mod = VGPU_BAR_POPC,
+		  .guard = NONE, .dst = 1, .a = 1, .mod2 = VGPU_BAR_ID_REG, .c = 3),
+		EXIT }, 5, { 0 }, -2, NULL },
+	{ "barrier operation out of range", {
+		I(.op = VGPU_OP_BAR, .mod = 2, .guard = NONE), EXIT }, 2, { 0 }, 0,
+	  "modifier out of range" },
+	{ "unknown barrier operand bit", {
+		I(.op = VGPU_OP_BAR, .guard = NONE, .mod2 = 4), EXIT }, 2, { 0 }, 0,
+	  "barrier operand bits out of range" },
+	{ "thread count without its bit", {
+		I(.op = VGPU_OP_BAR, .guard = NONE, .flags = VGPU_IF_B_IMM,
+		  .b = 64), EXIT }, 2, { 0 }, 0, "thread count without its mod2 bit" },
+	{ "thread count register without its bit", {
+		I(.op = VGPU_OP_BAR, .guard = NONE, .b = 1), EXIT }, 2, { 0 }, 0,
+	  "thread count without its mod2 bit" },
+	{ "thread count of part of a warp", {
+		I(.op = VGPU_OP_BAR, .guard = NONE, .mod2 = VGPU_BAR_COUNT,
+		  .flags = VGPU_IF_B_IMM, .b = 48), EXIT }, 2, { 0 }, 0,
+	  "thread count not a multiple of 32 from 32 to 1024" },
+	{ "thread count of 0", {
+		I(.op = VGPU_OP_BAR_RED, .type = VGPU_T_U32, .guard = NONE,
+		  .mod2 = VGPU_BAR_COUNT, .flags = VGPU_IF_B_IMM), EXIT }, 2, { 0 },
+	  0, "thread count not a multiple of 32 from 32 to 1024" },
+	{ "thread count above a block", {
+		I(.op = VGPU_OP_BAR, .guard = NONE, .mod2 = VGPU_BAR_COUNT,
+		  .flags = VGPU_IF_B_IMM, .b = 1056), EXIT }, 2, { 0 }, 0,
+	  "thread count not a multiple of 32 from 32 to 1024" },
+	{ "thread count register out of range", {
+		I(.op = VGPU_OP_BAR, .guard = NONE, .mod2 = VGPU_BAR_COUNT, .b = 4),
+		EXIT }, 2, { 0 }, 0, "register out of range" },
+	{ "arrive without a thread count", {
+		I(.op = VGPU_OP_BAR, .mod = VGPU_BAR_ARRIVE, .guard = NONE), EXIT },
+	  2, { 0 }, 0, "arrive without a thread count" },
+	{ "barrier number register without its bit", {
+		I(.op = VGPU_OP_BAR, .guard = NONE, .c = 1), EXIT }, 2, { 0 }, 0,
+	  "barrier number register without its mod2 bit" },
+	{ "barrier number in a register and immediate", {
+		I(.op = VGPU_OP_BAR, .guard = NONE, .mod2 = VGPU_BAR_ID_REG,
+		  .c = 1, .imm = 1), EXIT }, 2, { 0 }, 0,
+	  "barrier number both in a register and immediate" },
+	{ "barrier number register as an immediate", {
+		I(.op = VGPU_OP_BAR, .guard = NONE, .mod2 = VGPU_BAR_ID_REG,
+		  .flags = VGPU_IF_C_IMM, .c = 1), EXIT }, 2, { 0 }, 0,
+	  "barrier number register cannot be immediate" },
+	{ "barrier number register out of range", {
+		I(.op = VGPU_OP_BAR_RED, .type = VGPU_T_PRED, .mod = VGPU_BAR_OR,
+		  .guard = NONE, .mod2 = VGPU_BAR_ID_REG, .c = 4), EXIT }, 2, { 0 },
+	  0, "register out of range" },
 	{ "special register", {
 		I(.op = VGPU_OP_SREG, .type = VGPU_T_U32, .guard = NONE,
 		  .mod = VGPU_SR_COUNT), EXIT }, 2, { 0 }, 0,

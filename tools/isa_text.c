@@ -40,6 +40,7 @@ static const char *const match_names[] = { "any", "all", NULL };
 static const char *const scope_names[] = { "cta", "gpu", "sys", NULL };
 static const char *const prmt_names[] = {
 	"default", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL };
+static const char *const bar_names[] = { "sync", "arrive", NULL };
 static const char *const atom_names[] = {
 	"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas",
 	NULL };
@@ -83,6 +84,8 @@ static const char *const *mod_names(const struct vgpu_insn *in)
 		return scope_names;
 	case VGPU_OP_PRMT:
 		return prmt_names;
+	case VGPU_OP_BAR:
+		return bar_names;
 	}
 	return NULL;
 }
@@ -159,7 +162,7 @@ static void put_opnd(struct out *o, const char *key, uint8_t kind, uint32_t v,
 int vgpu_isa_print(const struct vgpu_insn *in, char *buf, size_t size)
 {
 	struct out o = { buf, size, 0 };
-	struct vgpu_op_desc d;
+	struct vgpu_op_desc d, slots;
 	const char *mname;
 	bool bimm = in->flags & VGPU_IF_B_IMM, cimm = in->flags & VGPU_IF_C_IMM;
 	bool imm_used = false;
@@ -169,7 +172,18 @@ int vgpu_isa_print(const struct vgpu_insn *in, char *buf, size_t size)
 	if (!vgpu_isa_op_desc(in->op, &d)) {
 		put(&o, "op%u", in->op);
 		d = (struct vgpu_op_desc){ 0 };
+		slots = d;
 	} else {
+		/*
+		 * Slots this instruction leaves unused (a barrier without a
+		 * count) print only when not 0; one its _IMM flag names
+		 * prints as the operation has it, so parsing gets it back.
+		 */
+		vgpu_isa_insn_desc(in, &slots);
+		if (bimm)
+			slots.b = d.b;
+		if (cimm)
+			slots.c = d.c;
 		if (in->guard != VGPU_PRED_NONE)
 			put(&o, "@%sp%u ", in->flags & VGPU_IF_GUARD_NOT ? "!" : "",
 			    in->guard);
@@ -202,9 +216,9 @@ int vgpu_isa_print(const struct vgpu_insn *in, char *buf, size_t size)
 		put(&o, " pad=%u", in->pad);
 	put_opnd(&o, "dst", slot_kind(in, d.dst, true), in->dst, false, 0);
 	put_opnd(&o, "a", slot_kind(in, d.a, false), in->a, false, 0);
-	put_opnd(&o, "b", slot_kind(in, d.b, false), in->b, bimm, in->imm);
+	put_opnd(&o, "b", slot_kind(in, slots.b, false), in->b, bimm, in->imm);
 	put_opnd(&o, "c", in->op == VGPU_OP_SELP ? OPND_PRED :
-		 slot_kind(in, d.c, false), in->c, cimm, in->imm);
+		 slot_kind(in, slots.c, false), in->c, cimm, in->imm);
 	if ((bimm && d.b == OPND_REG_IMM) || (cimm && d.c == OPND_REG_IMM))
 		imm_used = true;
 	if (in->imm && !imm_used)

@@ -86,7 +86,7 @@
 #define VGPU_OP_ST 24		/* [a + imm] = b, mod VGPU_SPACE_* */
 #define VGPU_OP_BRA 25		/* go to imm; c: where lanes meet again */
 #define VGPU_OP_EXIT 26		/* the lane ends */
-#define VGPU_OP_BAR 27		/* block barrier imm (0-15) */
+#define VGPU_OP_BAR 27		/* block barrier (below); mod VGPU_BAR_SYNC/ARRIVE */
 #define VGPU_OP_TRAP 28		/* fault the launch */
 /*
  * Warp-synchronous operations: @imm is the member mask. They wait until
@@ -118,9 +118,10 @@
 #define VGPU_OP_TANH 49		/* approximate */
 #define VGPU_OP_COPYSIGN 50	/* d = |b| with the sign of a */
 /*
- * A block barrier (imm) that also reduces predicate a over the threads
- * arriving: d = how many had it true (mod POPC, type U32), or the
- * predicate d = all of them (AND) or any of them (OR), type PRED.
+ * A block barrier (as BAR with VGPU_BAR_SYNC) that also reduces predicate
+ * a over the threads arriving: d = how many had it true (mod POPC, type
+ * U32), or the predicate d = all of them (AND) or any of them (OR), type
+ * PRED.
  */
 #define VGPU_OP_BAR_RED 51
 #define VGPU_OP_COUNT 52
@@ -153,6 +154,29 @@
 #define VGPU_ATOM_EXCH 8
 #define VGPU_ATOM_CAS 9		/* old == b ? c : old */
 #define VGPU_ATOM_COUNT 10
+
+/*
+ * Block barriers (BAR, BAR_RED). A block has VGPU_MAX_BARRIERS of them,
+ * named by @imm or, with VGPU_BAR_ID_REG in @mod2, by register @c (@imm
+ * then 0). A barrier completes when its thread count has arrived: every
+ * thread of the block by default, or with VGPU_BAR_COUNT in @mod2 the
+ * count @b gives (a register, or with VGPU_IF_B_IMM the field itself; a
+ * multiple of 32 from 32 to VGPU_MAX_BLOCK_THREADS). Threads arrive a
+ * warp at a time: once all lanes of a warp that have not exited are at
+ * the barrier, the warp counts as 32 threads (a block's last warp too).
+ * Warps that have exited whole are not waited for by a barrier without a
+ * count. Lanes that only arrive (BAR with VGPU_BAR_ARRIVE, which needs a
+ * count) then go on; the others wait until the barrier completes, which
+ * readies it for its next use.
+ */
+
+/* BAR (mod). */
+#define VGPU_BAR_SYNC 0
+#define VGPU_BAR_ARRIVE 1
+
+/* BAR and BAR_RED (mod2): which operands the barrier has. */
+#define VGPU_BAR_COUNT 0x01	/* a thread count in @b */
+#define VGPU_BAR_ID_REG 0x02	/* the barrier number in register @c */
 
 /* BAR_RED (mod). */
 #define VGPU_BAR_POPC 0
@@ -269,15 +293,17 @@
  * @stype: CVT's source type; VGPU_T_NONE otherwise.
  * @mod: what the operation says (VGPU_RND_*, VGPU_CMP_*, ...); else 0.
  * @mod2: ATOM's operation (VGPU_ATOM_*); for SHFL and MATCH, a
- *	predicate to set, plus 1 (0: none); otherwise 0.
+ *	predicate to set, plus 1 (0: none); for BAR and BAR_RED,
+ *	VGPU_BAR_COUNT and VGPU_BAR_ID_REG; otherwise 0.
  * @flags: VGPU_IF_*.
  * @guard: guarding predicate, or VGPU_PRED_NONE.
  * @pad: Must be 0.
  * @dst: destination register (predicate for SETP).
  * @a: first source register.
- * @b: second source register, unless VGPU_IF_B_IMM.
+ * @b: second source register, unless VGPU_IF_B_IMM; a barrier's thread
+ *	count.
  * @c: third source register, unless VGPU_IF_C_IMM; SELP's predicate;
- *	BRA's meeting point or VGPU_NO_TARGET.
+ *	BRA's meeting point or VGPU_NO_TARGET; a barrier's number register.
  * @imm: immediate operand, address offset, branch target or barrier.
  */
 struct vgpu_insn {
@@ -304,6 +330,7 @@ struct vgpu_insn {
 #define VGPU_MAX_LOCAL_BYTES (512U << 10)	/* per thread */
 #define VGPU_MAX_SHARED_BYTES (228U << 10)	/* static, per block */
 #define VGPU_MAX_BARRIERS 16
+#define VGPU_MAX_BLOCK_THREADS 1024	/* the most a barrier's count names */
 
 /**
  * struct vgpu_func - one kernel (entry point) of a program.

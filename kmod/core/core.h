@@ -94,6 +94,8 @@ struct vgpu_op_desc {
 };
 
 bool vgpu_isa_op_desc(u8 op, struct vgpu_op_desc *d);
+/* The same for one instruction, whose fields may leave slots unused. */
+bool vgpu_isa_insn_desc(const struct vgpu_insn *in, struct vgpu_op_desc *d);
 
 /* isa_verify.c: one instruction's form, NULL when well formed. */
 const char *vgpu_isa_check_shape(const struct vgpu_insn *in, u32 ninsns);

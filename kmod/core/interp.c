@@ -30,7 +30,14 @@
  * struct vgpu_warp - one warp's execution state.
  * @pc: each lane's next instruction (lanes of the group: see @cur_pc).
  * @live: lanes that have not exited.
- * @at_bar: lanes waiting at a block barrier.
+ * @at_bar: lanes waiting at block barrier @bar (all at the same one: a
+ *	warp arrives whole, so lanes at two barriers could never go on).
+ * @bar_arrive: lanes of @at_bar that only arrive: they wait for the rest
+ *	of the warp, not for the barrier.
+ * @bar_count: the thread count the first of @at_bar's lanes named.
+ * @red_true, @red_false: BAR_RED lanes of @at_bar whose predicate held,
+ *	and those whose did not; they join the barrier with the warp.
+ * @bar: the barrier; @counted: the warp's arrival there is counted.
  * @waiting: lanes waiting at a warp-synchronous instruction for others.
  * @cc: each lane's carry flag.
  * @cur_pc, @cur_mask: the group being run.
@@ -43,6 +50,12 @@ struct vgpu_warp {
 	u32 pc[VGPU_WARP];
 	u32 live;
 	u32 at_bar;
+	u32 bar_arrive;
+	u32 bar_count;
+	u32 red_true;
+	u32 red_false;
+	u8 bar;
+	bool counted;
 	u32 waiting;
 	u32 cc;
 	u32 cur_pc;
@@ -57,6 +70,21 @@ struct vgpu_warp {
 };
 
 /*
+ * struct vgpu_barrier - one of a block's barriers, in its current use.
+ * @arrived: threads arrived (32 a warp).
+ * @count: threads it waits for, as the first warp to arrive named it
+ *	(0: the block's warps that have not exited).
+ * @red_true, @red_false: BAR_RED arrivals whose predicate held, and
+ *	those whose did not.
+ */
+struct vgpu_barrier {
+	u32 arrived;
+	u32 count;
+	u32 red_true;
+	u32 red_false;
+};
+
+/*
  * struct vgpu_block - a block being run; one allocation of
  * vgpu_block_bytes() holds it, its warps, registers and memories.
  */
@@ -66,9 +94,10 @@ struct vgpu_block {
 	u32 ctaid[3];
 	u32 nthreads;
 	u32 nwarps;
+	u32 live_warps;		/* warps with a lane that has not exited */
 	u32 next;		/* warp whose turn it is */
-	u32 red_true;		/* BAR_RED: arrivals whose predicate held */
-	u32 red_false;		/* and those whose did not */
+	u32 bars_used;		/* barriers with arrivals: a bit each */
+	struct vgpu_barrier bars[VGPU_MAX_BARRIERS];
 	u32 shared_bytes;
 	u32 local_bytes;	/* per thread */
 	u8 *shared;
@@ -138,6 +167,7 @@ void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 	b->ctaid[2] = block_index / l->grid[0] / l->grid[1];
 	b->nthreads = nthreads;
 	b->nwarps = (nthreads + 31) / 32;
+	b->live_warps = b->nwarps;
 	b->shared_bytes = f->shared_bytes + l->dyn_shared;
 	b->local_bytes = f->local_bytes;
 	p = (u8 *)b + ALIGN16(sizeof(*b) + b->nwarps * sizeof(struct vgpu_warp));
@@ -1414,6 +1444,191 @@ static void vgpu_carry_op(struct vgpu_warp *w, const struct vgpu_insn *in,
 		w->cc = (w->cc & ~em) | out;
 }
 
+/* --- block barriers ------------------------------------------------------ */
+
+/*
+ * The barrier and thread count (0: the block) @in names for the warp, as
+ * its lowest arriving lane @lane reads them. False when they are not a
+ * barrier and count PTX allows.
+ */
+static bool vgpu_bar_operands(const struct vgpu_warp *w,
+			      const struct vgpu_insn *in, u32 lane, u32 *id,
+			      u32 *count)
+{
+	*id = (u32)in->imm;
+	if (in->mod2 & VGPU_BAR_ID_REG)
+		*id = (u32)REG(w, in->c, lane);
+	*count = 0;
+	if (in->mod2 & VGPU_BAR_COUNT) {
+		*count = in->flags & VGPU_IF_B_IMM ? in->b :
+			 (u32)REG(w, in->b, lane);
+		if (!*count || *count % VGPU_WARP)
+			return false;
+	}
+	return *id < VGPU_MAX_BARRIERS;
+}
+
+/* @lanes of @w, waiting at its barrier, go on. */
+static void vgpu_bar_wake(struct vgpu_warp *w, u32 lanes)
+{
+	bool parked = w->cur_mask & w->at_bar;
+	u32 back = lanes & ~w->cur_mask;
+
+	w->at_bar &= ~lanes;
+	w->bar_arrive &= ~lanes;
+	/* A group running meets them where it reaches their pc. */
+	if (w->cur_mask && !parked && back) {
+		w->others |= back;
+		w->min_other = vgpu_min_pc(w, w->others);
+	}
+}
+
+/*
+ * Barrier @br completes: lanes of @w that wait at a BAR_RED get its
+ * reduction (a parked warp's lanes wait after its cur_pc, others after
+ * their own pc).
+ */
+static void vgpu_bar_results(struct vgpu_block *b, struct vgpu_warp *w,
+			     const struct vgpu_barrier *br)
+{
+	u32 m, lane;
+
+	for (m = w->at_bar; m; m &= m - 1) {
+		const struct vgpu_insn *in;
+		u32 pc;
+
+		lane = __builtin_ctz(m);
+		pc = (w->cur_mask >> lane & 1) ? w->cur_pc : w->pc[lane];
+		in = &b->code[pc - 1];
+		if (in->op != VGPU_OP_BAR_RED)
+			continue;
+		if (in->mod == VGPU_BAR_POPC) {
+			REG(w, in->dst, lane) = br->red_true;
+		} else {
+			bool v = in->mod == VGPU_BAR_AND ? !br->red_false :
+				 br->red_true != 0;
+
+			w->preds[in->dst] = (w->preds[in->dst] & ~(1U << lane)) |
+					    (u32)v << lane;
+		}
+	}
+}
+
+/*
+ * Barrier @id completes once its count has arrived: the warps counted
+ * there go on, and it is ready for its next use.
+ */
+static void vgpu_bar_check(struct vgpu_block *b, u32 id)
+{
+	struct vgpu_barrier *br = &b->bars[id];
+	u32 need = br->count ? br->count : b->live_warps * VGPU_WARP, i;
+	bool red = br->red_true || br->red_false;	/* a BAR_RED came */
+
+	if (!br->arrived || br->arrived < need)
+		return;
+	for (i = 0; i < b->nwarps; i++) {
+		struct vgpu_warp *w = &b->warps[i];
+
+		if (!w->counted || w->bar != id)
+			continue;
+		if (red)
+			vgpu_bar_results(b, w, br);
+		w->counted = false;
+		vgpu_bar_wake(w, w->at_bar);
+	}
+	*br = (struct vgpu_barrier){ 0 };
+	b->bars_used &= ~(1U << id);
+}
+
+/*
+ * Counts @w's arrival at its barrier once every lane of it that has not
+ * exited is there: 32 threads, whatever the number of lanes. Lanes that
+ * only arrive then go on.
+ */
+static void vgpu_bar_arrival(struct vgpu_block *b, struct vgpu_warp *w)
+{
+	struct vgpu_barrier *br = &b->bars[w->bar];
+
+	if (!w->at_bar || w->counted || (w->live & ~w->at_bar))
+		return;
+	if (!br->arrived) {
+		br->count = w->bar_count;
+		b->bars_used |= 1U << w->bar;
+	}
+	br->arrived += VGPU_WARP;
+	br->red_true += w->red_true;
+	br->red_false += w->red_false;
+	w->red_true = 0;
+	w->red_false = 0;
+	w->counted = true;
+	if (w->bar_arrive) {
+		vgpu_bar_wake(w, w->bar_arrive);
+		w->counted = w->at_bar != 0;
+	}
+	vgpu_bar_check(b, w->bar);
+}
+
+/*
+ * BAR and BAR_RED for lanes @em of the group. A warp that arrives whole
+ * (every live lane in one group) stays that group, parked at the next
+ * instruction until the barrier completes; otherwise the lanes leave the
+ * group. Returns 0, with *@parked set when the warp is, or
+ * VGPU_RUN_FAULT.
+ */
+static int vgpu_bar(struct vgpu_block *b, struct vgpu_warp *w,
+		    const struct vgpu_insn *in, u32 em, u32 next, bool *parked)
+{
+	bool whole = em == w->cur_mask && em == w->live && !w->waiting;
+	u32 id, count, m;
+
+	if (!vgpu_bar_operands(w, in, __builtin_ctz(em), &id, &count))
+		return vgpu_fail(b, w, em, VGPU_FAULT_TRAP, 0);
+	if (w->at_bar && w->bar != id)
+		return vgpu_fail(b, w, em, VGPU_FAULT_DEADLOCK, 0);
+	if (!w->at_bar) {
+		w->bar = (u8)id;
+		w->bar_count = count;
+	}
+	if (in->op == VGPU_OP_BAR_RED) {
+		m = w->preds[in->a];
+		w->red_true += (u32)vgpu_popcount(em & m);
+		w->red_false += (u32)vgpu_popcount(em & ~m);
+	} else if (in->mod == VGPU_BAR_ARRIVE) {
+		w->bar_arrive |= em;
+	}
+	w->at_bar |= em;
+	if (whole) {
+		w->cur_pc = next;
+	} else {
+		for (m = em; m; m &= m - 1)
+			w->pc[__builtin_ctz(m)] = next;
+		w->cur_mask &= ~em;
+	}
+	vgpu_bar_arrival(b, w);
+	*parked = whole && (w->cur_mask & w->at_bar);
+	return 0;
+}
+
+/*
+ * Lanes of @w exited: the rest of the warp may now be all at its
+ * barrier, and a warp gone whole is no longer waited for.
+ */
+static void vgpu_bar_exit(struct vgpu_block *b, struct vgpu_warp *w)
+{
+	u32 m, id;
+
+	if (w->live) {
+		vgpu_bar_arrival(b, w);
+		return;
+	}
+	b->live_warps--;
+	for (m = b->bars_used; m; m &= m - 1) {
+		id = __builtin_ctz(m);
+		if (!b->bars[id].count)
+			vgpu_bar_check(b, id);
+	}
+}
+
 /* --- one warp ------------------------------------------------------------ */
 
 /*
@@ -1433,6 +1648,7 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 		const struct vgpu_insn *in = &b->code[w->cur_pc];
 		u32 em = vgpu_guard(w, in, w->cur_mask), m, lane;
 		u32 next = w->cur_pc + 1;
+		bool parked;
 		int ret;
 
 		(*used)++;
@@ -1560,28 +1776,16 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 		case VGPU_OP_EXIT:
 			w->live &= ~em;
 			w->cur_mask &= ~em;
+			if (em && (w->at_bar || !w->live))
+				vgpu_bar_exit(b, w);
 			break;
 		case VGPU_OP_BAR_RED:
-			m = w->preds[in->a];
-			b->red_true += (u32)vgpu_popcount(em & m);
-			b->red_false += (u32)vgpu_popcount(em & ~m);
-			fallthrough;
 		case VGPU_OP_BAR:
-			/*
-			 * Every barrier number waits for the whole block. A
-			 * warp that arrives whole (every live lane in one
-			 * group) stays that group, parked at the next
-			 * instruction until the barrier opens.
-			 */
-			if (em == w->cur_mask && em == w->live && !w->waiting) {
-				w->at_bar |= em;
-				w->cur_pc = next;
-				return 0;
-			}
-			for (m = em; m; m &= m - 1)
-				w->pc[__builtin_ctz(m)] = next;
-			w->at_bar |= em;
-			w->cur_mask &= ~em;
+			if (!em)
+				break;
+			ret = vgpu_bar(b, w, in, em, next, &parked);
+			if (ret || parked)
+				return ret;
 			break;
 		case VGPU_OP_TRAP:
 			if (em)
@@ -1645,36 +1849,6 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 	return 0;
 }
 
-/*
- * The barrier opens: lanes that arrived at a BAR_RED get the block's
- * reduction (a parked warp's lanes wait after its cur_pc, others after
- * their own pc).
- */
-static void vgpu_bar_results(struct vgpu_block *b, struct vgpu_warp *w)
-{
-	u32 m, lane;
-
-	for (m = w->at_bar; m; m &= m - 1) {
-		const struct vgpu_insn *in;
-		u32 pc;
-
-		lane = __builtin_ctz(m);
-		pc = (w->cur_mask >> lane & 1) ? w->cur_pc : w->pc[lane];
-		in = &b->code[pc - 1];
-		if (in->op != VGPU_OP_BAR_RED)
-			continue;
-		if (in->mod == VGPU_BAR_POPC) {
-			REG(w, in->dst, lane) = b->red_true;
-		} else {
-			bool v = in->mod == VGPU_BAR_AND ? !b->red_false :
-				 b->red_true != 0;
-
-			w->preds[in->dst] = (w->preds[in->dst] & ~(1U << lane)) |
-					    (u32)v << lane;
-		}
-	}
-}
-
 /**
  * vgpu_block_run() - run @b for about @budget instructions.
  * Return: VGPU_RUN_DONE, VGPU_RUN_MORE or VGPU_RUN_FAULT.
@@ -1684,7 +1858,7 @@ int vgpu_block_run(struct vgpu_block *b, u32 budget)
 	u32 used = 0, i;
 
 	while (used < budget) {
-		bool ran = false, live = false, waiting = true;
+		bool ran = false, live = false;
 
 		for (i = 0; i < b->nwarps && used < budget; i++) {
 			struct vgpu_warp *w = &b->warps[b->next];
@@ -1700,23 +1874,16 @@ int vgpu_block_run(struct vgpu_block *b, u32 budget)
 				return ret;
 			ran |= used != before;
 		}
-		for (i = 0; i < b->nwarps; i++) {
+		for (i = 0; i < b->nwarps; i++)
 			live |= b->warps[i].live != 0;
-			if (b->warps[i].live & ~b->warps[i].at_bar)
-				waiting = false;
-		}
 		if (!live)
 			return VGPU_RUN_DONE;
-		if (waiting) {
-			/* Everyone left is at the barrier: it opens. */
-			for (i = 0; i < b->nwarps; i++) {
-				vgpu_bar_results(b, &b->warps[i]);
-				b->warps[i].at_bar = 0;
-			}
-			b->red_true = 0;
-			b->red_false = 0;
-			continue;
-		}
+		/*
+		 * Barriers complete as warps arrive and exit, so a round in
+		 * which no warp could run (every lane waits at a barrier
+		 * that cannot complete, or for lanes that never come) ends
+		 * the block.
+		 */
 		if (!ran)
 			return vgpu_fail(b, &b->warps[0], 1, VGPU_FAULT_DEADLOCK, 0);
 	}

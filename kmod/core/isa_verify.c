@@ -81,7 +81,9 @@ static const struct vgpu_op_spec vgpu_ops[VGPU_OP_COUNT] = {
 	[VGPU_OP_ST] = { "st", T_MEM, OPND_NONE, OPND_ADDR, OPND_REG_IMM, .imm = 1 },
 	[VGPU_OP_BRA] = { "bra", TB(VGPU_T_NONE), .c = OPND_MEET, .imm = 1 },
 	[VGPU_OP_EXIT] = { "exit", TB(VGPU_T_NONE) },
-	[VGPU_OP_BAR] = { "bar", TB(VGPU_T_NONE), .imm = 1 },
+	/* A barrier's count and number register: see vgpu_isa_insn_desc(). */
+	[VGPU_OP_BAR] = { "bar", TB(VGPU_T_NONE), .b = OPND_REG_INLINE,
+			  .c = OPND_REG_INLINE, .imm = 1 },
 	[VGPU_OP_TRAP] = { "trap", TB(VGPU_T_NONE) },
 	[VGPU_OP_SHFL] = { "shfl", T_B32, OPND_REG, OPND_REG, OPND_REG_INLINE,
 			   OPND_REG_INLINE, .imm = 1 },
@@ -110,7 +112,7 @@ static const struct vgpu_op_spec vgpu_ops[VGPU_OP_COUNT] = {
 	[VGPU_OP_TANH] = { "tanh", TB(VGPU_T_F32), OPND_REG, OPND_REG },
 	[VGPU_OP_COPYSIGN] = { "copysign", T_FLT, OPND_REG, OPND_REG, OPND_REG },
 	[VGPU_OP_BAR_RED] = { "barred", T_B32 | T_PRED, OPND_REG, OPND_PRED,
-			      .imm = 1 },
+			      OPND_REG_INLINE, OPND_REG_INLINE, .imm = 1 },
 };
 
 /**
@@ -129,6 +131,29 @@ bool vgpu_isa_op_desc(u8 op, struct vgpu_op_desc *d)
 	d->a = s->a;
 	d->b = s->b;
 	d->c = s->c;
+	return true;
+}
+
+static bool vgpu_is_bar(u8 op)
+{
+	return op == VGPU_OP_BAR || op == VGPU_OP_BAR_RED;
+}
+
+/**
+ * vgpu_isa_insn_desc() - the operand slots of @in itself: those of its
+ * operation, less a barrier's thread count and number register where
+ * its mod2 says it has none. False for an unknown operation.
+ */
+bool vgpu_isa_insn_desc(const struct vgpu_insn *in, struct vgpu_op_desc *d)
+{
+	if (!vgpu_isa_op_desc(in->op, d))
+		return false;
+	if (vgpu_is_bar(in->op)) {
+		if (!(in->mod2 & VGPU_BAR_COUNT))
+			d->b = OPND_NONE;
+		if (!(in->mod2 & VGPU_BAR_ID_REG))
+			d->c = OPND_NONE;
+	}
 	return true;
 }
 
@@ -180,7 +205,8 @@ static bool vgpu_is_u32(const struct vgpu_insn *in)
 
 static bool vgpu_has_mod2(u8 op)
 {
-	return op == VGPU_OP_ATOM || op == VGPU_OP_SHFL || op == VGPU_OP_MATCH;
+	return op == VGPU_OP_ATOM || op == VGPU_OP_SHFL || op == VGPU_OP_MATCH ||
+	       vgpu_is_bar(op);
 }
 
 /* What the warp operations and atomics add to the common rules. */
@@ -263,6 +289,9 @@ static const char *vgpu_check_mod(const struct vgpu_insn *in)
 	case VGPU_OP_BFIND:
 		max = 2;
 		break;
+	case VGPU_OP_BAR:
+		max = VGPU_BAR_ARRIVE + 1;
+		break;
 	case VGPU_OP_BAR_RED:
 		max = VGPU_BAR_OR + 1;
 		break;
@@ -281,6 +310,34 @@ static const char *vgpu_check_mod(const struct vgpu_insn *in)
 		break;
 	}
 	return in->mod < max ? NULL : "modifier out of range";
+}
+
+/* BAR and BAR_RED: which operands mod2 gives, and what they may hold. */
+static const char *vgpu_check_bar(const struct vgpu_insn *in)
+{
+	bool count = in->mod2 & VGPU_BAR_COUNT, id_reg = in->mod2 & VGPU_BAR_ID_REG;
+	bool popc = in->mod == VGPU_BAR_POPC;
+
+	if (in->mod2 & ~(VGPU_BAR_COUNT | VGPU_BAR_ID_REG))
+		return "barrier operand bits out of range";
+	if (!count && (in->b || (in->flags & VGPU_IF_B_IMM)))
+		return "thread count without its mod2 bit";
+	if (count && (in->flags & VGPU_IF_B_IMM) &&
+	    (!in->b || in->b % 32 || in->b > VGPU_MAX_BLOCK_THREADS))
+		return "thread count not a multiple of 32 from 32 to 1024";
+	if (in->flags & VGPU_IF_C_IMM)
+		return "barrier number register cannot be immediate";
+	if (!id_reg && in->c)
+		return "barrier number register without its mod2 bit";
+	if (id_reg && in->imm)
+		return "barrier number both in a register and immediate";
+	if (in->imm >= VGPU_MAX_BARRIERS)
+		return "barrier number out of range";
+	if (in->op == VGPU_OP_BAR && in->mod == VGPU_BAR_ARRIVE && !count)
+		return "arrive without a thread count";
+	if (in->op == VGPU_OP_BAR_RED && popc != vgpu_is_u32(in))
+		return "popc writes a register; and, or write a predicate";
+	return NULL;
 }
 
 /* CVT: the source type, and rounding that fits the two types. */
@@ -372,7 +429,8 @@ const char *vgpu_isa_check_shape(const struct vgpu_insn *in, u32 ninsns)
 	if (imm_flags == (VGPU_IF_B_IMM | VGPU_IF_C_IMM) &&
 	    s->b != OPND_REG_INLINE)
 		return "two immediate operands";
-	if (in->type == VGPU_T_PRED && imm_flags)
+	/* (A barrier's immediate count is no operand of the predicate type.) */
+	if (in->type == VGPU_T_PRED && imm_flags && !vgpu_is_bar(in->op))
 		return "predicate operand cannot be immediate";
 	if (!imm_flags && !s->imm && in->imm)
 		return "unused immediate is not 0";
@@ -393,15 +451,8 @@ const char *vgpu_isa_check_shape(const struct vgpu_insn *in, u32 ninsns)
 	}
 	if (in->op == VGPU_OP_BRA && in->imm >= ninsns)
 		return "branch target out of range";
-	if ((in->op == VGPU_OP_BAR || in->op == VGPU_OP_BAR_RED) &&
-	    in->imm >= VGPU_MAX_BARRIERS)
-		return "barrier number out of range";
-	if (in->op == VGPU_OP_BAR_RED) {
-		bool popc = in->mod == VGPU_BAR_POPC;
-
-		if (popc != vgpu_is_u32(in))
-			return "popc writes a register; and, or write a predicate";
-	}
+	if (vgpu_is_bar(in->op))
+		return vgpu_check_bar(in);
 	return NULL;
 }
 
@@ -409,9 +460,11 @@ const char *vgpu_isa_check_shape(const struct vgpu_insn *in, u32 ninsns)
 static const char *vgpu_check_regs(const struct vgpu_insn *in,
 				   const struct vgpu_func *f, u32 ninsns)
 {
-	const struct vgpu_op_spec *s = &vgpu_ops[in->op];
 	bool pred = in->type == VGPU_T_PRED;
+	struct vgpu_op_desc sd, *s = &sd;
 	const char *why;
+
+	vgpu_isa_insn_desc(in, s);
 
 	why = vgpu_check_opnd(s->dst, in->dst, false, pred, f->nregs,
 			      f->npreds, ninsns);
@@ -427,7 +480,7 @@ static const char *vgpu_check_regs(const struct vgpu_insn *in,
 				      f->npreds, ninsns);
 	if (!why && in->guard != VGPU_PRED_NONE && in->guard >= f->npreds)
 		why = "guard predicate out of range";
-	if (!why && vgpu_has_mod2(in->op) && in->op != VGPU_OP_ATOM &&
+	if (!why && (in->op == VGPU_OP_SHFL || in->op == VGPU_OP_MATCH) &&
 	    in->mod2 > f->npreds)
 		why = "predicate out of range";
 	return why;

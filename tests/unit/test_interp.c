@@ -884,6 +884,289 @@ static void barrier_reductions(void)
 	CHECK(bad == 0);
 }
 
+/*
+ * Named barriers with thread counts, 4 warps. Warp 0 consumes what warp 1
+ * produces, five times over one buffer: the producer writes and arrives
+ * at barrier 1 (full) without waiting, then waits at barrier 2 (empty);
+ * the consumer waits at 1, reads, arrives at 2 and notes its progress.
+ * Warps 2 and 3 wait until it has taken three items, then trade values
+ * through barrier 0, counting only their 64 threads: barriers that
+ * waited for the whole block would stop the pair while the others spin.
+ */
+static void producer_consumer_barriers(void)
+{
+	uint32_t out[128];
+	uint64_t params[1] = { (uintptr_t)out };
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vgpu_insn p[] = {
+		/* 0-4 */ PROLOGUE,
+		/* 5 */ MOVI(VGPU_T_U32, 3, 0),
+		/* 6 */ MOVI(VGPU_T_U32, 4, 0),				/* i */
+		/* 7 */ OPI(VGPU_OP_AND, VGPU_T_U32, 8, 0, 31),		/* lane */
+		/* 8 */ OPI(VGPU_OP_SHL, VGPU_T_U32, 6, 8, 2),
+		/* 9 */ OPI(VGPU_OP_SHR, VGPU_T_U32, 7, 0, 5),		/* warp */
+		/* 10 */ OPI(VGPU_OP_SHL, VGPU_T_U32, 9, 0, 2),
+		/* 11 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 7, 0),
+		/* 12 */ BRA_IF(0, 29),
+		/* 13 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 7, 1),
+		/* 14 */ BRA_IF(0, 38),
+		/* warps 2 and 3 */
+		/* 15 */ LD(VGPU_SPACE_SHARED, VGPU_T_U32, 5, VGPU_NO_REG, 1020),
+		/* 16 */ SETPI(VGPU_T_U32, VGPU_CMP_LT, 0, 5, 3),
+		/* 17 */ BRA_IF(0, 15),
+		/* 18 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 5, 0, 4),
+		/* 19 */ ST(VGPU_SPACE_SHARED, VGPU_T_U32, 9, 256, 5),
+		/* 20 */ BAR_N(0, 64),
+		/* 21 */ OPI(VGPU_OP_XOR, VGPU_T_U32, 10, 9, 128),	/* the other warp's */
+		/* 22 */ LD(VGPU_SPACE_SHARED, VGPU_T_U32, 5, 10, 256),
+		/* 23 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 5),
+		/* 24 */ BAR_N(0, 64),
+		/* 25 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 1),
+		/* 26 */ SETPI(VGPU_T_U32, VGPU_CMP_LT, 0, 4, 5),
+		/* 27 */ BRA_IF(0, 18),
+		/* 28 */ BRA(47),
+		/* consumer */
+		/* 29 */ BAR_N(1, 64),
+		/* 30 */ LD(VGPU_SPACE_SHARED, VGPU_T_U32, 5, 6, 0),
+		/* 31 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 5),
+		/* 32 */ ARRIVE_N(2, 64),
+		/* 33 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 1),
+		/* 34 */ ST(VGPU_SPACE_SHARED, VGPU_T_U32, VGPU_NO_REG, 1020, 4),
+		/* 35 */ SETPI(VGPU_T_U32, VGPU_CMP_LT, 0, 4, 5),
+		/* 36 */ BRA_IF(0, 29),
+		/* 37 */ BRA(47),
+		/* producer */
+		/* 38 */ OPI(VGPU_OP_MUL, VGPU_T_U32, 5, 4, 100),
+		/* 39 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 5, 5, 8),
+		/* 40 */ ST(VGPU_SPACE_SHARED, VGPU_T_U32, 6, 0, 5),
+		/* 41 */ ARRIVE_N(1, 64),
+		/* 42 */ BAR_N(2, 64),
+		/* 43 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 1),
+		/* 44 */ SETPI(VGPU_T_U32, VGPU_CMP_LT, 0, 4, 5),
+		/* 45 */ BRA_IF(0, 38),
+		/* 46 */ MOVI(VGPU_T_U32, 3, 7),
+		/* 47-48 */ EPILOGUE,
+	};
+	struct vgpu_func f = { .nregs = 11, .npreds = 1, .param_bytes = 8,
+			       .shared_bytes = 1024 };
+	int t, bad = 0;
+
+	CHECK(core_run(p, sizeof(p) / sizeof(p[0]), f, 1, 128, params, mem, NULL) == VGPU_RUN_DONE);
+	for (t = 0; t < 128; t++) {
+		uint32_t want = t < 32 ? 1000 + 5 * t : t < 64 ? 7 :
+				5 * (t ^ 32) + 10;
+
+		bad += out[t] != want;
+	}
+	CHECK(bad == 0);
+}
+
+/*
+ * Two pairs of warps, each on its own barrier: warps 0-1 on one named by
+ * a register with the count in a register, 3 rounds; warps 2-3 on
+ * barrier 5, 7 rounds, which they start only once the first pair has
+ * finished (a flag in shared memory): a barrier that waited for the
+ * whole block would never let the first pair through.
+ */
+static void barriers_of_separate_groups(void)
+{
+	uint32_t out[128];
+	uint64_t params[1] = { (uintptr_t)out };
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vgpu_insn p[] = {
+		/* 0-4 */ PROLOGUE,
+		/* 5 */ MOVI(VGPU_T_U32, 3, 0),
+		/* 6 */ MOVI(VGPU_T_U32, 4, 0),
+		/* 7 */ OPI(VGPU_OP_SHL, VGPU_T_U32, 9, 0, 2),
+		/* 8 */ OPI(VGPU_OP_SHR, VGPU_T_U32, 7, 0, 5),
+		/* 9 */ MOVI(VGPU_T_U32, 11, 3),			/* barrier */
+		/* 10 */ MOVI(VGPU_T_U32, 12, 64),			/* count */
+		/* 11 */ MOVI(VGPU_T_U32, 10, 7),			/* rounds */
+		/* 12 */ SETPI(VGPU_T_U32, VGPU_CMP_LT, 0, 7, 2),
+		/* 13 */ INSN(.op = VGPU_OP_MOV, .type = VGPU_T_U32, .dst = 10,
+			      .flags = VGPU_IF_B_IMM, .imm = 3, .guard = 0),
+		/* 14 */ BRA_UNLESS(0, 27),
+		/* warps 0 and 1 */
+		/* 15 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 5, 0, 4),
+		/* 16 */ ST(VGPU_SPACE_SHARED, VGPU_T_U32, 9, 0, 5),
+		/* 17 */ BAR_R(11, 12),
+		/* 18 */ OPI(VGPU_OP_XOR, VGPU_T_U32, 8, 9, 128),
+		/* 19 */ LD(VGPU_SPACE_SHARED, VGPU_T_U32, 5, 8, 0),
+		/* 20 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 5),
+		/* 21 */ BAR_R(11, 12),
+		/* 22 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 1),
+		/* 23 */ SETP(VGPU_T_U32, VGPU_CMP_LT, 0, 4, 10),
+		/* 24 */ BRA_IF(0, 15),
+		/* 25 */ ST(VGPU_SPACE_SHARED, VGPU_T_U32, VGPU_NO_REG, 1020, 12),
+		/* 26 */ BRA(40),
+		/* warps 2 and 3 */
+		/* 27 */ LD(VGPU_SPACE_SHARED, VGPU_T_U32, 5, VGPU_NO_REG, 1020),
+		/* 28 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 1, 5, 0),
+		/* 29 */ BRA_IF(1, 27),
+		/* 30 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 5, 0, 4),
+		/* 31 */ ST(VGPU_SPACE_SHARED, VGPU_T_U32, 9, 0, 5),
+		/* 32 */ BAR_N(5, 64),
+		/* 33 */ OPI(VGPU_OP_XOR, VGPU_T_U32, 8, 9, 128),
+		/* 34 */ LD(VGPU_SPACE_SHARED, VGPU_T_U32, 5, 8, 0),
+		/* 35 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 5),
+		/* 36 */ BAR_N(5, 64),
+		/* 37 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 1),
+		/* 38 */ SETP(VGPU_T_U32, VGPU_CMP_LT, 0, 4, 10),
+		/* 39 */ BRA_IF(0, 30),
+		/* 40-41 */ EPILOGUE,
+	};
+	struct vgpu_func f = { .nregs = 13, .npreds = 2, .param_bytes = 8,
+			       .shared_bytes = 1024 };
+	int t, bad = 0;
+
+	CHECK(core_run(p, sizeof(p) / sizeof(p[0]), f, 1, 128, params, mem, NULL) == VGPU_RUN_DONE);
+	for (t = 0; t < 128; t++) {
+		uint32_t want = t < 64 ? 3 * (t ^ 32) + 3 : 7 * (t ^ 32) + 21;
+
+		bad += out[t] != want;
+	}
+	CHECK(bad == 0);
+}
+
+/*
+ * bar.arrive does not wait: warp 1 arrives, then sets the flag warp 0
+ * waits for before it syncs on the same barrier.
+ */
+static void arrive_does_not_wait(void)
+{
+	uint32_t out[64];
+	uint64_t params[1] = { (uintptr_t)out };
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vgpu_insn p[] = {
+		/* 0-4 */ PROLOGUE,
+		/* 5 */ OPI(VGPU_OP_SHR, VGPU_T_U32, 7, 0, 5),
+		/* 6 */ MOVI(VGPU_T_U32, 6, 1),
+		/* 7 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 7, 0),
+		/* 8 */ BRA_IF(0, 13),
+		/* 9 */ ARRIVE_N(1, 64),
+		/* 10 */ ST(VGPU_SPACE_SHARED, VGPU_T_U32, VGPU_NO_REG, 0, 6),
+		/* 11 */ MOVI(VGPU_T_U32, 3, 5),
+		/* 12 */ BRA(18),
+		/* 13 */ LD(VGPU_SPACE_SHARED, VGPU_T_U32, 5, VGPU_NO_REG, 0),
+		/* 14 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 1, 5, 0),
+		/* 15 */ BRA_IF(1, 13),
+		/* 16 */ BAR_N(1, 64),
+		/* 17 */ MOVI(VGPU_T_U32, 3, 9),
+		/* 18-19 */ EPILOGUE,
+	};
+	struct vgpu_func f = { .nregs = 8, .npreds = 2, .param_bytes = 8,
+			       .shared_bytes = 4 };
+	int t, bad = 0;
+
+	CHECK(core_run(p, sizeof(p) / sizeof(p[0]), f, 1, 64, params, mem, NULL) == VGPU_RUN_DONE);
+	for (t = 0; t < 64; t++)
+		bad += out[t] != (t < 32 ? 9u : 5u);
+	CHECK(bad == 0);
+}
+
+/*
+ * bar.red with a count reduces over the threads that take part: 112
+ * threads, warps 0-1 on barrier 1 and warps 2-3 (the last one of 16
+ * lanes, which counts as 32 threads) on barrier 2, named by a register.
+ */
+static void barrier_reductions_with_counts(void)
+{
+#define RED(T, OP, D, P) INSN(.op = VGPU_OP_BAR_RED, .type = (T), .mod = (OP), \
+	.dst = (D), .a = (P), .mod2 = VGPU_BAR_COUNT | VGPU_BAR_ID_REG, \
+	.flags = VGPU_IF_B_IMM, .b = 64, .c = 6)
+	uint32_t out[112];
+	uint64_t params[1] = { (uintptr_t)out };
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vgpu_insn p[] = {
+		/* 0-4 */ PROLOGUE,
+		/* 5 */ OPI(VGPU_OP_SHR, VGPU_T_U32, 7, 0, 6),
+		/* 6 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 6, 7, 1),		/* barrier */
+		/* 7 */ OPI(VGPU_OP_REM, VGPU_T_U32, 5, 0, 3),
+		/* 8 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 5, 0),
+		/* 9 */ SETPI(VGPU_T_U32, VGPU_CMP_LT, 1, 0, 100),
+		/* 10 */ RED(VGPU_T_U32, VGPU_BAR_POPC, 3, 0),
+		/* 11 */ RED(VGPU_T_PRED, VGPU_BAR_AND, 2, 1),
+		/* 12 */ RED(VGPU_T_PRED, VGPU_BAR_OR, 3, 1),
+		/* 13 */ INSN(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .dst = 3, .a = 3,
+			      .flags = VGPU_IF_B_IMM, .imm = 1000, .guard = 2),
+		/* 14 */ INSN(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .dst = 3, .a = 3,
+			      .flags = VGPU_IF_B_IMM, .imm = 10000, .guard = 3),
+		/* 15-16 */ EPILOGUE,
+	};
+#undef RED
+	struct vgpu_func f = { .nregs = 8, .npreds = 4, .param_bytes = 8 };
+	int t, bad = 0;
+
+	CHECK(core_run(p, sizeof(p) / sizeof(p[0]), f, 1, 112, params, mem, NULL) == VGPU_RUN_DONE);
+	/* tid % 3 == 0: 22 of 0-63, 16 of 64-111; all of 0-63 are < 100 */
+	for (t = 0; t < 112; t++)
+		bad += out[t] != (t < 64 ? 22u + 1000 + 10000 : 16u + 10000);
+	CHECK(bad == 0);
+}
+
+/*
+ * Barriers that cannot complete: a count above the block's threads, one
+ * a warp that exited would have had to make up, lanes of a warp at two
+ * barriers. A number or count PTX does not allow, read from a register,
+ * faults the launch. A barrier without a count does not wait for a warp
+ * that exited.
+ */
+static void barriers_that_cannot_complete(void)
+{
+	static const struct {
+		const char *name;
+		uint32_t id, count, kind, insn;
+		bool exit_warp1, split, plain;
+	} cases[] = {
+		{ "count above the block", 1, 96, VGPU_FAULT_DEADLOCK, 0, false, false, false },
+		{ "a warp exited", 1, 64, VGPU_FAULT_DEADLOCK, 0, true, false, false },
+		{ "lanes at two barriers", 1, 64, VGPU_FAULT_DEADLOCK, 11, false, true, false },
+		{ "barrier 16", 16, 64, VGPU_FAULT_TRAP, 9, false, false, false },
+		{ "count of 48", 1, 48, VGPU_FAULT_TRAP, 9, false, false, false },
+		{ "count of 0", 1, 0, VGPU_FAULT_TRAP, 9, false, false, false },
+		{ "without a count", 0, 0, VGPU_FAULT_NONE, 0, true, false, true },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct vgpu_insn p[] = {
+			/* 0 */ SREG(0, VGPU_SR_TID_X),
+			/* 1 */ OPI(VGPU_OP_SHR, VGPU_T_U32, 1, 0, 5),
+			/* 2 */ OPI(VGPU_OP_AND, VGPU_T_U32, 4, 0, 1),
+			/* 3 */ MOVI(VGPU_T_U32, 2, cases[i].id),
+			/* 4 */ MOVI(VGPU_T_U32, 3, cases[i].count),
+			/* 5 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 1, 1),
+			/* 6 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 1, 4, 1),
+			/* 7 */ INSN(.op = VGPU_OP_EXIT, .guard = 0),
+			/* 8 */ BRA_IF(1, 11),			/* odd lanes */
+			/* 9 */ BAR_R(2, 3),
+			/* 10 */ EXIT(),
+			/* 11 */ BAR_N(2, 64),
+			/* 12 */ EXIT(),
+		};
+		struct vgpu_func f = { .nregs = 5, .npreds = 2 };
+		struct vgpu_fault fault = { 0 };
+		int r;
+
+		if (!cases[i].exit_warp1)
+			p[7] = INSN(.op = VGPU_OP_NOP);
+		if (!cases[i].split)	/* no lane goes to barrier 2 */
+			p[6] = SETPI(VGPU_T_U32, VGPU_CMP_EQ, 1, 4, 2);
+		if (cases[i].plain)
+			p[9] = BAR();
+		r = core_run(p, sizeof(p) / sizeof(p[0]), f, 1, 64, NULL, NULL, &fault);
+		if (cases[i].kind == VGPU_FAULT_NONE) {
+			if (r != VGPU_RUN_DONE)
+				TAP_FAIL("%s: ended with %d", cases[i].name, r);
+			continue;
+		}
+		if (r != VGPU_RUN_FAULT || fault.kind != cases[i].kind ||
+		    (cases[i].insn && fault.insn != cases[i].insn))
+			TAP_FAIL("%s: ended with %d, fault %u at %u", cases[i].name,
+				 r, fault.kind, fault.insn);
+	}
+}
+
 static void warp_barriers_on_two_paths(void)
 {
 	uint32_t out[32];
@@ -1133,6 +1416,11 @@ static const struct tap_test tests[] = {
 	TAP_TEST(shuffle_waits_for_members),
 	TAP_TEST(missing_member_is_a_deadlock),
 	TAP_TEST(barrier_reductions),
+	TAP_TEST(producer_consumer_barriers),
+	TAP_TEST(barriers_of_separate_groups),
+	TAP_TEST(arrive_does_not_wait),
+	TAP_TEST(barrier_reductions_with_counts),
+	TAP_TEST(barriers_that_cannot_complete),
 	TAP_TEST(warp_barriers_on_two_paths),
 	TAP_TEST(votes_and_masks),
 	TAP_TEST(atomics),

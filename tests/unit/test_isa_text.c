@@ -92,6 +92,10 @@ static void canonical_lines(void)
 		"vote.pred mod=any dst=p1 a=p0 imm=0xffffffff",
 		"cvt.s32.f32 mod=rni sat dst=r1 a=r2",
 		"selp.u64 dst=r1 a=r2 b=#0x7 c=p3",
+		"bar imm=0x1",
+		"bar mod=arrive mod2=1 b=#0x40 imm=0x2",
+		"bar mod2=3 b=r4 c=r5",
+		"barred.pred mod=1 mod2=3 dst=p1 a=p0 b=#0x60 c=r2",
 	};
 	char out[512], err[128];
 	struct vgpu_insn in;

@@ -161,6 +161,91 @@ static void shared_barrier_and_loop(void)
 	vg_jit_free(img);
 }
 
+/*
+ * Named barriers as nvcc and CUTLASS write them: warp 1 produces four
+ * items for warp 0 through one buffer (bar.arrive, bar.sync,
+ * barrier.arrive, barrier.sync.aligned with counts); warps 2-3 sync on a
+ * barrier and count both named by registers, then reduce over their 64
+ * threads with bar.red and barrier.red.
+ */
+static const char named_ptx[] = PTX_HEAD
+	".visible .entry named(.param .u64 named_param_0)\n{\n"
+	"\t.reg .pred %p<4>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<5>;\n"
+	"\t.shared .align 4 .b8 buf[128];\n"
+	"\tld.param.u64 %rd1, [named_param_0];\n"
+	"\tcvta.to.global.u64 %rd2, %rd1;\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\tshr.u32 %r2, %r1, 5;\n"
+	"\tand.b32 %r3, %r1, 31;\n"
+	"\tmov.u32 %r4, buf;\n"
+	"\tshl.b32 %r5, %r3, 2;\n"
+	"\tadd.s32 %r6, %r4, %r5;\n"
+	"\tmov.u32 %r7, 0;\n\tmov.u32 %r8, 0;\n"
+	"\tsetp.eq.s32 %p1, %r2, 0;\n"
+	"\t@%p1 bra $L__cons;\n"
+	"\tsetp.eq.s32 %p1, %r2, 1;\n"
+	"\t@%p1 bra $L__prod;\n"
+	"\tmov.u32 %r9, 3;\n\tmov.u32 %r10, 64;\n"
+	"\tbar.sync %r9, %r10;\n"
+	"\tand.b32 %r11, %r1, 1;\n"
+	"\tsetp.eq.s32 %p2, %r11, 0;\n"
+	"\tbar.red.popc.u32 %r7, %r9, %r10, %p2;\n"
+	"\tbarrier.red.or.pred %p3, 4, 64, !%p2;\n"
+	"\tselp.u32 %r12, 100, 0, %p3;\n"
+	"\tadd.s32 %r7, %r7, %r12;\n"
+	"\tbarrier.cta.red.and.pred %p3, 5, %r10, %p2;\n"
+	"\tselp.u32 %r12, 1000, 0, %p3;\n"
+	"\tadd.s32 %r7, %r7, %r12;\n"
+	"\tbra.uni $L__done;\n"
+	"$L__cons:\n"
+	"\tbar.sync 1, 64;\n"
+	"\tld.shared.u32 %r12, [%r6];\n"
+	"\tadd.s32 %r7, %r7, %r12;\n"
+	"\tbarrier.arrive 2, 64;\n"
+	"\tadd.s32 %r8, %r8, 1;\n"
+	"\tsetp.lt.u32 %p1, %r8, 4;\n"
+	"\t@%p1 bra $L__cons;\n"
+	"\tbra.uni $L__done;\n"
+	"$L__prod:\n"
+	"\tmul.lo.s32 %r12, %r8, 100;\n"
+	"\tadd.s32 %r12, %r12, %r3;\n"
+	"\tst.shared.u32 [%r6], %r12;\n"
+	"\tbar.arrive 1, 64;\n"
+	"\tbarrier.sync.aligned 2, 64;\n"
+	"\tadd.s32 %r8, %r8, 1;\n"
+	"\tsetp.lt.u32 %p1, %r8, 4;\n"
+	"\t@%p1 bra $L__prod;\n"
+	"\tmov.u32 %r7, 7;\n"
+	"$L__done:\n"
+	"\tmul.wide.u32 %rd3, %r1, 4;\n"
+	"\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tst.global.u32 [%rd4], %r7;\n"
+	"\tret;\n}\n";
+
+static void named_barriers(void)
+{
+	static uint32_t out[128];
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vg_jit_image *img = NULL;
+	uint64_t p = (uintptr_t)out;
+	char err[256];
+	int t, bad = 0;
+
+	if (vg_jit_compile(named_ptx, sizeof(named_ptx) - 1, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		return;
+	}
+	CHECK(run_image(img, 1, 128, &p, mem) == VGPU_RUN_DONE);
+	for (t = 0; t < 128; t++) {
+		/* 32 of 64 even; some odd; not all even */
+		uint32_t want = t < 32 ? 600 + 4 * t : t < 64 ? 7 : 32 + 100;
+
+		bad += out[t] != want;
+	}
+	CHECK(bad == 0);
+	vg_jit_free(img);
+}
+
 /* __device__ and __constant__ variables: one initialized block, relocated. */
 static void module_variables(void)
 {
@@ -987,7 +1072,10 @@ static void refusals(void)
 	} cases[] = {
 		{ "\tcall.uni k, ();\n", "11:2: recursive call to 'k' is not supported" },
 		{ "\t{ .param .b32 q; call.uni f, (q); }\n", "11:19: call passes 1 values where 'f' takes 0" },
-		{ "\tbar.sync 1, 64;\n", "11:2: bar.sync: a thread count is not supported yet" },
+		{ "\tbar.sync 1, 48;\n", "11:2: bar.sync: thread count must be a multiple of 32 from 32 to 1024" },
+		{ "\tbarrier.arrive 1;\n", "11:2: barrier.arrive: arrive needs a barrier number and a thread count" },
+		{ "\tbar.sync 16;\n", "11:2: bar.sync: barrier number must be from 0 to 15" },
+		{ "\tbar.red.popc.u32 %r1, 0, 0, 64, %p1;\n", "11:2: bar.red.popc.u32: wrong number of operands" },
 		{ "\tadd.rz.f16 %h1, %h1, %h1;\n", "11:2: add.rz.f16: only round-to-nearest half precision without ftz is supported" },
 		{ "\tcvt.s32.f32 %r1, %f1;\n", "11:2: cvt.s32.f32: float to integer needs .rni, .rzi, .rmi or .rpi" },
 		{ "\tsetp.ltu.s32 %p1, %r1, %r1;\n", "11:2: setp.ltu.s32: unordered comparison of integers" },
@@ -1026,6 +1114,7 @@ static void refusals(void)
 static const struct tap_test tests[] = {
 	TAP_TEST(vector_add_runs_on_the_core),
 	TAP_TEST(shared_barrier_and_loop),
+	TAP_TEST(named_barriers),
 	TAP_TEST(module_variables),
 	TAP_TEST(bit_field_insert),
 	TAP_TEST(calls_are_inlined),

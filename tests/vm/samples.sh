@@ -3,18 +3,19 @@
 # page-locked transfers), pitched_copy (2D and 3D), and programs whose
 # kernels nvcc compiled to PTX, loaded and launched through the driver API
 # (vectoradd, hello with printf, matmul, reduce, histogram, globals, grid2d,
-# devchain, dynsmem, math, votes, link through cuLink*, and streams, the
-# streams chapter of "CUDA by Example", whose times are printed). All of
-# those but streams also compare their results with an H100's
-# (tests/samples/ref): bit for bit, or within PTX's bounds for approximate
-# instructions; "matches the H100's" is printed per result.
+# devchain, dynsmem, math, votes, link through cuLink*, barriers with
+# named barriers and thread counts, and streams, the streams chapter of
+# "CUDA by Example", whose times are printed). All of those but streams
+# also compare their results with an H100's (tests/samples/ref): bit for
+# bit, or within PTX's bounds for approximate instructions; "matches the
+# H100's" is printed per result.
 cd "$(dirname "$0")/../.." || exit 1
 export VGPU_SAMPLE_REF=tests/samples/ref
 n=0
 fail=0
-echo "1..15"
+echo "1..16"
 for s in "bandwidth 8" pitched_copy vectoradd hello matmul reduce histogram \
-	globals grid2d devchain dynsmem math votes link streams; do
+	globals grid2d devchain dynsmem math votes link barriers streams; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	out=$(build/samples/$s 2>&1)
