@@ -126,6 +126,9 @@ CUresult vg_dtoh(struct CUstream_st *st, void *dst, CUdeviceptr src, size_t n,
 
 enum vg_dir { VG_HTOD, VG_DTOH, VG_DTOD };
 
+/* The stream of the _ptds calls (below). */
+#define VG_PTDS CU_STREAM_PER_THREAD
+
 /*
  * One copy on stream @hs (the synchronous calls: the legacy stream), with
  * the checks of each kind. An asynchronous copy returns once queued when
@@ -213,8 +216,10 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n,
 }
 
 /* With unified addresses the pointers tell the direction. */
-CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n)
+static CUresult vg_memcpy(CUdeviceptr dst, CUdeviceptr src, size_t n,
+			  bool async, CUstream hs)
 {
+	struct CUstream_st *st;
 	struct CUctx_st *ctx;
 	bool dst_dev, src_dev;
 	CUresult r = vg_check_init();
@@ -226,24 +231,35 @@ CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n)
 	src_dev = vg_ctx_by_address(src) != NULL;
 	pthread_mutex_unlock(&vg_lock);
 	if (dst_dev && src_dev)
-		return cuMemcpyDtoD_v2(dst, src, n);
+		return vg_copy(VG_DTOD, dst, src, n, async, hs);
 	if (dst_dev)
-		return cuMemcpyHtoD_v2(dst, (const void *)(uintptr_t)src, n);
+		return vg_copy(VG_HTOD, dst, src, n, async, hs);
 	if (src_dev)
-		return cuMemcpyDtoH_v2((void *)(uintptr_t)dst, src, n);
+		return vg_copy(VG_DTOH, dst, src, n, async, hs);
 	/* Host to host: after earlier work, as a copy on the device would be. */
 	pthread_mutex_lock(&vg_lock);
-	r = vg_current_open(&ctx);
+	r = vg_stream_resolve(hs, &ctx, &st);
 	if (r) {
 		pthread_mutex_unlock(&vg_lock);
 		return r;
 	}
 	vg_ctx_begin(ctx);
-	r = vg_stream_flush(&ctx->legacy);
+	r = vg_stream_flush(st);
 	vg_ctx_end(ctx);
 	if (r == CUDA_SUCCESS && n)
 		memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
 	return r;
+}
+
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+	return vg_memcpy(dst, src, n, false, NULL);
+}
+
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n,
+		       CUstream stream)
+{
+	return vg_memcpy(dst, src, n, true, stream);
 }
 
 static CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
@@ -458,6 +474,18 @@ CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *p)
 	return cuMemcpy2D_v2(p);
 }
 
+CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *p)
+{
+	CUresult r = vg_check_init();
+
+	return r ? r : vg_copy2d(p, false, VG_PTDS);
+}
+
+CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *p)
+{
+	return cuMemcpy2D_v2_ptds(p);
+}
+
 CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream stream)
 {
 	CUresult r = vg_check_init();
@@ -520,6 +548,82 @@ CUresult cuMemsetD2D32_v2(CUdeviceptr dst, size_t pitch, unsigned int ui,
 			  size_t width, size_t height)
 {
 	return vg_memset2d(dst, pitch, ui, 4, width, height, NULL);
+}
+
+CUresult cuMemsetD2D8Async(CUdeviceptr dst, size_t pitch, unsigned char uc,
+			   size_t width, size_t height, CUstream stream)
+{
+	return vg_memset2d(dst, pitch, uc, 1, width, height, stream);
+}
+
+CUresult cuMemsetD2D16Async(CUdeviceptr dst, size_t pitch, unsigned short us,
+			    size_t width, size_t height, CUstream stream)
+{
+	return vg_memset2d(dst, pitch, us, 2, width, height, stream);
+}
+
+CUresult cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch, unsigned int ui,
+			    size_t width, size_t height, CUstream stream)
+{
+	return vg_memset2d(dst, pitch, ui, 4, width, height, stream);
+}
+
+/*
+ * The synchronous calls of programs built for the per-thread default
+ * stream (CUDA_API_PER_THREAD_DEFAULT_STREAM): the same, on the calling
+ * thread's default stream instead of the legacy one.
+ */
+CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+	return vg_memcpy(dst, src, n, false, VG_PTDS);
+}
+
+CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t n)
+{
+	return vg_copy(VG_HTOD, dst, (uintptr_t)src, n, false, VG_PTDS);
+}
+
+CUresult cuMemcpyDtoH_v2_ptds(void *dst, CUdeviceptr src, size_t n)
+{
+	return vg_copy(VG_DTOH, (uintptr_t)dst, src, n, false, VG_PTDS);
+}
+
+CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+	return vg_copy(VG_DTOD, dst, src, n, false, VG_PTDS);
+}
+
+CUresult cuMemsetD8_v2_ptds(CUdeviceptr dst, unsigned char uc, size_t n)
+{
+	return vg_memset(dst, uc, 1, n, VG_PTDS);
+}
+
+CUresult cuMemsetD16_v2_ptds(CUdeviceptr dst, unsigned short us, size_t n)
+{
+	return vg_memset(dst, us, 2, n, VG_PTDS);
+}
+
+CUresult cuMemsetD32_v2_ptds(CUdeviceptr dst, unsigned int ui, size_t n)
+{
+	return vg_memset(dst, ui, 4, n, VG_PTDS);
+}
+
+CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr dst, size_t pitch, unsigned char uc,
+			      size_t width, size_t height)
+{
+	return vg_memset2d(dst, pitch, uc, 1, width, height, VG_PTDS);
+}
+
+CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr dst, size_t pitch,
+			       unsigned short us, size_t width, size_t height)
+{
+	return vg_memset2d(dst, pitch, us, 2, width, height, VG_PTDS);
+}
+
+CUresult cuMemsetD2D32_v2_ptds(CUdeviceptr dst, size_t pitch, unsigned int ui,
+			       size_t width, size_t height)
+{
+	return vg_memset2d(dst, pitch, ui, 4, width, height, VG_PTDS);
 }
 
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char uc, size_t n,
@@ -649,6 +753,11 @@ static CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs)
 CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p)
 {
 	return vg_copy3d(p, false, NULL);
+}
+
+CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *p)
+{
+	return vg_copy3d(p, false, VG_PTDS);
 }
 
 CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream stream)

@@ -40,24 +40,7 @@ extern "C" {
 #define cuMemFree cuMemFree_v2
 #define cuMemGetAddressRange cuMemGetAddressRange_v2
 #define cuMemHostRegister cuMemHostRegister_v2
-#define cuMemcpyHtoD cuMemcpyHtoD_v2
 #define cuMemAllocHost cuMemAllocHost_v2
-#define cuMemcpyDtoH cuMemcpyDtoH_v2
-#define cuMemcpyDtoD cuMemcpyDtoD_v2
-#define cuMemsetD8 cuMemsetD8_v2
-#define cuMemsetD16 cuMemsetD16_v2
-#define cuMemsetD32 cuMemsetD32_v2
-#define cuMemcpy2D cuMemcpy2D_v2
-#define cuMemcpy2DAsync cuMemcpy2DAsync_v2
-#define cuMemcpy3D cuMemcpy3D_v2
-#define cuMemcpy3DAsync cuMemcpy3DAsync_v2
-#define cuMemcpyHtoDAsync cuMemcpyHtoDAsync_v2
-#define cuMemcpyDtoHAsync cuMemcpyDtoHAsync_v2
-#define cuMemcpyDtoDAsync cuMemcpyDtoDAsync_v2
-#define cuMemcpy2DUnaligned cuMemcpy2DUnaligned_v2
-#define cuMemsetD2D8 cuMemsetD2D8_v2
-#define cuMemsetD2D16 cuMemsetD2D16_v2
-#define cuMemsetD2D32 cuMemsetD2D32_v2
 #define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
 #define cuModuleGetGlobal cuModuleGetGlobal_v2
 #define cuLinkCreate cuLinkCreate_v2
@@ -66,6 +49,57 @@ extern "C" {
 #define cuStreamDestroy cuStreamDestroy_v2
 #define cuEventDestroy cuEventDestroy_v2
 #define cuEventElapsedTime cuEventElapsedTime_v2
+
+/*
+ * Programs built for the per-thread default stream
+ * (CUDA_API_PER_THREAD_DEFAULT_STREAM, which nvcc --default-stream
+ * per-thread defines) call the _ptds and _ptsz entry points: synchronous
+ * copies and fills run on the calling thread's default stream, and a NULL
+ * stream means that stream too.
+ */
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+#define CU_VG_PTDS(name) name##_ptds
+#define CU_VG_PTSZ(name) name##_ptsz
+#else
+#define CU_VG_PTDS(name) name
+#define CU_VG_PTSZ(name) name
+#endif
+#define cuMemcpyHtoD CU_VG_PTDS(cuMemcpyHtoD_v2)
+#define cuMemcpyDtoH CU_VG_PTDS(cuMemcpyDtoH_v2)
+#define cuMemcpyDtoD CU_VG_PTDS(cuMemcpyDtoD_v2)
+#define cuMemcpy2D CU_VG_PTDS(cuMemcpy2D_v2)
+#define cuMemcpy2DUnaligned CU_VG_PTDS(cuMemcpy2DUnaligned_v2)
+#define cuMemcpy3D CU_VG_PTDS(cuMemcpy3D_v2)
+#define cuMemsetD8 CU_VG_PTDS(cuMemsetD8_v2)
+#define cuMemsetD16 CU_VG_PTDS(cuMemsetD16_v2)
+#define cuMemsetD32 CU_VG_PTDS(cuMemsetD32_v2)
+#define cuMemsetD2D8 CU_VG_PTDS(cuMemsetD2D8_v2)
+#define cuMemsetD2D16 CU_VG_PTDS(cuMemsetD2D16_v2)
+#define cuMemsetD2D32 CU_VG_PTDS(cuMemsetD2D32_v2)
+#define cuMemcpyHtoDAsync CU_VG_PTSZ(cuMemcpyHtoDAsync_v2)
+#define cuMemcpyDtoHAsync CU_VG_PTSZ(cuMemcpyDtoHAsync_v2)
+#define cuMemcpyDtoDAsync CU_VG_PTSZ(cuMemcpyDtoDAsync_v2)
+#define cuMemcpy2DAsync CU_VG_PTSZ(cuMemcpy2DAsync_v2)
+#define cuMemcpy3DAsync CU_VG_PTSZ(cuMemcpy3DAsync_v2)
+#define cuMemcpy CU_VG_PTDS(cuMemcpy)
+#define cuMemcpyAsync CU_VG_PTSZ(cuMemcpyAsync)
+#define cuMemsetD8Async CU_VG_PTSZ(cuMemsetD8Async)
+#define cuMemsetD16Async CU_VG_PTSZ(cuMemsetD16Async)
+#define cuMemsetD32Async CU_VG_PTSZ(cuMemsetD32Async)
+#define cuMemsetD2D8Async CU_VG_PTSZ(cuMemsetD2D8Async)
+#define cuMemsetD2D16Async CU_VG_PTSZ(cuMemsetD2D16Async)
+#define cuMemsetD2D32Async CU_VG_PTSZ(cuMemsetD2D32Async)
+#define cuLaunchKernel CU_VG_PTSZ(cuLaunchKernel)
+#define cuLaunchHostFunc CU_VG_PTSZ(cuLaunchHostFunc)
+#define cuStreamQuery CU_VG_PTSZ(cuStreamQuery)
+#define cuStreamSynchronize CU_VG_PTSZ(cuStreamSynchronize)
+#define cuStreamWaitEvent CU_VG_PTSZ(cuStreamWaitEvent)
+#define cuStreamAddCallback CU_VG_PTSZ(cuStreamAddCallback)
+#define cuStreamGetFlags CU_VG_PTSZ(cuStreamGetFlags)
+#define cuStreamGetPriority CU_VG_PTSZ(cuStreamGetPriority)
+#define cuStreamGetCtx CU_VG_PTSZ(cuStreamGetCtx)
+#define cuEventRecord CU_VG_PTSZ(cuEventRecord)
+#define cuEventRecordWithFlags CU_VG_PTSZ(cuEventRecordWithFlags)
 
 typedef int CUdevice_v1;
 typedef CUdevice_v1 CUdevice;
@@ -924,6 +958,17 @@ CUresult cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch,
 			  unsigned short us, size_t Width, size_t Height);
 CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch,
 			  unsigned int ui, size_t Width, size_t Height);
+CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch,
+			   unsigned char uc, size_t Width, size_t Height,
+			   CUstream hStream);
+CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch,
+			    unsigned short us, size_t Width, size_t Height,
+			    CUstream hStream);
+CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch,
+			    unsigned int ui, size_t Width, size_t Height,
+			    CUstream hStream);
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount,
+		       CUstream hStream);
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost,
 			 size_t ByteCount);
@@ -1005,6 +1050,65 @@ CUresult cuEventSynchronize(CUevent hEvent);
 CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart,
 			       CUevent hEnd);
 CUresult cuEventDestroy_v2(CUevent hEvent);
+
+/* The per-thread default stream's entry points (see CU_VG_PTDS above). */
+CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n,
+			    CUstream s);
+CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dst, const void *src,
+				   size_t n, CUstream s);
+CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t n,
+				   CUstream s);
+CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src,
+				   size_t n, CUstream s);
+CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *p, CUstream s);
+CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *p, CUstream s);
+CUresult cuMemsetD8Async_ptsz(CUdeviceptr dst, unsigned char uc, size_t n,
+			      CUstream s);
+CUresult cuMemsetD16Async_ptsz(CUdeviceptr dst, unsigned short us, size_t n,
+			       CUstream s);
+CUresult cuMemsetD32Async_ptsz(CUdeviceptr dst, unsigned int ui, size_t n,
+			       CUstream s);
+CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr dst, size_t pitch,
+				unsigned char uc, size_t w, size_t h,
+				CUstream s);
+CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr dst, size_t pitch,
+				 unsigned short us, size_t w, size_t h,
+				 CUstream s);
+CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr dst, size_t pitch,
+				 unsigned int ui, size_t w, size_t h,
+				 CUstream s);
+CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gx, unsigned int gy,
+			     unsigned int gz, unsigned int bx, unsigned int by,
+			     unsigned int bz, unsigned int shared, CUstream s,
+			     void **params, void **extra);
+CUresult cuLaunchHostFunc_ptsz(CUstream s, CUhostFn fn, void *data);
+CUresult cuStreamQuery_ptsz(CUstream s);
+CUresult cuStreamSynchronize_ptsz(CUstream s);
+CUresult cuStreamWaitEvent_ptsz(CUstream s, CUevent e, unsigned int flags);
+CUresult cuStreamAddCallback_ptsz(CUstream s, CUstreamCallback cb,
+				  void *data, unsigned int flags);
+CUresult cuStreamGetFlags_ptsz(CUstream s, unsigned int *flags);
+CUresult cuStreamGetPriority_ptsz(CUstream s, int *priority);
+CUresult cuStreamGetCtx_ptsz(CUstream s, CUcontext *pctx);
+CUresult cuEventRecord_ptsz(CUevent e, CUstream s);
+CUresult cuEventRecordWithFlags_ptsz(CUevent e, CUstream s,
+				     unsigned int flags);
+CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *p);
+CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *p);
+CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n);
+CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t n);
+CUresult cuMemcpyDtoH_v2_ptds(void *dst, CUdeviceptr src, size_t n);
+CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n);
+CUresult cuMemsetD8_v2_ptds(CUdeviceptr dst, unsigned char uc, size_t n);
+CUresult cuMemsetD16_v2_ptds(CUdeviceptr dst, unsigned short us, size_t n);
+CUresult cuMemsetD32_v2_ptds(CUdeviceptr dst, unsigned int ui, size_t n);
+CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr dst, size_t pitch, unsigned char uc,
+			      size_t width, size_t height);
+CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr dst, size_t pitch,
+			       unsigned short us, size_t width, size_t height);
+CUresult cuMemsetD2D32_v2_ptds(CUdeviceptr dst, size_t pitch, unsigned int ui,
+			       size_t width, size_t height);
+CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *p);
 
 /* Linking PTX into one module */
 CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options,
