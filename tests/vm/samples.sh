@@ -3,8 +3,8 @@
 # page-locked transfers), pitched_copy (2D and 3D), and programs whose
 # kernels nvcc compiled to PTX, loaded and launched through the driver API
 # (vectoradd, hello with printf, matmul, reduce, histogram, globals, grid2d,
-# devchain, dynsmem, math, votes, link through cuLink*, barriers with
-# named barriers and thread counts, and streams, the streams chapter of
+# devchain, dynsmem, math, votes, link through cuLink*, barriers (named
+# barriers with thread counts), and streams, the streams chapter of
 # "CUDA by Example", whose times are printed). All of those but streams
 # also compare their results with an H100's (tests/samples/ref): bit for
 # bit, or within PTX's bounds for approximate instructions; "matches the
