@@ -435,6 +435,73 @@ static void after_a_fault(void)
 	CHECK(__atomic_load_n(&calls, __ATOMIC_SEQ_CST) == 0);
 }
 
+/* CUDA_LAUNCH_BLOCKING=1: a launch returns once the kernel has ended. */
+static void launch_blocking(void)
+{
+	CUfunction f;
+	CUstream s;
+
+	setenv("CUDA_LAUNCH_BLOCKING", "1", 1);
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	CHECK_RES(CUDA_SUCCESS, slow_store(s, dev, 12, 20000));
+	/* No synchronization: the store is there already. */
+	CHECK_RES(CUDA_SUCCESS, cuStreamQuery(s));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&f, mod, "traps"));
+	CHECK_RES(CUDA_ERROR_LAUNCH_FAILED,
+		  cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL));
+}
+
+/*
+ * Priorities reach the engine: each block takes a ticket after a delay; a
+ * high-priority launch queued just after a low-priority one gets its
+ * blocks handed out first, so most of the low one's tickets come later.
+ */
+static const char ticket_ptx[] = HEAD
+	".visible .entry ticket(.param .u64 ctr, .param .u64 out)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<5>;\n\t.reg .b64 %rd<5>;\n"
+	"\tmov.u32 %r1, 3000;\n"
+	"$L__spin:\n\tsub.u32 %r1, %r1, 1;\n\tsetp.ne.u32 %p1, %r1, 0;\n"
+	"\t@%p1 bra $L__spin;\n"
+	"\tld.param.u64 %rd1, [ctr];\n\tld.param.u64 %rd2, [out];\n"
+	"\tatom.global.add.u32 %r2, [%rd1], 1;\n\tmov.u32 %r3, %ctaid.x;\n"
+	"\tmul.wide.u32 %rd3, %r3, 4;\n\tadd.u64 %rd2, %rd2, %rd3;\n"
+	"\tst.global.u32 [%rd2], %r2;\n\tret;\n}\n";
+
+static void priorities_reach_the_engine(void)
+{
+	unsigned int low[64], high[64], last_high = 0, low_after = 0;
+	CUdeviceptr ctr, lo, hi;
+	CUstream sl, sh;
+	CUmodule m;
+	CUfunction f;
+	void *largs[] = { &ctr, &lo }, *hargs[] = { &ctr, &hi };
+	int i;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&m, ticket_ptx));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&f, m, "ticket"));
+	ctr = dev;
+	lo = dev + 256;
+	hi = dev + 1024;
+	REQUIRE_RES(CUDA_SUCCESS,
+		    cuStreamCreateWithPriority(&sl, CU_STREAM_NON_BLOCKING, 0));
+	REQUIRE_RES(CUDA_SUCCESS,
+		    cuStreamCreateWithPriority(&sh, CU_STREAM_NON_BLOCKING, -5));
+	CHECK_RES(CUDA_SUCCESS, cuLaunchKernel(f, 64, 1, 1, 1, 1, 1, 0, sl,
+					       largs, NULL));
+	CHECK_RES(CUDA_SUCCESS, cuLaunchKernel(f, 64, 1, 1, 1, 1, 1, 0, sh,
+					       hargs, NULL));
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(low, lo, sizeof(low)));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(high, hi, sizeof(high)));
+	for (i = 0; i < 64; i++)
+		last_high = high[i] > last_high ? high[i] : last_high;
+	for (i = 0; i < 64; i++)
+		low_after += low[i] > last_high;
+	CHECK(low_after >= 16);
+}
+
 int main(void)
 {
 	static const struct tap_test tests[] = {
@@ -449,6 +516,8 @@ int main(void)
 		{ "destroy_with_work_pending", destroy_with_work_pending },
 		{ "fault_ends_every_stream", fault_ends_every_stream },
 		{ "after_a_fault", after_a_fault },
+		{ "launch_blocking", launch_blocking },
+		{ "priorities_reach_the_engine", priorities_reach_the_engine },
 	};
 
 	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));

@@ -4,25 +4,28 @@
 # kernels nvcc compiled to PTX, loaded and launched through the driver API
 # (vectoradd, hello with printf, matmul, reduce, histogram, globals, grid2d,
 # devchain, dynsmem, math, votes, link through cuLink*, barriers (named
-# barriers with thread counts), and streams, the streams chapter of
-# "CUDA by Example", whose times are printed). All of those but streams
-# also compare their results with an H100's (tests/samples/ref): bit for
-# bit, or within PTX's bounds for approximate instructions; "matches the
-# H100's" is printed per result.
+# barriers with thread counts), and the streams programs: streams (the
+# streams chapter of "CUDA by Example"), callback (the Programming Guide's
+# stream callbacks), simplestreams and threads (several host threads with
+# streams of their own), whose times are printed. All of those but the
+# streams programs also compare their results with an H100's
+# (tests/samples/ref): bit for bit, or within PTX's bounds for approximate
+# instructions; "matches the H100's" is printed per result.
 cd "$(dirname "$0")/../.." || exit 1
 export VGPU_SAMPLE_REF=tests/samples/ref
 n=0
 fail=0
-echo "1..16"
+echo "1..19"
 for s in "bandwidth 8" pitched_copy vectoradd hello matmul reduce histogram \
-	globals grid2d devchain dynsmem math votes link barriers streams; do
+	globals grid2d devchain dynsmem math votes link barriers streams \
+	callback simplestreams threads; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	out=$(build/samples/$s 2>&1)
 	status=$?
 	if [ $status -eq 0 ] && echo "$out" | grep -q '^Result = PASS$'; then
 		echo "ok $n sample $s verifies its results"
-		echo "$out" | grep "the H100's\| ms$" | sed 's/^/# /'
+		echo "$out" | grep "the H100's\| ms\|callback" | sed 's/^/# /'
 	else
 		echo "not ok $n sample $s (exit status $status)"
 		echo "$out" | sed 's/^/# /'
