@@ -12,14 +12,6 @@
 
 #define LW_NO_REG VGPU_NO_REG
 
-/* A source operand once resolved: a register, or an immediate. */
-struct lw_val {
-	bool imm;
-	bool reloc;		/* the immediate is an offset in the global block */
-	uint32_t reg;
-	uint64_t bits;
-};
-
 static bool lw_is(const struct ptx_insn *in, const char *op)
 {
 	return !strcmp(in->op, op);
@@ -44,7 +36,7 @@ uint8_t lw_vtype(enum ptx_type t)
 }
 
 /* The @nth type modifier from the end (0: the last), or PTX_T_NONE. */
-static enum ptx_type lw_type(const struct ptx_insn *in, unsigned int nth)
+enum ptx_type lw_type(const struct ptx_insn *in, unsigned int nth)
 {
 	int i;
 
@@ -77,7 +69,7 @@ int lw_bad(struct lw *lw, const struct ptx_insn *in, const char *what)
  * predicate exactly when @pred says so (otherwise the error is recorded
  * and lw_insn() fails the instruction).
  */
-static uint32_t lw_r(struct lw *lw, uint32_t idx, bool pred)
+uint32_t lw_r(struct lw *lw, uint32_t idx, bool pred)
 {
 	const struct ptx_reg *r = &lw->f.fn->regs[idx];
 
@@ -88,8 +80,8 @@ static uint32_t lw_r(struct lw *lw, uint32_t idx, bool pred)
 }
 
 /* The instruction's vgpu type; refuses types the ISA has no room for. */
-static int lw_itype(struct lw *lw, const struct ptx_insn *in, unsigned int nth,
-		    uint8_t *vt)
+int lw_itype(struct lw *lw, const struct ptx_insn *in, unsigned int nth,
+	     uint8_t *vt)
 {
 	enum ptx_type t = lw_type(in, nth);
 
@@ -121,12 +113,12 @@ static uint8_t lw_fflags(const struct ptx_insn *in)
 	       (ptx_has_mod(in, "sat") ? VGPU_IF_SAT : 0);
 }
 
-static bool lw_float(uint8_t vt)
+bool lw_float(uint8_t vt)
 {
 	return vt == VGPU_T_F16 || vt == VGPU_T_F32 || vt == VGPU_T_F64;
 }
 
-static unsigned int lw_bits(uint8_t vt)
+unsigned int lw_bits(uint8_t vt)
 {
 	static const uint8_t bits[VGPU_T_COUNT] = {
 		[VGPU_T_U8] = 8, [VGPU_T_S8] = 8, [VGPU_T_U16] = 16,
@@ -254,8 +246,8 @@ static int lw_sreg(struct lw *lw, const struct ptx_opnd *o, uint32_t dst,
 }
 
 /* Resolves a source operand of type @vt. */
-static int lw_val(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
-		  struct lw_val *v)
+int lw_val(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
+	   struct lw_val *v)
 {
 	memset(v, 0, sizeof(*v));
 	switch (o->kind) {
@@ -297,7 +289,7 @@ static int lw_val(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
 }
 
 /* A register holding @v (moved into a temporary if it is immediate). */
-static int lw_in_reg(struct lw *lw, struct lw_val *v, uint8_t vt)
+int lw_in_reg(struct lw *lw, struct lw_val *v, uint8_t vt)
 {
 	uint32_t t;
 
@@ -316,8 +308,8 @@ static int lw_in_reg(struct lw *lw, struct lw_val *v, uint8_t vt)
 	return 0;
 }
 
-static int lw_src_reg(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
-		      uint32_t *reg)
+int lw_src_reg(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
+	       uint32_t *reg)
 {
 	struct lw_val v;
 
@@ -327,8 +319,8 @@ static int lw_src_reg(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
 	return 0;
 }
 
-static int lw_dst(struct lw *lw, const struct ptx_insn *in, uint32_t i,
-		  bool pred, uint32_t *reg)
+int lw_dst(struct lw *lw, const struct ptx_insn *in, uint32_t i, bool pred,
+	   uint32_t *reg)
 {
 	if (i >= in->nopnds || in->opnds[i].kind != PTX_O_REG)
 		return lw_bad(lw, in, "destination must be a register");
@@ -336,7 +328,7 @@ static int lw_dst(struct lw *lw, const struct ptx_insn *in, uint32_t i,
 	return 0;
 }
 
-static int lw_nopnds(struct lw *lw, const struct ptx_insn *in, uint32_t n)
+int lw_nopnds(struct lw *lw, const struct ptx_insn *in, uint32_t n)
 {
 	if (in->nopnds != n)
 		return lw_bad(lw, in, "wrong number of operands");
