@@ -707,6 +707,27 @@ static int lw_bfi(struct lw *lw, const struct ptx_insn *in)
 	return 0;
 }
 
+/*
+ * prmt.b32{.mode} d, a, b, c: the ISA's PRMT picks bytes of {b, a} the
+ * same way; its modifier is the mode's place in the list, 0 for none.
+ */
+static int lw_prmt(struct lw *lw, const struct ptx_insn *in)
+{
+	static const char *const modes[] = {
+		"f4e", "b4e", "rc8", "ecl", "ecr", "rc16",
+	};
+	struct vgpu_insn x = { .op = VGPU_OP_PRMT, .type = VGPU_T_U32 };
+	uint32_t i, m;
+
+	if (lw_type(in, 0) != PTX_T_B32)
+		return lw_bad(lw, in, "unsupported type");
+	for (i = 0; i < in->nmods; i++)
+		for (m = 0; m < 6; m++)
+			if (!strcmp(in->mods[i], modes[m]))
+				x.mod = (uint8_t)(m + 1);
+	return lw_alu(lw, in, x, 3);
+}
+
 /* --- moves ---------------------------------------------------------------- */
 
 /* mov.b64 d, {lo, hi} and mov.b32 d, {lo, hi} (16-bit halves). */
@@ -1323,6 +1344,43 @@ static int lw_vote(struct lw *lw, const struct ptx_insn *in)
 	return lw_emit(lw, x, false);
 }
 
+/*
+ * match.{any,all}.sync.{b32,b64} d[|p], a, membermask. MATCH reads every
+ * lane's a while it writes each lane's d, so a destination that is also
+ * the source gets the result through a temporary.
+ */
+static int lw_match(struct lw *lw, const struct ptx_insn *in)
+{
+	struct vgpu_insn x = { .op = VGPU_OP_MATCH, .guard = VGPU_PRED_NONE };
+	enum ptx_type t = lw_type(in, 0);
+	uint32_t d;
+
+	if (ptx_has_mod(in, "all"))
+		x.mod = VGPU_MATCH_ALL;
+	else if (!ptx_has_mod(in, "any"))
+		return lw_bad(lw, in, "missing mode");
+	if (t != PTX_T_B32 && t != PTX_T_B64)
+		return lw_bad(lw, in, "unsupported type");
+	x.type = t == PTX_T_B64 ? VGPU_T_U64 : VGPU_T_U32;
+	if (lw_nopnds(lw, in, 3) || lw_dst(lw, in, 0, false, &d) ||
+	    lw_src_reg(lw, &in->opnds[1], x.type, &x.a) ||
+	    lw_mask(lw, in, &in->opnds[2], &x.imm))
+		return -1;
+	if (in->has_pipe) {
+		if (x.mod != VGPU_MATCH_ALL)
+			return lw_bad(lw, in, "only match.all sets a predicate");
+		x.mod2 = (uint8_t)(lw_r(lw, in->pipe_reg, true) + 1);
+	}
+	x.dst = d == x.a ? lw_temp(lw) : d;
+	if (lw_emit(lw, x, false))
+		return -1;
+	if (x.dst == d)
+		return 0;
+	return lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_MOV,
+			.guard = VGPU_PRED_NONE, .type = VGPU_T_U32, .dst = d,
+			.b = x.dst }, false);
+}
+
 static int lw_activemask(struct lw *lw, const struct ptx_insn *in)
 {
 	struct vgpu_insn x = { .op = VGPU_OP_ACTIVEMASK, .type = VGPU_T_U32,
@@ -1574,6 +1632,8 @@ static int lw_insn_do(struct lw *lw, const struct ptx_insn *in)
 		return lw_cvta(lw, in);
 	if (lw_is(in, "bfi"))
 		return lw_bfi(lw, in);
+	if (lw_is(in, "prmt"))
+		return lw_prmt(lw, in);
 	if (lw_is(in, "bra"))
 		return lw_bra(lw, in);
 	if (lw_is(in, "ret") && lw->f.depth)
@@ -1592,6 +1652,8 @@ static int lw_insn_do(struct lw *lw, const struct ptx_insn *in)
 		return lw_shfl(lw, in);
 	if (lw_is(in, "vote"))
 		return lw_vote(lw, in);
+	if (lw_is(in, "match"))
+		return lw_match(lw, in);
 	if (lw_is(in, "activemask"))
 		return lw_activemask(lw, in);
 	if (lw_is(in, "call"))
