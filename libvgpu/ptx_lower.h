@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * State shared by the two halves of the lowering: ptx_lower.c (module
- * layout, kernels, the finished program) and ptx_ops.c (one PTX
- * instruction at a time).
+ * State shared by the parts of the lowering: ptx_lower.c (module
+ * layout, kernels, the finished program), ptx_ops.c (one PTX instruction
+ * at a time) and ptx_seq.c (instructions that become sequences).
  */
 #ifndef VG_PTX_LOWER_H
 #define VG_PTX_LOWER_H
@@ -133,6 +133,10 @@ int lw_src_reg(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
 int lw_dst(struct lw *lw, const struct ptx_insn *in, uint32_t i, bool pred,
 	   uint32_t *reg);
 int lw_nopnds(struct lw *lw, const struct ptx_insn *in, uint32_t n);
+
+/* ptx_seq.c */
+typedef int (*lw_lower_fn)(struct lw *lw, const struct ptx_insn *in);
+lw_lower_fn lw_seq_lowering(const struct ptx_insn *in);
 
 /* ptx_regalloc.c */
 uint32_t lw_regalloc(struct lw *lw, uint32_t entry, uint32_t nregs);

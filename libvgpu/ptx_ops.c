@@ -1606,6 +1606,7 @@ int lw_insn(struct lw *lw, const struct ptx_insn *in)
 
 static int lw_insn_do(struct lw *lw, const struct ptx_insn *in)
 {
+	lw_lower_fn seq;
 	uint32_t i;
 
 	lw->guard = VGPU_PRED_NONE;
@@ -1658,5 +1659,8 @@ static int lw_insn_do(struct lw *lw, const struct ptx_insn *in)
 		return lw_activemask(lw, in);
 	if (lw_is(in, "call"))
 		return lw_call(lw, in);
+	seq = lw_seq_lowering(in);
+	if (seq)
+		return seq(lw, in);
 	return lw_bad(lw, in, "unsupported instruction");
 }

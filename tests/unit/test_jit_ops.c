@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * PTX instructions the JIT lowers to the ISA's PRMT and MATCH: prmt in
- * every mode runs on the user-space core over edge-case and random
- * operands, checked against a host model written from the PTX ISA's
- * definition, and match.any/all over warps whose values agree in
- * different ways.
+ * PTX instructions the JIT lowers to the ISA's PRMT and MATCH or to short
+ * sequences (libvgpu/ptx_seq.c): prmt, shf, lop3, slct, testp, cnot,
+ * mul24/mad24, sad, bmsk, szext, dp4a/dp2a and match run on the
+ * user-space core over edge-case and random operands, each checked
+ * against a host model written from the PTX ISA's definition; then what
+ * nvcc makes of tests/unit/data/ops.cu (OPS_PTX, built with the test).
  */
+#include <math.h>
+
 #include "core_run.h"
 #include "jit.h"
 #include "tap.h"
@@ -220,8 +223,40 @@ static void run_cases(const struct op_case *cases, size_t ncases, unsigned int n
 
 #define RUN_CASES(cases, n) run_cases(cases, sizeof(cases) / sizeof(cases[0]), n)
 
-/* The result line of a 32-bit %r8. */
+/* Result lines: a 32-bit %r8, a 16-bit %rs3, a predicate %p1. */
 #define R8 "\tcvt.u64.u32 %rd8, %r8;\n"
+#define RS3 "\tcvt.u64.u16 %rd8, %rs3;\n"
+#define P1 "\tselp.u64 %rd8, 1, 0, %p1;\n"
+/* %p3 = a is odd, for guarded cases; %r8 = 77 where the guard is false. */
+#define ODD "\tmov.u32 %r8, 77;\n\tand.b32 %r9, %r5, 1;\n\tsetp.ne.u32 %p3, %r9, 0;\n"
+
+static uint64_t sext(uint64_t x, unsigned int bits)
+{
+	return bits >= 64 ? x : (uint64_t)((int64_t)(x << (64 - bits)) >> (64 - bits));
+}
+
+static uint64_t cut(uint64_t x, unsigned int bits)
+{
+	return bits >= 64 ? x : x & ((1ULL << bits) - 1);
+}
+
+static float f32_of(uint64_t x)
+{
+	uint32_t b = (uint32_t)x;
+	float f;
+
+	memcpy(&f, &b, 4);
+	return f;
+}
+
+static double f64_of(uint64_t x)
+{
+	double d;
+
+	memcpy(&d, &x, 8);
+	return d;
+}
+
 /* --- prmt ------------------------------------------------------------------- */
 
 /*
@@ -292,6 +327,449 @@ static void prmt_all_modes(void)
 		{ "prmt.b32.ecr %r7, %r5, %r6, %r7;\n\tcvt.u64.u32 %rd8, %r7;",
 		  m_prmt, 5, NULL },
 	};
+
+	RUN_CASES(cases, NMAX);
+}
+
+/* --- shf -------------------------------------------------------------------- */
+
+enum { SHF_R = 1, SHF_CLAMP = 2, SHF_ROT = 4, SHF_CK = 8, SHF_ODD = 16 };
+
+static uint64_t m_shf(const uint64_t *v, int64_t k, int mode)
+{
+	uint32_t a = (uint32_t)v[0], b = mode & SHF_ROT ? a : (uint32_t)v[1];
+	uint32_t c = mode & SHF_CK ? (uint32_t)k : (uint32_t)v[2], n;
+	uint64_t x = (uint64_t)b << 32 | a;
+
+	if ((mode & SHF_ODD) && !(a & 1))
+		return 77;
+	n = mode & SHF_CLAMP ? (c < 32 ? c : 32) : c & 31;
+	return mode & SHF_R ? (uint32_t)(x >> n) : (uint32_t)((x << n) >> 32);
+}
+
+static const int64_t shf_counts[] = {
+	0, 1, 7, 13, 16, 31, 32, 33, 63, 64, 100, -1, KEND,
+};
+
+static void shf_funnel_shifts(void)
+{
+	static const struct op_case cases[] = {
+		{ "shf.l.wrap.b32 %r8, %r5, %r6, %r7;" R8, m_shf, 0, NULL },
+		{ "shf.r.wrap.b32 %r8, %r5, %r6, %r7;" R8, m_shf, SHF_R, NULL },
+		{ "shf.l.clamp.b32 %r8, %r5, %r6, %r7;" R8, m_shf, SHF_CLAMP, NULL },
+		{ "shf.r.clamp.b32 %r8, %r5, %r6, %r7;" R8, m_shf, SHF_R | SHF_CLAMP, NULL },
+		{ "shf.l.wrap.b32 %r8, %r5, %r6, $K;" R8, m_shf, SHF_CK, shf_counts },
+		{ "shf.r.wrap.b32 %r8, %r5, %r6, $K;" R8, m_shf, SHF_R | SHF_CK,
+		  shf_counts },
+		{ "shf.l.clamp.b32 %r8, %r5, %r6, $K;" R8, m_shf,
+		  SHF_CLAMP | SHF_CK, shf_counts },
+		{ "shf.r.clamp.b32 %r8, %r5, %r6, $K;" R8, m_shf,
+		  SHF_R | SHF_CLAMP | SHF_CK, shf_counts },
+		/* Rotates, as nvcc writes (x << k) | (x >> (32 - k)). */
+		{ "shf.l.wrap.b32 %r8, %r5, %r5, %r7;" R8, m_shf, SHF_ROT, NULL },
+		{ "shf.r.wrap.b32 %r8, %r5, %r5, $K;" R8, m_shf,
+		  SHF_ROT | SHF_R | SHF_CK, shf_counts },
+		/* Guarded, and the destination a source. */
+		{ ODD "\t@%p3 shf.l.clamp.b32 %r8, %r5, %r6, %r7;" R8, m_shf,
+		  SHF_CLAMP | SHF_ODD, NULL },
+		{ "shf.r.wrap.b32 %r7, %r5, %r6, %r7;\n\tcvt.u64.u32 %rd8, %r7;",
+		  m_shf, SHF_R, NULL },
+		{ "shf.l.wrap.b32 %r6, %r5, %r6, %r7;\n\tcvt.u64.u32 %rd8, %r6;",
+		  m_shf, 0, NULL },
+	};
+
+	RUN_CASES(cases, NMAX);
+}
+
+/* --- lop3 ------------------------------------------------------------------- */
+
+static uint32_t lop3_ref(uint32_t a, uint32_t b, uint32_t c, uint8_t lut)
+{
+	uint32_t d = 0, i;
+
+	for (i = 0; i < 32; i++) {
+		uint32_t idx = ((a >> i) & 1) << 2 | ((b >> i) & 1) << 1 | ((c >> i) & 1);
+
+		d |= (uint32_t)((lut >> idx) & 1) << i;
+	}
+	return d;
+}
+
+enum { LOP_OR = 1, LOP_AND = 2, LOP_NOTQ = 4, LOP_SINK = 8, LOP_PISQ = 16 };
+
+/* With a predicate: %r8 | p << 32 (p alone for "_"); q is c's bit 0. */
+static uint64_t m_lop3(const uint64_t *v, int64_t k, int mode)
+{
+	uint32_t d = lop3_ref((uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2],
+			      (uint8_t)k);
+	bool q = v[2] & 1, p;
+
+	if (!(mode & (LOP_OR | LOP_AND)))
+		return d;
+	if (mode & LOP_NOTQ)
+		q = !q;
+	p = mode & LOP_OR ? (d != 0 || q) : (d != 0 && q);
+	return mode & LOP_SINK ? p : d | (uint64_t)p << 32;
+}
+
+static int64_t luts[257];
+
+static void lop3_every_table(void)
+{
+#define Q "\tand.b32 %r9, %r7, 1;\n\tsetp.ne.u32 %p2, %r9, 0;\n"
+#define R8P1 "\tselp.u32 %r9, 1, 0, %p1;\n\tmov.b64 %rd8, {%r8, %r9};\n"
+	static const int64_t some[] = {
+		0x00, 0xff, 0x80, 0xfe, 0x96, 0xe8, 0xca, 0x1a, 0x3f, 0x40, 0xc0,
+		KEND,
+	};
+	static const struct op_case cases[] = {
+		{ "lop3.b32 %r8, %r5, %r6, %r7, $K;" R8, m_lop3, 0, luts },
+		{ Q "\tlop3.or.b32 %r8|%p1, %r5, %r6, %r7, $K, %p2;" R8P1, m_lop3,
+		  LOP_OR, some },
+		{ Q "\tlop3.and.b32 %r8|%p1, %r5, %r6, %r7, $K, !%p2;" R8P1,
+		  m_lop3, LOP_AND | LOP_NOTQ, some },
+		{ Q "\tlop3.or.b32 _|%p1, %r5, %r6, %r7, $K, !%p2;" P1, m_lop3,
+		  LOP_OR | LOP_NOTQ | LOP_SINK, some },
+		/* p is q; the destination is a source. */
+		{ Q "\tlop3.and.b32 %r7|%p2, %r5, %r6, %r7, $K, %p2;\n"
+		  "\tselp.u32 %r9, 1, 0, %p2;\n\tmov.b64 %rd8, {%r7, %r9};",
+		  m_lop3, LOP_AND, some },
+		{ "lop3.b32 %r5, %r5, %r6, %r7, $K;\n\tcvt.u64.u32 %rd8, %r5;",
+		  m_lop3, 0, some },
+	};
+	int i;
+
+	for (i = 0; i < 256; i++)
+		luts[i] = i;
+	luts[256] = KEND;
+	RUN_CASES(cases, 512);
+#undef Q
+#undef R8P1
+}
+
+/* --- slct and testp ---------------------------------------------------------- */
+
+enum { SL_F32 = 0x100, SL_FTZ = 0x200, SL_BK = 0x400 };
+
+/* mode: the width of d, a and b, and SL_* */
+static uint64_t m_slct(const uint64_t *v, int64_t k, int mode)
+{
+	uint64_t b = mode & SL_BK ? (uint64_t)k : v[1];
+	bool take_a;
+
+	if (mode & SL_F32) {
+		float f = f32_of(v[2]);
+
+		if ((mode & SL_FTZ) && fpclassify(f) == FP_SUBNORMAL)
+			f = copysignf(0.0f, f);
+		take_a = f >= 0.0f;
+	} else {
+		take_a = (int32_t)v[2] >= 0;
+	}
+	return cut(take_a ? v[0] : b, mode & 0xff);
+}
+
+static const int64_t slct_imms[] = { 0, 12345, -1, KEND };
+
+static void slct_selects_on_sign(void)
+{
+	static const struct op_case cases[] = {
+		{ "slct.u32.s32 %r8, %r5, %r6, %r7;" R8, m_slct, 32, NULL },
+		{ "slct.b64.s32 %rd8, %rd5, %rd6, %r7;", m_slct, 64, NULL },
+		{ "slct.s16.s32 %rs3, %rs1, %rs2, %r7;" RS3, m_slct, 16, NULL },
+		{ "slct.s32.f32 %r8, %r5, %r6, %f3;" R8, m_slct, 32 | SL_F32, NULL },
+		{ "slct.ftz.b32.f32 %r8, %r5, %r6, %f3;" R8, m_slct,
+		  32 | SL_F32 | SL_FTZ, NULL },
+		{ "slct.f32.f32 %f4, %f1, %f2, %f3;\n\tmov.b32 %r8, %f4;" R8,
+		  m_slct, 32 | SL_F32, NULL },
+		{ "slct.ftz.u64.f32 %rd8, %rd5, %rd6, %f3;", m_slct,
+		  64 | SL_F32 | SL_FTZ, NULL },
+		{ "slct.u32.s32 %r8, %r5, $K, %r7;" R8, m_slct, 32 | SL_BK,
+		  slct_imms },
+		{ "slct.b32.s32 %r7, %r5, %r6, %r7;\n\tcvt.u64.u32 %rd8, %r7;",
+		  m_slct, 32, NULL },
+	};
+
+	RUN_CASES(cases, NMAX);
+}
+
+enum { TP_FINITE, TP_INFINITE, TP_NUMBER, TP_NAN, TP_NORMAL, TP_SUBNORMAL, TP_F64 = 8 };
+
+/* PTX counts zeros as normal numbers. */
+static uint64_t m_testp(const uint64_t *v, int64_t k, int mode)
+{
+	int cls = mode & TP_F64 ? fpclassify(f64_of(v[0])) : fpclassify(f32_of(v[0]));
+
+	(void)k;
+	switch (mode & 7) {
+	case TP_FINITE:
+		return cls != FP_INFINITE && cls != FP_NAN;
+	case TP_INFINITE:
+		return cls == FP_INFINITE;
+	case TP_NUMBER:
+		return cls != FP_NAN;
+	case TP_NAN:
+		return cls == FP_NAN;
+	case TP_NORMAL:
+		return cls == FP_NORMAL || cls == FP_ZERO;
+	default:
+		return cls == FP_SUBNORMAL;
+	}
+}
+
+static void testp_float_classes(void)
+{
+#define TP(op, mode) \
+	{ "testp." op ".f32 %p1, %f1;" P1, m_testp, mode, NULL }, \
+	{ "testp." op ".f64 %p1, %fd1;" P1, m_testp, (mode) | TP_F64, NULL }
+	static const struct op_case cases[] = {
+		TP("finite", TP_FINITE), TP("infinite", TP_INFINITE),
+		TP("number", TP_NUMBER), TP("notanumber", TP_NAN),
+		TP("normal", TP_NORMAL), TP("subnormal", TP_SUBNORMAL),
+	};
+#undef TP
+
+	RUN_CASES(cases, NMAX);
+}
+
+/* --- cnot, mul24/mad24, sad --------------------------------------------------- */
+
+static uint64_t m_cnot(const uint64_t *v, int64_t k, int mode)
+{
+	(void)k;
+	return cut(v[0], mode) == 0;
+}
+
+static void cnot_is_logical_not(void)
+{
+	static const struct op_case cases[] = {
+		{ "cnot.b16 %rs3, %rs1;" RS3, m_cnot, 16, NULL },
+		{ "cnot.b32 %r8, %r5;" R8, m_cnot, 32, NULL },
+		{ "cnot.b64 %rd8, %rd5;", m_cnot, 64, NULL },
+	};
+
+	RUN_CASES(cases, NMAX);
+}
+
+enum { M_HI = 1, M_SGN = 2, M_MAD = 4, M_SAT = 8, M_BK = 16, M_CK = 32, M_CB = 64 };
+
+static uint64_t m_mul24(const uint64_t *v, int64_t k, int mode)
+{
+	uint32_t b = mode & M_BK ? (uint32_t)k : (uint32_t)v[1];
+	uint32_t c = mode & M_CK ? (uint32_t)k : mode & M_CB ? b : (uint32_t)v[2], r;
+	int64_t x = (int64_t)(v[0] & 0xffffff), y = (int64_t)(b & 0xffffff), t, s;
+
+	if (mode & M_SGN) {
+		x = (int64_t)sext((uint64_t)x, 24);
+		y = (int64_t)sext((uint64_t)y, 24);
+	}
+	t = x * y;
+	r = mode & M_HI ? (uint32_t)((uint64_t)t >> 16) : (uint32_t)t;
+	if (!(mode & M_MAD))
+		return r;
+	if (!(mode & M_SAT))
+		return (uint32_t)(r + c);
+	s = (int64_t)(int32_t)r + (int32_t)c;
+	return (uint32_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s);
+}
+
+static const int64_t mul24_imms[] = {
+	0, 3, 0x7fffff, 0x800000, 0xffffff, 0x12345678, -1, KEND,
+};
+
+static void mul24_and_mad24(void)
+{
+	static const struct op_case cases[] = {
+		{ "mul24.lo.u32 %r8, %r5, %r6;" R8, m_mul24, 0, NULL },
+		{ "mul24.hi.u32 %r8, %r5, %r6;" R8, m_mul24, M_HI, NULL },
+		{ "mul24.lo.s32 %r8, %r5, %r6;" R8, m_mul24, M_SGN, NULL },
+		{ "mul24.hi.s32 %r8, %r5, %r6;" R8, m_mul24, M_HI | M_SGN, NULL },
+		{ "mad24.lo.u32 %r8, %r5, %r6, %r7;" R8, m_mul24, M_MAD, NULL },
+		{ "mad24.hi.u32 %r8, %r5, %r6, %r7;" R8, m_mul24, M_MAD | M_HI, NULL },
+		{ "mad24.lo.s32 %r8, %r5, %r6, %r7;" R8, m_mul24, M_MAD | M_SGN, NULL },
+		{ "mad24.hi.s32 %r8, %r5, %r6, %r7;" R8, m_mul24,
+		  M_MAD | M_HI | M_SGN, NULL },
+		{ "mad24.hi.sat.s32 %r8, %r5, %r6, %r7;" R8, m_mul24,
+		  M_MAD | M_HI | M_SGN | M_SAT, NULL },
+		{ "mul24.lo.s32 %r8, %r5, $K;" R8, m_mul24, M_SGN | M_BK, mul24_imms },
+		{ "mul24.lo.u32 %r8, %r5, $K;" R8, m_mul24, M_BK, mul24_imms },
+		{ "mul24.hi.s32 %r8, %r5, $K;" R8, m_mul24, M_HI | M_SGN | M_BK,
+		  mul24_imms },
+		{ "mad24.lo.s32 %r8, %r5, %r6, $K;" R8, m_mul24,
+		  M_MAD | M_SGN | M_CK, mul24_imms },
+		{ "mad24.hi.u32 %r6, %r5, %r6, %r6;\n\tcvt.u64.u32 %rd8, %r6;",
+		  m_mul24, M_MAD | M_HI | M_CB, NULL },
+	};
+
+	RUN_CASES(cases, NMAX);
+}
+
+enum { SAD_SGN = 0x100, SAD_BK = 0x200 };
+
+/* mode: the width, and SAD_* */
+static uint64_t m_sad(const uint64_t *v, int64_t k, int mode)
+{
+	unsigned int w = mode & 0xff;
+	uint64_t a = v[0], b = mode & SAD_BK ? (uint64_t)k : v[1], diff;
+
+	if (mode & SAD_SGN) {
+		int64_t x = (int64_t)sext(a, w), y = (int64_t)sext(b, w);
+
+		diff = x < y ? (uint64_t)y - (uint64_t)x : (uint64_t)x - (uint64_t)y;
+	} else {
+		a = cut(a, w);
+		b = cut(b, w);
+		diff = a < b ? b - a : a - b;
+	}
+	return cut(v[2] + diff, w);
+}
+
+static void sad_absolute_differences(void)
+{
+	static const struct op_case cases[] = {
+		{ "sad.u16 %rs3, %rs1, %rs2, %rs4;" RS3, m_sad, 16, NULL },
+		{ "sad.s16 %rs3, %rs1, %rs2, %rs4;" RS3, m_sad, 16 | SAD_SGN, NULL },
+		{ "sad.u32 %r8, %r5, %r6, %r7;" R8, m_sad, 32, NULL },
+		{ "sad.s32 %r8, %r5, %r6, %r7;" R8, m_sad, 32 | SAD_SGN, NULL },
+		{ "sad.u64 %rd8, %rd5, %rd6, %rd7;", m_sad, 64, NULL },
+		{ "sad.s64 %rd8, %rd5, %rd6, %rd7;", m_sad, 64 | SAD_SGN, NULL },
+		{ "sad.s32 %r8, %r5, $K, %r7;" R8, m_sad, 32 | SAD_SGN | SAD_BK,
+		  mul24_imms },
+		{ "sad.u32 %r7, %r5, %r6, %r7;\n\tcvt.u64.u32 %rd8, %r7;", m_sad, 32, NULL },
+	};
+
+	RUN_CASES(cases, NMAX);
+}
+
+/* --- bmsk, szext ------------------------------------------------------------- */
+
+enum { BX_CLAMP = 1, BX_SGN = 2, BX_AK = 4, BX_BK = 8 };
+
+/* The PTX ISA's bmsk, step by step. */
+static uint32_t bmsk_ref(uint32_t a, uint32_t b, bool clamp)
+{
+	uint32_t a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+	uint32_t mask0 = ~0U << a1, mask1 = sum < 32 ? ~0U << sum : 0;
+	bool pos_over = false, width_over = false;
+
+	if (clamp) {
+		if (a >= 32) {
+			pos_over = true;
+			mask0 = 0;
+		}
+		width_over = b >= 32;
+	}
+	if (sum >= 32 || pos_over || width_over)
+		mask1 = 0;
+	else if (!b1)
+		mask1 = ~0U;
+	return mask0 & ~mask1;
+}
+
+/* The PTX ISA's szext, step by step. */
+static uint32_t szext_ref(uint32_t a, uint32_t b, bool clamp, bool sgn)
+{
+	uint32_t b1 = b & 31, mask;
+	bool too_large = b >= 32 && clamp, sign;
+
+	mask = too_large ? 0 : ~0U << b1;
+	sign = b1 && !too_large && sgn && ((a >> ((b1 - 1) & 31)) & 1);
+	return (a & ~mask) | (sign ? mask : 0);
+}
+
+static uint64_t m_bmsk(const uint64_t *v, int64_t k, int mode)
+{
+	return bmsk_ref(mode & BX_AK ? (uint32_t)k : (uint32_t)v[0],
+			mode & BX_BK ? (uint32_t)k : (uint32_t)v[1], mode & BX_CLAMP);
+}
+
+static uint64_t m_szext(const uint64_t *v, int64_t k, int mode)
+{
+	return szext_ref((uint32_t)v[0], mode & BX_BK ? (uint32_t)k : (uint32_t)v[1],
+			 mode & BX_CLAMP, mode & BX_SGN);
+}
+
+static void bmsk_bit_masks(void)
+{
+	static const struct op_case cases[] = {
+		{ "bmsk.wrap.b32 %r8, %r5, %r6;" R8, m_bmsk, 0, NULL },
+		{ "bmsk.clamp.b32 %r8, %r5, %r6;" R8, m_bmsk, BX_CLAMP, NULL },
+		{ "bmsk.wrap.b32 %r8, $K, %r6;" R8, m_bmsk, BX_AK, shf_counts },
+		{ "bmsk.clamp.b32 %r8, %r5, $K;" R8, m_bmsk, BX_CLAMP | BX_BK,
+		  shf_counts },
+		{ "bmsk.clamp.b32 %r8, $K, $K;" R8, m_bmsk,
+		  BX_CLAMP | BX_AK | BX_BK, shf_counts },
+		{ "bmsk.wrap.b32 %r8, $K, $K;" R8, m_bmsk, BX_AK | BX_BK,
+		  shf_counts },
+		{ "bmsk.wrap.b32 %r6, %r5, %r6;\n\tcvt.u64.u32 %rd8, %r6;", m_bmsk, 0, NULL },
+	};
+
+	RUN_CASES(cases, NMAX);
+}
+
+static void szext_extends(void)
+{
+	static const struct op_case cases[] = {
+		{ "szext.wrap.u32 %r8, %r5, %r6;" R8, m_szext, 0, NULL },
+		{ "szext.wrap.s32 %r8, %r5, %r6;" R8, m_szext, BX_SGN, NULL },
+		{ "szext.clamp.u32 %r8, %r5, %r6;" R8, m_szext, BX_CLAMP, NULL },
+		{ "szext.clamp.s32 %r8, %r5, %r6;" R8, m_szext, BX_CLAMP | BX_SGN, NULL },
+		{ "szext.wrap.s32 %r8, %r5, $K;" R8, m_szext, BX_SGN | BX_BK,
+		  shf_counts },
+		{ "szext.clamp.s32 %r8, %r5, $K;" R8, m_szext,
+		  BX_CLAMP | BX_SGN | BX_BK, shf_counts },
+		{ "szext.clamp.u32 %r6, %r5, %r6;\n\tcvt.u64.u32 %rd8, %r6;",
+		  m_szext, BX_CLAMP, NULL },
+	};
+
+	RUN_CASES(cases, NMAX);
+}
+
+/* --- dp4a, dp2a -------------------------------------------------------------- */
+
+enum { DP_AS = 1, DP_BS = 2, DP_TWO = 4, DP_HI = 8, DP_CK = 16 };
+
+/* The PTX ISA's dp4a and dp2a: elements extended by their types. */
+static uint32_t dp_ref(uint32_t a, uint32_t b, uint32_t c, int mode)
+{
+	unsigned int i, asz = mode & DP_TWO ? 16 : 8, n = mode & DP_TWO ? 2 : 4;
+	unsigned int first = mode & DP_HI ? 2 : 0;
+	uint32_t d = c;
+
+	for (i = 0; i < n; i++) {
+		uint64_t x = cut(a >> (asz * i), asz), y = cut(b >> (8 * (first + i)), 8);
+
+		if (mode & DP_AS)
+			x = sext(x, asz);
+		if (mode & DP_BS)
+			y = sext(y, 8);
+		d += (uint32_t)(x * y);
+	}
+	return d;
+}
+
+static uint64_t m_dp(const uint64_t *v, int64_t k, int mode)
+{
+	return dp_ref((uint32_t)v[0], (uint32_t)v[1],
+		      mode & DP_CK ? (uint32_t)k : (uint32_t)v[2], mode);
+}
+
+static void dp4a_dp2a_dot_products(void)
+{
+#define DP(types, mode) \
+	{ "dp4a" types " %r8, %r5, %r6, %r7;" R8, m_dp, mode, NULL }, \
+	{ "dp2a.lo" types " %r8, %r5, %r6, %r7;" R8, m_dp, (mode) | DP_TWO, NULL }, \
+	{ "dp2a.hi" types " %r8, %r5, %r6, %r7;" R8, m_dp, (mode) | DP_TWO | DP_HI, \
+	  NULL }
+	static const struct op_case cases[] = {
+		DP(".u32.u32", 0), DP(".u32.s32", DP_BS), DP(".s32.u32", DP_AS),
+		DP(".s32.s32", DP_AS | DP_BS),
+		{ "dp4a.s32.u32 %r8, %r5, %r6, $K;" R8, m_dp, DP_AS | DP_CK,
+		  mul24_imms },
+		{ "dp2a.hi.u32.s32 %r6, %r5, %r6, %r7;\n\tcvt.u64.u32 %rd8, %r6;",
+		  m_dp, DP_BS | DP_TWO | DP_HI, NULL },
+	};
+#undef DP
 
 	RUN_CASES(cases, NMAX);
 }
@@ -398,6 +876,138 @@ static void match_any_all(void)
 	vg_jit_free(img);
 }
 
+/* --- nvcc's output ------------------------------------------------------------ */
+
+static uint32_t rotl32(uint32_t x, unsigned int k)
+{
+	return x << k | x >> (32 - k);
+}
+
+/* MurmurHash3's mix of three words, as ops.cu computes it. */
+static uint32_t murmur3_ref(uint32_t a, uint32_t b, uint32_t c, uint32_t h)
+{
+	const uint32_t w[3] = { a, b, c };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		uint32_t k = w[i] * 0xcc9e2d51u;
+
+		k = rotl32(k, 15) * 0x1b873593u;
+		h = rotl32(h ^ k, 13) * 5 + 0xe6546b64u;
+	}
+	h ^= 12;
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	return h ^ (h >> 16);
+}
+
+/* What ops.cu's thread @t should store, given its warp's operands @w. */
+static void ops_ref(const uint32_t (*w)[3], unsigned int lane, uint32_t *o)
+{
+	uint32_t a = w[lane][0], b = w[lane][1], c = w[lane][2], i;
+	uint64_t v[3] = { a, b, c }, wide = (uint64_t)(a & 3) << 32 | (b & 1);
+	bool all = true;
+
+	o[0] = prmt_ref(a, b, c & 0x7777, 0);	/* __byte_perm ignores bit 3 */
+	o[1] = prmt_ref(a, b, 0x5140, 0);
+	o[2] = (uint32_t)m_shf(v, 0, 0);
+	o[3] = (uint32_t)m_shf(v, 0, SHF_R);
+	o[4] = (uint32_t)m_shf(v, 0, SHF_CLAMP);
+	o[5] = (uint32_t)m_shf(v, 0, SHF_CLAMP | SHF_R);
+	o[6] = rotl32(a, 13);
+	o[7] = (a >> (c & 31)) | (a << ((32 - c) & 31));
+	o[8] = (uint32_t)m_sad(v, 0, 32 | SAD_SGN);
+	o[9] = (uint32_t)m_sad(v, 0, 32);
+	o[10] = dp_ref(a, b, c, DP_AS | DP_BS);
+	o[11] = dp_ref(a, b, c, 0);
+	o[12] = dp_ref(a, b, c, DP_AS | DP_BS | DP_TWO);
+	o[13] = dp_ref(a, b, c, DP_TWO | DP_HI);
+	o[14] = murmur3_ref(a, b, c, 0x9747b28cu);
+	o[15] = prmt_ref(a, b, c, 1);
+	o[16] = prmt_ref(a, b, c, 2);
+	o[17] = prmt_ref(a, b, c, 6);
+	o[18] = (uint32_t)m_slct(v, 0, 32);
+	o[19] = (uint32_t)m_slct(v, 0, 32 | SL_F32 | SL_FTZ);
+	o[20] = lop3_ref(a, b, c, 0xe8);
+	o[21] = (uint32_t)m_mul24(v, 0, M_MAD | M_HI | M_SGN | M_SAT);
+	o[22] = (uint32_t)m_mul24(v, 0, 0);
+	o[23] = (a & c) == 0;
+	o[24] = bmsk_ref(a & 63, b & 63, true);
+	o[25] = szext_ref(a, b, false, true);
+	o[26] = fpclassify(f32_of(a)) == FP_SUBNORMAL;
+	o[27] = o[28] = o[30] = 0;
+	for (i = 0; i < 32; i++) {
+		o[27] |= (uint32_t)((w[i][0] & 3) == (a & 3)) << i;
+		o[30] |= (uint32_t)(((uint64_t)(w[i][0] & 3) << 32 | (w[i][1] & 1)) == wide) << i;
+		all &= (w[i][1] & 0x100) == (b & 0x100);
+	}
+	o[28] = all ? ~0U : 0;
+	o[29] = all;
+	v[2] = 7;
+	o[31] = (uint32_t)m_sad(v, 0, 32 | SAD_SGN);
+}
+
+static void nvcc_ops_kernel(void)
+{
+	enum { T = 512, NOUT = 32 };
+	static uint32_t opnds[T][3], res[T][NOUT];
+	struct vgpu_range mem[3] = {
+		core_range(opnds, sizeof(opnds), false),
+		core_range(res, sizeof(res), true), { 0 },
+	};
+	uint64_t params[2] = { (uintptr_t)res, (uintptr_t)opnds };
+	struct vg_jit_image *img = NULL;
+	unsigned int t, i, bad = 0;
+	char err[256], *ptx = malloc(1 << 20);
+	size_t len = 0;
+	FILE *fp = fopen(OPS_PTX, "r");
+
+	if (fp)
+		len = fread(ptx, 1, 1 << 20, fp);
+	if (!fp || !len || len == 1 << 20) {
+		TAP_FAIL("cannot read %s", OPS_PTX);
+		free(ptx);
+		if (fp)
+			fclose(fp);
+		return;
+	}
+	fclose(fp);
+	if (vg_jit_compile(ptx, len, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		free(ptx);
+		return;
+	}
+	free(ptx);
+	make_inputs();
+	for (t = 0; t < T; t++)
+		for (i = 0; i < 3; i++)
+			opnds[t][i] = (uint32_t)in[(t * 37) % NMAX][i];
+	/* Warps whose match operands agree: all of warp 1, b's bit 8 in warp 2. */
+	for (t = 32; t < 64; t++)
+		opnds[t][0] = opnds[32][0];
+	for (t = 64; t < 96; t++)
+		opnds[t][1] = (opnds[t][1] & ~0x100U) | (opnds[64][1] & 0x100);
+	CHECK(core_run(img->insns, img->ninsns, img->kernels[0].f, T / 128, 128,
+		       params, mem, NULL) == VGPU_RUN_DONE);
+	for (t = 0; t < T; t++) {
+		uint32_t want[NOUT];
+
+		ops_ref((const uint32_t (*)[3])opnds[t & ~31U], t & 31, want);
+		for (i = 0; i < NOUT; i++) {
+			if (res[t][i] == want[i])
+				continue;
+			if (bad++ < 8)
+				TAP_FAIL("thread %u: out[%u] = %#x, want %#x (a=%#x b=%#x c=%#x)",
+					 t, i, res[t][i], want[i], opnds[t][0],
+					 opnds[t][1], opnds[t][2]);
+		}
+	}
+	CHECK(bad == 0);
+	vg_jit_free(img);
+}
+
 /* --- refusals ---------------------------------------------------------------- */
 
 /* Malformed forms of these instructions, refused at their line and column. */
@@ -408,11 +1018,42 @@ static void malformed_forms_are_refused(void)
 		const char *msg;
 	} cases[] = {
 		{ "prmt.b16 %h1, %h1, %h1, %h1;", "prmt.b16: unsupported type" },
+		{ "shf.l.b32 %r1, %r1, %r1, %r1;", "shf.l.b32: missing mode" },
+		{ "shf.wrap.b32 %r1, %r1, %r1, %r1;", "shf.wrap.b32: missing direction" },
+		{ "shf.l.r.wrap.b32 %r1, %r1, %r1, %r1;",
+		  "shf.l.r.wrap.b32: missing direction" },
+		{ "lop3.b32 %r1, %r1, %r1, %r1, %r1;",
+		  "lop3.b32: immLut must be a constant from 0 to 255" },
+		{ "lop3.b32 %r1, %r1, %r1, %r1, 256;",
+		  "lop3.b32: immLut must be a constant from 0 to 255" },
+		{ "lop3.b32 %r1|%p1, %r1, %r1, %r1, 1;",
+		  "lop3.b32: a predicate destination needs .or or .and" },
+		{ "lop3.or.b32 %r1, %r1, %r1, %r1, 1, %p1;",
+		  "lop3.or.b32: a predicate destination and source are expected" },
+		{ "lop3.b32 _, %r1, %r1, %r1, 1;",
+		  "lop3.b32: destination must be a register" },
 		{ "match.any.sync.b32 %r1|%p1, %r1, -1;",
 		  "match.any.sync.b32: only match.all sets a predicate" },
 		{ "match.sync.b32 %r1, %r1, -1;", "match.sync.b32: missing mode" },
 		{ "match.all.sync.b16 %r1, %h1, -1;",
 		  "match.all.sync.b16: unsupported type" },
+		{ "slct.u32.u32 %r1, %r1, %r1, %r1;",
+		  "slct.u32.u32: the selector must be .s32 or .f32" },
+		{ "slct.ftz.u32.s32 %r1, %r1, %r1, %r1;",
+		  "slct.ftz.u32.s32: ftz needs an .f32 selector" },
+		{ "slct.pred.s32 %p1, %p1, %p1, %r1;", "slct.pred.s32: unsupported type" },
+		{ "testp.f32 %p1, %f1;", "testp.f32: missing property" },
+		{ "testp.normal.f16 %p1, %h1;", "testp.normal.f16: unsupported type" },
+		{ "cnot.f32 %f1, %f1;", "cnot.f32: unsupported type" },
+		{ "mul24.s32 %r1, %r1, %r1;", "mul24.s32: missing .hi or .lo" },
+		{ "mul24.lo.u64 %rd1, %rd1, %rd1;", "mul24.lo.u64: unsupported type" },
+		{ "mad24.lo.sat.s32 %r1, %r1, %r1, %r1;",
+		  "mad24.lo.sat.s32: only mad24.hi.s32 saturates" },
+		{ "sad.f32 %f1, %f1, %f1, %f1;", "sad.f32: unsupported type" },
+		{ "bmsk.b32 %r1, %r1, %r1;", "bmsk.b32: missing mode" },
+		{ "szext.wrap.b32 %r1, %r1, %r1;", "szext.wrap.b32: unsupported type" },
+		{ "dp4a.u32.b32 %r1, %r1, %r1, %r1;", "dp4a.u32.b32: unsupported type" },
+		{ "dp2a.u32.u32 %r1, %r1, %r1, %r1;", "dp2a.u32.u32: missing .lo or .hi" },
 	};
 	unsigned int i;
 
@@ -439,7 +1080,18 @@ static void malformed_forms_are_refused(void)
 
 static const struct tap_test tests[] = {
 	TAP_TEST(prmt_all_modes),
+	TAP_TEST(shf_funnel_shifts),
+	TAP_TEST(lop3_every_table),
+	TAP_TEST(slct_selects_on_sign),
+	TAP_TEST(testp_float_classes),
+	TAP_TEST(cnot_is_logical_not),
+	TAP_TEST(mul24_and_mad24),
+	TAP_TEST(sad_absolute_differences),
+	TAP_TEST(bmsk_bit_masks),
+	TAP_TEST(szext_extends),
+	TAP_TEST(dp4a_dp2a_dot_products),
 	TAP_TEST(match_any_all),
+	TAP_TEST(nvcc_ops_kernel),
 	TAP_TEST(malformed_forms_are_refused),
 };
 
