@@ -3,7 +3,8 @@
  * PTX instructions the ISA has no one operation for, lowered to short
  * sequences of its integer operations: funnel shifts, three-input logic,
  * selects on a sign, float classes, 24-bit multiplies, sums of absolute
- * differences, bit masks, sign and zero extension, and dot products.
+ * differences (also of bytes), bit masks, sign and zero extension, and
+ * dot products.
  * Each sequence reads all its sources before it writes the destination,
  * which may be one of them.
  */
@@ -758,6 +759,67 @@ static int lw_dp(struct lw *lw, const struct ptx_insn *in)
 	return 0;
 }
 
+/*
+ * vabsdiff4.u32.u32.u32 d, a, b, c: the absolute differences of a's and
+ * b's bytes, as d's bytes (c, the merge operand, is unused when every
+ * byte is computed); with .add, d = c + their sum. This is what nvcc
+ * writes for __vabsdiffu4, __vabsdiffs4 and __vsadu4; other types,
+ * masks, selectors and .sat are refused.
+ */
+static int lw_vabsdiff4(struct lw *lw, const struct ptx_insn *in)
+{
+	bool add = ptx_has_mod(in, "add");
+	uint32_t d, a, b, z = lw_temp(lw), x = lw_temp(lw), y = lw_temp(lw);
+	uint32_t diff[4], i;
+	struct lw_val c;
+
+	for (i = 0; i < 3; i++)
+		if (lw_type(in, i) != PTX_T_U32)
+			return lw_bad(lw, in, "only .u32.u32.u32 is supported");
+	if (lw_type(in, 3) != PTX_T_NONE || ptx_has_mod(in, "sat"))
+		return lw_bad(lw, in, "only .u32.u32.u32 is supported");
+	if (lw_nopnds(lw, in, 4) || lw_dst(lw, in, 0, false, &d) ||
+	    lw_src_reg(lw, &in->opnds[1], LW_U32, &a) ||
+	    lw_src_reg(lw, &in->opnds[2], LW_U32, &b) ||
+	    lw_val(lw, &in->opnds[3], LW_U32, &c) ||
+	    lw_movi(lw, LW_U32, z, 0))
+		return -1;
+	for (i = 0; i < 4; i++) {
+		diff[i] = lw_temp(lw);
+		if (lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_PRMT,
+				.type = LW_U32, .guard = VGPU_PRED_NONE, .dst = x,
+				.a = a, .b = z, .flags = VGPU_IF_C_IMM,
+				.imm = lw_elem_sel(i, 1, false) }, false) ||
+		    lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_PRMT,
+				.type = LW_U32, .guard = VGPU_PRED_NONE, .dst = y,
+				.a = b, .b = z, .flags = VGPU_IF_C_IMM,
+				.imm = lw_elem_sel(i, 1, false) }, false) ||
+		    lw_op(lw, VGPU_OP_SUB, VGPU_T_S32, diff[i], x, y) ||
+		    lw_un(lw, VGPU_OP_ABS, VGPU_T_S32, diff[i], diff[i]))
+			return -1;
+	}
+	if (add) {
+		if (lw_opv(lw, VGPU_OP_ADD, LW_U32, x, diff[0], &c))
+			return -1;
+		for (i = 1; i < 4; i++)
+			if (lw_op(lw, VGPU_OP_ADD, LW_U32, i == 3 ? d : x, x, diff[i]))
+				return -1;
+		return 0;
+	}
+	/* Bytes 0 and 1 of x, 2 and 3 of y (each difference is below 256). */
+	for (i = 0; i < 2; i++)
+		if (lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_PRMT,
+				.type = LW_U32, .guard = VGPU_PRED_NONE,
+				.dst = i ? y : x, .a = diff[2 * i],
+				.b = diff[2 * i + 1], .flags = VGPU_IF_C_IMM,
+				.imm = 0x1140 }, false))
+			return -1;
+	return lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_PRMT,
+			.type = LW_U32, .guard = VGPU_PRED_NONE, .dst = d,
+			.a = x, .b = y, .flags = VGPU_IF_C_IMM, .imm = 0x5410 },
+		       false);
+}
+
 static const struct {
 	const char *name;
 	lw_lower_fn fn;
@@ -766,6 +828,7 @@ static const struct {
 	{ "testp", lw_testp }, { "cnot", lw_cnot }, { "mul24", lw_mul24 },
 	{ "mad24", lw_mul24 }, { "sad", lw_sad }, { "bmsk", lw_bmsk },
 	{ "szext", lw_szext }, { "dp4a", lw_dp }, { "dp2a", lw_dp },
+	{ "vabsdiff4", lw_vabsdiff4 },
 };
 
 /**

@@ -2,7 +2,7 @@
 /*
  * PTX instructions the JIT lowers to the ISA's PRMT and MATCH or to short
  * sequences (libvgpu/ptx_seq.c): prmt, shf, lop3, slct, testp, cnot,
- * mul24/mad24, sad, bmsk, szext, dp4a/dp2a and match run on the
+ * mul24/mad24, sad, bmsk, szext, dp4a/dp2a, vabsdiff4 and match run on the
  * user-space core over edge-case and random operands, each checked
  * against a host model written from the PTX ISA's definition; then what
  * nvcc makes of tests/unit/data/ops.cu (OPS_PTX, built with the test).
@@ -774,6 +774,46 @@ static void dp4a_dp2a_dot_products(void)
 	RUN_CASES(cases, NMAX);
 }
 
+/* --- vabsdiff4 ----------------------------------------------------------------- */
+
+enum { VA_ADD = 1, VA_CK = 2 };
+
+/* The PTX ISA's vabsdiff4 on unsigned bytes: as bytes, or summed onto c. */
+static uint32_t vabsdiff4_ref(uint32_t a, uint32_t b, uint32_t c, bool add)
+{
+	uint32_t d = 0, i;
+
+	for (i = 0; i < 4; i++) {
+		int x = (a >> (8 * i)) & 0xff, y = (b >> (8 * i)) & 0xff;
+		uint32_t diff = (uint32_t)abs(x - y);
+
+		d += add ? diff : diff << (8 * i);
+	}
+	return add ? d + c : d;
+}
+
+static uint64_t m_vabsdiff4(const uint64_t *v, int64_t k, int mode)
+{
+	return vabsdiff4_ref((uint32_t)v[0], (uint32_t)v[1],
+			     mode & VA_CK ? (uint32_t)k : (uint32_t)v[2], mode & VA_ADD);
+}
+
+static void vabsdiff4_bytes(void)
+{
+	static const struct op_case cases[] = {
+		{ "vabsdiff4.u32.u32.u32 %r8, %r5, %r6, %r7;" R8, m_vabsdiff4, 0, NULL },
+		{ "vabsdiff4.u32.u32.u32.add %r8, %r5, %r6, %r7;" R8, m_vabsdiff4,
+		  VA_ADD, NULL },
+		{ "vabsdiff4.u32.u32.u32.add %r8, %r5, %r6, $K;" R8, m_vabsdiff4,
+		  VA_ADD | VA_CK, mul24_imms },
+		/* As nvcc writes it: the destination is the merge operand. */
+		{ "vabsdiff4.u32.u32.u32 %r7, %r5, %r6, %r7;\n\tcvt.u64.u32 %rd8, %r7;",
+		  m_vabsdiff4, 0, NULL },
+	};
+
+	RUN_CASES(cases, NMAX);
+}
+
 /* --- match ------------------------------------------------------------------- */
 
 /*
@@ -947,11 +987,14 @@ static void ops_ref(const uint32_t (*w)[3], unsigned int lane, uint32_t *o)
 	o[29] = all;
 	v[2] = 7;
 	o[31] = (uint32_t)m_sad(v, 0, 32 | SAD_SGN);
+	o[32] = vabsdiff4_ref(a, b, 0, false);
+	o[33] = vabsdiff4_ref(a ^ 0x80808080, b ^ 0x80808080, 0, false);
+	o[34] = vabsdiff4_ref(a, b, 0, true);
 }
 
 static void nvcc_ops_kernel(void)
 {
-	enum { T = 512, NOUT = 32 };
+	enum { T = 512, NOUT = 35 };
 	static uint32_t opnds[T][3], res[T][NOUT];
 	struct vgpu_range mem[3] = {
 		core_range(opnds, sizeof(opnds), false),
@@ -1054,6 +1097,10 @@ static void malformed_forms_are_refused(void)
 		{ "szext.wrap.b32 %r1, %r1, %r1;", "szext.wrap.b32: unsupported type" },
 		{ "dp4a.u32.b32 %r1, %r1, %r1, %r1;", "dp4a.u32.b32: unsupported type" },
 		{ "dp2a.u32.u32 %r1, %r1, %r1, %r1;", "dp2a.u32.u32: missing .lo or .hi" },
+		{ "vabsdiff4.s32.u32.u32 %r1, %r1, %r1, %r1;",
+		  "vabsdiff4.s32.u32.u32: only .u32.u32.u32 is supported" },
+		{ "vabsdiff4.u32.u32.u32.sat %r1, %r1, %r1, %r1;",
+		  "vabsdiff4.u32.u32.u32.sat: only .u32.u32.u32 is supported" },
 	};
 	unsigned int i;
 
@@ -1090,6 +1137,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(bmsk_bit_masks),
 	TAP_TEST(szext_extends),
 	TAP_TEST(dp4a_dp2a_dot_products),
+	TAP_TEST(vabsdiff4_bytes),
 	TAP_TEST(match_any_all),
 	TAP_TEST(nvcc_ops_kernel),
 	TAP_TEST(malformed_forms_are_refused),

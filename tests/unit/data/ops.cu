@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Kernels for test_jit_ops: what nvcc makes of byte permutes, funnel
-// shifts and rotates, absolute differences, dot products, warp matches
-// and a hash built on rotates, and inline PTX for what C does not reach
-// (permute modes, slct, lop3, testp, cnot, mul24/mad24, bmsk, szext).
+// shifts and rotates, absolute differences (also of bytes), dot products,
+// warp matches and a hash built on rotates, and inline PTX for what C
+// does not reach (permute modes, slct, lop3, testp, cnot, mul24/mad24,
+// bmsk, szext).
 
 __device__ unsigned rotl(unsigned x, int k)
 {
@@ -34,7 +35,7 @@ __device__ unsigned murmur3(unsigned a, unsigned b, unsigned c, unsigned h)
 #define ASM3(op, a, b, c) ({ unsigned d_; \
 	asm(op " %0, %1, %2, %3;" : "=r"(d_) : "r"(a), "r"(b), "r"(c)); d_; })
 
-enum { NOUT = 32 };
+enum { NOUT = 35 };
 
 extern "C" __global__ void ops(unsigned *out, const unsigned *in)
 {
@@ -87,4 +88,7 @@ extern "C" __global__ void ops(unsigned *out, const unsigned *in)
 	o[29] = all;
 	o[30] = __match_any_sync(0xffffffff, wide);
 	o[31] = __sad(a, b, 7);
+	o[32] = __vabsdiffu4(a, b);
+	o[33] = __vabsdiffs4(a, b);
+	o[34] = __vsadu4(a, b);
 }
