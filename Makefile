@@ -208,6 +208,17 @@ $(FNPTR_PTX): tests/unit/data/fnptr.cu
 $(BUILD)/tests/unit/test_jit: $(FNPTR_PTX)
 $(BUILD)/tests/unit/test_jit: private CPPFLAGS += -DFNPTR_PTX='"$(FNPTR_PTX)"'
 
+# And what nvcc makes of byte permutes, funnel shifts, dot products, matches
+# and inline PTX for the other instructions lowered to sequences.
+OPS_PTX := $(BUILD)/tests/data/ops.ptx
+
+$(OPS_PTX): tests/unit/data/ops.cu
+	@mkdir -p $(@D)
+	nvcc -ptx -arch=compute_75 $< -o $@
+
+$(BUILD)/tests/unit/test_jit_ops: $(OPS_PTX)
+$(BUILD)/tests/unit/test_jit_ops: private CPPFLAGS += -DOPS_PTX='"$(OPS_PTX)"'
+
 # The uapi layout test is also built for 32-bit user space (compat ioctls).
 $(BUILD)/tests/unit/test_uapi_layout: tests/unit/test_uapi_layout.c uapi/vgpu.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)

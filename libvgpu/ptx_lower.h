@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * State shared by the two halves of the lowering: ptx_lower.c (module
- * layout, kernels, the finished program) and ptx_ops.c (one PTX
- * instruction at a time).
+ * State shared by the parts of the lowering: ptx_lower.c (module
+ * layout, kernels, the finished program), ptx_ops.c (one PTX instruction
+ * at a time) and ptx_seq.c (instructions that become sequences).
  */
 #ifndef VG_PTX_LOWER_H
 #define VG_PTX_LOWER_H
@@ -107,10 +107,36 @@ int lw_inline_indirect(struct lw *lw, const struct ptx_insn *in, uint32_t fptr,
 		       const struct ptx_proto *pr, const struct ptx_opnd *rets,
 		       const struct ptx_opnd *args);
 
+/* A source operand once resolved: a register, or an immediate. */
+struct lw_val {
+	bool imm;
+	bool reloc;		/* the immediate is an offset in the global block */
+	uint32_t reg;
+	uint64_t bits;
+};
+
 /* ptx_ops.c */
 int lw_insn(struct lw *lw, const struct ptx_insn *in);
 int lw_bad(struct lw *lw, const struct ptx_insn *in, const char *what);
 uint8_t lw_vtype(enum ptx_type t);
+enum ptx_type lw_type(const struct ptx_insn *in, unsigned int nth);
+unsigned int lw_bits(uint8_t vt);
+bool lw_float(uint8_t vt);
+uint32_t lw_r(struct lw *lw, uint32_t idx, bool pred);
+int lw_itype(struct lw *lw, const struct ptx_insn *in, unsigned int nth,
+	     uint8_t *vt);
+int lw_val(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
+	   struct lw_val *v);
+int lw_in_reg(struct lw *lw, struct lw_val *v, uint8_t vt);
+int lw_src_reg(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
+	       uint32_t *reg);
+int lw_dst(struct lw *lw, const struct ptx_insn *in, uint32_t i, bool pred,
+	   uint32_t *reg);
+int lw_nopnds(struct lw *lw, const struct ptx_insn *in, uint32_t n);
+
+/* ptx_seq.c */
+typedef int (*lw_lower_fn)(struct lw *lw, const struct ptx_insn *in);
+lw_lower_fn lw_seq_lowering(const struct ptx_insn *in);
 
 /* ptx_regalloc.c */
 uint32_t lw_regalloc(struct lw *lw, uint32_t entry, uint32_t nregs);

@@ -12,14 +12,6 @@
 
 #define LW_NO_REG VGPU_NO_REG
 
-/* A source operand once resolved: a register, or an immediate. */
-struct lw_val {
-	bool imm;
-	bool reloc;		/* the immediate is an offset in the global block */
-	uint32_t reg;
-	uint64_t bits;
-};
-
 static bool lw_is(const struct ptx_insn *in, const char *op)
 {
 	return !strcmp(in->op, op);
@@ -44,7 +36,7 @@ uint8_t lw_vtype(enum ptx_type t)
 }
 
 /* The @nth type modifier from the end (0: the last), or PTX_T_NONE. */
-static enum ptx_type lw_type(const struct ptx_insn *in, unsigned int nth)
+enum ptx_type lw_type(const struct ptx_insn *in, unsigned int nth)
 {
 	int i;
 
@@ -77,7 +69,7 @@ int lw_bad(struct lw *lw, const struct ptx_insn *in, const char *what)
  * predicate exactly when @pred says so (otherwise the error is recorded
  * and lw_insn() fails the instruction).
  */
-static uint32_t lw_r(struct lw *lw, uint32_t idx, bool pred)
+uint32_t lw_r(struct lw *lw, uint32_t idx, bool pred)
 {
 	const struct ptx_reg *r = &lw->f.fn->regs[idx];
 
@@ -88,8 +80,8 @@ static uint32_t lw_r(struct lw *lw, uint32_t idx, bool pred)
 }
 
 /* The instruction's vgpu type; refuses types the ISA has no room for. */
-static int lw_itype(struct lw *lw, const struct ptx_insn *in, unsigned int nth,
-		    uint8_t *vt)
+int lw_itype(struct lw *lw, const struct ptx_insn *in, unsigned int nth,
+	     uint8_t *vt)
 {
 	enum ptx_type t = lw_type(in, nth);
 
@@ -121,12 +113,12 @@ static uint8_t lw_fflags(const struct ptx_insn *in)
 	       (ptx_has_mod(in, "sat") ? VGPU_IF_SAT : 0);
 }
 
-static bool lw_float(uint8_t vt)
+bool lw_float(uint8_t vt)
 {
 	return vt == VGPU_T_F16 || vt == VGPU_T_F32 || vt == VGPU_T_F64;
 }
 
-static unsigned int lw_bits(uint8_t vt)
+unsigned int lw_bits(uint8_t vt)
 {
 	static const uint8_t bits[VGPU_T_COUNT] = {
 		[VGPU_T_U8] = 8, [VGPU_T_S8] = 8, [VGPU_T_U16] = 16,
@@ -254,8 +246,8 @@ static int lw_sreg(struct lw *lw, const struct ptx_opnd *o, uint32_t dst,
 }
 
 /* Resolves a source operand of type @vt. */
-static int lw_val(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
-		  struct lw_val *v)
+int lw_val(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
+	   struct lw_val *v)
 {
 	memset(v, 0, sizeof(*v));
 	switch (o->kind) {
@@ -297,7 +289,7 @@ static int lw_val(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
 }
 
 /* A register holding @v (moved into a temporary if it is immediate). */
-static int lw_in_reg(struct lw *lw, struct lw_val *v, uint8_t vt)
+int lw_in_reg(struct lw *lw, struct lw_val *v, uint8_t vt)
 {
 	uint32_t t;
 
@@ -316,8 +308,8 @@ static int lw_in_reg(struct lw *lw, struct lw_val *v, uint8_t vt)
 	return 0;
 }
 
-static int lw_src_reg(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
-		      uint32_t *reg)
+int lw_src_reg(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
+	       uint32_t *reg)
 {
 	struct lw_val v;
 
@@ -327,8 +319,8 @@ static int lw_src_reg(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
 	return 0;
 }
 
-static int lw_dst(struct lw *lw, const struct ptx_insn *in, uint32_t i,
-		  bool pred, uint32_t *reg)
+int lw_dst(struct lw *lw, const struct ptx_insn *in, uint32_t i, bool pred,
+	   uint32_t *reg)
 {
 	*reg = 0;	/* (set on failure too: callers' compilers can't tell) */
 	if (i >= in->nopnds || in->opnds[i].kind != PTX_O_REG)
@@ -337,7 +329,7 @@ static int lw_dst(struct lw *lw, const struct ptx_insn *in, uint32_t i,
 	return 0;
 }
 
-static int lw_nopnds(struct lw *lw, const struct ptx_insn *in, uint32_t n)
+int lw_nopnds(struct lw *lw, const struct ptx_insn *in, uint32_t n)
 {
 	if (in->nopnds != n)
 		return lw_bad(lw, in, "wrong number of operands");
@@ -714,6 +706,27 @@ static int lw_bfi(struct lw *lw, const struct ptx_insn *in)
 		}
 	}
 	return 0;
+}
+
+/*
+ * prmt.b32{.mode} d, a, b, c: the ISA's PRMT picks bytes of {b, a} the
+ * same way; its modifier is the mode's place in the list, 0 for none.
+ */
+static int lw_prmt(struct lw *lw, const struct ptx_insn *in)
+{
+	static const char *const modes[] = {
+		"f4e", "b4e", "rc8", "ecl", "ecr", "rc16",
+	};
+	struct vgpu_insn x = { .op = VGPU_OP_PRMT, .type = VGPU_T_U32 };
+	uint32_t i, m;
+
+	if (lw_type(in, 0) != PTX_T_B32)
+		return lw_bad(lw, in, "unsupported type");
+	for (i = 0; i < in->nmods; i++)
+		for (m = 0; m < 6; m++)
+			if (!strcmp(in->mods[i], modes[m]))
+				x.mod = (uint8_t)(m + 1);
+	return lw_alu(lw, in, x, 3);
 }
 
 /* --- moves ---------------------------------------------------------------- */
@@ -1374,6 +1387,43 @@ static int lw_vote(struct lw *lw, const struct ptx_insn *in)
 	return lw_emit(lw, x, false);
 }
 
+/*
+ * match.{any,all}.sync.{b32,b64} d[|p], a, membermask. MATCH reads every
+ * lane's a while it writes each lane's d, so a destination that is also
+ * the source gets the result through a temporary.
+ */
+static int lw_match(struct lw *lw, const struct ptx_insn *in)
+{
+	struct vgpu_insn x = { .op = VGPU_OP_MATCH, .guard = VGPU_PRED_NONE };
+	enum ptx_type t = lw_type(in, 0);
+	uint32_t d;
+
+	if (ptx_has_mod(in, "all"))
+		x.mod = VGPU_MATCH_ALL;
+	else if (!ptx_has_mod(in, "any"))
+		return lw_bad(lw, in, "missing mode");
+	if (t != PTX_T_B32 && t != PTX_T_B64)
+		return lw_bad(lw, in, "unsupported type");
+	x.type = t == PTX_T_B64 ? VGPU_T_U64 : VGPU_T_U32;
+	if (lw_nopnds(lw, in, 3) || lw_dst(lw, in, 0, false, &d) ||
+	    lw_src_reg(lw, &in->opnds[1], x.type, &x.a) ||
+	    lw_mask(lw, in, &in->opnds[2], &x.imm))
+		return -1;
+	if (in->has_pipe) {
+		if (x.mod != VGPU_MATCH_ALL)
+			return lw_bad(lw, in, "only match.all sets a predicate");
+		x.mod2 = (uint8_t)(lw_r(lw, in->pipe_reg, true) + 1);
+	}
+	x.dst = d == x.a ? lw_temp(lw) : d;
+	if (lw_emit(lw, x, false))
+		return -1;
+	if (x.dst == d)
+		return 0;
+	return lw_emit(lw, (struct vgpu_insn){ .op = VGPU_OP_MOV,
+			.guard = VGPU_PRED_NONE, .type = VGPU_T_U32, .dst = d,
+			.b = x.dst }, false);
+}
+
 static int lw_activemask(struct lw *lw, const struct ptx_insn *in)
 {
 	struct vgpu_insn x = { .op = VGPU_OP_ACTIVEMASK, .type = VGPU_T_U32,
@@ -1599,6 +1649,7 @@ int lw_insn(struct lw *lw, const struct ptx_insn *in)
 
 static int lw_insn_do(struct lw *lw, const struct ptx_insn *in)
 {
+	lw_lower_fn seq;
 	uint32_t i;
 
 	lw->guard = VGPU_PRED_NONE;
@@ -1625,6 +1676,8 @@ static int lw_insn_do(struct lw *lw, const struct ptx_insn *in)
 		return lw_cvta(lw, in);
 	if (lw_is(in, "bfi"))
 		return lw_bfi(lw, in);
+	if (lw_is(in, "prmt"))
+		return lw_prmt(lw, in);
 	if (lw_is(in, "bra"))
 		return lw_bra(lw, in);
 	if (lw_is(in, "ret") && lw->f.depth)
@@ -1643,9 +1696,14 @@ static int lw_insn_do(struct lw *lw, const struct ptx_insn *in)
 		return lw_shfl(lw, in);
 	if (lw_is(in, "vote"))
 		return lw_vote(lw, in);
+	if (lw_is(in, "match"))
+		return lw_match(lw, in);
 	if (lw_is(in, "activemask"))
 		return lw_activemask(lw, in);
 	if (lw_is(in, "call"))
 		return lw_call(lw, in);
+	seq = lw_seq_lowering(in);
+	if (seq)
+		return seq(lw, in);
 	return lw_bad(lw, in, "unsupported instruction");
 }
