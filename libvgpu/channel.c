@@ -131,11 +131,13 @@ bool vg_chan_reached(const struct vg_chan *ch, uint64_t seqno)
 }
 
 /*
- * How long a waiter polls the status page before it sleeps in the kernel:
- * short work (a small copy) completes within it, and the waiter then skips
- * a sleep and a wake-up. The context's scheduling flag decides, as on
- * CUDA: BLOCKING_SYNC sleeps at once, YIELD yields the CPU between looks,
- * SPIN and AUTO (the default) spin.
+ * How a waiter waits, by the context's scheduling flag, as on CUDA:
+ * BLOCKING_SYNC sleeps in the kernel at once; SPIN polls the status page
+ * until the work is done, and YIELD does too but yields the CPU between
+ * looks. AUTO (the default), where CUDA would pick SPIN or YIELD, polls
+ * for VG_SPIN_NS and then sleeps: short work (a small copy) completes
+ * within it, and the "GPU" here runs on the same CPUs as the waiter, so a
+ * long spin would take time from it. False: sleep in the kernel.
  */
 #define VG_SPIN_NS 100000
 
@@ -158,6 +160,8 @@ static bool vg_chan_spin(struct vg_chan *ch, uint64_t seqno)
 			return false;
 		if (sched == CU_CTX_SCHED_YIELD)
 			sched_yield();
+		if (sched == CU_CTX_SCHED_SPIN || sched == CU_CTX_SCHED_YIELD)
+			continue;
 		if (!until)
 			until = vg_now_ns() + VG_SPIN_NS;
 		else if (vg_now_ns() > until)

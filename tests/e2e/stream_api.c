@@ -12,6 +12,7 @@
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -502,6 +503,57 @@ static void priorities_reach_the_engine(void)
 	CHECK(low_after >= 16);
 }
 
+static double thread_cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void sleep_300ms(void *arg)
+{
+	(void)arg;
+	usleep(300000);
+}
+
+/* The CPU time a cuStreamSynchronize of 300 ms takes under @flags. */
+static double sync_cpu_ms(unsigned int flags)
+{
+	CUcontext c;
+	CUstream s;
+	double t0;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&c, NULL, flags, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuLaunchHostFunc(s, sleep_300ms, NULL));
+	t0 = thread_cpu_ms();
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	t0 = thread_cpu_ms() - t0;
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(c));
+	return t0;
+}
+
+/*
+ * The context's scheduling flag decides how a waiter waits: SPIN keeps
+ * the CPU busy until the work is done, BLOCKING_SYNC sleeps, and the
+ * default polls only briefly.
+ */
+static void sched_policies(void)
+{
+	double spin, block, aut;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	spin = sync_cpu_ms(CU_CTX_SCHED_SPIN);
+	block = sync_cpu_ms(CU_CTX_SCHED_BLOCKING_SYNC);
+	aut = sync_cpu_ms(CU_CTX_SCHED_AUTO);
+	printf("# CPU time of a 300 ms wait: spin %.0f ms, blocking %.0f ms, auto %.0f ms\n",
+	       spin, block, aut);
+	CHECK(spin > 150);
+	CHECK(block < 50);
+	CHECK(aut < 50);
+}
+
 int main(void)
 {
 	static const struct tap_test tests[] = {
@@ -518,6 +570,7 @@ int main(void)
 		{ "after_a_fault", after_a_fault },
 		{ "launch_blocking", launch_blocking },
 		{ "priorities_reach_the_engine", priorities_reach_the_engine },
+		{ "sched_policies", sched_policies },
 	};
 
 	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
