@@ -248,9 +248,16 @@ void vg_printf_drain(struct CUctx_st *ctx)
 	bool any = false;
 	unsigned int i;
 
+	/*
+	 * One drain at a time: the staged reads below drop the context's
+	 * lock, and a second drain would print the same records again.
+	 */
+	if (ctx->draining)
+		return;
 	for (i = 0; i < ctx->nchans; i++)
 		if (!vg_chan_reached(ctx->chans[i], ctx->chans[i]->put))
 			return;
+	ctx->draining = true;
 	for (mod = ctx->modules; mod; mod = mod->next) {
 		if (!mod->img->has_printf)
 			continue;
@@ -262,4 +269,5 @@ void vg_printf_drain(struct CUctx_st *ctx)
 		/* The FIFOs are empty again before any stream goes on. */
 		vg_chan_wait(ctx->legacy.ch, ctx->legacy.ch->put, false);
 	}
+	ctx->draining = false;
 }

@@ -147,6 +147,7 @@ struct CUctx_st {
 	/* Each chunk's last launch on each channel. */
 	uint64_t param_seq[VG_PARAM_CHUNKS][VG_MAX_CHANS];
 	struct CUmod_st *modules;	/* loaded, for printf (module.c) */
+	bool draining;		/* a printf drain is running (printf.c) */
 	unsigned int flags;	/* CU_CTX_* as given at creation */
 	unsigned int refs;	/* registry + stack slots */
 	bool primary;
