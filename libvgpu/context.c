@@ -138,22 +138,27 @@ struct CUctx_st *vg_ctx_current(void)
 	return s && s->depth ? s->slot[s->depth - 1] : NULL;
 }
 
-/* The registry of regular contexts, for walking it under vg_lock. */
-struct CUctx_st *vg_ctx_first(void)
+/*
+ * Walks every context this library gave out and has not destroyed, under
+ * vg_lock: the primary ones, then the registry. NULL starts the walk.
+ */
+struct CUctx_st *vg_ctx_next(const struct CUctx_st *prev)
 {
-	return vg_ctx_list;
+	int i = 0;
+
+	if (prev && !prev->primary)
+		return prev->next;
+	if (prev)
+		i = prev->dev + 1;
+	return i < vg_device_count ? vg_devices[i].primary : vg_ctx_list;
 }
 
 /* Is @ctx a handle this library gave out and has not destroyed? */
 bool vg_ctx_alive(const struct CUctx_st *ctx)
 {
 	const struct CUctx_st *c;
-	int i;
 
-	for (i = 0; i < vg_device_count; i++)
-		if (vg_devices[i].primary == ctx)
-			return true;
-	for (c = vg_ctx_list; c; c = c->next)
+	for (c = vg_ctx_next(NULL); c; c = vg_ctx_next(c))
 		if (c == ctx)
 			return true;
 	return false;
@@ -267,14 +272,8 @@ void vg_ctx_close(struct CUctx_st *ctx)
 struct CUctx_st *vg_ctx_by_address(uint64_t va)
 {
 	struct CUctx_st *c;
-	int i;
 
-	for (i = 0; i < vg_device_count; i++) {
-		c = vg_devices[i].primary;
-		if (c->fd >= 0 && va - c->va_base < c->va_size)
-			return c;
-	}
-	for (c = vg_ctx_list; c; c = c->next)
+	for (c = vg_ctx_next(NULL); c; c = vg_ctx_next(c))
 		if (c->fd >= 0 && va - c->va_base < c->va_size)
 			return c;
 	return NULL;

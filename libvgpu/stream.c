@@ -163,17 +163,10 @@ static void vg_ptds_exit(void *unused)
 	pthread_t self = pthread_self();
 	struct CUstream_st *st, *next;
 	struct CUctx_st *ctx;
-	int i;
 
 	(void)unused;
 	pthread_mutex_lock(&vg_lock);
-	for (i = 0; i < vg_device_count; i++)
-		for (st = vg_devices[i].primary->streams; st; st = next) {
-			next = st->next;
-			if (st->per_thread && pthread_equal(st->owner, self))
-				vg_stream_free(st);
-		}
-	for (ctx = vg_ctx_first(); ctx; ctx = ctx->next)
+	for (ctx = vg_ctx_next(NULL); ctx; ctx = vg_ctx_next(ctx))
 		for (st = ctx->streams; st; st = next) {
 			next = st->next;
 			if (st->per_thread && pthread_equal(st->owner, self))
@@ -218,13 +211,8 @@ static struct CUstream_st *vg_stream_find(CUstream h)
 {
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
-	int i;
 
-	for (i = 0; i < vg_device_count; i++)
-		for (st = vg_devices[i].primary->streams; st; st = st->next)
-			if (st == h)
-				return st;
-	for (ctx = vg_ctx_first(); ctx; ctx = ctx->next)
+	for (ctx = vg_ctx_next(NULL); ctx; ctx = vg_ctx_next(ctx))
 		for (st = ctx->streams; st; st = st->next)
 			if (st == h)
 				return st;

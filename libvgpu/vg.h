@@ -206,7 +206,7 @@ CUresult vg_ctx_sticky(const struct CUctx_st *ctx);
 struct CUctx_st *vg_ctx_current(void);
 bool vg_ctx_alive(const struct CUctx_st *ctx);
 struct CUctx_st *vg_ctx_by_address(uint64_t va);
-struct CUctx_st *vg_ctx_first(void);
+struct CUctx_st *vg_ctx_next(const struct CUctx_st *prev);
 CUresult vg_errno_result(int err);
 
 /* channel.c */

@@ -436,6 +436,34 @@ static void after_a_fault(void)
 	CHECK(__atomic_load_n(&calls, __ATOMIC_SEQ_CST) == 0);
 }
 
+/*
+ * CUDA_DEVICE_MAX_CONNECTIONS bounds the channels streams share: with one,
+ * two streams' work runs in the order queued (a later kernel of another
+ * stream sees what a slow one wrote), and a value out of range means the
+ * default, under which they run at once.
+ */
+static void max_connections(void)
+{
+	CUstream a, b;
+
+	setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 1);
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+	CHECK_RES(CUDA_SUCCESS, slow_store(a, dev, 30, 50000));
+	CHECK_RES(CUDA_SUCCESS, two_ptr("plus_one", b, dev, dev + 4));
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(b));
+	CHECK(read_u32(dev + 4) == 31);
+
+	setenv("CUDA_DEVICE_MAX_CONNECTIONS", "0", 1);
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&a, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&b, 0));
+	CHECK_RES(CUDA_SUCCESS, two_ptr("wait_flag", a, dev + 8, dev + 12));
+	CHECK_RES(CUDA_SUCCESS, slow_store(b, dev + 8, 1, 1));
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	CHECK(read_u32(dev + 12) == 2);
+}
+
 /* CUDA_LAUNCH_BLOCKING=1: a launch returns once the kernel has ended. */
 static void launch_blocking(void)
 {
@@ -568,6 +596,7 @@ int main(void)
 		{ "destroy_with_work_pending", destroy_with_work_pending },
 		{ "fault_ends_every_stream", fault_ends_every_stream },
 		{ "after_a_fault", after_a_fault },
+		{ "max_connections", max_connections },
 		{ "launch_blocking", launch_blocking },
 		{ "priorities_reach_the_engine", priorities_reach_the_engine },
 		{ "sched_policies", sched_policies },
