@@ -191,8 +191,9 @@ static void vgpu_run_end(struct vgpu_run *run)
 
 /*
  * Takes the next block of some active launch: of the launches with blocks
- * left and the highest priority, the first in the list, which then goes to the back
- * (launches of one priority take turns). False when there is none.
+ * left and the highest priority, the first in the list, which then goes
+ * to the back (launches of one priority take turns). False when there is
+ * none.
  */
 static bool vgpu_take_block(struct vgpu_compute *ce, struct vgpu_run **prun,
 			    u64 *block)
