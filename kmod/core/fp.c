@@ -12,7 +12,7 @@
 #define REG(r, lane) (regs[(u64)(r) * VGPU_WARP + (lane)])
 #define F32_NAN 0x7fffffffU
 
-static float vgpu_f(u64 bits)
+static __always_inline float vgpu_f(u64 bits)
 {
 	u32 v = (u32)bits;
 	float f;
@@ -21,7 +21,7 @@ static float vgpu_f(u64 bits)
 	return f;
 }
 
-static u64 vgpu_fbits(float f)
+static __always_inline u64 vgpu_fbits(float f)
 {
 	u32 v;
 
@@ -29,7 +29,7 @@ static u64 vgpu_fbits(float f)
 	return v;
 }
 
-static double vgpu_d(u64 bits)
+static __always_inline double vgpu_d(u64 bits)
 {
 	double d;
 
@@ -285,7 +285,7 @@ static u64 vgpu_f64_op(const struct vgpu_insn *in, u64 xa, u64 xb, u64 xc)
  * A f32 result as a register holds it: NaN made canonical. The test is
  * on the bits (a float comparison is a library call under emulators).
  */
-static u64 vgpu_f32_plain(float r)
+static __always_inline u64 vgpu_f32_plain(float r)
 {
 	u64 bits = vgpu_fbits(r);
 
@@ -299,14 +299,26 @@ static u64 vgpu_f32_plain(float r)
 	const u64 *pc = cimm || in->op != VGPU_OP_FMA ? pa : &REG(in->c, 0); \
 	float ib = vgpu_f(in->imm), ic = ib;				\
 									\
-	VGPU_EACH_LANE(em, lane, {				\
+	if (bimm || cimm) {						\
+		VGPU_EACH_LANE(em, lane, {				\
+			float x = vgpu_f(pa[lane]);			\
+			float y = bimm ? ib : vgpu_f(pb[lane]);		\
+			float z = cimm ? ic : vgpu_f(pc[lane]);		\
+									\
+			(void)z;					\
+			d[lane] = vgpu_f32_plain(expr);			\
+		});							\
+		break;							\
+	}								\
+	/* All registers: a loop with no choice in it. */		\
+	VGPU_EACH_LANE(em, lane, {					\
 		float x = vgpu_f(pa[lane]);				\
-		float y = bimm ? ib : vgpu_f(pb[lane]);			\
-		float z = cimm ? ic : vgpu_f(pc[lane]);			\
+		float y = vgpu_f(pb[lane]);				\
+		float z = vgpu_f(pc[lane]);				\
 									\
 		(void)z;						\
 		d[lane] = vgpu_f32_plain(expr);				\
-	});							\
+	});								\
 } while (0)
 
 /* A whole loop on the FMA unit, so the instruction is inlined. */

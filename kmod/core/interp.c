@@ -134,12 +134,28 @@ u64 vgpu_block_bytes(const struct vgpu_launch *l)
 	return n;
 }
 
+/*
+ * Zeroes @n bytes at @p (8-byte aligned), a word a store, without the
+ * library's memset: an emulated CPU runs a vector memset slowly, and
+ * every block of a launch starts here. (The empty asm keeps compilers
+ * from turning the loop back into a memset call.)
+ */
 static void vgpu_zero(void *p, u64 n)
 {
-	u8 *d = p;
+	u64 *d = p;
+	u8 *t;
 
-	while (n--)
-		*d++ = 0;
+	for (; n >= 32; n -= 32, d += 4) {
+		d[0] = 0;
+		d[1] = 0;
+		d[2] = 0;
+		d[3] = 0;
+		asm volatile("" : : "r" (d) : "memory");
+	}
+	for (t = (u8 *)d; n; n--, t++) {
+		*t = 0;
+		asm volatile("" : : "r" (t) : "memory");
+	}
 }
 
 /**
@@ -181,6 +197,10 @@ void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 		w->live = lanes == 32 ? ~0U : (1U << lanes) - 1;
 		for (lane = 0; lane < VGPU_WARP; lane++)
 			w->pc[lane] = f->entry;
+		/* The whole warp is the group to run (vgpu_group_pick()). */
+		w->cur_pc = f->entry;
+		w->cur_mask = w->live;
+		w->min_other = ~0U;
 	}
 	for (i = 0; i < b->nwarps; i++) {
 		b->warps[i].preds = (u32 *)p;
@@ -373,21 +393,14 @@ static u64 vgpu_c(const struct vgpu_warp *w, const struct vgpu_insn *in,
 
 static unsigned int vgpu_type_bits(u8 t)
 {
-	switch (t) {
-	case VGPU_T_U8:
-	case VGPU_T_S8:
-		return 8;
-	case VGPU_T_U16:
-	case VGPU_T_S16:
-	case VGPU_T_F16:
-		return 16;
-	case VGPU_T_U32:
-	case VGPU_T_S32:
-	case VGPU_T_F32:
-		return 32;
-	default:
-		return 64;
-	}
+	/* A table, not a switch: no jump for emulated CPUs to look up. */
+	static const u8 bits[VGPU_T_COUNT] = {
+		[VGPU_T_U8] = 8, [VGPU_T_S8] = 8, [VGPU_T_U16] = 16,
+		[VGPU_T_S16] = 16, [VGPU_T_F16] = 16, [VGPU_T_U32] = 32,
+		[VGPU_T_S32] = 32, [VGPU_T_F32] = 32,
+	};
+
+	return t < VGPU_T_COUNT && bits[t] ? bits[t] : 64;
 }
 
 static bool vgpu_type_signed(u8 t)
@@ -559,6 +572,7 @@ static u32 vgpu_int_setp(const struct vgpu_warp *w, const struct vgpu_insn *in,
 	if (in->flags & VGPU_IF_B_IMM) {
 		u64 y = (in->imm << sh) ^ flip;
 
+		VGPU_UNROLL
 		for (lane = 0; lane < VGPU_WARP; lane++) {
 			u64 x = (a[lane] << sh) ^ flip;
 
@@ -568,6 +582,7 @@ static u32 vgpu_int_setp(const struct vgpu_warp *w, const struct vgpu_insn *in,
 	} else {
 		const u64 *b = &REG(w, in->b, 0);
 
+		VGPU_UNROLL
 		for (lane = 0; lane < VGPU_WARP; lane++) {
 			u64 x = (a[lane] << sh) ^ flip, y = (b[lane] << sh) ^ flip;
 
@@ -1372,10 +1387,20 @@ static bool vgpu_int_fast(struct vgpu_warp *w, const struct vgpu_insn *in,
 		VGPU_LANES(x ^ y);
 		return true;
 	case VGPU_OP_SHL:
+		/* A count in range, the same for the warp: one shift a lane. */
+		if ((in->flags & VGPU_IF_B_IMM) && (in->imm & 0xffffffff) < bits) {
+			VGPU_LANES_AS(in->imm, 0, (x & keep) << y);
+			return true;
+		}
 		VGPU_LANES((y & 0xffffffff) >= bits ? 0 : (x & keep) << (y & 63));
 		return true;
 	case VGPU_OP_SHR:
 		if (in->type == VGPU_T_U32 || in->type == VGPU_T_U64) {
+			if ((in->flags & VGPU_IF_B_IMM) &&
+			    (in->imm & 0xffffffff) < bits) {
+				VGPU_LANES_AS(in->imm, 0, (x & keep) >> y);
+				return true;
+			}
 			VGPU_LANES((y & 0xffffffff) >= bits ? 0 : (x & keep) >> (y & 63));
 			return true;
 		}
