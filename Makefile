@@ -33,7 +33,11 @@ UNIT_LIB_OBJS := $(patsubst libvgpu/%.c,$(BUILD)/unit/libvgpu/%.o,$(LIB_SRCS))
 CORE_SRCS := $(wildcard kmod/core/*.c)
 UNIT_CORE_OBJS := $(patsubst kmod/core/%.c,$(BUILD)/unit/core/%.o,$(CORE_SRCS))
 BENCH_CORE_OBJS := $(patsubst kmod/core/%.c,$(BUILD)/bench-core/%.o,$(CORE_SRCS))
-CORE_USER := -Ikmod/core -frounding-math '-D__printf(a,b)=__attribute__((format(printf, a, b)))'
+CORE_USER := -Ikmod/core -frounding-math \
+	'-D__printf(a,b)=__attribute__((format(printf, a, b)))' \
+	'-D__always_inline=__inline __attribute__ ((__always_inline__))'
+# The core's own objects, as Kbuild builds the module's (lane loops unrolled).
+CORE_OBJ_FLAGS := -funroll-loops
 LIBVGPU := $(BUILD)/lib/libvgpu.so.1
 # Programs built here find libvgpu in build/lib.
 LINK_LIBVGPU := $(LIBVGPU) -Wl,-rpath,$(BUILD)/lib -lpthread
@@ -135,7 +139,7 @@ tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(BENCHES) $(BUILD)/f
 # The core's benchmark links the core built for speed, not for checking.
 $(BUILD)/bench-core/%.o: kmod/core/%.c kmod/core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CORE_USER) $(CORE_OBJ_FLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/bench/interp_bench: tests/bench/interp_bench.c tests/isa_build.h \
 		tests/kselftest/vgpu_chan_util.h $(BENCH_CORE_OBJS)
@@ -171,7 +175,7 @@ $(BUILD)/tests/unit/test_isa_text: tests/unit/test_isa_text.c tools/isa_text.c \
 
 $(BUILD)/unit/core/%.o: kmod/core/%.c kmod/core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $(SAN) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CORE_USER) $(CORE_OBJ_FLAGS) $(CFLAGS) $(SAN) -c $< -o $@
 
 $(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h tests/unit/core_run.h tests/isa_build.h tests/isa_verify_cases.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
 	@mkdir -p $(@D)

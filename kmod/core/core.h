@@ -14,9 +14,6 @@
 #include <stdbool.h>	/* freestanding: no library behind it */
 #define fallthrough __attribute__((__fallthrough__))
 #define asm __asm__	/* strict C11 has only the reserved spelling */
-/* As glibc spells it (<linux/types.h> defines a weaker one). */
-#undef __always_inline
-#define __always_inline __inline __attribute__ ((__always_inline__))
 #endif
 
 #ifndef NULL
@@ -33,19 +30,12 @@ typedef __s64 s64;
 #define VGPU_WARP 32
 
 /*
- * Whole-warp lane loops are unrolled: a CPU emulator (the VM the tests
- * and benchmarks run in) pays for every jump far more than a real CPU.
- */
-#define VGPU_UNROLL _Pragma("GCC unroll 32")
-
-/*
  * Runs the statements given for each lane of @em in turn, @lane set to
  * it. A whole warp takes a plain counted loop, which compilers unroll
  * and vectorise; a partial one visits only its lanes.
  */
 #define VGPU_EACH_LANE(em, lane, ...) do {				\
 	if ((em) == ~0U) {						\
-		VGPU_UNROLL						\
 		for ((lane) = 0; (lane) < VGPU_WARP; (lane)++) {	\
 			__VA_ARGS__					\
 		}							\

@@ -572,7 +572,6 @@ static u32 vgpu_int_setp(const struct vgpu_warp *w, const struct vgpu_insn *in,
 	if (in->flags & VGPU_IF_B_IMM) {
 		u64 y = (in->imm << sh) ^ flip;
 
-		VGPU_UNROLL
 		for (lane = 0; lane < VGPU_WARP; lane++) {
 			u64 x = (a[lane] << sh) ^ flip;
 
@@ -582,7 +581,6 @@ static u32 vgpu_int_setp(const struct vgpu_warp *w, const struct vgpu_insn *in,
 	} else {
 		const u64 *b = &REG(w, in->b, 0);
 
-		VGPU_UNROLL
 		for (lane = 0; lane < VGPU_WARP; lane++) {
 			u64 x = (a[lane] << sh) ^ flip, y = (b[lane] << sh) ^ flip;
 

@@ -8,6 +8,12 @@
  *   interp_reduce_vs_native  a shared-memory tree reduction
  *   kmod_vs_user_engine      the matrix multiply through vgpu.ko / through
  *                            the user-space core, both in this VM
+ *   saxpy_floor_vs_native    what an engine that keeps each lane's
+ *   matmul_floor_vs_native   registers in memory cannot avoid: the data
+ *                            moved through lane registers and the fma, as
+ *                            plain loops over 32 lanes, with no decoding,
+ *                            address arithmetic, bounds checks or control
+ *                            flow. The least the interp_ figures can be.
  * Each time is the best of a few runs.
  */
 #include <fcntl.h>
@@ -214,6 +220,140 @@ static void native_reduce(const float *in, float *out, unsigned int blocks)
 	}
 }
 
+/* --- floors ------------------------------------------------------------------ */
+
+/*
+ * What the interpreter's instructions would be with nothing else to do:
+ * each lane's value lives in a 64-bit register slot, an instruction is a
+ * loop over the warp's 32 lanes built as the core is (scalar, unrolled),
+ * f32 results have PTX's canonical NaN, and the fma is the CPU's, in a
+ * loop of its own as in the core. No decoding, address arithmetic,
+ * bounds checks or control flow: the least such an engine can do.
+ */
+typedef uint64_t lanes[32];
+
+/* A load of @n consecutive words into a register's lanes. */
+static __attribute__((noinline)) void floor_load(uint64_t *r, const float *p,
+						 unsigned int n)
+{
+	unsigned int l;
+
+#pragma GCC unroll 8
+	for (l = 0; l < n; l++) {
+		uint32_t v;
+
+		memcpy(&v, p + l, 4);
+		r[l] = v;
+	}
+}
+
+/* A store of @n lanes of a register to consecutive words. */
+static __attribute__((noinline)) void floor_store(float *p, const uint64_t *r,
+						  unsigned int n)
+{
+	unsigned int l;
+
+#pragma GCC unroll 8
+	for (l = 0; l < n; l++) {
+		uint32_t v = (uint32_t)r[l];
+
+		memcpy(p + l, &v, 4);
+	}
+}
+
+/* d = x * y + z, lane by lane; @x may be NULL for @xs in every lane. */
+static __attribute__((noinline, target("fma")))
+void floor_fma(uint64_t *d, const uint64_t *x, float xs, const uint64_t *y,
+	       const uint64_t *z)
+{
+	unsigned int l;
+
+#pragma GCC unroll 8
+	for (l = 0; l < 32; l++) {
+		uint32_t xv = x ? (uint32_t)x[l] : 0, yv = (uint32_t)y[l];
+		uint32_t zv = (uint32_t)z[l], v;
+		float a, b, c, r;
+
+		memcpy(&a, &xv, 4);
+		memcpy(&b, &yv, 4);
+		memcpy(&c, &zv, 4);
+		r = __builtin_fmaf(x ? a : xs, b, c);
+		memcpy(&v, &r, 4);
+		d[l] = (v & 0x7fffffff) > 0x7f800000 ? 0x7fffffff : v;
+	}
+}
+
+/* ld.global x, ld.global y, fma, st.global y: per warp of 32 elements. */
+static void floor_saxpy(float a, const float *x, float *y, unsigned int n)
+{
+	lanes rx, ry;
+	unsigned int base;
+
+	for (base = 0; base < n; base += 32) {
+		floor_load(rx, x + base, 32);
+		floor_load(ry, y + base, 32);
+		floor_fma(ry, NULL, a, rx, ry);
+		floor_store(y + base, ry, 32);
+	}
+}
+
+/* A shared-memory load of one word per half warp (A's row, at k). */
+static __attribute__((noinline)) void floor_load2(uint64_t *r, const float *p0,
+						  const float *p1)
+{
+	unsigned int l;
+	uint32_t v0, v1;
+
+	memcpy(&v0, p0, 4);
+	memcpy(&v1, p1, 4);
+#pragma GCC unroll 8
+	for (l = 0; l < 16; l++) {
+		r[l] = v0;
+		r[l + 16] = v1;
+	}
+}
+
+/*
+ * The tiled multiply's data path, per warp (two rows of a 16 x 16 block):
+ * each tile of A and B copied to shared memory through a register, then
+ * for each k two shared loads into registers and the fma; finally the
+ * store of C.
+ */
+static void floor_matmul(const float *a, const float *b, float *c, unsigned int n)
+{
+	static float sa[256], sb[256];
+	static lanes r, ra, rb, acc[8];
+	unsigned int bx, by, t, k, wp, h;
+
+	for (by = 0; by < n / 16; by++)
+		for (bx = 0; bx < n / 16; bx++) {
+			memset(acc, 0, sizeof(acc));
+			for (t = 0; t < n / 16; t++) {
+				for (wp = 0; wp < 8; wp++)
+					for (h = 0; h < 2; h++) {
+						unsigned int ty = 2 * wp + h;
+
+						floor_load(r, a + (by * 16 + ty) * n + t * 16, 16);
+						floor_store(sa + ty * 16, r, 16);
+						floor_load(r + 16, b + (t * 16 + ty) * n + bx * 16, 16);
+						floor_store(sb + ty * 16, r + 16, 16);
+					}
+				for (wp = 0; wp < 8; wp++)
+					for (k = 0; k < 16; k++) {
+						floor_load2(ra, &sa[2 * wp * 16 + k],
+							    &sa[(2 * wp + 1) * 16 + k]);
+						floor_load(rb, &sb[k * 16], 16);
+						memcpy(rb + 16, rb, 16 * sizeof(*rb));
+						floor_fma(acc[wp], ra, 0, rb, acc[wp]);
+					}
+			}
+			for (wp = 0; wp < 8; wp++)
+				for (h = 0; h < 2; h++)
+					floor_store(c + (by * 16 + 2 * wp + h) * n + bx * 16,
+						    acc[wp] + 16 * h, 16);
+		}
+}
+
 /* --- through vgpu.ko -------------------------------------------------------- */
 
 /* The matrix multiply launched through the module; seconds, or 0. */
@@ -306,6 +446,7 @@ int main(void)
 	float *c = malloc(MN * MN * 4), *c2 = malloc(MN * MN * 4), *c3 = malloc(MN * MN * 4);
 	float *rin = malloc(RB * 256 * 4), *rout = malloc(RB * 4), *rout2 = malloc(RB * 4);
 	double t_native, t_core, t_kmod, best;
+	bool have_fma = __builtin_cpu_supports("fma");
 	unsigned int i, r;
 
 	for (i = 0; i < SN; i++) {
@@ -342,6 +483,19 @@ int main(void)
 		if (!close_enough(y2, y3, SN))
 			fprintf(stderr, "saxpy: results differ\n");
 		printf("interp_saxpy_vs_native: %.1f\n", t_core / best);
+		if (have_fma) {
+			t_native = best;
+			for (best = 1e9, r = 0; r < REPS; r++) {
+				memcpy(y2, y, SN * 4);
+				t_core = now();
+				floor_saxpy(2.0f, x, y2, SN);
+				t_core = now() - t_core;
+				best = t_core < best ? t_core : best;
+			}
+			if (!close_enough(y2, y3, SN))
+				fprintf(stderr, "saxpy floor: results differ\n");
+			printf("saxpy_floor_vs_native: %.2f\n", best / t_native);
+		}
 	}
 
 	/* matmul */
@@ -367,6 +521,19 @@ int main(void)
 		if (!close_enough(c2, c, MN * MN))
 			fprintf(stderr, "matmul: results differ\n");
 		printf("interp_matmul_vs_native: %.1f\n", t_core / best);
+		if (have_fma) {
+			double t_floor = 1e9;
+
+			for (r = 0; r < REPS; r++) {
+				t_native = now();
+				floor_matmul(a, b, c3, MN);
+				t_native = now() - t_native;
+				t_floor = t_native < t_floor ? t_native : t_floor;
+			}
+			if (!close_enough(c3, c, MN * MN))
+				fprintf(stderr, "matmul floor: results differ\n");
+			printf("matmul_floor_vs_native: %.2f\n", t_floor / best);
+		}
 		t_kmod = run_kmod(a, b, c3, MN);
 		if (t_kmod > 0) {
 			if (!close_enough(c3, c, MN * MN))
