@@ -24,7 +24,8 @@ CC := gcc
 WARN := -Wall -Wextra -Werror
 CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN)
 CPPFLAGS := -I$(CURDIR)/libvgpu/include -I$(CURDIR) -I$(CURDIR)/tests
-SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
 
 LIB_SRCS := $(wildcard libvgpu/*.c)
 LIB_OBJS := $(patsubst libvgpu/%.c,$(BUILD)/libvgpu/%.o,$(LIB_SRCS))

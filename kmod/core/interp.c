@@ -1387,7 +1387,7 @@ static bool vgpu_int_fast(struct vgpu_warp *w, const struct vgpu_insn *in,
 	case VGPU_OP_SHL:
 		/* A count in range, the same for the warp: one shift a lane. */
 		if ((in->flags & VGPU_IF_B_IMM) && (in->imm & 0xffffffff) < bits) {
-			VGPU_LANES_AS(in->imm, 0, (x & keep) << y);
+			VGPU_LANES_AS(in->imm & 0xffffffff, 0, (x & keep) << y);
 			return true;
 		}
 		VGPU_LANES((y & 0xffffffff) >= bits ? 0 : (x & keep) << (y & 63));
@@ -1396,7 +1396,7 @@ static bool vgpu_int_fast(struct vgpu_warp *w, const struct vgpu_insn *in,
 		if (in->type == VGPU_T_U32 || in->type == VGPU_T_U64) {
 			if ((in->flags & VGPU_IF_B_IMM) &&
 			    (in->imm & 0xffffffff) < bits) {
-				VGPU_LANES_AS(in->imm, 0, (x & keep) >> y);
+				VGPU_LANES_AS(in->imm & 0xffffffff, 0, (x & keep) >> y);
 				return true;
 			}
 			VGPU_LANES((y & 0xffffffff) >= bits ? 0 : (x & keep) >> (y & 63));

@@ -33,7 +33,7 @@ static uint64_t run_op(struct vgpu_insn op, uint64_t a, uint64_t b, uint64_t c)
 
 	p[4].dst = 4;
 	p[4].a = 1;
-	p[4].b = 2;
+	p[4].b = op.flags & VGPU_IF_B_IMM ? 0 : 2;	/* else the immediate */
 	if (op.op == VGPU_OP_MAD || op.op == VGPU_OP_FMA || op.op == VGPU_OP_BFE ||
 	    op.op == VGPU_OP_PRMT)
 		p[4].c = 3;
@@ -74,6 +74,26 @@ static const struct op_case int_cases[] = {
 	{ "u32 shr by 40", ALU(VGPU_OP_SHR, VGPU_T_U32), 0x80000000, 40, 0, 0 },
 	{ "s64 shr", ALU(VGPU_OP_SHR, VGPU_T_S64), (uint64_t)-8, 1, 0, (uint64_t)-4 },
 	{ "u64 shl by 2^32+1", ALU(VGPU_OP_SHL, VGPU_T_U64), 1, (1ULL << 32) + 1, 0, 2 },
+	/* Immediate counts: only the low 32 bits count, as for registers. */
+	{ "u64 shl by immediate 2^32+1",
+	  ALU(VGPU_OP_SHL, VGPU_T_U64, .flags = VGPU_IF_B_IMM, .imm = (1ULL << 32) + 1),
+	  1, 0, 0, 2 },
+	{ "u32 shl by immediate 2^33+3",
+	  ALU(VGPU_OP_SHL, VGPU_T_U32, .flags = VGPU_IF_B_IMM, .imm = (1ULL << 33) + 3),
+	  0x10000001, 0, 0, 0x80000008 },
+	{ "u32 shl by immediate 32",
+	  ALU(VGPU_OP_SHL, VGPU_T_U32, .flags = VGPU_IF_B_IMM, .imm = 32), 1, 0, 0, 0 },
+	{ "u64 shr by immediate 5*2^32+4",
+	  ALU(VGPU_OP_SHR, VGPU_T_U64, .flags = VGPU_IF_B_IMM, .imm = (5ULL << 32) + 4),
+	  0x100, 0, 0, 0x10 },
+	{ "u32 shr by immediate 2^63+2",
+	  ALU(VGPU_OP_SHR, VGPU_T_U32, .flags = VGPU_IF_B_IMM, .imm = (1ULL << 63) + 2),
+	  0xffffffff0000000cULL, 0, 0, 3 },
+	{ "u64 shr by immediate 64",
+	  ALU(VGPU_OP_SHR, VGPU_T_U64, .flags = VGPU_IF_B_IMM, .imm = 64), ~0ULL, 0, 0, 0 },
+	{ "s32 shr by immediate 2^32+1",
+	  ALU(VGPU_OP_SHR, VGPU_T_S32, .flags = VGPU_IF_B_IMM, .imm = (1ULL << 32) + 1),
+	  0x80000000, 0, 0, 0xc0000000 },
 	{ "u32 mul.hi", ALU(VGPU_OP_MUL, VGPU_T_U32, .mod = VGPU_MUL_HI), 0xffffffff, 0xffffffff, 0, 0xfffffffe },
 	{ "s32 mul.wide", ALU(VGPU_OP_MUL, VGPU_T_S32, .mod = VGPU_MUL_WIDE), (uint32_t)-2, 3, 0, (uint64_t)-6 },
 	{ "u32 mul.wide", ALU(VGPU_OP_MUL, VGPU_T_U32, .mod = VGPU_MUL_WIDE), 0xffffffff, 0xffffffff, 0, 0xfffffffe00000001ULL },
