@@ -31,10 +31,10 @@ LIB_SRCS := $(wildcard libvgpu/*.c)
 LIB_OBJS := $(patsubst libvgpu/%.c,$(BUILD)/libvgpu/%.o,$(LIB_SRCS))
 UNIT_LIB_OBJS := $(patsubst libvgpu/%.c,$(BUILD)/unit/libvgpu/%.o,$(LIB_SRCS))
 # The freestanding compute core, built for user space with its user shim.
-CORE_SRCS := $(wildcard kmod/core/*.c)
-UNIT_CORE_OBJS := $(patsubst kmod/core/%.c,$(BUILD)/unit/core/%.o,$(CORE_SRCS))
-BENCH_CORE_OBJS := $(patsubst kmod/core/%.c,$(BUILD)/bench-core/%.o,$(CORE_SRCS))
-CORE_USER := -Ikmod/core -frounding-math \
+CORE_SRCS := $(wildcard core/*.c)
+UNIT_CORE_OBJS := $(patsubst core/%.c,$(BUILD)/unit/core/%.o,$(CORE_SRCS))
+BENCH_CORE_OBJS := $(patsubst core/%.c,$(BUILD)/bench-core/%.o,$(CORE_SRCS))
+CORE_USER := -Icore -frounding-math \
 	'-D__printf(a,b)=__attribute__((format(printf, a, b)))' \
 	'-D__always_inline=__inline __attribute__ ((__always_inline__))'
 # The core's own objects, as Kbuild builds the module's (lane loops unrolled).
@@ -72,7 +72,7 @@ define build_kmod
 	@test -f $(2)/Makefile || { echo "no kernel build tree at $(2) (run make install-deps or set KDIR)"; exit 1; }
 	@mkdir -p $(1)
 	@find $(1) -type l -delete
-	@cp -rs $(CURDIR)/Kbuild $(CURDIR)/kmod $(CURDIR)/uapi $(1)/
+	@cp -rs $(CURDIR)/Kbuild $(CURDIR)/kmod $(CURDIR)/core $(CURDIR)/uapi $(1)/
 	$(MAKE) -C $(2) M=$(1) VGPU_WERROR=1 modules
 endef
 
@@ -100,7 +100,7 @@ $(BUILD)/libvgpu/%.o: libvgpu/%.c libvgpu/*.h libvgpu/include/cuda.h uapi/vgpu.h
 # that part of the compute core.
 LIB_CORE_OBJS := $(BUILD)/libvgpu/core/isa_verify.o $(BUILD)/libvgpu/core/shim_user.o
 
-$(BUILD)/libvgpu/core/%.o: kmod/core/%.c kmod/core/*.h uapi/vgpu_isa.h
+$(BUILD)/libvgpu/core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) -fPIC -c $< -o $@
 
@@ -116,9 +116,9 @@ tools: $(TOOLS)
 
 # The assembler and disassembler share the text form and the verifier's
 # table of operations.
-ISA_TEXT_SRCS := tools/isa_text.c kmod/core/isa_verify.c kmod/core/shim_user.c
+ISA_TEXT_SRCS := tools/isa_text.c core/isa_verify.c core/shim_user.c
 $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis: $(BUILD)/tools/%: tools/%.c \
-		$(ISA_TEXT_SRCS) tools/isa_text.h kmod/core/core.h uapi/vgpu_isa.h
+		$(ISA_TEXT_SRCS) tools/isa_text.h core/core.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $< $(ISA_TEXT_SRCS) -o $@
 
@@ -138,7 +138,7 @@ tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(BENCHES) $(BUILD)/f
 	$(BUILD)/fuzz/fuzz_ptx
 
 # The core's benchmark links the core built for speed, not for checking.
-$(BUILD)/bench-core/%.o: kmod/core/%.c kmod/core/*.h uapi/vgpu_isa.h
+$(BUILD)/bench-core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CORE_OBJ_FLAGS) $(CFLAGS) -c $< -o $@
 
@@ -148,7 +148,7 @@ $(BUILD)/bench/interp_bench: tests/bench/interp_bench.c tests/isa_build.h \
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $< $(BENCH_CORE_OBJS) -lm -o $@
 
 # libFuzzer needs clang; the target links the core's sources directly.
-$(BUILD)/fuzz/fuzz_isa: tests/fuzz/fuzz_isa.c $(CORE_SRCS) kmod/core/*.h uapi/vgpu_isa.h
+$(BUILD)/fuzz/fuzz_isa: tests/fuzz/fuzz_isa.c $(CORE_SRCS) core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
 	clang -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Wno-missing-field-initializers \
 		-fsanitize=fuzzer,address,undefined \
@@ -156,12 +156,12 @@ $(BUILD)/fuzz/fuzz_isa: tests/fuzz/fuzz_isa.c $(CORE_SRCS) kmod/core/*.h uapi/vg
 
 # The JIT's target links the front end and lowering, and the verifier.
 JIT_SRCS := $(wildcard libvgpu/ptx_*.c)
-$(BUILD)/fuzz/fuzz_ptx: tests/fuzz/fuzz_ptx.c $(JIT_SRCS) libvgpu/*.h $(CORE_SRCS) kmod/core/*.h
+$(BUILD)/fuzz/fuzz_ptx: tests/fuzz/fuzz_ptx.c $(JIT_SRCS) libvgpu/*.h $(CORE_SRCS) core/*.h
 	@mkdir -p $(@D)
 	clang -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Wno-missing-field-initializers \
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(CPPFLAGS) -Ilibvgpu $(CORE_USER) $< \
-		$(JIT_SRCS) kmod/core/isa_verify.c kmod/core/shim_user.c -o $@
+		$(JIT_SRCS) core/isa_verify.c core/shim_user.c -o $@
 
 # Unit tests link libvgpu's objects directly, built with sanitizers.
 $(BUILD)/unit/libvgpu/%.o: libvgpu/%.c libvgpu/*.h libvgpu/include/cuda.h uapi/vgpu.h
@@ -174,7 +174,7 @@ $(BUILD)/tests/unit/test_isa_text: tests/unit/test_isa_text.c tools/isa_text.c \
 	$(CC) $(CPPFLAGS) -Ilibvgpu $(CORE_USER) $(CFLAGS) $(SAN) $< tools/isa_text.c \
 		$(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) $(LIB_LIBS) -lm -o $@
 
-$(BUILD)/unit/core/%.o: kmod/core/%.c kmod/core/*.h uapi/vgpu_isa.h
+$(BUILD)/unit/core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CORE_OBJ_FLAGS) $(CFLAGS) $(SAN) -c $< -o $@
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The compute core's host functions inside vgpu.ko (kmod/core/core.h);
- * user-space builds of the core use kmod/core/shim_user.c instead.
+ * The compute core's host functions inside vgpu.ko (core/core.h);
+ * user-space builds of the core use core/shim_user.c instead.
  */
 #include <linux/kernel.h>
 #include <linux/ktime.h>

@@ -23,7 +23,7 @@
 #include <linux/xarray.h>
 
 #include "../uapi/vgpu.h"
-#include "core/core.h"
+#include "../core/core.h"
 
 #define VGPU_MAX_DEVICES 16
 

@@ -2,7 +2,7 @@
 /*
  * Modules: programs of the vgpu ISA that a context loads for launches.
  * MODULE_LOAD copies the program out of user space, runs the verifier
- * (kmod/core/isa_verify.c) over the copy and keeps it in kernel memory;
+ * (core/isa_verify.c) over the copy and keeps it in kernel memory;
  * user space never sees or touches it again. Launches hold a reference,
  * so unloading never pulls code from under a running kernel.
  *

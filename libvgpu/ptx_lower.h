@@ -89,7 +89,7 @@ struct lw {
 	bool failed;
 };
 
-/* The verifier's check of one instruction (kmod/core/isa_verify.c). */
+/* The verifier's check of one instruction (core/isa_verify.c). */
 const char *vgpu_isa_check_shape(const struct vgpu_insn *in, uint32_t ninsns);
 
 /* ptx_lower.c */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "isa_text.h"
-#include "kmod/core/core.h"
+#include "core/core.h"
 
 static const char *const type_names[VGPU_T_COUNT] = {
 	"none", "u8", "s8", "u16", "s16", "u32", "s32", "u64", "s64",

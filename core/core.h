@@ -8,7 +8,7 @@
 #ifndef VGPU_CORE_H
 #define VGPU_CORE_H
 
-#include "../../uapi/vgpu_isa.h"
+#include "../uapi/vgpu_isa.h"
 
 #ifndef __KERNEL__
 #include <stdbool.h>	/* freestanding: no library behind it */
