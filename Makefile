@@ -27,7 +27,8 @@ CPPFLAGS := -I$(CURDIR)/libvgpu/include -I$(CURDIR) -I$(CURDIR)/tests
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 
-LIB_SRCS := $(wildcard libvgpu/*.c)
+LIB_SRCS := $(wildcard libvgpu/*.c libvgpu/jit/*.c)
+LIB_HDRS := $(wildcard libvgpu/*.h libvgpu/jit/*.h)
 LIB_OBJS := $(patsubst libvgpu/%.c,$(BUILD)/libvgpu/%.o,$(LIB_SRCS))
 UNIT_LIB_OBJS := $(patsubst libvgpu/%.c,$(BUILD)/unit/libvgpu/%.o,$(LIB_SRCS))
 # The freestanding compute core, built for user space with its user shim.
@@ -92,7 +93,7 @@ vm-module-debug:
 # --- libvgpu ---------------------------------------------------------------
 lib: $(LIBVGPU)
 
-$(BUILD)/libvgpu/%.o: libvgpu/%.c libvgpu/*.h libvgpu/include/cuda.h uapi/vgpu.h
+$(BUILD)/libvgpu/%.o: libvgpu/%.c $(LIB_HDRS) libvgpu/include/cuda.h uapi/vgpu.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
 
@@ -123,10 +124,10 @@ $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis: $(BUILD)/tools/%: tools/%.c \
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $< $(ISA_TEXT_SRCS) -o $@
 
 # The offline compiler is libvgpu's JIT: it links libvgpu's objects.
-$(BUILD)/tools/vgpu-ptxas: tools/vgpu-ptxas.c tools/isa_text.c tools/isa_text.h libvgpu/*.h \
+$(BUILD)/tools/vgpu-ptxas: tools/vgpu-ptxas.c tools/isa_text.c tools/isa_text.h $(LIB_HDRS) \
 		$(LIB_OBJS) $(LIB_CORE_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ilibvgpu $(CORE_USER) $(CFLAGS) $< tools/isa_text.c $(LIB_OBJS) \
+	$(CC) $(CPPFLAGS) -Ilibvgpu -Ilibvgpu/jit $(CORE_USER) $(CFLAGS) $< tools/isa_text.c $(LIB_OBJS) \
 		$(LIB_CORE_OBJS) $(LIB_LIBS) -o $@
 
 $(BUILD)/tools/%: tools/%.c uapi/vgpu.h
@@ -155,23 +156,23 @@ $(BUILD)/fuzz/fuzz_isa: tests/fuzz/fuzz_isa.c $(CORE_SRCS) core/*.h uapi/vgpu_is
 		-fno-sanitize-recover=undefined $(CPPFLAGS) $(CORE_USER) $< $(CORE_SRCS) -lm -o $@
 
 # The JIT's target links the front end and lowering, and the verifier.
-JIT_SRCS := $(wildcard libvgpu/ptx_*.c)
-$(BUILD)/fuzz/fuzz_ptx: tests/fuzz/fuzz_ptx.c $(JIT_SRCS) libvgpu/*.h $(CORE_SRCS) core/*.h
+JIT_SRCS := $(wildcard libvgpu/jit/*.c)
+$(BUILD)/fuzz/fuzz_ptx: tests/fuzz/fuzz_ptx.c $(JIT_SRCS) $(LIB_HDRS) $(CORE_SRCS) core/*.h
 	@mkdir -p $(@D)
 	clang -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Wno-missing-field-initializers \
 		-fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined $(CPPFLAGS) -Ilibvgpu $(CORE_USER) $< \
+		-fno-sanitize-recover=undefined $(CPPFLAGS) -Ilibvgpu -Ilibvgpu/jit $(CORE_USER) $< \
 		$(JIT_SRCS) core/isa_verify.c core/shim_user.c -o $@
 
 # Unit tests link libvgpu's objects directly, built with sanitizers.
-$(BUILD)/unit/libvgpu/%.o: libvgpu/%.c libvgpu/*.h libvgpu/include/cuda.h uapi/vgpu.h
+$(BUILD)/unit/libvgpu/%.o: libvgpu/%.c $(LIB_HDRS) libvgpu/include/cuda.h uapi/vgpu.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@
 
 $(BUILD)/tests/unit/test_isa_text: tests/unit/test_isa_text.c tools/isa_text.c \
 		tools/isa_text.h tests/tap.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ilibvgpu $(CORE_USER) $(CFLAGS) $(SAN) $< tools/isa_text.c \
+	$(CC) $(CPPFLAGS) -Ilibvgpu -Ilibvgpu/jit $(CORE_USER) $(CFLAGS) $(SAN) $< tools/isa_text.c \
 		$(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) $(LIB_LIBS) -lm -o $@
 
 $(BUILD)/unit/core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
@@ -180,7 +181,7 @@ $(BUILD)/unit/core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
 
 $(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h tests/unit/core_run.h tests/isa_build.h tests/isa_verify_cases.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ilibvgpu $(CORE_USER) $(CFLAGS) $(SAN) $< $(UNIT_LIB_OBJS) \
+	$(CC) $(CPPFLAGS) -Ilibvgpu -Ilibvgpu/jit $(CORE_USER) $(CFLAGS) $(SAN) $< $(UNIT_LIB_OBJS) \
 		$(UNIT_CORE_OBJS) $(LIB_LIBS) -lm -o $@
 
 # The fatbin reader's test reads vecadd built by nvcc in the ways of
@@ -270,10 +271,10 @@ $(BUILD)/bench/jit_bench.ptx: tests/bench/jit_bench.cu
 	@mkdir -p $(@D)
 	nvcc -ptx -arch=compute_75 $< -o $@
 
-$(BUILD)/bench/jit_bench: tests/bench/jit_bench.c $(BUILD)/bench/jit_bench.ptx libvgpu/*.h \
+$(BUILD)/bench/jit_bench: tests/bench/jit_bench.c $(BUILD)/bench/jit_bench.ptx $(LIB_HDRS) \
 		$(LIB_OBJS) $(LIB_CORE_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ilibvgpu $(CFLAGS) '-DJIT_BENCH_PTX="$(BUILD)/bench/jit_bench.ptx"' $< \
+	$(CC) $(CPPFLAGS) -Ilibvgpu -Ilibvgpu/jit $(CFLAGS) '-DJIT_BENCH_PTX="$(BUILD)/bench/jit_bench.ptx"' $< \
 		$(LIB_OBJS) $(LIB_CORE_OBJS) $(LIB_LIBS) -o $@
 
 $(BUILD)/bench/%: tests/bench/%.c libvgpu/include/cuda.h uapi/vgpu.h $(LIBVGPU)

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jit.h"
+#include "jit/jit.h"
 
 /*
  * A file of the format starts with an 8-byte magic: VG_IMAGE_VGPU_MAGIC

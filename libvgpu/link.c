@@ -2,7 +2,7 @@
 /*
  * cuLinkCreate, cuLinkAddData, cuLinkAddFile, cuLinkComplete and
  * cuLinkDestroy: PTX inputs (and the PTX of fatbins) linked into one
- * module (link_ptx.c), compiled by the JIT, and handed back in vgpu's
+ * module (jit/ptx_link.c), compiled by the JIT, and handed back in vgpu's
  * compiled-module format, which cuModuleLoadData accepts.
  *
  * Codes follow NVIDIA's driver (580, H100): a NULL handle, or a second
@@ -24,7 +24,6 @@
 
 #include "fatbin.h"
 #include "jit_cache.h"
-#include "link.h"
 #include "vg.h"
 
 #define VG_LINK_MAGIC 0x6c696e6bu	/* "link" */
@@ -360,7 +359,7 @@ CUresult cuLinkDestroy(CUlinkState state)
 	if (!vg_link_ok(state))
 		return CUDA_ERROR_INVALID_HANDLE;
 	for (i = 0; i < state->n; i++) {
-		ptx_free(state->in[i].m);
+		vg_link_unparse(&state->in[i]);
 		free(state->in[i].text);
 		free(state->in[i].name);
 	}

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "cuda.h"
-#include "jit.h"
+#include "jit/jit.h"
 #include "../uapi/vgpu.h"
 
 #define VG_MAX_DEVICES 16	/* matches the module's limit */

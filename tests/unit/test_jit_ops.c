@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * PTX instructions the JIT lowers to the ISA's PRMT and MATCH or to short
- * sequences (libvgpu/ptx_seq.c): prmt, shf, lop3, slct, testp, cnot,
+ * sequences (libvgpu/jit/ptx_seq.c): prmt, shf, lop3, slct, testp, cnot,
  * mul24/mad24, sad, bmsk, szext, dp4a/dp2a, vabsdiff4 and match run on the
  * user-space core over edge-case and random operands, each checked
  * against a host model written from the PTX ISA's definition; then what

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The PTX linker (libvgpu/link_ptx.c): modules whose .extern functions
+ * The PTX linker (libvgpu/jit/ptx_link.c): modules whose .extern functions
  * and variables are defined in other modules are merged, compiled and run
  * on the core with the right answer; private names that clash are kept
  * apart; weak definitions yield; and multiple definitions, undefined
@@ -9,7 +9,6 @@
  */
 #include "core_run.h"
 #include "jit.h"
-#include "link.h"
 #include "tap.h"
 
 #define HEAD ".version 8.0\n.target sm_75\n.address_size 64\n"
@@ -65,7 +64,7 @@ static void done(struct linked *l)
 	unsigned int i;
 
 	for (i = 0; i < l->n; i++) {
-		ptx_free(l->in[i].m);
+		vg_link_unparse(&l->in[i]);
 		free(l->in[i].name);
 		free(l->in[i].text);
 	}

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../uapi/vgpu.h"
+#include "../../uapi/vgpu.h"
 #include "ptx_lower.h"
 
 int lw_fail(struct lw *lw, struct ptx_pos pos, const char *fmt, ...)

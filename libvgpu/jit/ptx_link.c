@@ -2,7 +2,7 @@
 /*
  * The PTX linker behind cuLink*: several PTX modules merged into one PTX
  * module that the JIT compiles as a whole, with the symbol rules of a
- * device linker (link.h). Each input is cut into its top-level
+ * device linker (jit.h). Each input is cut into its top-level
  * constructs (header, .file, variables, functions); the merged text has
  * one header, then every input's variables, then every input's
  * functions, so that a variable an input declares .extern is declared,
@@ -15,8 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jit_cache.h"
-#include "link.h"
+#include "jit.h"
 #include "ptx_lex.h"
 
 /* --- cutting an input into its top-level constructs --------------------- */
@@ -182,6 +181,16 @@ struct vg_symtab {
 	uint32_t cap, n;
 };
 
+
+/* FNV-1a: symbol names are short, and the table only needs a spread. */
+static uint32_t vg_name_hash(const char *name, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	while (len--)
+		h = (h ^ (unsigned char)*name++) * 16777619u;
+	return h;
+}
 static struct vg_sym *vg_sym(struct vg_symtab *t, const char *name, size_t len,
 			     bool add)
 {
@@ -209,7 +218,7 @@ static struct vg_sym *vg_sym(struct vg_symtab *t, const char *name, size_t len,
 find:
 	if (!t->cap)
 		return NULL;
-	for (i = (uint32_t)vg_hash64(name, len, 0) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+	for (i = vg_name_hash(name, len) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
 		struct vg_sym *e = &t->v[i];
 
 		if (!e->name) {
@@ -817,6 +826,12 @@ int vg_link_parse(struct vg_link_input *in, char *err, size_t err_len)
 	if (r && err_len)
 		snprintf(err, err_len, "%s:%s", in->name, msg);
 	return r;
+}
+
+void vg_link_unparse(struct vg_link_input *in)
+{
+	ptx_free(in->m);
+	in->m = NULL;
 }
 
 void vg_link_where(const struct vg_link_out *out,

@@ -20,7 +20,7 @@
 #ifndef __printf
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #endif
-#include "../core/core.h"
+#include "../../core/core.h"
 
 /* An instruction's operand fields, as bits of ra_regs()'s answer. */
 #define RA_DST 0
