@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "ptx_lower.h"
+#include "ptx_emit.h"
 
 #define LW_NO_REG VGPU_NO_REG
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../../uapi/vgpu.h"
-#include "ptx_lower.h"
+#include "ptx_emit.h"
 
 int lw_fail(struct lw *lw, struct ptx_pos pos, const char *fmt, ...)
 {

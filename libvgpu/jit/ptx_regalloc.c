@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptx_lower.h"
+#include "ptx_emit.h"
 /* The verifier's table of operand slots; core.h wants the kernel's __printf. */
 #ifndef __printf
 #define __printf(a, b) __attribute__((format(printf, a, b)))

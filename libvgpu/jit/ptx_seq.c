@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "ptx_lower.h"
+#include "ptx_emit.h"
 
 #define LW_U32 VGPU_T_U32
 #define LW_ANY UINT32_MAX	/* lw_fn2(): any register will do */
