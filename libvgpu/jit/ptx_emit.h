@@ -13,22 +13,22 @@
 /*
  * A function's address, for the functions whose address the module takes
  * (operands other than a call's callee, initializers): the k-th of them
- * in module order (k from 1) is k * LW_FUNC_ADDR_STEP, the same in every
+ * in module order (k from 1) is k * PTX_FUNC_ADDR_STEP, the same in every
  * kernel and in the module's data. Small, so a call through a pointer
  * compares with immediates; nonzero; even, as C++'s member function
  * pointers keep a flag in bit 0; and below every mapping, so reading
  * data through one faults.
  */
-#define LW_FUNC_ADDR_STEP 16
+#define PTX_FUNC_ADDR_STEP 16
 
 /* Where a variable lives once laid out. */
-struct lw_place {
+struct ptx_place {
 	enum ptx_space space;	/* GLOBAL, CONST, SHARED, LOCAL or PARAM */
 	uint64_t offset;	/* in its space (GLOBAL: in the module block) */
 };
 
 /* A branch waiting for its label's instruction index. */
-struct lw_fixup {
+struct ptx_branch_fixup {
 	uint32_t insn;
 	uint32_t label;
 };
@@ -40,26 +40,26 @@ struct lw_fixup {
  * get them, and an inlined function's parameters and return values are
  * the slots of the arguments its caller named.
  */
-struct lw_frame {
+struct ptx_frame {
 	const struct ptx_func *fn;
-	struct lw_place *vars;		/* per variable of @fn */
-	struct lw_place *params;	/* kernel parameters (kernel frame) */
+	struct ptx_place *vars;		/* per variable of @fn */
+	struct ptx_place *params;	/* kernel parameters (kernel frame) */
 	uint32_t *reg_of;	/* PTX register -> ISA register or predicate */
 	uint32_t *label_at;	/* PTX label -> ISA index, ~0 until reached;
 				 * one more entry: the end of an inlined body */
 	uint32_t *var_slot;	/* .param variable -> its first slot */
 	const uint32_t *param_slot;	/* inlined: parameter -> slot, else NULL */
 	const uint32_t *ret_slot;	/* inlined: return value -> slot */
-	uint32_t fixup_base;	/* the frame's first entry in lw.fixups */
+	uint32_t fixup_base;	/* the frame's first entry in fixups */
 	uint32_t depth;		/* 0 for the kernel */
-	const struct lw_frame *up;	/* the caller */
+	const struct ptx_frame *up;	/* the caller */
 };
 
-struct lw {
+struct ptx_lower {
 	const struct ptx_module *m;
-	struct lw_place *modvars;	/* per module variable */
+	struct ptx_place *modvars;	/* per module variable */
 	uint64_t *func_addr;	/* per module function: its address, or 0 */
-	struct lw_frame f;		/* the body being lowered */
+	struct ptx_frame f;		/* the body being lowered */
 	/* The program being written (all kernels). */
 	struct vgpu_insn *code;
 	struct vg_jit_src *src;	/* where each came from (.loc) */
@@ -72,7 +72,7 @@ struct lw {
 	uint32_t npreds;
 	uint32_t ntemps;	/* temporaries in use by the current instruction */
 	uint32_t max_temps;
-	struct lw_fixup *fixups;
+	struct ptx_branch_fixup *fixups;
 	uint32_t nfixups, capfixups;
 	uint32_t shared_static;	/* bytes of static shared memory */
 	uint64_t printf_off;	/* the module's printf FIFO, or ~0 */
@@ -93,22 +93,22 @@ struct lw {
 const char *vgpu_isa_check_shape(const struct vgpu_insn *in, uint32_t ninsns);
 
 /* ptx_lower.c */
-int lw_fail(struct lw *lw, struct ptx_pos pos, const char *fmt, ...)
+int ptx_error(struct ptx_lower *pl, struct ptx_pos pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int lw_emit(struct lw *lw, struct vgpu_insn in, bool reloc);
-uint32_t lw_temp(struct lw *lw);
-int lw_fixup(struct lw *lw, uint32_t insn, uint32_t label);
-int lw_local_size_fixup(struct lw *lw, uint32_t insn);
-int lw_scratch_pred(struct lw *lw, uint32_t *p);
-const struct lw_place *lw_place_of(const struct lw *lw, struct ptx_sym s);
-int lw_inline(struct lw *lw, const struct ptx_insn *in, uint32_t callee,
-	      const struct ptx_opnd *rets, const struct ptx_opnd *args);
-int lw_inline_indirect(struct lw *lw, const struct ptx_insn *in, uint32_t fptr,
-		       const struct ptx_proto *pr, const struct ptx_opnd *rets,
-		       const struct ptx_opnd *args);
+int ptx_emit(struct ptx_lower *pl, struct vgpu_insn in, bool reloc);
+uint32_t ptx_temp(struct ptx_lower *pl);
+int ptx_fixup_branch(struct ptx_lower *pl, uint32_t insn, uint32_t label);
+int ptx_fixup_local_size(struct ptx_lower *pl, uint32_t insn);
+int ptx_scratch_pred(struct ptx_lower *pl, uint32_t *p);
+const struct ptx_place *ptx_place_of(const struct ptx_lower *pl, struct ptx_sym s);
+int ptx_inline(struct ptx_lower *pl, const struct ptx_insn *in, uint32_t callee,
+	       const struct ptx_opnd *rets, const struct ptx_opnd *args);
+int ptx_inline_indirect(struct ptx_lower *pl, const struct ptx_insn *in, uint32_t fptr,
+			const struct ptx_proto *pr, const struct ptx_opnd *rets,
+			const struct ptx_opnd *args);
 
 /* A source operand once resolved: a register, or an immediate. */
-struct lw_val {
+struct ptx_val {
 	bool imm;
 	bool reloc;		/* the immediate is an offset in the global block */
 	uint32_t reg;
@@ -116,29 +116,29 @@ struct lw_val {
 };
 
 /* ptx_ops.c */
-int lw_insn(struct lw *lw, const struct ptx_insn *in);
-int lw_bad(struct lw *lw, const struct ptx_insn *in, const char *what);
-uint8_t lw_vtype(enum ptx_type t);
-enum ptx_type lw_type(const struct ptx_insn *in, unsigned int nth);
-unsigned int lw_bits(uint8_t vt);
-bool lw_float(uint8_t vt);
-uint32_t lw_r(struct lw *lw, uint32_t idx, bool pred);
-int lw_itype(struct lw *lw, const struct ptx_insn *in, unsigned int nth,
-	     uint8_t *vt);
-int lw_val(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
-	   struct lw_val *v);
-int lw_in_reg(struct lw *lw, struct lw_val *v, uint8_t vt);
-int lw_src_reg(struct lw *lw, const struct ptx_opnd *o, uint8_t vt,
-	       uint32_t *reg);
-int lw_dst(struct lw *lw, const struct ptx_insn *in, uint32_t i, bool pred,
-	   uint32_t *reg);
-int lw_nopnds(struct lw *lw, const struct ptx_insn *in, uint32_t n);
+int ptx_lower_insn(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_bad(struct ptx_lower *pl, const struct ptx_insn *in, const char *what);
+uint8_t ptx_vtype(enum ptx_type t);
+enum ptx_type ptx_nth_type(const struct ptx_insn *in, unsigned int nth);
+unsigned int ptx_vbits(uint8_t vt);
+bool ptx_vfloat(uint8_t vt);
+uint32_t ptx_reg_of(struct ptx_lower *pl, uint32_t idx, bool pred);
+int ptx_itype(struct ptx_lower *pl, const struct ptx_insn *in, unsigned int nth,
+	      uint8_t *vt);
+int ptx_src_val(struct ptx_lower *pl, const struct ptx_opnd *o, uint8_t vt,
+		struct ptx_val *v);
+int ptx_in_reg(struct ptx_lower *pl, struct ptx_val *v, uint8_t vt);
+int ptx_src_reg(struct ptx_lower *pl, const struct ptx_opnd *o, uint8_t vt,
+		uint32_t *reg);
+int ptx_dst(struct ptx_lower *pl, const struct ptx_insn *in, uint32_t i, bool pred,
+	    uint32_t *reg);
+int ptx_nopnds(struct ptx_lower *pl, const struct ptx_insn *in, uint32_t n);
 
 /* ptx_seq.c */
-typedef int (*lw_lower_fn)(struct lw *lw, const struct ptx_insn *in);
-lw_lower_fn lw_seq_lowering(const struct ptx_insn *in);
+typedef int (*ptx_lower_fn)(struct ptx_lower *pl, const struct ptx_insn *in);
+ptx_lower_fn ptx_seq_lowering(const struct ptx_insn *in);
 
 /* ptx_regalloc.c */
-uint32_t lw_regalloc(struct lw *lw, uint32_t entry, uint32_t nregs);
+uint32_t ptx_regalloc(struct ptx_lower *pl, uint32_t entry, uint32_t nregs);
 
 #endif /* VG_PTX_LOWER_H */
