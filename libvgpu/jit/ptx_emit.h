@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * State shared by the parts of the lowering: ptx_lower.c (module
- * layout, kernels, the finished program), ptx_ops.c (one PTX instruction
- * at a time) and ptx_seq.c (instructions that become sequences).
+ * The lowering's state, and the emitter (ptx_emit.c) that every other
+ * part of the lowering writes the program through.
  */
-#ifndef VG_PTX_LOWER_H
-#define VG_PTX_LOWER_H
+#ifndef VG_PTX_EMIT_H
+#define VG_PTX_EMIT_H
 
 #include "jit.h"
 #include "ptx.h"
@@ -92,21 +91,6 @@ struct ptx_lower {
 /* The verifier's check of one instruction (core/isa_verify.c). */
 const char *vgpu_isa_check_shape(const struct vgpu_insn *in, uint32_t ninsns);
 
-/* ptx_lower.c */
-int ptx_error(struct ptx_lower *pl, struct ptx_pos pos, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-int ptx_emit(struct ptx_lower *pl, struct vgpu_insn in, bool reloc);
-uint32_t ptx_temp(struct ptx_lower *pl);
-int ptx_fixup_branch(struct ptx_lower *pl, uint32_t insn, uint32_t label);
-int ptx_fixup_local_size(struct ptx_lower *pl, uint32_t insn);
-int ptx_scratch_pred(struct ptx_lower *pl, uint32_t *p);
-const struct ptx_place *ptx_place_of(const struct ptx_lower *pl, struct ptx_sym s);
-int ptx_inline(struct ptx_lower *pl, const struct ptx_insn *in, uint32_t callee,
-	       const struct ptx_opnd *rets, const struct ptx_opnd *args);
-int ptx_inline_indirect(struct ptx_lower *pl, const struct ptx_insn *in, uint32_t fptr,
-			const struct ptx_proto *pr, const struct ptx_opnd *rets,
-			const struct ptx_opnd *args);
-
 /* A source operand once resolved: a register, or an immediate. */
 struct ptx_val {
 	bool imm;
@@ -115,16 +99,30 @@ struct ptx_val {
 	uint64_t bits;
 };
 
-/* ptx_ops.c */
-int ptx_lower_insn(struct ptx_lower *pl, const struct ptx_insn *in);
-int ptx_bad(struct ptx_lower *pl, const struct ptx_insn *in, const char *what);
+/* ptx_emit.c: the program and its errors */
+int ptx_error(struct ptx_lower *pl, struct ptx_pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int ptx_out_of_memory(struct ptx_lower *pl);
+int ptx_emit(struct ptx_lower *pl, struct vgpu_insn in, bool reloc);
+uint32_t ptx_temp(struct ptx_lower *pl);
+int ptx_fixup_branch(struct ptx_lower *pl, uint32_t insn, uint32_t label);
+int ptx_fixup_local_size(struct ptx_lower *pl, uint32_t insn);
+int ptx_scratch_pred(struct ptx_lower *pl, uint32_t *p);
+
+/* ptx_emit.c: operands */
 uint8_t ptx_vtype(enum ptx_type t);
 enum ptx_type ptx_nth_type(const struct ptx_insn *in, unsigned int nth);
-unsigned int ptx_vbits(uint8_t vt);
-bool ptx_vfloat(uint8_t vt);
+int ptx_bad(struct ptx_lower *pl, const struct ptx_insn *in, const char *what);
 uint32_t ptx_reg_of(struct ptx_lower *pl, uint32_t idx, bool pred);
 int ptx_itype(struct ptx_lower *pl, const struct ptx_insn *in, unsigned int nth,
 	      uint8_t *vt);
+bool ptx_vfloat(uint8_t vt);
+unsigned int ptx_vbits(uint8_t vt);
+uint64_t ptx_cut(uint64_t v, uint8_t vt);
+int ptx_sym_addr(struct ptx_lower *pl, const struct ptx_opnd *o,
+		 struct ptx_val *v, enum ptx_space *space);
+int ptx_read_sreg(struct ptx_lower *pl, const struct ptx_opnd *o, uint32_t dst,
+		  uint8_t vt);
 int ptx_src_val(struct ptx_lower *pl, const struct ptx_opnd *o, uint8_t vt,
 		struct ptx_val *v);
 int ptx_in_reg(struct ptx_lower *pl, struct ptx_val *v, uint8_t vt);
@@ -134,6 +132,27 @@ int ptx_dst(struct ptx_lower *pl, const struct ptx_insn *in, uint32_t i, bool pr
 	    uint32_t *reg);
 int ptx_nopnds(struct ptx_lower *pl, const struct ptx_insn *in, uint32_t n);
 
+/* ptx_emit.c: instructions of sequences */
+int ptx_op(struct ptx_lower *pl, uint8_t op, uint8_t t, uint32_t d, uint32_t a,
+	   uint32_t b);
+int ptx_opi(struct ptx_lower *pl, uint8_t op, uint8_t t, uint32_t d, uint32_t a,
+	    uint64_t imm);
+int ptx_opv(struct ptx_lower *pl, uint8_t op, uint8_t t, uint32_t d, uint32_t a,
+	    const struct ptx_val *v);
+int ptx_un(struct ptx_lower *pl, uint8_t op, uint8_t t, uint32_t d, uint32_t a);
+int ptx_mov(struct ptx_lower *pl, uint8_t t, uint32_t d, uint32_t s);
+int ptx_movi(struct ptx_lower *pl, uint8_t t, uint32_t d, uint64_t imm);
+
+/* ptx_lower.c */
+int ptx_inline(struct ptx_lower *pl, const struct ptx_insn *in, uint32_t callee,
+	       const struct ptx_opnd *rets, const struct ptx_opnd *args);
+int ptx_inline_indirect(struct ptx_lower *pl, const struct ptx_insn *in, uint32_t fptr,
+			const struct ptx_proto *pr, const struct ptx_opnd *rets,
+			const struct ptx_opnd *args);
+
+/* ptx_alu.c */
+int ptx_lower_insn(struct ptx_lower *pl, const struct ptx_insn *in);
+
 /* ptx_seq.c */
 typedef int (*ptx_lower_fn)(struct ptx_lower *pl, const struct ptx_insn *in);
 ptx_lower_fn ptx_seq_lowering(const struct ptx_insn *in);
@@ -141,4 +160,4 @@ ptx_lower_fn ptx_seq_lowering(const struct ptx_insn *in);
 /* ptx_regalloc.c */
 uint32_t ptx_regalloc(struct ptx_lower *pl, uint32_t entry, uint32_t nregs);
 
-#endif /* VG_PTX_LOWER_H */
+#endif /* VG_PTX_EMIT_H */

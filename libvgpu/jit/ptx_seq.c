@@ -14,53 +14,6 @@
 
 #define PTX_ANY_REG UINT32_MAX	/* ptx_fn2(): any register will do */
 
-static int ptx_op(struct ptx_lower *pl, uint8_t op, uint8_t t, uint32_t d, uint32_t a,
-		  uint32_t b)
-{
-	return ptx_emit(pl, (struct vgpu_insn){ .op = op, .type = t,
-			.guard = VGPU_PRED_NONE, .dst = d, .a = a, .b = b },
-			false);
-}
-
-static int ptx_opi(struct ptx_lower *pl, uint8_t op, uint8_t t, uint32_t d, uint32_t a,
-		   uint64_t imm)
-{
-	return ptx_emit(pl, (struct vgpu_insn){ .op = op, .type = t,
-			.guard = VGPU_PRED_NONE, .dst = d, .a = a,
-			.flags = VGPU_IF_B_IMM, .imm = imm }, false);
-}
-
-/* d = a OP v, where v is a register or an immediate. */
-static int ptx_opv(struct ptx_lower *pl, uint8_t op, uint8_t t, uint32_t d, uint32_t a,
-		   const struct ptx_val *v)
-{
-	struct vgpu_insn x = { .op = op, .type = t, .guard = VGPU_PRED_NONE,
-			       .dst = d, .a = a, .b = v->reg };
-
-	if (v->imm) {
-		x.b = 0;
-		x.flags = VGPU_IF_B_IMM;
-		x.imm = v->bits;
-	}
-	return ptx_emit(pl, x, v->imm && v->reloc);
-}
-
-/* Unary operations read a. */
-static int ptx_un(struct ptx_lower *pl, uint8_t op, uint8_t t, uint32_t d, uint32_t a)
-{
-	return ptx_op(pl, op, t, d, a, 0);
-}
-
-static int ptx_mov(struct ptx_lower *pl, uint8_t t, uint32_t d, uint32_t s)
-{
-	return ptx_op(pl, VGPU_OP_MOV, t, d, 0, s);
-}
-
-static int ptx_movi(struct ptx_lower *pl, uint8_t t, uint32_t d, uint64_t imm)
-{
-	return ptx_opi(pl, VGPU_OP_MOV, t, d, 0, imm);
-}
-
 /* One of the modifiers @a and @b, exactly: 0 or 1, or -1 for neither or both. */
 static int ptx_either(const struct ptx_insn *in, const char *a, const char *b)
 {
