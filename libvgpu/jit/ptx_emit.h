@@ -157,7 +157,4 @@ int ptx_lower_insn(struct ptx_lower *pl, const struct ptx_insn *in);
 typedef int (*ptx_lower_fn)(struct ptx_lower *pl, const struct ptx_insn *in);
 ptx_lower_fn ptx_seq_lowering(const struct ptx_insn *in);
 
-/* ptx_regalloc.c */
-uint32_t ptx_regalloc(struct ptx_lower *pl, uint32_t entry, uint32_t nregs);
-
 #endif /* VG_PTX_EMIT_H */

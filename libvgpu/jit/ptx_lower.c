@@ -12,6 +12,7 @@
 
 #include "../../uapi/vgpu.h"
 #include "ptx_emit.h"
+#include "ptx_regalloc.h"
 
 /* --- layout ---------------------------------------------------------------- */
 
@@ -741,7 +742,8 @@ static int ptx_lower_kernel(struct ptx_lower *pl, const struct ptx_func *fn,
 	}
 	k->f.entry = start;
 	/* Registers never live together share a slot (ptx_regalloc.c). */
-	k->f.nregs = ptx_regalloc(pl, start, pl->nregs + pl->max_temps);
+	k->f.nregs = ptx_regalloc(pl->code + start, pl->ncode - start, start,
+				  pl->nregs + pl->max_temps);
 	if (ptx_drop_self_moves(pl, start))
 		goto out;
 	k->f.npreds = pl->npreds;

@@ -12,10 +12,11 @@
  * live; a register is then given the lowest slot none of its already
  * placed neighbours holds, in the order the code first names them.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptx_emit.h"
+#include "ptx_regalloc.h"
 /* The verifier's table of operand slots; core.h wants the kernel's __printf. */
 #ifndef __printf
 #define __printf(a, b) __attribute__((format(printf, a, b)))
@@ -458,18 +459,19 @@ static void ptx_ra_free(struct ptx_ra *ra)
 }
 
 /**
- * ptx_regalloc() - renumbers the registers of the kernel whose finished
- * code is pl->code[@entry, pl->ncode), numbered 0..@nregs-1 by the
- * lowering, so that registers never live together share a slot.
- * Predicates keep their numbers.
+ * ptx_regalloc() - renumbers the registers of a kernel's finished code,
+ * its @n instructions @code (the program's from index @entry on, which
+ * its branches name), numbered 0..@nregs-1 by the lowering, so that
+ * registers never live together share a slot. Predicates keep their
+ * numbers.
  * Return: the registers the kernel needs now (at least 1). Without the
  * memory the analysis needs, the code stays as it is and that is @nregs.
  */
-uint32_t ptx_regalloc(struct ptx_lower *pl, uint32_t entry, uint32_t nregs)
+uint32_t ptx_regalloc(struct vgpu_insn *code, uint32_t n, uint32_t entry,
+		      uint32_t nregs)
 {
 	struct ptx_ra ra = {
-		.code = pl->code + entry, .n = pl->ncode - entry,
-		.start = entry, .nregs = nregs,
+		.code = code, .n = n, .start = entry, .nregs = nregs,
 	};
 	uint32_t nslots = nregs ? nregs : 1;
 	size_t sets;
