@@ -1,19 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * PTX instructions to vgpu ISA instructions, one at a time: the opcode
- * and modifiers pick the operation, type, rounding and flags; operands
- * become registers, predicates and immediates, with temporaries where
- * the ISA wants a register that PTX gave as a constant. What vgpu does
- * not support is refused at the instruction's line and column.
+ * The ALU forms: arithmetic, comparisons, selects, conversions, bit-field
+ * inserts, byte permutes and moves, each one ISA operation but for a few.
+ *
+ * The opcode's modifiers pick the operation's type, rounding and flags.
+ * Half precision is computed in f64, a few instructions a half, and vector
+ * moves pack and unpack registers.
  */
 #include <string.h>
 
 #include "ptx_ops.h"
-
-static bool ptx_opcode_is(const struct ptx_insn *in, const char *op)
-{
-	return !strcmp(in->op, op);
-}
 
 /* .rn .rz .rm .rp and the integer forms .rni ...; 0 (nearest) if none. */
 static uint8_t ptx_round(const struct ptx_insn *in)
@@ -79,30 +75,6 @@ static int ptx_alu(struct ptx_lower *pl, const struct ptx_insn *in, struct vgpu_
 }
 
 /* --- arithmetic ------------------------------------------------------------- */
-
-static const struct {
-	const char *name;
-	uint8_t op;
-	uint8_t nsrc;
-} ptx_arith_ops[] = {
-	{ "add", VGPU_OP_ADD, 2 }, { "sub", VGPU_OP_SUB, 2 },
-	{ "mul", VGPU_OP_MUL, 2 }, { "mad", VGPU_OP_MAD, 3 },
-	{ "fma", VGPU_OP_FMA, 3 }, { "div", VGPU_OP_DIV, 2 },
-	{ "rem", VGPU_OP_REM, 2 }, { "min", VGPU_OP_MIN, 2 },
-	{ "max", VGPU_OP_MAX, 2 }, { "abs", VGPU_OP_ABS, 1 },
-	{ "neg", VGPU_OP_NEG, 1 }, { "and", VGPU_OP_AND, 2 },
-	{ "or", VGPU_OP_OR, 2 }, { "xor", VGPU_OP_XOR, 2 },
-	{ "not", VGPU_OP_NOT, 1 }, { "shl", VGPU_OP_SHL, 2 },
-	{ "shr", VGPU_OP_SHR, 2 }, { "addc", VGPU_OP_ADD, 2 },
-	{ "subc", VGPU_OP_SUB, 2 }, { "madc", VGPU_OP_MAD, 3 },
-	{ "copysign", VGPU_OP_COPYSIGN, 2 }, { "popc", VGPU_OP_POPC, 1 },
-	{ "clz", VGPU_OP_CLZ, 1 }, { "brev", VGPU_OP_BREV, 1 },
-	{ "bfind", VGPU_OP_BFIND, 1 }, { "bfe", VGPU_OP_BFE, 3 },
-	{ "sqrt", VGPU_OP_SQRT, 1 }, { "rcp", VGPU_OP_RCP, 1 },
-	{ "rsqrt", VGPU_OP_RSQRT, 1 }, { "ex2", VGPU_OP_EX2, 1 },
-	{ "lg2", VGPU_OP_LG2, 1 }, { "sin", VGPU_OP_SIN, 1 },
-	{ "cos", VGPU_OP_COS, 1 }, { "tanh", VGPU_OP_TANH, 1 },
-};
 
 #define PTX_I(...) ((struct vgpu_insn){ .guard = VGPU_PRED_NONE, __VA_ARGS__ })
 
@@ -183,8 +155,13 @@ static int ptx_half(struct ptx_lower *pl, const struct ptx_insn *in, uint8_t op,
 				  VGPU_T_U16, .dst = d, .b = acc), false);
 }
 
-static int ptx_lower_arith(struct ptx_lower *pl, const struct ptx_insn *in, uint8_t op,
-			   uint8_t nsrc)
+/*
+ * The arithmetic forms: ISA operation @op of @nsrc sources, and for an
+ * integer type the ISA @flags of the opcode (the carry in of addc, subc
+ * and madc).
+ */
+int ptx_lower_arith(struct ptx_lower *pl, const struct ptx_insn *in, uint8_t op,
+		    uint8_t nsrc, uint8_t flags)
 {
 	struct vgpu_insn x = { .op = op };
 	enum ptx_type pt = ptx_nth_type(in, 0);
@@ -221,8 +198,7 @@ static int ptx_lower_arith(struct ptx_lower *pl, const struct ptx_insn *in, uint
 		x.flags |= VGPU_IF_SAT;
 	if (ptx_has_mod(in, "cc"))
 		x.flags |= VGPU_IF_CC_OUT;
-	if (ptx_opcode_is(in, "addc") || ptx_opcode_is(in, "subc") || ptx_opcode_is(in, "madc"))
-		x.flags |= VGPU_IF_CC_IN;
+	x.flags |= flags;
 	/*
 	 * b-types map to unsigned ones, so shr.b32 is logical, as in PTX;
 	 * popc, clz and bfind of a 64-bit source write a u32 (the ISA's
@@ -231,7 +207,7 @@ static int ptx_lower_arith(struct ptx_lower *pl, const struct ptx_insn *in, uint
 	return ptx_alu(pl, in, x, nsrc);
 }
 
-static int ptx_lower_setp(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_setp(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	static const char *const cmps[] = {
 		"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu",
@@ -278,7 +254,7 @@ static int ptx_lower_setp(struct ptx_lower *pl, const struct ptx_insn *in)
 		.dst = q, .a = ptx_reg_of(pl, in->opnds[0].reg, true) }, false);
 }
 
-static int ptx_lower_selp(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_selp(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	struct vgpu_insn x = { .op = VGPU_OP_SELP };
 	const struct ptx_opnd *p;
@@ -310,7 +286,7 @@ static int ptx_lower_selp(struct ptx_lower *pl, const struct ptx_insn *in)
 	}
 }
 
-static int ptx_lower_cvt(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_cvt(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	struct vgpu_insn x = { .op = VGPU_OP_CVT, .guard = VGPU_PRED_NONE };
 	uint32_t src;
@@ -356,7 +332,7 @@ static int ptx_count8(struct ptx_lower *pl, const struct ptx_val *v, uint32_t n)
  * bits. The ISA's shifts give 0 from a count of the width or more, which
  * is what PTX wants of both a long field and a far position.
  */
-static int ptx_lower_bfi(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_bfi(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	uint32_t d = 0, f = 0, b = 0, m = ptx_temp(pl), t = ptx_temp(pl), n = ptx_temp(pl), i;
 	struct ptx_val pos, len;
@@ -412,7 +388,7 @@ static int ptx_lower_bfi(struct ptx_lower *pl, const struct ptx_insn *in)
  * prmt.b32{.mode} d, a, b, c: the ISA's PRMT picks bytes of {b, a} the
  * same way; its modifier is the mode's place in the list, 0 for none.
  */
-static int ptx_lower_prmt(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_prmt(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	static const char *const modes[] = {
 		"f4e", "b4e", "rc8", "ecl", "ecr", "rc16",
@@ -505,7 +481,7 @@ static int ptx_unpack(struct ptx_lower *pl, const struct ptx_insn *in, uint8_t v
 	return 0;
 }
 
-static int ptx_lower_mov(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_mov(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	struct vgpu_insn x = { .op = VGPU_OP_MOV, .guard = VGPU_PRED_NONE };
 	struct ptx_val v;
@@ -542,157 +518,4 @@ static int ptx_lower_mov(struct ptx_lower *pl, const struct ptx_insn *in)
 		x.b = v.reg;
 	}
 	return ptx_emit(pl, x, v.imm && v.reloc);
-}
-
-/* --- control ------------------------------------------------------------- */
-
-static int ptx_lower_bra(struct ptx_lower *pl, const struct ptx_insn *in)
-{
-	if (ptx_nopnds(pl, in, 1) || in->opnds[0].kind != PTX_O_LABEL)
-		return ptx_bad(pl, in, "branch to a label expected");
-	if (ptx_fixup_branch(pl, pl->ncode, in->opnds[0].label))
-		return -1;
-	return ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_BRA,
-			.guard = VGPU_PRED_NONE, .c = VGPU_NO_TARGET }, false);
-}
-
-static int ptx_simple(struct ptx_lower *pl, uint8_t op)
-{
-	return ptx_emit(pl, (struct vgpu_insn){ .op = op,
-			.guard = VGPU_PRED_NONE }, false);
-}
-
-/* ret in an inlined function: on to what follows the call. */
-static int ptx_lower_ret(struct ptx_lower *pl)
-{
-	if (ptx_fixup_branch(pl, pl->ncode, pl->f.fn->nlabels))
-		return -1;
-	return ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_BRA,
-			.guard = VGPU_PRED_NONE, .c = VGPU_NO_TARGET }, false);
-}
-
-/*
- * call [(rets),] f[, (args)]: functions are inlined at each call.
- * call [(rets),] %rd[, (args)], proto: through a function pointer, to
- * whichever function of the prototype's shape it holds.
- */
-static int ptx_lower_call(struct ptx_lower *pl, const struct ptx_insn *in)
-{
-	const struct ptx_opnd *rets = NULL, *args = NULL, *callee = NULL;
-	const struct ptx_opnd *proto = NULL;
-	const struct ptx_func *fn;
-	uint32_t i, f;
-
-	for (i = 0; i < in->nopnds; i++) {
-		const struct ptx_opnd *o = &in->opnds[i];
-
-		if (!callee && o->kind == PTX_O_LIST)
-			rets = o;
-		else if (!callee && (o->kind == PTX_O_REG ||
-				     (o->kind == PTX_O_SYM &&
-				      o->sym.kind == PTX_SYM_FUNC)))
-			callee = o;
-		else if (callee && !args && !proto && o->kind == PTX_O_LIST)
-			args = o;
-		else if (callee && callee->kind == PTX_O_REG && !proto &&
-			 o->kind == PTX_O_SYM && o->sym.kind == PTX_SYM_PROTO)
-			proto = o;
-		else
-			return ptx_bad(pl, in, "unexpected operand");
-	}
-	if (!callee)
-		return ptx_bad(pl, in, "no function to call");
-	if (callee->kind == PTX_O_REG) {
-		if (callee->neg)
-			return ptx_bad(pl, in, "unexpected operand");
-		if (!proto)
-			return ptx_bad(pl, in, "a call through a pointer needs a .callprototype");
-		return ptx_inline_indirect(pl, in, callee->reg,
-					   &pl->f.fn->protos[proto->sym.index],
-					   rets, args);
-	}
-	f = callee->sym.index;
-	fn = &pl->m->funcs[f];
-	if (!fn->has_body && !strcmp(fn->name, "vprintf"))
-		return ptx_lower_printf(pl, in, rets, args);
-	return ptx_inline(pl, in, f, rets, args);
-}
-
-static int ptx_lower_insn_do(struct ptx_lower *pl, const struct ptx_insn *in);
-
-/**
- * ptx_lower_insn() - lowers @in at the end of the program being written.
- * Return: 0, or -1 with the error recorded.
- */
-int ptx_lower_insn(struct ptx_lower *pl, const struct ptx_insn *in)
-{
-	int ret = ptx_lower_insn_do(pl, in);
-
-	/* Errors found on the way (a register of the wrong kind) count too. */
-	return ret || pl->failed ? -1 : 0;
-}
-
-static int ptx_lower_insn_do(struct ptx_lower *pl, const struct ptx_insn *in)
-{
-	ptx_lower_fn seq;
-	uint32_t i;
-
-	pl->guard = VGPU_PRED_NONE;
-	pl->guard_not = false;
-	if (in->guarded) {
-		pl->guard = (uint8_t)ptx_reg_of(pl, in->guard, true);
-		pl->guard_not = in->guard_neg;
-	}
-	for (i = 0; i < sizeof(ptx_arith_ops) / sizeof(ptx_arith_ops[0]); i++)
-		if (ptx_opcode_is(in, ptx_arith_ops[i].name))
-			return ptx_lower_arith(pl, in, ptx_arith_ops[i].op,
-					       ptx_arith_ops[i].nsrc);
-	if (ptx_opcode_is(in, "mov"))
-		return ptx_lower_mov(pl, in);
-	if (ptx_opcode_is(in, "ld"))
-		return ptx_lower_ld(pl, in);
-	if (ptx_opcode_is(in, "st"))
-		return ptx_lower_st(pl, in);
-	if (ptx_opcode_is(in, "setp"))
-		return ptx_lower_setp(pl, in);
-	if (ptx_opcode_is(in, "selp"))
-		return ptx_lower_selp(pl, in);
-	if (ptx_opcode_is(in, "cvt"))
-		return ptx_lower_cvt(pl, in);
-	if (ptx_opcode_is(in, "cvta"))
-		return ptx_lower_cvta(pl, in);
-	if (ptx_opcode_is(in, "bfi"))
-		return ptx_lower_bfi(pl, in);
-	if (ptx_opcode_is(in, "prmt"))
-		return ptx_lower_prmt(pl, in);
-	if (ptx_opcode_is(in, "bra"))
-		return ptx_lower_bra(pl, in);
-	if (ptx_opcode_is(in, "ret") && pl->f.depth)
-		return ptx_lower_ret(pl);
-	if (ptx_opcode_is(in, "ret") || ptx_opcode_is(in, "exit"))
-		return ptx_simple(pl, VGPU_OP_EXIT);
-	if (ptx_opcode_is(in, "trap"))
-		return ptx_simple(pl, VGPU_OP_TRAP);
-	if (ptx_opcode_is(in, "bar") || ptx_opcode_is(in, "barrier"))
-		return ptx_lower_bar(pl, in);
-	if (ptx_opcode_is(in, "membar") || ptx_opcode_is(in, "fence"))
-		return ptx_lower_membar(pl, in);
-	if (ptx_opcode_is(in, "atom"))
-		return ptx_lower_atom(pl, in);
-	if (ptx_opcode_is(in, "red"))
-		return ptx_lower_red(pl, in);
-	if (ptx_opcode_is(in, "shfl"))
-		return ptx_lower_shfl(pl, in);
-	if (ptx_opcode_is(in, "vote"))
-		return ptx_lower_vote(pl, in);
-	if (ptx_opcode_is(in, "match"))
-		return ptx_lower_match(pl, in);
-	if (ptx_opcode_is(in, "activemask"))
-		return ptx_lower_activemask(pl, in);
-	if (ptx_opcode_is(in, "call"))
-		return ptx_lower_call(pl, in);
-	seq = ptx_seq_lowering(in);
-	if (seq)
-		return seq(pl, in);
-	return ptx_bad(pl, in, "unsupported instruction");
 }

@@ -143,18 +143,4 @@ int ptx_un(struct ptx_lower *pl, uint8_t op, uint8_t t, uint32_t d, uint32_t a);
 int ptx_mov(struct ptx_lower *pl, uint8_t t, uint32_t d, uint32_t s);
 int ptx_movi(struct ptx_lower *pl, uint8_t t, uint32_t d, uint64_t imm);
 
-/* ptx_lower.c */
-int ptx_inline(struct ptx_lower *pl, const struct ptx_insn *in, uint32_t callee,
-	       const struct ptx_opnd *rets, const struct ptx_opnd *args);
-int ptx_inline_indirect(struct ptx_lower *pl, const struct ptx_insn *in, uint32_t fptr,
-			const struct ptx_proto *pr, const struct ptx_opnd *rets,
-			const struct ptx_opnd *args);
-
-/* ptx_alu.c */
-int ptx_lower_insn(struct ptx_lower *pl, const struct ptx_insn *in);
-
-/* ptx_seq.c */
-typedef int (*ptx_lower_fn)(struct ptx_lower *pl, const struct ptx_insn *in);
-ptx_lower_fn ptx_seq_lowering(const struct ptx_insn *in);
-
 #endif /* VG_PTX_EMIT_H */

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * The JIT's driver: parses a PTX module, lays out its variables and each
- * kernel's parameters and memories, lowers every kernel (ptx_ops.c) into
- * one vgpu ISA program, and drops what no path reaches, as the module's
- * verifier refuses unreachable code.
+ * kernel's memories and parameters, and lowers every kernel into one program.
+ *
+ * A kernel's body goes through instruction selection (ptx_select.c); then
+ * what no path reaches is dropped, as the module's verifier refuses
+ * unreachable code, its registers are allocated (ptx_regalloc.c), and the
+ * moves of a register to itself that allocation leaves are dropped too.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "../../uapi/vgpu.h"
 #include "ptx_frame.h"
 #include "ptx_regalloc.h"
+#include "ptx_select.h"
 
 /* --- layout ---------------------------------------------------------------- */
 
@@ -244,7 +247,7 @@ static int ptx_layout_kernel(struct ptx_lower *pl, struct vg_jit_kernel *k)
 	return 0;
 }
 
-/* --- control flow ------------------------------------------------------------ */
+/* --- unreachable code and moves to self ----------------------------------- */
 
 static bool ptx_falls_through(const struct vgpu_insn *in)
 {
@@ -317,226 +320,6 @@ static int ptx_compact(struct ptx_lower *pl, uint32_t start)
 	return 0;
 }
 
-/*
- * Lowers the frame's body, then points its branches at their labels
- * (a label at the end, and the end label of an inlined body, at what
- * comes next).
- */
-static int ptx_lower_body(struct ptx_lower *pl)
-{
-	const struct ptx_func *fn = pl->f.fn;
-	uint32_t *start = malloc((fn->ninsns + 1) * sizeof(*start)), i, l;
-
-	/* Where each PTX instruction's code starts: its labels point there. */
-	if (!start)
-		return ptx_out_of_memory(pl);
-	for (i = 0; i < fn->ninsns; i++) {
-		start[i] = pl->ncode;
-		pl->ntemps = 0;
-		pl->cur = &fn->insns[i];
-		if (ptx_lower_insn(pl, &fn->insns[i])) {
-			free(start);
-			return -1;
-		}
-	}
-	start[fn->ninsns] = pl->ncode;
-	for (l = 0; l < fn->nlabels; l++)
-		pl->f.label_at[l] = start[fn->labels[l].insn];
-	free(start);
-	pl->f.label_at[fn->nlabels] = pl->ncode;
-	for (i = pl->f.fixup_base; i < pl->nfixups; i++)
-		pl->code[pl->fixups[i].insn].imm =
-			pl->f.label_at[pl->fixups[i].label];
-	pl->nfixups = pl->f.fixup_base;
-	return 0;
-}
-
-/* The slots of call-sequence variable @s of the caller (a .param). */
-static int ptx_bind(struct ptx_lower *pl, const struct ptx_insn *in,
-		    const struct ptx_frame *caller, const struct ptx_opnd *list,
-		    uint32_t want, uint32_t **slots)
-{
-	uint32_t n = list ? list->nvec : 0, i;
-
-	if (n != want)
-		return ptx_error(pl, in->pos, "call passes %u values where '%s' takes %u",
-				 n, pl->f.fn->name, want);
-	*slots = calloc(want ? want : 1, sizeof(**slots));
-	if (!*slots)
-		return ptx_out_of_memory(pl);
-	for (i = 0; i < n; i++) {
-		struct ptx_sym s = list->list[i];
-
-		if (s.kind != PTX_SYM_FUNCVAR ||
-		    caller->fn->vars[s.index].space != PTX_S_PARAM)
-			return ptx_error(pl, in->pos, "call arguments must be .param variables");
-		(*slots)[i] = caller->var_slot[s.index];
-	}
-	return 0;
-}
-
-/**
- * ptx_inline() - lowers a call to function @callee in place: its body,
- * with its own registers, reading its parameters from the slots of the
- * caller's arguments and writing its return values to theirs; its ret
- * goes to what follows the call.
- */
-int ptx_inline(struct ptx_lower *pl, const struct ptx_insn *in, uint32_t callee,
-	       const struct ptx_opnd *rets, const struct ptx_opnd *args)
-{
-	const struct ptx_func *fn = &pl->m->funcs[callee];
-	struct ptx_frame caller = pl->f, fr = {
-		.fn = fn, .depth = caller.depth + 1, .up = &caller,
-		.fixup_base = pl->nfixups,
-	};
-	const struct ptx_frame *up;
-	uint32_t *ps = NULL, *rs = NULL;
-	uint8_t guard = pl->guard;
-	bool guard_not = pl->guard_not;
-	int ret = -1;
-
-	if (!fn->has_body)
-		return ptx_error(pl, in->pos, "call to '%s', which the module does not define",
-				 fn->name);
-	for (up = &caller; up; up = up->up)
-		if (up->fn == fn)
-			return ptx_error(pl, in->pos, "recursive call to '%s' is not supported",
-					 fn->name);
-	if (fr.depth > 32)
-		return ptx_error(pl, in->pos, "calls nested too deeply");
-	pl->f = fr;
-	if (ptx_bind(pl, in, &caller, args, fn->nparams, &ps) ||
-	    ptx_bind(pl, in, &caller, rets, fn->nrets, &rs))
-		goto out;
-	pl->f.param_slot = ps;
-	pl->f.ret_slot = rs;
-	ps = rs = NULL;
-	if (ptx_frame_setup(pl, &pl->f))
-		goto out;
-	/* A guarded call: lanes where the guard fails jump past the body. */
-	if (guard != VGPU_PRED_NONE) {
-		if (ptx_fixup_branch(pl, pl->ncode, fn->nlabels) ||
-		    ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_BRA,
-			     .guard = guard,
-			     .flags = guard_not ? 0 : VGPU_IF_GUARD_NOT,
-			     .c = VGPU_NO_TARGET }, false))
-			goto out;
-	}
-	ret = ptx_lower_body(pl);
-out:
-	free(ps);
-	free(rs);
-	ptx_frame_free(&pl->f);
-	pl->f = caller;
-	return ret;
-}
-
-/* Whether @fn takes and returns what prototype @pr says, size by size. */
-static bool ptx_proto_fits(const struct ptx_proto *pr, const struct ptx_func *fn)
-{
-	uint32_t i;
-
-	if (pr->nparams != fn->nparams || pr->nrets != fn->nrets)
-		return false;
-	for (i = 0; i < pr->nparams; i++)
-		if (ptx_var_size(&pr->params[i]) != ptx_var_size(&fn->params[i]))
-			return false;
-	for (i = 0; i < pr->nrets; i++)
-		if (ptx_var_size(&pr->rets[i]) != ptx_var_size(&fn->rets[i]))
-			return false;
-	return true;
-}
-
-/**
- * ptx_inline_indirect() - lowers a call through the function pointer in
- * PTX register @fptr, with prototype @pr: the pointer is compared with
- * the address of each function whose address the module takes and that
- * fits the prototype, and that function is inlined (ptx_inline()) for the
- * lanes it matches; lanes whose pointer matches none trap, as a call to
- * a bad address faults. Lanes of a warp that hold different pointers run
- * their functions one after the other and meet again after the last.
- * Any of those functions already being called is recursion, which the
- * inlining cannot do.
- */
-int ptx_inline_indirect(struct ptx_lower *pl, const struct ptx_insn *in, uint32_t fptr,
-			const struct ptx_proto *pr, const struct ptx_opnd *rets,
-			const struct ptx_opnd *args)
-{
-	const struct ptx_module *m = pl->m;
-	const struct ptx_insn *cur = pl->cur;
-	const struct ptx_frame *up;
-	uint32_t *ends, nends = 0, skip = UINT32_MAX, miss, p, f, i;
-	uint8_t guard = pl->guard;
-	bool guard_not = pl->guard_not;
-	int ret = -1;
-
-	if (ptx_type_bits(pl->f.fn->regs[fptr].type) != 64)
-		return ptx_error(pl, in->pos, "a function pointer must be a 64-bit register");
-	if ((args ? args->nvec : 0) != pr->nparams ||
-	    (rets ? rets->nvec : 0) != pr->nrets)
-		return ptx_error(pl, in->pos, "call does not match prototype '%s'",
-				 pr->name);
-	for (f = 0; f < m->nfuncs; f++) {
-		if (!pl->func_addr[f] || !ptx_proto_fits(pr, &m->funcs[f]))
-			continue;
-		for (up = &pl->f; up; up = up->up)
-			if (up->fn == &m->funcs[f])
-				return ptx_error(pl, in->pos, "recursive call to '%s' through a function pointer is not supported",
-						 m->funcs[f].name);
-	}
-	if (ptx_scratch_pred(pl, &p))
-		return -1;
-	ends = malloc((m->nfuncs + 1) * sizeof(*ends));
-	if (!ends)
-		return ptx_out_of_memory(pl);
-	pl->guard = VGPU_PRED_NONE;
-	/* A guarded call: lanes where the guard fails jump past it all. */
-	if (guard != VGPU_PRED_NONE) {
-		skip = pl->ncode;
-		if (ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_BRA,
-			     .guard = guard,
-			     .flags = guard_not ? 0 : VGPU_IF_GUARD_NOT,
-			     .c = VGPU_NO_TARGET }, false))
-			goto out;
-	}
-	for (f = 0; f < m->nfuncs; f++) {
-		if (!pl->func_addr[f] || !ptx_proto_fits(pr, &m->funcs[f]))
-			continue;
-		miss = pl->ncode + 1;
-		if (ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_SETP,
-			     .type = VGPU_T_U64, .mod = VGPU_CMP_EQ,
-			     .guard = VGPU_PRED_NONE, .dst = p,
-			     .a = pl->f.reg_of[fptr], .flags = VGPU_IF_B_IMM,
-			     .imm = pl->func_addr[f] }, false) ||
-		    ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_BRA,
-			     .guard = (uint8_t)p, .flags = VGPU_IF_GUARD_NOT,
-			     .c = VGPU_NO_TARGET }, false) ||
-		    ptx_inline(pl, in, f, rets, args))
-			goto out;
-		/* The inlined body read its own instructions and guards. */
-		pl->cur = cur;
-		pl->guard = VGPU_PRED_NONE;
-		ends[nends++] = pl->ncode;
-		if (ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_BRA,
-			     .guard = VGPU_PRED_NONE,
-			     .c = VGPU_NO_TARGET }, false))
-			goto out;
-		pl->code[miss].imm = pl->ncode;
-	}
-	if (ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_TRAP,
-		     .guard = VGPU_PRED_NONE }, false))
-		goto out;
-	for (i = 0; i < nends; i++)
-		pl->code[ends[i]].imm = pl->ncode;
-	if (skip != UINT32_MAX)
-		pl->code[skip].imm = pl->ncode;
-	ret = 0;
-out:
-	pl->cur = cur;
-	free(ends);
-	return ret;
-}
-
 /* A move of a whole register to itself, which allocation leaves behind. */
 static bool ptx_self_move(const struct vgpu_insn *in)
 {
@@ -582,6 +365,8 @@ static int ptx_drop_self_moves(struct ptx_lower *pl, uint32_t start)
 	free(newi);
 	return 0;
 }
+
+/* --- kernels and the module ----------------------------------------------- */
 
 static uint32_t ptx_max_threads(const struct ptx_func *fn)
 {

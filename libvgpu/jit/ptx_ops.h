@@ -1,12 +1,38 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The lowerings of PTX instructions, each for an opcode or a family of
- * them, in the files above the emitter.
+ * The lowerings of PTX instructions, each of an opcode, that the opcode
+ * table of ptx_select.c names, in the files between it and the emitter;
+ * and printf's, which its call lowering uses.
  */
 #ifndef VG_PTX_OPS_H
 #define VG_PTX_OPS_H
 
 #include "ptx_emit.h"
+
+/* ptx_alu.c; ptx_lower_arith(): ISA operation @op of @nsrc sources, @flags */
+int ptx_lower_arith(struct ptx_lower *pl, const struct ptx_insn *in, uint8_t op,
+		    uint8_t nsrc, uint8_t flags);
+int ptx_lower_setp(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_selp(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_cvt(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_bfi(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_prmt(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_mov(struct ptx_lower *pl, const struct ptx_insn *in);
+
+/* ptx_seq.c */
+int ptx_lower_shf(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_lop3(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_slct(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_testp(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_cnot(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_mul24(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_mad24(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_sad(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_bmsk(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_szext(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_dp4a(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_dp2a(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_vabsdiff4(struct ptx_lower *pl, const struct ptx_insn *in);
 
 /* ptx_mem.c */
 int ptx_lower_ld(struct ptx_lower *pl, const struct ptx_insn *in);

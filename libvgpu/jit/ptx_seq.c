@@ -8,9 +8,7 @@
  * Each sequence reads all its sources before it writes the destination,
  * which may be one of them.
  */
-#include <string.h>
-
-#include "ptx_emit.h"
+#include "ptx_ops.h"
 
 #define PTX_ANY_REG UINT32_MAX	/* ptx_fn2(): any register will do */
 
@@ -30,7 +28,7 @@ static int ptx_either(const struct ptx_insn *in, const char *a, const char *b)
  * the low one (r): d = b << n | a >> (32 - n), or b << (32 - n) | a >> n.
  * The ISA's shifts give 0 for a count of 32, as both ends want.
  */
-static int ptx_lower_shf(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_shf(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	int dir = ptx_either(in, "l", "r"), mode = ptx_either(in, "wrap", "clamp");
 	uint32_t d, a, b, n = ptx_temp(pl), m = ptx_temp(pl);
@@ -259,7 +257,7 @@ static int ptx_lut3(struct ptx_lower *pl, uint8_t lut, const uint32_t *s, uint32
  * lop3.b32 d, a, b, c, immLut, and lop3.{or,and}.b32 d|p, a, b, c,
  * immLut, q, which also sets p = (d != 0) op q (d may then be "_").
  */
-static int ptx_lower_lop3(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_lop3(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	int boolop = ptx_either(in, "or", "and");
 	const struct ptx_opnd *lut = &in->opnds[4], *q = &in->opnds[5];
@@ -317,7 +315,7 @@ static int ptx_lower_lop3(struct ptx_lower *pl, const struct ptx_insn *in)
  * slct.dtype.s32 d, a, b, c and slct{.ftz}.dtype.f32 d, a, b, c:
  * d = c >= 0 ? a : b. A NaN c is not >= 0; -0 is.
  */
-static int ptx_lower_slct(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_slct(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	enum ptx_type ct = ptx_nth_type(in, 0);
 	struct vgpu_insn x = { .op = VGPU_OP_SELP, .guard = VGPU_PRED_NONE };
@@ -360,7 +358,7 @@ static int ptx_lower_slct(struct ptx_lower *pl, const struct ptx_insn *in)
  * wraps around); normal is m - min_normal < inf - min_normal, or m = 0
  * (PTX counts zeros as normal).
  */
-static int ptx_lower_testp(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_testp(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	static const char *const ops[] = {
 		"finite", "infinite", "number", "notanumber", "normal",
@@ -414,7 +412,7 @@ static int ptx_lower_testp(struct ptx_lower *pl, const struct ptx_insn *in)
 }
 
 /* cnot.{b16,b32,b64} d, a: d = a == 0, as clz(a) >> log2(width). */
-static int ptx_lower_cnot(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_cnot(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	uint32_t d, a, t = ptx_temp(pl);
 	unsigned int bits;
@@ -469,9 +467,9 @@ static uint64_t ptx_mul24_imm(uint64_t v, bool hi, bool sgn)
  * 47..16 (hi). The high ones are the high word of (a << 8) * (b << 8).
  * mad24.hi.sat.s32 saturates the sum.
  */
-static int ptx_mul24(struct ptx_lower *pl, const struct ptx_insn *in)
+static int ptx_mul24(struct ptx_lower *pl, const struct ptx_insn *in, bool mad)
 {
-	bool mad = !strcmp(in->op, "mad24"), sat = ptx_has_mod(in, "sat");
+	bool sat = ptx_has_mod(in, "sat");
 	int lo = ptx_either(in, "hi", "lo");
 	enum ptx_type t = ptx_nth_type(in, 0);
 	bool sgn = t == PTX_T_S32, hi = !lo;
@@ -522,8 +520,18 @@ static int ptx_mul24(struct ptx_lower *pl, const struct ptx_insn *in)
 	}
 }
 
+int ptx_lower_mul24(struct ptx_lower *pl, const struct ptx_insn *in)
+{
+	return ptx_mul24(pl, in, false);
+}
+
+int ptx_lower_mad24(struct ptx_lower *pl, const struct ptx_insn *in)
+{
+	return ptx_mul24(pl, in, true);
+}
+
 /* sad.type d, a, b, c: d = c + (max(a, b) - min(a, b)). */
-static int ptx_lower_sad(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_sad(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	uint32_t d, a, mx = ptx_temp(pl), mn = ptx_temp(pl);
 	struct ptx_val b, c;
@@ -571,7 +579,7 @@ static int ptx_count(struct ptx_lower *pl, bool wrap, struct ptx_val *v)
  * taken as ptx_count() says, d = ~0 << a ^ ~0 << (a + b): 0 when a is 32
  * or b is 0, and bits a..31 when a + b reaches 32.
  */
-static int ptx_lower_bmsk(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_bmsk(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	int mode = ptx_either(in, "wrap", "clamp");
 	uint32_t d, ones = ptx_temp(pl), lo = ptx_temp(pl), s = ptx_temp(pl);
@@ -607,7 +615,7 @@ static int ptx_lower_bmsk(struct ptx_lower *pl, const struct ptx_insn *in)
  * ptx_count() says), zero- or sign-extended: a << (32 - n) >> (32 - n).
  * n = 0 shifts everything out; n = 32 (clamp) keeps a.
  */
-static int ptx_lower_szext(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_szext(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	int mode = ptx_either(in, "wrap", "clamp");
 	enum ptx_type t = ptx_nth_type(in, 0);
@@ -660,9 +668,8 @@ static uint32_t ptx_elem_sel(unsigned int i, unsigned int size, bool sgn)
  * b's low or high two bytes. Each element is extracted, extended by its
  * type, with a PRMT; the products add up modulo 2^32.
  */
-static int ptx_dp(struct ptx_lower *pl, const struct ptx_insn *in)
+static int ptx_dp(struct ptx_lower *pl, const struct ptx_insn *in, bool two)
 {
-	bool two = !strcmp(in->op, "dp2a");
 	enum ptx_type at = ptx_nth_type(in, 1), bt = ptx_nth_type(in, 0);
 	bool as = at == PTX_T_S32, bs = bt == PTX_T_S32;
 	int half = two ? ptx_either(in, "lo", "hi") : 0;
@@ -711,6 +718,16 @@ static int ptx_dp(struct ptx_lower *pl, const struct ptx_insn *in)
 	return 0;
 }
 
+int ptx_lower_dp4a(struct ptx_lower *pl, const struct ptx_insn *in)
+{
+	return ptx_dp(pl, in, false);
+}
+
+int ptx_lower_dp2a(struct ptx_lower *pl, const struct ptx_insn *in)
+{
+	return ptx_dp(pl, in, true);
+}
+
 /*
  * vabsdiff4.u32.u32.u32 d, a, b, c: the absolute differences of a's and
  * b's bytes, as d's bytes (c, the merge operand, is unused when every
@@ -718,7 +735,7 @@ static int ptx_dp(struct ptx_lower *pl, const struct ptx_insn *in)
  * writes for __vabsdiffu4, __vabsdiffs4 and __vsadu4; other types,
  * masks, selectors and .sat are refused.
  */
-static int ptx_lower_vabsdiff4(struct ptx_lower *pl, const struct ptx_insn *in)
+int ptx_lower_vabsdiff4(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	bool add = ptx_has_mod(in, "add");
 	uint32_t d, a, b, z = ptx_temp(pl), x = ptx_temp(pl), y = ptx_temp(pl);
@@ -770,28 +787,4 @@ static int ptx_lower_vabsdiff4(struct ptx_lower *pl, const struct ptx_insn *in)
 			.type = VGPU_T_U32, .guard = VGPU_PRED_NONE, .dst = d,
 			.a = x, .b = y, .flags = VGPU_IF_C_IMM, .imm = 0x5410 },
 			false);
-}
-
-static const struct {
-	const char *name;
-	ptx_lower_fn fn;
-} ptx_seqs[] = {
-	{ "shf", ptx_lower_shf }, { "lop3", ptx_lower_lop3 }, { "slct", ptx_lower_slct },
-	{ "testp", ptx_lower_testp }, { "cnot", ptx_lower_cnot }, { "mul24", ptx_mul24 },
-	{ "mad24", ptx_mul24 }, { "sad", ptx_lower_sad }, { "bmsk", ptx_lower_bmsk },
-	{ "szext", ptx_lower_szext }, { "dp4a", ptx_dp }, { "dp2a", ptx_dp },
-	{ "vabsdiff4", ptx_lower_vabsdiff4 },
-};
-
-/**
- * ptx_seq_lowering() - the lowering of @in if this file has it, else NULL.
- */
-ptx_lower_fn ptx_seq_lowering(const struct ptx_insn *in)
-{
-	uint32_t i;
-
-	for (i = 0; i < sizeof(ptx_seqs) / sizeof(ptx_seqs[0]); i++)
-		if (!strcmp(in->op, ptx_seqs[i].name))
-			return ptx_seqs[i].fn;
-	return NULL;
 }
