@@ -54,6 +54,7 @@ struct ptx_frame {
 	const struct ptx_frame *up;	/* the caller */
 };
 
+/* A module being lowered: what the parts of the lowering share. */
 struct ptx_lower {
 	const struct ptx_module *m;
 	struct ptx_place *modvars;	/* per module variable */
@@ -87,9 +88,6 @@ struct ptx_lower {
 	size_t err_len;
 	bool failed;
 };
-
-/* The verifier's check of one instruction (core/isa_verify.c). */
-const char *vgpu_isa_check_shape(const struct vgpu_insn *in, uint32_t ninsns);
 
 /* A source operand once resolved: a register, or an immediate. */
 struct ptx_val {

@@ -9,7 +9,7 @@
 
 #include "ptx_emit.h"
 
-/* ptx_alu.c; ptx_lower_arith(): ISA operation @op of @nsrc sources, @flags */
+/* ptx_alu.c; ptx_lower_arith() takes the ISA operation of the form */
 int ptx_lower_arith(struct ptx_lower *pl, const struct ptx_insn *in, uint8_t op,
 		    uint8_t nsrc, uint8_t flags);
 int ptx_lower_setp(struct ptx_lower *pl, const struct ptx_insn *in);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * PTX instructions the ISA has no one operation for, lowered to short
- * sequences of its integer operations: funnel shifts, three-input logic,
- * selects on a sign, float classes, 24-bit multiplies, sums of absolute
- * differences (also of bytes), bit masks, sign and zero extension, and
- * dot products.
- * Each sequence reads all its sources before it writes the destination,
+ * sequences of its integer operations.
+ *
+ * They are funnel shifts, three-input logic, selects on a sign, float
+ * classes, 24-bit multiplies, sums of absolute differences (also of
+ * bytes), bit masks, sign and zero extension, and dot products. Each
+ * sequence reads all its sources before it writes the destination,
  * which may be one of them.
  */
 #include "ptx_ops.h"
