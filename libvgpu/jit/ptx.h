@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A PTX module as the front end leaves it (ptx_lex.c, ptx_parse.c) and the
- * lowering to the vgpu ISA reads it (ptx_lower.c).
+ * lowering to the vgpu ISA reads it (ptx_lower.c and the files under it).
  *
  * The parser resolves every name while it reads, with PTX's scopes
  * (module, function, nested { } blocks), so operands hold indexes into

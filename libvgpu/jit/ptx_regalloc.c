@@ -12,33 +12,34 @@
  * live; a register is then given the lowest slot none of its already
  * placed neighbours holds, in the order the code first names them.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptx_lower.h"
+#include "ptx_regalloc.h"
 /* The verifier's table of operand slots; core.h wants the kernel's __printf. */
 #ifndef __printf
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #endif
 #include "../../core/core.h"
 
-/* An instruction's operand fields, as bits of ra_regs()'s answer. */
-#define RA_DST 0
-#define RA_A 1
-#define RA_B 2
-#define RA_C 3
-#define RA_NFIELDS 4
+/* An instruction's operand fields, as bits of ptx_ra_regs()'s answer. */
+#define PTX_RA_DST 0
+#define PTX_RA_A 1
+#define PTX_RA_B 2
+#define PTX_RA_C 3
+#define PTX_RA_NFIELDS 4
 
-#define RA_NONE UINT32_MAX
+#define PTX_RA_NONE UINT32_MAX
 
 /*
  * The most memory the analysis may take (bit sets per block and the
  * interference matrix); a kernel that needs more keeps its registers as
  * the lowering numbered them, which is correct, only larger.
  */
-#define RA_MAX_BYTES ((size_t)256 << 20)
+#define PTX_RA_MAX_BYTES ((size_t)256 << 20)
 
-struct ra {
+struct ptx_ra {
 	struct vgpu_insn *code;	/* the kernel's instructions */
 	uint32_t n;
 	uint32_t start;		/* index of code[0] in the program */
@@ -49,7 +50,7 @@ struct ra {
 	uint32_t *block;	/* instruction -> its basic block */
 	uint32_t nb;
 	uint32_t *first;	/* block -> its first instruction; nb + 1 */
-	uint32_t *succ;		/* block -> two successors, or RA_NONE */
+	uint32_t *succ;		/* block -> two successors, or PTX_RA_NONE */
 	uint64_t *use;		/* per block: read before written in it */
 	uint64_t *kill;		/* per block: written unguarded */
 	uint64_t *in;		/* per block: live on entry */
@@ -58,18 +59,18 @@ struct ra {
 	uint32_t *slot;		/* 0..nr-1 -> the slot given */
 };
 
-static bool ra_has(const uint64_t *s, uint32_t i)
+static bool ptx_ra_has(const uint64_t *s, uint32_t i)
 {
 	return s[i / 64] >> (i % 64) & 1;
 }
 
-static void ra_set(uint64_t *s, uint32_t i)
+static void ptx_ra_set(uint64_t *s, uint32_t i)
 {
 	s[i / 64] |= 1ULL << (i % 64);
 }
 
 /* The lowest member of word @w of a set, @bits, which it then drops. */
-static uint32_t ra_next(uint32_t w, uint64_t *bits)
+static uint32_t ptx_ra_next(uint32_t w, uint64_t *bits)
 {
 	uint32_t x = w * 64 + (uint32_t)__builtin_ctzll(*bits);
 
@@ -77,49 +78,49 @@ static uint32_t ra_next(uint32_t w, uint64_t *bits)
 	return x;
 }
 
-static void ra_clear(uint64_t *s, uint32_t i)
+static void ptx_ra_clear(uint64_t *s, uint32_t i)
 {
 	s[i / 64] &= ~(1ULL << (i % 64));
 }
 
-static bool ra_imm_field(const struct vgpu_insn *in, unsigned int f)
+static bool ptx_ra_imm_field(const struct vgpu_insn *in, unsigned int f)
 {
-	if (f == RA_B)
+	if (f == PTX_RA_B)
 		return in->flags & VGPU_IF_B_IMM;
-	if (f == RA_C)
+	if (f == PTX_RA_C)
 		return in->flags & VGPU_IF_C_IMM;
 	return false;
 }
 
 /*
- * Which of @in's fields name registers (bits RA_DST..RA_C), read from
+ * Which of @in's fields name registers (bits PTX_RA_DST..PTX_RA_C), read from
  * the verifier's table so that the two agree: operations on predicates
  * name only predicates, and a field that an _IMM flag turns into an
  * immediate names nothing.
  */
-static unsigned int ra_regs(const struct vgpu_insn *in)
+static unsigned int ptx_ra_regs(const struct vgpu_insn *in)
 {
-	const uint32_t val[RA_NFIELDS] = { in->dst, in->a, in->b, in->c };
+	const uint32_t val[PTX_RA_NFIELDS] = { in->dst, in->a, in->b, in->c };
 	bool pred = in->type == VGPU_T_PRED;
 	struct vgpu_op_desc d;
 	unsigned int f, m = 0;
-	u8 kind[RA_NFIELDS];
+	u8 kind[PTX_RA_NFIELDS];
 
 	if (!vgpu_isa_insn_desc(in, &d))
 		return 0;
-	kind[RA_DST] = d.dst;
-	kind[RA_A] = d.a;
-	kind[RA_B] = d.b;
-	kind[RA_C] = d.c;
-	for (f = 0; f < RA_NFIELDS; f++) {
+	kind[PTX_RA_DST] = d.dst;
+	kind[PTX_RA_A] = d.a;
+	kind[PTX_RA_B] = d.b;
+	kind[PTX_RA_C] = d.c;
+	for (f = 0; f < PTX_RA_NFIELDS; f++) {
 		switch (kind[f]) {
 		case OPND_REG:
 		case OPND_REG_IMM:
-			if (!pred && !ra_imm_field(in, f))
+			if (!pred && !ptx_ra_imm_field(in, f))
 				m |= 1U << f;
 			break;
 		case OPND_REG_INLINE:
-			if (!ra_imm_field(in, f))
+			if (!ptx_ra_imm_field(in, f))
 				m |= 1U << f;
 			break;
 		case OPND_ADDR:
@@ -130,18 +131,18 @@ static unsigned int ra_regs(const struct vgpu_insn *in)
 	}
 	/* Only compare-and-swap reads c; the other atomics leave it 0. */
 	if (in->op == VGPU_OP_ATOM && in->mod2 != VGPU_ATOM_CAS)
-		m &= ~(1U << RA_C);
+		m &= ~(1U << PTX_RA_C);
 	return m;
 }
 
-static uint32_t *ra_field(struct vgpu_insn *in, unsigned int f)
+static uint32_t *ptx_ra_field(struct vgpu_insn *in, unsigned int f)
 {
 	switch (f) {
-	case RA_DST:
+	case PTX_RA_DST:
 		return &in->dst;
-	case RA_A:
+	case PTX_RA_A:
 		return &in->a;
-	case RA_B:
+	case PTX_RA_B:
 		return &in->b;
 	default:
 		return &in->c;
@@ -149,39 +150,39 @@ static uint32_t *ra_field(struct vgpu_insn *in, unsigned int f)
 }
 
 /* The dense number of the register in field @f of @in. */
-static uint32_t ra_at(const struct ra *ra, struct vgpu_insn *in, unsigned int f)
+static uint32_t ptx_ra_at(const struct ptx_ra *ra, struct vgpu_insn *in, unsigned int f)
 {
-	return ra->dense[*ra_field(in, f)];
+	return ra->dense[*ptx_ra_field(in, f)];
 }
 
 /* Fields @in reads: a guarded write also keeps what it does not overwrite. */
-static unsigned int ra_reads(const struct vgpu_insn *in, unsigned int regs)
+static unsigned int ptx_ra_reads(const struct vgpu_insn *in, unsigned int regs)
 {
 	if (in->guard == VGPU_PRED_NONE)
-		return regs & ~(1U << RA_DST);
+		return regs & ~(1U << PTX_RA_DST);
 	return regs;
 }
 
 /* Numbers the registers the code names densely, in order of appearance. */
-static bool ra_number(struct ra *ra)
+static bool ptx_ra_number(struct ptx_ra *ra)
 {
 	uint32_t i, f;
 
 	for (i = 0; i < ra->nregs; i++)
-		ra->dense[i] = RA_NONE;
+		ra->dense[i] = PTX_RA_NONE;
 	for (i = 0; i < ra->n; i++) {
 		struct vgpu_insn *in = &ra->code[i];
-		unsigned int regs = ra_regs(in);
+		unsigned int regs = ptx_ra_regs(in);
 
-		for (f = 0; f < RA_NFIELDS; f++) {
+		for (f = 0; f < PTX_RA_NFIELDS; f++) {
 			uint32_t r;
 
 			if (!(regs & 1U << f))
 				continue;
-			r = *ra_field(in, f);
+			r = *ptx_ra_field(in, f);
 			if (r >= ra->nregs)
 				return false;
-			if (ra->dense[r] == RA_NONE)
+			if (ra->dense[r] == PTX_RA_NONE)
 				ra->dense[r] = ra->nr++;
 		}
 	}
@@ -190,7 +191,7 @@ static bool ra_number(struct ra *ra)
 }
 
 /* Does control go on to the next instruction after @in? */
-static bool ra_falls_through(const struct vgpu_insn *in)
+static bool ptx_ra_falls_through(const struct vgpu_insn *in)
 {
 	if (in->guard != VGPU_PRED_NONE)
 		return true;
@@ -203,7 +204,7 @@ static bool ra_falls_through(const struct vgpu_insn *in)
  * after a branch or an end of the lane. A guarded branch has two
  * successors, an unguarded one one, an unguarded EXIT or TRAP none.
  */
-static bool ra_blocks(struct ra *ra)
+static bool ptx_ra_blocks(struct ptx_ra *ra)
 {
 	uint32_t i, b, *mark = ra->block;
 
@@ -217,7 +218,7 @@ static bool ra_blocks(struct ra *ra)
 				return false;
 			mark[in->imm - ra->start] = 1;
 		}
-		if ((in->op == VGPU_OP_BRA || !ra_falls_through(in)) &&
+		if ((in->op == VGPU_OP_BRA || !ptx_ra_falls_through(in)) &&
 		    i + 1 < ra->n)
 			mark[i + 1] = 1;
 	}
@@ -239,18 +240,18 @@ static bool ra_blocks(struct ra *ra)
 		const struct vgpu_insn *in = &ra->code[last];
 		uint32_t *s = &ra->succ[2 * b];
 
-		s[0] = s[1] = RA_NONE;
+		s[0] = s[1] = PTX_RA_NONE;
 		if (in->op == VGPU_OP_BRA)
 			s[0] = ra->block[in->imm - ra->start];
 		/* The verifier refuses code that falls off the end. */
-		if (ra_falls_through(in) && last + 1 < ra->n)
+		if (ptx_ra_falls_through(in) && last + 1 < ra->n)
 			s[1] = ra->block[last + 1];
 	}
 	return true;
 }
 
 /* Each block's own reads (before a write in it) and unguarded writes. */
-static void ra_local(struct ra *ra)
+static void ptx_ra_local(struct ptx_ra *ra)
 {
 	uint32_t b, i, f;
 
@@ -260,26 +261,26 @@ static void ra_local(struct ra *ra)
 
 		for (i = ra->first[b]; i < ra->first[b + 1]; i++) {
 			struct vgpu_insn *in = &ra->code[i];
-			unsigned int regs = ra_regs(in);
-			unsigned int rd = ra_reads(in, regs);
+			unsigned int regs = ptx_ra_regs(in);
+			unsigned int rd = ptx_ra_reads(in, regs);
 
-			for (f = 0; f < RA_NFIELDS; f++) {
+			for (f = 0; f < PTX_RA_NFIELDS; f++) {
 				uint32_t r;
 
 				if (!(rd & 1U << f))
 					continue;
-				r = ra_at(ra, in, f);
-				if (!ra_has(kill, r))
-					ra_set(use, r);
+				r = ptx_ra_at(ra, in, f);
+				if (!ptx_ra_has(kill, r))
+					ptx_ra_set(use, r);
 			}
-			if ((regs & ~rd) & 1U << RA_DST)
-				ra_set(kill, ra->dense[in->dst]);
+			if ((regs & ~rd) & 1U << PTX_RA_DST)
+				ptx_ra_set(kill, ra->dense[in->dst]);
 		}
 	}
 }
 
 /* What is live when block @b ends: what its successors need. */
-static void ra_live_out(const struct ra *ra, uint32_t b, uint64_t *out)
+static void ptx_ra_live_out(const struct ptx_ra *ra, uint32_t b, uint64_t *out)
 {
 	uint32_t k, w;
 
@@ -287,7 +288,7 @@ static void ra_live_out(const struct ra *ra, uint32_t b, uint64_t *out)
 	for (k = 0; k < 2; k++) {
 		uint32_t s = ra->succ[2 * b + k];
 
-		if (s == RA_NONE)
+		if (s == PTX_RA_NONE)
 			continue;
 		for (w = 0; w < ra->words; w++)
 			out[w] |= ra->in[(size_t)s * ra->words + w];
@@ -299,7 +300,7 @@ static void ra_live_out(const struct ra *ra, uint32_t b, uint64_t *out)
  * Sweeping the blocks backwards settles straight-line code in one pass
  * and each loop in a pass or two more.
  */
-static void ra_liveness(struct ra *ra)
+static void ptx_ra_liveness(struct ptx_ra *ra)
 {
 	bool changed = true;
 	uint32_t b, w;
@@ -309,7 +310,7 @@ static void ra_liveness(struct ra *ra)
 		for (b = ra->nb; b-- > 0;) {
 			size_t at = (size_t)b * ra->words;
 
-			ra_live_out(ra, b, ra->tmp);
+			ptx_ra_live_out(ra, b, ra->tmp);
 			for (w = 0; w < ra->words; w++) {
 				uint64_t v = ra->use[at + w] |
 					     (ra->tmp[w] & ~ra->kill[at + w]);
@@ -324,7 +325,7 @@ static void ra_liveness(struct ra *ra)
 }
 
 /* @r interferes with every register of @live (one direction; see below). */
-static void ra_conflict(struct ra *ra, uint32_t r, const uint64_t *live)
+static void ptx_ra_conflict(struct ptx_ra *ra, uint32_t r, const uint64_t *live)
 {
 	uint64_t *row = ra->adj + (size_t)r * ra->words;
 	uint32_t w;
@@ -342,42 +343,42 @@ static void ra_conflict(struct ra *ra, uint32_t r, const uint64_t *live)
  * ever lands in a slot before a read that expects the register's
  * original content.
  */
-static void ra_interference(struct ra *ra)
+static void ptx_ra_interference(struct ptx_ra *ra)
 {
 	uint64_t *live = ra->tmp;
 	uint32_t b, i, f, r, w;
 
 	for (b = 0; b < ra->nb; b++) {
-		ra_live_out(ra, b, live);
+		ptx_ra_live_out(ra, b, live);
 		for (i = ra->first[b + 1]; i-- > ra->first[b];) {
 			struct vgpu_insn *in = &ra->code[i];
-			unsigned int regs = ra_regs(in);
-			unsigned int rd = ra_reads(in, regs);
+			unsigned int regs = ptx_ra_regs(in);
+			unsigned int rd = ptx_ra_reads(in, regs);
 
-			if (regs & 1U << RA_DST) {
+			if (regs & 1U << PTX_RA_DST) {
 				uint32_t d = ra->dense[in->dst];
 
-				ra_conflict(ra, d, live);
+				ptx_ra_conflict(ra, d, live);
 				/*
 				 * MATCH reads the other lanes' a while it
 				 * writes each lane's d: they must differ.
 				 */
 				if (in->op == VGPU_OP_MATCH &&
-				    (regs & 1U << RA_A))
-					ra_set(ra->adj + (size_t)d * ra->words,
-					       ra->dense[in->a]);
-				if (!(rd & 1U << RA_DST))
-					ra_clear(live, d);
+				    (regs & 1U << PTX_RA_A))
+					ptx_ra_set(ra->adj + (size_t)d * ra->words,
+						   ra->dense[in->a]);
+				if (!(rd & 1U << PTX_RA_DST))
+					ptx_ra_clear(live, d);
 			}
-			for (f = 0; f < RA_NFIELDS; f++)
+			for (f = 0; f < PTX_RA_NFIELDS; f++)
 				if (rd & 1U << f)
-					ra_set(live, ra_at(ra, in, f));
+					ptx_ra_set(live, ptx_ra_at(ra, in, f));
 		}
 	}
 	/* Block 0 starts at the entry: its live-in set is the kernel's. */
 	for (r = 0; r < ra->nr; r++)
-		if (ra_has(ra->in, r))
-			ra_conflict(ra, r, ra->in);
+		if (ptx_ra_has(ra->in, r))
+			ptx_ra_conflict(ra, r, ra->in);
 	/* Make the relation symmetric: r conflicts with x, so x with r. */
 	for (r = 0; r < ra->nr; r++) {
 		const uint64_t *row = ra->adj + (size_t)r * ra->words;
@@ -386,9 +387,9 @@ static void ra_interference(struct ra *ra)
 			uint64_t bits = row[w];
 
 			while (bits) {
-				uint32_t x = ra_next(w, &bits);
+				uint32_t x = ptx_ra_next(w, &bits);
 
-				ra_set(ra->adj + (size_t)x * ra->words, r);
+				ptx_ra_set(ra->adj + (size_t)x * ra->words, r);
 			}
 		}
 	}
@@ -399,7 +400,7 @@ static void ra_interference(struct ra *ra)
  * lowest slot that no register placed before it and conflicting with it
  * holds. Returns the slots used.
  */
-static uint32_t ra_color(struct ra *ra)
+static uint32_t ptx_ra_color(struct ptx_ra *ra)
 {
 	uint64_t *taken = ra->tmp;
 	uint32_t r, w, nslots = 0;
@@ -415,9 +416,9 @@ static uint32_t ra_color(struct ra *ra)
 			if (w == r / 64)
 				bits &= (1ULL << (r % 64)) - 1;
 			while (bits)
-				ra_set(taken, ra->slot[ra_next(w, &bits)]);
+				ptx_ra_set(taken, ra->slot[ptx_ra_next(w, &bits)]);
 		}
-		while (ra_has(taken, s))
+		while (ptx_ra_has(taken, s))
 			s++;
 		ra->slot[r] = s;
 		if (s + 1 > nslots)
@@ -426,24 +427,24 @@ static uint32_t ra_color(struct ra *ra)
 	return nslots;
 }
 
-static void ra_rename(struct ra *ra)
+static void ptx_ra_rename(struct ptx_ra *ra)
 {
 	uint32_t i, f;
 
 	for (i = 0; i < ra->n; i++) {
 		struct vgpu_insn *in = &ra->code[i];
-		unsigned int regs = ra_regs(in);
+		unsigned int regs = ptx_ra_regs(in);
 
-		for (f = 0; f < RA_NFIELDS; f++)
+		for (f = 0; f < PTX_RA_NFIELDS; f++)
 			if (regs & 1U << f) {
-				uint32_t *p = ra_field(in, f);
+				uint32_t *p = ptx_ra_field(in, f);
 
 				*p = ra->slot[ra->dense[*p]];
 			}
 	}
 }
 
-static void ra_free(struct ra *ra)
+static void ptx_ra_free(struct ptx_ra *ra)
 {
 	free(ra->dense);
 	free(ra->block);
@@ -458,18 +459,19 @@ static void ra_free(struct ra *ra)
 }
 
 /**
- * lw_regalloc() - renumbers the registers of the kernel whose finished
- * code is lw->code[@entry, lw->ncode), numbered 0..@nregs-1 by the
- * lowering, so that registers never live together share a slot.
- * Predicates keep their numbers.
+ * ptx_regalloc() - renumbers the registers of a kernel's finished code,
+ * its @n instructions @code (the program's from index @entry on, which
+ * its branches name), numbered 0..@nregs-1 by the lowering, so that
+ * registers never live together share a slot. Predicates keep their
+ * numbers.
  * Return: the registers the kernel needs now (at least 1). Without the
  * memory the analysis needs, the code stays as it is and that is @nregs.
  */
-uint32_t lw_regalloc(struct lw *lw, uint32_t entry, uint32_t nregs)
+uint32_t ptx_regalloc(struct vgpu_insn *code, uint32_t n, uint32_t entry,
+		      uint32_t nregs)
 {
-	struct ra ra = {
-		.code = lw->code + entry, .n = lw->ncode - entry,
-		.start = entry, .nregs = nregs,
+	struct ptx_ra ra = {
+		.code = code, .n = n, .start = entry, .nregs = nregs,
 	};
 	uint32_t nslots = nregs ? nregs : 1;
 	size_t sets;
@@ -478,16 +480,16 @@ uint32_t lw_regalloc(struct lw *lw, uint32_t entry, uint32_t nregs)
 		return nslots;
 	ra.dense = malloc((size_t)nregs * sizeof(*ra.dense));
 	ra.block = malloc((size_t)ra.n * sizeof(*ra.block));
-	if (!ra.dense || !ra.block || !ra_number(&ra))
+	if (!ra.dense || !ra.block || !ptx_ra_number(&ra))
 		goto out;
 	if (!ra.nr) {
 		nslots = 1;	/* the ISA wants one, named or not */
 		goto out;
 	}
-	if (!ra_blocks(&ra))
+	if (!ptx_ra_blocks(&ra))
 		goto out;
 	sets = ((size_t)ra.nb * 3 + ra.nr + 1) * ra.words * sizeof(uint64_t);
-	if (sets > RA_MAX_BYTES)
+	if (sets > PTX_RA_MAX_BYTES)
 		goto out;
 	ra.use = calloc((size_t)ra.nb * ra.words, sizeof(uint64_t));
 	ra.kill = calloc((size_t)ra.nb * ra.words, sizeof(uint64_t));
@@ -497,12 +499,12 @@ uint32_t lw_regalloc(struct lw *lw, uint32_t entry, uint32_t nregs)
 	ra.slot = malloc((size_t)ra.nr * sizeof(*ra.slot));
 	if (!ra.use || !ra.kill || !ra.in || !ra.adj || !ra.tmp || !ra.slot)
 		goto out;
-	ra_local(&ra);
-	ra_liveness(&ra);
-	ra_interference(&ra);
-	nslots = ra_color(&ra);
-	ra_rename(&ra);
+	ptx_ra_local(&ra);
+	ptx_ra_liveness(&ra);
+	ptx_ra_interference(&ra);
+	nslots = ptx_ra_color(&ra);
+	ptx_ra_rename(&ra);
 out:
-	ra_free(&ra);
+	ptx_ra_free(&ra);
 	return nslots;
 }

@@ -3,7 +3,7 @@
 # -S) to exactly the ISA listing in tests/jit/NAME.isa. A change to what
 # the JIT writes shows here as a diff to review; after reviewing it,
 # VGPU_GOLDEN_UPDATE=1 rewrites the listings (and VG_JIT_VERSION in
-# libvgpu/jit.h must be bumped).
+# libvgpu/jit/jit.h must be bumped).
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The PTX JIT (libvgpu/jit/ptx_lower.c, ptx_ops.c, ptx_regalloc.c): kernels
+ * The PTX JIT (libvgpu/jit/: the driver ptx_lower.c, instruction selection
+ * ptx_select.c and the lowerings under it, ptx_regalloc.c): kernels
  * written the way nvcc writes them are lowered, verified and run on the
  * user-space core, and checked against the same computation on the host;
  * the layouts of parameters and variables; the registers a kernel keeps;

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+/*
+ * printf: a call to vprintf becomes code that appends a record to the
+ * module's printf FIFO, for the host to format (libvgpu/printf.c).
+ */
+#include "ptx_ops.h"
+
+/* An instruction on 64-bit values. */
+#define PTX_U64(...) ((struct vgpu_insn){ .type = VGPU_T_U64, __VA_ARGS__ })
+
+/*
+ * vprintf(fmt, args) appends a record to the module's FIFO: the size is
+ * reserved with an atomic add on the header, then the format address and
+ * the argument buffer (what is left of the thread's local memory from
+ * @args, at most VG_PRINTF_MAX_ARGS bytes: nvcc puts the buffer in the
+ * local frame) are copied a word at a time. The host formats records at
+ * synchronizing calls (printf.c). A full FIFO drops the record.
+ */
+int ptx_lower_printf(struct ptx_lower *pl, const struct ptx_insn *in,
+		     const struct ptx_opnd *rets, const struct ptx_opnd *args)
+{
+	enum { SKIP = 12, LOOP = 18, EXIT_LOOP = 19, BACK = 25 };
+	uint32_t fmt, buf, i, base, done, guard_bra = UINT32_MAX;
+	uint32_t off = ptx_temp(pl), cnt = ptx_temp(pl), rec = ptx_temp(pl);
+	uint32_t fifo = ptx_temp(pl), old = ptx_temp(pl), w = ptx_temp(pl);
+	uint32_t p32;
+	uint8_t guard = pl->guard, p, none = VGPU_PRED_NONE;
+	bool guard_not = pl->guard_not;
+
+	if (!args || args->nvec != 2 || (rets && rets->nvec > 1))
+		return ptx_bad(pl, in, "vprintf takes a format and an argument buffer");
+	for (i = 0; i < 2; i++) {
+		struct ptx_sym s = args->list[i];
+
+		if (s.kind != PTX_SYM_FUNCVAR ||
+		    pl->f.fn->vars[s.index].space != PTX_S_PARAM)
+			return ptx_bad(pl, in, "call arguments must be .param variables");
+	}
+	fmt = pl->f.var_slot[args->list[0].index];
+	buf = pl->f.var_slot[args->list[1].index];
+	if (ptx_scratch_pred(pl, &p32))
+		return -1;
+	p = (uint8_t)p32;
+	/* Lanes where a guarded call does not run jump past it all. */
+	pl->guard = VGPU_PRED_NONE;
+	if (guard != VGPU_PRED_NONE) {
+		guard_bra = pl->ncode;
+		if (ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_BRA,
+			     .guard = guard,
+			     .flags = guard_not ? 0 : VGPU_IF_GUARD_NOT,
+			     .c = VGPU_NO_TARGET }, false))
+			return -1;
+	}
+	base = pl->ncode;
+	{
+		const struct vgpu_insn seq[] = {
+			/* off = buf - window; cnt = clamp(L - off, 0, MAX) */
+			PTX_U64(.op = VGPU_OP_SUB, .dst = off, .a = buf, .guard = none,
+				.flags = VGPU_IF_B_IMM, .imm = VGPU_LOCAL_WINDOW),
+			PTX_U64(.op = VGPU_OP_MOV, .dst = cnt, .guard = none,
+				.flags = VGPU_IF_B_IMM),
+			PTX_U64(.op = VGPU_OP_SUB, .dst = cnt, .a = cnt, .b = off,
+				.guard = none),
+			{ .op = VGPU_OP_MIN, .type = VGPU_T_S64, .dst = cnt, .a = cnt,
+			  .flags = VGPU_IF_B_IMM, .imm = VG_PRINTF_MAX_ARGS,
+			  .guard = none },
+			{ .op = VGPU_OP_MAX, .type = VGPU_T_S64, .dst = cnt, .a = cnt,
+			  .flags = VGPU_IF_B_IMM, .guard = none },
+			/* No buffer (a format without arguments): nothing to copy. */
+			PTX_U64(.op = VGPU_OP_SETP, .mod = VGPU_CMP_EQ, .dst = p,
+				.a = buf, .flags = VGPU_IF_B_IMM, .guard = none),
+			PTX_U64(.op = VGPU_OP_MOV, .dst = cnt, .flags = VGPU_IF_B_IMM,
+				.guard = p),
+			PTX_U64(.op = VGPU_OP_ADD, .dst = rec, .a = cnt, .guard = none,
+				.flags = VGPU_IF_B_IMM, .imm = 16),
+			PTX_U64(.op = VGPU_OP_MOV, .dst = fifo, .guard = none,
+				.flags = VGPU_IF_B_IMM, .imm = pl->printf_off),
+			PTX_U64(.op = VGPU_OP_ATOM, .mod = VGPU_SPACE_GLOBAL,
+				.mod2 = VGPU_ATOM_ADD, .dst = old, .a = fifo, .b = rec,
+				.guard = none),
+			PTX_U64(.op = VGPU_OP_ADD, .dst = w, .a = old, .b = rec,
+				.guard = none),
+			PTX_U64(.op = VGPU_OP_SETP, .mod = VGPU_CMP_GT, .dst = p, .a = w,
+				.flags = VGPU_IF_B_IMM, .imm = VG_PRINTF_CAP,
+				.guard = none),
+			[SKIP] = { .op = VGPU_OP_BRA, .guard = p, .c = VGPU_NO_TARGET },
+			PTX_U64(.op = VGPU_OP_ADD, .dst = fifo, .a = fifo, .b = old,
+				.guard = none),
+			{ .op = VGPU_OP_ST, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+			  .a = fifo, .b = rec, .imm = VG_PRINTF_HEADER, .guard = none },
+			{ .op = VGPU_OP_ST, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+			  .a = fifo, .b = cnt, .imm = VG_PRINTF_HEADER + 4,
+			  .guard = none },
+			PTX_U64(.op = VGPU_OP_ST, .mod = VGPU_SPACE_GLOBAL, .a = fifo,
+				.b = fmt, .imm = VG_PRINTF_HEADER + 8, .guard = none),
+			/* for (old = 0; old < cnt; old += 8) copy a word */
+			PTX_U64(.op = VGPU_OP_MOV, .dst = old, .flags = VGPU_IF_B_IMM,
+				.guard = none),
+			[LOOP] = PTX_U64(.op = VGPU_OP_SETP, .mod = VGPU_CMP_GE, .dst = p,
+					 .a = old, .b = cnt, .guard = none),
+			[EXIT_LOOP] = { .op = VGPU_OP_BRA, .guard = p,
+					.c = VGPU_NO_TARGET },
+			PTX_U64(.op = VGPU_OP_ADD, .dst = w, .a = off, .b = old,
+				.guard = none),
+			PTX_U64(.op = VGPU_OP_LD, .mod = VGPU_SPACE_LOCAL, .dst = w,
+				.a = w, .guard = none),
+			PTX_U64(.op = VGPU_OP_ADD, .dst = rec, .a = fifo, .b = old,
+				.guard = none),
+			PTX_U64(.op = VGPU_OP_ST, .mod = VGPU_SPACE_GLOBAL, .a = rec,
+				.b = w, .imm = VG_PRINTF_HEADER + 16, .guard = none),
+			PTX_U64(.op = VGPU_OP_ADD, .dst = old, .a = old,
+				.flags = VGPU_IF_B_IMM, .imm = 8, .guard = none),
+			[BACK] = { .op = VGPU_OP_BRA, .guard = none,
+				   .c = VGPU_NO_TARGET },
+		};
+
+		for (i = 0; i < sizeof(seq) / sizeof(seq[0]); i++)
+			if (ptx_emit(pl, seq[i], seq[i].op == VGPU_OP_MOV &&
+				     seq[i].dst == fifo))
+				return -1;
+	}
+	/* The sequence's branches: past it, out of the loop, back. */
+	done = pl->ncode;
+	if (ptx_fixup_local_size(pl, base + 1))
+		return -1;
+	pl->code[base + SKIP].imm = done;
+	pl->code[base + EXIT_LOOP].imm = done;
+	pl->code[base + BACK].imm = base + LOOP;
+	if (guard_bra != UINT32_MAX)
+		pl->code[guard_bra].imm = done;
+	/* vprintf returns an int; nothing reads it but keep it defined. */
+	if (rets && rets->nvec) {
+		struct ptx_sym s = rets->list[0];
+
+		if (s.kind != PTX_SYM_FUNCVAR ||
+		    pl->f.fn->vars[s.index].space != PTX_S_PARAM)
+			return ptx_bad(pl, in, "call arguments must be .param variables");
+		if (ptx_emit(pl, PTX_U64(.op = VGPU_OP_MOV,
+					 .dst = pl->f.var_slot[s.index],
+					 .flags = VGPU_IF_B_IMM, .guard = none), false))
+			return -1;
+	}
+	return 0;
+}
