@@ -28,23 +28,26 @@ for f in "$src"/*.c "$src"/*.h; do
 	echo "${f##*/} ${f##*/}"	# every file is a node
 done > "$tmp/includes"
 
-# Call graph: USER DEFINER pairs of object names.
-for o in "$obj"/*.o; do
-	[ -e "$o" ] || { echo "not ok - $name: no objects in $obj"; exit 1; }
-	n=${o##*/}
-	nm --defined-only -g "$o" | awk -v n="${n%.o}" 'NF == 3 { print $3, n }'
-done | sort -u > "$tmp/defs"
-for o in "$obj"/*.o; do
-	n=${o##*/}
-	nm -u "$o" | awk -v n="${n%.o}" '{ print $NF, n }'
-	echo "- ${n%.o}"
-done | sort -u > "$tmp/uses"
+# Call graph: USER DEFINER pairs of object names. Only the objects of
+# SRC_DIR's sources count: a stale object of a renamed file is no node.
+for c in "$src"/*.c; do
+	n=${c##*/}
+	n=${n%.c}
+	[ -e "$obj/$n.o" ] || { echo "not ok - $name: $obj/$n.o missing"; exit 1; }
+	echo "$n"
+done > "$tmp/objs"
+while read -r n; do
+	nm --defined-only -g "$obj/$n.o" | awk -v n="$n" 'NF == 3 { print $3, n }'
+done < "$tmp/objs" | sort -u > "$tmp/defs"
+while read -r n; do
+	nm -u "$obj/$n.o" | awk -v n="$n" '{ print $NF, n }'
+done < "$tmp/objs" | sort -u > "$tmp/uses"
 join "$tmp/uses" "$tmp/defs" | awk '$2 != $3 { print $2, $3 }' | sort -u |
 while read -r a b; do
 	case "$allowed" in *" $a:$b "*) continue ;; esac
 	echo "$a $b"
 done > "$tmp/calls"
-awk '$1 == "-" { print $2, $2 }' "$tmp/uses" >> "$tmp/calls"
+awk '{ print $1, $1 }' "$tmp/objs" >> "$tmp/calls"	# every object is a node
 
 # tsort names the files of each loop it finds on stderr.
 check() {
