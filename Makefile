@@ -99,7 +99,8 @@ $(BUILD)/libvgpu/%.o: libvgpu/%.c $(LIB_HDRS) libvgpu/include/cuda.h uapi/vgpu.h
 
 # The JIT checks what it writes with the module's verifier: libvgpu links
 # that part of the compute core.
-LIB_CORE_OBJS := $(BUILD)/libvgpu/core/isa_verify.o $(BUILD)/libvgpu/core/shim_user.o
+LIB_CORE_OBJS := $(BUILD)/libvgpu/core/isa_desc.o $(BUILD)/libvgpu/core/isa_verify.o \
+	$(BUILD)/libvgpu/core/shim_user.o
 
 $(BUILD)/libvgpu/core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
@@ -117,7 +118,7 @@ tools: $(TOOLS)
 
 # The assembler and disassembler share the text form and the verifier's
 # table of operations.
-ISA_TEXT_SRCS := tools/isa_text.c core/isa_verify.c core/shim_user.c
+ISA_TEXT_SRCS := tools/isa_text.c core/isa_desc.c core/isa_verify.c core/shim_user.c
 $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis: $(BUILD)/tools/%: tools/%.c \
 		$(ISA_TEXT_SRCS) tools/isa_text.h core/core.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
@@ -162,7 +163,7 @@ $(BUILD)/fuzz/fuzz_ptx: tests/fuzz/fuzz_ptx.c $(JIT_SRCS) $(LIB_HDRS) $(CORE_SRC
 	clang -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Wno-missing-field-initializers \
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(CPPFLAGS) -Ilibvgpu -Ilibvgpu/jit $(CORE_USER) $< \
-		$(JIT_SRCS) core/isa_verify.c core/shim_user.c -o $@
+		$(JIT_SRCS) core/isa_desc.c core/isa_verify.c core/shim_user.c -o $@
 
 # Unit tests link libvgpu's objects directly, built with sanitizers.
 $(BUILD)/unit/libvgpu/%.o: libvgpu/%.c $(LIB_HDRS) libvgpu/include/cuda.h uapi/vgpu.h
