@@ -38,7 +38,8 @@ BENCH_CORE_OBJS := $(patsubst core/%.c,$(BUILD)/bench-core/%.o,$(CORE_SRCS))
 CORE_USER := -Icore -frounding-math \
 	'-D__printf(a,b)=__attribute__((format(printf, a, b)))' \
 	'-D__always_inline=__inline __attribute__ ((__always_inline__))'
-# The core's own objects, as Kbuild builds the module's (lane loops unrolled).
+# The core's objects, with the lane loops unrolled as Kbuild builds fp.o and
+# interp.o.
 CORE_OBJ_FLAGS := -funroll-loops
 LIBVGPU := $(BUILD)/lib/libvgpu.so.1
 # Programs built here find libvgpu in build/lib.

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * The freestanding compute core: the ISA verifier and the warp
- * interpreter. It includes no kernel or libc headers beyond the uapi's
- * <linux/types.h>; what it needs from its host (vgpu.ko or a user-space
- * test) comes through the few functions declared at the end.
+ * The freestanding compute core: the ISA description (isa.h), the
+ * whole-program verifier and the warp interpreter. It includes no kernel
+ * or libc headers beyond the uapi's <linux/types.h>; what it needs from
+ * its host (vgpu.ko or a user-space program) comes through the few
+ * functions declared at the end.
  */
 #ifndef VGPU_CORE_H
 #define VGPU_CORE_H

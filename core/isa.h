@@ -24,7 +24,10 @@ enum vgpu_opnd {
 	OPND_REG_INLINE,	/* a register, or the field itself by flag */
 };
 
-/* An operation's name and slots (operations on predicates: see PRED). */
+/*
+ * An operation's name and slots. An instruction of type PRED holds
+ * predicates where its slots say OPND_REG or OPND_REG_IMM.
+ */
 struct vgpu_op_desc {
 	const char *name;
 	__u8 dst, a, b, c;

@@ -23,6 +23,7 @@
 
 /*
  * struct vgpu_op_spec - the shape of one operation.
+ * @name: as the text form spells it.
  * @types: the types it takes.
  * @dst, @a, @b, @c: what each operand slot holds (enum vgpu_opnd);
  *	operations on predicates (type PRED) use OPND_PRED in place of
