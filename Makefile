@@ -228,6 +228,9 @@ $(OPS_PTX): tests/unit/data/ops.cu
 $(BUILD)/tests/unit/test_jit_ops: $(OPS_PTX)
 $(BUILD)/tests/unit/test_jit_ops: private CPPFLAGS += -DOPS_PTX='"$(OPS_PTX)"'
 
+# The verifier's test reads the verifier's sources for their messages.
+$(BUILD)/tests/unit/test_isa_verify: private CPPFLAGS += -DCORE_DIR='"$(CURDIR)/core"'
+
 # The uapi layout test is also built for 32-bit user space (compat ioctls).
 $(BUILD)/tests/unit/test_uapi_layout: tests/unit/test_uapi_layout.c uapi/vgpu.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
