@@ -38,7 +38,8 @@ BENCH_CORE_OBJS := $(patsubst core/%.c,$(BUILD)/bench-core/%.o,$(CORE_SRCS))
 CORE_USER := -Icore -frounding-math \
 	'-D__printf(a,b)=__attribute__((format(printf, a, b)))' \
 	'-D__always_inline=__inline __attribute__ ((__always_inline__))'
-# The core's own objects, as Kbuild builds the module's (lane loops unrolled).
+# The core's objects, with the lane loops unrolled as Kbuild builds fp.o and
+# interp.o.
 CORE_OBJ_FLAGS := -funroll-loops
 LIBVGPU := $(BUILD)/lib/libvgpu.so.1
 # Programs built here find libvgpu in build/lib.
@@ -93,13 +94,14 @@ vm-module-debug:
 # --- libvgpu ---------------------------------------------------------------
 lib: $(LIBVGPU)
 
-$(BUILD)/libvgpu/%.o: libvgpu/%.c $(LIB_HDRS) libvgpu/include/cuda.h uapi/vgpu.h
+$(BUILD)/libvgpu/%.o: libvgpu/%.c $(LIB_HDRS) libvgpu/include/cuda.h uapi/vgpu.h core/isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
 
-# The JIT checks what it writes with the module's verifier: libvgpu links
-# that part of the compute core.
-LIB_CORE_OBJS := $(BUILD)/libvgpu/core/isa_verify.o $(BUILD)/libvgpu/core/shim_user.o
+# The JIT checks each instruction it writes against the ISA description,
+# as the module's verifier does first: libvgpu links that part of the
+# compute core.
+LIB_CORE_OBJS := $(BUILD)/libvgpu/core/isa_desc.o
 
 $(BUILD)/libvgpu/core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
@@ -115,11 +117,11 @@ $(LIBVGPU): $(LIB_OBJS) $(LIB_CORE_OBJS) libvgpu/libvgpu.map
 # --- tools -------------------------------------------------------------------
 tools: $(TOOLS)
 
-# The assembler and disassembler share the text form and the verifier's
-# table of operations.
-ISA_TEXT_SRCS := tools/isa_text.c core/isa_verify.c core/shim_user.c
+# The assembler and disassembler share the text form and the ISA
+# description's table of operations.
+ISA_TEXT_SRCS := tools/isa_text.c core/isa_desc.c
 $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis: $(BUILD)/tools/%: tools/%.c \
-		$(ISA_TEXT_SRCS) tools/isa_text.h core/core.h uapi/vgpu_isa.h
+		$(ISA_TEXT_SRCS) tools/isa_text.h core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $< $(ISA_TEXT_SRCS) -o $@
 
@@ -155,17 +157,18 @@ $(BUILD)/fuzz/fuzz_isa: tests/fuzz/fuzz_isa.c $(CORE_SRCS) core/*.h uapi/vgpu_is
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(CPPFLAGS) $(CORE_USER) $< $(CORE_SRCS) -lm -o $@
 
-# The JIT's target links the front end and lowering, and the verifier.
+# The JIT's target links the front end and lowering, and the verifier
+# with the ISA description it builds on.
 JIT_SRCS := $(wildcard libvgpu/jit/*.c)
 $(BUILD)/fuzz/fuzz_ptx: tests/fuzz/fuzz_ptx.c $(JIT_SRCS) $(LIB_HDRS) $(CORE_SRCS) core/*.h
 	@mkdir -p $(@D)
 	clang -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Wno-missing-field-initializers \
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(CPPFLAGS) -Ilibvgpu -Ilibvgpu/jit $(CORE_USER) $< \
-		$(JIT_SRCS) core/isa_verify.c core/shim_user.c -o $@
+		$(JIT_SRCS) core/isa_desc.c core/isa_verify.c core/shim_user.c -o $@
 
 # Unit tests link libvgpu's objects directly, built with sanitizers.
-$(BUILD)/unit/libvgpu/%.o: libvgpu/%.c $(LIB_HDRS) libvgpu/include/cuda.h uapi/vgpu.h
+$(BUILD)/unit/libvgpu/%.o: libvgpu/%.c $(LIB_HDRS) libvgpu/include/cuda.h uapi/vgpu.h core/isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@
 
@@ -224,6 +227,9 @@ $(OPS_PTX): tests/unit/data/ops.cu
 
 $(BUILD)/tests/unit/test_jit_ops: $(OPS_PTX)
 $(BUILD)/tests/unit/test_jit_ops: private CPPFLAGS += -DOPS_PTX='"$(OPS_PTX)"'
+
+# The verifier's test reads the verifier's sources for their messages.
+$(BUILD)/tests/unit/test_isa_verify: private CPPFLAGS += -DCORE_DIR='"$(CURDIR)/core"'
 
 # The uapi layout test is also built for 32-bit user space (compat ioctls).
 $(BUILD)/tests/unit/test_uapi_layout: tests/unit/test_uapi_layout.c uapi/vgpu.h uapi/vgpu_isa.h

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * The freestanding compute core: the ISA verifier and the warp
- * interpreter. It includes no kernel or libc headers beyond the uapi's
- * <linux/types.h>; what it needs from its host (vgpu.ko or a user-space
- * test) comes through the few functions declared at the end.
+ * The freestanding compute core: the ISA description (isa.h), the
+ * whole-program verifier and the warp interpreter. It includes no kernel
+ * or libc headers beyond the uapi's <linux/types.h>; what it needs from
+ * its host (vgpu.ko or a user-space program) comes through the few
+ * functions declared at the end.
  */
 #ifndef VGPU_CORE_H
 #define VGPU_CORE_H
 
-#include "../uapi/vgpu_isa.h"
+#include "isa.h"
 
 #ifndef __KERNEL__
 #include <stdbool.h>	/* freestanding: no library behind it */
@@ -76,29 +77,6 @@ struct vgpu_verdict {
 	char msg[VGPU_VERIFY_MSG];
 };
 
-/* What an operand slot of an operation holds (isa_verify.c). */
-enum vgpu_opnd {
-	OPND_NONE,		/* unused: must be 0 */
-	OPND_REG,		/* a register */
-	OPND_REG_IMM,		/* a register, or @imm by flag */
-	OPND_PRED,		/* a predicate */
-	OPND_ADDR,		/* a register or VGPU_NO_REG */
-	OPND_MEET,		/* an instruction index or VGPU_NO_TARGET */
-	OPND_REG_INLINE,	/* a register, or the field itself by flag */
-};
-
-/* An operation's name and slots (operations on predicates: see PRED). */
-struct vgpu_op_desc {
-	const char *name;
-	u8 dst, a, b, c;
-};
-
-bool vgpu_isa_op_desc(u8 op, struct vgpu_op_desc *d);
-/* The same for one instruction, whose fields may leave slots unused. */
-bool vgpu_isa_insn_desc(const struct vgpu_insn *in, struct vgpu_op_desc *d);
-
-/* isa_verify.c: one instruction's form, NULL when well formed. */
-const char *vgpu_isa_check_shape(const struct vgpu_insn *in, u32 ninsns);
 /* isa_verify.c: 0, or -1 with @v filled. */
 int vgpu_isa_verify(const struct vgpu_program *prog, u8 *seen, u32 *stack,
 		    struct vgpu_verdict *v);

@@ -15,8 +15,10 @@
  * VGPU_WARP_SLICE instructions, for the same reason between warps.
  *
  * Floating point follows PTX: every rounding mode, f32 ftz and sat, and
- * NaN results as an H100 gives them (fp.c). This file is compiled with the floating-point
- * flags; its callers hold the FPU.
+ * NaN results as an H100 gives them. All of it is in fp.c, the one file
+ * of the core that Kbuild builds with floating-point code generation;
+ * this one has none, but the host holds the FPU around vgpu_block_run()
+ * for fp.c's sake.
  */
 #include "core.h"
 #include "fp.h"
@@ -45,6 +47,7 @@
  * @loops: backward branches the group took since it was chosen.
  * @fair: instructions left in which the group is not switched for others.
  * @regs: nregs x 32 lane values; @preds: npreds lane masks.
+ * @code: the block's program, at hand for the dispatch loop.
  */
 struct vgpu_warp {
 	u32 pc[VGPU_WARP];

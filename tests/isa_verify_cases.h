@@ -3,7 +3,10 @@
  * The verifier's table of programs, each with the verdict expected
  * (accepted, or refused at an instruction with the verifier's message),
  * in the manner of the BPF verifier's tests. Shared by the unit test of
- * the core and the kselftest that loads each through MODULE_LOAD.
+ * the core and the kselftest that loads each through MODULE_LOAD. Every
+ * refusal message of the verifier has a case here, but for those of a
+ * whole program, which MODULE_LOAD makes itself: the unit test checks
+ * both.
  */
 #ifndef VGPU_ISA_VERIFY_CASES_H
 #define VGPU_ISA_VERIFY_CASES_H
@@ -254,6 +257,52 @@ static const struct vcase cases[] = {
 	{ "ex2 of a double", {
 		I(.op = VGPU_OP_EX2, .type = VGPU_T_F64, .guard = NONE), EXIT },
 	  2, { 0 }, 0, "type not allowed for the operation" },
+	{ "sat on a bitwise and", {
+		I(.op = VGPU_OP_AND, .type = VGPU_T_U32, .guard = NONE,
+		  .flags = VGPU_IF_SAT), EXIT }, 2, { 0 }, 0,
+	  "flag not allowed for the operation" },
+	{ "immediate in a predicate and", {
+		I(.op = VGPU_OP_AND, .type = VGPU_T_PRED, .guard = NONE,
+		  .flags = VGPU_IF_B_IMM, .imm = 1), EXIT }, 2, { 0 }, 0,
+	  "predicate operand cannot be immediate" },
+	{ "register beside the immediate that replaces it", {
+		I(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .guard = NONE, .b = 1,
+		  .flags = VGPU_IF_B_IMM, .imm = 5), EXIT }, 2, { 0 }, 0,
+	  "operand replaced by the immediate is not 0" },
+	{ "conversion from integer with integer rounding", {
+		I(.op = VGPU_OP_CVT, .type = VGPU_T_F32, .stype = VGPU_T_S32,
+		  .mod = VGPU_RND_RNI, .guard = NONE), EXIT }, 2, { 0 }, 0,
+	  "integer rounding on a conversion to float" },
+	{ "conversion between floats with integer rounding", {
+		I(.op = VGPU_OP_CVT, .type = VGPU_T_F32, .stype = VGPU_T_F64,
+		  .mod = VGPU_RND_RNI, .guard = NONE), EXIT }, 2, { 0 }, 0,
+	  "integer rounding between float types" },
+	{ "float rounded to an integer in place", {
+		I(.op = VGPU_OP_CVT, .type = VGPU_T_F32, .stype = VGPU_T_F32,
+		  .mod = VGPU_RND_RNI, .guard = NONE), EXIT }, 2, { 0 }, -2, NULL },
+	{ "predicate of match.any", {
+		I(.op = VGPU_OP_MATCH, .type = VGPU_T_U32, .mod = VGPU_MATCH_ANY,
+		  .guard = NONE, .mod2 = 1), EXIT }, 2, { 0 }, 0,
+	  "only match.all sets a predicate" },
+	{ "barrier popc into a predicate", {
+		I(.op = VGPU_OP_BAR_RED, .type = VGPU_T_PRED, .mod = VGPU_BAR_POPC,
+		  .guard = NONE), EXIT }, 2, { 0 }, 0,
+	  "popc writes a register; and, or write a predicate" },
+	{ "barrier and into a register", {
+		I(.op = VGPU_OP_BAR_RED, .type = VGPU_T_U32, .mod = VGPU_BAR_AND,
+		  .guard = NONE), EXIT }, 2, { 0 }, 0,
+	  "popc writes a register; and, or write a predicate" },
+	{ "too many predicates", { EXIT }, 1,
+	  { .nregs = 1, .npreds = VGPU_MAX_PREDS + 1 }, -1,
+	  "predicate count out of range" },
+	{ "too many parameter bytes", { EXIT }, 1,
+	  { .nregs = 1, .param_bytes = VGPU_MAX_PARAM_BYTES + 1 }, -1,
+	  "parameter bytes out of range" },
+	{ "too much local memory", { EXIT }, 1,
+	  { .nregs = 1, .local_bytes = VGPU_MAX_LOCAL_BYTES + 1 }, -1,
+	  "local bytes out of range" },
+	{ "kernel's reserved field", { EXIT }, 1, { .nregs = 1, .pad = 1 }, -1,
+	  "reserved field is not 0" },
 };
 
 

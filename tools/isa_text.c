@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Printing and parsing the text form of vgpu ISA instructions (see
- * isa_text.h). The operation table comes from the verifier, so the text
- * form knows which slots hold registers, predicates or immediates.
+ * isa_text.h). The operation table comes from the ISA description
+ * (core/isa.h), so the text form knows which slots hold registers,
+ * predicates or immediates.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,7 +14,7 @@
 #include <string.h>
 
 #include "isa_text.h"
-#include "core/core.h"
+#include "core/isa.h"
 
 static const char *const type_names[VGPU_T_COUNT] = {
 	"none", "u8", "s8", "u16", "s16", "u32", "s32", "u64", "s64",

@@ -17,6 +17,7 @@
  * Each time is the best of a few runs.
  */
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -424,6 +425,7 @@ static double run_kmod(const float *a, const float *b, float *c, unsigned int n)
 	return best;
 }
 
+/* Whether @x is @y to a relative 1e-3 (an absolute one below 1); NaN is not. */
 static int close_enough(const float *x, const float *y, size_t n)
 {
 	size_t i;
@@ -431,7 +433,7 @@ static int close_enough(const float *x, const float *y, size_t n)
 	for (i = 0; i < n; i++) {
 		float d = x[i] - y[i], m = y[i] < 0 ? -y[i] : y[i];
 
-		if ((d < 0 ? -d : d) > 1e-3f * (m > 1 ? m : 1))
+		if (isnan(d) || (d < 0 ? -d : d) > 1e-3f * (m > 1 ? m : 1))
 			return 0;
 	}
 	return 1;

@@ -55,7 +55,8 @@ static inline CUfunction sample_func(CUmodule mod, const char *name)
  * recorded on an H100); with VGPU_SAMPLE_REF=DIR they are compared with
  * the reference: exact results by a hash of their bytes (DIR/SAMPLE-NAME.fnv),
  * results of PTX's approximate instructions value by value against the
- * H100's (DIR/SAMPLE-NAME.bin) within @tol, a relative error (0: exact).
+ * H100's (DIR/SAMPLE-NAME.bin) within @tol, a relative error (0: exact);
+ * a NaN matches only a NaN.
  * Returns the number of mismatches.
  */
 static inline unsigned long long sample_fnv(const void *p, size_t n)
@@ -103,13 +104,17 @@ static inline int sample_output(const char *sample, const char *name,
 		size_t i;
 
 		for (i = 0; i < n / sizeof(float); i++) {
+			double g = got[i];
 			float w;
 
 			if (fread(&w, sizeof(w), 1, f) != 1) {
 				bad++;
 				break;
 			}
-			bad += fabs((double)got[i] - w) > tol * (fabs(w) > 1 ? fabs(w) : 1);
+			if (isnan(g) || isnan(w))
+				bad += !isnan(g) || !isnan(w);
+			else
+				bad += fabs(g - w) > tol * (fabs(w) > 1 ? fabs(w) : 1);
 		}
 	}
 	fclose(f);

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "tap.h"
-#include "core.h"
+#include "isa.h"
 #include "tools/isa_text.h"
 
 static uint64_t rnd64(void)
