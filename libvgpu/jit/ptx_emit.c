@@ -13,10 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/isa.h"
 #include "ptx_emit.h"
-
-/* The verifier's check of one instruction (core/isa_verify.c). */
-const char *vgpu_isa_check_shape(const struct vgpu_insn *in, uint32_t ninsns);
 
 /* --- the program and its errors ------------------------------------------- */
 

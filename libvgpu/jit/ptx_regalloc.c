@@ -16,12 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/isa.h"
 #include "ptx_regalloc.h"
-/* The verifier's table of operand slots; core.h wants the kernel's __printf. */
-#ifndef __printf
-#define __printf(a, b) __attribute__((format(printf, a, b)))
-#endif
-#include "../../core/core.h"
 
 /* An instruction's operand fields, as bits of ptx_ra_regs()'s answer. */
 #define PTX_RA_DST 0
@@ -93,10 +89,10 @@ static bool ptx_ra_imm_field(const struct vgpu_insn *in, unsigned int f)
 }
 
 /*
- * Which of @in's fields name registers (bits PTX_RA_DST..PTX_RA_C), read from
- * the verifier's table so that the two agree: operations on predicates
- * name only predicates, and a field that an _IMM flag turns into an
- * immediate names nothing.
+ * Which of @in's fields name registers (bits PTX_RA_DST..PTX_RA_C), read
+ * from the ISA description's table, as the verifier does, so that the two
+ * agree: operations on predicates name only predicates, and a field that
+ * an _IMM flag turns into an immediate names nothing.
  */
 static unsigned int ptx_ra_regs(const struct vgpu_insn *in)
 {
@@ -104,7 +100,7 @@ static unsigned int ptx_ra_regs(const struct vgpu_insn *in)
 	bool pred = in->type == VGPU_T_PRED;
 	struct vgpu_op_desc d;
 	unsigned int f, m = 0;
-	u8 kind[PTX_RA_NFIELDS];
+	uint8_t kind[PTX_RA_NFIELDS];
 
 	if (!vgpu_isa_insn_desc(in, &d))
 		return 0;
