@@ -72,7 +72,7 @@ CUresult vg_chans_open(struct CUctx_st *ctx)
 		return vg_errno_result(errno);
 	ctx->status_page = status;
 	ctx->nchans = 0;
-	ctx->sticky = CUDA_SUCCESS;
+	vg_ctx_set_sticky(ctx, CUDA_SUCCESS);
 	r = vg_chan_add(ctx, &ch);
 	if (r == CUDA_SUCCESS)
 		r = vg_chan_add(ctx, &ch);

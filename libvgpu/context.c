@@ -74,6 +74,12 @@ CUresult vg_ctx_sticky(const struct CUctx_st *ctx)
 	return __atomic_load_n(&ctx->sticky, __ATOMIC_RELAXED);
 }
 
+/* @r becomes the context's sticky error (CUDA_SUCCESS: none); its lock held. */
+void vg_ctx_set_sticky(struct CUctx_st *ctx, CUresult r)
+{
+	__atomic_store_n(&ctx->sticky, r, __ATOMIC_RELAXED);
+}
+
 /* Thread exit: the stack's references go with it. */
 static void vg_stack_free(void *p)
 {
@@ -111,7 +117,7 @@ static struct vg_stack *vg_stack_get(bool create)
 }
 
 /* Pushes @ctx (taking a reference); called with vg_lock held. */
-static CUresult vg_stack_push(struct CUctx_st *ctx)
+static CUresult vg_ctx_push(struct CUctx_st *ctx)
 {
 	struct vg_stack *s = vg_stack_get(true);
 
@@ -136,6 +142,39 @@ struct CUctx_st *vg_ctx_current(void)
 	struct vg_stack *s = vg_stack_get(false);
 
 	return s && s->depth ? s->slot[s->depth - 1] : NULL;
+}
+
+/*
+ * Pops the calling thread's current context, whose reference passes to
+ * the caller; NULL when the stack is empty.
+ */
+static struct CUctx_st *vg_ctx_pop(void)
+{
+	struct vg_stack *s = vg_stack_get(false);
+
+	return s && s->depth ? s->slot[--s->depth] : NULL;
+}
+
+/*
+ * Makes @ctx current in place of the current one (NULL: pops it), as
+ * cuCtxSetCurrent; called with vg_lock held. On failure nothing changes.
+ */
+static CUresult vg_ctx_set_current(struct CUctx_st *ctx)
+{
+	struct vg_stack *s;
+	struct CUctx_st *old = NULL;
+	CUresult r = CUDA_SUCCESS;
+
+	s = vg_stack_get(ctx != NULL);
+	if (s && s->depth)
+		old = s->slot[--s->depth];
+	if (ctx)
+		r = vg_ctx_push(ctx);
+	if (r == CUDA_SUCCESS && old)
+		vg_ctx_unref(old);
+	else if (old)
+		s->slot[s->depth++] = old;	/* push failed: undo */
+	return r;
 }
 
 /*
@@ -323,7 +362,7 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params,
 		goto err_free;
 
 	pthread_mutex_lock(&vg_lock);
-	r = vg_stack_push(ctx);
+	r = vg_ctx_push(ctx);
 	if (r) {
 		pthread_mutex_unlock(&vg_lock);
 		goto err_close;
@@ -346,7 +385,6 @@ err_free:
 
 CUresult cuCtxDestroy_v2(CUcontext ctx)
 {
-	struct vg_stack *s;
 	struct CUctx_st **pp;
 	CUresult r = vg_check_init();
 
@@ -364,11 +402,8 @@ CUresult cuCtxDestroy_v2(CUcontext ctx)
 	*pp = ctx->next;
 	vg_ctx_close(ctx);
 	/* Current to this thread: popped, as cuCtxPopCurrent would. */
-	s = vg_stack_get(false);
-	if (s && s->depth && s->slot[s->depth - 1] == ctx) {
-		s->depth--;
-		vg_ctx_unref(ctx);
-	}
+	if (vg_ctx_current() == ctx)
+		vg_ctx_unref(vg_ctx_pop());
 	vg_ctx_unref(ctx);
 	pthread_mutex_unlock(&vg_lock);
 	return CUDA_SUCCESS;
@@ -383,23 +418,21 @@ CUresult cuCtxPushCurrent_v2(CUcontext ctx)
 	if (!ctx)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	r = vg_ctx_alive(ctx) ? vg_stack_push(ctx) : CUDA_ERROR_INVALID_CONTEXT;
+	r = vg_ctx_alive(ctx) ? vg_ctx_push(ctx) : CUDA_ERROR_INVALID_CONTEXT;
 	pthread_mutex_unlock(&vg_lock);
 	return r;
 }
 
 CUresult cuCtxPopCurrent_v2(CUcontext *pctx)
 {
-	struct vg_stack *s;
 	struct CUctx_st *ctx;
 	CUresult r = vg_check_init();
 
 	if (r)
 		return r;
-	s = vg_stack_get(false);
-	if (!s || !s->depth)
+	ctx = vg_ctx_pop();
+	if (!ctx)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	ctx = s->slot[--s->depth];
 	if (pctx)
 		*pctx = ctx;
 	pthread_mutex_lock(&vg_lock);
@@ -410,27 +443,13 @@ CUresult cuCtxPopCurrent_v2(CUcontext *pctx)
 
 CUresult cuCtxSetCurrent(CUcontext ctx)
 {
-	struct vg_stack *s;
-	struct CUctx_st *old = NULL;
 	CUresult r = vg_check_init();
 
 	if (r)
 		return r;
 	pthread_mutex_lock(&vg_lock);
-	if (ctx && !vg_ctx_alive(ctx)) {
-		r = CUDA_ERROR_INVALID_CONTEXT;
-		goto out;
-	}
-	s = vg_stack_get(ctx != NULL);
-	if (s && s->depth)
-		old = s->slot[--s->depth];
-	if (ctx)
-		r = vg_stack_push(ctx);
-	if (r == CUDA_SUCCESS && old)
-		vg_ctx_unref(old);
-	else if (old)
-		s->slot[s->depth++] = old;	/* push failed: undo */
-out:
+	r = ctx && !vg_ctx_alive(ctx) ? CUDA_ERROR_INVALID_CONTEXT :
+		vg_ctx_set_current(ctx);
 	pthread_mutex_unlock(&vg_lock);
 	return r;
 }

@@ -95,6 +95,6 @@ CUresult vg_chan_failed(struct vg_chan *ch)
 		if (env && strcmp(env, "0"))
 			vg_fault_report(ctx, &f);
 	}
-	__atomic_store_n(&ctx->sticky, r, __ATOMIC_RELAXED);
+	vg_ctx_set_sticky(ctx, r);
 	return r;
 }

@@ -203,6 +203,7 @@ void vg_ctx_unref(struct CUctx_st *ctx);
 void vg_ctx_begin(struct CUctx_st *ctx);
 void vg_ctx_end(struct CUctx_st *ctx);
 CUresult vg_ctx_sticky(const struct CUctx_st *ctx);
+void vg_ctx_set_sticky(struct CUctx_st *ctx, CUresult r);
 struct CUctx_st *vg_ctx_current(void);
 bool vg_ctx_alive(const struct CUctx_st *ctx);
 struct CUctx_st *vg_ctx_by_address(uint64_t va);
