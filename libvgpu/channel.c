@@ -170,6 +170,23 @@ static bool vg_chan_spin(struct vg_chan *ch, uint64_t seqno)
 }
 
 /*
+ * @ch has failed: the context's error is the sticky one, or else @ch's,
+ * which becomes sticky and is reported (VGPU_ERROR_REPORT), once.
+ */
+static CUresult vg_chan_fail(struct vg_chan *ch)
+{
+	struct CUctx_st *ctx = ch->ctx;
+	CUresult r = vg_ctx_sticky(ctx);
+
+	if (r)
+		return r;
+	r = vg_chan_failed(ch);
+	vg_ctx_set_sticky(ctx, r);
+	vg_fault_report(ch);
+	return r;
+}
+
+/*
  * The context's error, if a channel failed: the sticky one, or the first
  * failed channel's, which becomes sticky.
  */
@@ -181,7 +198,7 @@ CUresult vg_ctx_check(struct CUctx_st *ctx)
 		return vg_ctx_sticky(ctx);
 	for (i = 0; i < n; i++)
 		if (ctx->chans[i]->status->error)
-			return vg_chan_failed(ctx->chans[i]);
+			return vg_chan_fail(ctx->chans[i]);
 	return CUDA_SUCCESS;
 }
 
@@ -199,7 +216,7 @@ CUresult vg_chan_wait(struct vg_chan *ch, uint64_t seqno, bool blocking)
 			if (ioctl(ch->ctx->fd, VGPU_IOCTL_CHAN_WAIT, &w) == 0)
 				break;
 			if (errno == EIO)
-				return vg_chan_failed(ch);
+				return vg_chan_fail(ch);
 			if (errno != ETIME && errno != EINTR)
 				return vg_errno_result(errno);
 		}
@@ -247,7 +264,7 @@ CUresult vg_chan_push(struct vg_chan *ch, const struct vgpu_cmd *cmd,
 	ch->ring[ch->put % VG_RING] = *cmd;
 	s.put = ch->put + 1;
 	if (ioctl(ch->ctx->fd, VGPU_IOCTL_CHAN_SUBMIT, &s))
-		return errno == EIO ? vg_chan_failed(ch) :
+		return errno == EIO ? vg_chan_fail(ch) :
 			errno == EINVAL ? CUDA_ERROR_INVALID_VALUE :
 			vg_errno_result(errno);
 	ch->put++;

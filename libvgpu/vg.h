@@ -274,6 +274,7 @@ char *vg_read_file(const char *path, size_t *len);
 
 /* fault.c */
 CUresult vg_chan_failed(struct vg_chan *ch);
+void vg_fault_report(struct vg_chan *ch);
 
 /* printf.c */
 void vg_printf_drain(struct CUctx_st *ctx);
