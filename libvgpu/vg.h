@@ -226,6 +226,7 @@ CUresult vg_fence_wait(struct vg_fence f);
 CUresult vg_chan_mark(struct vg_chan *c);
 CUresult vg_chan_after(struct vg_chan *ch, struct vg_chan *c, uint64_t seqno);
 CUresult vg_ctx_check(struct CUctx_st *ctx);
+CUresult vg_ctx_error(struct CUctx_st *ctx);
 CUresult vg_ctx_idle(struct CUctx_st *ctx);
 CUresult vg_ctx_sync(struct CUctx_st *ctx);
 CUresult vg_stage_take(struct CUctx_st *ctx, unsigned char **stage);
