@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The stream-taking calls of programs built for the per-thread default
- * stream (CUDA_API_PER_THREAD_DEFAULT_STREAM, or nvcc's
- * --default-stream per-thread): cuda.h maps them to these _ptsz symbols,
- * where a NULL stream means the calling thread's default stream rather
- * than the legacy one. CU_STREAM_LEGACY still names the legacy stream.
+ * The entry points of programs built for the per-thread default stream
+ * (CUDA_API_PER_THREAD_DEFAULT_STREAM, or nvcc's --default-stream
+ * per-thread), each a thin wrapper over the ordinary call. cuda.h maps the
+ * stream-taking calls to the _ptsz symbols, where a NULL stream means the
+ * calling thread's default stream rather than the legacy one
+ * (CU_STREAM_LEGACY still names the legacy stream).
  */
 #include "vg.h"
 
