@@ -124,8 +124,6 @@ CUresult vg_dtoh(struct CUstream_st *st, void *dst, CUdeviceptr src, size_t n,
 	return r;
 }
 
-enum vg_dir { VG_HTOD, VG_DTOH, VG_DTOD };
-
 /* The stream of the _ptds calls (below). */
 #define VG_PTDS CU_STREAM_PER_THREAD
 
@@ -135,8 +133,8 @@ enum vg_dir { VG_HTOD, VG_DTOH, VG_DTOD };
  * the engine reaches both sides; with pageable memory it behaves as the
  * synchronous one, as on CUDA.
  */
-static CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
-			bool async, CUstream hs)
+CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
+		 bool async, CUstream hs)
 {
 	enum vg_host_use use = VG_HOST_PAGEABLE;
 	struct CUstream_st *st;
@@ -216,8 +214,8 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n,
 }
 
 /* With unified addresses the pointers tell the direction. */
-static CUresult vg_memcpy(CUdeviceptr dst, CUdeviceptr src, size_t n,
-			  bool async, CUstream hs)
+CUresult vg_memcpy(CUdeviceptr dst, CUdeviceptr src, size_t n, bool async,
+		   CUstream hs)
 {
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
@@ -401,7 +399,7 @@ static CUresult vg_copy2d_staged(struct CUstream_st *st, struct vg_side d,
 	return r;
 }
 
-static CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
+CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
 {
 	struct vg_side s, d;
 	struct CUstream_st *st;
@@ -710,7 +708,7 @@ static CUresult vg_copy3d_direct(const CUDA_MEMCPY3D *p, bool async,
  * highest addresses, so a range past an allocation is refused before any
  * byte moves.
  */
-static CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs)
+CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs)
 {
 	bool done;
 	CUDA_MEMCPY2D s = { 0 };
