@@ -92,9 +92,11 @@ static void *vg_hostfn_main(void *arg)
 			break;
 		/*
 		 * In a failed context a callback is told the error and a
-		 * host function is not called, as on NVIDIA's driver.
+		 * host function is not called, as on NVIDIA's driver. This
+		 * thread cannot take the context's lock (vg_hostfn_stop()
+		 * joins it under that lock): it reads the error only.
 		 */
-		status = vg_ctx_check(ctx);
+		status = vg_ctx_error(ctx);
 		if (h->cb)
 			h->cb(h->stream, status, h->data);
 		else if (status == CUDA_SUCCESS)

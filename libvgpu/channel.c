@@ -53,7 +53,7 @@ CUresult vg_chan_add(struct CUctx_st *ctx, struct vg_chan **pch)
 	ch->status = (const volatile struct vgpu_chan_status *)ctx->status_page +
 		cc.handle;
 	ctx->chans[ctx->nchans] = ch;
-	/* Waiters without the lock read the table (vg_ctx_check()). */
+	/* Threads without the lock read the table (vg_ctx_error()). */
 	__atomic_store_n(&ctx->nchans, ctx->nchans + 1, __ATOMIC_RELEASE);
 	*pch = ch;
 	return CUDA_SUCCESS;
@@ -72,7 +72,7 @@ CUresult vg_chans_open(struct CUctx_st *ctx)
 		return vg_errno_result(errno);
 	ctx->status_page = status;
 	ctx->nchans = 0;
-	ctx->sticky = CUDA_SUCCESS;
+	vg_ctx_set_sticky(ctx, CUDA_SUCCESS);
 	r = vg_chan_add(ctx, &ch);
 	if (r == CUDA_SUCCESS)
 		r = vg_chan_add(ctx, &ch);
@@ -170,41 +170,101 @@ static bool vg_chan_spin(struct vg_chan *ch, uint64_t seqno)
 }
 
 /*
- * The context's error, if a channel failed: the sticky one, or the first
- * failed channel's, which becomes sticky.
+ * @ch has failed: the context's error is the sticky one, or else @ch's,
+ * which becomes sticky and is reported (VGPU_ERROR_REPORT), once. The
+ * context's lock is held: it guards the sticky error and the module list
+ * the report reads.
  */
-CUresult vg_ctx_check(struct CUctx_st *ctx)
+static CUresult vg_chan_fail(struct vg_chan *ch)
+{
+	struct CUctx_st *ctx = ch->ctx;
+	CUresult r = vg_ctx_sticky(ctx);
+
+	if (r)
+		return r;
+	r = vg_chan_failed(ch);
+	vg_ctx_set_sticky(ctx, r);
+	vg_fault_report(ch);
+	return r;
+}
+
+/* The first failed channel of @ctx, or NULL; with or without its lock. */
+static struct vg_chan *vg_ctx_failed_chan(struct CUctx_st *ctx)
 {
 	unsigned int i, n = __atomic_load_n(&ctx->nchans, __ATOMIC_ACQUIRE);
 
-	if (vg_ctx_sticky(ctx))
-		return vg_ctx_sticky(ctx);
 	for (i = 0; i < n; i++)
 		if (ctx->chans[i]->status->error)
-			return vg_chan_failed(ctx->chans[i]);
-	return CUDA_SUCCESS;
+			return ctx->chans[i];
+	return NULL;
+}
+
+/*
+ * The context's error, if a channel failed: the sticky one, or the first
+ * failed channel's, which becomes sticky. The context's lock is held.
+ */
+CUresult vg_ctx_check(struct CUctx_st *ctx)
+{
+	struct vg_chan *ch;
+
+	if (vg_ctx_sticky(ctx))
+		return vg_ctx_sticky(ctx);
+	ch = vg_ctx_failed_chan(ctx);
+	return ch ? vg_chan_fail(ch) : CUDA_SUCCESS;
+}
+
+/*
+ * The error vg_ctx_check() would return, for a thread that cannot take
+ * the context's lock (callback.c's): nothing becomes sticky or is
+ * reported here, but at the next check under the lock.
+ */
+CUresult vg_ctx_error(struct CUctx_st *ctx)
+{
+	struct vg_chan *ch;
+
+	if (vg_ctx_sticky(ctx))
+		return vg_ctx_sticky(ctx);
+	ch = vg_ctx_failed_chan(ctx);
+	return ch ? vg_chan_failed(ch) : CUDA_SUCCESS;
+}
+
+/*
+ * Sleeps until @ch has completed @seqno commands (@blocking: sleep at
+ * once, as CU_EVENT_BLOCKING_SYNC asks). Changes nothing in the context,
+ * so the caller may or may not hold its lock. Returns 0, EIO when @ch has
+ * failed, or another errno.
+ */
+static int vg_chan_sleep(struct vg_chan *ch, uint64_t seqno, bool blocking)
+{
+	struct vgpu_chan_wait w = { .seqno = seqno, .handle = ch->handle };
+
+	if (vg_chan_reached(ch, seqno) ||
+	    (!blocking && vg_chan_spin(ch, seqno)))
+		return 0;
+	for (;;) {
+		w.deadline_ns = (int64_t)(vg_now_ns() + 10000000000ULL);
+		if (ioctl(ch->ctx->fd, VGPU_IOCTL_CHAN_WAIT, &w) == 0)
+			return 0;
+		if (errno != ETIME && errno != EINTR)
+			return errno;
+	}
+}
+
+/* How a wait on @ch that slept with @err ends; the context's lock held. */
+static CUresult vg_chan_waited(struct vg_chan *ch, int err)
+{
+	if (err == EIO)
+		return vg_chan_fail(ch);
+	return err ? vg_errno_result(err) : vg_ctx_check(ch->ctx);
 }
 
 /*
  * Waits until @ch has completed @seqno commands (@blocking: sleep at once,
- * as CU_EVENT_BLOCKING_SYNC asks).
+ * as CU_EVENT_BLOCKING_SYNC asks), holding the context's lock throughout.
  */
 CUresult vg_chan_wait(struct vg_chan *ch, uint64_t seqno, bool blocking)
 {
-	struct vgpu_chan_wait w = { .seqno = seqno, .handle = ch->handle };
-
-	if (!vg_chan_reached(ch, seqno) && (blocking || !vg_chan_spin(ch, seqno))) {
-		for (;;) {
-			w.deadline_ns = (int64_t)(vg_now_ns() + 10000000000ULL);
-			if (ioctl(ch->ctx->fd, VGPU_IOCTL_CHAN_WAIT, &w) == 0)
-				break;
-			if (errno == EIO)
-				return vg_chan_failed(ch);
-			if (errno != ETIME && errno != EINTR)
-				return vg_errno_result(errno);
-		}
-	}
-	return vg_ctx_check(ch->ctx);
+	return vg_chan_waited(ch, vg_chan_sleep(ch, seqno, blocking));
 }
 
 /*
@@ -216,14 +276,15 @@ CUresult vg_chan_wait(struct vg_chan *ch, uint64_t seqno, bool blocking)
 CUresult vg_wait_unlocked(struct vg_chan *ch, uint64_t seqno, bool blocking)
 {
 	struct CUctx_st *ctx = ch->ctx;
-	CUresult r;
+	int err;
 
 	if (vg_chan_reached(ch, seqno))
 		return vg_ctx_check(ctx);
 	pthread_mutex_unlock(&ctx->lock);
-	r = vg_chan_wait(ch, seqno, blocking);
+	err = vg_chan_sleep(ch, seqno, blocking);
 	pthread_mutex_lock(&ctx->lock);
-	return r;
+	/* A failure found asleep becomes sticky, and is reported, locked. */
+	return vg_chan_waited(ch, err);
 }
 
 CUresult vg_fence_wait(struct vg_fence f)
@@ -247,7 +308,7 @@ CUresult vg_chan_push(struct vg_chan *ch, const struct vgpu_cmd *cmd,
 	ch->ring[ch->put % VG_RING] = *cmd;
 	s.put = ch->put + 1;
 	if (ioctl(ch->ctx->fd, VGPU_IOCTL_CHAN_SUBMIT, &s))
-		return errno == EIO ? vg_chan_failed(ch) :
+		return errno == EIO ? vg_chan_fail(ch) :
 			errno == EINVAL ? CUDA_ERROR_INVALID_VALUE :
 			vg_errno_result(errno);
 	ch->put++;

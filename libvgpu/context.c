@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Contexts and the per-thread context stack: cuCtxCreate/Destroy, the
- * push/pop/set/get-current family and the calls that act on the current
- * context. A context is one open file of /dev/vgpuN.
- *
- * Lifetime: a regular context holds one reference for being alive (dropped
- * by cuCtxDestroy) and one per stack slot of any thread; it is freed when
- * the last goes. A destroyed context stays on the stacks that hold it, as on
- * NVIDIA's driver, where work submitted through it fails with
- * CUDA_ERROR_CONTEXT_IS_DESTROYED. Primary contexts are never freed.
+ * Contexts: cuCtxCreate/Destroy, the push/pop/set/get-current family and
+ * the calls that act on the current context, over the references and
+ * per-thread stacks of ctx_base.c. A context is one open file of
+ * /dev/vgpuN.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,121 +17,6 @@
 
 /* Registry of alive regular contexts; under vg_lock. */
 static struct CUctx_st *vg_ctx_list;
-
-struct vg_stack {
-	struct CUctx_st **slot;
-	unsigned int depth;
-	unsigned int cap;
-};
-
-static pthread_key_t vg_stack_key;
-static pthread_once_t vg_stack_once = PTHREAD_ONCE_INIT;
-
-void vg_ctx_ref(struct CUctx_st *ctx)
-{
-	if (!ctx->primary)
-		ctx->refs++;
-}
-
-void vg_ctx_unref(struct CUctx_st *ctx)
-{
-	if (!ctx->primary && --ctx->refs == 0) {
-		pthread_mutex_destroy(&ctx->lock);
-		pthread_mutex_destroy(&ctx->hostfn_lock);
-		pthread_mutex_destroy(&ctx->stage_lock);
-		free(ctx);
-	}
-}
-
-/*
- * Called with vg_lock held on an open context: keeps it alive, takes its
- * lock (so its file stays open) and drops vg_lock for the channel work.
- */
-void vg_ctx_begin(struct CUctx_st *ctx)
-{
-	vg_ctx_ref(ctx);
-	pthread_mutex_lock(&ctx->lock);
-	pthread_mutex_unlock(&vg_lock);
-}
-
-/* Ends what vg_ctx_begin() started; takes neither lock on return. */
-void vg_ctx_end(struct CUctx_st *ctx)
-{
-	pthread_mutex_unlock(&ctx->lock);
-	pthread_mutex_lock(&vg_lock);
-	vg_ctx_unref(ctx);
-	pthread_mutex_unlock(&vg_lock);
-}
-
-/* The context's sticky error; written under its lock, read under either. */
-CUresult vg_ctx_sticky(const struct CUctx_st *ctx)
-{
-	return __atomic_load_n(&ctx->sticky, __ATOMIC_RELAXED);
-}
-
-/* Thread exit: the stack's references go with it. */
-static void vg_stack_free(void *p)
-{
-	struct vg_stack *s = p;
-
-	pthread_mutex_lock(&vg_lock);
-	while (s->depth)
-		vg_ctx_unref(s->slot[--s->depth]);
-	pthread_mutex_unlock(&vg_lock);
-	free(s->slot);
-	free(s);
-}
-
-static void vg_stack_key_init(void)
-{
-	if (pthread_key_create(&vg_stack_key, vg_stack_free))
-		abort();
-}
-
-/* The calling thread's stack; NULL only when @create is false or on ENOMEM. */
-static struct vg_stack *vg_stack_get(bool create)
-{
-	struct vg_stack *s;
-
-	pthread_once(&vg_stack_once, vg_stack_key_init);
-	s = pthread_getspecific(vg_stack_key);
-	if (s || !create)
-		return s;
-	s = calloc(1, sizeof(*s));
-	if (s && pthread_setspecific(vg_stack_key, s)) {
-		free(s);
-		s = NULL;
-	}
-	return s;
-}
-
-/* Pushes @ctx (taking a reference); called with vg_lock held. */
-static CUresult vg_stack_push(struct CUctx_st *ctx)
-{
-	struct vg_stack *s = vg_stack_get(true);
-
-	if (!s)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	if (s->depth == s->cap) {
-		unsigned int cap = s->cap ? s->cap * 2 : 8;
-		struct CUctx_st **slot = realloc(s->slot, cap * sizeof(*slot));
-
-		if (!slot)
-			return CUDA_ERROR_OUT_OF_MEMORY;
-		s->slot = slot;
-		s->cap = cap;
-	}
-	vg_ctx_ref(ctx);
-	s->slot[s->depth++] = ctx;
-	return CUDA_SUCCESS;
-}
-
-struct CUctx_st *vg_ctx_current(void)
-{
-	struct vg_stack *s = vg_stack_get(false);
-
-	return s && s->depth ? s->slot[s->depth - 1] : NULL;
-}
 
 /*
  * Walks every context this library gave out and has not destroyed, under
@@ -323,7 +203,7 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params,
 		goto err_free;
 
 	pthread_mutex_lock(&vg_lock);
-	r = vg_stack_push(ctx);
+	r = vg_ctx_push(ctx);
 	if (r) {
 		pthread_mutex_unlock(&vg_lock);
 		goto err_close;
@@ -346,7 +226,6 @@ err_free:
 
 CUresult cuCtxDestroy_v2(CUcontext ctx)
 {
-	struct vg_stack *s;
 	struct CUctx_st **pp;
 	CUresult r = vg_check_init();
 
@@ -364,11 +243,8 @@ CUresult cuCtxDestroy_v2(CUcontext ctx)
 	*pp = ctx->next;
 	vg_ctx_close(ctx);
 	/* Current to this thread: popped, as cuCtxPopCurrent would. */
-	s = vg_stack_get(false);
-	if (s && s->depth && s->slot[s->depth - 1] == ctx) {
-		s->depth--;
-		vg_ctx_unref(ctx);
-	}
+	if (vg_ctx_current() == ctx)
+		vg_ctx_unref(vg_ctx_pop());
 	vg_ctx_unref(ctx);
 	pthread_mutex_unlock(&vg_lock);
 	return CUDA_SUCCESS;
@@ -383,23 +259,21 @@ CUresult cuCtxPushCurrent_v2(CUcontext ctx)
 	if (!ctx)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	r = vg_ctx_alive(ctx) ? vg_stack_push(ctx) : CUDA_ERROR_INVALID_CONTEXT;
+	r = vg_ctx_alive(ctx) ? vg_ctx_push(ctx) : CUDA_ERROR_INVALID_CONTEXT;
 	pthread_mutex_unlock(&vg_lock);
 	return r;
 }
 
 CUresult cuCtxPopCurrent_v2(CUcontext *pctx)
 {
-	struct vg_stack *s;
 	struct CUctx_st *ctx;
 	CUresult r = vg_check_init();
 
 	if (r)
 		return r;
-	s = vg_stack_get(false);
-	if (!s || !s->depth)
+	ctx = vg_ctx_pop();
+	if (!ctx)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	ctx = s->slot[--s->depth];
 	if (pctx)
 		*pctx = ctx;
 	pthread_mutex_lock(&vg_lock);
@@ -410,27 +284,13 @@ CUresult cuCtxPopCurrent_v2(CUcontext *pctx)
 
 CUresult cuCtxSetCurrent(CUcontext ctx)
 {
-	struct vg_stack *s;
-	struct CUctx_st *old = NULL;
 	CUresult r = vg_check_init();
 
 	if (r)
 		return r;
 	pthread_mutex_lock(&vg_lock);
-	if (ctx && !vg_ctx_alive(ctx)) {
-		r = CUDA_ERROR_INVALID_CONTEXT;
-		goto out;
-	}
-	s = vg_stack_get(ctx != NULL);
-	if (s && s->depth)
-		old = s->slot[--s->depth];
-	if (ctx)
-		r = vg_stack_push(ctx);
-	if (r == CUDA_SUCCESS && old)
-		vg_ctx_unref(old);
-	else if (old)
-		s->slot[s->depth++] = old;	/* push failed: undo */
-out:
+	r = ctx && !vg_ctx_alive(ctx) ? CUDA_ERROR_INVALID_CONTEXT :
+		vg_ctx_set_current(ctx);
 	pthread_mutex_unlock(&vg_lock);
 	return r;
 }

@@ -124,19 +124,14 @@ CUresult vg_dtoh(struct CUstream_st *st, void *dst, CUdeviceptr src, size_t n,
 	return r;
 }
 
-enum vg_dir { VG_HTOD, VG_DTOH, VG_DTOD };
-
-/* The stream of the _ptds calls (below). */
-#define VG_PTDS CU_STREAM_PER_THREAD
-
 /*
  * One copy on stream @hs (the synchronous calls: the legacy stream), with
  * the checks of each kind. An asynchronous copy returns once queued when
  * the engine reaches both sides; with pageable memory it behaves as the
  * synchronous one, as on CUDA.
  */
-static CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
-			bool async, CUstream hs)
+CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
+		 bool async, CUstream hs)
 {
 	enum vg_host_use use = VG_HOST_PAGEABLE;
 	struct CUstream_st *st;
@@ -216,8 +211,8 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n,
 }
 
 /* With unified addresses the pointers tell the direction. */
-static CUresult vg_memcpy(CUdeviceptr dst, CUdeviceptr src, size_t n,
-			  bool async, CUstream hs)
+CUresult vg_memcpy(CUdeviceptr dst, CUdeviceptr src, size_t n, bool async,
+		   CUstream hs)
 {
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
@@ -401,7 +396,7 @@ static CUresult vg_copy2d_staged(struct CUstream_st *st, struct vg_side d,
 	return r;
 }
 
-static CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
+CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
 {
 	struct vg_side s, d;
 	struct CUstream_st *st;
@@ -472,18 +467,6 @@ CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p)
 CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *p)
 {
 	return cuMemcpy2D_v2(p);
-}
-
-CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *p)
-{
-	CUresult r = vg_check_init();
-
-	return r ? r : vg_copy2d(p, false, VG_PTDS);
-}
-
-CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *p)
-{
-	return cuMemcpy2D_v2_ptds(p);
 }
 
 CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream stream)
@@ -566,64 +549,6 @@ CUresult cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch, unsigned int ui,
 			    size_t width, size_t height, CUstream stream)
 {
 	return vg_memset2d(dst, pitch, ui, 4, width, height, stream);
-}
-
-/*
- * The synchronous calls of programs built for the per-thread default
- * stream (CUDA_API_PER_THREAD_DEFAULT_STREAM): the same, on the calling
- * thread's default stream instead of the legacy one.
- */
-CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n)
-{
-	return vg_memcpy(dst, src, n, false, VG_PTDS);
-}
-
-CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t n)
-{
-	return vg_copy(VG_HTOD, dst, (uintptr_t)src, n, false, VG_PTDS);
-}
-
-CUresult cuMemcpyDtoH_v2_ptds(void *dst, CUdeviceptr src, size_t n)
-{
-	return vg_copy(VG_DTOH, (uintptr_t)dst, src, n, false, VG_PTDS);
-}
-
-CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n)
-{
-	return vg_copy(VG_DTOD, dst, src, n, false, VG_PTDS);
-}
-
-CUresult cuMemsetD8_v2_ptds(CUdeviceptr dst, unsigned char uc, size_t n)
-{
-	return vg_memset(dst, uc, 1, n, VG_PTDS);
-}
-
-CUresult cuMemsetD16_v2_ptds(CUdeviceptr dst, unsigned short us, size_t n)
-{
-	return vg_memset(dst, us, 2, n, VG_PTDS);
-}
-
-CUresult cuMemsetD32_v2_ptds(CUdeviceptr dst, unsigned int ui, size_t n)
-{
-	return vg_memset(dst, ui, 4, n, VG_PTDS);
-}
-
-CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr dst, size_t pitch, unsigned char uc,
-			      size_t width, size_t height)
-{
-	return vg_memset2d(dst, pitch, uc, 1, width, height, VG_PTDS);
-}
-
-CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr dst, size_t pitch,
-			       unsigned short us, size_t width, size_t height)
-{
-	return vg_memset2d(dst, pitch, us, 2, width, height, VG_PTDS);
-}
-
-CUresult cuMemsetD2D32_v2_ptds(CUdeviceptr dst, size_t pitch, unsigned int ui,
-			       size_t width, size_t height)
-{
-	return vg_memset2d(dst, pitch, ui, 4, width, height, VG_PTDS);
 }
 
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char uc, size_t n,
@@ -710,7 +635,7 @@ static CUresult vg_copy3d_direct(const CUDA_MEMCPY3D *p, bool async,
  * highest addresses, so a range past an allocation is refused before any
  * byte moves.
  */
-static CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs)
+CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs)
 {
 	bool done;
 	CUDA_MEMCPY2D s = { 0 };
@@ -753,11 +678,6 @@ static CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs)
 CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p)
 {
 	return vg_copy3d(p, false, NULL);
-}
-
-CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *p)
-{
-	return vg_copy3d(p, false, VG_PTDS);
 }
 
 CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream stream)

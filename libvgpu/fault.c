@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * A failed channel: the CUDA error its failure stands for (sticky for the
- * context, as on CUDA), and with VGPU_ERROR_REPORT=1 a report on stderr
- * naming the kernel, block, thread, instruction and address.
+ * A failed channel: the CUDA error its failure stands for, and with
+ * VGPU_ERROR_REPORT=1 a report on stderr naming the kernel, block,
+ * thread, instruction and address. Which error becomes the context's
+ * sticky one, and when the report is printed, is channel.c's to say.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -61,40 +62,45 @@ static const char *vg_fault_kernel(struct CUctx_st *ctx, const struct vgpu_chan_
 	return "?";
 }
 
-static void vg_fault_report(struct CUctx_st *ctx, const struct vgpu_chan_fault *f)
-{
-	char where[512];
-	const char *name = vg_fault_kernel(ctx, f, where, sizeof(where));
-
-	fprintf(stderr, "vgpu: kernel %s: %s", name, vg_fault_kind(f->kind));
-	if (f->kind == VGPU_KFAULT_ADDRESS || f->kind == VGPU_KFAULT_MISALIGNED)
-		fprintf(stderr, " at 0x%llx", (unsigned long long)f->addr);
-	fprintf(stderr, ", block (%u,%u,%u) thread (%u,%u,%u), instruction %u%s%s\n",
-		f->block[0], f->block[1], f->block[2], f->thread[0],
-		f->thread[1], f->thread[2], f->insn, where[0] ? ", " : "", where);
-}
-
 /**
- * vg_chan_failed() - the error of a channel that failed; it becomes the
- * context's sticky error. The context's lock is held.
+ * vg_chan_failed() - the CUDA error of channel @ch, which has failed.
+ * Sets nothing: making it the context's sticky error, and reporting it
+ * (vg_fault_report()), are the caller's.
  */
 CUresult vg_chan_failed(struct vg_chan *ch)
 {
-	struct CUctx_st *ctx = ch->ctx;
+	struct vgpu_chan_fault f = { .handle = ch->handle };
+
+	if (ch->status->error == VGPU_CHAN_TIMEOUT)
+		return CUDA_ERROR_LAUNCH_TIMEOUT;
+	if (ch->status->error == VGPU_CHAN_LAUNCH_FAULT &&
+	    !ioctl(ch->ctx->fd, VGPU_IOCTL_CHAN_FAULT, &f) && f.kind)
+		return vg_fault_code(f.kind);
+	return CUDA_ERROR_ILLEGAL_ADDRESS;	/* a copy's bad address */
+}
+
+/**
+ * vg_fault_report() - with VGPU_ERROR_REPORT set (and not "0"), prints the
+ * launch fault of channel @ch, which has failed, on stderr; nothing for
+ * other failures. It names the kernel from the context's module list: the
+ * context's lock is held.
+ */
+void vg_fault_report(struct vg_chan *ch)
+{
 	struct vgpu_chan_fault f = { .handle = ch->handle };
 	const char *env = getenv("VGPU_ERROR_REPORT");
-	CUresult r = CUDA_ERROR_ILLEGAL_ADDRESS;	/* a copy's bad address */
+	const char *name;
+	char where[512];
 
-	if (vg_ctx_sticky(ctx))
-		return vg_ctx_sticky(ctx);
-	if (ch->status->error == VGPU_CHAN_TIMEOUT) {
-		r = CUDA_ERROR_LAUNCH_TIMEOUT;
-	} else if (ch->status->error == VGPU_CHAN_LAUNCH_FAULT &&
-		   !ioctl(ctx->fd, VGPU_IOCTL_CHAN_FAULT, &f) && f.kind) {
-		r = vg_fault_code(f.kind);
-		if (env && strcmp(env, "0"))
-			vg_fault_report(ctx, &f);
-	}
-	__atomic_store_n(&ctx->sticky, r, __ATOMIC_RELAXED);
-	return r;
+	if (!env || !strcmp(env, "0") ||
+	    ch->status->error != VGPU_CHAN_LAUNCH_FAULT ||
+	    ioctl(ch->ctx->fd, VGPU_IOCTL_CHAN_FAULT, &f) || !f.kind)
+		return;
+	name = vg_fault_kernel(ch->ctx, &f, where, sizeof(where));
+	fprintf(stderr, "vgpu: kernel %s: %s", name, vg_fault_kind(f.kind));
+	if (f.kind == VGPU_KFAULT_ADDRESS || f.kind == VGPU_KFAULT_MISALIGNED)
+		fprintf(stderr, " at 0x%llx", (unsigned long long)f.addr);
+	fprintf(stderr, ", block (%u,%u,%u) thread (%u,%u,%u), instruction %u%s%s\n",
+		f.block[0], f.block[1], f.block[2], f.thread[0],
+		f.thread[1], f.thread[2], f.insn, where[0] ? ", " : "", where);
 }

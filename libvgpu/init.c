@@ -14,7 +14,6 @@
 
 #include "vg.h"
 
-pthread_mutex_t vg_lock = PTHREAD_MUTEX_INITIALIZER;
 bool vg_initialized;
 int vg_device_count;
 struct vg_device vg_devices[VG_MAX_DEVICES];

@@ -4,17 +4,9 @@
  * cuInit, contexts and the per-thread context stack, and the pure helpers
  * that unit tests call directly.
  *
- * Locking: vg_lock protects the context registry, context reference
- * counts and state, host registrations, the primary-context table, and
- * the stream and event registries. Each context's own lock
- * (CUctx_st.lock) protects its channels (rings, fences, stream and event
- * points) and the sticky error; long waits for the device drop it
- * (vg_wait_unlocked()), so one thread's synchronization never holds up
- * another's work. A copy through the staging buffer holds the context's
- * stage_lock, taken first. Order: vg_lock, stage_lock, a context's lock,
- * hostfn_lock; a call plans under vg_lock and moves to the context's lock
- * with vg_ctx_begin(). Closing a context's file takes vg_lock and its lock. The device table
- * is written once, by cuInit under vg_lock, and is read-only after
+ * Locking: the locks, what each protects and the order they nest in are
+ * described at the top of ctx_base.c, which owns vg_lock. The device
+ * table is written once, by cuInit under vg_lock, and is read-only after
  * vg_initialized becomes true.
  */
 #ifndef VG_H
@@ -177,7 +169,24 @@ struct CUfunc_st {
 	int cluster[5];		/* the cluster attributes, width to policy */
 };
 
+/*
+ * ctx_base.c: the context base, which calls nothing else of libvgpu.
+ * Reference counts change under vg_lock; vg_ctx_begin() is called with
+ * vg_lock held and returns with the context's lock held instead, until
+ * vg_ctx_end(). The stack functions act on the calling thread's stack.
+ */
 extern pthread_mutex_t vg_lock;
+void vg_ctx_ref(struct CUctx_st *ctx);
+void vg_ctx_unref(struct CUctx_st *ctx);
+void vg_ctx_begin(struct CUctx_st *ctx);
+void vg_ctx_end(struct CUctx_st *ctx);
+CUresult vg_ctx_sticky(const struct CUctx_st *ctx);
+void vg_ctx_set_sticky(struct CUctx_st *ctx, CUresult r);
+struct CUctx_st *vg_ctx_current(void);
+CUresult vg_ctx_push(struct CUctx_st *ctx);
+struct CUctx_st *vg_ctx_pop(void);
+CUresult vg_ctx_set_current(struct CUctx_st *ctx);
+
 extern bool vg_initialized;
 extern int vg_device_count;
 extern struct vg_device vg_devices[VG_MAX_DEVICES];
@@ -198,12 +207,6 @@ CUresult vg_attribute(const struct vgpu_info *info, int attrib, int *value);
 /* context.c */
 CUresult vg_ctx_open(struct CUctx_st *ctx);
 void vg_ctx_close(struct CUctx_st *ctx);
-void vg_ctx_ref(struct CUctx_st *ctx);
-void vg_ctx_unref(struct CUctx_st *ctx);
-void vg_ctx_begin(struct CUctx_st *ctx);
-void vg_ctx_end(struct CUctx_st *ctx);
-CUresult vg_ctx_sticky(const struct CUctx_st *ctx);
-struct CUctx_st *vg_ctx_current(void);
 bool vg_ctx_alive(const struct CUctx_st *ctx);
 struct CUctx_st *vg_ctx_by_address(uint64_t va);
 struct CUctx_st *vg_ctx_next(const struct CUctx_st *prev);
@@ -223,6 +226,7 @@ CUresult vg_fence_wait(struct vg_fence f);
 CUresult vg_chan_mark(struct vg_chan *c);
 CUresult vg_chan_after(struct vg_chan *ch, struct vg_chan *c, uint64_t seqno);
 CUresult vg_ctx_check(struct CUctx_st *ctx);
+CUresult vg_ctx_error(struct CUctx_st *ctx);
 CUresult vg_ctx_idle(struct CUctx_st *ctx);
 CUresult vg_ctx_sync(struct CUctx_st *ctx);
 CUresult vg_stage_take(struct CUctx_st *ctx, unsigned char **stage);
@@ -260,7 +264,19 @@ void vg_hostfn_stop(struct CUctx_st *ctx);
 struct CUevent_st *vg_event_find(CUevent e);
 void vg_events_close(struct CUctx_st *ctx);
 
-/* copy.c */
+/*
+ * copy.c. vg_copy, vg_memcpy, vg_copy2d and vg_copy3d: one copy on stream
+ * @hs (NULL: the legacy stream), synchronous unless @async, with the
+ * checks of its call (vg_copy2d: after vg_check_init()); ptds.c's entry
+ * points are wrappers over them.
+ */
+enum vg_dir { VG_HTOD, VG_DTOH, VG_DTOD };
+CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
+		 bool async, CUstream hs);
+CUresult vg_memcpy(CUdeviceptr dst, CUdeviceptr src, size_t n, bool async,
+		   CUstream hs);
+CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs);
+CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs);
 CUresult vg_htod(struct CUstream_st *st, CUdeviceptr dst, const void *src,
 		 size_t n, bool pinned, bool async);
 CUresult vg_dtoh(struct CUstream_st *st, void *dst, CUdeviceptr src, size_t n,
@@ -271,6 +287,7 @@ char *vg_read_file(const char *path, size_t *len);
 
 /* fault.c */
 CUresult vg_chan_failed(struct vg_chan *ch);
+void vg_fault_report(struct vg_chan *ch);
 
 /* printf.c */
 void vg_printf_drain(struct CUctx_st *ctx);

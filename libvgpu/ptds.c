@@ -1,13 +1,99 @@
 // SPDX-License-Identifier: MIT
 /*
- * The stream-taking calls of programs built for the per-thread default
- * stream (CUDA_API_PER_THREAD_DEFAULT_STREAM, or nvcc's
- * --default-stream per-thread): cuda.h maps them to these _ptsz symbols,
- * where a NULL stream means the calling thread's default stream rather
- * than the legacy one. CU_STREAM_LEGACY still names the legacy stream.
+ * The entry points of programs built for the per-thread default stream
+ * (CUDA_API_PER_THREAD_DEFAULT_STREAM, or nvcc's --default-stream
+ * per-thread), each a thin wrapper over the ordinary call: cuda.h maps the
+ * synchronous calls to _ptds symbols and the stream-taking ones to _ptsz
+ * symbols.
  */
 #include "vg.h"
 
+/*
+ * _ptds: the synchronous calls, on the calling thread's default stream
+ * instead of the legacy one. A fill returns once queued, synchronous or
+ * not (copy.c), so the synchronous fills are the asynchronous ones on
+ * that stream.
+ */
+CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+	return vg_memcpy(dst, src, n, false, CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t n)
+{
+	return vg_copy(VG_HTOD, dst, (uintptr_t)src, n, false,
+		       CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemcpyDtoH_v2_ptds(void *dst, CUdeviceptr src, size_t n)
+{
+	return vg_copy(VG_DTOH, (uintptr_t)dst, src, n, false,
+		       CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+	return vg_copy(VG_DTOD, dst, src, n, false, CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *p)
+{
+	CUresult r = vg_check_init();
+
+	return r ? r : vg_copy2d(p, false, CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *p)
+{
+	return cuMemcpy2D_v2_ptds(p);
+}
+
+CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *p)
+{
+	return vg_copy3d(p, false, CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemsetD8_v2_ptds(CUdeviceptr dst, unsigned char uc, size_t n)
+{
+	return cuMemsetD8Async(dst, uc, n, CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemsetD16_v2_ptds(CUdeviceptr dst, unsigned short us, size_t n)
+{
+	return cuMemsetD16Async(dst, us, n, CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemsetD32_v2_ptds(CUdeviceptr dst, unsigned int ui, size_t n)
+{
+	return cuMemsetD32Async(dst, ui, n, CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr dst, size_t pitch, unsigned char uc,
+			      size_t width, size_t height)
+{
+	return cuMemsetD2D8Async(dst, pitch, uc, width, height,
+				 CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr dst, size_t pitch,
+			       unsigned short us, size_t width, size_t height)
+{
+	return cuMemsetD2D16Async(dst, pitch, us, width, height,
+				  CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemsetD2D32_v2_ptds(CUdeviceptr dst, size_t pitch, unsigned int ui,
+			       size_t width, size_t height)
+{
+	return cuMemsetD2D32Async(dst, pitch, ui, width, height,
+				  CU_STREAM_PER_THREAD);
+}
+
+/*
+ * _ptsz: the stream-taking calls, where a NULL stream means the calling
+ * thread's default stream rather than the legacy one (CU_STREAM_LEGACY
+ * still names the legacy stream).
+ */
 static CUstream vg_ptsz(CUstream s)
 {
 	return s ? s : CU_STREAM_PER_THREAD;
