@@ -227,6 +227,19 @@ void vgpu_props_init(struct vgpu_info *p, unsigned int index, u64 mem_size,
 		     u32 sm_count, u32 cc_major, u32 cc_minor);
 int vgpu_ioctl_get_info(struct vgpu_ctx *ctx, void *data);
 
+/*
+ * struct vgpu_vm_span - what a device address reaches (vgpu_vm_translate()):
+ * @size bytes from device address @va, device memory the kernel sees at
+ * @ptr, or a page of host memory, @page (@ptr NULL).
+ */
+struct vgpu_vm_span {
+	u64 va;
+	u64 size;
+	void *ptr;
+	struct page *page;
+	bool writable;
+};
+
 /* vgpu_mem.c */
 void vgpu_vm_init(struct vgpu_vm *vm);
 void vgpu_vm_fini(struct vgpu_ctx *ctx);
@@ -235,6 +248,7 @@ int vgpu_ioctl_set_va_window(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data);
+int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s);
 
 /* vgpu_host.c */
 int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data);

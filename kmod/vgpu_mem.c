@@ -15,7 +15,9 @@
  * spinlocks nest inside it.
  */
 #include <linux/bitmap.h>
+#include <linux/lockdep.h>
 #include <linux/maple_tree.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -334,6 +336,48 @@ int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data)
 	}
 	up_read(&vm->lock);
 	return ret;
+}
+
+/**
+ * vgpu_vm_translate() - what device address @va of @vm reaches: the span
+ * that holds it, either a device allocation whole (as requested, not the
+ * granules reserved past its end) or one page of registered or allocated
+ * host memory. The caller holds vm->lock, which keeps the span mapped
+ * until it lets go; nothing here sleeps, so SM workers call this inside
+ * their FPU sections.
+ * Return: 0, or -EFAULT when nothing is mapped at @va.
+ */
+int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s)
+{
+	struct vgpu_host_range *h;
+	struct vgpu_alloc *a;
+	u64 page;
+
+	lockdep_assert_held(&vm->lock);
+	/* The trees are indexed by unsigned long. */
+	if (va > ULONG_MAX)
+		return -EFAULT;
+	a = mtree_load(&vm->allocs, va);
+	if (a) {
+		if (va - a->va >= a->size)
+			return -EFAULT;
+		s->va = a->va;
+		s->size = a->size;
+		s->ptr = a->chunk->vaddr + (a->va - a->chunk->va);
+		s->page = NULL;
+		s->writable = true;
+		return 0;
+	}
+	h = mtree_load(&vm->hosts, va);
+	if (!h)
+		return -EFAULT;
+	page = (va - h->addr) >> PAGE_SHIFT;
+	s->va = h->addr + (page << PAGE_SHIFT);
+	s->size = PAGE_SIZE;
+	s->ptr = NULL;
+	s->page = h->pages[page];
+	s->writable = h->writable;
+	return 0;
 }
 
 /* Context teardown: every allocation and chunk goes, capacity comes back. */
