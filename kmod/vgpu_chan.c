@@ -81,9 +81,9 @@ static struct vgpu_engine *vgpu_cmd_engine(struct vgpu_ctx *ctx,
 	if (cmd->op == VGPU_CMD_LAUNCH)
 		return &ctx->vdev->compute.front;
 	if (cmd->op == VGPU_CMD_COPY) {
-		if (vgpu_is_host(ctx, cmd->copy.src))
+		if (vgpu_vm_is_host(&ctx->vm, cmd->copy.src))
 			return &ce[VGPU_CE_H2D];
-		if (vgpu_is_host(ctx, cmd->copy.dst))
+		if (vgpu_vm_is_host(&ctx->vm, cmd->copy.dst))
 			return &ce[VGPU_CE_D2H];
 	}
 	return READ_ONCE(ce[VGPU_CE_D2H].queued) <

@@ -11,7 +11,6 @@
  */
 #include <linux/highmem.h>
 #include <linux/ktime.h>
-#include <linux/maple_tree.h>
 #include <linux/mm.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
@@ -313,12 +312,6 @@ int vgpu_read(struct vgpu_ctx *ctx, u64 va, void *buf, u64 len)
 	}
 	up_read(&vm->lock);
 	return ret;
-}
-
-/* Is @va inside a host range registered with @ctx? For placing work only. */
-bool vgpu_is_host(struct vgpu_ctx *ctx, u64 va)
-{
-	return va <= ULONG_MAX && mtree_load(&ctx->vm.hosts, va);
 }
 
 /**

@@ -249,6 +249,7 @@ int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data);
 int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s);
+bool vgpu_vm_is_host(struct vgpu_vm *vm, u64 va);
 
 /* vgpu_host.c */
 int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data);
@@ -300,7 +301,6 @@ int vgpu_launch_check(const struct vgpu_info *props,
 		      const struct vgpu_cmd_launch *cl);
 int vgpu_compute_start(struct vgpu_chan *chan,
 		       const struct vgpu_cmd_launch *cl, u32 priority, u64 seqno);
-bool vgpu_is_host(struct vgpu_ctx *ctx, u64 va);
 
 /* vgpu_file.c */
 extern const struct file_operations vgpu_fops;

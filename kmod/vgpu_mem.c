@@ -380,6 +380,17 @@ int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s)
 	return 0;
 }
 
+/*
+ * Is @va inside a host range mapped into @vm? For placing work only: the
+ * caller need not hold vm->lock (the tree's own locking makes the lookup
+ * safe), so the answer may be stale by the time the work runs, and the
+ * engine that runs it checks every access again.
+ */
+bool vgpu_vm_is_host(struct vgpu_vm *vm, u64 va)
+{
+	return va <= ULONG_MAX && mtree_load(&vm->hosts, va);
+}
+
 /* Context teardown: every allocation and chunk goes, capacity comes back. */
 void vgpu_vm_fini(struct vgpu_ctx *ctx)
 {
