@@ -23,7 +23,6 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/nospec.h>
-#include <linux/overflow.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -356,100 +355,6 @@ int vgpu_ioctl_chan_create(struct vgpu_ctx *ctx, void *data)
 	}
 	cc->handle = chan->handle;
 	return 0;
-}
-
-/*
- * One side of a copy (@addr, @pitch, @slice rows): rows must not overlap
- * and the last byte must not wrap around the address space.
- */
-static int vgpu_copy_check(const struct vgpu_cmd_copy *c, const u64 *addr,
-			   u64 pitch, u32 slice)
-{
-	u32 depth = max(c->depth, 1U);
-	u64 rows, span, last;
-
-	if (!c->width || !c->height)
-		return -EINVAL;
-	if (depth == 1 ? slice : slice < c->height)
-		return -EINVAL;
-	if ((u64)c->height * depth > 1 && pitch < c->width)
-		return -EINVAL;
-	/* Rows before the last one: (depth - 1) slices and height - 1 rows. */
-	rows = (u64)(depth - 1) * slice + c->height - 1;
-	if (check_mul_overflow(rows, pitch, &span) ||
-	    check_add_overflow(span, c->width, &span) ||
-	    check_add_overflow(*addr, span, &last))
-		return -EINVAL;
-	return 0;
-}
-
-/* The arguments shared by both semaphore commands. */
-static int vgpu_sem_check(const struct vgpu_cmd *c)
-{
-	bool sem32 = c->flags & VGPU_SEM_32;
-
-	if (!IS_ALIGNED(c->sem.addr, sem32 ? 4 : 8) ||
-	    (sem32 && c->sem.value > U32_MAX) ||
-	    memchr_inv(&c->raw[2], 0, 5 * sizeof(u64)))
-		return -EINVAL;
-	return 0;
-}
-
-/* Checks a command copied out of the ring. */
-static int vgpu_cmd_check(struct vgpu_ctx *ctx, const struct vgpu_cmd *c)
-{
-	u64 span, last;
-
-	switch (c->op) {
-	case VGPU_CMD_NOP:
-		return c->flags || memchr_inv(c->raw, 0, sizeof(c->raw)) ?
-			-EINVAL : 0;
-	case VGPU_CMD_COPY:
-		if (c->flags || vgpu_copy_check(&c->copy, &c->copy.src,
-						c->copy.src_pitch,
-						c->copy.src_height) ||
-		    vgpu_copy_check(&c->copy, &c->copy.dst, c->copy.dst_pitch,
-				    c->copy.dst_height))
-			return -EINVAL;
-		return 0;
-	case VGPU_CMD_MEMSET: {
-		u32 es = c->memset.elem_size;
-		u64 row;
-
-		if (c->flags || c->memset.pad || c->raw[5] || c->raw[6] ||
-		    (es != 1 && es != 2 && es != 4) ||
-		    (es < 4 && c->memset.value >> (8 * es)) ||
-		    !c->memset.width || !c->memset.height ||
-		    !IS_ALIGNED(c->memset.dst, es) ||
-		    !IS_ALIGNED(c->memset.pitch, es))
-			return -EINVAL;
-		if (check_mul_overflow(c->memset.width, (u64)es, &row) ||
-		    (c->memset.height > 1 && c->memset.pitch < row))
-			return -EINVAL;
-		if (check_mul_overflow((u64)c->memset.height - 1,
-				       c->memset.pitch, &span) ||
-		    check_add_overflow(span, row, &span) ||
-		    check_add_overflow(c->memset.dst, span, &last))
-			return -EINVAL;
-		return 0;
-	}
-	case VGPU_CMD_SEM_RELEASE:
-		if ((c->flags & ~(VGPU_SEM_TIMESTAMP | VGPU_SEM_32)) ||
-		    ((c->flags & VGPU_SEM_TIMESTAMP) && (c->flags & VGPU_SEM_32)))
-			return -EINVAL;
-		return vgpu_sem_check(c);
-	case VGPU_CMD_SEM_ACQUIRE:
-		if (c->flags & ~(VGPU_SEM_TEST_MASK | VGPU_SEM_32))
-			return -EINVAL;
-		return vgpu_sem_check(c);
-	case VGPU_CMD_LAUNCH:
-		return (c->flags & ~VGPU_LAUNCH_PRIORITY_MASK) ||
-			(c->flags & VGPU_LAUNCH_PRIORITY_MASK) >
-			VGPU_LAUNCH_PRIORITY_MAX ? -EINVAL :
-			vgpu_launch_check(&ctx->vdev->props, &c->launch);
-	default:
-		return -EINVAL;
-	}
 }
 
 /**

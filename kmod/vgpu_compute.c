@@ -57,37 +57,6 @@ struct vgpu_run {
 	int ret;		/* how the launch ends: 0, -EIO or -ETIME */
 };
 
-/*
- * The most shared memory a block may have: the SM's, less the 1 KiB that
- * sm_80 and later keep for each block (what the opt-in attribute says).
- */
-static u64 vgpu_smem_optin(const struct vgpu_info *p)
-{
-	return p->shared_mem_per_sm - (p->cc_major >= 8 ? 1024 : 0);
-}
-
-/**
- * vgpu_launch_check() - the checks of a launch command at submit.
- * Return: 0 or -EINVAL.
- */
-int vgpu_launch_check(const struct vgpu_info *p,
-		      const struct vgpu_cmd_launch *cl)
-{
-	u64 threads = (u64)cl->block[0] * cl->block[1] * cl->block[2];
-	unsigned int i;
-
-	for (i = 0; i < 3; i++) {
-		if (!cl->grid[i] || cl->grid[i] > p->max_grid_dim[i] ||
-		    !cl->block[i] || cl->block[i] > p->max_block_dim[i])
-			return -EINVAL;
-	}
-	if (threads > p->max_threads_per_block ||
-	    cl->dyn_shared > vgpu_smem_optin(p) ||
-	    cl->param_bytes > VGPU_MAX_PARAM_BYTES)
-		return -EINVAL;
-	return 0;
-}
-
 static void vgpu_run_free(struct vgpu_run *run)
 {
 	if (run->mod)
@@ -131,7 +100,7 @@ int vgpu_compute_start(struct vgpu_chan *chan,
 	f = &run->mod->funcs[cl->func];
 	if (cl->param_bytes != f->param_bytes ||
 	    (u64)f->shared_bytes + cl->dyn_shared >
-	    vgpu_smem_optin(&ctx->vdev->props) ||
+	    vgpu_props_smem_optin(&ctx->vdev->props) ||
 	    (f->max_threads && (u64)cl->block[0] * cl->block[1] * cl->block[2] >
 	     f->max_threads))
 		goto bad;

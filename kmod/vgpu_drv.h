@@ -226,6 +226,7 @@ int vgpu_props_parse_cc(const char *s, u32 *major, u32 *minor);
 void vgpu_props_init(struct vgpu_info *p, unsigned int index, u64 mem_size,
 		     u32 sm_count, u32 cc_major, u32 cc_minor);
 int vgpu_ioctl_get_info(struct vgpu_ctx *ctx, void *data);
+u64 vgpu_props_smem_optin(const struct vgpu_info *p);
 
 /*
  * struct vgpu_vm_span - what a device address reaches (vgpu_vm_translate()):
@@ -278,6 +279,9 @@ void vgpu_chan_set_fault(struct vgpu_chan *chan,
 			 const struct vgpu_chan_fault *f);
 int vgpu_ioctl_chan_fault(struct vgpu_ctx *ctx, void *data);
 
+/* vgpu_cmd.c */
+int vgpu_cmd_check(struct vgpu_ctx *ctx, const struct vgpu_cmd *c);
+
 /* vgpu_engine.c */
 void vgpu_engine_init(struct vgpu_engine *e, struct workqueue_struct *wq);
 void vgpu_engine_queue(struct vgpu_engine *e, struct vgpu_chan *chan);
@@ -297,8 +301,6 @@ void vgpu_module_put(struct vgpu_module *m);
 /* vgpu_compute.c */
 int vgpu_compute_init(struct vgpu_device *vdev, unsigned int nsm);
 void vgpu_compute_fini(struct vgpu_device *vdev);
-int vgpu_launch_check(const struct vgpu_info *props,
-		      const struct vgpu_cmd_launch *cl);
 int vgpu_compute_start(struct vgpu_chan *chan,
 		       const struct vgpu_cmd_launch *cl, u32 priority, u64 seqno);
 
