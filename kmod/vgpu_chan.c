@@ -2,12 +2,13 @@
 /*
  * Channels: in-order command queues fed from a ring in user memory (the
  * doorbell ioctl copies new commands out of it and validates the copies).
- * A channel with work sits on the run list of the copy engine its next
- * command needs (vgpu_engine.c), which runs that command and hands the
- * channel back here to be placed again. A SEM_ACQUIRE whose test fails
- * parks the channel (BLOCKED) until something may have changed the
- * semaphore: a completion in the context, the channel's doorbell, or the
- * periodic sem_work. Progress and sticky errors are published in the
+ * A channel with work sits on the run list of the engine its next command
+ * needs (vgpu_engine.c), which takes that command from here
+ * (vgpu_chan_next()), runs it and hands the channel back to be placed
+ * again (vgpu_chan_done()). A SEM_ACQUIRE whose test fails parks the
+ * channel (BLOCKED) until something may have changed the semaphore: a
+ * completion in the context, the channel's doorbell, or the periodic
+ * sem_work. Progress and sticky errors are published in the
  * context's read-only status page; CHAN_WAIT sleeps until a fence is
  * reached and poll() until the context is idle.
  *
@@ -56,7 +57,7 @@ static void vgpu_chan_retire(struct vgpu_chan *chan, int ret, u64 fault)
 		WRITE_ONCE(st->error_seqno, chan->error_seqno);
 		smp_wmb();	/* the error's details before the error */
 		WRITE_ONCE(st->error, chan->error);
-		/* The error before the context's failure (vgpu_chan_run()). */
+		/* The error before the context's failure (vgpu_chan_next()). */
 		smp_store_release(&chan->ctx->failed, true);
 	}
 	chan->completed++;
@@ -193,20 +194,20 @@ void vgpu_chan_done(struct vgpu_chan *chan, int ret, u64 fault)
 }
 
 /**
- * vgpu_chan_run() - run @chan's next command; called by the engine that
- * had it on its run list. A launch only starts here and finishes later.
+ * vgpu_chan_next() - the command at the head of @chan's queue, for the
+ * engine that took @chan off its run list, with its place in the
+ * channel's sequence (its fence value).
+ * Return: whether to run it; false: skip it (the engine completes it at
+ * once, with success).
  */
-void vgpu_chan_run(struct vgpu_chan *chan)
+bool vgpu_chan_next(struct vgpu_chan *chan, struct vgpu_cmd *cmd, u64 *seqno)
 {
 	struct vgpu_ctx *ctx = chan->ctx;
-	struct vgpu_cmd cmd;
-	u64 fault = 0, seqno;
 	bool skip;
-	int ret = 0;
 
 	mutex_lock(&chan->lock);
-	cmd = chan->queue[chan->completed & (chan->ring_size - 1)];
-	seqno = chan->completed + 1;
+	*cmd = chan->queue[chan->completed & (chan->ring_size - 1)];
+	*seqno = chan->completed + 1;
 	/*
 	 * After a failure of any channel of the context (as a GPU fault ends
 	 * the whole CUDA context), or once the file is closing: skip. Fences
@@ -216,17 +217,7 @@ void vgpu_chan_run(struct vgpu_chan *chan)
 	skip = chan->error || smp_load_acquire(&ctx->failed) ||
 		READ_ONCE(ctx->dying);
 	mutex_unlock(&chan->lock);
-
-	if (!skip && cmd.op == VGPU_CMD_LAUNCH) {
-		ret = vgpu_compute_start(chan, &cmd.launch,
-					 cmd.flags & VGPU_LAUNCH_PRIORITY_MASK,
-					 seqno);
-		if (ret == -EINPROGRESS)
-			return;
-	} else if (!skip) {
-		ret = vgpu_exec(ctx, &cmd, &fault);
-	}
-	vgpu_chan_done(chan, ret, fault);
+	return !skip;
 }
 
 /* Records the report of a failed launch, for CHAN_FAULT. */

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The compute engine. Its front end, an engine like the copy engines
- * (vgpu_engine.c), takes a channel whose next command is a launch, checks
- * the launch and makes it active; the channel then waits until the launch
- * ends. SM workers, one kernel thread per streaming multiprocessor, take
- * blocks from every active launch in turn, so kernels of different
- * channels run at the same time, and run each block in slices: floating
- * point between kernel_fpu_begin() and kernel_fpu_end(), the context's
- * address space held for reading, a chance to reschedule and a look at the
- * deadline and at the context closing between slices.
+ * (vgpu_engine.c), takes a channel whose next command is a launch and
+ * hands the launch to vgpu_compute_start(), which checks it against the
+ * kernel it names and makes it active; the channel then waits until the
+ * launch ends (vgpu_chan_done()). SM workers, one kernel thread per
+ * streaming multiprocessor, take blocks from every active launch in turn,
+ * so kernels of different channels run at the same time, and run each
+ * block in slices: floating point between kernel_fpu_begin() and
+ * kernel_fpu_end(), the context's address space held for reading, a
+ * chance to reschedule and a look at the deadline and at the context
+ * closing between slices.
  *
  * Locking: vgpu_compute.lock (a spinlock) protects the list of active
  * launches and each launch's block counters; the SM workers take the
@@ -326,7 +328,6 @@ int vgpu_compute_init(struct vgpu_device *vdev, unsigned int nsm)
 	struct vgpu_compute *ce = &vdev->compute;
 	unsigned int i;
 
-	vgpu_engine_init(&ce->front, vdev->engine_wq);
 	spin_lock_init(&ce->lock);
 	INIT_LIST_HEAD(&ce->active);
 	init_waitqueue_head(&ce->wq);

@@ -35,8 +35,9 @@ enum {
 };
 
 /*
- * struct vgpu_engine - one copy engine: a run list of channels whose next
- * command is this engine's, served in turn by one work item.
+ * struct vgpu_engine - one engine (vgpu_engine.c), a copy engine or the
+ * compute engine's front end: a run list of channels whose next command
+ * is this engine's, served in turn by one work item.
  */
 struct vgpu_engine {
 	spinlock_t lock;	/* protects @ready and @queued */
@@ -145,7 +146,7 @@ struct vgpu_vm {
  * @busy: channels with commands not yet completed (poll()).
  * @blocked: channels waiting in a SEM_ACQUIRE.
  * @failed: a channel has failed: every channel skips its commands from
- *	then on (vgpu_chan_run()), and poll() reports it.
+ *	then on (vgpu_chan_next()), and poll() reports it.
  * @sem_work: evaluates the blocked channels' waits again, periodically.
  * @poll_wq: woken at every completion, for poll().
  */
@@ -273,7 +274,7 @@ int vgpu_ioctl_chan_wait(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_chan_destroy(struct vgpu_ctx *ctx, void *data);
 __poll_t vgpu_chan_poll(struct vgpu_ctx *ctx, struct file *file,
 			poll_table *wait);
-void vgpu_chan_run(struct vgpu_chan *chan);
+bool vgpu_chan_next(struct vgpu_chan *chan, struct vgpu_cmd *cmd, u64 *seqno);
 void vgpu_chan_done(struct vgpu_chan *chan, int ret, u64 fault);
 void vgpu_chan_set_fault(struct vgpu_chan *chan,
 			 const struct vgpu_chan_fault *f);

@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The copy engines. A device has two, as a GPU has a host-to-device and a
- * device-to-host DMA engine, so transfers in the two directions overlap.
- * Each engine is one work item on the device's workqueue serving a run
- * list of channels: it takes the channel at the head, runs that channel's
- * next command and lets the channel decide where it goes next (back on a
- * list, possibly the other engine's, or idle). One command per turn keeps
- * a channel with a long queue from starving the others.
+ * The engines: each serves a run list of channels, one command per turn.
+ * A device has two copy engines, as a GPU has a host-to-device and a
+ * device-to-host DMA engine, so transfers in the two directions overlap,
+ * and the compute engine has a front end of the same kind. Each is one
+ * work item on the device's workqueue: it takes the channel at the head
+ * of its list, runs that channel's next command (vgpu_copy.c does copies,
+ * fills and semaphores; a launch only starts here, in vgpu_compute.c) and
+ * completes it, and the channel decides where it goes next (back on a
+ * list, possibly another engine's, or idle). One command per turn keeps a
+ * channel with a long queue from starving the others.
+ *
+ * Channels and engines call each other as a start/complete pair: a
+ * channel with work puts itself on an engine (vgpu_engine_queue()); the
+ * engine takes the channel's next command (vgpu_chan_next()) and hands
+ * it back done (vgpu_chan_done()). That is the one call cycle among the
+ * module's files.
  *
  * Locking: vgpu_engine.lock, a spinlock, protects the run list; it nests
  * inside vgpu_chan.lock and nothing nests inside it.
@@ -17,6 +26,30 @@
 #include <linux/workqueue.h>
 
 #include "vgpu_drv.h"
+
+/*
+ * Runs @chan's next command and completes it, or for a launch only starts
+ * it: the compute engine completes it when its last block ends.
+ */
+static void vgpu_engine_run(struct vgpu_chan *chan)
+{
+	struct vgpu_cmd cmd;
+	u64 fault = 0, seqno;
+	int ret = 0;
+
+	if (vgpu_chan_next(chan, &cmd, &seqno)) {
+		if (cmd.op == VGPU_CMD_LAUNCH) {
+			ret = vgpu_compute_start(chan, &cmd.launch,
+						 cmd.flags & VGPU_LAUNCH_PRIORITY_MASK,
+						 seqno);
+			if (ret == -EINPROGRESS)
+				return;
+		} else {
+			ret = vgpu_exec(chan->ctx, &cmd, &fault);
+		}
+	}
+	vgpu_chan_done(chan, ret, fault);
+}
 
 static void vgpu_engine_work(struct work_struct *work)
 {
@@ -34,7 +67,7 @@ static void vgpu_engine_work(struct work_struct *work)
 		spin_unlock(&e->lock);
 		if (!chan)
 			break;
-		vgpu_chan_run(chan);
+		vgpu_engine_run(chan);
 		cond_resched();
 	}
 }
