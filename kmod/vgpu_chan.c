@@ -12,12 +12,10 @@
  * context's read-only status page; CHAN_WAIT sleeps until a fence is
  * reached and poll() until the context is idle.
  *
- * Locking, outermost first:
- *   vgpu_ctx.chan_lock  - the channel table;
- *   vgpu_chan.lock      - a channel's queue, counters, state and error;
- *   vgpu_engine.lock    - an engine's run list;
- *   vgpu_vm.lock (read) - taken by the engine around each command, never
- *                         with vgpu_chan.lock held.
+ * Locking: vgpu_ctx.chan_lock guards the channel table, vgpu_chan.lock a
+ * channel's queue, counters, state and error; a channel goes on an
+ * engine's run list under its own lock. The module's lock order is
+ * written in vgpu_drv.h.
  */
 #include <linux/jiffies.h>
 #include <linux/kref.h>

@@ -15,7 +15,8 @@
  * Locking: vgpu_compute.lock (a spinlock) protects the list of active
  * launches and each launch's block counters; the SM workers take the
  * context's vgpu_vm.lock for reading around a slice, never while holding
- * vgpu_compute.lock.
+ * vgpu_compute.lock, and let it go before they report a fault to the
+ * channel (the module's order is in vgpu_drv.h).
  */
 #include <linux/jiffies.h>
 #include <linux/kthread.h>

@@ -18,7 +18,8 @@
  * module's files.
  *
  * Locking: vgpu_engine.lock, a spinlock, protects the run list; it nests
- * inside vgpu_chan.lock and nothing nests inside it.
+ * inside vgpu_chan.lock and nothing nests inside it (the module's order
+ * is in vgpu_drv.h).
  */
 #include <linux/list.h>
 #include <linux/sched.h>

@@ -12,7 +12,8 @@
  * Locking: vgpu_vm.lock, held for writing, serialises every change to a
  * context's address space (window, trees, shared-chunk list and bitmaps);
  * lookups and the engines hold it for reading. The maple trees' internal
- * spinlocks nest inside it.
+ * spinlocks nest inside it, and it nests inside mmap_lock (the module's
+ * order is in vgpu_drv.h).
  */
 #include <linux/bitmap.h>
 #include <linux/lockdep.h>
