@@ -20,6 +20,7 @@
 #include <linux/jiffies.h>
 #include <linux/kref.h>
 #include <linux/ktime.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/nospec.h>
 #include <linux/poll.h>
@@ -42,11 +43,12 @@ static struct vgpu_chan_status *vgpu_status(struct vgpu_chan *chan)
 		chan->handle;
 }
 
-/* Retires the command at the head of the queue; called with chan->lock. */
+/* Retires the command at the head of the queue. */
 static void vgpu_chan_retire(struct vgpu_chan *chan, int ret, u64 fault)
 {
 	struct vgpu_chan_status *st = vgpu_status(chan);
 
+	lockdep_assert_held(&chan->lock);
 	if (ret && !chan->error) {
 		chan->error = ret == -EFAULT ? VGPU_CHAN_FAULT :
 			ret == -ETIME ? VGPU_CHAN_TIMEOUT : VGPU_CHAN_LAUNCH_FAULT;
@@ -89,12 +91,13 @@ static struct vgpu_engine *vgpu_cmd_engine(struct vgpu_ctx *ctx,
 		&ce[VGPU_CE_D2H] : &ce[VGPU_CE_H2D];
 }
 
-/* Puts an idle channel with work on an engine; called with chan->lock. */
+/* Puts an idle channel with work on an engine. */
 static void vgpu_chan_kick(struct vgpu_chan *chan)
 {
 	struct vgpu_ctx *ctx = chan->ctx;
 	const struct vgpu_cmd *head;
 
+	lockdep_assert_held(&chan->lock);
 	if (chan->state != VGPU_CS_IDLE || chan->completed == chan->submitted)
 		return;
 	head = &chan->queue[chan->completed & (chan->ring_size - 1)];
@@ -104,9 +107,10 @@ static void vgpu_chan_kick(struct vgpu_chan *chan)
 	vgpu_engine_queue(vgpu_cmd_engine(ctx, head), chan);
 }
 
-/* Lets a blocked channel test its semaphore again; called with chan->lock. */
+/* Lets a blocked channel test its semaphore again. */
 static void vgpu_chan_unblock(struct vgpu_chan *chan)
 {
+	lockdep_assert_held(&chan->lock);
 	if (chan->state != VGPU_CS_BLOCKED)
 		return;
 	chan->state = VGPU_CS_IDLE;
@@ -118,6 +122,7 @@ static void vgpu_chan_unblock_all(struct vgpu_ctx *ctx)
 {
 	unsigned int i;
 
+	lockdep_assert_held(&ctx->chan_lock);
 	for (i = 0; i < VGPU_MAX_CHANNELS; i++) {
 		struct vgpu_chan *chan = ctx->chans[i];
 
@@ -253,11 +258,12 @@ int vgpu_ioctl_chan_fault(struct vgpu_ctx *ctx, void *data)
 	return chan ? 0 : -ENOENT;
 }
 
-/* Frees channels that were destroyed and have finished; with chan_lock. */
+/* Frees channels that were destroyed and have finished. */
 static void vgpu_chan_reap(struct vgpu_ctx *ctx)
 {
 	unsigned int i;
 
+	lockdep_assert_held(&ctx->chan_lock);
 	for (i = 0; i < VGPU_MAX_CHANNELS; i++) {
 		struct vgpu_chan *chan = ctx->chans[i];
 		bool idle;
@@ -274,11 +280,12 @@ static void vgpu_chan_reap(struct vgpu_ctx *ctx)
 	}
 }
 
-/* The open (not destroyed) channel @handle; with chan_lock held. */
+/* The open (not destroyed) channel @handle. */
 static struct vgpu_chan *vgpu_chan_get(struct vgpu_ctx *ctx, u32 handle)
 {
 	struct vgpu_chan *chan;
 
+	lockdep_assert_held(&ctx->chan_lock);
 	if (handle >= VGPU_MAX_CHANNELS)
 		return NULL;
 	chan = ctx->chans[array_index_nospec(handle, VGPU_MAX_CHANNELS)];

@@ -22,6 +22,7 @@
  * is in vgpu_drv.h).
  */
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -82,11 +83,13 @@ void vgpu_engine_init(struct vgpu_engine *e, struct workqueue_struct *wq)
 }
 
 /*
- * Puts @chan at the end of @e's run list; the caller holds chan->lock and
- * has given the engine a reference to the channel.
+ * Puts @chan at the end of @e's run list; the caller has given the engine
+ * a reference to the channel, and holds its lock, under which the channel
+ * moved to QUEUED: it is on one engine at a time.
  */
 void vgpu_engine_queue(struct vgpu_engine *e, struct vgpu_chan *chan)
 {
+	lockdep_assert_held(&chan->lock);
 	spin_lock(&e->lock);
 	list_add_tail(&chan->node, &e->ready);
 	e->queued++;

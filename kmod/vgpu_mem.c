@@ -61,6 +61,7 @@ static int vgpu_vm_find_gap(struct vgpu_vm *vm, u64 size, unsigned long *va)
 	struct vgpu_chunk *chunk;
 	unsigned long index = 0;
 
+	lockdep_assert_held_write(&vm->lock);
 	mt_for_each(&vm->chunks, chunk, index, ULONG_MAX) {
 		if (chunk->va - cursor >= size)
 			break;
@@ -81,6 +82,7 @@ static struct vgpu_chunk *vgpu_chunk_create(struct vgpu_ctx *ctx, u64 size,
 	unsigned long va;
 	int ret;
 
+	lockdep_assert_held_write(&vm->lock);
 	ret = vgpu_mem_charge(ctx->vdev, size);
 	if (ret)
 		return ERR_PTR(ret);
@@ -142,6 +144,7 @@ static void vgpu_chunk_free(struct vgpu_ctx *ctx, struct vgpu_chunk *chunk)
 
 static void vgpu_chunk_destroy(struct vgpu_ctx *ctx, struct vgpu_chunk *chunk)
 {
+	lockdep_assert_held_write(&ctx->vm.lock);
 	mtree_erase(&ctx->vm.chunks, chunk->va);
 	if (chunk->bitmap)
 		list_del(&chunk->link);
@@ -155,6 +158,7 @@ static int vgpu_suballoc(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
 	struct vgpu_chunk *chunk;
 	unsigned long start;
 
+	lockdep_assert_held_write(&ctx->vm.lock);
 	list_for_each_entry(chunk, &ctx->vm.shared, link) {
 		start = bitmap_find_next_zero_area(chunk->bitmap, VGPU_GRANULES,
 						   0, nr, 0);
@@ -179,6 +183,7 @@ static void vgpu_unplace(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
 	struct vgpu_chunk *chunk = alloc->chunk;
 	unsigned int nr = alloc->span / VGPU_SUBALLOC_ALIGN;
 
+	lockdep_assert_held_write(&ctx->vm.lock);
 	if (chunk->bitmap) {
 		bitmap_clear(chunk->bitmap,
 			     (alloc->va - chunk->va) / VGPU_SUBALLOC_ALIGN, nr);
