@@ -355,8 +355,8 @@ int vgpu_ioctl_chan_create(struct vgpu_ctx *ctx, void *data)
 
 /**
  * vgpu_ioctl_chan_submit() - VGPU_IOCTL_CHAN_SUBMIT: the doorbell.
- * Return: 0, -ENOENT, -EINVAL, -EFAULT, -EAGAIN (the queue is full: wait
- * for earlier work first) or -EIO (the channel has failed).
+ * Return: 0, -ENOENT, -EINVAL, -EFAULT, -ENOMEM, -EAGAIN (the queue is
+ * full: wait for earlier work first) or -EIO (the channel has failed).
  */
 int vgpu_ioctl_chan_submit(struct vgpu_ctx *ctx, void *data)
 {

@@ -68,7 +68,7 @@ static void vgpu_run_free(struct vgpu_run *run)
 	kfree(run);
 }
 
-/* Fails the launch with @kind before any block ran. */
+/* Fails the launch before any block ran: a BAD_LAUNCH report. */
 static int vgpu_bad_launch(struct vgpu_chan *chan,
 			   const struct vgpu_cmd_launch *cl, u64 seqno)
 {

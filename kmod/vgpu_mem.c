@@ -7,7 +7,9 @@
  * the context's VA window. Allocations of up to VGPU_SUBALLOC_MAX share
  * chunks at VGPU_SUBALLOC_ALIGN granularity, as NVIDIA's driver does;
  * larger ones get a chunk of their own. Two maple trees index a context's
- * chunks and its allocations by address range.
+ * chunks and its allocations by address range. The allocations' tree and
+ * a third, of host ranges (vgpu_host.c, vgpu_host_alloc.c), are what
+ * vgpu_vm_translate() walks to find what a device address reaches.
  *
  * Locking: vgpu_vm.lock, held for writing, serialises every change to a
  * context's address space (window, trees, shared-chunk list and bitmaps);
@@ -318,7 +320,8 @@ int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data)
 
 /**
  * vgpu_ioctl_mem_query() - VGPU_IOCTL_MEM_QUERY.
- * Return: 0, -ENOENT (no allocation holds the address).
+ * Return: 0, -EINVAL (flags, padding), -ENOENT (no allocation holds the
+ * address).
  */
 int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data)
 {
