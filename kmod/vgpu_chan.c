@@ -2,28 +2,27 @@
 /*
  * Channels: in-order command queues fed from a ring in user memory (the
  * doorbell ioctl copies new commands out of it and validates the copies).
- * A channel with work sits on the run list of the copy engine its next
- * command needs (vgpu_engine.c), which runs that command and hands the
- * channel back here to be placed again. A SEM_ACQUIRE whose test fails
- * parks the channel (BLOCKED) until something may have changed the
- * semaphore: a completion in the context, the channel's doorbell, or the
- * periodic sem_work. Progress and sticky errors are published in the
+ * A channel with work sits on the run list of the engine its next command
+ * needs (vgpu_engine.c), which takes that command from here
+ * (vgpu_chan_next()), runs it and hands the channel back to be placed
+ * again (vgpu_chan_done()). A SEM_ACQUIRE whose test fails parks the
+ * channel (BLOCKED) until something may have changed the semaphore: a
+ * completion in the context, the channel's doorbell, or the periodic
+ * sem_work. Progress and sticky errors are published in the
  * context's read-only status page; CHAN_WAIT sleeps until a fence is
  * reached and poll() until the context is idle.
  *
- * Locking, outermost first:
- *   vgpu_ctx.chan_lock  - the channel table;
- *   vgpu_chan.lock      - a channel's queue, counters, state and error;
- *   vgpu_engine.lock    - an engine's run list;
- *   vgpu_vm.lock (read) - taken by the engine around each command, never
- *                         with vgpu_chan.lock held.
+ * Locking: vgpu_ctx.chan_lock guards the channel table, vgpu_chan.lock a
+ * channel's queue, counters, state and error; a channel goes on an
+ * engine's run list under its own lock. The module's lock order is
+ * written in vgpu_drv.h.
  */
 #include <linux/jiffies.h>
 #include <linux/kref.h>
 #include <linux/ktime.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/nospec.h>
-#include <linux/overflow.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -44,11 +43,12 @@ static struct vgpu_chan_status *vgpu_status(struct vgpu_chan *chan)
 		chan->handle;
 }
 
-/* Retires the command at the head of the queue; called with chan->lock. */
+/* Retires the command at the head of the queue. */
 static void vgpu_chan_retire(struct vgpu_chan *chan, int ret, u64 fault)
 {
 	struct vgpu_chan_status *st = vgpu_status(chan);
 
+	lockdep_assert_held(&chan->lock);
 	if (ret && !chan->error) {
 		chan->error = ret == -EFAULT ? VGPU_CHAN_FAULT :
 			ret == -ETIME ? VGPU_CHAN_TIMEOUT : VGPU_CHAN_LAUNCH_FAULT;
@@ -57,7 +57,7 @@ static void vgpu_chan_retire(struct vgpu_chan *chan, int ret, u64 fault)
 		WRITE_ONCE(st->error_seqno, chan->error_seqno);
 		smp_wmb();	/* the error's details before the error */
 		WRITE_ONCE(st->error, chan->error);
-		/* The error before the context's failure (vgpu_chan_run()). */
+		/* The error before the context's failure (vgpu_chan_next()). */
 		smp_store_release(&chan->ctx->failed, true);
 	}
 	chan->completed++;
@@ -81,9 +81,9 @@ static struct vgpu_engine *vgpu_cmd_engine(struct vgpu_ctx *ctx,
 	if (cmd->op == VGPU_CMD_LAUNCH)
 		return &ctx->vdev->compute.front;
 	if (cmd->op == VGPU_CMD_COPY) {
-		if (vgpu_is_host(ctx, cmd->copy.src))
+		if (vgpu_vm_is_host(&ctx->vm, cmd->copy.src))
 			return &ce[VGPU_CE_H2D];
-		if (vgpu_is_host(ctx, cmd->copy.dst))
+		if (vgpu_vm_is_host(&ctx->vm, cmd->copy.dst))
 			return &ce[VGPU_CE_D2H];
 	}
 	return READ_ONCE(ce[VGPU_CE_D2H].queued) <
@@ -91,12 +91,13 @@ static struct vgpu_engine *vgpu_cmd_engine(struct vgpu_ctx *ctx,
 		&ce[VGPU_CE_D2H] : &ce[VGPU_CE_H2D];
 }
 
-/* Puts an idle channel with work on an engine; called with chan->lock. */
+/* Puts an idle channel with work on an engine. */
 static void vgpu_chan_kick(struct vgpu_chan *chan)
 {
 	struct vgpu_ctx *ctx = chan->ctx;
 	const struct vgpu_cmd *head;
 
+	lockdep_assert_held(&chan->lock);
 	if (chan->state != VGPU_CS_IDLE || chan->completed == chan->submitted)
 		return;
 	head = &chan->queue[chan->completed & (chan->ring_size - 1)];
@@ -106,9 +107,10 @@ static void vgpu_chan_kick(struct vgpu_chan *chan)
 	vgpu_engine_queue(vgpu_cmd_engine(ctx, head), chan);
 }
 
-/* Lets a blocked channel test its semaphore again; called with chan->lock. */
+/* Lets a blocked channel test its semaphore again. */
 static void vgpu_chan_unblock(struct vgpu_chan *chan)
 {
+	lockdep_assert_held(&chan->lock);
 	if (chan->state != VGPU_CS_BLOCKED)
 		return;
 	chan->state = VGPU_CS_IDLE;
@@ -120,6 +122,7 @@ static void vgpu_chan_unblock_all(struct vgpu_ctx *ctx)
 {
 	unsigned int i;
 
+	lockdep_assert_held(&ctx->chan_lock);
 	for (i = 0; i < VGPU_MAX_CHANNELS; i++) {
 		struct vgpu_chan *chan = ctx->chans[i];
 
@@ -194,20 +197,20 @@ void vgpu_chan_done(struct vgpu_chan *chan, int ret, u64 fault)
 }
 
 /**
- * vgpu_chan_run() - run @chan's next command; called by the engine that
- * had it on its run list. A launch only starts here and finishes later.
+ * vgpu_chan_next() - the command at the head of @chan's queue, for the
+ * engine that took @chan off its run list, with its place in the
+ * channel's sequence (its fence value).
+ * Return: whether to run it; false: skip it (the engine completes it at
+ * once, with success).
  */
-void vgpu_chan_run(struct vgpu_chan *chan)
+bool vgpu_chan_next(struct vgpu_chan *chan, struct vgpu_cmd *cmd, u64 *seqno)
 {
 	struct vgpu_ctx *ctx = chan->ctx;
-	struct vgpu_cmd cmd;
-	u64 fault = 0, seqno;
 	bool skip;
-	int ret = 0;
 
 	mutex_lock(&chan->lock);
-	cmd = chan->queue[chan->completed & (chan->ring_size - 1)];
-	seqno = chan->completed + 1;
+	*cmd = chan->queue[chan->completed & (chan->ring_size - 1)];
+	*seqno = chan->completed + 1;
 	/*
 	 * After a failure of any channel of the context (as a GPU fault ends
 	 * the whole CUDA context), or once the file is closing: skip. Fences
@@ -217,17 +220,7 @@ void vgpu_chan_run(struct vgpu_chan *chan)
 	skip = chan->error || smp_load_acquire(&ctx->failed) ||
 		READ_ONCE(ctx->dying);
 	mutex_unlock(&chan->lock);
-
-	if (!skip && cmd.op == VGPU_CMD_LAUNCH) {
-		ret = vgpu_compute_start(chan, &cmd.launch,
-					 cmd.flags & VGPU_LAUNCH_PRIORITY_MASK,
-					 seqno);
-		if (ret == -EINPROGRESS)
-			return;
-	} else if (!skip) {
-		ret = vgpu_exec(ctx, &cmd, &fault);
-	}
-	vgpu_chan_done(chan, ret, fault);
+	return !skip;
 }
 
 /* Records the report of a failed launch, for CHAN_FAULT. */
@@ -265,11 +258,12 @@ int vgpu_ioctl_chan_fault(struct vgpu_ctx *ctx, void *data)
 	return chan ? 0 : -ENOENT;
 }
 
-/* Frees channels that were destroyed and have finished; with chan_lock. */
+/* Frees channels that were destroyed and have finished. */
 static void vgpu_chan_reap(struct vgpu_ctx *ctx)
 {
 	unsigned int i;
 
+	lockdep_assert_held(&ctx->chan_lock);
 	for (i = 0; i < VGPU_MAX_CHANNELS; i++) {
 		struct vgpu_chan *chan = ctx->chans[i];
 		bool idle;
@@ -286,11 +280,12 @@ static void vgpu_chan_reap(struct vgpu_ctx *ctx)
 	}
 }
 
-/* The open (not destroyed) channel @handle; with chan_lock held. */
+/* The open (not destroyed) channel @handle. */
 static struct vgpu_chan *vgpu_chan_get(struct vgpu_ctx *ctx, u32 handle)
 {
 	struct vgpu_chan *chan;
 
+	lockdep_assert_held(&ctx->chan_lock);
 	if (handle >= VGPU_MAX_CHANNELS)
 		return NULL;
 	chan = ctx->chans[array_index_nospec(handle, VGPU_MAX_CHANNELS)];
@@ -358,104 +353,10 @@ int vgpu_ioctl_chan_create(struct vgpu_ctx *ctx, void *data)
 	return 0;
 }
 
-/*
- * One side of a copy (@addr, @pitch, @slice rows): rows must not overlap
- * and the last byte must not wrap around the address space.
- */
-static int vgpu_copy_check(const struct vgpu_cmd_copy *c, const u64 *addr,
-			   u64 pitch, u32 slice)
-{
-	u32 depth = max(c->depth, 1U);
-	u64 rows, span, last;
-
-	if (!c->width || !c->height)
-		return -EINVAL;
-	if (depth == 1 ? slice : slice < c->height)
-		return -EINVAL;
-	if ((u64)c->height * depth > 1 && pitch < c->width)
-		return -EINVAL;
-	/* Rows before the last one: (depth - 1) slices and height - 1 rows. */
-	rows = (u64)(depth - 1) * slice + c->height - 1;
-	if (check_mul_overflow(rows, pitch, &span) ||
-	    check_add_overflow(span, c->width, &span) ||
-	    check_add_overflow(*addr, span, &last))
-		return -EINVAL;
-	return 0;
-}
-
-/* The arguments shared by both semaphore commands. */
-static int vgpu_sem_check(const struct vgpu_cmd *c)
-{
-	bool sem32 = c->flags & VGPU_SEM_32;
-
-	if (!IS_ALIGNED(c->sem.addr, sem32 ? 4 : 8) ||
-	    (sem32 && c->sem.value > U32_MAX) ||
-	    memchr_inv(&c->raw[2], 0, 5 * sizeof(u64)))
-		return -EINVAL;
-	return 0;
-}
-
-/* Checks a command copied out of the ring. */
-static int vgpu_cmd_check(struct vgpu_ctx *ctx, const struct vgpu_cmd *c)
-{
-	u64 span, last;
-
-	switch (c->op) {
-	case VGPU_CMD_NOP:
-		return c->flags || memchr_inv(c->raw, 0, sizeof(c->raw)) ?
-			-EINVAL : 0;
-	case VGPU_CMD_COPY:
-		if (c->flags || vgpu_copy_check(&c->copy, &c->copy.src,
-						c->copy.src_pitch,
-						c->copy.src_height) ||
-		    vgpu_copy_check(&c->copy, &c->copy.dst, c->copy.dst_pitch,
-				    c->copy.dst_height))
-			return -EINVAL;
-		return 0;
-	case VGPU_CMD_MEMSET: {
-		u32 es = c->memset.elem_size;
-		u64 row;
-
-		if (c->flags || c->memset.pad || c->raw[5] || c->raw[6] ||
-		    (es != 1 && es != 2 && es != 4) ||
-		    (es < 4 && c->memset.value >> (8 * es)) ||
-		    !c->memset.width || !c->memset.height ||
-		    !IS_ALIGNED(c->memset.dst, es) ||
-		    !IS_ALIGNED(c->memset.pitch, es))
-			return -EINVAL;
-		if (check_mul_overflow(c->memset.width, (u64)es, &row) ||
-		    (c->memset.height > 1 && c->memset.pitch < row))
-			return -EINVAL;
-		if (check_mul_overflow((u64)c->memset.height - 1,
-				       c->memset.pitch, &span) ||
-		    check_add_overflow(span, row, &span) ||
-		    check_add_overflow(c->memset.dst, span, &last))
-			return -EINVAL;
-		return 0;
-	}
-	case VGPU_CMD_SEM_RELEASE:
-		if ((c->flags & ~(VGPU_SEM_TIMESTAMP | VGPU_SEM_32)) ||
-		    ((c->flags & VGPU_SEM_TIMESTAMP) && (c->flags & VGPU_SEM_32)))
-			return -EINVAL;
-		return vgpu_sem_check(c);
-	case VGPU_CMD_SEM_ACQUIRE:
-		if (c->flags & ~(VGPU_SEM_TEST_MASK | VGPU_SEM_32))
-			return -EINVAL;
-		return vgpu_sem_check(c);
-	case VGPU_CMD_LAUNCH:
-		return (c->flags & ~VGPU_LAUNCH_PRIORITY_MASK) ||
-			(c->flags & VGPU_LAUNCH_PRIORITY_MASK) >
-			VGPU_LAUNCH_PRIORITY_MAX ? -EINVAL :
-			vgpu_launch_check(&ctx->vdev->props, &c->launch);
-	default:
-		return -EINVAL;
-	}
-}
-
 /**
  * vgpu_ioctl_chan_submit() - VGPU_IOCTL_CHAN_SUBMIT: the doorbell.
- * Return: 0, -ENOENT, -EINVAL, -EFAULT, -EAGAIN (the queue is full: wait
- * for earlier work first) or -EIO (the channel has failed).
+ * Return: 0, -ENOENT, -EINVAL, -EFAULT, -ENOMEM, -EAGAIN (the queue is
+ * full: wait for earlier work first) or -EIO (the channel has failed).
  */
 int vgpu_ioctl_chan_submit(struct vgpu_ctx *ctx, void *data)
 {

@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The compute engine. Its front end, an engine like the copy engines
- * (vgpu_engine.c), takes a channel whose next command is a launch, checks
- * the launch and makes it active; the channel then waits until the launch
- * ends. SM workers, one kernel thread per streaming multiprocessor, take
- * blocks from every active launch in turn, so kernels of different
- * channels run at the same time, and run each block in slices: floating
- * point between kernel_fpu_begin() and kernel_fpu_end(), the context's
- * address space held for reading, a chance to reschedule and a look at the
- * deadline and at the context closing between slices.
+ * (vgpu_engine.c), takes a channel whose next command is a launch and
+ * hands the launch to vgpu_compute_start(), which checks it against the
+ * kernel it names and makes it active; the channel then waits until the
+ * launch ends (vgpu_chan_done()). SM workers, one kernel thread per
+ * streaming multiprocessor, take blocks from every active launch in turn,
+ * so kernels of different channels run at the same time, and run each
+ * block in slices: floating point between kernel_fpu_begin() and
+ * kernel_fpu_end(), the context's address space held for reading, a
+ * chance to reschedule and a look at the deadline and at the context
+ * closing between slices.
  *
  * Locking: vgpu_compute.lock (a spinlock) protects the list of active
  * launches and each launch's block counters; the SM workers take the
  * context's vgpu_vm.lock for reading around a slice, never while holding
- * vgpu_compute.lock.
+ * vgpu_compute.lock, and let it go before they report a fault to the
+ * channel (the module's order is in vgpu_drv.h).
  */
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
@@ -57,37 +60,6 @@ struct vgpu_run {
 	int ret;		/* how the launch ends: 0, -EIO or -ETIME */
 };
 
-/*
- * The most shared memory a block may have: the SM's, less the 1 KiB that
- * sm_80 and later keep for each block (what the opt-in attribute says).
- */
-static u64 vgpu_smem_optin(const struct vgpu_info *p)
-{
-	return p->shared_mem_per_sm - (p->cc_major >= 8 ? 1024 : 0);
-}
-
-/**
- * vgpu_launch_check() - the checks of a launch command at submit.
- * Return: 0 or -EINVAL.
- */
-int vgpu_launch_check(const struct vgpu_info *p,
-		      const struct vgpu_cmd_launch *cl)
-{
-	u64 threads = (u64)cl->block[0] * cl->block[1] * cl->block[2];
-	unsigned int i;
-
-	for (i = 0; i < 3; i++) {
-		if (!cl->grid[i] || cl->grid[i] > p->max_grid_dim[i] ||
-		    !cl->block[i] || cl->block[i] > p->max_block_dim[i])
-			return -EINVAL;
-	}
-	if (threads > p->max_threads_per_block ||
-	    cl->dyn_shared > vgpu_smem_optin(p) ||
-	    cl->param_bytes > VGPU_MAX_PARAM_BYTES)
-		return -EINVAL;
-	return 0;
-}
-
 static void vgpu_run_free(struct vgpu_run *run)
 {
 	if (run->mod)
@@ -96,7 +68,7 @@ static void vgpu_run_free(struct vgpu_run *run)
 	kfree(run);
 }
 
-/* Fails the launch with @kind before any block ran. */
+/* Fails the launch before any block ran: a BAD_LAUNCH report. */
 static int vgpu_bad_launch(struct vgpu_chan *chan,
 			   const struct vgpu_cmd_launch *cl, u64 seqno)
 {
@@ -131,7 +103,7 @@ int vgpu_compute_start(struct vgpu_chan *chan,
 	f = &run->mod->funcs[cl->func];
 	if (cl->param_bytes != f->param_bytes ||
 	    (u64)f->shared_bytes + cl->dyn_shared >
-	    vgpu_smem_optin(&ctx->vdev->props) ||
+	    vgpu_props_smem_optin(&ctx->vdev->props) ||
 	    (f->max_threads && (u64)cl->block[0] * cl->block[1] * cl->block[2] >
 	     f->max_threads))
 		goto bad;
@@ -357,7 +329,6 @@ int vgpu_compute_init(struct vgpu_device *vdev, unsigned int nsm)
 	struct vgpu_compute *ce = &vdev->compute;
 	unsigned int i;
 
-	vgpu_engine_init(&ce->front, vdev->engine_wq);
 	spin_lock_init(&ce->lock);
 	INIT_LIST_HEAD(&ce->active);
 	init_waitqueue_head(&ce->wq);

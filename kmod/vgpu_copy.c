@@ -11,7 +11,6 @@
  */
 #include <linux/highmem.h>
 #include <linux/ktime.h>
-#include <linux/maple_tree.h>
 #include <linux/mm.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
@@ -30,34 +29,27 @@ struct vgpu_seg {
 	bool mapped;
 };
 
-/* Maps as much of [@va, @va + @len) as is contiguous, or fails with -EFAULT. */
+/*
+ * Maps as much of [@va, @va + @len) as is contiguous, or fails with
+ * -EFAULT: nothing mapped at @va, or a write to read-only host memory.
+ */
 static int vgpu_seg_get(struct vgpu_vm *vm, u64 va, u64 len, bool write,
 			struct vgpu_seg *seg)
 {
-	struct vgpu_host_range *h;
-	struct vgpu_alloc *a;
+	struct vgpu_vm_span s;
 	u64 off;
 
 	seg->mapped = false;
-	if (va > ULONG_MAX)
+	if (vgpu_vm_translate(vm, va, &s) || (write && !s.writable))
 		return -EFAULT;
-	a = mtree_load(&vm->allocs, va);
-	if (a) {
-		off = va - a->va;
-		if (off >= a->size)
-			return -EFAULT;
-		seg->ptr = a->chunk->vaddr + (a->va - a->chunk->va) + off;
-		seg->len = min(len, a->size - off);
-		return 0;
+	off = va - s.va;
+	if (s.page) {
+		seg->ptr = kmap_local_page(s.page) + off;
+		seg->mapped = true;
+	} else {
+		seg->ptr = s.ptr + off;
 	}
-	h = mtree_load(&vm->hosts, va);
-	if (!h || (write && !h->writable))
-		return -EFAULT;
-	off = va - h->addr;
-	seg->ptr = kmap_local_page(h->pages[off >> PAGE_SHIFT]) +
-		   offset_in_page(off);
-	seg->len = min(len, PAGE_SIZE - offset_in_page(off));
-	seg->mapped = true;
+	seg->len = min(len, s.size - off);
 	return 0;
 }
 
@@ -320,12 +312,6 @@ int vgpu_read(struct vgpu_ctx *ctx, u64 va, void *buf, u64 len)
 	}
 	up_read(&vm->lock);
 	return ret;
-}
-
-/* Is @va inside a host range registered with @ctx? For placing work only. */
-bool vgpu_is_host(struct vgpu_ctx *ctx, u64 va)
-{
-	return va <= ULONG_MAX && mtree_load(&ctx->vm.hosts, va);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/ktime.h>
-#include <linux/maple_tree.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 
 #include "vgpu_drv.h"
@@ -27,35 +27,23 @@ u64 vgpu_core_time_ns(void)
 }
 
 /*
- * What a kernel of context @mmu reaches at @va: a device allocation
- * whole, or one page of registered or allocated host memory. Called by an
- * SM worker holding the context's vgpu_vm.lock for reading, inside its
- * FPU section (nothing here sleeps).
+ * What a kernel of context @mmu reaches at @va (vgpu_vm_translate()): a
+ * device allocation whole, or one page of registered or allocated host
+ * memory. The core calls this from vgpu_block_run(), which an SM worker
+ * runs holding the context's vgpu_vm.lock for reading, inside its FPU
+ * section (nothing here sleeps).
  */
 bool vgpu_core_lookup(void *mmu, u64 va, struct vgpu_range *r)
 {
 	struct vgpu_ctx *ctx = mmu;
-	struct vgpu_host_range *h;
-	struct vgpu_alloc *a;
-	u64 page;
+	struct vgpu_vm_span s;
 
-	if (va > ULONG_MAX)
+	lockdep_assert_held_read(&ctx->vm.lock);
+	if (vgpu_vm_translate(&ctx->vm, va, &s))
 		return false;
-	a = mtree_load(&ctx->vm.allocs, va);
-	if (a) {
-		r->va = a->va;
-		r->size = a->size;
-		r->ptr = (u8 *)a->chunk->vaddr + (a->va - a->chunk->va);
-		r->writable = true;
-		return true;
-	}
-	h = mtree_load(&ctx->vm.hosts, va);
-	if (!h)
-		return false;
-	page = (va - h->addr) >> PAGE_SHIFT;
-	r->va = h->addr + (page << PAGE_SHIFT);
-	r->size = PAGE_SIZE;
-	r->ptr = page_address(h->pages[page]);
-	r->writable = h->writable;
+	r->va = s.va;
+	r->size = s.size;
+	r->ptr = s.page ? page_address(s.page) : s.ptr;
+	r->writable = s.writable;
 	return !!r->ptr;
 }

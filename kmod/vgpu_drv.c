@@ -66,6 +66,7 @@ static struct vgpu_device *vgpu_device_create(unsigned int index, u32 sms,
 	}
 	for (i = 0; i < VGPU_NUM_CE; i++)
 		vgpu_engine_init(&vdev->ce[i], vdev->engine_wq);
+	vgpu_engine_init(&vdev->compute.front, vdev->engine_wq);
 
 	device_initialize(&vdev->dev);
 	vdev->dev.class = &vgpu_class;

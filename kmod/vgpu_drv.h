@@ -2,6 +2,47 @@
 /*
  * vgpu.ko private definitions: the device, the per-open context, and the
  * entry points each file of the module provides to the others.
+ *
+ * Locking: the module's locks and the order they nest in, outermost
+ * first. A lock may be taken while those above it are held, never while
+ * one below it is. What each protects is written at its declaration.
+ *
+ *   1. vgpu_ctx.chan_lock (mutex): a context's channel table.
+ *   2. vgpu_chan.lock (mutex): one channel's queue, counters, state and
+ *      error. Never two channels' at once.
+ *   3. mmap_lock (the process's, not ours): taken inside 1 and 2 when
+ *      CHAN_SUBMIT's copy of the ring faults; held by the kernel around
+ *      mmap() and around closing a mapping of host memory.
+ *   4. vgpu_vm.lock (rw_semaphore): a context's address space. Written by
+ *      the ioctls that change it and by mmap() and munmap() of host
+ *      allocations (inside 3); read by the engines around each command
+ *      (vgpu_exec(), vgpu_read()) and by the SM workers around each slice
+ *      of a block.
+ *
+ * Leaves, inside which nothing is taken:
+ *   - vgpu_engine.lock (spinlock): an engine's run list; inside 2
+ *     (vgpu_engine_queue()) or alone (the engine's work item).
+ *   - vgpu_compute.lock (spinlock): the active launches; always alone
+ *     (vgpu_compute_start() and the SM workers). The SM workers have no
+ *     lock of their own: they wait on vgpu_compute.wq for blocks.
+ *   - the xarray lock of vgpu_ctx.modules: the table of loaded modules;
+ *     alone.
+ *   - the internal locks of vgpu_vm's maple trees and xarray: inside 4.
+ *     A lookup in a maple tree takes only RCU's read side, which is how
+ *     vgpu_vm_is_host() looks without 4 (inside 2) for placing work.
+ *   - the internal locks of wait queues and workqueues.
+ *
+ * What follows from the order:
+ *   - vgpu_vm.lock is let go before a command is handed back to its
+ *     channel (vgpu_chan_done()) and before an SM worker reports a fault
+ *     (vgpu_chan_set_fault()), both of which take 2.
+ *   - mmap_lock is never taken inside vgpu_vm.lock: host memory is
+ *     charged and pinned outside it (vgpu_host.c), and the engines reach
+ *     host memory through its pages, never through user addresses.
+ *   - an SM worker holds vgpu_vm.lock for reading across its FPU section
+ *     (kernel_fpu_begin() to kernel_fpu_end(), preemption off), where
+ *     nothing may sleep: the core's lookups there (vgpu_core_lookup())
+ *     take no lock beyond the maple tree's RCU read side.
  */
 #ifndef _VGPU_DRV_H
 #define _VGPU_DRV_H
@@ -35,11 +76,12 @@ enum {
 };
 
 /*
- * struct vgpu_engine - one copy engine: a run list of channels whose next
- * command is this engine's, served in turn by one work item.
+ * struct vgpu_engine - one engine (vgpu_engine.c), a copy engine or the
+ * compute engine's front end: a run list of channels whose next command
+ * is this engine's, served in turn by one work item.
  */
 struct vgpu_engine {
-	spinlock_t lock;	/* protects @ready and @queued */
+	spinlock_t lock;	/* protects @ready, @queued, the channels' @node */
 	struct list_head ready;
 	unsigned int queued;
 	struct work_struct work;
@@ -53,7 +95,7 @@ struct vgpu_engine {
  */
 struct vgpu_compute {
 	struct vgpu_engine front;
-	spinlock_t lock;	/* protects @active */
+	spinlock_t lock;	/* protects @active, @runs, each launch's blocks */
 	struct list_head active;	/* launches with blocks to hand out */
 	wait_queue_head_t wq;	/* SM workers wait here for blocks */
 	unsigned int nsm;
@@ -64,10 +106,11 @@ struct vgpu_compute {
 /*
  * struct vgpu_device - one virtual GPU, /dev/vgpuN.
  *
- * Everything here is set before the character device goes live and never
- * changes afterwards, so it is read without locks. The embedded struct
- * device owns the lifetime: its release frees the structure once the last
- * open file (through the cdev) and the module have dropped their references.
+ * Everything here is set up before the character device goes live. Then
+ * @props never changes, so it is read without locks; @mem_used is atomic;
+ * the engines have their own locks. The embedded struct device owns the
+ * lifetime: its release frees the structure once the last open file
+ * (through the cdev) and the module have dropped their references.
  */
 struct vgpu_device {
 	struct device dev;
@@ -115,9 +158,10 @@ struct vgpu_host_range {
 
 /*
  * struct vgpu_vm - a context's device address space (vgpu_mem.c).
- * @lock: protects the rest of the structure: written by the ioctls that
- *	change the address space, read by the engines around each command,
- *	so two engines work in one context at once.
+ * @lock: protects the rest of the structure and the chunks, allocations
+ *	and host ranges it holds: written by the ioctls that change the
+ *	address space, read by the engines around each command and by SM
+ *	workers around each slice, so engines work in one context at once.
  * @base: first address of the VA window.
  * @size: size of the VA window; 0 until user space sets it.
  * @chunks: chunks of device memory by address range.
@@ -145,7 +189,8 @@ struct vgpu_vm {
  * @busy: channels with commands not yet completed (poll()).
  * @blocked: channels waiting in a SEM_ACQUIRE.
  * @failed: a channel has failed: every channel skips its commands from
- *	then on (vgpu_chan_run()), and poll() reports it.
+ *	then on (vgpu_chan_next()), and poll() reports it. Set under the
+ *	failing channel's lock, read without one (release/acquire).
  * @sem_work: evaluates the blocked channels' waits again, periodically.
  * @poll_wq: woken at every completion, for poll().
  */
@@ -154,7 +199,7 @@ struct vgpu_chan;
 struct vgpu_ctx {
 	struct vgpu_device *vdev;
 	struct vgpu_vm vm;
-	struct mutex chan_lock;	/* protects chans[] (vgpu_chan.c) */
+	struct mutex chan_lock;	/* protects chans[] and their @closing */
 	struct vgpu_chan *chans[VGPU_MAX_CHANNELS];
 	struct page *status_page;	/* struct vgpu_chan_status[] */
 	atomic_t running;
@@ -191,7 +236,8 @@ enum vgpu_chan_state {
  * struct vgpu_chan - one channel (vgpu_chan.c).
  * @queue: ring_size slots; commands [completed, submitted) wait there.
  * @submitted: commands queued since creation.
- * @completed: commands done (also in the status page).
+ * @completed: commands done (also in the status page; CHAN_WAIT's sleep
+ *	reads it without the lock).
  * @error: VGPU_CHAN_* of the first failure; later commands are skipped.
  * @closing: CHAN_DESTROY was called; the slot is reclaimed once idle.
  * @state: enum vgpu_chan_state.
@@ -203,17 +249,17 @@ struct vgpu_chan {
 	u32 handle;
 	u64 ring;
 	u32 ring_size;
+	bool closing;		/* under vgpu_ctx.chan_lock */
+	struct list_head node;	/* under the engine's vgpu_engine.lock */
+	wait_queue_head_t wq;	/* woken at each completion */
 	struct mutex lock;	/* protects the fields below */
 	struct vgpu_cmd *queue;
 	u64 submitted;
 	u64 completed;
 	u32 error;
 	u64 error_seqno;
-	bool closing;
 	enum vgpu_chan_state state;
-	struct list_head node;
 	struct vgpu_chan_fault fault;	/* the first failed launch's report */
-	wait_queue_head_t wq;	/* woken at each completion */
 };
 
 static inline struct vgpu_device *to_vgpu_device(struct device *dev)
@@ -226,6 +272,20 @@ int vgpu_props_parse_cc(const char *s, u32 *major, u32 *minor);
 void vgpu_props_init(struct vgpu_info *p, unsigned int index, u64 mem_size,
 		     u32 sm_count, u32 cc_major, u32 cc_minor);
 int vgpu_ioctl_get_info(struct vgpu_ctx *ctx, void *data);
+u64 vgpu_props_smem_optin(const struct vgpu_info *p);
+
+/*
+ * struct vgpu_vm_span - what a device address reaches (vgpu_vm_translate()):
+ * @size bytes from device address @va, device memory the kernel sees at
+ * @ptr, or a page of host memory, @page (@ptr NULL).
+ */
+struct vgpu_vm_span {
+	u64 va;
+	u64 size;
+	void *ptr;
+	struct page *page;
+	bool writable;
+};
 
 /* vgpu_mem.c */
 void vgpu_vm_init(struct vgpu_vm *vm);
@@ -235,6 +295,8 @@ int vgpu_ioctl_set_va_window(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data);
+int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s);
+bool vgpu_vm_is_host(struct vgpu_vm *vm, u64 va);
 
 /* vgpu_host.c */
 int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data);
@@ -257,11 +319,14 @@ int vgpu_ioctl_chan_wait(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_chan_destroy(struct vgpu_ctx *ctx, void *data);
 __poll_t vgpu_chan_poll(struct vgpu_ctx *ctx, struct file *file,
 			poll_table *wait);
-void vgpu_chan_run(struct vgpu_chan *chan);
+bool vgpu_chan_next(struct vgpu_chan *chan, struct vgpu_cmd *cmd, u64 *seqno);
 void vgpu_chan_done(struct vgpu_chan *chan, int ret, u64 fault);
 void vgpu_chan_set_fault(struct vgpu_chan *chan,
 			 const struct vgpu_chan_fault *f);
 int vgpu_ioctl_chan_fault(struct vgpu_ctx *ctx, void *data);
+
+/* vgpu_cmd.c */
+int vgpu_cmd_check(struct vgpu_ctx *ctx, const struct vgpu_cmd *c);
 
 /* vgpu_engine.c */
 void vgpu_engine_init(struct vgpu_engine *e, struct workqueue_struct *wq);
@@ -282,11 +347,8 @@ void vgpu_module_put(struct vgpu_module *m);
 /* vgpu_compute.c */
 int vgpu_compute_init(struct vgpu_device *vdev, unsigned int nsm);
 void vgpu_compute_fini(struct vgpu_device *vdev);
-int vgpu_launch_check(const struct vgpu_info *props,
-		      const struct vgpu_cmd_launch *cl);
 int vgpu_compute_start(struct vgpu_chan *chan,
 		       const struct vgpu_cmd_launch *cl, u32 priority, u64 seqno);
-bool vgpu_is_host(struct vgpu_ctx *ctx, u64 va);
 
 /* vgpu_file.c */
 extern const struct file_operations vgpu_fops;

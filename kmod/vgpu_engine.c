@@ -1,22 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The copy engines. A device has two, as a GPU has a host-to-device and a
- * device-to-host DMA engine, so transfers in the two directions overlap.
- * Each engine is one work item on the device's workqueue serving a run
- * list of channels: it takes the channel at the head, runs that channel's
- * next command and lets the channel decide where it goes next (back on a
- * list, possibly the other engine's, or idle). One command per turn keeps
- * a channel with a long queue from starving the others.
+ * The engines: each serves a run list of channels, one command per turn.
+ * A device has two copy engines, as a GPU has a host-to-device and a
+ * device-to-host DMA engine, so transfers in the two directions overlap,
+ * and the compute engine has a front end of the same kind. Each is one
+ * work item on the device's workqueue: it takes the channel at the head
+ * of its list, runs that channel's next command (vgpu_copy.c does copies,
+ * fills and semaphores; a launch only starts here, in vgpu_compute.c) and
+ * completes it, and the channel decides where it goes next (back on a
+ * list, possibly another engine's, or idle). One command per turn keeps a
+ * channel with a long queue from starving the others.
+ *
+ * Channels and engines call each other as a start/complete pair: a
+ * channel with work puts itself on an engine (vgpu_engine_queue()); the
+ * engine takes the channel's next command (vgpu_chan_next()) and hands
+ * it back done (vgpu_chan_done()). That is the one call cycle among the
+ * module's files.
  *
  * Locking: vgpu_engine.lock, a spinlock, protects the run list; it nests
- * inside vgpu_chan.lock and nothing nests inside it.
+ * inside vgpu_chan.lock and nothing nests inside it (the module's order
+ * is in vgpu_drv.h).
  */
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
 #include "vgpu_drv.h"
+
+/*
+ * Runs @chan's next command and completes it, or for a launch only starts
+ * it: the compute engine completes it when its last block ends.
+ */
+static void vgpu_engine_run(struct vgpu_chan *chan)
+{
+	struct vgpu_cmd cmd;
+	u64 fault = 0, seqno;
+	int ret = 0;
+
+	if (vgpu_chan_next(chan, &cmd, &seqno)) {
+		if (cmd.op == VGPU_CMD_LAUNCH) {
+			ret = vgpu_compute_start(chan, &cmd.launch,
+						 cmd.flags & VGPU_LAUNCH_PRIORITY_MASK,
+						 seqno);
+			if (ret == -EINPROGRESS)
+				return;
+		} else {
+			ret = vgpu_exec(chan->ctx, &cmd, &fault);
+		}
+	}
+	vgpu_chan_done(chan, ret, fault);
+}
 
 static void vgpu_engine_work(struct work_struct *work)
 {
@@ -34,7 +69,7 @@ static void vgpu_engine_work(struct work_struct *work)
 		spin_unlock(&e->lock);
 		if (!chan)
 			break;
-		vgpu_chan_run(chan);
+		vgpu_engine_run(chan);
 		cond_resched();
 	}
 }
@@ -48,11 +83,13 @@ void vgpu_engine_init(struct vgpu_engine *e, struct workqueue_struct *wq)
 }
 
 /*
- * Puts @chan at the end of @e's run list; the caller holds chan->lock and
- * has given the engine a reference to the channel.
+ * Puts @chan at the end of @e's run list; the caller has given the engine
+ * a reference to the channel, and holds its lock, under which the channel
+ * moved to QUEUED: it is on one engine at a time.
  */
 void vgpu_engine_queue(struct vgpu_engine *e, struct vgpu_chan *chan)
 {
+	lockdep_assert_held(&chan->lock);
 	spin_lock(&e->lock);
 	list_add_tail(&chan->node, &e->ready);
 	e->queued++;

@@ -105,7 +105,11 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 		   vgpu_ioctl_chan_fault),
 };
 
-/* Large enough for every argument structure; checked at build time. */
+/*
+ * Large enough for every argument structure. Nothing checks that at build
+ * time: vgpu_ioctl() refuses, with a warning, a command whose structure
+ * outgrows it.
+ */
 #define VGPU_IOCTL_MAX_ARG 256
 
 static long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)

@@ -7,8 +7,10 @@
  * through user space.
  *
  * Locking: the context's vgpu_vm.lock protects the tree of host ranges.
- * Charging and pinning take mmap_lock, so they run outside vgpu_vm.lock,
- * which is never taken with mmap_lock held either.
+ * Charging and pinning take mmap_lock, so they run outside vgpu_vm.lock:
+ * mmap() and munmap() of host allocations take vgpu_vm.lock inside
+ * mmap_lock (vgpu_host_alloc.c), and the other order could deadlock
+ * against them.
  */
 #include <linux/maple_tree.h>
 #include <linux/mm.h>

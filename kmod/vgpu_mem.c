@@ -7,15 +7,20 @@
  * the context's VA window. Allocations of up to VGPU_SUBALLOC_MAX share
  * chunks at VGPU_SUBALLOC_ALIGN granularity, as NVIDIA's driver does;
  * larger ones get a chunk of their own. Two maple trees index a context's
- * chunks and its allocations by address range.
+ * chunks and its allocations by address range. The allocations' tree and
+ * a third, of host ranges (vgpu_host.c, vgpu_host_alloc.c), are what
+ * vgpu_vm_translate() walks to find what a device address reaches.
  *
  * Locking: vgpu_vm.lock, held for writing, serialises every change to a
  * context's address space (window, trees, shared-chunk list and bitmaps);
  * lookups and the engines hold it for reading. The maple trees' internal
- * spinlocks nest inside it.
+ * spinlocks nest inside it, and it nests inside mmap_lock (the module's
+ * order is in vgpu_drv.h).
  */
 #include <linux/bitmap.h>
+#include <linux/lockdep.h>
 #include <linux/maple_tree.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -58,6 +63,7 @@ static int vgpu_vm_find_gap(struct vgpu_vm *vm, u64 size, unsigned long *va)
 	struct vgpu_chunk *chunk;
 	unsigned long index = 0;
 
+	lockdep_assert_held_write(&vm->lock);
 	mt_for_each(&vm->chunks, chunk, index, ULONG_MAX) {
 		if (chunk->va - cursor >= size)
 			break;
@@ -78,6 +84,7 @@ static struct vgpu_chunk *vgpu_chunk_create(struct vgpu_ctx *ctx, u64 size,
 	unsigned long va;
 	int ret;
 
+	lockdep_assert_held_write(&vm->lock);
 	ret = vgpu_mem_charge(ctx->vdev, size);
 	if (ret)
 		return ERR_PTR(ret);
@@ -139,6 +146,7 @@ static void vgpu_chunk_free(struct vgpu_ctx *ctx, struct vgpu_chunk *chunk)
 
 static void vgpu_chunk_destroy(struct vgpu_ctx *ctx, struct vgpu_chunk *chunk)
 {
+	lockdep_assert_held_write(&ctx->vm.lock);
 	mtree_erase(&ctx->vm.chunks, chunk->va);
 	if (chunk->bitmap)
 		list_del(&chunk->link);
@@ -152,6 +160,7 @@ static int vgpu_suballoc(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
 	struct vgpu_chunk *chunk;
 	unsigned long start;
 
+	lockdep_assert_held_write(&ctx->vm.lock);
 	list_for_each_entry(chunk, &ctx->vm.shared, link) {
 		start = bitmap_find_next_zero_area(chunk->bitmap, VGPU_GRANULES,
 						   0, nr, 0);
@@ -176,6 +185,7 @@ static void vgpu_unplace(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
 	struct vgpu_chunk *chunk = alloc->chunk;
 	unsigned int nr = alloc->span / VGPU_SUBALLOC_ALIGN;
 
+	lockdep_assert_held_write(&ctx->vm.lock);
 	if (chunk->bitmap) {
 		bitmap_clear(chunk->bitmap,
 			     (alloc->va - chunk->va) / VGPU_SUBALLOC_ALIGN, nr);
@@ -310,7 +320,8 @@ int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data)
 
 /**
  * vgpu_ioctl_mem_query() - VGPU_IOCTL_MEM_QUERY.
- * Return: 0, -ENOENT (no allocation holds the address).
+ * Return: 0, -EINVAL (flags, padding), -ENOENT (no allocation holds the
+ * address).
  */
 int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data)
 {
@@ -334,6 +345,59 @@ int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data)
 	}
 	up_read(&vm->lock);
 	return ret;
+}
+
+/**
+ * vgpu_vm_translate() - what device address @va of @vm reaches: the span
+ * that holds it, either a device allocation whole (as requested, not the
+ * granules reserved past its end) or one page of registered or allocated
+ * host memory. The caller holds vm->lock, which keeps the span mapped
+ * until it lets go; nothing here sleeps, so SM workers call this inside
+ * their FPU sections.
+ * Return: 0, or -EFAULT when nothing is mapped at @va.
+ */
+int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s)
+{
+	struct vgpu_host_range *h;
+	struct vgpu_alloc *a;
+	u64 page;
+
+	lockdep_assert_held(&vm->lock);
+	/* The trees are indexed by unsigned long. */
+	if (va > ULONG_MAX)
+		return -EFAULT;
+	a = mtree_load(&vm->allocs, va);
+	if (a) {
+		if (va - a->va >= a->size)
+			return -EFAULT;
+		s->va = a->va;
+		s->size = a->size;
+		s->ptr = a->chunk->vaddr + (a->va - a->chunk->va);
+		s->page = NULL;
+		s->writable = true;
+		return 0;
+	}
+	h = mtree_load(&vm->hosts, va);
+	if (!h)
+		return -EFAULT;
+	page = (va - h->addr) >> PAGE_SHIFT;
+	s->va = h->addr + (page << PAGE_SHIFT);
+	s->size = PAGE_SIZE;
+	s->ptr = NULL;
+	s->page = h->pages[page];
+	s->writable = h->writable;
+	return 0;
+}
+
+/*
+ * Is @va inside a host range mapped into @vm? For placing work only: the
+ * caller need not hold vm->lock (the tree's own locking makes the lookup
+ * safe), so the answer may be stale by the time the work runs, and the
+ * engine that runs it checks every access again.
+ */
+bool vgpu_vm_is_host(struct vgpu_vm *vm, u64 va)
+{
+	return va <= ULONG_MAX && mtree_load(&vm->hosts, va);
 }
 
 /* Context teardown: every allocation and chunk goes, capacity comes back. */

@@ -116,6 +116,15 @@ void vgpu_props_init(struct vgpu_info *p, unsigned int index, u64 mem_size,
 		 cc_major, cc_minor);
 }
 
+/*
+ * The most shared memory a block may have: the SM's, less the 1 KiB that
+ * sm_80 and later keep for each block (what the opt-in attribute says).
+ */
+u64 vgpu_props_smem_optin(const struct vgpu_info *p)
+{
+	return p->shared_mem_per_sm - (p->cc_major >= 8 ? 1024 : 0);
+}
+
 /**
  * vgpu_ioctl_get_info() - VGPU_IOCTL_GET_INFO.
  * Return: 0, or -EINVAL for nonzero flags or padding.
