@@ -8,11 +8,25 @@
  * Only what libvgpu implements is declared: a call that is missing here is
  * missing from the library too.
  */
-#ifndef VGPU_CUDA_H
-#define VGPU_CUDA_H
+#ifndef __cuda_cuda_h__
+/*
+ * The guard is NVIDIA's: helper headers test it to learn whether the
+ * driver API is declared, and a toolkit header that includes NVIDIA's
+ * cuda.h by its own directory (cudaEGL.h does) finds it taken by this one.
+ * VGPU_CUDA_H says that the cuda.h in use is vgpu's.
+ */
+#define __cuda_cuda_h__
+#define VGPU_CUDA_H 1
 
+/* NVIDIA's header brings in stdlib.h; programs may count on it. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+
+/* Only the current ABI is declared; CUDA 13's own header refuses it too. */
+#ifdef CUDA_FORCE_API_VERSION
+#error "cuda.h: CUDA_FORCE_API_VERSION is not supported"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,51 +69,57 @@ extern "C" {
  * (CUDA_API_PER_THREAD_DEFAULT_STREAM, which nvcc --default-stream
  * per-thread defines) call the _ptds and _ptsz entry points: synchronous
  * copies and fills run on the calling thread's default stream, and a NULL
- * stream means that stream too.
+ * stream means that stream too. The macros carry NVIDIA's names and
+ * bodies, token for token: the toolkit's cudaGL.h defines them again after
+ * including cuda.h, and programs test __CUDA_API_PER_THREAD_DEFAULT_STREAM.
+ * __CUDA_API_VERSION_INTERNAL selects the per-thread names as it does in
+ * the toolkit's headers.
  */
-#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
-#define CU_VG_PTDS(name) name##_ptds
-#define CU_VG_PTSZ(name) name##_ptsz
+#if defined(__CUDA_API_VERSION_INTERNAL) || \
+	defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define __CUDA_API_PER_THREAD_DEFAULT_STREAM
+#define __CUDA_API_PTDS(api) api ## _ptds
+#define __CUDA_API_PTSZ(api) api ## _ptsz
 #else
-#define CU_VG_PTDS(name) name
-#define CU_VG_PTSZ(name) name
+#define __CUDA_API_PTDS(api) api
+#define __CUDA_API_PTSZ(api) api
 #endif
-#define cuMemcpyHtoD CU_VG_PTDS(cuMemcpyHtoD_v2)
-#define cuMemcpyDtoH CU_VG_PTDS(cuMemcpyDtoH_v2)
-#define cuMemcpyDtoD CU_VG_PTDS(cuMemcpyDtoD_v2)
-#define cuMemcpy2D CU_VG_PTDS(cuMemcpy2D_v2)
-#define cuMemcpy2DUnaligned CU_VG_PTDS(cuMemcpy2DUnaligned_v2)
-#define cuMemcpy3D CU_VG_PTDS(cuMemcpy3D_v2)
-#define cuMemsetD8 CU_VG_PTDS(cuMemsetD8_v2)
-#define cuMemsetD16 CU_VG_PTDS(cuMemsetD16_v2)
-#define cuMemsetD32 CU_VG_PTDS(cuMemsetD32_v2)
-#define cuMemsetD2D8 CU_VG_PTDS(cuMemsetD2D8_v2)
-#define cuMemsetD2D16 CU_VG_PTDS(cuMemsetD2D16_v2)
-#define cuMemsetD2D32 CU_VG_PTDS(cuMemsetD2D32_v2)
-#define cuMemcpyHtoDAsync CU_VG_PTSZ(cuMemcpyHtoDAsync_v2)
-#define cuMemcpyDtoHAsync CU_VG_PTSZ(cuMemcpyDtoHAsync_v2)
-#define cuMemcpyDtoDAsync CU_VG_PTSZ(cuMemcpyDtoDAsync_v2)
-#define cuMemcpy2DAsync CU_VG_PTSZ(cuMemcpy2DAsync_v2)
-#define cuMemcpy3DAsync CU_VG_PTSZ(cuMemcpy3DAsync_v2)
-#define cuMemcpy CU_VG_PTDS(cuMemcpy)
-#define cuMemcpyAsync CU_VG_PTSZ(cuMemcpyAsync)
-#define cuMemsetD8Async CU_VG_PTSZ(cuMemsetD8Async)
-#define cuMemsetD16Async CU_VG_PTSZ(cuMemsetD16Async)
-#define cuMemsetD32Async CU_VG_PTSZ(cuMemsetD32Async)
-#define cuMemsetD2D8Async CU_VG_PTSZ(cuMemsetD2D8Async)
-#define cuMemsetD2D16Async CU_VG_PTSZ(cuMemsetD2D16Async)
-#define cuMemsetD2D32Async CU_VG_PTSZ(cuMemsetD2D32Async)
-#define cuLaunchKernel CU_VG_PTSZ(cuLaunchKernel)
-#define cuLaunchHostFunc CU_VG_PTSZ(cuLaunchHostFunc)
-#define cuStreamQuery CU_VG_PTSZ(cuStreamQuery)
-#define cuStreamSynchronize CU_VG_PTSZ(cuStreamSynchronize)
-#define cuStreamWaitEvent CU_VG_PTSZ(cuStreamWaitEvent)
-#define cuStreamAddCallback CU_VG_PTSZ(cuStreamAddCallback)
-#define cuStreamGetFlags CU_VG_PTSZ(cuStreamGetFlags)
-#define cuStreamGetPriority CU_VG_PTSZ(cuStreamGetPriority)
-#define cuStreamGetCtx CU_VG_PTSZ(cuStreamGetCtx)
-#define cuEventRecord CU_VG_PTSZ(cuEventRecord)
-#define cuEventRecordWithFlags CU_VG_PTSZ(cuEventRecordWithFlags)
+#define cuMemcpyHtoD __CUDA_API_PTDS(cuMemcpyHtoD_v2)
+#define cuMemcpyDtoH __CUDA_API_PTDS(cuMemcpyDtoH_v2)
+#define cuMemcpyDtoD __CUDA_API_PTDS(cuMemcpyDtoD_v2)
+#define cuMemcpy2D __CUDA_API_PTDS(cuMemcpy2D_v2)
+#define cuMemcpy2DUnaligned __CUDA_API_PTDS(cuMemcpy2DUnaligned_v2)
+#define cuMemcpy3D __CUDA_API_PTDS(cuMemcpy3D_v2)
+#define cuMemsetD8 __CUDA_API_PTDS(cuMemsetD8_v2)
+#define cuMemsetD16 __CUDA_API_PTDS(cuMemsetD16_v2)
+#define cuMemsetD32 __CUDA_API_PTDS(cuMemsetD32_v2)
+#define cuMemsetD2D8 __CUDA_API_PTDS(cuMemsetD2D8_v2)
+#define cuMemsetD2D16 __CUDA_API_PTDS(cuMemsetD2D16_v2)
+#define cuMemsetD2D32 __CUDA_API_PTDS(cuMemsetD2D32_v2)
+#define cuMemcpyHtoDAsync __CUDA_API_PTSZ(cuMemcpyHtoDAsync_v2)
+#define cuMemcpyDtoHAsync __CUDA_API_PTSZ(cuMemcpyDtoHAsync_v2)
+#define cuMemcpyDtoDAsync __CUDA_API_PTSZ(cuMemcpyDtoDAsync_v2)
+#define cuMemcpy2DAsync __CUDA_API_PTSZ(cuMemcpy2DAsync_v2)
+#define cuMemcpy3DAsync __CUDA_API_PTSZ(cuMemcpy3DAsync_v2)
+#define cuMemcpy __CUDA_API_PTDS(cuMemcpy)
+#define cuMemcpyAsync __CUDA_API_PTSZ(cuMemcpyAsync)
+#define cuMemsetD8Async __CUDA_API_PTSZ(cuMemsetD8Async)
+#define cuMemsetD16Async __CUDA_API_PTSZ(cuMemsetD16Async)
+#define cuMemsetD32Async __CUDA_API_PTSZ(cuMemsetD32Async)
+#define cuMemsetD2D8Async __CUDA_API_PTSZ(cuMemsetD2D8Async)
+#define cuMemsetD2D16Async __CUDA_API_PTSZ(cuMemsetD2D16Async)
+#define cuMemsetD2D32Async __CUDA_API_PTSZ(cuMemsetD2D32Async)
+#define cuLaunchKernel __CUDA_API_PTSZ(cuLaunchKernel)
+#define cuLaunchHostFunc __CUDA_API_PTSZ(cuLaunchHostFunc)
+#define cuStreamQuery __CUDA_API_PTSZ(cuStreamQuery)
+#define cuStreamSynchronize __CUDA_API_PTSZ(cuStreamSynchronize)
+#define cuStreamWaitEvent __CUDA_API_PTSZ(cuStreamWaitEvent)
+#define cuStreamAddCallback __CUDA_API_PTSZ(cuStreamAddCallback)
+#define cuStreamGetFlags __CUDA_API_PTSZ(cuStreamGetFlags)
+#define cuStreamGetPriority __CUDA_API_PTSZ(cuStreamGetPriority)
+#define cuStreamGetCtx __CUDA_API_PTSZ(cuStreamGetCtx)
+#define cuEventRecord __CUDA_API_PTSZ(cuEventRecord)
+#define cuEventRecordWithFlags __CUDA_API_PTSZ(cuEventRecordWithFlags)
 
 typedef int CUdevice_v1;
 typedef CUdevice_v1 CUdevice;
@@ -117,9 +137,17 @@ typedef struct CUlinkState_st *CUlinkState;
 
 typedef struct CUarray_st *CUarray;
 
+/*
+ * The toolkit's driver_types.h defines CUuuid too, for its cudaUUID_t:
+ * whichever header comes first defines it and CU_UUID_HAS_BEEN_DEFINED,
+ * and the other skips it.
+ */
+#ifndef CU_UUID_HAS_BEEN_DEFINED
+#define CU_UUID_HAS_BEEN_DEFINED
 typedef struct CUuuid_st {
 	char bytes[16];
 } CUuuid;
+#endif
 
 #define CU_IPC_HANDLE_SIZE 64
 #define CU_MEMHOSTALLOC_PORTABLE 0x01
@@ -1051,7 +1079,7 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart,
 			       CUevent hEnd);
 CUresult cuEventDestroy_v2(CUevent hEvent);
 
-/* The per-thread default stream's entry points (see CU_VG_PTDS above). */
+/* The per-thread default stream's entry points (see __CUDA_API_PTDS above). */
 CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n,
 			    CUstream s);
 CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dst, const void *src,
@@ -1143,4 +1171,4 @@ CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize,
 }
 #endif
 
-#endif /* VGPU_CUDA_H */
+#endif /* __cuda_cuda_h__ */
