@@ -22,13 +22,35 @@ mount -t 9p -o "$p9,ro,cache=loose" hostroot /host || { echo "vm: no host share"
 mount -t proc proc /host/proc
 mount -t sysfs sys /host/sys
 mount -t devtmpfs dev /host/dev
+# /tmp is the VM's own tmpfs: what programs write there stays in the VM.
+# The host's /tmp shows through it, so that a tree, a program or libraries
+# under /tmp are found: each entry of the host's /tmp at boot is
+# bind-mounted into the tmpfs, read-only as the rest of the host's root (a
+# symbolic link is copied: its target is a path of the host's root). A
+# mount costs a few milliseconds under TCG. An overlayfs would make those
+# entries writable as well (copied up into the VM), but the debug kernel
+# is built without overlayfs.
+mkdir -p /hosttmp
+mount --bind /host/tmp /hosttmp
 mount -t tmpfs tmp /host/tmp
+for e in /hosttmp/* /hosttmp/.[!.]* /hosttmp/..?*; do
+	name=${e#/hosttmp/}
+	if [ -L "$e" ]; then
+		ln -s "$(readlink "$e")" "/host/tmp/$name"
+	elif [ -d "$e" ]; then
+		mkdir "/host/tmp/$name" && mount --bind "$e" "/host/tmp/$name"
+	elif [ -e "$e" ]; then
+		touch "/host/tmp/$name" && mount --bind "$e" "/host/tmp/$name"
+	fi
+done
+umount /hosttmp
 mount -t tmpfs run /host/run
 mkdir -p /host/dev/shm /host/dev/pts
 mount -t tmpfs shm /host/dev/shm
 mount -t devpts devpts /host/dev/pts
 [ -d /host/sys/kernel/debug ] && mount -t debugfs debugfs /host/sys/kernel/debug
-# The caller's directory may lie under a path hidden by the tmpfs above.
+# The caller's directory, writable; it may lie under a path hidden by a
+# tmpfs above (/run).
 mkdir -p "/host$VM_CWD" 2>/dev/null
 mount -t 9p -o "$p9" cwd "/host$VM_CWD" || { echo "vm: no cwd share"; reboot -f; }
 mkdir -p /host/tmp/vgpu-ctl
