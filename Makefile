@@ -94,6 +94,27 @@ vm-module-debug:
 # --- libvgpu ---------------------------------------------------------------
 lib: $(LIBVGPU)
 
+# cuGetProcAddress's table (procaddr.c) is made from the toolkit's
+# cudaTypedefs.h and the symbols libvgpu.map exports.
+CUDA_INC ?= /usr/local/cuda/include
+PROCADDR_TABLE := $(BUILD)/gen/procaddr_table.h
+
+PROCADDR_TYPEDEFS := $(CUDA_INC)/cudaTypedefs.h
+
+$(PROCADDR_TABLE): tools/gen-procaddr libvgpu/libvgpu.map $(PROCADDR_TYPEDEFS)
+	@mkdir -p $(@D)
+	tools/gen-procaddr $(PROCADDR_TYPEDEFS) libvgpu/libvgpu.map $@
+
+$(PROCADDR_TYPEDEFS):
+	@echo "$@ not found: libvgpu's cuGetProcAddress table is made from the" \
+		"CUDA toolkit's cudaTypedefs.h; set CUDA_INC to the toolkit's" \
+		"include directory (make CUDA_INC=/usr/local/cuda/include)" >&2
+	@exit 1
+
+$(BUILD)/libvgpu/procaddr.o $(BUILD)/unit/libvgpu/procaddr.o: $(PROCADDR_TABLE)
+$(BUILD)/libvgpu/procaddr.o $(BUILD)/unit/libvgpu/procaddr.o: \
+	private CPPFLAGS += -I$(BUILD)/gen
+
 $(BUILD)/libvgpu/%.o: libvgpu/%.c $(LIB_HDRS) libvgpu/include/cuda.h uapi/vgpu.h core/isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@

@@ -1167,6 +1167,33 @@ CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize,
 		CUoccupancyB2DSize blockSizeToDynamicSMemSize,
 		size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags);
 
+/*
+ * Entry points by name, for an ABI version (procaddr.c). cuGetProcAddress
+ * binds to the _v2 symbol, which also says why a name did not resolve.
+ * Built for the per-thread default stream, it binds to
+ * cuGetProcAddress_v2_ptsz, a function of this header and no symbol, as in
+ * NVIDIA's: a lookup that names neither stream flag asks for the
+ * per-thread forms.
+ */
+#define cuGetProcAddress cuGetProcAddress_v2
+CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion,
+			     cuuint64_t flags,
+			     CUdriverProcAddressQueryResult *symbolStatus);
+#if defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM) && \
+	!defined(__CUDA_API_VERSION_INTERNAL)
+static inline CUresult cuGetProcAddress_v2_ptsz(const char *symbol,
+		void **pfn, int cudaVersion, cuuint64_t flags,
+		CUdriverProcAddressQueryResult *symbolStatus)
+{
+	if (!(flags & (CU_GET_PROC_ADDRESS_LEGACY_STREAM |
+		       CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM)))
+		flags |= CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
+	return cuGetProcAddress_v2(symbol, pfn, cudaVersion, flags,
+				   symbolStatus);
+}
+#define cuGetProcAddress_v2 cuGetProcAddress_v2_ptsz
+#endif
+
 #ifdef __cplusplus
 }
 #endif
