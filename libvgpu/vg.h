@@ -204,6 +204,13 @@ void vg_format_uuid(char *buf, size_t len, const uint8_t *uuid);
 /* attributes.c */
 CUresult vg_attribute(const struct vgpu_info *info, int attrib, int *value);
 
+/* device.c */
+unsigned int vg_texture_channels(int format);
+
+/* busid.c */
+bool vg_bus_id_parse(const char *s, unsigned int *domain, unsigned int *bus,
+		     unsigned int *device, unsigned int *function);
+
 /* context.c */
 CUresult vg_ctx_open(struct CUctx_st *ctx);
 void vg_ctx_close(struct CUctx_st *ctx);

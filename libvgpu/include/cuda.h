@@ -758,6 +758,21 @@ typedef enum CUlaunchAttributeID_enum {
 	CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING = 16,
 } CUlaunchAttributeID;
 
+/* The legacy device properties of cuDeviceGetProperties. */
+typedef struct CUdevprop_st {
+	int maxThreadsPerBlock;
+	int maxThreadsDim[3];
+	int maxGridSize[3];
+	int sharedMemPerBlock;
+	int totalConstantMemory;
+	int SIMDWidth;
+	int memPitch;
+	int regsPerBlock;
+	int clockRate;
+	int textureAlign;
+} CUdevprop_v1;
+typedef CUdevprop_v1 CUdevprop;
+
 typedef enum CUmem_range_attribute_enum {
 	CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1,
 	CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION = 2,
@@ -852,6 +867,18 @@ CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev);
 CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev);
 CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);
 CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);
+CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev);
+CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);
+CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);
+CUresult cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask,
+			 CUdevice dev);
+CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
+					    CUarray_format format,
+					    unsigned numChannels, CUdevice dev);
+CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev,
+			       CUdevice peerDev);
+CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib,
+				 CUdevice srcDevice, CUdevice dstDevice);
 
 /* Primary contexts */
 CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
