@@ -110,7 +110,7 @@ struct CUctx_st {
 	struct CUctx_st *next;	/* registry of live regular contexts */
 	int dev;		/* visible ordinal */
 	int fd;			/* -1 once destroyed or while inactive */
-	uint64_t serial;	/* unique in the process, per open */
+	uint64_t serial;	/* unique in the process, per open: cuCtxGetId */
 	uint64_t va_base;	/* device-address window reserved in this */
 	uint64_t va_size;	/* process while the context is open */
 	pthread_mutex_t lock;	/* the channels and state below */
@@ -140,7 +140,12 @@ struct CUctx_st {
 	uint64_t param_seq[VG_PARAM_CHUNKS][VG_MAX_CHANS];
 	struct CUmod_st *modules;	/* loaded, for printf (module.c) */
 	bool draining;		/* a printf drain is running (printf.c) */
-	unsigned int flags;	/* CU_CTX_* as given at creation */
+	/*
+	 * The CU_CTX_* flags in effect (creation's, the primary's, or
+	 * cuCtxSetFlags's), under vg_lock; the scheduling bits are read
+	 * without a lock when waiting.
+	 */
+	unsigned int flags;
 	unsigned int refs;	/* registry + stack slots */
 	bool primary;
 };
@@ -212,6 +217,8 @@ bool vg_bus_id_parse(const char *s, unsigned int *domain, unsigned int *bus,
 		     unsigned int *device, unsigned int *function);
 
 /* context.c */
+#define VG_CTX_FLAGS_KEPT (CU_CTX_SCHED_MASK | CU_CTX_LMEM_RESIZE_TO_MAX | \
+			   CU_CTX_SYNC_MEMOPS)
 CUresult vg_ctx_open(struct CUctx_st *ctx);
 void vg_ctx_close(struct CUctx_st *ctx);
 bool vg_ctx_alive(const struct CUctx_st *ctx);

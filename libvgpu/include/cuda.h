@@ -899,6 +899,8 @@ CUresult cuCtxGetDevice(CUdevice *device);
 CUresult cuCtxGetFlags(unsigned int *flags);
 CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);
 CUresult cuCtxSynchronize(void);
+CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);
+CUresult cuCtxSetFlags(unsigned int flags);
 
 /* Device memory */
 CUresult cuMemGetInfo_v2(size_t *free, size_t *total);
