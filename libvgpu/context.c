@@ -113,8 +113,9 @@ static CUresult vg_ctx_reserve_window(struct CUctx_st *ctx)
 
 /*
  * Opens the device file that backs @ctx and sets up its address window. A
- * context (re)opened is a new one: a new id and, for a primary context,
- * the flags cuDevicePrimaryCtxSetFlags gave it.
+ * context (re)opened is a new one: a new id, the default settings
+ * (ctx_config.c) and, for a primary context, the flags
+ * cuDevicePrimaryCtxSetFlags gave it.
  */
 CUresult vg_ctx_open(struct CUctx_st *ctx)
 {
@@ -124,6 +125,7 @@ CUresult vg_ctx_open(struct CUctx_st *ctx)
 	ctx->serial = __atomic_add_fetch(&vg_ctx_serial, 1, __ATOMIC_RELAXED);
 	if (ctx->primary)
 		ctx->flags = vg_devices[ctx->dev].primary_flags;
+	vg_ctx_config_init(ctx);
 	snprintf(path, sizeof(path), "/dev/vgpu%d", vg_devices[ctx->dev].minor);
 	ctx->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (ctx->fd < 0)

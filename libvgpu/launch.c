@@ -180,6 +180,9 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
 		pthread_mutex_unlock(&vg_lock);
 		return r;
 	}
+	/* A module that prints: the printf FIFO's size is fixed from now on. */
+	if (f->mod->img->has_printf)
+		ctx->printf_launched = true;
 	vg_ctx_begin(ctx);
 	r = vg_params_slot(ctx, k->f.param_bytes ? k->f.param_bytes : 8, &slot);
 	if (!r)

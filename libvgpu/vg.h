@@ -141,11 +141,14 @@ struct CUctx_st {
 	struct CUmod_st *modules;	/* loaded, for printf (module.c) */
 	bool draining;		/* a printf drain is running (printf.c) */
 	/*
-	 * The CU_CTX_* flags in effect (creation's, the primary's, or
-	 * cuCtxSetFlags's), under vg_lock; the scheduling bits are read
-	 * without a lock when waiting.
+	 * Settings, under vg_lock: the CU_CTX_* flags in effect (creation's,
+	 * the primary's, or cuCtxSetFlags's; the scheduling bits are read
+	 * without a lock when waiting), and ctx_config.c's.
 	 */
 	unsigned int flags;
+	size_t limits[CU_LIMIT_MAX];
+	int cache_config;	/* CUfunc_cache */
+	bool printf_launched;	/* the printf FIFO's size is fixed */
 	unsigned int refs;	/* registry + stack slots */
 	bool primary;
 };
@@ -215,6 +218,9 @@ unsigned int vg_texture_channels(int format);
 /* busid.c */
 bool vg_bus_id_parse(const char *s, unsigned int *domain, unsigned int *bus,
 		     unsigned int *device, unsigned int *function);
+
+/* ctx_config.c */
+void vg_ctx_config_init(struct CUctx_st *ctx);
 
 /* context.c */
 #define VG_CTX_FLAGS_KEPT (CU_CTX_SCHED_MASK | CU_CTX_LMEM_RESIZE_TO_MAX | \
