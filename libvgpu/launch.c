@@ -196,7 +196,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
 		cmd.launch.param_bytes = k->f.param_bytes;
 		cmd.launch.params = (uintptr_t)slot;
 		/* CUDA's priorities, 0 to -5, become the engine's 0 to 5. */
-		cmd.flags = (uint32_t)-st->priority;
+		cmd.flags = (uint32_t)-__atomic_load_n(&st->priority,
+						      __ATOMIC_RELAXED);
 		r = vg_push(st, &cmd, &seq);
 	}
 	if (!r) {

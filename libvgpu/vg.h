@@ -82,8 +82,14 @@ struct CUstream_st {
 	struct CUctx_st *ctx;
 	struct vg_chan *ch;
 	uint64_t last;		/* ch's number of the stream's last command */
+	uint64_t id;		/* unique in the process: cuStreamGetId */
 	unsigned int flags;	/* CU_STREAM_* */
 	int priority;		/* CUDA's: 0 (least) to -5 (greatest) */
+	/* The other attributes (stream_attr.c), under vg_lock. */
+	CUaccessPolicyWindow window;
+	int sync_policy;	/* CUsynchronizationPolicy, or -1: none set */
+	int mem_sync_domain;	/* CUlaunchMemSyncDomain */
+	CUlaunchMemSyncDomainMap domain_map;
 	bool legacy;
 	bool per_thread;
 	pthread_t owner;	/* a per-thread stream's thread */
@@ -274,6 +280,7 @@ CUresult vg_stream_wait(struct CUstream_st *st, uint64_t seqno);
 CUresult vg_stream_flush(struct CUstream_st *st);
 void vg_streams_close(struct CUctx_st *ctx);
 void vg_stream_init_legacy(struct CUctx_st *ctx);
+int vg_stream_priority(int priority);
 extern bool vg_launch_blocking;
 
 /* callback.c */

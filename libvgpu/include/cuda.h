@@ -98,6 +98,11 @@ extern "C" {
 #define cuStreamGetFlags CU_VG_PTSZ(cuStreamGetFlags)
 #define cuStreamGetPriority CU_VG_PTSZ(cuStreamGetPriority)
 #define cuStreamGetCtx CU_VG_PTSZ(cuStreamGetCtx)
+#define cuStreamGetId CU_VG_PTSZ(cuStreamGetId)
+#define cuStreamGetDevice CU_VG_PTSZ(cuStreamGetDevice)
+#define cuStreamGetAttribute CU_VG_PTSZ(cuStreamGetAttribute)
+#define cuStreamSetAttribute CU_VG_PTSZ(cuStreamSetAttribute)
+#define cuStreamCopyAttributes CU_VG_PTSZ(cuStreamCopyAttributes)
 #define cuEventRecord CU_VG_PTSZ(cuEventRecord)
 #define cuEventRecordWithFlags CU_VG_PTSZ(cuEventRecordWithFlags)
 
@@ -758,6 +763,96 @@ typedef enum CUlaunchAttributeID_enum {
 	CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING = 16,
 } CUlaunchAttributeID;
 
+typedef enum CUaccessProperty_enum {
+	CU_ACCESS_PROPERTY_NORMAL = 0,
+	CU_ACCESS_PROPERTY_STREAMING = 1,
+	CU_ACCESS_PROPERTY_PERSISTING = 2,
+} CUaccessProperty;
+
+/* An L2 persistence hint for the bytes from base_ptr on. */
+typedef struct CUaccessPolicyWindow_st {
+	void *base_ptr;
+	size_t num_bytes;
+	float hitRatio;
+	CUaccessProperty hitProp;
+	CUaccessProperty missProp;
+} CUaccessPolicyWindow_v1;
+typedef CUaccessPolicyWindow_v1 CUaccessPolicyWindow;
+
+typedef enum CUsynchronizationPolicy_enum {
+	CU_SYNC_POLICY_AUTO = 1,
+	CU_SYNC_POLICY_SPIN = 2,
+	CU_SYNC_POLICY_YIELD = 3,
+	CU_SYNC_POLICY_BLOCKING_SYNC = 4,
+} CUsynchronizationPolicy;
+
+typedef enum CUclusterSchedulingPolicy_enum {
+	CU_CLUSTER_SCHEDULING_POLICY_DEFAULT = 0,
+	CU_CLUSTER_SCHEDULING_POLICY_SPREAD = 1,
+	CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING = 2,
+} CUclusterSchedulingPolicy;
+
+typedef enum CUlaunchMemSyncDomain_enum {
+	CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT = 0,
+	CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE = 1,
+} CUlaunchMemSyncDomain;
+
+/* The domain ids kernels of each kind of domain run in. */
+typedef struct CUlaunchMemSyncDomainMap_st {
+	unsigned char default_;
+	unsigned char remote;
+} CUlaunchMemSyncDomainMap;
+
+typedef struct CUgraphDeviceUpdatableNode_st *CUgraphDeviceNode;
+
+/* The value of a launch or stream attribute: the member its id names. */
+typedef union CUlaunchAttributeValue_union {
+	char pad[64];
+	CUaccessPolicyWindow accessPolicyWindow;
+	int cooperative;
+	CUsynchronizationPolicy syncPolicy;
+	struct {
+		unsigned int x;
+		unsigned int y;
+		unsigned int z;
+	} clusterDim;
+	CUclusterSchedulingPolicy clusterSchedulingPolicyPreference;
+	int programmaticStreamSerializationAllowed;
+	struct {
+		CUevent event;
+		int flags;
+		int triggerAtBlockStart;
+	} programmaticEvent;
+	struct {
+		CUevent event;
+		int flags;
+	} launchCompletionEvent;
+	int priority;
+	CUlaunchMemSyncDomainMap memSyncDomainMap;
+	CUlaunchMemSyncDomain memSyncDomain;
+	struct {
+		unsigned int x;
+		unsigned int y;
+		unsigned int z;
+	} preferredClusterDim;
+	struct {
+		int deviceUpdatable;
+		CUgraphDeviceNode devNode;
+	} deviceUpdatableKernelNode;
+	unsigned int sharedMemCarveout;
+	unsigned int nvlinkUtilCentricScheduling;
+} CUlaunchAttributeValue;
+
+/* Streams take the launch attributes that apply to them. */
+typedef CUlaunchAttributeID CUstreamAttrID;
+#define CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW
+#define CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY
+#define CU_STREAM_ATTRIBUTE_PRIORITY CU_LAUNCH_ATTRIBUTE_PRIORITY
+#define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP
+#define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN
+typedef CUlaunchAttributeValue CUstreamAttrValue_v1;
+typedef CUstreamAttrValue_v1 CUstreamAttrValue;
+
 /* The legacy device properties of cuDeviceGetProperties. */
 typedef struct CUdevprop_st {
 	int maxThreadsPerBlock;
@@ -1076,6 +1171,13 @@ CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
 CUresult cuStreamGetPriority(CUstream hStream, int *priority);
 CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags);
 CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx);
+CUresult cuStreamGetId(CUstream hStream, unsigned long long *streamId);
+CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device);
+CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr,
+			      CUstreamAttrValue *value_out);
+CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr,
+			      const CUstreamAttrValue *value);
+CUresult cuStreamCopyAttributes(CUstream dst, CUstream src);
 CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags);
 CUresult cuEventRecord(CUevent hEvent, CUstream hStream);
 CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream,
@@ -1125,6 +1227,13 @@ CUresult cuStreamAddCallback_ptsz(CUstream s, CUstreamCallback cb,
 CUresult cuStreamGetFlags_ptsz(CUstream s, unsigned int *flags);
 CUresult cuStreamGetPriority_ptsz(CUstream s, int *priority);
 CUresult cuStreamGetCtx_ptsz(CUstream s, CUcontext *pctx);
+CUresult cuStreamGetId_ptsz(CUstream s, unsigned long long *id);
+CUresult cuStreamGetDevice_ptsz(CUstream s, CUdevice *device);
+CUresult cuStreamGetAttribute_ptsz(CUstream s, CUstreamAttrID attr,
+				   CUstreamAttrValue *value);
+CUresult cuStreamSetAttribute_ptsz(CUstream s, CUstreamAttrID attr,
+				   const CUstreamAttrValue *value);
+CUresult cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src);
 CUresult cuEventRecord_ptsz(CUevent e, CUstream s);
 CUresult cuEventRecordWithFlags_ptsz(CUevent e, CUstream s,
 				     unsigned int flags);
