@@ -338,6 +338,9 @@ void vg_occupancy_best(const struct vgpu_info *info,
 		       const struct vg_occ_kernel *k,
 		       size_t (*dyn_of)(int block), size_t dyn, int block_limit,
 		       int *best_block, int *best_blocks);
+bool vg_occupancy_smem(const struct vgpu_info *info,
+		       const struct vg_occ_kernel *k, size_t max_dyn,
+		       int blocks, int block, size_t *dyn);
 
 /* memory.c */
 CUresult vg_current_open(struct CUctx_st **pctx);

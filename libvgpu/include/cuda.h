@@ -1282,6 +1282,8 @@ CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize,
 		int *blockSize, CUfunction func,
 		CUoccupancyB2DSize blockSizeToDynamicSMemSize,
 		size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags);
+CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
+		CUfunction func, int numBlocks, int blockSize);
 
 #ifdef __cplusplus
 }
