@@ -62,9 +62,16 @@ CUresult vg_attribute(const struct vgpu_info *info, int attrib, int *value)
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE:
 		v = CU_COMPUTEMODE_DEFAULT;
 		break;
+	/*
+	 * No PCI: the address is domain 0, bus N of /dev/vgpuN, device 0,
+	 * which cuDeviceGetPCIBusId writes out (busid.c).
+	 */
 	case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
-		/* No PCI: the bus number is the device's minor number. */
 		v = (int)info->index;
+		break;
+	case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID:
+	case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID:
+		v = 0;
 		break;
 	case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE:
 		v = 1000000;

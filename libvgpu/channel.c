@@ -144,8 +144,8 @@ bool vg_chan_reached(const struct vg_chan *ch, uint64_t seqno)
 static bool vg_chan_spin(struct vg_chan *ch, uint64_t seqno)
 {
 	struct CUctx_st *ctx = ch->ctx;
-	unsigned int sched = (ctx->primary ? vg_devices[ctx->dev].primary_flags :
-			      ctx->flags) & CU_CTX_SCHED_MASK;
+	unsigned int sched = __atomic_load_n(&ctx->flags, __ATOMIC_RELAXED) &
+		CU_CTX_SCHED_MASK;
 	uint64_t until = 0;
 	unsigned int i;
 

@@ -18,6 +18,9 @@
 /* Registry of alive regular contexts; under vg_lock. */
 static struct CUctx_st *vg_ctx_list;
 
+/* The last context id given out (cuCtxGetId): they start at 1. */
+static uint64_t vg_ctx_serial;
+
 /*
  * Walks every context this library gave out and has not destroyed, under
  * vg_lock: the primary ones, then the registry. NULL starts the walk.
@@ -108,12 +111,21 @@ static CUresult vg_ctx_reserve_window(struct CUctx_st *ctx)
 	return CUDA_SUCCESS;
 }
 
-/* Opens the device file that backs @ctx and sets up its address window. */
+/*
+ * Opens the device file that backs @ctx and sets up its address window. A
+ * context (re)opened is a new one: a new id, the default settings
+ * (ctx_config.c) and, for a primary context, the flags
+ * cuDevicePrimaryCtxSetFlags gave it.
+ */
 CUresult vg_ctx_open(struct CUctx_st *ctx)
 {
 	char path[32];
 	CUresult r;
 
+	ctx->serial = __atomic_add_fetch(&vg_ctx_serial, 1, __ATOMIC_RELAXED);
+	if (ctx->primary)
+		ctx->flags = vg_devices[ctx->dev].primary_flags;
+	vg_ctx_config_init(ctx);
 	snprintf(path, sizeof(path), "/dev/vgpu%d", vg_devices[ctx->dev].minor);
 	ctx->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (ctx->fd < 0)
@@ -193,7 +205,8 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params,
 	if (!ctx)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	ctx->dev = dev;
-	ctx->flags = flags;
+	/* What cuCtxSetFlags would keep of them. */
+	ctx->flags = flags & VG_CTX_FLAGS_KEPT;
 	ctx->refs = 1;
 	pthread_mutex_init(&ctx->lock, NULL);
 	pthread_mutex_init(&ctx->hostfn_lock, NULL);
@@ -334,13 +347,14 @@ CUresult cuCtxGetDevice(CUdevice *device)
 	return CUDA_SUCCESS;
 }
 
-/* Mapped pinned memory is always available, as with unified addressing. */
+/*
+ * Mapped pinned memory is always available, as with unified addressing; a
+ * primary context says so in its flags, a created one does not, as on an
+ * H100.
+ */
 static unsigned int vg_ctx_flags(const struct CUctx_st *ctx)
 {
-	unsigned int flags = ctx->primary ?
-		vg_devices[ctx->dev].primary_flags : ctx->flags;
-
-	return flags | CU_CTX_MAP_HOST;
+	return ctx->flags | (ctx->primary ? CU_CTX_MAP_HOST : 0);
 }
 
 CUresult cuCtxGetFlags(unsigned int *flags)
@@ -359,6 +373,53 @@ CUresult cuCtxGetFlags(unsigned int *flags)
 	*flags = vg_ctx_flags(ctx);
 	pthread_mutex_unlock(&vg_lock);
 	return CUDA_SUCCESS;
+}
+
+/*
+ * Replaces the current context's flags. Of the valid ones, the scheduling
+ * policy, LMEM_RESIZE_TO_MAX and SYNC_MEMOPS are kept; MAP_HOST and the
+ * coredump flags are taken and dropped, as an H100 does (tests/e2e/ref).
+ */
+CUresult cuCtxSetFlags(unsigned int flags)
+{
+	struct CUctx_st *ctx;
+	CUresult r = vg_current(&ctx);
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_lock);
+	if (ctx->fd < 0)
+		r = CUDA_ERROR_CONTEXT_IS_DESTROYED;
+	else if (!vg_ctx_flags_valid(flags))
+		r = CUDA_ERROR_INVALID_VALUE;
+	else
+		__atomic_store_n(&ctx->flags, flags & VG_CTX_FLAGS_KEPT,
+				 __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&vg_lock);
+	return r;
+}
+
+/* A context's id is its activation's: a reset primary context has none. */
+CUresult cuCtxGetId(CUcontext ctx, unsigned long long *id)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!id)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!ctx) {
+		r = vg_current(&ctx);
+		if (r)
+			return r;
+	}
+	pthread_mutex_lock(&vg_lock);
+	if (vg_ctx_alive(ctx) && ctx->fd >= 0)
+		*id = ctx->serial;
+	else
+		r = CUDA_ERROR_CONTEXT_IS_DESTROYED;
+	pthread_mutex_unlock(&vg_lock);
+	return r;
 }
 
 CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)

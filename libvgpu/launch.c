@@ -180,6 +180,9 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
 		pthread_mutex_unlock(&vg_lock);
 		return r;
 	}
+	/* A module that prints: the printf FIFO's size is fixed from now on. */
+	if (f->mod->img->has_printf)
+		ctx->printf_launched = true;
 	vg_ctx_begin(ctx);
 	r = vg_params_slot(ctx, k->f.param_bytes ? k->f.param_bytes : 8, &slot);
 	if (!r)
@@ -193,7 +196,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
 		cmd.launch.param_bytes = k->f.param_bytes;
 		cmd.launch.params = (uintptr_t)slot;
 		/* CUDA's priorities, 0 to -5, become the engine's 0 to 5. */
-		cmd.flags = (uint32_t)-st->priority;
+		cmd.flags = (uint32_t)-__atomic_load_n(&st->priority,
+						      __ATOMIC_RELAXED);
 		r = vg_push(st, &cmd, &seq);
 	}
 	if (!r) {

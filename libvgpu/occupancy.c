@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The occupancy calculator: cuOccupancyMaxActiveBlocksPerMultiprocessor
- * and cuOccupancyMaxPotentialBlockSize (and their WithFlags forms), from
- * the device's limits and the kernel's registers, shared memory and
- * thread limit, by the rules of CUDA's occupancy calculator. Checked
- * against NVIDIA's driver on an H100 (tests/unit/test_occupancy.c).
+ * The occupancy calculator: cuOccupancyMaxActiveBlocksPerMultiprocessor,
+ * cuOccupancyMaxPotentialBlockSize (and their WithFlags forms) and
+ * cuOccupancyAvailableDynamicSMemPerBlock, from the device's limits and
+ * the kernel's registers, shared memory and thread limit, by the rules of
+ * CUDA's occupancy calculator. Checked against NVIDIA's driver on an H100
+ * (tests/unit/test_occupancy.c).
  */
 #include "vg.h"
 
@@ -23,34 +24,18 @@ static uint64_t vg_round_up(uint64_t v, uint64_t unit)
 }
 
 /*
- * Blocks of @block threads that fit on one SM at once: the least of what
- * the warp slots, the block slots, the shared memory and the registers
- * allow. A block the kernel cannot be launched with gets 0.
+ * Blocks of @block threads (at least one) that one SM takes by its warp
+ * slots, its block slots and its registers, shared memory aside.
  */
-int vg_occupancy(const struct vgpu_info *info, const struct vg_occ_kernel *k,
-		 int block, size_t dyn)
+static uint64_t vg_occ_slots(const struct vgpu_info *info,
+			     const struct vg_occ_kernel *k, int block)
 {
-	uint32_t max_threads = k->max_threads ? k->max_threads :
-		info->max_threads_per_block;
-	uint64_t warps, limit, smem, n;
-	int reserved = 0, optin = 0;
+	uint64_t warps, limit, n;
 
-	if (block <= 0 || (uint32_t)block > max_threads)
-		return 0;
-	vg_attribute(info, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,
-		     &reserved);
-	vg_attribute(info, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-		     &optin);
 	warps = ((uint64_t)block + info->warp_size - 1) / info->warp_size;
 	limit = info->max_threads_per_sm / info->warp_size / warps;
 	if (limit > info->max_blocks_per_sm)
 		limit = info->max_blocks_per_sm;
-	smem = (uint64_t)k->shared_bytes + dyn;
-	if (smem > (uint64_t)optin)
-		return 0;
-	smem = vg_round_up(smem + (uint64_t)reserved, vg_smem_unit(info));
-	if (smem && info->shared_mem_per_sm / smem < limit)
-		limit = info->shared_mem_per_sm / smem;
 	if (k->regs) {
 		uint64_t per_warp = vg_round_up((uint64_t)k->regs * info->warp_size,
 						VG_REG_UNIT);
@@ -67,7 +52,66 @@ int vg_occupancy(const struct vgpu_info *info, const struct vg_occ_kernel *k,
 		if (n < limit)
 			limit = n;
 	}
+	return limit;
+}
+
+/*
+ * Blocks of @block threads that fit on one SM at once: the least of what
+ * the warp slots, the block slots, the shared memory and the registers
+ * allow. A block the kernel cannot be launched with gets 0.
+ */
+int vg_occupancy(const struct vgpu_info *info, const struct vg_occ_kernel *k,
+		 int block, size_t dyn)
+{
+	uint32_t max_threads = k->max_threads ? k->max_threads :
+		info->max_threads_per_block;
+	uint64_t limit, smem;
+	int reserved = 0, optin = 0;
+
+	if (block <= 0 || (uint32_t)block > max_threads)
+		return 0;
+	vg_attribute(info, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,
+		     &reserved);
+	vg_attribute(info, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+		     &optin);
+	limit = vg_occ_slots(info, k, block);
+	smem = (uint64_t)k->shared_bytes + dyn;
+	if (smem > (uint64_t)optin)
+		return 0;
+	smem = vg_round_up(smem + (uint64_t)reserved, vg_smem_unit(info));
+	if (smem && info->shared_mem_per_sm / smem < limit)
+		limit = info->shared_mem_per_sm / smem;
 	return (int)limit;
+}
+
+/**
+ * vg_occupancy_smem() - the dynamic shared memory each of @blocks blocks
+ * of @block threads can have when they share an SM, as NVIDIA's driver
+ * computes it: the SM's shared memory split @blocks ways in allocation
+ * units, less the static shared memory, at most the function's limit
+ * @max_dyn. Like the H100, it leaves out the memory reserved per block,
+ * the kernel's thread limit and the carveout (which vgpu does not have).
+ * Return: false when that many blocks do not fit, by their threads, slots
+ * or registers, or by their static shared memory; or for a block larger
+ * than the device's.
+ */
+bool vg_occupancy_smem(const struct vgpu_info *info,
+		       const struct vg_occ_kernel *k, size_t max_dyn,
+		       int blocks, int block, size_t *dyn)
+{
+	uint64_t share;
+
+	if (blocks <= 0 || block <= 0 ||
+	    (uint32_t)block > info->max_threads_per_block ||
+	    (uint64_t)blocks > vg_occ_slots(info, k, block))
+		return false;
+	share = info->shared_mem_per_sm / (uint64_t)blocks /
+		vg_smem_unit(info) * vg_smem_unit(info);
+	if (share < k->shared_bytes)
+		return false;
+	share -= k->shared_bytes;
+	*dyn = share < max_dyn ? (size_t)share : max_dyn;
+	return true;
 }
 
 /*
@@ -175,4 +219,19 @@ CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize,
 	return cuOccupancyMaxPotentialBlockSizeWithFlags(minGridSize, blockSize,
 			func, blockSizeToDynamicSMemSize, dynamicSMemSize,
 			blockSizeLimit, CU_OCCUPANCY_DEFAULT);
+}
+
+CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dyn, CUfunction func,
+						 int numBlocks, int blockSize)
+{
+	const struct vgpu_info *info;
+	struct vg_occ_kernel k;
+	CUresult r = vg_occ_func(func, &k, &info);
+
+	if (r)
+		return r;
+	if (!dyn || !vg_occupancy_smem(info, &k, func->max_dyn_shared,
+				       numBlocks, blockSize, dyn))
+		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
 }

@@ -64,6 +64,10 @@ CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
 	vg_devices[dev].primary_flags = flags;
+	/* An active primary context takes them at once (vg_ctx_open else). */
+	if (vg_devices[dev].primary->fd >= 0)
+		__atomic_store_n(&vg_devices[dev].primary->flags, flags,
+				 __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&vg_lock);
 	return CUDA_SUCCESS;
 }
@@ -80,6 +84,9 @@ CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags,
 	pthread_mutex_lock(&vg_lock);
 	*flags = vg_devices[dev].primary_flags;
 	*active = vg_devices[dev].primary->fd >= 0;
+	/* cuCtxSetFlags on the active context shows in SYNC_MEMOPS only. */
+	if (*active)
+		*flags |= vg_devices[dev].primary->flags & CU_CTX_SYNC_MEMOPS;
 	pthread_mutex_unlock(&vg_lock);
 	return CUDA_SUCCESS;
 }

@@ -222,6 +222,33 @@ CUresult cuStreamGetCtx_ptsz(CUstream s, CUcontext *pctx)
 	return cuStreamGetCtx(vg_ptsz(s), pctx);
 }
 
+CUresult cuStreamGetId_ptsz(CUstream s, unsigned long long *id)
+{
+	return cuStreamGetId(vg_ptsz(s), id);
+}
+
+CUresult cuStreamGetDevice_ptsz(CUstream s, CUdevice *device)
+{
+	return cuStreamGetDevice(vg_ptsz(s), device);
+}
+
+CUresult cuStreamGetAttribute_ptsz(CUstream s, CUstreamAttrID attr,
+				   CUstreamAttrValue *value)
+{
+	return cuStreamGetAttribute(vg_ptsz(s), attr, value);
+}
+
+CUresult cuStreamSetAttribute_ptsz(CUstream s, CUstreamAttrID attr,
+				   const CUstreamAttrValue *value)
+{
+	return cuStreamSetAttribute(vg_ptsz(s), attr, value);
+}
+
+CUresult cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src)
+{
+	return cuStreamCopyAttributes(vg_ptsz(dst), vg_ptsz(src));
+}
+
 CUresult cuEventRecord_ptsz(CUevent e, CUstream s)
 {
 	return cuEventRecord(e, vg_ptsz(s));

@@ -34,6 +34,9 @@
 
 bool vg_launch_blocking;
 
+/* The last stream id given out: the legacy streams' too. */
+static uint64_t vg_stream_ids;
+
 static pthread_key_t vg_ptds_key;
 static pthread_once_t vg_ptds_once = PTHREAD_ONCE_INIT;
 
@@ -53,12 +56,34 @@ static unsigned int vg_stream_chans(void)
 	return n > VG_STREAM_CHANS_MAX ? VG_STREAM_CHANS_MAX : (unsigned int)n;
 }
 
+/*
+ * A new stream's id and attributes: no access policy window, no
+ * synchronization policy set (it reads -1, as on an H100), kernels in the
+ * default domain, and the remote domain mapped to domain 1 when the device
+ * has one (MEM_SYNC_DOMAIN_COUNT), as on an H100, else to domain 0.
+ */
+static void vg_stream_defaults(struct CUstream_st *st)
+{
+	int domains = 1;
+
+	vg_attribute(&vg_devices[st->ctx->dev].info,
+		     CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT, &domains);
+	st->id = __atomic_add_fetch(&vg_stream_ids, 1, __ATOMIC_RELAXED);
+	memset(&st->window, 0, sizeof(st->window));
+	st->sync_policy = -1;
+	st->mem_sync_domain = CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT;
+	st->domain_map.default_ = 0;
+	st->domain_map.remote = domains > 1;
+}
+
+/* A context's legacy stream, each time the context opens. */
 void vg_stream_init_legacy(struct CUctx_st *ctx)
 {
 	ctx->legacy = (struct CUstream_st){
 		.magic = VG_STREAM_MAGIC, .ctx = ctx,
 		.ch = ctx->chans[VG_CHAN_LEGACY], .legacy = true,
 	};
+	vg_stream_defaults(&ctx->legacy);
 	ctx->streams = NULL;
 }
 
@@ -126,6 +151,7 @@ static CUresult vg_stream_new(struct CUctx_st *ctx, unsigned int flags,
 	st->ctx = ctx;
 	st->flags = flags;
 	st->priority = priority;
+	vg_stream_defaults(st);
 	st->next = ctx->streams;
 	ctx->streams = st;
 	*pst = st;
@@ -306,6 +332,15 @@ CUresult vg_stream_flush(struct CUstream_st *st)
 	return r ? r : vg_wait_unlocked(st->ch, st->ch->put, false);
 }
 
+/* Out of range priorities are clamped, as NVIDIA's driver does. */
+int vg_stream_priority(int priority)
+{
+	if (priority > VG_PRIORITY_LEAST)
+		return VG_PRIORITY_LEAST;
+	return priority < VG_PRIORITY_GREATEST ? VG_PRIORITY_GREATEST :
+		priority;
+}
+
 static CUresult vg_stream_create(CUstream *ph, unsigned int flags,
 				 int priority)
 {
@@ -317,11 +352,7 @@ static CUresult vg_stream_create(CUstream *ph, unsigned int flags,
 		return r;
 	if (!ph || (flags & ~(unsigned int)CU_STREAM_NON_BLOCKING))
 		return CUDA_ERROR_INVALID_VALUE;
-	/* Out of range priorities are clamped, as NVIDIA's driver does. */
-	if (priority > VG_PRIORITY_LEAST)
-		priority = VG_PRIORITY_LEAST;
-	if (priority < VG_PRIORITY_GREATEST)
-		priority = VG_PRIORITY_GREATEST;
+	priority = vg_stream_priority(priority);
 	pthread_mutex_lock(&vg_lock);
 	r = vg_current_open(&ctx);
 	if (r == CUDA_SUCCESS)

@@ -82,8 +82,14 @@ struct CUstream_st {
 	struct CUctx_st *ctx;
 	struct vg_chan *ch;
 	uint64_t last;		/* ch's number of the stream's last command */
+	uint64_t id;		/* unique in the process: cuStreamGetId */
 	unsigned int flags;	/* CU_STREAM_* */
 	int priority;		/* CUDA's: 0 (least) to -5 (greatest) */
+	/* The other attributes (stream_attr.c), under vg_lock. */
+	CUaccessPolicyWindow window;
+	int sync_policy;	/* CUsynchronizationPolicy, or -1: none set */
+	int mem_sync_domain;	/* CUlaunchMemSyncDomain */
+	CUlaunchMemSyncDomainMap domain_map;
 	bool legacy;
 	bool per_thread;
 	pthread_t owner;	/* a per-thread stream's thread */
@@ -110,7 +116,7 @@ struct CUctx_st {
 	struct CUctx_st *next;	/* registry of live regular contexts */
 	int dev;		/* visible ordinal */
 	int fd;			/* -1 once destroyed or while inactive */
-	uint64_t serial;	/* unique in the process, per open */
+	uint64_t serial;	/* unique in the process, per open: cuCtxGetId */
 	uint64_t va_base;	/* device-address window reserved in this */
 	uint64_t va_size;	/* process while the context is open */
 	pthread_mutex_t lock;	/* the channels and state below */
@@ -140,7 +146,15 @@ struct CUctx_st {
 	uint64_t param_seq[VG_PARAM_CHUNKS][VG_MAX_CHANS];
 	struct CUmod_st *modules;	/* loaded, for printf (module.c) */
 	bool draining;		/* a printf drain is running (printf.c) */
-	unsigned int flags;	/* CU_CTX_* as given at creation */
+	/*
+	 * Settings, under vg_lock: the CU_CTX_* flags in effect (creation's,
+	 * the primary's, or cuCtxSetFlags's; the scheduling bits are read
+	 * without a lock when waiting), and ctx_config.c's.
+	 */
+	unsigned int flags;
+	size_t limits[CU_LIMIT_MAX];
+	int cache_config;	/* CUfunc_cache */
+	bool printf_launched;	/* the printf FIFO's size is fixed */
 	unsigned int refs;	/* registry + stack slots */
 	bool primary;
 };
@@ -204,7 +218,19 @@ void vg_format_uuid(char *buf, size_t len, const uint8_t *uuid);
 /* attributes.c */
 CUresult vg_attribute(const struct vgpu_info *info, int attrib, int *value);
 
+/* device.c */
+unsigned int vg_texture_channels(int format);
+
+/* busid.c */
+bool vg_bus_id_parse(const char *s, unsigned int *domain, unsigned int *bus,
+		     unsigned int *device, unsigned int *function);
+
+/* ctx_config.c */
+void vg_ctx_config_init(struct CUctx_st *ctx);
+
 /* context.c */
+#define VG_CTX_FLAGS_KEPT (CU_CTX_SCHED_MASK | CU_CTX_LMEM_RESIZE_TO_MAX | \
+			   CU_CTX_SYNC_MEMOPS)
 CUresult vg_ctx_open(struct CUctx_st *ctx);
 void vg_ctx_close(struct CUctx_st *ctx);
 bool vg_ctx_alive(const struct CUctx_st *ctx);
@@ -254,6 +280,7 @@ CUresult vg_stream_wait(struct CUstream_st *st, uint64_t seqno);
 CUresult vg_stream_flush(struct CUstream_st *st);
 void vg_streams_close(struct CUctx_st *ctx);
 void vg_stream_init_legacy(struct CUctx_st *ctx);
+int vg_stream_priority(int priority);
 extern bool vg_launch_blocking;
 
 /* callback.c */
@@ -311,6 +338,9 @@ void vg_occupancy_best(const struct vgpu_info *info,
 		       const struct vg_occ_kernel *k,
 		       size_t (*dyn_of)(int block), size_t dyn, int block_limit,
 		       int *best_block, int *best_blocks);
+bool vg_occupancy_smem(const struct vgpu_info *info,
+		       const struct vg_occ_kernel *k, size_t max_dyn,
+		       int blocks, int block, size_t *dyn);
 
 /* memory.c */
 CUresult vg_current_open(struct CUctx_st **pctx);

@@ -118,6 +118,11 @@ extern "C" {
 #define cuStreamGetFlags __CUDA_API_PTSZ(cuStreamGetFlags)
 #define cuStreamGetPriority __CUDA_API_PTSZ(cuStreamGetPriority)
 #define cuStreamGetCtx __CUDA_API_PTSZ(cuStreamGetCtx)
+#define cuStreamGetId __CUDA_API_PTSZ(cuStreamGetId)
+#define cuStreamGetDevice __CUDA_API_PTSZ(cuStreamGetDevice)
+#define cuStreamGetAttribute __CUDA_API_PTSZ(cuStreamGetAttribute)
+#define cuStreamSetAttribute __CUDA_API_PTSZ(cuStreamSetAttribute)
+#define cuStreamCopyAttributes __CUDA_API_PTSZ(cuStreamCopyAttributes)
 #define cuEventRecord __CUDA_API_PTSZ(cuEventRecord)
 #define cuEventRecordWithFlags __CUDA_API_PTSZ(cuEventRecordWithFlags)
 
@@ -786,6 +791,111 @@ typedef enum CUlaunchAttributeID_enum {
 	CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING = 16,
 } CUlaunchAttributeID;
 
+typedef enum CUaccessProperty_enum {
+	CU_ACCESS_PROPERTY_NORMAL = 0,
+	CU_ACCESS_PROPERTY_STREAMING = 1,
+	CU_ACCESS_PROPERTY_PERSISTING = 2,
+} CUaccessProperty;
+
+/* An L2 persistence hint for the bytes from base_ptr on. */
+typedef struct CUaccessPolicyWindow_st {
+	void *base_ptr;
+	size_t num_bytes;
+	float hitRatio;
+	CUaccessProperty hitProp;
+	CUaccessProperty missProp;
+} CUaccessPolicyWindow_v1;
+typedef CUaccessPolicyWindow_v1 CUaccessPolicyWindow;
+
+typedef enum CUsynchronizationPolicy_enum {
+	CU_SYNC_POLICY_AUTO = 1,
+	CU_SYNC_POLICY_SPIN = 2,
+	CU_SYNC_POLICY_YIELD = 3,
+	CU_SYNC_POLICY_BLOCKING_SYNC = 4,
+} CUsynchronizationPolicy;
+
+typedef enum CUclusterSchedulingPolicy_enum {
+	CU_CLUSTER_SCHEDULING_POLICY_DEFAULT = 0,
+	CU_CLUSTER_SCHEDULING_POLICY_SPREAD = 1,
+	CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING = 2,
+} CUclusterSchedulingPolicy;
+
+typedef enum CUlaunchMemSyncDomain_enum {
+	CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT = 0,
+	CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE = 1,
+} CUlaunchMemSyncDomain;
+
+/* The domain ids kernels of each kind of domain run in. */
+typedef struct CUlaunchMemSyncDomainMap_st {
+	unsigned char default_;
+	unsigned char remote;
+} CUlaunchMemSyncDomainMap;
+
+typedef struct CUgraphDeviceUpdatableNode_st *CUgraphDeviceNode;
+
+/* The value of a launch or stream attribute: the member its id names. */
+typedef union CUlaunchAttributeValue_union {
+	char pad[64];
+	CUaccessPolicyWindow accessPolicyWindow;
+	int cooperative;
+	CUsynchronizationPolicy syncPolicy;
+	struct {
+		unsigned int x;
+		unsigned int y;
+		unsigned int z;
+	} clusterDim;
+	CUclusterSchedulingPolicy clusterSchedulingPolicyPreference;
+	int programmaticStreamSerializationAllowed;
+	struct {
+		CUevent event;
+		int flags;
+		int triggerAtBlockStart;
+	} programmaticEvent;
+	struct {
+		CUevent event;
+		int flags;
+	} launchCompletionEvent;
+	int priority;
+	CUlaunchMemSyncDomainMap memSyncDomainMap;
+	CUlaunchMemSyncDomain memSyncDomain;
+	struct {
+		unsigned int x;
+		unsigned int y;
+		unsigned int z;
+	} preferredClusterDim;
+	struct {
+		int deviceUpdatable;
+		CUgraphDeviceNode devNode;
+	} deviceUpdatableKernelNode;
+	unsigned int sharedMemCarveout;
+	unsigned int nvlinkUtilCentricScheduling;
+} CUlaunchAttributeValue;
+
+/* Streams take the launch attributes that apply to them. */
+typedef CUlaunchAttributeID CUstreamAttrID;
+#define CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW
+#define CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY
+#define CU_STREAM_ATTRIBUTE_PRIORITY CU_LAUNCH_ATTRIBUTE_PRIORITY
+#define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP
+#define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN
+typedef CUlaunchAttributeValue CUstreamAttrValue_v1;
+typedef CUstreamAttrValue_v1 CUstreamAttrValue;
+
+/* The legacy device properties of cuDeviceGetProperties. */
+typedef struct CUdevprop_st {
+	int maxThreadsPerBlock;
+	int maxThreadsDim[3];
+	int maxGridSize[3];
+	int sharedMemPerBlock;
+	int totalConstantMemory;
+	int SIMDWidth;
+	int memPitch;
+	int regsPerBlock;
+	int clockRate;
+	int textureAlign;
+} CUdevprop_v1;
+typedef CUdevprop_v1 CUdevprop;
+
 typedef enum CUmem_range_attribute_enum {
 	CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1,
 	CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION = 2,
@@ -880,6 +990,18 @@ CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev);
 CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev);
 CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);
 CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);
+CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev);
+CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);
+CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);
+CUresult cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask,
+			 CUdevice dev);
+CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
+					    CUarray_format format,
+					    unsigned numChannels, CUdevice dev);
+CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev,
+			       CUdevice peerDev);
+CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib,
+				 CUdevice srcDevice, CUdevice dstDevice);
 
 /* Primary contexts */
 CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
@@ -900,6 +1022,14 @@ CUresult cuCtxGetDevice(CUdevice *device);
 CUresult cuCtxGetFlags(unsigned int *flags);
 CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);
 CUresult cuCtxSynchronize(void);
+CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);
+CUresult cuCtxSetFlags(unsigned int flags);
+CUresult cuCtxSetLimit(CUlimit limit, size_t value);
+CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit);
+CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig);
+CUresult cuCtxSetCacheConfig(CUfunc_cache config);
+CUresult cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);
+CUresult cuCtxSetSharedMemConfig(CUsharedconfig config);
 
 /* Device memory */
 CUresult cuMemGetInfo_v2(size_t *free, size_t *total);
@@ -1069,6 +1199,13 @@ CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
 CUresult cuStreamGetPriority(CUstream hStream, int *priority);
 CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags);
 CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx);
+CUresult cuStreamGetId(CUstream hStream, unsigned long long *streamId);
+CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device);
+CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr,
+			      CUstreamAttrValue *value_out);
+CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr,
+			      const CUstreamAttrValue *value);
+CUresult cuStreamCopyAttributes(CUstream dst, CUstream src);
 CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags);
 CUresult cuEventRecord(CUevent hEvent, CUstream hStream);
 CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream,
@@ -1118,6 +1255,13 @@ CUresult cuStreamAddCallback_ptsz(CUstream s, CUstreamCallback cb,
 CUresult cuStreamGetFlags_ptsz(CUstream s, unsigned int *flags);
 CUresult cuStreamGetPriority_ptsz(CUstream s, int *priority);
 CUresult cuStreamGetCtx_ptsz(CUstream s, CUcontext *pctx);
+CUresult cuStreamGetId_ptsz(CUstream s, unsigned long long *id);
+CUresult cuStreamGetDevice_ptsz(CUstream s, CUdevice *device);
+CUresult cuStreamGetAttribute_ptsz(CUstream s, CUstreamAttrID attr,
+				   CUstreamAttrValue *value);
+CUresult cuStreamSetAttribute_ptsz(CUstream s, CUstreamAttrID attr,
+				   const CUstreamAttrValue *value);
+CUresult cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src);
 CUresult cuEventRecord_ptsz(CUevent e, CUstream s);
 CUresult cuEventRecordWithFlags_ptsz(CUevent e, CUstream s,
 				     unsigned int flags);
@@ -1166,6 +1310,8 @@ CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize,
 		int *blockSize, CUfunction func,
 		CUoccupancyB2DSize blockSizeToDynamicSMemSize,
 		size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags);
+CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
+		CUfunction func, int numBlocks, int blockSize);
 
 /*
  * Entry points by name, for an ABI version (procaddr.c). cuGetProcAddress

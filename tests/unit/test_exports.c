@@ -52,7 +52,8 @@ static void internals_hidden(void)
 {
 	static const char *const hidden[] = {
 		"vg_attribute", "vg_parse_visible", "vg_lock", "vg_devices",
-		"vg_ctx_open", "vg_error_name",
+		"vg_ctx_open", "vg_error_name", "vg_bus_id_parse",
+		"vg_occupancy_smem", "vg_ctx_config_init",
 	};
 	void *h = open_lib();
 	size_t i;

@@ -256,11 +256,94 @@ static void vgpu_sm75(void)
 	CHECK(block == 1024 && blocks == 1);
 }
 
+/* A kernel of the API probe, as the H100 described it. */
+struct probe_kernel {
+	char name[16];
+	struct vg_occ_kernel k;
+	size_t max_dyn;
+};
+
+static struct probe_kernel *probe_kernel(struct probe_kernel *ks, int *n,
+					 const char *name)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp(ks[i].name, name))
+			return &ks[i];
+	if (*n == 4)
+		return NULL;
+	memset(&ks[*n], 0, sizeof(ks[*n]));
+	snprintf(ks[*n].name, sizeof(ks[*n].name), "%s", name);
+	return &ks[(*n)++];
+}
+
+/*
+ * cuOccupancyAvailableDynamicSMemPerBlock: every answer the H100 gave in
+ * the API probe (tests/e2e/ref/h100_api.log), for three kernels of its
+ * PTX, before cuFuncSetAttribute raised one's dynamic shared memory limit
+ * and after (the answers after the carveout was set are left out: vgpu
+ * has none). Run from the top of the tree.
+ */
+static void available_smem_as_on_h100(void)
+{
+	FILE *f = fopen("tests/e2e/ref/h100_api.log", "r");
+	struct probe_kernel ks[4], *pk;
+	char line[512], name[16];
+	int nk = 0, cases = 0, blocks, block, rc, v, raised = 0;
+	size_t want, got;
+
+	if (!f) {
+		TAP_FAIL("cannot read tests/e2e/ref/h100_api.log");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "kernel %15[a-z]: NUM_REGS %d", name, &v) == 2 &&
+		    (pk = probe_kernel(ks, &nk, name)))
+			pk->k.regs = (uint32_t)v;
+		else if (sscanf(line, "kernel %15[a-z]: SHARED_SIZE_BYTES %d",
+				name, &v) == 2 && (pk = probe_kernel(ks, &nk, name)))
+			pk->k.shared_bytes = (uint32_t)v;
+		else if (sscanf(line, "kernel %15[a-z]: MAX_THREADS_PER_BLOCK %d",
+				name, &v) == 2 && (pk = probe_kernel(ks, &nk, name)))
+			pk->k.max_threads = (uint32_t)v;
+		else if (sscanf(line, "kernel %15[a-z]: MAX_DYNAMIC_SHARED_SIZE_BYTES %d",
+				name, &v) == 2 && (pk = probe_kernel(ks, &nk, name)))
+			pk->max_dyn = (size_t)v;
+		else if (strstr(line, "cuFuncSetAttribute(plain,MAX_DYN,100000)"))
+			raised = 1;
+		else if (strstr(line, "cuFuncSetAttribute(plain,CARVEOUT"))
+			raised = 2;
+		else if ((sscanf(line, "cuOccupancyAvailableDynamicSMemPerBlock(&v,%15[a-z],blocks=%d,block=%d) -> %d v %zu",
+				 name, &blocks, &block, &rc, &want) == 5 ||
+			  (raised == 1 && strcpy(name, "plain") &&
+			   sscanf(line, "  after: cuOccupancyAvailableDynamicSMemPerBlock(&v,plain,%d,%d) -> %d v %zu",
+				  &blocks, &block, &rc, &want) == 4)) &&
+			 (pk = probe_kernel(ks, &nk, name))) {
+			bool ok;
+
+			got = 0;
+			ok = vg_occupancy_smem(&h100, &pk->k,
+					       raised == 1 ? 100000 : pk->max_dyn,
+					       blocks, block, &got);
+
+			cases++;
+			if (ok != (rc == 0) || (ok && got != want))
+				TAP_FAIL("%s, %d blocks of %d: got %d %zu, expected %d %zu",
+					 name, blocks, block, ok ? 0 : 1, got, rc,
+					 want);
+		}
+	}
+	fclose(f);
+	CHECK(nk == 3 && cases > 500);
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(blocks_per_sm_as_on_h100),
 	TAP_TEST(best_block_as_on_h100),
 	TAP_TEST(impossible_blocks),
 	TAP_TEST(vgpu_sm75),
+	TAP_TEST(available_smem_as_on_h100),
 };
 
 int main(void)
