@@ -28,8 +28,9 @@
  *   - the xarray lock of vgpu_ctx.modules: the table of loaded modules;
  *     alone.
  *   - the internal locks of vgpu_vm's maple trees and xarray: inside 4.
- *     A lookup in a maple tree takes only RCU's read side, which is how
- *     vgpu_vm_is_host() looks without 4 (inside 2) for placing work.
+ *     A lookup in a maple tree takes only RCU's read side; the tree of
+ *     host ranges is in RCU mode, so vgpu_vm_is_host() may look without
+ *     4 (inside 2) for placing work.
  *   - the internal locks of wait queues and workqueues.
  *
  * What follows from the order:

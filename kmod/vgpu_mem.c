@@ -34,7 +34,12 @@ void vgpu_vm_init(struct vgpu_vm *vm)
 	mt_init(&vm->chunks);
 	mt_init(&vm->allocs);
 	INIT_LIST_HEAD(&vm->shared);
-	mt_init(&vm->hosts);
+	/*
+	 * In RCU mode a tree node is freed only after a grace period, so
+	 * vgpu_vm_is_host() may look without the lock while ranges come
+	 * and go.
+	 */
+	mt_init_flags(&vm->hosts, MT_FLAGS_USE_RCU);
 	xa_init_flags(&vm->host_bufs, XA_FLAGS_ALLOC);
 }
 
@@ -391,9 +396,9 @@ int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s)
 
 /*
  * Is @va inside a host range mapped into @vm? For placing work only: the
- * caller need not hold vm->lock (the tree's own locking makes the lookup
- * safe), so the answer may be stale by the time the work runs, and the
- * engine that runs it checks every access again.
+ * caller need not hold vm->lock (the tree is in RCU mode and the entry is
+ * not dereferenced), so the answer may be stale by the time the work
+ * runs, and the engine that runs it checks every access again.
  */
 bool vgpu_vm_is_host(struct vgpu_vm *vm, u64 va)
 {

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -392,6 +393,71 @@ TEST_F(chan, status_page_is_read_only)
 }
 
 /* Closing the file with a long queue in flight: nothing leaks or hangs. */
+/* Registers and unregisters host pages, rewriting the tree, until told. */
+struct churn {
+	int fd;
+	char *pages;		/* 64 pages, none registered elsewhere */
+	volatile int stop;
+};
+
+static void *churn_hosts(void *arg)
+{
+	struct churn *ch = arg;
+	long page = getpagesize();
+	int i;
+
+	while (!ch->stop) {
+		for (i = 0; i < 64; i += 2) {
+			struct vgpu_host_register r = {
+				.addr = (uintptr_t)(ch->pages + i * page),
+				.size = page,
+			};
+
+			ioctl(ch->fd, VGPU_IOCTL_HOST_REGISTER, &r);
+		}
+		for (i = 0; i < 64; i += 2) {
+			struct vgpu_host_unregister u = {
+				.addr = (uintptr_t)(ch->pages + i * page),
+			};
+
+			ioctl(ch->fd, VGPU_IOCTL_HOST_UNREGISTER, &u);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Placing a copy on an engine looks its addresses up among the host
+ * ranges without the address space's lock, while another thread
+ * registers and unregisters ranges: the lookup must stay safe (it once
+ * read tree nodes being freed, and oopsed).
+ */
+TEST_F(chan, placing_copies_races_host_registration)
+{
+	struct churn ch = { .fd = self->fd };
+	__u64 end = now_ns() + 4000000000ULL;
+	pthread_t t;
+	int i;
+
+	ch.pages = mmap(NULL, 64 * getpagesize(), PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ch.pages);
+	memset(ch.pages, 1, 64 * getpagesize());
+	ASSERT_EQ(0, pthread_create(&t, NULL, churn_hosts, &ch));
+	while (now_ns() < end) {
+		for (i = 0; i < RING / 2; i++) {
+			cmd_copy(&self->c, self->dev, (uintptr_t)self->host, 64, 1, 0, 0);
+			cmd_copy(&self->c, (uintptr_t)self->host, self->dev, 64, 1, 0, 0);
+		}
+		ASSERT_EQ(0, submit(&self->c));
+		ASSERT_EQ(0, wait_for(&self->c, self->c.put));
+	}
+	ch.stop = 1;
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, self->c.status->error);
+	munmap(ch.pages, 64 * getpagesize());
+}
+
 TEST(close_with_work_in_flight)
 {
 	struct vgpu_va_window w = { .base = 1ULL << 44, .size = 1ULL << 32 };
