@@ -8,6 +8,9 @@
 #   make install-deps install the Debian packages the build and tests need
 
 BUILD := $(CURDIR)/build
+# The project's version: the module's, the DKMS package's, the pkg-config
+# and CMake packages', and the installed library's file name.
+VERSION := 0.1.0
 
 # The kernels the VM bench boots: Debian's stock kernel and, when installed,
 # the newest of Debian 12's newer kernel line (tools/vm/kernel-release).
@@ -75,7 +78,7 @@ define build_kmod
 	@mkdir -p $(1)
 	@find $(1) -type l -delete
 	@cp -rs $(CURDIR)/Kbuild $(CURDIR)/kmod $(CURDIR)/core $(CURDIR)/uapi $(1)/
-	$(MAKE) -C $(2) M=$(1) VGPU_WERROR=1 modules
+	$(MAKE) -C $(2) M=$(1) VGPU_WERROR=1 VGPU_VERSION=$(VERSION) modules
 endef
 
 module:
