@@ -146,7 +146,7 @@ $(BUILD)/tools/%: tools/%.c uapi/vgpu.h
 
 # --- tests -------------------------------------------------------------------
 tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(BENCHES) $(BUILD)/fuzz/fuzz_isa \
-	$(BUILD)/fuzz/fuzz_ptx
+	$(BUILD)/fuzz/fuzz_ptx $(BUILD)/tests/vm/gpu_holder
 
 # The core's benchmark links the core built for speed, not for checking.
 $(BUILD)/bench-core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
@@ -261,6 +261,11 @@ $(BUILD)/tests/kselftest/%: tests/kselftest/%.c tests/kselftest/vgpu_chan_util.h
 		-Wno-unused-parameter -Wno-sign-compare $< -lpthread -o $@
 
 $(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h libvgpu/include/cuda.h $(LIBVGPU)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
+
+# What tests/vm/smi.sh watches vgpu-smi report.
+$(BUILD)/tests/vm/gpu_holder: tests/vm/gpu_holder.c libvgpu/include/cuda.h $(LIBVGPU)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
 
