@@ -6,8 +6,14 @@
 #   make check        set up, run every test; last line "N passed, N failed"
 #   make bench        set up, run the benchmarks in the VM: lines "NAME: VALUE"
 #   make install-deps install the Debian packages the build and tests need
+#   make install      install libvgpu, headers, tools, pkg-config and CMake
+#                     files, the module's source for DKMS and a udev rule
+#                     (PREFIX, default /usr/local; DESTDIR); make uninstall
 
 BUILD := $(CURDIR)/build
+# The project's version: the module's, the DKMS package's, the pkg-config
+# and CMake packages', and the installed library's file name.
+VERSION := 0.1.0
 
 # The kernels the VM bench boots: Debian's stock kernel and, when installed,
 # the newest of Debian 12's newer kernel line (tools/vm/kernel-release).
@@ -60,7 +66,7 @@ KSFT_DIR := $(BUILD)/kselftest-headers
 KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
 LINUX_SOURCE := /usr/src/linux-source-6.1.tar.xz
 
-.PHONY: all module lib tools tests demo check bench install-deps clean \
+.PHONY: all module lib tools tests demo check bench install-deps clean install uninstall \
 	vm-module-stock vm-module-newer vm-module-debug
 .SUFFIXES:
 .SECONDARY: $(SAMPLE_PTX) $(LIB_OBJS) $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) $(BENCH_CORE_OBJS)
@@ -75,7 +81,7 @@ define build_kmod
 	@mkdir -p $(1)
 	@find $(1) -type l -delete
 	@cp -rs $(CURDIR)/Kbuild $(CURDIR)/kmod $(CURDIR)/core $(CURDIR)/uapi $(1)/
-	$(MAKE) -C $(2) M=$(1) VGPU_WERROR=1 modules
+	$(MAKE) -C $(2) M=$(1) VGPU_WERROR=1 VGPU_VERSION=$(VERSION) modules
 endef
 
 module:
@@ -128,9 +134,11 @@ $(BUILD)/libvgpu/core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) -fPIC -c $< -o $@
 
+# The soname is NVIDIA's, libcuda.so.1: a program linked against libvgpu
+# (-lvgpu, -lcuda or the file) runs on NVIDIA's driver, and the reverse.
 $(LIBVGPU): $(LIB_OBJS) $(LIB_CORE_OBJS) libvgpu/libvgpu.map
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $(LIB_OBJS) $(LIB_CORE_OBJS) -Wl,-soname,libvgpu.so.1 \
+	$(CC) -shared -o $@ $(LIB_OBJS) $(LIB_CORE_OBJS) -Wl,-soname,libcuda.so.1 \
 		-Wl,--version-script=libvgpu/libvgpu.map -Wl,-z,defs $(LIB_LIBS)
 	ln -sf libvgpu.so.1 $(BUILD)/lib/libvgpu.so
 	ln -sf libvgpu.so.1 $(BUILD)/lib/libcuda.so.1
@@ -159,7 +167,7 @@ $(BUILD)/tools/%: tools/%.c uapi/vgpu.h
 
 # --- tests -------------------------------------------------------------------
 tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(BENCHES) $(BUILD)/fuzz/fuzz_isa \
-	$(BUILD)/fuzz/fuzz_ptx
+	$(BUILD)/fuzz/fuzz_ptx $(BUILD)/tests/vm/gpu_holder
 
 # The core's benchmark links the core built for speed, not for checking.
 $(BUILD)/bench-core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
@@ -277,6 +285,11 @@ $(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h libvgpu/include/cuda.h $(LIBVGPU
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
 
+# What tests/vm/smi.sh watches vgpu-smi report.
+$(BUILD)/tests/vm/gpu_holder: tests/vm/gpu_holder.c libvgpu/include/cuda.h $(LIBVGPU)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
+
 # A sample's kernels (tests/samples/NAME.cu) become PTX at build time; the
 # program finds them in PTX_DIR.
 # NAME_fast.cu is built with --use_fast_math, NAME_rdc.cu with -rdc=true
@@ -307,6 +320,61 @@ $(BUILD)/bench/jit_bench: tests/bench/jit_bench.c $(BUILD)/bench/jit_bench.ptx $
 $(BUILD)/bench/%: tests/bench/%.c libvgpu/include/cuda.h uapi/vgpu.h $(LIBVGPU)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -std=gnu11 $< $(LINK_LIBVGPU) -o $@
+
+# --- install -------------------------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=STAGE]; make uninstall with the
+# same variables removes what it installed. The library goes to
+# $(PREFIX)/lib, which ldconfig and pkg-config search on every distribution
+# for /usr/local (Debian's multiarch folder is for its own packages; set
+# LIBDIR for those). cuda.h goes under include/vgpu/, not beside another
+# cuda.h: pkg-config and CMake give that folder. DKMS finds module sources
+# only in /usr/src and udev reads local rules from /etc/udev/rules.d,
+# whatever PREFIX is.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+CMAKEDIR ?= $(LIBDIR)/cmake/vgpu
+DKMSDIR ?= /usr/src/vgpu-$(VERSION)
+UDEVRULESDIR ?= /etc/udev/rules.d
+# The library's file, then its names: the soname (NVIDIA's), the name
+# -lcuda links, and -lvgpu, which no other libcuda.so on the path can take.
+LIB_FILE := libvgpu.so.$(VERSION)
+LIB_LINKS := libcuda.so.1 libcuda.so libvgpu.so
+KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h) $(filter-out core/shim_user.c,\
+	$(wildcard core/*.c core/*.h)) $(wildcard uapi/*.h)
+SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(firstword $(subst ., ,$(VERSION)))|g' \
+	-e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+	-e "s|@REL_LIBDIR@|$$(realpath -m --relative-to=$(CMAKEDIR) $(LIBDIR))|g" \
+	-e "s|@REL_INCLUDEDIR@|$$(realpath -m --relative-to=$(CMAKEDIR) $(INCLUDEDIR))|g"
+
+install: $(LIBVGPU) $(TOOLS)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/vgpu/uapi \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(DKMSDIR) \
+		$(DESTDIR)$(UDEVRULESDIR)
+	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/
+	install -m 755 $(LIBVGPU) $(DESTDIR)$(LIBDIR)/$(LIB_FILE)
+	ln -sf $(LIB_FILE) $(DESTDIR)$(LIBDIR)/libcuda.so.1
+	ln -sf libcuda.so.1 $(DESTDIR)$(LIBDIR)/libcuda.so
+	ln -sf libcuda.so.1 $(DESTDIR)$(LIBDIR)/libvgpu.so
+	install -m 644 libvgpu/include/cuda.h $(DESTDIR)$(INCLUDEDIR)/vgpu/
+	install -m 644 uapi/vgpu.h uapi/vgpu_isa.h $(DESTDIR)$(INCLUDEDIR)/vgpu/uapi/
+	$(SUBST) tools/install/vgpu.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/vgpu.pc
+	$(SUBST) tools/install/vgpuConfig.cmake.in > $(DESTDIR)$(CMAKEDIR)/vgpuConfig.cmake
+	$(SUBST) tools/install/vgpuConfigVersion.cmake.in > $(DESTDIR)$(CMAKEDIR)/vgpuConfigVersion.cmake
+	for f in $(KMOD_SRCS); do install -D -m 644 $$f $(DESTDIR)$(DKMSDIR)/$$f || exit 1; done
+	$(SUBST) tools/install/Makefile.dkms.in > $(DESTDIR)$(DKMSDIR)/Makefile
+	$(SUBST) tools/install/dkms.conf.in > $(DESTDIR)$(DKMSDIR)/dkms.conf
+	install -m 644 tools/install/70-vgpu.rules $(DESTDIR)$(UDEVRULESDIR)/
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then echo ldconfig; ldconfig; fi
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(TOOLS))) \
+		$(addprefix $(DESTDIR)$(LIBDIR)/,$(LIB_FILE) $(LIB_LINKS)) \
+		$(DESTDIR)$(PKGCONFIGDIR)/vgpu.pc $(DESTDIR)$(UDEVRULESDIR)/70-vgpu.rules
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/vgpu $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(DKMSDIR)
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then echo ldconfig; ldconfig; fi
 
 # --- the two commands --------------------------------------------------------
 install-deps:

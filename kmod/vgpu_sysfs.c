@@ -22,6 +22,24 @@ static ssize_t mem_size_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(mem_size);
 
+/**
+ * mem_used_show() - the mem_used attribute: bytes of device memory that
+ * the device's contexts hold now (allocations and the chunks that small
+ * ones share), what vgpu-smi reports as memory.used.
+ * @dev: the device.
+ * @attr: the attribute.
+ * @buf: the page sysfs hands in.
+ *
+ * Return: the length written.
+ */
+static ssize_t mem_used_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  (long long)atomic64_read(&to_vgpu_device(dev)->mem_used));
+}
+static DEVICE_ATTR_RO(mem_used);
+
 static ssize_t sm_count_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
@@ -48,6 +66,7 @@ static DEVICE_ATTR_RO(uuid);
 static struct attribute *vgpu_dev_attrs[] = {
 	&dev_attr_name.attr,
 	&dev_attr_mem_size.attr,
+	&dev_attr_mem_used.attr,
 	&dev_attr_sm_count.attr,
 	&dev_attr_compute_capability.attr,
 	&dev_attr_uuid.attr,

@@ -41,6 +41,13 @@ static int parse_kernel(char *s, struct vgpu_func *f)
 	return 0;
 }
 
+static const char usage[] =
+	"usage: vgpu-as [INPUT] -o OUTPUT\n"
+	"Assembles the text form of the vgpu ISA (standard input without INPUT)\n"
+	"into a program file that vgpu-dis reads back.\n"
+	"  -o OUTPUT   the program file to write\n"
+	"  -h, --help  this text\n";
+
 int main(int argc, char **argv)
 {
 	struct vgpu_insn *insns = NULL;
@@ -53,13 +60,17 @@ int main(int argc, char **argv)
 	int i;
 
 	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage, stdout);
+			return 0;
+		}
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out_name = argv[++i];
 		else
 			in_name = argv[i];
 	}
 	if (!out_name) {
-		fprintf(stderr, "usage: vgpu-as [INPUT] -o OUTPUT\n");
+		fputs(usage, stderr);
 		return 2;
 	}
 	in = in_name ? fopen(in_name, "r") : stdin;

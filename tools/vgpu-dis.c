@@ -12,13 +12,21 @@
 
 int main(int argc, char **argv)
 {
-	FILE *f = argc > 1 ? fopen(argv[1], "rb") : stdin;
 	struct vgpu_isa_file h;
 	struct vgpu_func fn;
 	struct vgpu_insn in;
 	char line[512];
 	unsigned int i;
+	FILE *f;
 
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: vgpu-dis [FILE]\n"
+		       "Prints a vgpu ISA program file (standard input without FILE) in\n"
+		       "the text form vgpu-as reads, each instruction with its index.\n"
+		       "  -h, --help  this text\n");
+		return 0;
+	}
+	f = argc > 1 ? fopen(argv[1], "rb") : stdin;
 	if (!f || fread(&h, sizeof(h), 1, f) != 1 ||
 	    memcmp(h.magic, VGPU_ISA_FILE_MAGIC, 8)) {
 		fprintf(stderr, "vgpu-dis: not a vgpu ISA program\n");

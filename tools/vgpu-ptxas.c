@@ -91,6 +91,16 @@ static char *default_output(const char *in)
 	return out;
 }
 
+static const char usage[] =
+	"usage: vgpu-ptxas [-v] [-S] [-o OUTPUT] INPUT.ptx\n"
+	"Compiles PTX into vgpu's compiled-module format, which cuModuleLoad\n"
+	"loads without running the JIT.\n"
+	"  -o OUTPUT   the module to write (default: INPUT with .ptx replaced\n"
+	"              by .vgpumod)\n"
+	"  -v          report what each kernel uses, as ptxas -v does\n"
+	"  -S          list the vgpu ISA written instead of writing a module\n"
+	"  -h, --help  this text\n";
+
 int main(int argc, char **argv)
 {
 	const char *in_name = NULL, *out_name = NULL;
@@ -103,6 +113,10 @@ int main(int argc, char **argv)
 	int i;
 
 	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage, stdout);
+			return 0;
+		}
 		if (!strcmp(argv[i], "-v"))
 			verbose = true;
 		else if (!strcmp(argv[i], "-S"))
@@ -115,7 +129,7 @@ int main(int argc, char **argv)
 			in_name = argv[i];
 	}
 	if (bad || !in_name) {
-		fprintf(stderr, "usage: vgpu-ptxas [-v] [-S] [-o OUTPUT] INPUT.ptx\n");
+		fputs(usage, stderr);
 		return 2;
 	}
 	ptx = vg_read_file(in_name, &len);
