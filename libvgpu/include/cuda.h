@@ -1441,6 +1441,8 @@ static inline CUresult cuGetProcAddress_v2_ptsz(const char *symbol,
 #define CU_TRSF_SEAMLESS_CUBEMAP 0x40
 #define CU_LAUNCH_KERNEL_REQUIRED_BLOCK_DIM 1
 #define CU_PARAM_TR_DEFAULT -1
+#define RESOURCE_ABI_VERSION 1
+#define RESOURCE_ABI_EXTERNAL_BYTES 48
 
 /* The per-thread forms of the other copies and stream calls. */
 #ifdef __CUDA_API_PER_THREAD_DEFAULT_STREAM
@@ -2574,7 +2576,7 @@ typedef struct CUdevResource_st {
 	unsigned char _internal_padding[92];
 	union {
 		CUdevSmResource sm;
-		unsigned char _oversize[48];
+		unsigned char _oversize[RESOURCE_ABI_EXTERNAL_BYTES];
 	};
 } CUdevResource_v1;
 typedef CUdevResource_v1 CUdevResource;
