@@ -1348,6 +1348,7 @@ static inline CUresult cuGetProcAddress_v2_ptsz(const char *symbol,
  * implement answer CUDA_ERROR_NOT_SUPPORTED (unsupported.c says which and
  * why).
  */
+
 /* Constants and versioned names. */
 #define cuMemAdvise cuMemAdvise_v2
 #define cuMemPrefetchAsync __CUDA_API_PTSZ(cuMemPrefetchAsync_v2)
