@@ -5,8 +5,8 @@
  * Written for vgpu. Type names, function names, symbol versions and
  * enumeration values are those of NVIDIA's CUDA 13.0 driver API, so that
  * programs written against it build and link unchanged; the text is ours.
- * Only what libvgpu implements is declared: a call that is missing here is
- * missing from the library too.
+ * Every name of NVIDIA's header is declared; entry points libvgpu does not
+ * implement answer CUDA_ERROR_NOT_SUPPORTED (unsupported.c).
  */
 #ifndef __cuda_cuda_h__
 /*
@@ -1339,6 +1339,1765 @@ static inline CUresult cuGetProcAddress_v2_ptsz(const char *symbol,
 }
 #define cuGetProcAddress_v2 cuGetProcAddress_v2_ptsz
 #endif
+
+
+/*
+ * The rest of CUDA 13.0's driver API, printed by tools/cuda-facts from the
+ * toolkit header's facts: constants, versioned names, types in the
+ * toolkit's order, then entry points by area. Those libvgpu does not
+ * implement answer CUDA_ERROR_NOT_SUPPORTED (unsupported.c says which and
+ * why).
+ */
+
+/* Constants and versioned names. */
+#define cuMemAdvise cuMemAdvise_v2
+#define cuMemPrefetchAsync __CUDA_API_PTSZ(cuMemPrefetchAsync_v2)
+#define cuMemPrefetchBatchAsync __CUDA_API_PTSZ(cuMemPrefetchBatchAsync)
+#define cuMemDiscardBatchAsync __CUDA_API_PTSZ(cuMemDiscardBatchAsync)
+#define cuMemDiscardAndPrefetchBatchAsync __CUDA_API_PTSZ(cuMemDiscardAndPrefetchBatchAsync)
+#define cuMemcpyDtoA __CUDA_API_PTDS(cuMemcpyDtoA_v2)
+#define cuMemcpyAtoD __CUDA_API_PTDS(cuMemcpyAtoD_v2)
+#define cuMemcpyHtoA __CUDA_API_PTDS(cuMemcpyHtoA_v2)
+#define cuMemcpyAtoH __CUDA_API_PTDS(cuMemcpyAtoH_v2)
+#define cuMemcpyAtoA __CUDA_API_PTDS(cuMemcpyAtoA_v2)
+#define cuMemcpyHtoAAsync __CUDA_API_PTSZ(cuMemcpyHtoAAsync_v2)
+#define cuMemcpyAtoHAsync __CUDA_API_PTSZ(cuMemcpyAtoHAsync_v2)
+#define cuMemcpyBatchAsync __CUDA_API_PTSZ(cuMemcpyBatchAsync_v2)
+#define cuMemcpy3DBatchAsync __CUDA_API_PTSZ(cuMemcpy3DBatchAsync_v2)
+#define cuArrayCreate cuArrayCreate_v2
+#define cuArrayGetDescriptor cuArrayGetDescriptor_v2
+#define cuArray3DCreate cuArray3DCreate_v2
+#define cuArray3DGetDescriptor cuArray3DGetDescriptor_v2
+#define cuTexRefSetAddress cuTexRefSetAddress_v2
+#define cuTexRefGetAddress cuTexRefGetAddress_v2
+#define cuGraphicsResourceGetMappedPointer cuGraphicsResourceGetMappedPointer_v2
+#define cuTexRefSetAddress2D cuTexRefSetAddress2D_v3
+#define cuGraphicsResourceSetMapFlags cuGraphicsResourceSetMapFlags_v2
+#define cuStreamBeginCapture __CUDA_API_PTSZ(cuStreamBeginCapture_v2)
+#define cuIpcOpenMemHandle cuIpcOpenMemHandle_v2
+#define cuGraphInstantiate cuGraphInstantiateWithFlags
+#define cuGraphExecUpdate cuGraphExecUpdate_v2
+#define cuGraphAddKernelNode cuGraphAddKernelNode_v2
+#define cuGraphKernelNodeGetParams cuGraphKernelNodeGetParams_v2
+#define cuGraphKernelNodeSetParams cuGraphKernelNodeSetParams_v2
+#define cuGraphExecKernelNodeSetParams cuGraphExecKernelNodeSetParams_v2
+#define cuGraphGetEdges cuGraphGetEdges_v2
+#define cuGraphNodeGetDependencies cuGraphNodeGetDependencies_v2
+#define cuGraphNodeGetDependentNodes cuGraphNodeGetDependentNodes_v2
+#define cuGraphAddDependencies cuGraphAddDependencies_v2
+#define cuGraphRemoveDependencies cuGraphRemoveDependencies_v2
+#define cuGraphAddNode cuGraphAddNode_v2
+#define cuStreamWriteValue32 __CUDA_API_PTSZ(cuStreamWriteValue32_v2)
+#define cuStreamWaitValue32 __CUDA_API_PTSZ(cuStreamWaitValue32_v2)
+#define cuStreamWriteValue64 __CUDA_API_PTSZ(cuStreamWriteValue64_v2)
+#define cuStreamWaitValue64 __CUDA_API_PTSZ(cuStreamWaitValue64_v2)
+#define cuStreamBatchMemOp __CUDA_API_PTSZ(cuStreamBatchMemOp_v2)
+#define cuStreamGetCaptureInfo __CUDA_API_PTSZ(cuStreamGetCaptureInfo_v3)
+#define cuStreamUpdateCaptureDependencies __CUDA_API_PTSZ(cuStreamUpdateCaptureDependencies_v2)
+#define cuMemBatchDecompressAsync __CUDA_API_PTSZ(cuMemBatchDecompressAsync)
+#define CU_COMPUTE_ACCELERATED_TARGET_BASE 0x10000
+#define CU_COMPUTE_FAMILY_TARGET_BASE 0x20000
+#define CUDA_CB
+#define CU_GRAPH_COND_ASSIGN_DEFAULT 0x1
+#define CU_GRAPH_KERNEL_NODE_PORT_DEFAULT 0
+#define CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC 1
+#define CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER 2
+#define CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW
+#define CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+#define CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_DIMENSION CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+#define CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE
+#define CU_KERNEL_NODE_ATTRIBUTE_PRIORITY CU_LAUNCH_ATTRIBUTE_PRIORITY
+#define CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP
+#define CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN
+#define CU_KERNEL_NODE_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION
+#define CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE
+#define CU_KERNEL_NODE_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
+#define CU_ARRAY_SPARSE_PROPERTIES_SINGLE_MIPTAIL 0x1
+#define CU_TENSOR_MAP_NUM_QWORDS 16
+#define CUDA_EXTERNAL_MEMORY_DEDICATED 0x1
+#define CUDA_EXTERNAL_SEMAPHORE_SIGNAL_SKIP_NVSCIBUF_MEMSYNC 0x01
+#define CUDA_EXTERNAL_SEMAPHORE_WAIT_SKIP_NVSCIBUF_MEMSYNC 0x02
+#define CUDA_NVSCISYNC_ATTR_SIGNAL 0x1
+#define CUDA_NVSCISYNC_ATTR_WAIT 0x2
+#define CU_MEM_CREATE_USAGE_TILE_POOL 0x1
+#define CU_MEM_CREATE_USAGE_HW_DECOMPRESS 0x2
+#define CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS 0x2
+#define CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC 0x01
+#define CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC 0x02
+#define CUDA_ARRAY3D_LAYERED 0x01
+#define CUDA_ARRAY3D_2DARRAY 0x01
+#define CUDA_ARRAY3D_SURFACE_LDST 0x02
+#define CUDA_ARRAY3D_CUBEMAP 0x04
+#define CUDA_ARRAY3D_TEXTURE_GATHER 0x08
+#define CUDA_ARRAY3D_DEPTH_TEXTURE 0x10
+#define CUDA_ARRAY3D_COLOR_ATTACHMENT 0x20
+#define CUDA_ARRAY3D_SPARSE 0x40
+#define CUDA_ARRAY3D_DEFERRED_MAPPING 0x80
+#define CUDA_ARRAY3D_VIDEO_ENCODE_DECODE 0x100
+#define CU_TRSA_OVERRIDE_FORMAT 0x01
+#define CU_TRSF_READ_AS_INTEGER 0x01
+#define CU_TRSF_NORMALIZED_COORDINATES 0x02
+#define CU_TRSF_SRGB 0x10
+#define CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION 0x20
+#define CU_TRSF_SEAMLESS_CUBEMAP 0x40
+#define CU_LAUNCH_KERNEL_REQUIRED_BLOCK_DIM 1
+#define CU_PARAM_TR_DEFAULT -1
+#define RESOURCE_ABI_VERSION 1
+#define RESOURCE_ABI_EXTERNAL_BYTES 48
+
+/* The per-thread forms of the other copies and stream calls. */
+#ifdef __CUDA_API_PER_THREAD_DEFAULT_STREAM
+#define cuMemcpyPeer __CUDA_API_PTDS(cuMemcpyPeer)
+#define cuMemcpyPeerAsync __CUDA_API_PTSZ(cuMemcpyPeerAsync)
+#define cuMemcpy3DPeer __CUDA_API_PTDS(cuMemcpy3DPeer)
+#define cuMemcpy3DPeerAsync __CUDA_API_PTSZ(cuMemcpy3DPeerAsync)
+#define cuStreamGetCtx_v2 __CUDA_API_PTSZ(cuStreamGetCtx_v2)
+#define cuStreamEndCapture __CUDA_API_PTSZ(cuStreamEndCapture)
+#define cuStreamIsCapturing __CUDA_API_PTSZ(cuStreamIsCapturing)
+#define cuStreamAttachMemAsync __CUDA_API_PTSZ(cuStreamAttachMemAsync)
+#define cuLaunchKernelEx __CUDA_API_PTSZ(cuLaunchKernelEx)
+#define cuGraphicsMapResources __CUDA_API_PTSZ(cuGraphicsMapResources)
+#define cuGraphicsUnmapResources __CUDA_API_PTSZ(cuGraphicsUnmapResources)
+#define cuLaunchCooperativeKernel __CUDA_API_PTSZ(cuLaunchCooperativeKernel)
+#define cuSignalExternalSemaphoresAsync __CUDA_API_PTSZ(cuSignalExternalSemaphoresAsync)
+#define cuWaitExternalSemaphoresAsync __CUDA_API_PTSZ(cuWaitExternalSemaphoresAsync)
+#define cuGraphInstantiateWithParams __CUDA_API_PTSZ(cuGraphInstantiateWithParams)
+#define cuGraphUpload __CUDA_API_PTSZ(cuGraphUpload)
+#define cuGraphLaunch __CUDA_API_PTSZ(cuGraphLaunch)
+#define cuMemMapArrayAsync __CUDA_API_PTSZ(cuMemMapArrayAsync)
+#define cuMemFreeAsync __CUDA_API_PTSZ(cuMemFreeAsync)
+#define cuMemAllocAsync __CUDA_API_PTSZ(cuMemAllocAsync)
+#define cuMemAllocFromPoolAsync __CUDA_API_PTSZ(cuMemAllocFromPoolAsync)
+#define cuStreamBeginCaptureToGraph __CUDA_API_PTSZ(cuStreamBeginCaptureToGraph)
+#endif
+
+/* Types of the rest of the driver API. */
+typedef struct CUlib_st *CUlibrary;
+typedef struct CUkern_st *CUkernel;
+typedef struct CUmipmappedArray_st *CUmipmappedArray;
+typedef struct CUtexref_st *CUtexref;
+typedef struct CUsurfref_st *CUsurfref;
+typedef struct CUgraphicsResource_st *CUgraphicsResource;
+typedef unsigned long long CUtexObject_v1;
+typedef CUtexObject_v1 CUtexObject;
+typedef unsigned long long CUsurfObject_v1;
+typedef CUsurfObject_v1 CUsurfObject;
+typedef struct CUextMemory_st *CUexternalMemory;
+typedef struct CUextSemaphore_st *CUexternalSemaphore;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphNode_st *CUgraphNode;
+typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUmemPoolHandle_st *CUmemoryPool;
+typedef struct CUuserObject_st *CUuserObject;
+typedef cuuint64_t CUgraphConditionalHandle;
+typedef struct CUasyncCallbackEntry_st *CUasyncCallbackHandle;
+typedef struct CUgreenCtx_st *CUgreenCtx;
+typedef struct CUmemFabricHandle_st {
+	unsigned char data[64];
+} CUmemFabricHandle_v1;
+typedef CUmemFabricHandle_v1 CUmemFabricHandle;
+typedef struct CUipcEventHandle_st {
+	char reserved[64];
+} CUipcEventHandle_v1;
+typedef CUipcEventHandle_v1 CUipcEventHandle;
+typedef struct CUipcMemHandle_st {
+	char reserved[64];
+} CUipcMemHandle_v1;
+typedef CUipcMemHandle_v1 CUipcMemHandle;
+typedef enum CUipcMem_flags_enum {
+	CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 1,
+} CUipcMem_flags;
+typedef enum CUevent_sched_flags_enum {
+	CU_EVENT_SCHED_AUTO = 0,
+	CU_EVENT_SCHED_SPIN = 1,
+	CU_EVENT_SCHED_YIELD = 2,
+	CU_EVENT_SCHED_BLOCKING_SYNC = 4,
+} CUevent_sched_flags;
+typedef enum cl_event_flags_enum {
+	NVCL_EVENT_SCHED_AUTO = 0,
+	NVCL_EVENT_SCHED_SPIN = 1,
+	NVCL_EVENT_SCHED_YIELD = 2,
+	NVCL_EVENT_SCHED_BLOCKING_SYNC = 4,
+} cl_event_flags;
+typedef enum cl_context_flags_enum {
+	NVCL_CTX_SCHED_AUTO = 0,
+	NVCL_CTX_SCHED_SPIN = 1,
+	NVCL_CTX_SCHED_YIELD = 2,
+	NVCL_CTX_SCHED_BLOCKING_SYNC = 4,
+} cl_context_flags;
+typedef enum CUstreamMemoryBarrier_flags_enum {
+	CU_STREAM_MEMORY_BARRIER_TYPE_SYS = 0,
+	CU_STREAM_MEMORY_BARRIER_TYPE_GPU = 1,
+} CUstreamMemoryBarrier_flags;
+typedef union CUstreamBatchMemOpParams_union {
+	CUstreamBatchMemOpType operation;
+	struct CUstreamMemOpWaitValueParams_st {
+		CUstreamBatchMemOpType operation;
+		CUdeviceptr address;
+		union {
+			cuuint32_t value;
+			cuuint64_t value64;
+		};
+		unsigned int flags;
+		CUdeviceptr alias;
+	} waitValue;
+	struct CUstreamMemOpWriteValueParams_st {
+		CUstreamBatchMemOpType operation;
+		CUdeviceptr address;
+		union {
+			cuuint32_t value;
+			cuuint64_t value64;
+		};
+		unsigned int flags;
+		CUdeviceptr alias;
+	} writeValue;
+	struct CUstreamMemOpFlushRemoteWritesParams_st {
+		CUstreamBatchMemOpType operation;
+		unsigned int flags;
+	} flushRemoteWrites;
+	struct CUstreamMemOpMemoryBarrierParams_st {
+		CUstreamBatchMemOpType operation;
+		unsigned int flags;
+	} memoryBarrier;
+	cuuint64_t pad[6];
+} CUstreamBatchMemOpParams_v1;
+typedef CUstreamBatchMemOpParams_v1 CUstreamBatchMemOpParams;
+typedef struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
+	CUcontext ctx;
+	unsigned int count;
+	CUstreamBatchMemOpParams *paramArray;
+	unsigned int flags;
+} CUDA_BATCH_MEM_OP_NODE_PARAMS_v1;
+typedef CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 CUDA_BATCH_MEM_OP_NODE_PARAMS;
+typedef struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st {
+	CUcontext ctx;
+	unsigned int count;
+	CUstreamBatchMemOpParams *paramArray;
+	unsigned int flags;
+} CUDA_BATCH_MEM_OP_NODE_PARAMS_v2;
+typedef enum CUstreamUpdateCaptureDependencies_flags_enum {
+	CU_STREAM_ADD_CAPTURE_DEPENDENCIES = 0,
+	CU_STREAM_SET_CAPTURE_DEPENDENCIES = 1,
+} CUstreamUpdateCaptureDependencies_flags;
+typedef enum CUasyncNotificationType_enum {
+	CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET = 1,
+} CUasyncNotificationType;
+typedef struct CUasyncNotificationInfo_st {
+	CUasyncNotificationType type;
+	union {
+		struct {
+			unsigned long long bytesOverBudget;
+		} overBudget;
+	} info;
+} CUasyncNotificationInfo;
+typedef void (*CUasyncCallback)(CUasyncNotificationInfo *, void *,
+		CUasyncCallbackHandle);
+typedef enum CUshared_carveout_enum {
+	CU_SHAREDMEM_CARVEOUT_DEFAULT = -1,
+	CU_SHAREDMEM_CARVEOUT_MAX_SHARED = 100,
+	CU_SHAREDMEM_CARVEOUT_MAX_L1 = 0,
+} CUshared_carveout;
+typedef enum CUgraphicsRegisterFlags_enum {
+	CU_GRAPHICS_REGISTER_FLAGS_NONE = 0,
+	CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY = 1,
+	CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD = 2,
+	CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST = 4,
+	CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER = 8,
+} CUgraphicsRegisterFlags;
+typedef enum CUgraphicsMapResourceFlags_enum {
+	CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE = 0,
+	CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY = 1,
+	CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD = 2,
+} CUgraphicsMapResourceFlags;
+typedef enum CUarray_cubemap_face_enum {
+	CU_CUBEMAP_FACE_POSITIVE_X = 0,
+	CU_CUBEMAP_FACE_NEGATIVE_X = 1,
+	CU_CUBEMAP_FACE_POSITIVE_Y = 2,
+	CU_CUBEMAP_FACE_NEGATIVE_Y = 3,
+	CU_CUBEMAP_FACE_POSITIVE_Z = 4,
+	CU_CUBEMAP_FACE_NEGATIVE_Z = 5,
+} CUarray_cubemap_face;
+typedef enum CUresourcetype_enum {
+	CU_RESOURCE_TYPE_ARRAY = 0,
+	CU_RESOURCE_TYPE_MIPMAPPED_ARRAY = 1,
+	CU_RESOURCE_TYPE_LINEAR = 2,
+	CU_RESOURCE_TYPE_PITCH2D = 3,
+} CUresourcetype;
+typedef struct CUDA_KERNEL_NODE_PARAMS_st {
+	CUfunction func;
+	unsigned int gridDimX;
+	unsigned int gridDimY;
+	unsigned int gridDimZ;
+	unsigned int blockDimX;
+	unsigned int blockDimY;
+	unsigned int blockDimZ;
+	unsigned int sharedMemBytes;
+	void **kernelParams;
+	void **extra;
+} CUDA_KERNEL_NODE_PARAMS_v1;
+typedef struct CUDA_KERNEL_NODE_PARAMS_v2_st {
+	CUfunction func;
+	unsigned int gridDimX;
+	unsigned int gridDimY;
+	unsigned int gridDimZ;
+	unsigned int blockDimX;
+	unsigned int blockDimY;
+	unsigned int blockDimZ;
+	unsigned int sharedMemBytes;
+	void **kernelParams;
+	void **extra;
+	CUkernel kern;
+	CUcontext ctx;
+} CUDA_KERNEL_NODE_PARAMS_v2;
+typedef CUDA_KERNEL_NODE_PARAMS_v2 CUDA_KERNEL_NODE_PARAMS;
+typedef struct CUDA_KERNEL_NODE_PARAMS_v3_st {
+	CUfunction func;
+	unsigned int gridDimX;
+	unsigned int gridDimY;
+	unsigned int gridDimZ;
+	unsigned int blockDimX;
+	unsigned int blockDimY;
+	unsigned int blockDimZ;
+	unsigned int sharedMemBytes;
+	void **kernelParams;
+	void **extra;
+	CUkernel kern;
+	CUcontext ctx;
+} CUDA_KERNEL_NODE_PARAMS_v3;
+typedef struct CUDA_MEMSET_NODE_PARAMS_st {
+	CUdeviceptr dst;
+	size_t pitch;
+	unsigned int value;
+	unsigned int elementSize;
+	size_t width;
+	size_t height;
+} CUDA_MEMSET_NODE_PARAMS_v1;
+typedef CUDA_MEMSET_NODE_PARAMS_v1 CUDA_MEMSET_NODE_PARAMS;
+typedef struct CUDA_MEMSET_NODE_PARAMS_v2_st {
+	CUdeviceptr dst;
+	size_t pitch;
+	unsigned int value;
+	unsigned int elementSize;
+	size_t width;
+	size_t height;
+	CUcontext ctx;
+} CUDA_MEMSET_NODE_PARAMS_v2;
+typedef struct CUDA_HOST_NODE_PARAMS_st {
+	CUhostFn fn;
+	void *userData;
+} CUDA_HOST_NODE_PARAMS_v1;
+typedef CUDA_HOST_NODE_PARAMS_v1 CUDA_HOST_NODE_PARAMS;
+typedef struct CUDA_HOST_NODE_PARAMS_v2_st {
+	CUhostFn fn;
+	void *userData;
+} CUDA_HOST_NODE_PARAMS_v2;
+typedef enum CUgraphConditionalNodeType_enum {
+	CU_GRAPH_COND_TYPE_IF = 0,
+	CU_GRAPH_COND_TYPE_WHILE = 1,
+	CU_GRAPH_COND_TYPE_SWITCH = 2,
+} CUgraphConditionalNodeType;
+typedef struct CUDA_CONDITIONAL_NODE_PARAMS {
+	CUgraphConditionalHandle handle;
+	CUgraphConditionalNodeType type;
+	unsigned int size;
+	CUgraph *phGraph_out;
+	CUcontext ctx;
+} CUDA_CONDITIONAL_NODE_PARAMS;
+typedef enum CUgraphNodeType_enum {
+	CU_GRAPH_NODE_TYPE_KERNEL = 0,
+	CU_GRAPH_NODE_TYPE_MEMCPY = 1,
+	CU_GRAPH_NODE_TYPE_MEMSET = 2,
+	CU_GRAPH_NODE_TYPE_HOST = 3,
+	CU_GRAPH_NODE_TYPE_GRAPH = 4,
+	CU_GRAPH_NODE_TYPE_EMPTY = 5,
+	CU_GRAPH_NODE_TYPE_WAIT_EVENT = 6,
+	CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7,
+	CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL = 8,
+	CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT = 9,
+	CU_GRAPH_NODE_TYPE_MEM_ALLOC = 10,
+	CU_GRAPH_NODE_TYPE_MEM_FREE = 11,
+	CU_GRAPH_NODE_TYPE_BATCH_MEM_OP = 12,
+	CU_GRAPH_NODE_TYPE_CONDITIONAL = 13,
+} CUgraphNodeType;
+typedef enum CUgraphDependencyType_enum {
+	CU_GRAPH_DEPENDENCY_TYPE_DEFAULT = 0,
+	CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC = 1,
+} CUgraphDependencyType;
+typedef struct CUgraphEdgeData_st {
+	unsigned char from_port;
+	unsigned char to_port;
+	unsigned char type;
+	unsigned char reserved[5];
+} CUgraphEdgeData;
+typedef enum CUgraphInstantiateResult_enum {
+	CUDA_GRAPH_INSTANTIATE_SUCCESS = 0,
+	CUDA_GRAPH_INSTANTIATE_ERROR = 1,
+	CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE = 2,
+	CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED = 3,
+	CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED = 4,
+	CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED = 5,
+} CUgraphInstantiateResult;
+typedef struct CUDA_GRAPH_INSTANTIATE_PARAMS_st {
+	cuuint64_t flags;
+	CUstream hUploadStream;
+	CUgraphNode hErrNode_out;
+	CUgraphInstantiateResult result_out;
+} CUDA_GRAPH_INSTANTIATE_PARAMS;
+typedef struct CUlaunchAttribute_st {
+	CUlaunchAttributeID id;
+	char pad[4];
+	CUlaunchAttributeValue value;
+} CUlaunchAttribute;
+typedef struct CUlaunchConfig_st {
+	unsigned int gridDimX;
+	unsigned int gridDimY;
+	unsigned int gridDimZ;
+	unsigned int blockDimX;
+	unsigned int blockDimY;
+	unsigned int blockDimZ;
+	unsigned int sharedMemBytes;
+	CUstream hStream;
+	CUlaunchAttribute *attrs;
+	unsigned int numAttrs;
+} CUlaunchConfig;
+typedef CUlaunchAttributeID CUkernelNodeAttrID;
+typedef CUlaunchAttributeValue CUkernelNodeAttrValue_v1;
+typedef CUkernelNodeAttrValue_v1 CUkernelNodeAttrValue;
+typedef struct CUexecAffinitySmCount_st CUexecAffinitySmCount_v1;
+typedef struct CUexecAffinityParam_st CUexecAffinityParam_v1;
+typedef enum CUlibraryOption_enum {
+	CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0,
+	CU_LIBRARY_BINARY_IS_PRESERVED = 1,
+	CU_LIBRARY_NUM_OPTIONS = 2,
+} CUlibraryOption;
+typedef struct CUlibraryHostUniversalFunctionAndDataTable_st {
+	void *functionTable;
+	size_t functionWindowSize;
+	void *dataTable;
+	size_t dataWindowSize;
+} CUlibraryHostUniversalFunctionAndDataTable;
+typedef enum CUatomicOperation_enum {
+	CU_ATOMIC_OPERATION_INTEGER_ADD = 0,
+	CU_ATOMIC_OPERATION_INTEGER_MIN = 1,
+	CU_ATOMIC_OPERATION_INTEGER_MAX = 2,
+	CU_ATOMIC_OPERATION_INTEGER_INCREMENT = 3,
+	CU_ATOMIC_OPERATION_INTEGER_DECREMENT = 4,
+	CU_ATOMIC_OPERATION_AND = 5,
+	CU_ATOMIC_OPERATION_OR = 6,
+	CU_ATOMIC_OPERATION_XOR = 7,
+	CU_ATOMIC_OPERATION_EXCHANGE = 8,
+	CU_ATOMIC_OPERATION_CAS = 9,
+	CU_ATOMIC_OPERATION_FLOAT_ADD = 10,
+	CU_ATOMIC_OPERATION_FLOAT_MIN = 11,
+	CU_ATOMIC_OPERATION_FLOAT_MAX = 12,
+	CU_ATOMIC_OPERATION_MAX = 13,
+} CUatomicOperation;
+typedef enum CUatomicOperationCapability_enum {
+	CU_ATOMIC_CAPABILITY_SIGNED = 1,
+	CU_ATOMIC_CAPABILITY_UNSIGNED = 2,
+	CU_ATOMIC_CAPABILITY_REDUCTION = 4,
+	CU_ATOMIC_CAPABILITY_SCALAR_32 = 8,
+	CU_ATOMIC_CAPABILITY_SCALAR_64 = 16,
+	CU_ATOMIC_CAPABILITY_SCALAR_128 = 32,
+	CU_ATOMIC_CAPABILITY_VECTOR_32x4 = 64,
+} CUatomicOperationCapability;
+typedef struct CUDA_MEMCPY3D_PEER_st {
+	size_t srcXInBytes;
+	size_t srcY;
+	size_t srcZ;
+	size_t srcLOD;
+	CUmemorytype srcMemoryType;
+	const void *srcHost;
+	CUdeviceptr srcDevice;
+	CUarray srcArray;
+	CUcontext srcContext;
+	size_t srcPitch;
+	size_t srcHeight;
+	size_t dstXInBytes;
+	size_t dstY;
+	size_t dstZ;
+	size_t dstLOD;
+	CUmemorytype dstMemoryType;
+	void *dstHost;
+	CUdeviceptr dstDevice;
+	CUarray dstArray;
+	CUcontext dstContext;
+	size_t dstPitch;
+	size_t dstHeight;
+	size_t WidthInBytes;
+	size_t Height;
+	size_t Depth;
+} CUDA_MEMCPY3D_PEER_v1;
+typedef CUDA_MEMCPY3D_PEER_v1 CUDA_MEMCPY3D_PEER;
+typedef struct CUDA_MEMCPY_NODE_PARAMS_st {
+	int flags;
+	int reserved;
+	CUcontext copyCtx;
+	CUDA_MEMCPY3D copyParams;
+} CUDA_MEMCPY_NODE_PARAMS;
+typedef struct CUDA_ARRAY_DESCRIPTOR_st {
+	size_t Width;
+	size_t Height;
+	CUarray_format Format;
+	unsigned int NumChannels;
+} CUDA_ARRAY_DESCRIPTOR_v2;
+typedef CUDA_ARRAY_DESCRIPTOR_v2 CUDA_ARRAY_DESCRIPTOR;
+typedef struct CUDA_ARRAY3D_DESCRIPTOR_st {
+	size_t Width;
+	size_t Height;
+	size_t Depth;
+	CUarray_format Format;
+	unsigned int NumChannels;
+	unsigned int Flags;
+} CUDA_ARRAY3D_DESCRIPTOR_v2;
+typedef CUDA_ARRAY3D_DESCRIPTOR_v2 CUDA_ARRAY3D_DESCRIPTOR;
+typedef struct CUDA_ARRAY_SPARSE_PROPERTIES_st {
+	struct {
+		unsigned int width;
+		unsigned int height;
+		unsigned int depth;
+	} tileExtent;
+	unsigned int miptailFirstLevel;
+	unsigned long long miptailSize;
+	unsigned int flags;
+	unsigned int reserved[4];
+} CUDA_ARRAY_SPARSE_PROPERTIES_v1;
+typedef CUDA_ARRAY_SPARSE_PROPERTIES_v1 CUDA_ARRAY_SPARSE_PROPERTIES;
+typedef struct CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
+	size_t size;
+	size_t alignment;
+	unsigned int reserved[4];
+} CUDA_ARRAY_MEMORY_REQUIREMENTS_v1;
+typedef CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 CUDA_ARRAY_MEMORY_REQUIREMENTS;
+typedef struct CUDA_RESOURCE_DESC_st {
+	CUresourcetype resType;
+	union {
+		struct {
+			CUarray hArray;
+		} array;
+		struct {
+			CUmipmappedArray hMipmappedArray;
+		} mipmap;
+		struct {
+			CUdeviceptr devPtr;
+			CUarray_format format;
+			unsigned int numChannels;
+			size_t sizeInBytes;
+		} linear;
+		struct {
+			CUdeviceptr devPtr;
+			CUarray_format format;
+			unsigned int numChannels;
+			size_t width;
+			size_t height;
+			size_t pitchInBytes;
+		} pitch2D;
+		struct {
+			int reserved[32];
+		} reserved;
+	} res;
+	unsigned int flags;
+} CUDA_RESOURCE_DESC_v1;
+typedef CUDA_RESOURCE_DESC_v1 CUDA_RESOURCE_DESC;
+typedef struct CUDA_TEXTURE_DESC_st {
+	CUaddress_mode addressMode[3];
+	CUfilter_mode filterMode;
+	unsigned int flags;
+	unsigned int maxAnisotropy;
+	CUfilter_mode mipmapFilterMode;
+	float mipmapLevelBias;
+	float minMipmapLevelClamp;
+	float maxMipmapLevelClamp;
+	float borderColor[4];
+	int reserved[12];
+} CUDA_TEXTURE_DESC_v1;
+typedef CUDA_TEXTURE_DESC_v1 CUDA_TEXTURE_DESC;
+typedef enum CUresourceViewFormat_enum {
+	CU_RES_VIEW_FORMAT_NONE = 0,
+	CU_RES_VIEW_FORMAT_UINT_1X8 = 1,
+	CU_RES_VIEW_FORMAT_UINT_2X8 = 2,
+	CU_RES_VIEW_FORMAT_UINT_4X8 = 3,
+	CU_RES_VIEW_FORMAT_SINT_1X8 = 4,
+	CU_RES_VIEW_FORMAT_SINT_2X8 = 5,
+	CU_RES_VIEW_FORMAT_SINT_4X8 = 6,
+	CU_RES_VIEW_FORMAT_UINT_1X16 = 7,
+	CU_RES_VIEW_FORMAT_UINT_2X16 = 8,
+	CU_RES_VIEW_FORMAT_UINT_4X16 = 9,
+	CU_RES_VIEW_FORMAT_SINT_1X16 = 10,
+	CU_RES_VIEW_FORMAT_SINT_2X16 = 11,
+	CU_RES_VIEW_FORMAT_SINT_4X16 = 12,
+	CU_RES_VIEW_FORMAT_UINT_1X32 = 13,
+	CU_RES_VIEW_FORMAT_UINT_2X32 = 14,
+	CU_RES_VIEW_FORMAT_UINT_4X32 = 15,
+	CU_RES_VIEW_FORMAT_SINT_1X32 = 16,
+	CU_RES_VIEW_FORMAT_SINT_2X32 = 17,
+	CU_RES_VIEW_FORMAT_SINT_4X32 = 18,
+	CU_RES_VIEW_FORMAT_FLOAT_1X16 = 19,
+	CU_RES_VIEW_FORMAT_FLOAT_2X16 = 20,
+	CU_RES_VIEW_FORMAT_FLOAT_4X16 = 21,
+	CU_RES_VIEW_FORMAT_FLOAT_1X32 = 22,
+	CU_RES_VIEW_FORMAT_FLOAT_2X32 = 23,
+	CU_RES_VIEW_FORMAT_FLOAT_4X32 = 24,
+	CU_RES_VIEW_FORMAT_UNSIGNED_BC1 = 25,
+	CU_RES_VIEW_FORMAT_UNSIGNED_BC2 = 26,
+	CU_RES_VIEW_FORMAT_UNSIGNED_BC3 = 27,
+	CU_RES_VIEW_FORMAT_UNSIGNED_BC4 = 28,
+	CU_RES_VIEW_FORMAT_SIGNED_BC4 = 29,
+	CU_RES_VIEW_FORMAT_UNSIGNED_BC5 = 30,
+	CU_RES_VIEW_FORMAT_SIGNED_BC5 = 31,
+	CU_RES_VIEW_FORMAT_UNSIGNED_BC6H = 32,
+	CU_RES_VIEW_FORMAT_SIGNED_BC6H = 33,
+	CU_RES_VIEW_FORMAT_UNSIGNED_BC7 = 34,
+} CUresourceViewFormat;
+typedef struct CUDA_RESOURCE_VIEW_DESC_st {
+	CUresourceViewFormat format;
+	size_t width;
+	size_t height;
+	size_t depth;
+	unsigned int firstMipmapLevel;
+	unsigned int lastMipmapLevel;
+	unsigned int firstLayer;
+	unsigned int lastLayer;
+	unsigned int reserved[16];
+} CUDA_RESOURCE_VIEW_DESC_v1;
+typedef CUDA_RESOURCE_VIEW_DESC_v1 CUDA_RESOURCE_VIEW_DESC;
+typedef struct CUtensorMap_st {
+	cuuint64_t opaque[16];
+} CUtensorMap;
+typedef enum CUtensorMapDataType_enum {
+	CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0,
+	CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1,
+	CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2,
+	CU_TENSOR_MAP_DATA_TYPE_INT32 = 3,
+	CU_TENSOR_MAP_DATA_TYPE_UINT64 = 4,
+	CU_TENSOR_MAP_DATA_TYPE_INT64 = 5,
+	CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6,
+	CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7,
+	CU_TENSOR_MAP_DATA_TYPE_FLOAT64 = 8,
+	CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9,
+	CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ = 10,
+	CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 = 11,
+	CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ = 12,
+	CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B = 13,
+	CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B = 14,
+	CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B = 15,
+} CUtensorMapDataType;
+typedef enum CUtensorMapInterleave_enum {
+	CU_TENSOR_MAP_INTERLEAVE_NONE = 0,
+	CU_TENSOR_MAP_INTERLEAVE_16B = 1,
+	CU_TENSOR_MAP_INTERLEAVE_32B = 2,
+} CUtensorMapInterleave;
+typedef enum CUtensorMapSwizzle_enum {
+	CU_TENSOR_MAP_SWIZZLE_NONE = 0,
+	CU_TENSOR_MAP_SWIZZLE_32B = 1,
+	CU_TENSOR_MAP_SWIZZLE_64B = 2,
+	CU_TENSOR_MAP_SWIZZLE_128B = 3,
+	CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B = 4,
+	CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B = 5,
+	CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B = 6,
+} CUtensorMapSwizzle;
+typedef enum CUtensorMapL2promotion_enum {
+	CU_TENSOR_MAP_L2_PROMOTION_NONE = 0,
+	CU_TENSOR_MAP_L2_PROMOTION_L2_64B = 1,
+	CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2,
+	CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3,
+} CUtensorMapL2promotion;
+typedef enum CUtensorMapFloatOOBfill_enum {
+	CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0,
+	CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA = 1,
+} CUtensorMapFloatOOBfill;
+typedef enum CUtensorMapIm2ColWideMode_enum {
+	CU_TENSOR_MAP_IM2COL_WIDE_MODE_W = 0,
+	CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128 = 1,
+} CUtensorMapIm2ColWideMode;
+typedef struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st {
+	unsigned long long p2pToken;
+	unsigned int vaSpaceToken;
+} CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1;
+typedef CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1 CUDA_POINTER_ATTRIBUTE_P2P_TOKENS;
+typedef struct CUDA_LAUNCH_PARAMS_st {
+	CUfunction function;
+	unsigned int gridDimX;
+	unsigned int gridDimY;
+	unsigned int gridDimZ;
+	unsigned int blockDimX;
+	unsigned int blockDimY;
+	unsigned int blockDimZ;
+	unsigned int sharedMemBytes;
+	CUstream hStream;
+	void **kernelParams;
+} CUDA_LAUNCH_PARAMS_v1;
+typedef CUDA_LAUNCH_PARAMS_v1 CUDA_LAUNCH_PARAMS;
+typedef enum CUexternalMemoryHandleType_enum {
+	CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD = 1,
+	CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32 = 2,
+	CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT = 3,
+	CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP = 4,
+	CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE = 5,
+	CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE = 6,
+	CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT = 7,
+	CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF = 8,
+	CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD = 9,
+} CUexternalMemoryHandleType;
+typedef struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st {
+	CUexternalMemoryHandleType type;
+	union {
+		int fd;
+		struct {
+			void *handle;
+			const void *name;
+		} win32;
+		const void *nvSciBufObject;
+	} handle;
+	unsigned long long size;
+	unsigned int flags;
+	unsigned int reserved[16];
+} CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1;
+typedef CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 CUDA_EXTERNAL_MEMORY_HANDLE_DESC;
+typedef struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st {
+	unsigned long long offset;
+	unsigned long long size;
+	unsigned int flags;
+	unsigned int reserved[16];
+} CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1;
+typedef CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 CUDA_EXTERNAL_MEMORY_BUFFER_DESC;
+typedef struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st {
+	unsigned long long offset;
+	CUDA_ARRAY3D_DESCRIPTOR arrayDesc;
+	unsigned int numLevels;
+	unsigned int reserved[16];
+} CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1;
+typedef CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1 CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC;
+typedef enum CUexternalSemaphoreHandleType_enum {
+	CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD = 1,
+	CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32 = 2,
+	CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT = 3,
+	CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE = 4,
+	CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE = 5,
+	CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC = 6,
+	CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX = 7,
+	CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT = 8,
+	CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD = 9,
+	CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32 = 10,
+} CUexternalSemaphoreHandleType;
+typedef struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st {
+	CUexternalSemaphoreHandleType type;
+	union {
+		int fd;
+		struct {
+			void *handle;
+			const void *name;
+		} win32;
+		const void *nvSciSyncObj;
+	} handle;
+	unsigned int flags;
+	unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1;
+typedef CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC;
+typedef struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st {
+	struct {
+		struct {
+			unsigned long long value;
+		} fence;
+		union {
+			void *fence;
+			unsigned long long reserved;
+		} nvSciSync;
+		struct {
+			unsigned long long key;
+		} keyedMutex;
+		unsigned int reserved[12];
+	} params;
+	unsigned int flags;
+	unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1;
+typedef CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS;
+typedef struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st {
+	struct {
+		struct {
+			unsigned long long value;
+		} fence;
+		union {
+			void *fence;
+			unsigned long long reserved;
+		} nvSciSync;
+		struct {
+			unsigned long long key;
+			unsigned int timeoutMs;
+		} keyedMutex;
+		unsigned int reserved[10];
+	} params;
+	unsigned int flags;
+	unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1;
+typedef CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS;
+typedef struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
+	CUexternalSemaphore *extSemArray;
+	const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray;
+	unsigned int numExtSems;
+} CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1;
+typedef CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 CUDA_EXT_SEM_SIGNAL_NODE_PARAMS;
+typedef struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st {
+	CUexternalSemaphore *extSemArray;
+	const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray;
+	unsigned int numExtSems;
+} CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2;
+typedef struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
+	CUexternalSemaphore *extSemArray;
+	const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray;
+	unsigned int numExtSems;
+} CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1;
+typedef CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 CUDA_EXT_SEM_WAIT_NODE_PARAMS;
+typedef struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st {
+	CUexternalSemaphore *extSemArray;
+	const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray;
+	unsigned int numExtSems;
+} CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2;
+typedef unsigned long long CUmemGenericAllocationHandle_v1;
+typedef CUmemGenericAllocationHandle_v1 CUmemGenericAllocationHandle;
+typedef enum CUmemAllocationHandleType_enum {
+	CU_MEM_HANDLE_TYPE_NONE = 0,
+	CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 1,
+	CU_MEM_HANDLE_TYPE_WIN32 = 2,
+	CU_MEM_HANDLE_TYPE_WIN32_KMT = 4,
+	CU_MEM_HANDLE_TYPE_FABRIC = 8,
+	CU_MEM_HANDLE_TYPE_MAX = 0x7fffffff,
+} CUmemAllocationHandleType;
+typedef enum CUmemAccess_flags_enum {
+	CU_MEM_ACCESS_FLAGS_PROT_NONE = 0,
+	CU_MEM_ACCESS_FLAGS_PROT_READ = 1,
+	CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3,
+	CU_MEM_ACCESS_FLAGS_PROT_MAX = 0x7fffffff,
+} CUmemAccess_flags;
+typedef enum CUmemLocationType_enum {
+	CU_MEM_LOCATION_TYPE_INVALID = 0,
+	CU_MEM_LOCATION_TYPE_NONE = 0,
+	CU_MEM_LOCATION_TYPE_DEVICE = 1,
+	CU_MEM_LOCATION_TYPE_HOST = 2,
+	CU_MEM_LOCATION_TYPE_HOST_NUMA = 3,
+	CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = 4,
+	CU_MEM_LOCATION_TYPE_MAX = 0x7fffffff,
+} CUmemLocationType;
+typedef enum CUmemAllocationType_enum {
+	CU_MEM_ALLOCATION_TYPE_INVALID = 0,
+	CU_MEM_ALLOCATION_TYPE_PINNED = 1,
+	CU_MEM_ALLOCATION_TYPE_MANAGED = 2,
+	CU_MEM_ALLOCATION_TYPE_MAX = 0x7fffffff,
+} CUmemAllocationType;
+typedef enum CUmemAllocationGranularity_flags_enum {
+	CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0,
+	CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 1,
+} CUmemAllocationGranularity_flags;
+typedef enum CUmemRangeHandleType_enum {
+	CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD = 1,
+	CU_MEM_RANGE_HANDLE_TYPE_MAX = 0x7fffffff,
+} CUmemRangeHandleType;
+typedef enum CUmemRangeFlags_enum {
+	CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE = 1,
+} CUmemRangeFlags;
+typedef enum CUarraySparseSubresourceType_enum {
+	CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL = 0,
+	CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL = 1,
+} CUarraySparseSubresourceType;
+typedef enum CUmemOperationType_enum {
+	CU_MEM_OPERATION_TYPE_MAP = 1,
+	CU_MEM_OPERATION_TYPE_UNMAP = 2,
+} CUmemOperationType;
+typedef enum CUmemHandleType_enum {
+	CU_MEM_HANDLE_TYPE_GENERIC = 0,
+} CUmemHandleType;
+typedef struct CUarrayMapInfo_st {
+	CUresourcetype resourceType;
+	union {
+		CUmipmappedArray mipmap;
+		CUarray array;
+	} resource;
+	CUarraySparseSubresourceType subresourceType;
+	union {
+		struct {
+			unsigned int level;
+			unsigned int layer;
+			unsigned int offsetX;
+			unsigned int offsetY;
+			unsigned int offsetZ;
+			unsigned int extentWidth;
+			unsigned int extentHeight;
+			unsigned int extentDepth;
+		} sparseLevel;
+		struct {
+			unsigned int layer;
+			unsigned long long offset;
+			unsigned long long size;
+		} miptail;
+	} subresource;
+	CUmemOperationType memOperationType;
+	CUmemHandleType memHandleType;
+	union {
+		CUmemGenericAllocationHandle memHandle;
+	} memHandle;
+	unsigned long long offset;
+	unsigned int deviceBitMask;
+	unsigned int flags;
+	unsigned int reserved[2];
+} CUarrayMapInfo_v1;
+typedef CUarrayMapInfo_v1 CUarrayMapInfo;
+typedef struct CUmemLocation_st {
+	CUmemLocationType type;
+	int id;
+} CUmemLocation_v1;
+typedef CUmemLocation_v1 CUmemLocation;
+typedef enum CUmemAllocationCompType_enum {
+	CU_MEM_ALLOCATION_COMP_NONE = 0,
+	CU_MEM_ALLOCATION_COMP_GENERIC = 1,
+} CUmemAllocationCompType;
+typedef struct CUmemAllocationProp_st {
+	CUmemAllocationType type;
+	CUmemAllocationHandleType requestedHandleTypes;
+	CUmemLocation location;
+	void *win32HandleMetaData;
+	struct {
+		unsigned char compressionType;
+		unsigned char gpuDirectRDMACapable;
+		unsigned short usage;
+		unsigned char reserved[4];
+	} allocFlags;
+} CUmemAllocationProp_v1;
+typedef CUmemAllocationProp_v1 CUmemAllocationProp;
+typedef enum CUmulticastGranularity_flags_enum {
+	CU_MULTICAST_GRANULARITY_MINIMUM = 0,
+	CU_MULTICAST_GRANULARITY_RECOMMENDED = 1,
+} CUmulticastGranularity_flags;
+typedef struct CUmulticastObjectProp_st {
+	unsigned int numDevices;
+	size_t size;
+	unsigned long long handleTypes;
+	unsigned long long flags;
+} CUmulticastObjectProp_v1;
+typedef CUmulticastObjectProp_v1 CUmulticastObjectProp;
+typedef struct CUmemAccessDesc_st {
+	CUmemLocation location;
+	CUmemAccess_flags flags;
+} CUmemAccessDesc_v1;
+typedef CUmemAccessDesc_v1 CUmemAccessDesc;
+typedef enum CUgraphExecUpdateResult_enum {
+	CU_GRAPH_EXEC_UPDATE_SUCCESS = 0,
+	CU_GRAPH_EXEC_UPDATE_ERROR = 1,
+	CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED = 2,
+	CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED = 3,
+	CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED = 4,
+	CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED = 5,
+	CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED = 6,
+	CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE = 7,
+	CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED = 8,
+} CUgraphExecUpdateResult;
+typedef struct CUgraphExecUpdateResultInfo_st {
+	CUgraphExecUpdateResult result;
+	CUgraphNode errorNode;
+	CUgraphNode errorFromNode;
+} CUgraphExecUpdateResultInfo_v1;
+typedef CUgraphExecUpdateResultInfo_v1 CUgraphExecUpdateResultInfo;
+typedef enum CUmemPool_attribute_enum {
+	CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES = 1,
+	CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC = 2,
+	CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 3,
+	CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
+	CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT = 5,
+	CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH = 6,
+	CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7,
+	CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8,
+} CUmemPool_attribute;
+typedef struct CUmemPoolProps_st {
+	CUmemAllocationType allocType;
+	CUmemAllocationHandleType handleTypes;
+	CUmemLocation location;
+	void *win32SecurityAttributes;
+	size_t maxSize;
+	unsigned short usage;
+	unsigned char reserved[54];
+} CUmemPoolProps_v1;
+typedef CUmemPoolProps_v1 CUmemPoolProps;
+typedef struct CUmemPoolPtrExportData_st {
+	unsigned char reserved[64];
+} CUmemPoolPtrExportData_v1;
+typedef CUmemPoolPtrExportData_v1 CUmemPoolPtrExportData;
+typedef enum CUmemcpyFlags_enum {
+	CU_MEMCPY_FLAG_DEFAULT = 0,
+	CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE = 1,
+} CUmemcpyFlags;
+typedef enum CUmemcpySrcAccessOrder_enum {
+	CU_MEMCPY_SRC_ACCESS_ORDER_INVALID = 0,
+	CU_MEMCPY_SRC_ACCESS_ORDER_STREAM = 1,
+	CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL = 2,
+	CU_MEMCPY_SRC_ACCESS_ORDER_ANY = 3,
+	CU_MEMCPY_SRC_ACCESS_ORDER_MAX = 0x7fffffff,
+} CUmemcpySrcAccessOrder;
+typedef struct CUmemcpyAttributes_st {
+	CUmemcpySrcAccessOrder srcAccessOrder;
+	CUmemLocation srcLocHint;
+	CUmemLocation dstLocHint;
+	unsigned int flags;
+} CUmemcpyAttributes_v1;
+typedef CUmemcpyAttributes_v1 CUmemcpyAttributes;
+typedef enum CUmemcpy3DOperandType_enum {
+	CU_MEMCPY_OPERAND_TYPE_POINTER = 1,
+	CU_MEMCPY_OPERAND_TYPE_ARRAY = 2,
+	CU_MEMCPY_OPERAND_TYPE_MAX = 0x7fffffff,
+} CUmemcpy3DOperandType;
+typedef struct CUoffset3D_st {
+	size_t x;
+	size_t y;
+	size_t z;
+} CUoffset3D_v1;
+typedef CUoffset3D_v1 CUoffset3D;
+typedef struct CUextent3D_st {
+	size_t width;
+	size_t height;
+	size_t depth;
+} CUextent3D_v1;
+typedef CUextent3D_v1 CUextent3D;
+typedef struct CUmemcpy3DOperand_st {
+	CUmemcpy3DOperandType type;
+	union {
+		struct {
+			CUdeviceptr ptr;
+			size_t rowLength;
+			size_t layerHeight;
+			CUmemLocation locHint;
+		} ptr;
+		struct {
+			CUarray array;
+			CUoffset3D offset;
+		} array;
+	} op;
+} CUmemcpy3DOperand_v1;
+typedef CUmemcpy3DOperand_v1 CUmemcpy3DOperand;
+typedef struct CUDA_MEMCPY3D_BATCH_OP_st {
+	CUmemcpy3DOperand src;
+	CUmemcpy3DOperand dst;
+	CUextent3D extent;
+	CUmemcpySrcAccessOrder srcAccessOrder;
+	unsigned int flags;
+} CUDA_MEMCPY3D_BATCH_OP_v1;
+typedef CUDA_MEMCPY3D_BATCH_OP_v1 CUDA_MEMCPY3D_BATCH_OP;
+typedef struct CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
+	CUmemPoolProps poolProps;
+	const CUmemAccessDesc *accessDescs;
+	size_t accessDescCount;
+	size_t bytesize;
+	CUdeviceptr dptr;
+} CUDA_MEM_ALLOC_NODE_PARAMS_v1;
+typedef CUDA_MEM_ALLOC_NODE_PARAMS_v1 CUDA_MEM_ALLOC_NODE_PARAMS;
+typedef struct CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
+	CUmemPoolProps poolProps;
+	const CUmemAccessDesc *accessDescs;
+	size_t accessDescCount;
+	size_t bytesize;
+	CUdeviceptr dptr;
+} CUDA_MEM_ALLOC_NODE_PARAMS_v2;
+typedef struct CUDA_MEM_FREE_NODE_PARAMS_st {
+	CUdeviceptr dptr;
+} CUDA_MEM_FREE_NODE_PARAMS;
+typedef enum CUgraphMem_attribute_enum {
+	CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT = 0,
+	CU_GRAPH_MEM_ATTR_USED_MEM_HIGH = 1,
+	CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT = 2,
+	CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH = 3,
+} CUgraphMem_attribute;
+typedef enum CUgraphChildGraphNodeOwnership_enum {
+	CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE = 0,
+	CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE = 1,
+} CUgraphChildGraphNodeOwnership;
+typedef struct CUDA_CHILD_GRAPH_NODE_PARAMS_st {
+	CUgraph graph;
+	CUgraphChildGraphNodeOwnership ownership;
+} CUDA_CHILD_GRAPH_NODE_PARAMS;
+typedef struct CUDA_EVENT_RECORD_NODE_PARAMS_st {
+	CUevent event;
+} CUDA_EVENT_RECORD_NODE_PARAMS;
+typedef struct CUDA_EVENT_WAIT_NODE_PARAMS_st {
+	CUevent event;
+} CUDA_EVENT_WAIT_NODE_PARAMS;
+typedef struct CUgraphNodeParams_st {
+	CUgraphNodeType type;
+	int reserved0[3];
+	union {
+		long long reserved1[29];
+		CUDA_KERNEL_NODE_PARAMS_v3 kernel;
+		CUDA_MEMCPY_NODE_PARAMS memcpy;
+		CUDA_MEMSET_NODE_PARAMS_v2 memset;
+		CUDA_HOST_NODE_PARAMS_v2 host;
+		CUDA_CHILD_GRAPH_NODE_PARAMS graph;
+		CUDA_EVENT_WAIT_NODE_PARAMS eventWait;
+		CUDA_EVENT_RECORD_NODE_PARAMS eventRecord;
+		CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2 extSemSignal;
+		CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2 extSemWait;
+		CUDA_MEM_ALLOC_NODE_PARAMS_v2 alloc;
+		CUDA_MEM_FREE_NODE_PARAMS free;
+		CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 memOp;
+		CUDA_CONDITIONAL_NODE_PARAMS conditional;
+	};
+	long long reserved2;
+} CUgraphNodeParams;
+typedef enum CUflushGPUDirectRDMAWritesOptions_enum {
+	CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST = 1,
+	CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS = 2,
+} CUflushGPUDirectRDMAWritesOptions;
+typedef enum CUGPUDirectRDMAWritesOrdering_enum {
+	CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE = 0,
+	CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER = 100,
+	CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES = 200,
+} CUGPUDirectRDMAWritesOrdering;
+typedef enum CUflushGPUDirectRDMAWritesScope_enum {
+	CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER = 100,
+	CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES = 200,
+} CUflushGPUDirectRDMAWritesScope;
+typedef enum CUflushGPUDirectRDMAWritesTarget_enum {
+	CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX = 0,
+} CUflushGPUDirectRDMAWritesTarget;
+typedef enum CUgraphDebugDot_flags_enum {
+	CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE = 1,
+	CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES = 2,
+	CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS = 4,
+	CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS = 8,
+	CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS = 16,
+	CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS = 32,
+	CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS = 64,
+	CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS = 128,
+	CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS = 256,
+	CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES = 512,
+	CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES = 1024,
+	CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS = 2048,
+	CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS = 4096,
+	CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS = 8192,
+	CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO = 16384,
+	CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS = 32768,
+} CUgraphDebugDot_flags;
+typedef enum CUuserObject_flags_enum {
+	CU_USER_OBJECT_NO_DESTRUCTOR_SYNC = 1,
+} CUuserObject_flags;
+typedef enum CUuserObjectRetain_flags_enum {
+	CU_GRAPH_USER_OBJECT_MOVE = 1,
+} CUuserObjectRetain_flags;
+typedef enum CUgraphInstantiate_flags_enum {
+	CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH = 1,
+	CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD = 2,
+	CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH = 4,
+	CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY = 8,
+} CUgraphInstantiate_flags;
+typedef enum CUdeviceNumaConfig_enum {
+	CU_DEVICE_NUMA_CONFIG_NONE = 0,
+	CU_DEVICE_NUMA_CONFIG_NUMA_NODE = 1,
+} CUdeviceNumaConfig;
+typedef enum CUprocessState_enum {
+	CU_PROCESS_STATE_RUNNING = 0,
+	CU_PROCESS_STATE_LOCKED = 1,
+	CU_PROCESS_STATE_CHECKPOINTED = 2,
+	CU_PROCESS_STATE_FAILED = 3,
+} CUprocessState;
+typedef struct CUcheckpointLockArgs_st {
+	unsigned int timeoutMs;
+	unsigned int reserved0;
+	cuuint64_t reserved1[7];
+} CUcheckpointLockArgs;
+typedef struct CUcheckpointCheckpointArgs_st {
+	cuuint64_t reserved[8];
+} CUcheckpointCheckpointArgs;
+typedef struct CUcheckpointGpuPair_st {
+	CUuuid oldUuid;
+	CUuuid newUuid;
+} CUcheckpointGpuPair;
+typedef struct CUcheckpointRestoreArgs_st {
+	CUcheckpointGpuPair *gpuPairs;
+	unsigned int gpuPairsCount;
+	char reserved[44];
+	cuuint64_t reserved1;
+} CUcheckpointRestoreArgs;
+typedef struct CUcheckpointUnlockArgs_st {
+	cuuint64_t reserved[8];
+} CUcheckpointUnlockArgs;
+typedef enum CUmemDecompressAlgorithm_enum {
+	CU_MEM_DECOMPRESS_UNSUPPORTED = 0,
+	CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE = 1,
+	CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY = 2,
+	CU_MEM_DECOMPRESS_ALGORITHM_LZ4 = 4,
+} CUmemDecompressAlgorithm;
+typedef struct CUmemDecompressParams_st {
+	size_t srcNumBytes;
+	size_t dstNumBytes;
+	cuuint32_t *dstActBytes;
+	const void *src;
+	void *dst;
+	CUmemDecompressAlgorithm algo;
+	unsigned char padding[20];
+} CUmemDecompressParams;
+typedef enum CUfunctionLoadingState_enum {
+	CU_FUNCTION_LOADING_STATE_UNLOADED = 0,
+	CU_FUNCTION_LOADING_STATE_LOADED = 1,
+	CU_FUNCTION_LOADING_STATE_MAX = 2,
+} CUfunctionLoadingState;
+typedef enum CUcoredumpSettings_enum {
+	CU_COREDUMP_ENABLE_ON_EXCEPTION = 1,
+	CU_COREDUMP_TRIGGER_HOST = 2,
+	CU_COREDUMP_LIGHTWEIGHT = 3,
+	CU_COREDUMP_ENABLE_USER_TRIGGER = 4,
+	CU_COREDUMP_FILE = 5,
+	CU_COREDUMP_PIPE = 6,
+	CU_COREDUMP_GENERATION_FLAGS = 7,
+	CU_COREDUMP_MAX = 8,
+} CUcoredumpSettings;
+typedef enum CUCoredumpGenerationFlags {
+	CU_COREDUMP_DEFAULT_FLAGS = 0,
+	CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES = 1,
+	CU_COREDUMP_SKIP_GLOBAL_MEMORY = 2,
+	CU_COREDUMP_SKIP_SHARED_MEMORY = 4,
+	CU_COREDUMP_SKIP_LOCAL_MEMORY = 8,
+	CU_COREDUMP_SKIP_ABORT = 16,
+	CU_COREDUMP_SKIP_CONSTBANK_MEMORY = 32,
+	CU_COREDUMP_LIGHTWEIGHT_FLAGS = 47,
+} CUCoredumpGenerationFlags;
+typedef struct CUdevResourceDesc_st *CUdevResourceDesc;
+typedef enum {
+	CU_GREEN_CTX_DEFAULT_STREAM = 1,
+} CUgreenCtxCreate_flags;
+typedef enum {
+	CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING = 1,
+	CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE = 2,
+} CUdevSmResourceSplit_flags;
+typedef enum {
+	CU_DEV_RESOURCE_TYPE_INVALID = 0,
+	CU_DEV_RESOURCE_TYPE_SM = 1,
+} CUdevResourceType;
+typedef struct CUdevSmResource_st {
+	unsigned int smCount;
+	unsigned int minSmPartitionSize;
+	unsigned int smCoscheduledAlignment;
+} CUdevSmResource;
+typedef struct CUdevResource_st {
+	CUdevResourceType type;
+	unsigned char _internal_padding[92];
+	union {
+		CUdevSmResource sm;
+		unsigned char _oversize[RESOURCE_ABI_EXTERNAL_BYTES];
+	};
+} CUdevResource_v1;
+typedef CUdevResource_v1 CUdevResource;
+typedef enum CUlogLevel_enum {
+	CU_LOG_LEVEL_ERROR = 0,
+	CU_LOG_LEVEL_WARNING = 1,
+} CUlogLevel;
+typedef struct CUlogsCallbackEntry_st *CUlogsCallbackHandle;
+typedef void (*CUlogsCallback)(void *, CUlogLevel, char *, size_t);
+typedef unsigned int CUlogIterator;
+
+
+/* Devices. */
+CUresult cuDeviceGetHostAtomicCapabilities(unsigned int *,
+		const CUatomicOperation *, unsigned int, CUdevice);
+CUresult cuDeviceGetNvSciSyncAttributes(void *, CUdevice, int);
+CUresult cuDeviceSetMemPool(CUdevice, CUmemoryPool);
+CUresult cuDeviceGetMemPool(CUmemoryPool *, CUdevice);
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *, CUdevice);
+CUresult cuDeviceGetExecAffinitySupport(int *, CUexecAffinityType, CUdevice);
+CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget,
+		CUflushGPUDirectRDMAWritesScope);
+
+/* Contexts. */
+CUresult cuCtxGetDevice_v2(CUdevice *, CUcontext);
+CUresult cuCtxSynchronize_v2(CUcontext);
+CUresult cuCtxResetPersistingL2Cache(void);
+CUresult cuCtxGetExecAffinity(CUexecAffinityParam *, CUexecAffinityType);
+CUresult cuCtxRecordEvent(CUcontext, CUevent);
+CUresult cuCtxWaitEvent(CUcontext, CUevent);
+
+/* Contexts: calls of older releases. */
+CUresult cuCtxAttach(CUcontext *, unsigned int);
+CUresult cuCtxDetach(CUcontext);
+
+/* Modules. */
+CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *);
+CUresult cuModuleGetFunctionCount(unsigned int *, CUmodule);
+CUresult cuModuleEnumerateFunctions(CUfunction *, unsigned int, CUmodule);
+
+/* Modules: texture and surface references. */
+CUresult cuModuleGetTexRef(CUtexref *, CUmodule, const char *);
+CUresult cuModuleGetSurfRef(CUsurfref *, CUmodule, const char *);
+
+/* Libraries and kernels, not bound to a context. */
+CUresult cuLibraryLoadData(CUlibrary *, const void *, CUjit_option *, void **,
+		unsigned int, CUlibraryOption *, void **, unsigned int);
+CUresult cuLibraryLoadFromFile(CUlibrary *, const char *, CUjit_option *,
+		void **, unsigned int, CUlibraryOption *, void **,
+		unsigned int);
+CUresult cuLibraryUnload(CUlibrary);
+CUresult cuLibraryGetKernel(CUkernel *, CUlibrary, const char *);
+CUresult cuLibraryGetKernelCount(unsigned int *, CUlibrary);
+CUresult cuLibraryEnumerateKernels(CUkernel *, unsigned int, CUlibrary);
+CUresult cuLibraryGetModule(CUmodule *, CUlibrary);
+CUresult cuKernelGetFunction(CUfunction *, CUkernel);
+CUresult cuKernelGetLibrary(CUlibrary *, CUkernel);
+CUresult cuLibraryGetGlobal(CUdeviceptr *, size_t *, CUlibrary, const char *);
+CUresult cuLibraryGetManaged(CUdeviceptr *, size_t *, CUlibrary, const char *);
+CUresult cuLibraryGetUnifiedFunction(void **, CUlibrary, const char *);
+CUresult cuKernelGetAttribute(int *, CUfunction_attribute, CUkernel, CUdevice);
+CUresult cuKernelSetAttribute(CUfunction_attribute, int, CUkernel, CUdevice);
+CUresult cuKernelSetCacheConfig(CUkernel, CUfunc_cache, CUdevice);
+CUresult cuKernelGetName(const char **, CUkernel);
+CUresult cuKernelGetParamInfo(CUkernel, size_t, size_t *, size_t *);
+
+/* Memory, copies and fills, arrays. */
+CUresult cuMemAllocManaged(CUdeviceptr *, size_t, unsigned int);
+CUresult cuDeviceRegisterAsyncNotification(CUdevice, CUasyncCallback, void *,
+		CUasyncCallbackHandle *);
+CUresult cuDeviceUnregisterAsyncNotification(CUdevice, CUasyncCallbackHandle);
+CUresult cuIpcGetEventHandle(CUipcEventHandle *, CUevent);
+CUresult cuIpcOpenEventHandle(CUevent *, CUipcEventHandle);
+CUresult cuIpcGetMemHandle(CUipcMemHandle *, CUdeviceptr);
+CUresult cuIpcOpenMemHandle(CUdeviceptr *, CUipcMemHandle, unsigned int);
+CUresult cuIpcCloseMemHandle(CUdeviceptr);
+CUresult cuMemcpyPeer(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t);
+CUresult cuMemcpyDtoA(CUarray, size_t, CUdeviceptr, size_t);
+CUresult cuMemcpyAtoD(CUdeviceptr, CUarray, size_t, size_t);
+CUresult cuMemcpyHtoA(CUarray, size_t, const void *, size_t);
+CUresult cuMemcpyAtoH(void *, CUarray, size_t, size_t);
+CUresult cuMemcpyAtoA(CUarray, size_t, CUarray, size_t, size_t);
+CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *);
+CUresult cuMemcpyPeerAsync(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext,
+		size_t, CUstream);
+CUresult cuMemcpyHtoAAsync(CUarray, size_t, const void *, size_t, CUstream);
+CUresult cuMemcpyAtoHAsync(void *, CUarray, size_t, size_t, CUstream);
+CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *, CUstream);
+CUresult cuMemcpyBatchAsync(CUdeviceptr *, CUdeviceptr *, size_t *, size_t,
+		CUmemcpyAttributes *, size_t *, size_t, CUstream);
+CUresult cuMemcpy3DBatchAsync(size_t, CUDA_MEMCPY3D_BATCH_OP *,
+		unsigned long long, CUstream);
+CUresult cuArrayCreate(CUarray *, const CUDA_ARRAY_DESCRIPTOR *);
+CUresult cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR *, CUarray);
+CUresult cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *, CUarray);
+CUresult cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *,
+		CUmipmappedArray);
+CUresult cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *, CUarray,
+		CUdevice);
+CUresult cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *,
+		CUmipmappedArray, CUdevice);
+CUresult cuArrayGetPlane(CUarray *, CUarray, unsigned int);
+CUresult cuArrayDestroy(CUarray);
+CUresult cuArray3DCreate(CUarray *, const CUDA_ARRAY3D_DESCRIPTOR *);
+CUresult cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *, CUarray);
+CUresult cuMipmappedArrayCreate(CUmipmappedArray *,
+		const CUDA_ARRAY3D_DESCRIPTOR *, unsigned int);
+CUresult cuMipmappedArrayGetLevel(CUarray *, CUmipmappedArray, unsigned int);
+CUresult cuMipmappedArrayDestroy(CUmipmappedArray);
+CUresult cuMemGetHandleForAddressRange(void *, CUdeviceptr, size_t,
+		CUmemRangeHandleType, unsigned long long);
+CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *, size_t,
+		unsigned int, size_t *, CUstream);
+
+/* Virtual address space and physical allocations. */
+CUresult cuMemAddressReserve(CUdeviceptr *, size_t, size_t, CUdeviceptr,
+		unsigned long long);
+CUresult cuMemAddressFree(CUdeviceptr, size_t);
+CUresult cuMemCreate(CUmemGenericAllocationHandle *, size_t,
+		const CUmemAllocationProp *, unsigned long long);
+CUresult cuMemRelease(CUmemGenericAllocationHandle);
+CUresult cuMemMap(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle,
+		unsigned long long);
+CUresult cuMemMapArrayAsync(CUarrayMapInfo *, unsigned int, CUstream);
+CUresult cuMemUnmap(CUdeviceptr, size_t);
+CUresult cuMemSetAccess(CUdeviceptr, size_t, const CUmemAccessDesc *, size_t);
+CUresult cuMemGetAccess(unsigned long long *, const CUmemLocation *,
+		CUdeviceptr);
+CUresult cuMemExportToShareableHandle(void *, CUmemGenericAllocationHandle,
+		CUmemAllocationHandleType, unsigned long long);
+CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *, void *,
+		CUmemAllocationHandleType);
+CUresult cuMemGetAllocationGranularity(size_t *, const CUmemAllocationProp *,
+		CUmemAllocationGranularity_flags);
+CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *,
+		CUmemGenericAllocationHandle);
+CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *, void *);
+
+/* Stream-ordered allocation and memory pools. */
+CUresult cuMemFreeAsync(CUdeviceptr, CUstream);
+CUresult cuMemAllocAsync(CUdeviceptr *, size_t, CUstream);
+CUresult cuMemPoolTrimTo(CUmemoryPool, size_t);
+CUresult cuMemPoolSetAttribute(CUmemoryPool, CUmemPool_attribute, void *);
+CUresult cuMemPoolGetAttribute(CUmemoryPool, CUmemPool_attribute, void *);
+CUresult cuMemPoolSetAccess(CUmemoryPool, const CUmemAccessDesc *, size_t);
+CUresult cuMemPoolGetAccess(CUmemAccess_flags *, CUmemoryPool, CUmemLocation *);
+CUresult cuMemPoolCreate(CUmemoryPool *, const CUmemPoolProps *);
+CUresult cuMemPoolDestroy(CUmemoryPool);
+CUresult cuMemGetDefaultMemPool(CUmemoryPool *, CUmemLocation *,
+		CUmemAllocationType);
+CUresult cuMemGetMemPool(CUmemoryPool *, CUmemLocation *, CUmemAllocationType);
+CUresult cuMemSetMemPool(CUmemLocation *, CUmemAllocationType, CUmemoryPool);
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *, size_t, CUmemoryPool, CUstream);
+CUresult cuMemPoolExportToShareableHandle(void *, CUmemoryPool,
+		CUmemAllocationHandleType, unsigned long long);
+CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *, void *,
+		CUmemAllocationHandleType, unsigned long long);
+CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *, CUdeviceptr);
+CUresult cuMemPoolImportPointer(CUdeviceptr *, CUmemoryPool,
+		CUmemPoolPtrExportData *);
+
+/* Multicast objects. */
+CUresult cuMulticastCreate(CUmemGenericAllocationHandle *,
+		const CUmulticastObjectProp *);
+CUresult cuMulticastAddDevice(CUmemGenericAllocationHandle, CUdevice);
+CUresult cuMulticastBindMem(CUmemGenericAllocationHandle, size_t,
+		CUmemGenericAllocationHandle, size_t, size_t,
+		unsigned long long);
+CUresult cuMulticastBindAddr(CUmemGenericAllocationHandle, size_t, CUdeviceptr,
+		size_t, unsigned long long);
+CUresult cuMulticastUnbind(CUmemGenericAllocationHandle, CUdevice, size_t,
+		size_t);
+CUresult cuMulticastGetGranularity(size_t *, const CUmulticastObjectProp *,
+		CUmulticastGranularity_flags);
+
+/* Unified addressing and managed memory. */
+CUresult cuMemPrefetchAsync(CUdeviceptr, size_t, CUmemLocation, unsigned int,
+		CUstream);
+CUresult cuMemAdvise(CUdeviceptr, size_t, CUmem_advise, CUmemLocation);
+CUresult cuMemPrefetchBatchAsync(CUdeviceptr *, size_t *, size_t,
+		CUmemLocation *, size_t *, size_t, unsigned long long,
+		CUstream);
+CUresult cuMemDiscardBatchAsync(CUdeviceptr *, size_t *, size_t,
+		unsigned long long, CUstream);
+CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *, size_t *, size_t,
+		CUmemLocation *, size_t *, size_t, unsigned long long,
+		CUstream);
+CUresult cuMemRangeGetAttribute(void *, size_t, CUmem_range_attribute,
+		CUdeviceptr, size_t);
+CUresult cuMemRangeGetAttributes(void **, size_t *, CUmem_range_attribute *,
+		size_t, CUdeviceptr, size_t);
+CUresult cuPointerSetAttribute(const void *, CUpointer_attribute, CUdeviceptr);
+
+/* Streams and stream capture. */
+CUresult cuStreamGetCtx_v2(CUstream, CUcontext *, CUgreenCtx *);
+CUresult cuStreamBeginCapture(CUstream, CUstreamCaptureMode);
+CUresult cuStreamBeginCaptureToGraph(CUstream, CUgraph, const CUgraphNode *,
+		const CUgraphEdgeData *, size_t, CUstreamCaptureMode);
+CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *);
+CUresult cuStreamEndCapture(CUstream, CUgraph *);
+CUresult cuStreamIsCapturing(CUstream, CUstreamCaptureStatus *);
+CUresult cuStreamGetCaptureInfo(CUstream, CUstreamCaptureStatus *, cuuint64_t *,
+		CUgraph *, const CUgraphNode **, const CUgraphEdgeData **,
+		size_t *);
+CUresult cuStreamUpdateCaptureDependencies(CUstream, CUgraphNode *,
+		const CUgraphEdgeData *, size_t, unsigned int);
+CUresult cuStreamAttachMemAsync(CUstream, CUdeviceptr, size_t, unsigned int);
+
+/* External memory and semaphores. */
+CUresult cuImportExternalMemory(CUexternalMemory *,
+		const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *);
+CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr *, CUexternalMemory,
+		const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *);
+CUresult cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *,
+		CUexternalMemory,
+		const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *);
+CUresult cuDestroyExternalMemory(CUexternalMemory);
+CUresult cuImportExternalSemaphore(CUexternalSemaphore *,
+		const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *);
+CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *,
+		const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *, unsigned int,
+		CUstream);
+CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *,
+		const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *, unsigned int,
+		CUstream);
+CUresult cuDestroyExternalSemaphore(CUexternalSemaphore);
+
+/* Stream memory operations. */
+CUresult cuStreamWaitValue32(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
+CUresult cuStreamWaitValue64(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
+CUresult cuStreamWriteValue32(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
+CUresult cuStreamWriteValue64(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
+CUresult cuStreamBatchMemOp(CUstream, unsigned int, CUstreamBatchMemOpParams *,
+		unsigned int);
+
+/* Launches and function attributes. */
+CUresult cuFuncGetModule(CUmodule *, CUfunction);
+CUresult cuFuncGetName(const char **, CUfunction);
+CUresult cuFuncGetParamInfo(CUfunction, size_t, size_t *, size_t *);
+CUresult cuFuncIsLoaded(CUfunctionLoadingState *, CUfunction);
+CUresult cuFuncLoad(CUfunction);
+CUresult cuLaunchKernelEx(const CUlaunchConfig *, CUfunction, void **, void **);
+CUresult cuLaunchCooperativeKernel(CUfunction, unsigned int, unsigned int,
+		unsigned int, unsigned int, unsigned int, unsigned int,
+		unsigned int, CUstream, void **);
+CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *,
+		unsigned int, unsigned int);
+
+/* Launches: the parameter-setting calls of old. */
+CUresult cuFuncSetBlockShape(CUfunction, int, int, int);
+CUresult cuFuncSetSharedSize(CUfunction, unsigned int);
+CUresult cuParamSetSize(CUfunction, unsigned int);
+CUresult cuParamSeti(CUfunction, int, unsigned int);
+CUresult cuParamSetf(CUfunction, int, float);
+CUresult cuParamSetv(CUfunction, int, void *, unsigned int);
+CUresult cuLaunch(CUfunction);
+CUresult cuLaunchGrid(CUfunction, int, int);
+CUresult cuLaunchGridAsync(CUfunction, int, int, CUstream);
+CUresult cuParamSetTexRef(CUfunction, int, CUtexref);
+CUresult cuFuncSetSharedMemConfig(CUfunction, CUsharedconfig);
+
+/* Graphs. */
+CUresult cuGraphCreate(CUgraph *, unsigned int);
+CUresult cuGraphAddKernelNode(CUgraphNode *, CUgraph, const CUgraphNode *,
+		size_t, const CUDA_KERNEL_NODE_PARAMS *);
+CUresult cuGraphKernelNodeGetParams(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *);
+CUresult cuGraphKernelNodeSetParams(CUgraphNode,
+		const CUDA_KERNEL_NODE_PARAMS *);
+CUresult cuGraphAddMemcpyNode(CUgraphNode *, CUgraph, const CUgraphNode *,
+		size_t, const CUDA_MEMCPY3D *, CUcontext);
+CUresult cuGraphMemcpyNodeGetParams(CUgraphNode, CUDA_MEMCPY3D *);
+CUresult cuGraphMemcpyNodeSetParams(CUgraphNode, const CUDA_MEMCPY3D *);
+CUresult cuGraphAddMemsetNode(CUgraphNode *, CUgraph, const CUgraphNode *,
+		size_t, const CUDA_MEMSET_NODE_PARAMS *, CUcontext);
+CUresult cuGraphMemsetNodeGetParams(CUgraphNode, CUDA_MEMSET_NODE_PARAMS *);
+CUresult cuGraphMemsetNodeSetParams(CUgraphNode,
+		const CUDA_MEMSET_NODE_PARAMS *);
+CUresult cuGraphAddHostNode(CUgraphNode *, CUgraph, const CUgraphNode *, size_t,
+		const CUDA_HOST_NODE_PARAMS *);
+CUresult cuGraphHostNodeGetParams(CUgraphNode, CUDA_HOST_NODE_PARAMS *);
+CUresult cuGraphHostNodeSetParams(CUgraphNode, const CUDA_HOST_NODE_PARAMS *);
+CUresult cuGraphAddChildGraphNode(CUgraphNode *, CUgraph, const CUgraphNode *,
+		size_t, CUgraph);
+CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode, CUgraph *);
+CUresult cuGraphAddEmptyNode(CUgraphNode *, CUgraph, const CUgraphNode *,
+		size_t);
+CUresult cuGraphAddEventRecordNode(CUgraphNode *, CUgraph, const CUgraphNode *,
+		size_t, CUevent);
+CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode, CUevent *);
+CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode, CUevent);
+CUresult cuGraphAddEventWaitNode(CUgraphNode *, CUgraph, const CUgraphNode *,
+		size_t, CUevent);
+CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode, CUevent *);
+CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode, CUevent);
+CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *, CUgraph,
+		const CUgraphNode *, size_t,
+		const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *);
+CUresult cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode,
+		CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *);
+CUresult cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode,
+		const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *);
+CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *, CUgraph,
+		const CUgraphNode *, size_t,
+		const CUDA_EXT_SEM_WAIT_NODE_PARAMS *);
+CUresult cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode,
+		CUDA_EXT_SEM_WAIT_NODE_PARAMS *);
+CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode,
+		const CUDA_EXT_SEM_WAIT_NODE_PARAMS *);
+CUresult cuGraphAddBatchMemOpNode(CUgraphNode *, CUgraph, const CUgraphNode *,
+		size_t, const CUDA_BATCH_MEM_OP_NODE_PARAMS *);
+CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode,
+		CUDA_BATCH_MEM_OP_NODE_PARAMS *);
+CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode,
+		const CUDA_BATCH_MEM_OP_NODE_PARAMS *);
+CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec, CUgraphNode,
+		const CUDA_BATCH_MEM_OP_NODE_PARAMS *);
+CUresult cuGraphAddMemAllocNode(CUgraphNode *, CUgraph, const CUgraphNode *,
+		size_t, CUDA_MEM_ALLOC_NODE_PARAMS *);
+CUresult cuGraphMemAllocNodeGetParams(CUgraphNode,
+		CUDA_MEM_ALLOC_NODE_PARAMS *);
+CUresult cuGraphAddMemFreeNode(CUgraphNode *, CUgraph, const CUgraphNode *,
+		size_t, CUdeviceptr);
+CUresult cuGraphMemFreeNodeGetParams(CUgraphNode, CUdeviceptr *);
+CUresult cuDeviceGraphMemTrim(CUdevice);
+CUresult cuDeviceGetGraphMemAttribute(CUdevice, CUgraphMem_attribute, void *);
+CUresult cuDeviceSetGraphMemAttribute(CUdevice, CUgraphMem_attribute, void *);
+CUresult cuGraphClone(CUgraph *, CUgraph);
+CUresult cuGraphNodeFindInClone(CUgraphNode *, CUgraphNode, CUgraph);
+CUresult cuGraphNodeGetType(CUgraphNode, CUgraphNodeType *);
+CUresult cuGraphGetNodes(CUgraph, CUgraphNode *, size_t *);
+CUresult cuGraphGetRootNodes(CUgraph, CUgraphNode *, size_t *);
+CUresult cuGraphGetEdges(CUgraph, CUgraphNode *, CUgraphNode *,
+		CUgraphEdgeData *, size_t *);
+CUresult cuGraphNodeGetDependencies(CUgraphNode, CUgraphNode *,
+		CUgraphEdgeData *, size_t *);
+CUresult cuGraphNodeGetDependentNodes(CUgraphNode, CUgraphNode *,
+		CUgraphEdgeData *, size_t *);
+CUresult cuGraphAddDependencies(CUgraph, const CUgraphNode *,
+		const CUgraphNode *, const CUgraphEdgeData *, size_t);
+CUresult cuGraphRemoveDependencies(CUgraph, const CUgraphNode *,
+		const CUgraphNode *, const CUgraphEdgeData *, size_t);
+CUresult cuGraphDestroyNode(CUgraphNode);
+CUresult cuGraphInstantiate(CUgraphExec *, CUgraph, unsigned long long);
+CUresult cuGraphInstantiateWithParams(CUgraphExec *, CUgraph,
+		CUDA_GRAPH_INSTANTIATE_PARAMS *);
+CUresult cuGraphExecGetFlags(CUgraphExec, cuuint64_t *);
+CUresult cuGraphExecKernelNodeSetParams(CUgraphExec, CUgraphNode,
+		const CUDA_KERNEL_NODE_PARAMS *);
+CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec, CUgraphNode,
+		const CUDA_MEMCPY3D *, CUcontext);
+CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec, CUgraphNode,
+		const CUDA_MEMSET_NODE_PARAMS *, CUcontext);
+CUresult cuGraphExecHostNodeSetParams(CUgraphExec, CUgraphNode,
+		const CUDA_HOST_NODE_PARAMS *);
+CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec, CUgraphNode, CUgraph);
+CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec, CUgraphNode, CUevent);
+CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec, CUgraphNode, CUevent);
+CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec,
+		CUgraphNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *);
+CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec,
+		CUgraphNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *);
+CUresult cuGraphNodeSetEnabled(CUgraphExec, CUgraphNode, unsigned int);
+CUresult cuGraphNodeGetEnabled(CUgraphExec, CUgraphNode, unsigned int *);
+CUresult cuGraphUpload(CUgraphExec, CUstream);
+CUresult cuGraphLaunch(CUgraphExec, CUstream);
+CUresult cuGraphExecDestroy(CUgraphExec);
+CUresult cuGraphDestroy(CUgraph);
+CUresult cuGraphExecUpdate(CUgraphExec, CUgraph, CUgraphExecUpdateResultInfo *);
+CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode, CUgraphNode);
+CUresult cuGraphKernelNodeGetAttribute(CUgraphNode, CUkernelNodeAttrID,
+		CUkernelNodeAttrValue *);
+CUresult cuGraphKernelNodeSetAttribute(CUgraphNode, CUkernelNodeAttrID,
+		const CUkernelNodeAttrValue *);
+CUresult cuGraphDebugDotPrint(CUgraph, const char *, unsigned int);
+CUresult cuUserObjectCreate(CUuserObject *, void *, CUhostFn, unsigned int,
+		unsigned int);
+CUresult cuUserObjectRetain(CUuserObject, unsigned int);
+CUresult cuUserObjectRelease(CUuserObject, unsigned int);
+CUresult cuGraphRetainUserObject(CUgraph, CUuserObject, unsigned int,
+		unsigned int);
+CUresult cuGraphReleaseUserObject(CUgraph, CUuserObject, unsigned int);
+CUresult cuGraphAddNode(CUgraphNode *, CUgraph, const CUgraphNode *,
+		const CUgraphEdgeData *, size_t, CUgraphNodeParams *);
+CUresult cuGraphNodeSetParams(CUgraphNode, CUgraphNodeParams *);
+CUresult cuGraphExecNodeSetParams(CUgraphExec, CUgraphNode,
+		CUgraphNodeParams *);
+CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *, CUgraph,
+		CUcontext, unsigned int, unsigned int);
+
+/* Occupancy. */
+CUresult cuOccupancyMaxPotentialClusterSize(int *, CUfunction,
+		const CUlaunchConfig *);
+CUresult cuOccupancyMaxActiveClusters(int *, CUfunction,
+		const CUlaunchConfig *);
+
+/* Texture references. */
+CUresult cuTexRefSetArray(CUtexref, CUarray, unsigned int);
+CUresult cuTexRefSetMipmappedArray(CUtexref, CUmipmappedArray, unsigned int);
+CUresult cuTexRefSetAddress(size_t *, CUtexref, CUdeviceptr, size_t);
+CUresult cuTexRefSetAddress2D(CUtexref, const CUDA_ARRAY_DESCRIPTOR *,
+		CUdeviceptr, size_t);
+CUresult cuTexRefSetFormat(CUtexref, CUarray_format, int);
+CUresult cuTexRefSetAddressMode(CUtexref, int, CUaddress_mode);
+CUresult cuTexRefSetFilterMode(CUtexref, CUfilter_mode);
+CUresult cuTexRefSetMipmapFilterMode(CUtexref, CUfilter_mode);
+CUresult cuTexRefSetMipmapLevelBias(CUtexref, float);
+CUresult cuTexRefSetMipmapLevelClamp(CUtexref, float, float);
+CUresult cuTexRefSetMaxAnisotropy(CUtexref, unsigned int);
+CUresult cuTexRefSetBorderColor(CUtexref, float *);
+CUresult cuTexRefSetFlags(CUtexref, unsigned int);
+CUresult cuTexRefGetAddress(CUdeviceptr *, CUtexref);
+CUresult cuTexRefGetArray(CUarray *, CUtexref);
+CUresult cuTexRefGetMipmappedArray(CUmipmappedArray *, CUtexref);
+CUresult cuTexRefGetAddressMode(CUaddress_mode *, CUtexref, int);
+CUresult cuTexRefGetFilterMode(CUfilter_mode *, CUtexref);
+CUresult cuTexRefGetFormat(CUarray_format *, int *, CUtexref);
+CUresult cuTexRefGetMipmapFilterMode(CUfilter_mode *, CUtexref);
+CUresult cuTexRefGetMipmapLevelBias(float *, CUtexref);
+CUresult cuTexRefGetMipmapLevelClamp(float *, float *, CUtexref);
+CUresult cuTexRefGetMaxAnisotropy(int *, CUtexref);
+CUresult cuTexRefGetBorderColor(float *, CUtexref);
+CUresult cuTexRefGetFlags(unsigned int *, CUtexref);
+CUresult cuTexRefCreate(CUtexref *);
+CUresult cuTexRefDestroy(CUtexref);
+
+/* Surface references. */
+CUresult cuSurfRefSetArray(CUsurfref, CUarray, unsigned int);
+CUresult cuSurfRefGetArray(CUarray *, CUsurfref);
+
+/* Texture objects. */
+CUresult cuTexObjectCreate(CUtexObject *, const CUDA_RESOURCE_DESC *,
+		const CUDA_TEXTURE_DESC *, const CUDA_RESOURCE_VIEW_DESC *);
+CUresult cuTexObjectDestroy(CUtexObject);
+CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *, CUtexObject);
+CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *, CUtexObject);
+CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *, CUtexObject);
+
+/* Surface objects. */
+CUresult cuSurfObjectCreate(CUsurfObject *, const CUDA_RESOURCE_DESC *);
+CUresult cuSurfObjectDestroy(CUsurfObject);
+CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *, CUsurfObject);
+
+/* Tensor maps. */
+CUresult cuTensorMapEncodeTiled(CUtensorMap *, CUtensorMapDataType, cuuint32_t,
+		void *, const cuuint64_t *, const cuuint64_t *,
+		const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
+		CUtensorMapSwizzle, CUtensorMapL2promotion,
+		CUtensorMapFloatOOBfill);
+CUresult cuTensorMapEncodeIm2col(CUtensorMap *, CUtensorMapDataType, cuuint32_t,
+		void *, const cuuint64_t *, const cuuint64_t *, const int *,
+		const int *, cuuint32_t, cuuint32_t, const cuuint32_t *,
+		CUtensorMapInterleave, CUtensorMapSwizzle,
+		CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+CUresult cuTensorMapEncodeIm2colWide(CUtensorMap *, CUtensorMapDataType,
+		cuuint32_t, void *, const cuuint64_t *, const cuuint64_t *, int,
+		int, cuuint32_t, cuuint32_t, const cuuint32_t *,
+		CUtensorMapInterleave, CUtensorMapIm2ColWideMode,
+		CUtensorMapSwizzle, CUtensorMapL2promotion,
+		CUtensorMapFloatOOBfill);
+CUresult cuTensorMapReplaceAddress(CUtensorMap *, void *);
+
+/* Peer access. */
+CUresult cuCtxEnablePeerAccess(CUcontext, unsigned int);
+CUresult cuCtxDisablePeerAccess(CUcontext);
+CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int *,
+		const CUatomicOperation *, unsigned int, CUdevice, CUdevice);
+
+/* Graphics interoperability. */
+CUresult cuGraphicsUnregisterResource(CUgraphicsResource);
+CUresult cuGraphicsSubResourceGetMappedArray(CUarray *, CUgraphicsResource,
+		unsigned int, unsigned int);
+CUresult cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *,
+		CUgraphicsResource);
+CUresult cuGraphicsResourceGetMappedPointer(CUdeviceptr *, size_t *,
+		CUgraphicsResource);
+CUresult cuGraphicsResourceSetMapFlags(CUgraphicsResource, unsigned int);
+CUresult cuGraphicsMapResources(unsigned int, CUgraphicsResource *, CUstream);
+CUresult cuGraphicsUnmapResources(unsigned int, CUgraphicsResource *, CUstream);
+
+/* Core dumps. */
+CUresult cuCoredumpGetAttribute(CUcoredumpSettings, void *, size_t *);
+CUresult cuCoredumpGetAttributeGlobal(CUcoredumpSettings, void *, size_t *);
+CUresult cuCoredumpSetAttribute(CUcoredumpSettings, void *, size_t *);
+CUresult cuCoredumpSetAttributeGlobal(CUcoredumpSettings, void *, size_t *);
+CUresult cuGetExportTable(const void **, const CUuuid *);
+
+/* Green contexts and device resources. */
+CUresult cuGreenCtxCreate(CUgreenCtx *, CUdevResourceDesc, CUdevice,
+		unsigned int);
+CUresult cuGreenCtxDestroy(CUgreenCtx);
+CUresult cuCtxFromGreenCtx(CUcontext *, CUgreenCtx);
+CUresult cuDeviceGetDevResource(CUdevice, CUdevResource *, CUdevResourceType);
+CUresult cuCtxGetDevResource(CUcontext, CUdevResource *, CUdevResourceType);
+CUresult cuGreenCtxGetDevResource(CUgreenCtx, CUdevResource *,
+		CUdevResourceType);
+CUresult cuDevSmResourceSplitByCount(CUdevResource *, unsigned int *,
+		const CUdevResource *, CUdevResource *, unsigned int,
+		unsigned int);
+CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *, CUdevResource *,
+		unsigned int);
+CUresult cuGreenCtxRecordEvent(CUgreenCtx, CUevent);
+CUresult cuGreenCtxWaitEvent(CUgreenCtx, CUevent);
+CUresult cuStreamGetGreenCtx(CUstream, CUgreenCtx *);
+CUresult cuGreenCtxStreamCreate(CUstream *, CUgreenCtx, unsigned int, int);
+CUresult cuGreenCtxGetId(CUgreenCtx, unsigned long long *);
+
+/* Driver logs. */
+CUresult cuLogsRegisterCallback(CUlogsCallback, void *, CUlogsCallbackHandle *);
+CUresult cuLogsUnregisterCallback(CUlogsCallbackHandle);
+CUresult cuLogsCurrent(CUlogIterator *, unsigned int);
+CUresult cuLogsDumpToFile(CUlogIterator *, const char *, unsigned int);
+CUresult cuLogsDumpToMemory(CUlogIterator *, char *, size_t *, unsigned int);
+
+/* Checkpoints. */
+CUresult cuCheckpointProcessGetRestoreThreadId(int, int *);
+CUresult cuCheckpointProcessGetState(int, CUprocessState *);
+CUresult cuCheckpointProcessLock(int, CUcheckpointLockArgs *);
+CUresult cuCheckpointProcessCheckpoint(int, CUcheckpointCheckpointArgs *);
+CUresult cuCheckpointProcessRestore(int, CUcheckpointRestoreArgs *);
+CUresult cuCheckpointProcessUnlock(int, CUcheckpointUnlockArgs *);
 
 #ifdef __cplusplus
 }

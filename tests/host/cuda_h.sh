@@ -3,10 +3,11 @@
 # (cuda_runtime_api.h, driver_types.h, vector_types.h; cuda_runtime.h from
 # C++), included before or after them, with and without the per-thread
 # default stream: the types both sides name are one type (CUuuid and
-# cudaUUID_t, CUstream and cudaStream_t, ...), and NVIDIA's own cuda.h,
-# included after vgpu's as cudaEGL.h includes it, is skipped. Each program
-# then links against libvgpu and checks cuDriverGetVersion, which needs no
-# device. CUDA_INC names the toolkit's headers.
+# cudaUUID_t, CUstream and cudaStream_t, CUgraph and cudaGraph_t, ...), and
+# NVIDIA's own cuda.h, included after vgpu's as cudaEGL.h includes it, is
+# skipped. Each program then links against libvgpu and checks
+# cuDriverGetVersion, which needs no device. CUDA_INC names the toolkit's
+# headers.
 cd "$(dirname "$0")/../.." || exit 1
 inc=${CUDA_INC:-/usr/local/cuda/include}
 lib=build/lib/libvgpu.so.1
@@ -44,6 +45,16 @@ static_assert(std::is_same<CUuuid, cudaUUID_t>::value, "CUuuid");
 static_assert(std::is_same<CUstream, cudaStream_t>::value, "CUstream");
 static_assert(std::is_same<CUevent, cudaEvent_t>::value, "CUevent");
 static_assert(std::is_same<CUfunction, cudaFunction_t>::value, "CUfunction");
+static_assert(std::is_same<CUgraph, cudaGraph_t>::value, "CUgraph");
+static_assert(std::is_same<CUgraphNode, cudaGraphNode_t>::value, "CUgraphNode");
+static_assert(std::is_same<CUgraphExec, cudaGraphExec_t>::value, "CUgraphExec");
+static_assert(std::is_same<CUgraphDeviceNode, cudaGraphDeviceNode_t>::value,
+	      "CUgraphDeviceNode");
+static_assert(std::is_same<CUmemoryPool, cudaMemPool_t>::value, "CUmemoryPool");
+static_assert(std::is_same<CUkernel, cudaKernel_t>::value, "CUkernel");
+static_assert(std::is_same<CUlibrary, cudaLibrary_t>::value, "CUlibrary");
+static_assert(std::is_same<CUuserObject, cudaUserObject_t>::value,
+	      "CUuserObject");
 #endif
 
 int main(void)

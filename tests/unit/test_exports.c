@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * libvgpu.so exports exactly the driver API: every name of the version
- * script resolves, and libvgpu's internal helpers do not. Run from the top
- * of the tree (reads libvgpu/libvgpu.map, loads build/lib/libvgpu.so.1).
+ * script resolves, libvgpu's internal helpers do not, and every entry point
+ * of unsupported.c answers CUDA_ERROR_NOT_SUPPORTED. Run from the top of
+ * the tree (reads libvgpu/libvgpu.map and libvgpu/unsupported.c, loads
+ * build/lib/libvgpu.so.1).
  */
 #include <ctype.h>
 #include <dlfcn.h>
@@ -63,9 +65,47 @@ static void internals_hidden(void)
 			TAP_FAIL("%s is exported", hidden[i]);
 }
 
+/*
+ * Each stub is called without arguments: it reads none, and the calling
+ * convention leaves unpassed arguments unread.
+ */
+static void unsupported_answer_not_supported(void)
+{
+	FILE *f = fopen("libvgpu/unsupported.c", "r");
+	void *h = open_lib();
+	char line[256];
+	int n = 0;
+
+	if (!f || !h) {
+		TAP_FAIL("cannot read unsupported.c or load the library");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		CUresult (*fn)(void);
+		char name[128];
+		void *sym;
+
+		if (sscanf(line, "CUresult %127[A-Za-z0-9_](", name) != 1)
+			continue;
+		n++;
+		sym = dlsym(h, name);
+		if (!sym) {
+			TAP_FAIL("%s is not exported", name);
+			continue;
+		}
+		memcpy(&fn, &sym, sizeof(fn));
+		if (fn() != CUDA_ERROR_NOT_SUPPORTED)
+			TAP_FAIL("%s does not answer CUDA_ERROR_NOT_SUPPORTED",
+				 name);
+	}
+	fclose(f);
+	CHECK(n > 400);
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(map_names_resolve),
 	TAP_TEST(internals_hidden),
+	TAP_TEST(unsupported_answer_not_supported),
 };
 
 int main(void)

@@ -1,0 +1,2677 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The entry points of CUDA 13.0's libcuda that libvgpu does not implement:
+ * each answers CUDA_ERROR_NOT_SUPPORTED, grouped by the issue that will
+ * implement it or by why it cannot exist here. Printed by tools/cuda-facts
+ * stubs (the symbols of the toolkit's stub libcuda.so that libvgpu lacked);
+ * an entry point leaves this file when it is implemented.
+ */
+#include "vg.h"
+
+/* The stubs take their arguments and do nothing with them. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+/* The macros of cuda.h would rename these definitions. */
+#undef cuArray3DCreate
+#undef cuArray3DGetDescriptor
+#undef cuArrayCreate
+#undef cuArrayGetDescriptor
+#undef cuGraphAddDependencies
+#undef cuGraphAddKernelNode
+#undef cuGraphAddNode
+#undef cuGraphExecKernelNodeSetParams
+#undef cuGraphExecUpdate
+#undef cuGraphGetEdges
+#undef cuGraphInstantiate
+#undef cuGraphInstantiateWithParams
+#undef cuGraphKernelNodeGetParams
+#undef cuGraphKernelNodeSetParams
+#undef cuGraphLaunch
+#undef cuGraphNodeGetDependencies
+#undef cuGraphNodeGetDependentNodes
+#undef cuGraphRemoveDependencies
+#undef cuGraphUpload
+#undef cuGraphicsMapResources
+#undef cuGraphicsResourceGetMappedPointer
+#undef cuGraphicsResourceSetMapFlags
+#undef cuGraphicsUnmapResources
+#undef cuIpcOpenMemHandle
+#undef cuLaunchCooperativeKernel
+#undef cuLaunchKernelEx
+#undef cuMemAdvise
+#undef cuMemAlloc
+#undef cuMemAllocAsync
+#undef cuMemAllocFromPoolAsync
+#undef cuMemAllocHost
+#undef cuMemAllocPitch
+#undef cuMemBatchDecompressAsync
+#undef cuMemDiscardAndPrefetchBatchAsync
+#undef cuMemDiscardBatchAsync
+#undef cuMemFree
+#undef cuMemFreeAsync
+#undef cuMemGetAddressRange
+#undef cuMemGetInfo
+#undef cuMemHostGetDevicePointer
+#undef cuMemHostRegister
+#undef cuMemMapArrayAsync
+#undef cuMemPrefetchAsync
+#undef cuMemPrefetchBatchAsync
+#undef cuMemcpy2D
+#undef cuMemcpy2DAsync
+#undef cuMemcpy2DUnaligned
+#undef cuMemcpy3D
+#undef cuMemcpy3DAsync
+#undef cuMemcpy3DBatchAsync
+#undef cuMemcpy3DPeer
+#undef cuMemcpy3DPeerAsync
+#undef cuMemcpyAtoA
+#undef cuMemcpyAtoD
+#undef cuMemcpyAtoH
+#undef cuMemcpyAtoHAsync
+#undef cuMemcpyBatchAsync
+#undef cuMemcpyDtoA
+#undef cuMemcpyDtoD
+#undef cuMemcpyDtoDAsync
+#undef cuMemcpyDtoH
+#undef cuMemcpyDtoHAsync
+#undef cuMemcpyHtoA
+#undef cuMemcpyHtoAAsync
+#undef cuMemcpyHtoD
+#undef cuMemcpyHtoDAsync
+#undef cuMemcpyPeer
+#undef cuMemcpyPeerAsync
+#undef cuMemsetD16
+#undef cuMemsetD2D16
+#undef cuMemsetD2D32
+#undef cuMemsetD2D8
+#undef cuMemsetD32
+#undef cuMemsetD8
+#undef cuModuleGetGlobal
+#undef cuSignalExternalSemaphoresAsync
+#undef cuStreamAttachMemAsync
+#undef cuStreamBatchMemOp
+#undef cuStreamBeginCapture
+#undef cuStreamBeginCaptureToGraph
+#undef cuStreamEndCapture
+#undef cuStreamGetCaptureInfo
+#undef cuStreamGetCtx_v2
+#undef cuStreamIsCapturing
+#undef cuStreamUpdateCaptureDependencies
+#undef cuStreamWaitValue32
+#undef cuStreamWaitValue64
+#undef cuStreamWriteValue32
+#undef cuStreamWriteValue64
+#undef cuTexRefGetAddress
+#undef cuTexRefSetAddress
+#undef cuTexRefSetAddress2D
+#undef cuWaitExternalSemaphoresAsync
+
+/* Types of older ABIs, named only by their entry points. */
+typedef unsigned int CUdeviceptr_v1;
+typedef struct CUDA_MEMCPY2D_v1_st CUDA_MEMCPY2D_v1;
+typedef struct CUDA_MEMCPY3D_v1_st CUDA_MEMCPY3D_v1;
+typedef struct CUDA_ARRAY_DESCRIPTOR_v1_st CUDA_ARRAY_DESCRIPTOR_v1;
+typedef struct CUDA_ARRAY3D_DESCRIPTOR_v1_st CUDA_ARRAY3D_DESCRIPTOR_v1;
+
+/*
+ * Cannot exist here: graphics, NvSci, green contexts, checkpoints, core
+ * dumps, logs, the profiler, private export tables.
+ */
+CUresult cuCheckpointProcessCheckpoint(int a0, CUcheckpointCheckpointArgs *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCheckpointProcessGetRestoreThreadId(int a0, int *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCheckpointProcessGetState(int a0, CUprocessState *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCheckpointProcessLock(int a0, CUcheckpointLockArgs *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCheckpointProcessRestore(int a0, CUcheckpointRestoreArgs *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCheckpointProcessUnlock(int a0, CUcheckpointUnlockArgs *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCoredumpGetAttribute(CUcoredumpSettings a0, void *a1, size_t *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCoredumpGetAttributeGlobal(CUcoredumpSettings a0, void *a1,
+		size_t *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCoredumpSetAttribute(CUcoredumpSettings a0, void *a1, size_t *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCoredumpSetAttributeGlobal(CUcoredumpSettings a0, void *a1,
+		size_t *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCtxFromGreenCtx(CUcontext *a0, CUgreenCtx a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCtxGetDevResource(CUcontext a0, CUdevResource *a1,
+		CUdevResourceType a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *a0, CUdevResource *a1,
+		unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDevSmResourceSplitByCount(CUdevResource *a0, unsigned int *a1,
+		const CUdevResource *a2, CUdevResource *a3, unsigned int a4,
+		unsigned int a5)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDeviceGetDevResource(CUdevice a0, CUdevResource *a1,
+		CUdevResourceType a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDeviceGetNvSciSyncAttributes(void *a0, CUdevice a1, int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget a0,
+		CUflushGPUDirectRDMAWritesScope a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGetExportTable(const void **a0, const CUuuid *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphicsMapResources(unsigned int a0, CUgraphicsResource *a1,
+		CUstream a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphicsMapResources_ptsz(unsigned int a0, CUgraphicsResource *a1,
+		CUstream a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *a0,
+		CUgraphicsResource a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphicsResourceGetMappedPointer(CUdeviceptr_v1 *a0,
+		unsigned int *a1, CUgraphicsResource a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphicsResourceGetMappedPointer_v2(CUdeviceptr *a0, size_t *a1,
+		CUgraphicsResource a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphicsResourceSetMapFlags(CUgraphicsResource a0, unsigned int a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphicsResourceSetMapFlags_v2(CUgraphicsResource a0,
+		unsigned int a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphicsSubResourceGetMappedArray(CUarray *a0, CUgraphicsResource a1,
+		unsigned int a2, unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphicsUnmapResources(unsigned int a0, CUgraphicsResource *a1,
+		CUstream a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphicsUnmapResources_ptsz(unsigned int a0, CUgraphicsResource *a1,
+		CUstream a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphicsUnregisterResource(CUgraphicsResource a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGreenCtxCreate(CUgreenCtx *a0, CUdevResourceDesc a1, CUdevice a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGreenCtxDestroy(CUgreenCtx a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGreenCtxGetDevResource(CUgreenCtx a0, CUdevResource *a1,
+		CUdevResourceType a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGreenCtxGetId(CUgreenCtx a0, unsigned long long *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGreenCtxRecordEvent(CUgreenCtx a0, CUevent a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGreenCtxStreamCreate(CUstream *a0, CUgreenCtx a1, unsigned int a2,
+		int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGreenCtxWaitEvent(CUgreenCtx a0, CUevent a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLogsCurrent(CUlogIterator *a0, unsigned int a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLogsDumpToFile(CUlogIterator *a0, const char *a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLogsDumpToMemory(CUlogIterator *a0, char *a1, size_t *a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLogsRegisterCallback(CUlogsCallback a0, void *a1,
+		CUlogsCallbackHandle *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLogsUnregisterCallback(CUlogsCallbackHandle a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuProfilerInitialize(const char *a0, const char *a1, int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuProfilerStart(void)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuProfilerStop(void)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamGetGreenCtx(CUstream a0, CUgreenCtx *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/* Issue 20: graphs and stream capture. */
+CUresult cuDeviceGetGraphMemAttribute(CUdevice a0, CUgraphMem_attribute a1,
+		void *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDeviceGraphMemTrim(CUdevice a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDeviceSetGraphMemAttribute(CUdevice a0, CUgraphMem_attribute a1,
+		void *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddBatchMemOpNode(CUgraphNode *a0, CUgraph a1,
+		const CUgraphNode *a2, size_t a3,
+		const CUDA_BATCH_MEM_OP_NODE_PARAMS *a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddChildGraphNode(CUgraphNode *a0, CUgraph a1,
+		const CUgraphNode *a2, size_t a3, CUgraph a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddDependencies(CUgraph a0, const CUgraphNode *a1,
+		const CUgraphNode *a2, size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddDependencies_v2(CUgraph a0, const CUgraphNode *a1,
+		const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddEmptyNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2,
+		size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddEventRecordNode(CUgraphNode *a0, CUgraph a1,
+		const CUgraphNode *a2, size_t a3, CUevent a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddEventWaitNode(CUgraphNode *a0, CUgraph a1,
+		const CUgraphNode *a2, size_t a3, CUevent a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *a0, CUgraph a1,
+		const CUgraphNode *a2, size_t a3,
+		const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *a0, CUgraph a1,
+		const CUgraphNode *a2, size_t a3,
+		const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddHostNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2,
+		size_t a3, const CUDA_HOST_NODE_PARAMS *a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddKernelNode(CUgraphNode *a0, CUgraph a1,
+		const CUgraphNode *a2, size_t a3,
+		const CUDA_KERNEL_NODE_PARAMS_v1 *a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddKernelNode_v2(CUgraphNode *a0, CUgraph a1,
+		const CUgraphNode *a2, size_t a3,
+		const CUDA_KERNEL_NODE_PARAMS *a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddMemAllocNode(CUgraphNode *a0, CUgraph a1,
+		const CUgraphNode *a2, size_t a3,
+		CUDA_MEM_ALLOC_NODE_PARAMS *a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddMemFreeNode(CUgraphNode *a0, CUgraph a1,
+		const CUgraphNode *a2, size_t a3, CUdeviceptr a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddMemcpyNode(CUgraphNode *a0, CUgraph a1,
+		const CUgraphNode *a2, size_t a3, const CUDA_MEMCPY3D *a4,
+		CUcontext a5)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddMemsetNode(CUgraphNode *a0, CUgraph a1,
+		const CUgraphNode *a2, size_t a3,
+		const CUDA_MEMSET_NODE_PARAMS *a4, CUcontext a5)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2,
+		size_t a3, CUgraphNodeParams *a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphAddNode_v2(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2,
+		const CUgraphEdgeData *a3, size_t a4, CUgraphNodeParams *a5)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode a0,
+		CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode a0,
+		const CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode a0, CUgraph *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphClone(CUgraph *a0, CUgraph a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *a0,
+		CUgraph a1, CUcontext a2, unsigned int a3, unsigned int a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphCreate(CUgraph *a0, unsigned int a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphDebugDotPrint(CUgraph a0, const char *a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphDestroy(CUgraph a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphDestroyNode(CUgraphNode a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode a0, CUevent *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode a0, CUevent a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode a0, CUevent *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode a0, CUevent a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec a0, CUgraphNode a1,
+		const CUDA_BATCH_MEM_OP_NODE_PARAMS *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec a0, CUgraphNode a1,
+		CUgraph a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec a0, CUgraphNode a1,
+		CUevent a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec a0, CUgraphNode a1,
+		CUevent a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec a0,
+		CUgraphNode a1, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec a0,
+		CUgraphNode a1, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecGetFlags(CUgraphExec a0, cuuint64_t *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecHostNodeSetParams(CUgraphExec a0, CUgraphNode a1,
+		const CUDA_HOST_NODE_PARAMS *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecKernelNodeSetParams(CUgraphExec a0, CUgraphNode a1,
+		const CUDA_KERNEL_NODE_PARAMS_v1 *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec a0, CUgraphNode a1,
+		const CUDA_KERNEL_NODE_PARAMS *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec a0, CUgraphNode a1,
+		const CUDA_MEMCPY3D *a2, CUcontext a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec a0, CUgraphNode a1,
+		const CUDA_MEMSET_NODE_PARAMS *a2, CUcontext a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecNodeSetParams(CUgraphExec a0, CUgraphNode a1,
+		CUgraphNodeParams *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecUpdate(CUgraphExec a0, CUgraph a1, CUgraphNode *a2,
+		CUgraphExecUpdateResult *a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExecUpdate_v2(CUgraphExec a0, CUgraph a1,
+		CUgraphExecUpdateResultInfo *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode a0,
+		CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode a0,
+		const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode a0,
+		CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode a0,
+		const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphGetEdges(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2,
+		size_t *a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphGetEdges_v2(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2,
+		CUgraphEdgeData *a3, size_t *a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphGetNodes(CUgraph a0, CUgraphNode *a1, size_t *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphGetRootNodes(CUgraph a0, CUgraphNode *a1, size_t *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphHostNodeGetParams(CUgraphNode a0, CUDA_HOST_NODE_PARAMS *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphHostNodeSetParams(CUgraphNode a0,
+		const CUDA_HOST_NODE_PARAMS *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphInstantiate(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2,
+		char *a3, size_t a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *a0, CUgraph a1,
+		unsigned long long a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphInstantiateWithParams(CUgraphExec *a0, CUgraph a1,
+		CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *a0, CUgraph a1,
+		CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphInstantiate_v2(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2,
+		char *a3, size_t a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode a0, CUgraphNode a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphKernelNodeGetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1,
+		CUkernelNodeAttrValue *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphKernelNodeGetParams(CUgraphNode a0,
+		CUDA_KERNEL_NODE_PARAMS_v1 *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode a0,
+		CUDA_KERNEL_NODE_PARAMS *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphKernelNodeSetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1,
+		const CUkernelNodeAttrValue *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphKernelNodeSetParams(CUgraphNode a0,
+		const CUDA_KERNEL_NODE_PARAMS_v1 *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode a0,
+		const CUDA_KERNEL_NODE_PARAMS *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphLaunch(CUgraphExec a0, CUstream a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphLaunch_ptsz(CUgraphExec a0, CUstream a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphMemAllocNodeGetParams(CUgraphNode a0,
+		CUDA_MEM_ALLOC_NODE_PARAMS *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphMemFreeNodeGetParams(CUgraphNode a0, CUdeviceptr *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphMemcpyNodeGetParams(CUgraphNode a0, CUDA_MEMCPY3D *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphMemcpyNodeSetParams(CUgraphNode a0, const CUDA_MEMCPY3D *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphMemsetNodeGetParams(CUgraphNode a0, CUDA_MEMSET_NODE_PARAMS *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphMemsetNodeSetParams(CUgraphNode a0,
+		const CUDA_MEMSET_NODE_PARAMS *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphNodeFindInClone(CUgraphNode *a0, CUgraphNode a1, CUgraph a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphNodeGetDependencies(CUgraphNode a0, CUgraphNode *a1, size_t *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphNodeGetDependencies_v2(CUgraphNode a0, CUgraphNode *a1,
+		CUgraphEdgeData *a2, size_t *a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphNodeGetDependentNodes(CUgraphNode a0, CUgraphNode *a1,
+		size_t *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode a0, CUgraphNode *a1,
+		CUgraphEdgeData *a2, size_t *a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphNodeGetEnabled(CUgraphExec a0, CUgraphNode a1, unsigned int *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphNodeGetType(CUgraphNode a0, CUgraphNodeType *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphNodeSetEnabled(CUgraphExec a0, CUgraphNode a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphNodeSetParams(CUgraphNode a0, CUgraphNodeParams *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphReleaseUserObject(CUgraph a0, CUuserObject a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphRemoveDependencies(CUgraph a0, const CUgraphNode *a1,
+		const CUgraphNode *a2, size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphRemoveDependencies_v2(CUgraph a0, const CUgraphNode *a1,
+		const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphRetainUserObject(CUgraph a0, CUuserObject a1, unsigned int a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphUpload(CUgraphExec a0, CUstream a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGraphUpload_ptsz(CUgraphExec a0, CUstream a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamBeginCapture(CUstream a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamBeginCaptureToGraph(CUstream a0, CUgraph a1,
+		const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4,
+		CUstreamCaptureMode a5)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream a0, CUgraph a1,
+		const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4,
+		CUstreamCaptureMode a5)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamBeginCapture_ptsz(CUstream a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamBeginCapture_v2(CUstream a0, CUstreamCaptureMode a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamBeginCapture_v2_ptsz(CUstream a0, CUstreamCaptureMode a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamEndCapture(CUstream a0, CUgraph *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamEndCapture_ptsz(CUstream a0, CUgraph *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamGetCaptureInfo(CUstream a0, CUstreamCaptureStatus *a1,
+		cuuint64_t *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamGetCaptureInfo_ptsz(CUstream a0, CUstreamCaptureStatus *a1,
+		cuuint64_t *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamGetCaptureInfo_v2(CUstream a0, CUstreamCaptureStatus *a1,
+		cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamGetCaptureInfo_v2_ptsz(CUstream a0, CUstreamCaptureStatus *a1,
+		cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamGetCaptureInfo_v3(CUstream a0, CUstreamCaptureStatus *a1,
+		cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4,
+		const CUgraphEdgeData **a5, size_t *a6)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamGetCaptureInfo_v3_ptsz(CUstream a0, CUstreamCaptureStatus *a1,
+		cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4,
+		const CUgraphEdgeData **a5, size_t *a6)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamIsCapturing(CUstream a0, CUstreamCaptureStatus *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamIsCapturing_ptsz(CUstream a0, CUstreamCaptureStatus *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamUpdateCaptureDependencies(CUstream a0, CUgraphNode *a1,
+		size_t a2, unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamUpdateCaptureDependencies_ptsz(CUstream a0, CUgraphNode *a1,
+		size_t a2, unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamUpdateCaptureDependencies_v2(CUstream a0, CUgraphNode *a1,
+		const CUgraphEdgeData *a2, size_t a3, unsigned int a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamUpdateCaptureDependencies_v2_ptsz(CUstream a0, CUgraphNode *a1,
+		const CUgraphEdgeData *a2, size_t a3, unsigned int a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuUserObjectCreate(CUuserObject *a0, void *a1, CUhostFn a2,
+		unsigned int a3, unsigned int a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuUserObjectRelease(CUuserObject a0, unsigned int a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuUserObjectRetain(CUuserObject a0, unsigned int a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/* Issue 18: arrays, mipmapped arrays, textures, surfaces, tensor maps. */
+CUresult cuArray3DCreate(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR_v1 *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuArray3DCreate_v2(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *a0, CUarray a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *a0, CUarray a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuArrayCreate(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuArrayCreate_v2(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuArrayDestroy(CUarray a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR_v1 *a0, CUarray a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *a0, CUarray a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0,
+		CUarray a1, CUdevice a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuArrayGetPlane(CUarray *a0, CUarray a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *a0,
+		CUarray a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyAtoA(CUarray a0, unsigned int a1, CUarray a2, unsigned int a3,
+		unsigned int a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyAtoA_v2(CUarray a0, size_t a1, CUarray a2, size_t a3,
+		size_t a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyAtoA_v2_ptds(CUarray a0, size_t a1, CUarray a2, size_t a3,
+		size_t a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyAtoD(CUdeviceptr_v1 a0, CUarray a1, unsigned int a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyAtoD_v2(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyAtoD_v2_ptds(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyAtoH(void *a0, CUarray a1, unsigned int a2, unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyAtoHAsync(void *a0, CUarray a1, unsigned int a2,
+		unsigned int a3, CUstream a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyAtoHAsync_v2(void *a0, CUarray a1, size_t a2, size_t a3,
+		CUstream a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyAtoHAsync_v2_ptsz(void *a0, CUarray a1, size_t a2, size_t a3,
+		CUstream a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyAtoH_v2(void *a0, CUarray a1, size_t a2, size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyAtoH_v2_ptds(void *a0, CUarray a1, size_t a2, size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyDtoA(CUarray a0, unsigned int a1, CUdeviceptr_v1 a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyDtoA_v2(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyDtoA_v2_ptds(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyHtoA(CUarray a0, unsigned int a1, const void *a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyHtoAAsync(CUarray a0, unsigned int a1, const void *a2,
+		unsigned int a3, CUstream a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyHtoAAsync_v2(CUarray a0, size_t a1, const void *a2, size_t a3,
+		CUstream a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray a0, size_t a1, const void *a2,
+		size_t a3, CUstream a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyHtoA_v2(CUarray a0, size_t a1, const void *a2, size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyHtoA_v2_ptds(CUarray a0, size_t a1, const void *a2, size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMipmappedArrayCreate(CUmipmappedArray *a0,
+		const CUDA_ARRAY3D_DESCRIPTOR *a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMipmappedArrayDestroy(CUmipmappedArray a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMipmappedArrayGetLevel(CUarray *a0, CUmipmappedArray a1,
+		unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0,
+		CUmipmappedArray a1, CUdevice a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *a0,
+		CUmipmappedArray a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuModuleGetSurfRef(CUsurfref *a0, CUmodule a1, const char *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuModuleGetTexRef(CUtexref *a0, CUmodule a1, const char *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuSurfObjectCreate(CUsurfObject *a0, const CUDA_RESOURCE_DESC *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuSurfObjectDestroy(CUsurfObject a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *a0, CUsurfObject a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuSurfRefGetArray(CUarray *a0, CUsurfref a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuSurfRefSetArray(CUsurfref a0, CUarray a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTensorMapEncodeIm2col(CUtensorMap *a0, CUtensorMapDataType a1,
+		cuuint32_t a2, void *a3, const cuuint64_t *a4,
+		const cuuint64_t *a5, const int *a6, const int *a7,
+		cuuint32_t a8, cuuint32_t a9, const cuuint32_t *a10,
+		CUtensorMapInterleave a11, CUtensorMapSwizzle a12,
+		CUtensorMapL2promotion a13, CUtensorMapFloatOOBfill a14)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTensorMapEncodeIm2colWide(CUtensorMap *a0, CUtensorMapDataType a1,
+		cuuint32_t a2, void *a3, const cuuint64_t *a4,
+		const cuuint64_t *a5, int a6, int a7, cuuint32_t a8,
+		cuuint32_t a9, const cuuint32_t *a10, CUtensorMapInterleave a11,
+		CUtensorMapIm2ColWideMode a12, CUtensorMapSwizzle a13,
+		CUtensorMapL2promotion a14, CUtensorMapFloatOOBfill a15)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTensorMapEncodeTiled(CUtensorMap *a0, CUtensorMapDataType a1,
+		cuuint32_t a2, void *a3, const cuuint64_t *a4,
+		const cuuint64_t *a5, const cuuint32_t *a6,
+		const cuuint32_t *a7, CUtensorMapInterleave a8,
+		CUtensorMapSwizzle a9, CUtensorMapL2promotion a10,
+		CUtensorMapFloatOOBfill a11)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTensorMapReplaceAddress(CUtensorMap *a0, void *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexObjectCreate(CUtexObject *a0, const CUDA_RESOURCE_DESC *a1,
+		const CUDA_TEXTURE_DESC *a2, const CUDA_RESOURCE_VIEW_DESC *a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexObjectDestroy(CUtexObject a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *a0, CUtexObject a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *a0,
+		CUtexObject a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *a0, CUtexObject a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefCreate(CUtexref *a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefDestroy(CUtexref a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefGetAddress(CUdeviceptr_v1 *a0, CUtexref a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefGetAddressMode(CUaddress_mode *a0, CUtexref a1, int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefGetAddress_v2(CUdeviceptr *a0, CUtexref a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefGetArray(CUarray *a0, CUtexref a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefGetBorderColor(float *a0, CUtexref a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefGetFilterMode(CUfilter_mode *a0, CUtexref a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefGetFlags(unsigned int *a0, CUtexref a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefGetFormat(CUarray_format *a0, int *a1, CUtexref a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefGetMaxAnisotropy(int *a0, CUtexref a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefGetMipmapFilterMode(CUfilter_mode *a0, CUtexref a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefGetMipmapLevelBias(float *a0, CUtexref a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefGetMipmapLevelClamp(float *a0, float *a1, CUtexref a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefGetMipmappedArray(CUmipmappedArray *a0, CUtexref a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetAddress(unsigned int *a0, CUtexref a1, CUdeviceptr_v1 a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetAddress2D(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1,
+		CUdeviceptr_v1 a2, unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetAddress2D_v2(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1,
+		CUdeviceptr a2, size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetAddress2D_v3(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1,
+		CUdeviceptr a2, size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetAddressMode(CUtexref a0, int a1, CUaddress_mode a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetAddress_v2(size_t *a0, CUtexref a1, CUdeviceptr a2,
+		size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetArray(CUtexref a0, CUarray a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetBorderColor(CUtexref a0, float *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetFilterMode(CUtexref a0, CUfilter_mode a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetFlags(CUtexref a0, unsigned int a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetFormat(CUtexref a0, CUarray_format a1, int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetMaxAnisotropy(CUtexref a0, unsigned int a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetMipmapFilterMode(CUtexref a0, CUfilter_mode a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetMipmapLevelBias(CUtexref a0, float a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetMipmapLevelClamp(CUtexref a0, float a1, float a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuTexRefSetMipmappedArray(CUtexref a0, CUmipmappedArray a1,
+		unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/*
+ * Issue 17: virtual and managed memory, IPC, memory pools, peers, external
+ * memory and semaphores, multicast.
+ */
+CUresult cuCtxDisablePeerAccess(CUcontext a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCtxEnablePeerAccess(CUcontext a0, unsigned int a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDestroyExternalMemory(CUexternalMemory a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDestroyExternalSemaphore(CUexternalSemaphore a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *a0, CUdevice a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDeviceGetHostAtomicCapabilities(unsigned int *a0,
+		const CUatomicOperation *a1, unsigned int a2, CUdevice a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDeviceGetMemPool(CUmemoryPool *a0, CUdevice a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int *a0,
+		const CUatomicOperation *a1, unsigned int a2, CUdevice a3,
+		CUdevice a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDeviceSetMemPool(CUdevice a0, CUmemoryPool a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr *a0, CUexternalMemory a1,
+		const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *a0,
+		CUexternalMemory a1,
+		const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuImportExternalMemory(CUexternalMemory *a0,
+		const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuImportExternalSemaphore(CUexternalSemaphore *a0,
+		const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuIpcCloseMemHandle(CUdeviceptr a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuIpcGetEventHandle(CUipcEventHandle *a0, CUevent a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuIpcGetMemHandle(CUipcMemHandle *a0, CUdeviceptr a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuIpcOpenEventHandle(CUevent *a0, CUipcEventHandle a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuIpcOpenMemHandle(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *a0, CUipcMemHandle a1,
+		unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemAddressFree(CUdeviceptr a0, size_t a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemAddressReserve(CUdeviceptr *a0, size_t a1, size_t a2,
+		CUdeviceptr a3, unsigned long long a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemAdvise(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUdevice a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemAdvise_v2(CUdeviceptr a0, size_t a1, CUmem_advise a2,
+		CUmemLocation a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemAllocAsync(CUdeviceptr *a0, size_t a1, CUstream a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemAllocAsync_ptsz(CUdeviceptr *a0, size_t a1, CUstream a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *a0, size_t a1, CUmemoryPool a2,
+		CUstream a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *a0, size_t a1,
+		CUmemoryPool a2, CUstream a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemAllocManaged(CUdeviceptr *a0, size_t a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *a0, size_t a1,
+		unsigned int a2, size_t *a3, CUstream a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemBatchDecompressAsync_ptsz(CUmemDecompressParams *a0, size_t a1,
+		unsigned int a2, size_t *a3, CUstream a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemCreate(CUmemGenericAllocationHandle *a0, size_t a1,
+		const CUmemAllocationProp *a2, unsigned long long a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *a0, size_t *a1,
+		size_t a2, CUmemLocation *a3, size_t *a4, size_t a5,
+		unsigned long long a6, CUstream a7)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *a0, size_t *a1,
+		size_t a2, CUmemLocation *a3, size_t *a4, size_t a5,
+		unsigned long long a6, CUstream a7)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemDiscardBatchAsync(CUdeviceptr *a0, size_t *a1, size_t a2,
+		unsigned long long a3, CUstream a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemDiscardBatchAsync_ptsz(CUdeviceptr *a0, size_t *a1, size_t a2,
+		unsigned long long a3, CUstream a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemExportToShareableHandle(void *a0, CUmemGenericAllocationHandle a1,
+		CUmemAllocationHandleType a2, unsigned long long a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemFreeAsync(CUdeviceptr a0, CUstream a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemFreeAsync_ptsz(CUdeviceptr a0, CUstream a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemGetAccess(unsigned long long *a0, const CUmemLocation *a1,
+		CUdeviceptr a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemGetAllocationGranularity(size_t *a0,
+		const CUmemAllocationProp *a1,
+		CUmemAllocationGranularity_flags a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *a0,
+		CUmemGenericAllocationHandle a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemGetDefaultMemPool(CUmemoryPool *a0, CUmemLocation *a1,
+		CUmemAllocationType a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemGetHandleForAddressRange(void *a0, CUdeviceptr a1, size_t a2,
+		CUmemRangeHandleType a3, unsigned long long a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemGetMemPool(CUmemoryPool *a0, CUmemLocation *a1,
+		CUmemAllocationType a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *a0,
+		void *a1, CUmemAllocationHandleType a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemMap(CUdeviceptr a0, size_t a1, size_t a2,
+		CUmemGenericAllocationHandle a3, unsigned long long a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemMapArrayAsync(CUarrayMapInfo *a0, unsigned int a1, CUstream a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *a0, unsigned int a1,
+		CUstream a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPoolCreate(CUmemoryPool *a0, const CUmemPoolProps *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPoolDestroy(CUmemoryPool a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *a0, CUdeviceptr a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPoolExportToShareableHandle(void *a0, CUmemoryPool a1,
+		CUmemAllocationHandleType a2, unsigned long long a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPoolGetAccess(CUmemAccess_flags *a0, CUmemoryPool a1,
+		CUmemLocation *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPoolGetAttribute(CUmemoryPool a0, CUmemPool_attribute a1,
+		void *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *a0, void *a1,
+		CUmemAllocationHandleType a2, unsigned long long a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPoolImportPointer(CUdeviceptr *a0, CUmemoryPool a1,
+		CUmemPoolPtrExportData *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPoolSetAccess(CUmemoryPool a0, const CUmemAccessDesc *a1,
+		size_t a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPoolSetAttribute(CUmemoryPool a0, CUmemPool_attribute a1,
+		void *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPoolTrimTo(CUmemoryPool a0, size_t a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPrefetchAsync(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr a0, size_t a1, CUdevice a2,
+		CUstream a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr a0, size_t a1, CUmemLocation a2,
+		unsigned int a3, CUstream a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr a0, size_t a1, CUmemLocation a2,
+		unsigned int a3, CUstream a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPrefetchBatchAsync(CUdeviceptr *a0, size_t *a1, size_t a2,
+		CUmemLocation *a3, size_t *a4, size_t a5, unsigned long long a6,
+		CUstream a7)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *a0, size_t *a1, size_t a2,
+		CUmemLocation *a3, size_t *a4, size_t a5, unsigned long long a6,
+		CUstream a7)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemRangeGetAttribute(void *a0, size_t a1, CUmem_range_attribute a2,
+		CUdeviceptr a3, size_t a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemRangeGetAttributes(void **a0, size_t *a1,
+		CUmem_range_attribute *a2, size_t a3, CUdeviceptr a4, size_t a5)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemRelease(CUmemGenericAllocationHandle a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *a0, void *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemSetAccess(CUdeviceptr a0, size_t a1, const CUmemAccessDesc *a2,
+		size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemSetMemPool(CUmemLocation *a0, CUmemAllocationType a1,
+		CUmemoryPool a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemUnmap(CUdeviceptr a0, size_t a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpy3DBatchAsync(size_t a0, CUDA_MEMCPY3D_BATCH_OP *a1, size_t *a2,
+		unsigned long long a3, CUstream a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpy3DBatchAsync_ptsz(size_t a0, CUDA_MEMCPY3D_BATCH_OP *a1,
+		size_t *a2, unsigned long long a3, CUstream a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpy3DBatchAsync_v2(size_t a0, CUDA_MEMCPY3D_BATCH_OP *a1,
+		unsigned long long a2, CUstream a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpy3DBatchAsync_v2_ptsz(size_t a0, CUDA_MEMCPY3D_BATCH_OP *a1,
+		unsigned long long a2, CUstream a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *a0, CUstream a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *a0, CUstream a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyBatchAsync(CUdeviceptr *a0, CUdeviceptr *a1, size_t *a2,
+		size_t a3, CUmemcpyAttributes *a4, size_t *a5, size_t a6,
+		size_t *a7, CUstream a8)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyBatchAsync_ptsz(CUdeviceptr *a0, CUdeviceptr *a1, size_t *a2,
+		size_t a3, CUmemcpyAttributes *a4, size_t *a5, size_t a6,
+		size_t *a7, CUstream a8)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyBatchAsync_v2(CUdeviceptr *a0, CUdeviceptr *a1, size_t *a2,
+		size_t a3, CUmemcpyAttributes *a4, size_t *a5, size_t a6,
+		CUstream a7)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr *a0, CUdeviceptr *a1,
+		size_t *a2, size_t a3, CUmemcpyAttributes *a4, size_t *a5,
+		size_t a6, CUstream a7)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyPeer(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2,
+		CUcontext a3, size_t a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyPeerAsync(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2,
+		CUcontext a3, size_t a4, CUstream a5)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2,
+		CUcontext a3, size_t a4, CUstream a5)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyPeer_ptds(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2,
+		CUcontext a3, size_t a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMulticastAddDevice(CUmemGenericAllocationHandle a0, CUdevice a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMulticastBindAddr(CUmemGenericAllocationHandle a0, size_t a1,
+		CUdeviceptr a2, size_t a3, unsigned long long a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMulticastBindMem(CUmemGenericAllocationHandle a0, size_t a1,
+		CUmemGenericAllocationHandle a2, size_t a3, size_t a4,
+		unsigned long long a5)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMulticastCreate(CUmemGenericAllocationHandle *a0,
+		const CUmulticastObjectProp *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMulticastGetGranularity(size_t *a0, const CUmulticastObjectProp *a1,
+		CUmulticastGranularity_flags a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMulticastUnbind(CUmemGenericAllocationHandle a0, CUdevice a1,
+		size_t a2, size_t a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *a0,
+		const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1,
+		unsigned int a2, CUstream a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *a0,
+		const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1,
+		unsigned int a2, CUstream a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamAttachMemAsync(CUstream a0, CUdeviceptr a1, size_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamAttachMemAsync_ptsz(CUstream a0, CUdeviceptr a1, size_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *a0,
+		const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2,
+		CUstream a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *a0,
+		const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2,
+		CUstream a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/*
+ * Issue 14: the rest of the driver API (libraries, kernels, extended and
+ * cooperative launches, the old launch calls, stream memory operations,
+ * context events, the ABIs of older releases).
+ */
+CUresult cuCtxAttach(CUcontext *a0, unsigned int a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCtxDetach(CUcontext a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCtxGetDevice_v2(CUdevice *a0, CUcontext a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCtxGetExecAffinity(CUexecAffinityParam *a0, CUexecAffinityType a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCtxRecordEvent(CUcontext a0, CUevent a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCtxResetPersistingL2Cache(void)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCtxSynchronize_v2(CUcontext a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuCtxWaitEvent(CUcontext a0, CUevent a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDeviceGetExecAffinitySupport(int *a0, CUexecAffinityType a1,
+		CUdevice a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDeviceRegisterAsyncNotification(CUdevice a0, CUasyncCallback a1,
+		void *a2, CUasyncCallbackHandle *a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuDeviceUnregisterAsyncNotification(CUdevice a0,
+		CUasyncCallbackHandle a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuFuncGetModule(CUmodule *a0, CUfunction a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuFuncGetName(const char **a0, CUfunction a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuFuncGetParamInfo(CUfunction a0, size_t a1, size_t *a2, size_t *a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuFuncIsLoaded(CUfunctionLoadingState *a0, CUfunction a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuFuncLoad(CUfunction a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuFuncSetBlockShape(CUfunction a0, int a1, int a2, int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuFuncSetSharedMemConfig(CUfunction a0, CUsharedconfig a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuFuncSetSharedSize(CUfunction a0, unsigned int a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuKernelGetAttribute(int *a0, CUfunction_attribute a1, CUkernel a2,
+		CUdevice a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuKernelGetFunction(CUfunction *a0, CUkernel a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuKernelGetLibrary(CUlibrary *a0, CUkernel a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuKernelGetName(const char **a0, CUkernel a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuKernelGetParamInfo(CUkernel a0, size_t a1, size_t *a2, size_t *a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuKernelSetAttribute(CUfunction_attribute a0, int a1, CUkernel a2,
+		CUdevice a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuKernelSetCacheConfig(CUkernel a0, CUfunc_cache a1, CUdevice a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLaunch(CUfunction a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLaunchCooperativeKernel(CUfunction a0, unsigned int a1,
+		unsigned int a2, unsigned int a3, unsigned int a4,
+		unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8,
+		void **a9)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *a0,
+		unsigned int a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLaunchCooperativeKernel_ptsz(CUfunction a0, unsigned int a1,
+		unsigned int a2, unsigned int a3, unsigned int a4,
+		unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8,
+		void **a9)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLaunchGrid(CUfunction a0, int a1, int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLaunchGridAsync(CUfunction a0, int a1, int a2, CUstream a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *a0, CUfunction a1, void **a2,
+		void **a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *a0, CUfunction a1,
+		void **a2, void **a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLibraryEnumerateKernels(CUkernel *a0, unsigned int a1, CUlibrary a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLibraryGetGlobal(CUdeviceptr *a0, size_t *a1, CUlibrary a2,
+		const char *a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLibraryGetKernel(CUkernel *a0, CUlibrary a1, const char *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLibraryGetKernelCount(unsigned int *a0, CUlibrary a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLibraryGetManaged(CUdeviceptr *a0, size_t *a1, CUlibrary a2,
+		const char *a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLibraryGetModule(CUmodule *a0, CUlibrary a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLibraryGetUnifiedFunction(void **a0, CUlibrary a1, const char *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLibraryLoadData(CUlibrary *a0, const void *a1, CUjit_option *a2,
+		void **a3, unsigned int a4, CUlibraryOption *a5, void **a6,
+		unsigned int a7)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLibraryLoadFromFile(CUlibrary *a0, const char *a1, CUjit_option *a2,
+		void **a3, unsigned int a4, CUlibraryOption *a5, void **a6,
+		unsigned int a7)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuLibraryUnload(CUlibrary a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemAlloc(CUdeviceptr_v1 *a0, unsigned int a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemAllocHost(void **a0, unsigned int a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemAllocPitch(CUdeviceptr_v1 *a0, unsigned int *a1, unsigned int a2,
+		unsigned int a3, unsigned int a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemFree(CUdeviceptr_v1 a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemGetAddressRange(CUdeviceptr_v1 *a0, unsigned int *a1,
+		CUdeviceptr_v1 a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemGetInfo(unsigned int *a0, unsigned int *a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemHostGetDevicePointer(CUdeviceptr_v1 *a0, void *a1,
+		unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemHostRegister(void *a0, size_t a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpy2D(const CUDA_MEMCPY2D_v1 *a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *a0, CUstream a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpy3D(const CUDA_MEMCPY3D_v1 *a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D_v1 *a0, CUstream a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyDtoD(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyDtoDAsync(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1,
+		unsigned int a2, CUstream a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyDtoH(void *a0, CUdeviceptr_v1 a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyDtoHAsync(void *a0, CUdeviceptr_v1 a1, unsigned int a2,
+		CUstream a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyHtoD(CUdeviceptr_v1 a0, const void *a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemcpyHtoDAsync(CUdeviceptr_v1 a0, const void *a1, unsigned int a2,
+		CUstream a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemsetD16(CUdeviceptr_v1 a0, unsigned short a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemsetD2D16(CUdeviceptr_v1 a0, unsigned int a1, unsigned short a2,
+		unsigned int a3, unsigned int a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemsetD2D32(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2,
+		unsigned int a3, unsigned int a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemsetD2D8(CUdeviceptr_v1 a0, unsigned int a1, unsigned char a2,
+		unsigned int a3, unsigned int a4)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemsetD32(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemsetD8(CUdeviceptr_v1 a0, unsigned char a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuModuleEnumerateFunctions(CUfunction *a0, unsigned int a1,
+		CUmodule a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuModuleGetFunctionCount(unsigned int *a0, CUmodule a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuModuleGetGlobal(CUdeviceptr_v1 *a0, unsigned int *a1, CUmodule a2,
+		const char *a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *a0)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuOccupancyMaxActiveClusters(int *a0, CUfunction a1,
+		const CUlaunchConfig *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuOccupancyMaxPotentialClusterSize(int *a0, CUfunction a1,
+		const CUlaunchConfig *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuParamSetSize(CUfunction a0, unsigned int a1)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuParamSetTexRef(CUfunction a0, int a1, CUtexref a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuParamSetf(CUfunction a0, int a1, float a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuParamSeti(CUfunction a0, int a1, unsigned int a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuParamSetv(CUfunction a0, int a1, void *a2, unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuPointerSetAttribute(const void *a0, CUpointer_attribute a1,
+		CUdeviceptr a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamBatchMemOp(CUstream a0, unsigned int a1,
+		CUstreamBatchMemOpParams *a2, unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamBatchMemOp_ptsz(CUstream a0, unsigned int a1,
+		CUstreamBatchMemOpParams *a2, unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamBatchMemOp_v2(CUstream a0, unsigned int a1,
+		CUstreamBatchMemOpParams *a2, unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamBatchMemOp_v2_ptsz(CUstream a0, unsigned int a1,
+		CUstreamBatchMemOpParams *a2, unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamGetCtx_v2(CUstream a0, CUcontext *a1, CUgreenCtx *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamGetCtx_v2_ptsz(CUstream a0, CUcontext *a1, CUgreenCtx *a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWaitValue32(CUstream a0, CUdeviceptr a1, cuuint32_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWaitValue32_ptsz(CUstream a0, CUdeviceptr a1, cuuint32_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWaitValue32_v2(CUstream a0, CUdeviceptr a1, cuuint32_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWaitValue32_v2_ptsz(CUstream a0, CUdeviceptr a1, cuuint32_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWaitValue64(CUstream a0, CUdeviceptr a1, cuuint64_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWaitValue64_ptsz(CUstream a0, CUdeviceptr a1, cuuint64_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWaitValue64_v2(CUstream a0, CUdeviceptr a1, cuuint64_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWaitValue64_v2_ptsz(CUstream a0, CUdeviceptr a1, cuuint64_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWriteValue32(CUstream a0, CUdeviceptr a1, cuuint32_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWriteValue32_ptsz(CUstream a0, CUdeviceptr a1, cuuint32_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWriteValue32_v2(CUstream a0, CUdeviceptr a1, cuuint32_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWriteValue32_v2_ptsz(CUstream a0, CUdeviceptr a1,
+		cuuint32_t a2, unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWriteValue64(CUstream a0, CUdeviceptr a1, cuuint64_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWriteValue64_ptsz(CUstream a0, CUdeviceptr a1, cuuint64_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWriteValue64_v2(CUstream a0, CUdeviceptr a1, cuuint64_t a2,
+		unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamWriteValue64_v2_ptsz(CUstream a0, CUdeviceptr a1,
+		cuuint64_t a2, unsigned int a3)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
