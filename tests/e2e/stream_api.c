@@ -485,6 +485,9 @@ static void launch_blocking(void)
  * Priorities reach the engine: each block takes a ticket after a delay; a
  * high-priority launch queued just after a low-priority one gets its
  * blocks handed out first, so most of the low one's tickets come later.
+ * Both streams first wait for an event behind a host function that
+ * returns only once both launches are queued, so they reach the engine
+ * together however late the host queues the second.
  */
 static const char ticket_ptx[] = HEAD
 	".visible .entry ticket(.param .u64 ctr, .param .u64 out)\n{\n"
@@ -497,8 +500,19 @@ static const char ticket_ptx[] = HEAD
 	"\tmul.wide.u32 %rd3, %r3, 4;\n\tadd.u64 %rd2, %rd2, %rd3;\n"
 	"\tst.global.u32 [%rd2], %r2;\n\tret;\n}\n";
 
+static void wait_for_gate(void *arg)
+{
+	volatile int *open = arg;
+
+	while (!*open)
+		usleep(1000);
+}
+
 static void priorities_reach_the_engine(void)
 {
+	static volatile int open;
+	CUstream sg;
+	CUevent gate;
 	unsigned int low[64], high[64], last_high = 0, low_after = 0;
 	CUdeviceptr ctr, lo, hi;
 	CUstream sl, sh;
@@ -517,11 +531,20 @@ static void priorities_reach_the_engine(void)
 		    cuStreamCreateWithPriority(&sl, CU_STREAM_NON_BLOCKING, 0));
 	REQUIRE_RES(CUDA_SUCCESS,
 		    cuStreamCreateWithPriority(&sh, CU_STREAM_NON_BLOCKING, -5));
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&sg, CU_STREAM_NON_BLOCKING));
+	REQUIRE_RES(CUDA_SUCCESS, cuEventCreate(&gate, CU_EVENT_DISABLE_TIMING));
+	open = 0;
+	REQUIRE_RES(CUDA_SUCCESS, cuLaunchHostFunc(sg, wait_for_gate, (void *)&open));
+	REQUIRE_RES(CUDA_SUCCESS, cuEventRecord(gate, sg));
+	CHECK_RES(CUDA_SUCCESS, cuStreamWaitEvent(sl, gate, 0));
+	CHECK_RES(CUDA_SUCCESS, cuStreamWaitEvent(sh, gate, 0));
 	CHECK_RES(CUDA_SUCCESS, cuLaunchKernel(f, 64, 1, 1, 1, 1, 1, 0, sl,
 					       largs, NULL));
 	CHECK_RES(CUDA_SUCCESS, cuLaunchKernel(f, 64, 1, 1, 1, 1, 1, 0, sh,
 					       hargs, NULL));
+	open = 1;
 	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	CHECK_RES(CUDA_SUCCESS, cuEventDestroy(gate));
 	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(low, lo, sizeof(low)));
 	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(high, hi, sizeof(high)));
 	for (i = 0; i < 64; i++)

@@ -41,6 +41,27 @@ static int load(int fd, const struct vgpu_insn *insns, __u32 n,
 	return ret ? ret : (int)ml.handle;
 }
 
+/* The channel waits until the 64-bit word at @addr reaches @value. */
+static void cmd_wait_word(struct chan *c, __u64 addr, __u64 value)
+{
+	struct vgpu_cmd *cmd = slot(c);
+
+	cmd->op = VGPU_CMD_SEM_ACQUIRE;
+	cmd->flags = VGPU_SEM_GEQ;
+	cmd->sem.addr = addr;
+	cmd->sem.value = value;
+}
+
+/* The channel writes @value to the 64-bit word at @addr. */
+static void cmd_release_word(struct chan *c, __u64 addr, __u64 value)
+{
+	struct vgpu_cmd *cmd = slot(c);
+
+	cmd->op = VGPU_CMD_SEM_RELEASE;
+	cmd->sem.addr = addr;
+	cmd->sem.value = value;
+}
+
 static void cmd_launch(struct chan *c, __u32 module, __u32 grid, __u32 block,
 		       __u64 params, __u32 param_bytes)
 {
@@ -479,6 +500,10 @@ TEST_F(launch, kernels_of_two_channels_run_at_once)
  * high-priority launch queued just after a low-priority one gets its blocks
  * handed out before the rest of the first one's, so many of the first
  * launch's blocks come after the second's last (taking turns, almost none).
+ * Both channels first wait for a word that a third channel releases, so
+ * the two launches reach the engine together however late the host
+ * submits the second (on a loaded host, the first could otherwise run
+ * most of its blocks alone).
  */
 TEST_F(launch, higher_priority_launch_goes_first)
 {
@@ -504,30 +529,37 @@ TEST_F(launch, higher_priority_launch_goes_first)
 	__u64 *params = (__u64 *)self->host;
 	__u32 *out = (__u32 *)(self->host + 4096);
 	__u32 last_high = 0, low_after = 0;
-	struct chan other;
+	__u64 gate = self->dev + 2048;
+	struct chan other, opener;
 	int i, handle = load(self->fd, p, 14, &f, NULL, 0, NULL);
 
 	ASSERT_LT(0, handle);
 	ASSERT_EQ(0, chan_open(self->fd, &other, self->status));
+	ASSERT_EQ(0, chan_open(self->fd, &opener, self->status));
 	params[0] = self->dev;			/* the counter */
 	params[1] = self->dev + 256;		/* low's tickets */
 	params[2] = self->dev;
 	params[3] = self->dev + 1024;		/* high's tickets */
 	cmd_memset(&self->c, self->dev, 0, 4, 1);
+	cmd_memset(&self->c, gate, 0, 4, 2);
 	ASSERT_EQ(0, submit(&self->c));
-	ASSERT_EQ(0, wait_for(&self->c, 1));
+	ASSERT_EQ(0, wait_for(&self->c, 2));
 
+	cmd_wait_word(&self->c, gate, 1);
 	cmd_launch(&self->c, handle, 64, 1, (uintptr_t)params, 16);
+	cmd_wait_word(&other, gate, 1);
 	cmd_launch(&other, handle, 64, 1, (uintptr_t)&params[2], 16);
-	other.ring[0].flags = VGPU_LAUNCH_PRIORITY_MAX;
+	other.ring[1].flags = VGPU_LAUNCH_PRIORITY_MAX;
 	ASSERT_EQ(0, submit(&self->c));
 	ASSERT_EQ(0, submit(&other));
-	ASSERT_EQ(0, wait_for(&self->c, 2));
-	ASSERT_EQ(0, wait_for(&other, 1));
+	cmd_release_word(&opener, gate, 1);
+	ASSERT_EQ(0, submit(&opener));
+	ASSERT_EQ(0, wait_for(&self->c, 4));
+	ASSERT_EQ(0, wait_for(&other, 2));
 	cmd_copy(&self->c, (uintptr_t)out, self->dev + 256, 256, 1, 0, 0);
 	cmd_copy(&self->c, (uintptr_t)(out + 64), self->dev + 1024, 256, 1, 0, 0);
 	ASSERT_EQ(0, submit(&self->c));
-	ASSERT_EQ(0, wait_for(&self->c, 4));
+	ASSERT_EQ(0, wait_for(&self->c, 6));
 	for (i = 0; i < 64; i++)
 		if (out[64 + i] > last_high)
 			last_high = out[64 + i];
@@ -537,10 +569,11 @@ TEST_F(launch, higher_priority_launch_goes_first)
 
 	/* A priority beyond the highest is refused at submit. */
 	cmd_launch(&other, handle, 1, 1, (uintptr_t)params, 16);
-	other.ring[1].flags = VGPU_LAUNCH_PRIORITY_MAX + 1;
+	other.ring[2].flags = VGPU_LAUNCH_PRIORITY_MAX + 1;
 	EXPECT_EQ(-1, submit(&other));
 	EXPECT_EQ(EINVAL, errno);
 	free(other.ring);
+	free(opener.ring);
 }
 
 /* Lanes that wait for one that never comes: a reported deadlock. */
