@@ -129,6 +129,12 @@ CUresult vg_attribute(const struct vgpu_info *info, int attrib, int *value)
 	case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
 		v = 1;
 		break;
+	/* Stream memory operations: waits (NOR too) and writes, 32 and 64-bit;
+	 * the first ABI's names and remote-write flushes are not offered. */
+	case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS:
+	case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR:
+		v = 1;
+		break;
 	default:
 		if (attrib <= 0 || attrib >= CU_DEVICE_ATTRIBUTE_MAX)
 			return CUDA_ERROR_INVALID_VALUE;

@@ -54,6 +54,18 @@ static bool vg_pointer_find(CUdeviceptr ptr, struct vg_pointer *pi)
 	return true;
 }
 
+/*
+ * Does [@ptr, @ptr + @len) lie inside one allocation or page-locked range
+ * of @ctx, where @ctx's engines reach it? With vg_lock held.
+ */
+bool vg_pointer_in(struct CUctx_st *ctx, CUdeviceptr ptr, size_t len)
+{
+	struct vg_pointer pi;
+
+	return vg_pointer_find(ptr, &pi) && pi.ctx == ctx &&
+		len <= pi.start + pi.size - ptr;
+}
+
 /* One attribute of a pointer that was found. */
 static CUresult vg_pointer_attr(const struct vg_pointer *pi, void *data,
 				CUpointer_attribute attribute, CUdeviceptr ptr)

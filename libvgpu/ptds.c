@@ -259,3 +259,34 @@ CUresult cuEventRecordWithFlags_ptsz(CUevent e, CUstream s,
 {
 	return cuEventRecordWithFlags(e, vg_ptsz(s), flags);
 }
+
+CUresult cuStreamWaitValue32_v2_ptsz(CUstream s, CUdeviceptr addr,
+				     cuuint32_t value, unsigned int flags)
+{
+	return cuStreamWaitValue32_v2(vg_ptsz(s), addr, value, flags);
+}
+
+CUresult cuStreamWaitValue64_v2_ptsz(CUstream s, CUdeviceptr addr,
+				     cuuint64_t value, unsigned int flags)
+{
+	return cuStreamWaitValue64_v2(vg_ptsz(s), addr, value, flags);
+}
+
+CUresult cuStreamWriteValue32_v2_ptsz(CUstream s, CUdeviceptr addr,
+				      cuuint32_t value, unsigned int flags)
+{
+	return cuStreamWriteValue32_v2(vg_ptsz(s), addr, value, flags);
+}
+
+CUresult cuStreamWriteValue64_v2_ptsz(CUstream s, CUdeviceptr addr,
+				      cuuint64_t value, unsigned int flags)
+{
+	return cuStreamWriteValue64_v2(vg_ptsz(s), addr, value, flags);
+}
+
+CUresult cuStreamBatchMemOp_v2_ptsz(CUstream s, unsigned int count,
+				    CUstreamBatchMemOpParams *ops,
+				    unsigned int flags)
+{
+	return cuStreamBatchMemOp_v2(vg_ptsz(s), count, ops, flags);
+}

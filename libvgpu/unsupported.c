@@ -89,7 +89,6 @@
 #undef cuModuleGetGlobal
 #undef cuSignalExternalSemaphoresAsync
 #undef cuStreamAttachMemAsync
-#undef cuStreamBatchMemOp
 #undef cuStreamBeginCapture
 #undef cuStreamBeginCaptureToGraph
 #undef cuStreamEndCapture
@@ -97,10 +96,6 @@
 #undef cuStreamGetCtx_v2
 #undef cuStreamIsCapturing
 #undef cuStreamUpdateCaptureDependencies
-#undef cuStreamWaitValue32
-#undef cuStreamWaitValue64
-#undef cuStreamWriteValue32
-#undef cuStreamWriteValue64
 #undef cuTexRefGetAddress
 #undef cuTexRefSetAddress
 #undef cuTexRefSetAddress2D
@@ -2546,30 +2541,6 @@ CUresult cuPointerSetAttribute(const void *a0, CUpointer_attribute a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuStreamBatchMemOp(CUstream a0, unsigned int a1,
-		CUstreamBatchMemOpParams *a2, unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamBatchMemOp_ptsz(CUstream a0, unsigned int a1,
-		CUstreamBatchMemOpParams *a2, unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamBatchMemOp_v2(CUstream a0, unsigned int a1,
-		CUstreamBatchMemOpParams *a2, unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamBatchMemOp_v2_ptsz(CUstream a0, unsigned int a1,
-		CUstreamBatchMemOpParams *a2, unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuStreamGetCtx_v2(CUstream a0, CUcontext *a1, CUgreenCtx *a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
@@ -2580,98 +2551,3 @@ CUresult cuStreamGetCtx_v2_ptsz(CUstream a0, CUcontext *a1, CUgreenCtx *a2)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuStreamWaitValue32(CUstream a0, CUdeviceptr a1, cuuint32_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWaitValue32_ptsz(CUstream a0, CUdeviceptr a1, cuuint32_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWaitValue32_v2(CUstream a0, CUdeviceptr a1, cuuint32_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWaitValue32_v2_ptsz(CUstream a0, CUdeviceptr a1, cuuint32_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWaitValue64(CUstream a0, CUdeviceptr a1, cuuint64_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWaitValue64_ptsz(CUstream a0, CUdeviceptr a1, cuuint64_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWaitValue64_v2(CUstream a0, CUdeviceptr a1, cuuint64_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWaitValue64_v2_ptsz(CUstream a0, CUdeviceptr a1, cuuint64_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWriteValue32(CUstream a0, CUdeviceptr a1, cuuint32_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWriteValue32_ptsz(CUstream a0, CUdeviceptr a1, cuuint32_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWriteValue32_v2(CUstream a0, CUdeviceptr a1, cuuint32_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWriteValue32_v2_ptsz(CUstream a0, CUdeviceptr a1,
-		cuuint32_t a2, unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWriteValue64(CUstream a0, CUdeviceptr a1, cuuint64_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWriteValue64_ptsz(CUstream a0, CUdeviceptr a1, cuuint64_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWriteValue64_v2(CUstream a0, CUdeviceptr a1, cuuint64_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamWriteValue64_v2_ptsz(CUstream a0, CUdeviceptr a1,
-		cuuint64_t a2, unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}

@@ -359,6 +359,9 @@ struct vg_host_info {
 };
 bool vg_host_lookup(uintptr_t p, struct vg_host_info *info);
 
+/* pointer.c */
+bool vg_pointer_in(struct CUctx_st *ctx, CUdeviceptr ptr, size_t len);
+
 /* errors.c */
 const char *vg_error_name(CUresult error);
 

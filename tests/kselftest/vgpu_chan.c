@@ -265,6 +265,11 @@ TEST_F(chan, malformed_commands_refused)
 		{ VGPU_CMD_SEM_ACQUIRE, 1 << 6, { 1 << 20, 1 } },	/* flags */
 		{ VGPU_CMD_SEM_ACQUIRE, 0, { (1 << 20) + 4, 1 } },	/* unaligned */
 		{ VGPU_CMD_SEM_ACQUIRE, VGPU_SEM_32, { 1 << 20, 1ULL << 32 } },
+		{ VGPU_CMD_SEM_ACQUIRE, VGPU_SEM_32, { (1 << 20) + 2, 1 } },	/* unaligned */
+		{ VGPU_CMD_SEM_ACQUIRE, VGPU_SEM_NOR | VGPU_SEM_32, { 1 << 20, 1ULL << 32 } },
+		{ VGPU_CMD_SEM_ACQUIRE, VGPU_SEM_AND | 1 << 2, { 1 << 20, 1 } },	/* flags */
+		{ VGPU_CMD_SEM_ACQUIRE, VGPU_SEM_EQ | 1 << 3, { 1 << 20, 1 } },
+		{ VGPU_CMD_SEM_ACQUIRE, 1U << 31, { 1 << 20, 1 } },
 		{ VGPU_CMD_SEM_ACQUIRE, 0, { 1 << 20, 1, 0, 0, 0, 0, 1 } },	/* garbage */
 	};
 	size_t i;

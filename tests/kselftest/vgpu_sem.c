@@ -332,6 +332,51 @@ TEST(close_with_blocked_acquire)
 	free(d.ring);
 }
 
+/*
+ * Every test in both widths, blocked on host memory (as cuStreamWaitValue*
+ * leaves them when the CPU never writes): closing the file ends them all
+ * at once.
+ */
+TEST(close_ends_each_form_of_wait)
+{
+	static const __u32 forms[] = { VGPU_SEM_GEQ, VGPU_SEM_EQ,
+				       VGPU_SEM_AND, VGPU_SEM_NOR };
+	struct vgpu_host_register r = { .size = 4096 };
+	struct chan c[8];
+	__u64 *word, t0;
+	void *status;
+	int fd = open_ctx(&status, 1ULL << 44), i;
+
+	ASSERT_LE(0, fd);
+	word = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, word);
+	word[0] = ~0ULL;	/* fails each test against the values below */
+	r.addr = (__u64)(uintptr_t)word;
+	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	for (i = 0; i < 8; i++) {
+		__u32 flags = forms[i % 4] | (i >= 4 ? VGPU_SEM_32 : 0);
+		__u64 value = forms[i % 4] == VGPU_SEM_EQ ? 1 :
+			forms[i % 4] == VGPU_SEM_AND ? 0 :
+			forms[i % 4] == VGPU_SEM_NOR ? 0 : 1ULL << 62;
+
+		if (i == 4)	/* -1 >= 2^30 fails in 32 bits as well */
+			value = 1U << 30;
+		ASSERT_EQ(0, chan_open(fd, &c[i], status));
+		cmd_sem(&c[i], VGPU_CMD_SEM_ACQUIRE, flags, r.addr, value);
+		ASSERT_EQ(0, submit(&c[i]));
+	}
+	for (i = 0; i < 8; i++)
+		EXPECT_TRUE(stays_at(&c[i], 0)) TH_LOG("form %d passed", i);
+	munmap(status, getpagesize());
+	t0 = now_ns();
+	EXPECT_EQ(0, close(fd));
+	EXPECT_GT(500000000ULL, now_ns() - t0);
+	for (i = 0; i < 8; i++)
+		free(c[i].ring);
+	munmap(word, 4096);
+}
+
 /* SIGKILL while blocked: the device gets all its memory back. */
 TEST(kill_with_blocked_acquire)
 {
