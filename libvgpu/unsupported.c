@@ -2103,9 +2103,9 @@ CUresult cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *a0,
 }
 
 /*
- * Issue 14: the rest of the driver API (libraries, kernels, extended and
- * cooperative launches, the old launch calls, stream memory operations,
- * context events, the ABIs of older releases).
+ * Issue 14: the rest of the driver API (extended and cooperative
+ * launches, the old launch calls, stream memory operations, context
+ * events, the ABIs of older releases).
  */
 CUresult cuCtxAttach(CUcontext *a0, unsigned int a1)
 {
