@@ -60,13 +60,19 @@ struct CUlib_st {
 static pthread_mutex_t vg_lib_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct CUlib_st *vg_libs;	/* loaded libraries */
 
-/* CUDA_MODULE_LOADING: EAGER, else (unset or unknown) LAZY. */
+/* CUDA_MODULE_LOADING, read once: EAGER, else (unset, unknown) LAZY. */
 static CUmoduleLoadingMode vg_loading_mode(void)
 {
-	const char *env = getenv("CUDA_MODULE_LOADING");
+	static CUmoduleLoadingMode mode;
+	const char *env;
 
-	return env && !strcmp(env, "EAGER") ? CU_MODULE_EAGER_LOADING :
-		CU_MODULE_LAZY_LOADING;
+	if (!__atomic_load_n(&mode, __ATOMIC_RELAXED)) {
+		env = getenv("CUDA_MODULE_LOADING");
+		__atomic_store_n(&mode, env && !strcmp(env, "EAGER") ?
+				 CU_MODULE_EAGER_LOADING :
+				 CU_MODULE_LAZY_LOADING, __ATOMIC_RELAXED);
+	}
+	return __atomic_load_n(&mode, __ATOMIC_RELAXED);
 }
 
 CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
@@ -129,26 +135,21 @@ static CUresult vg_lib_module(struct CUlib_st *lib, struct CUctx_st *ctx,
 			      struct CUmod_st **pmod)
 {
 	struct vg_jit_logs logs = { 0 };
-	struct vg_lib_mod **pp, *lm;
+	struct vg_lib_mod *lm;
 	struct CUmod_st *mod;
 	CUresult r;
 
 	if (lib->error)
 		return lib->error;
-	for (pp = &lib->mods; *pp;) {
-		lm = *pp;
-		if (!vg_module_live(lm->mod)) {
-			/* Its context was destroyed, and the module with it. */
-			*pp = lm->next;
-			free(lm);
-			continue;
-		}
-		if (lm->mod->ctx == ctx) {
+	/*
+	 * Modules of contexts destroyed since stay listed, for
+	 * cuLibraryUnload to free.
+	 */
+	for (lm = lib->mods; lm; lm = lm->next)
+		if (lm->mod->ctx == ctx && vg_module_live(lm->mod)) {
 			*pmod = lm->mod;
 			return CUDA_SUCCESS;
 		}
-		pp = &lm->next;
-	}
 	lm = malloc(sizeof(*lm));
 	if (!lm)
 		return CUDA_ERROR_OUT_OF_MEMORY;
