@@ -71,7 +71,7 @@ CUresult cuFuncGetModule(CUmodule *mod, CUfunction func)
 {
 	CUresult r;
 
-	if (!mod)
+	if (!mod || !func)
 		return CUDA_ERROR_INVALID_VALUE;
 	r = vg_func_get(func, &func);
 	if (!r)
@@ -92,11 +92,15 @@ CUresult cuFuncGetName(const char **name, CUfunction func)
 	return r;
 }
 
+/* As an H100: a NULL offset or function is 1 before the handle's 400. */
 CUresult cuFuncGetParamInfo(CUfunction func, size_t index, size_t *offset,
 			    size_t *size)
 {
-	CUresult r = vg_func_get(func, &func);
+	CUresult r;
 
+	if (!func || !offset)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_func_get(func, &func);
 	return r ? r : vg_param_info(func->k, index, offset, size);
 }
 

@@ -162,7 +162,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
 
 	if (r)
 		return r;
-	r = vg_func_get(f, &f);
+	r = vg_launch_func_get(f, &f);
 	if (r)
 		return r;
 	k = f->k;

@@ -450,19 +450,27 @@ bool vg_module_live(const struct CUmod_st *mod)
 }
 
 /*
- * The function @f names: a CUfunction of a module whose context lives,
- * or a CUkernel, which NVIDIA's driver takes wherever a CUfunction goes:
- * its function in the current context (loaded there if need be).
+ * The function @f names, for a launch: a CUfunction, or a CUkernel, which
+ * an H100 launches as its function in the current context (loaded there
+ * if need be).
+ */
+CUresult vg_launch_func_get(CUfunction f, struct CUfunc_st **pf)
+{
+	if (f && f->magic == VG_KERN_MAGIC)
+		return vg_kernel_function((struct CUkern_st *)f, pf);
+	return vg_func_get(f, pf);
+}
+
+/*
+ * The function @f names: a CUfunction of a module whose context lives.
+ * The cuFunc* calls of an H100 answer CUDA_ERROR_INVALID_HANDLE for a
+ * CUkernel, as for any other handle.
  */
 CUresult vg_func_get(CUfunction f, struct CUfunc_st **pf)
 {
 	bool live;
 
-	if (!f)
-		return CUDA_ERROR_INVALID_HANDLE;
-	if (f->magic == VG_KERN_MAGIC)
-		return vg_kernel_function((struct CUkern_st *)f, pf);
-	if (f->magic != VG_FUNC_MAGIC)
+	if (!f || f->magic != VG_FUNC_MAGIC)
 		return CUDA_ERROR_INVALID_HANDLE;
 	pthread_mutex_lock(&vg_lock);
 	live = vg_module_live(f->mod);

@@ -343,6 +343,7 @@ CUresult vg_module_create(struct CUctx_st *ctx, const void *image,
 bool vg_module_live(const struct CUmod_st *mod);
 void vg_module_unload(struct CUmod_st *module);
 CUresult vg_func_get(CUfunction f, struct CUfunc_st **pf);
+CUresult vg_launch_func_get(CUfunction f, struct CUfunc_st **pf);
 CUresult vg_func_attribute(const struct CUfunc_st *f,
 			   const struct vgpu_info *info,
 			   CUfunction_attribute attrib, int *value);

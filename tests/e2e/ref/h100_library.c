@@ -14,14 +14,8 @@
  * the driver crashed in (SIGSEGV, on a NULL pointer it does not check)
  * shows "-> -11".
  *
- * h100_library.log holds what two runs (of the two the device budget
- * allowed) gave: the first, without the SIGSEGV handler, ended its main
- * part in cuModuleGetLoadingMode(NULL) and gave every numbered case; the
- * second ended its main part in cuLibraryLoadData with a
- * HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE option of NULL, a call then
- * outside R() (now inside). The cases after that one are not measured
- * yet: vgpu's answers there follow NVIDIA's documentation, and the test
- * says which.
+ * h100_library.log is its whole output (the main run, then each
+ * numbered case), from one run on an H100 with driver 580.
  */
 #include <setjmp.h>
 #include <signal.h>
