@@ -12,7 +12,8 @@
  * points) and the sticky error; long waits for the device drop it
  * (vg_wait_unlocked()), so one thread's synchronization never holds up
  * another's work. A copy through the staging buffer holds the context's
- * stage_lock, taken first. Order: vg_lock, stage_lock, a context's lock,
+ * stage_lock, taken first. Order: library.c's vg_lib_lock (loads of
+ * libraries into contexts), vg_lock, stage_lock, a context's lock,
  * hostfn_lock; a call plans under vg_lock and moves to the context's lock
  * with vg_ctx_begin(). Closing a context's file takes vg_lock and its lock.
  *

@@ -9,10 +9,13 @@
  */
 #include "vg.h"
 
-static CUresult vg_set_attribute(struct CUfunc_st *f, CUfunction_attribute attrib,
-				 int value)
+/*
+ * Sets @attrib of @f, a function or a kernel's settings for the device
+ * @info describes (library.c), under vg_lock.
+ */
+CUresult vg_func_set(struct CUfunc_st *f, const struct vgpu_info *info,
+		     CUfunction_attribute attrib, int value)
 {
-	const struct vgpu_info *info = &vg_devices[f->mod->ctx->dev].info;
 	int optin;
 
 	switch (attrib) {
@@ -50,11 +53,13 @@ CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib,
 
 	if (r)
 		return r;
-	if (!vg_func_check(hfunc))
-		return CUDA_ERROR_INVALID_HANDLE;
+	r = vg_func_get(hfunc, &hfunc);
+	if (r)
+		return r;
 	/* cuLaunchKernel reads the limit under vg_lock. */
 	pthread_mutex_lock(&vg_lock);
-	r = vg_set_attribute(hfunc, attrib, value);
+	r = vg_func_set(hfunc, &vg_devices[hfunc->mod->ctx->dev].info, attrib,
+			value);
 	pthread_mutex_unlock(&vg_lock);
 	return r;
 }
@@ -66,8 +71,9 @@ CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
 
 	if (r)
 		return r;
-	if (!vg_func_check(hfunc))
-		return CUDA_ERROR_INVALID_HANDLE;
+	r = vg_func_get(hfunc, &hfunc);
+	if (r)
+		return r;
 	if ((unsigned int)config > CU_FUNC_CACHE_PREFER_EQUAL)
 		return CUDA_ERROR_INVALID_VALUE;
 	hfunc->cache_config = config;

@@ -162,8 +162,9 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
 
 	if (r)
 		return r;
-	if (!vg_func_check(f))
-		return CUDA_ERROR_INVALID_HANDLE;
+	r = vg_launch_func_get(f, &f);
+	if (r)
+		return r;
 	k = f->k;
 	if (kernel_params && extra)
 		return CUDA_ERROR_INVALID_VALUE;

@@ -18,8 +18,6 @@
 #include "jit_cache.h"
 #include "vg.h"
 
-#define VG_FUNC_MAGIC 0x66756e63u	/* "func": a live CUfunction */
-
 /* Copies @msg into a JIT log buffer of @size bytes (NUL-terminated). */
 static void vg_log(char *buf, size_t size, const char *msg)
 {
@@ -27,13 +25,7 @@ static void vg_log(char *buf, size_t size, const char *msg)
 		snprintf(buf, size, "%s", msg);
 }
 
-/* The JIT options cuModuleLoadDataEx honours: the two log buffers. */
-struct vg_jit_logs {
-	char *info, *error;
-	size_t info_size, error_size;
-};
-
-static CUresult vg_jit_options(unsigned int n, const CUjit_option *opts,
+CUresult vg_jit_options(unsigned int n, const CUjit_option *opts,
 			       void **values, struct vg_jit_logs *logs)
 {
 	unsigned int i;
@@ -67,12 +59,11 @@ static CUresult vg_jit_options(unsigned int n, const CUjit_option *opts,
 	return CUDA_SUCCESS;
 }
 
-/* The PTX text of @image for @ctx's device: borrowed, or *@owned. */
-static CUresult vg_image_ptx(struct CUctx_st *ctx, const void *image,
-			     const char **ptx, size_t *len, char **owned,
-			     struct vg_jit_logs *logs)
+/* The PTX text of @image for device @dev: borrowed, or *@owned. */
+CUresult vg_image_ptx(int dev, const void *image, const char **ptx,
+		      size_t *len, char **owned, struct vg_jit_logs *logs)
 {
-	const struct vgpu_info *info = &vg_devices[ctx->dev].info;
+	const struct vgpu_info *info = &vg_devices[dev].info;
 	enum vg_image_kind kind = vg_image_kind(image);
 	char msg[256] = "";
 	int r;
@@ -112,9 +103,8 @@ static CUresult vg_image_ptx(struct CUctx_st *ctx, const void *image,
  * the image's PTX through the cache. The cache holds images before
  * relocation, which vg_module_globals() does next.
  */
-static CUresult vg_module_image(struct CUctx_st *ctx, const void *image,
-				struct vg_jit_image **img,
-				struct vg_jit_logs *logs)
+CUresult vg_module_image(int dev, const void *image, struct vg_jit_image **img,
+			 struct vg_jit_logs *logs)
 {
 	char *owned = NULL, err[512];
 	const char *ptx;
@@ -134,7 +124,7 @@ static CUresult vg_module_image(struct CUctx_st *ctx, const void *image,
 		}
 		return CUDA_SUCCESS;
 	}
-	r = vg_image_ptx(ctx, image, &ptx, &len, &owned, logs);
+	r = vg_image_ptx(dev, image, &ptx, &len, &owned, logs);
 	if (r)
 		return r;
 	if (vg_jit_compile_cached(ptx, len, img, err, sizeof(err))) {
@@ -205,39 +195,35 @@ static CUresult vg_module_send(struct CUctx_st *ctx, struct CUmod_st *mod,
 
 static void vg_module_free(struct CUmod_st *mod)
 {
+	uint32_t i;
+
 	if (!mod)
 		return;
+	for (i = 0; mod->funcs && i < mod->img->nkernels; i++)
+		mod->funcs[i].magic = 0;
 	free(mod->funcs);
 	vg_jit_free(mod->img);
 	free(mod);
 }
 
-static CUresult vg_module_load(CUmodule *module, const void *image,
-			       struct vg_jit_logs *logs)
+/*
+ * Loads @image into @ctx, open and entered with vg_ctx_begin(): a new
+ * module in ctx->modules, *@pmod.
+ */
+CUresult vg_module_create(struct CUctx_st *ctx, const void *image,
+			  struct vg_jit_logs *logs, struct CUmod_st **pmod)
 {
-	struct CUmod_st *mod = NULL;
-	const struct vgpu_info *info;
-	struct CUctx_st *ctx;
+	const struct vgpu_info *info = &vg_devices[ctx->dev].info;
+	struct CUmod_st *mod;
 	uint32_t i;
 	CUresult r;
 
-	if (!module || !image)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&vg_lock);
-	r = vg_current_open(&ctx);
-	if (r) {
-		pthread_mutex_unlock(&vg_lock);
-		return r;
-	}
-	vg_ctx_begin(ctx);
-	info = &vg_devices[ctx->dev].info;
 	mod = calloc(1, sizeof(*mod));
-	if (!mod) {
-		r = CUDA_ERROR_OUT_OF_MEMORY;
-		goto out;
-	}
+	if (!mod)
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	mod->ctx = ctx;
-	r = vg_module_image(ctx, image, &mod->img, logs);
+	mod->serial = ctx->serial;
+	r = vg_module_image(ctx->dev, image, &mod->img, logs);
 	if (r)
 		goto out;
 	mod->funcs = calloc(mod->img->nkernels, sizeof(*mod->funcs));
@@ -263,16 +249,35 @@ static CUresult vg_module_load(CUmodule *module, const void *image,
 		vg_image_describe(mod->img, logs->info, logs->info_size);
 		mod->next = ctx->modules;
 		ctx->modules = mod;
-		*module = mod;
-		mod = NULL;
+		*pmod = mod;
+		return CUDA_SUCCESS;
 	}
 out:
-	if (mod && mod->globals) {
+	if (mod->globals) {
 		struct vgpu_mem_free f = { .va = mod->globals };
 
 		ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f);
 	}
 	vg_module_free(mod);
+	return r;
+}
+
+static CUresult vg_module_load(CUmodule *module, const void *image,
+			       struct vg_jit_logs *logs)
+{
+	struct CUctx_st *ctx;
+	CUresult r;
+
+	if (!module || !image)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_lock);
+	r = vg_current_open(&ctx);
+	if (r) {
+		pthread_mutex_unlock(&vg_lock);
+		return r;
+	}
+	vg_ctx_begin(ctx);
+	r = vg_module_create(ctx, image, logs, module);
 	vg_ctx_end(ctx);
 	return r;
 }
@@ -337,23 +342,22 @@ CUresult cuModuleLoad(CUmodule *module, const char *path)
 	return r;
 }
 
-CUresult cuModuleUnload(CUmodule module)
+/*
+ * Unloads @module from its context (if still the open it was loaded
+ * into) and frees it; called without vg_lock.
+ */
+void vg_module_unload(struct CUmod_st *module)
 {
 	struct CUmod_st **pp;
 	struct vgpu_module_unload mu;
 	struct CUctx_st *ctx;
-	CUresult r = vg_check_init();
 
-	if (r)
-		return r;
-	if (!module)
-		return CUDA_ERROR_INVALID_HANDLE;
 	pthread_mutex_lock(&vg_lock);
 	ctx = module->ctx;
-	if (!vg_ctx_alive(ctx)) {
+	if (!vg_module_live(module)) {
 		pthread_mutex_unlock(&vg_lock);
 		vg_module_free(module);
-		return CUDA_SUCCESS;
+		return;
 	}
 	vg_ctx_begin(ctx);
 	/* What its kernels printed comes out first, as on CUDA. */
@@ -375,6 +379,20 @@ CUresult cuModuleUnload(CUmodule module)
 	}
 	vg_ctx_end(ctx);
 	vg_module_free(module);
+}
+
+CUresult cuModuleUnload(CUmodule module)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!module)
+		return CUDA_ERROR_INVALID_HANDLE;
+	/* A library's module goes with the library (cuLibraryUnload). */
+	if (module->lib)
+		return CUDA_ERROR_NOT_PERMITTED;
+	vg_module_unload(module);
 	return CUDA_SUCCESS;
 }
 
@@ -424,27 +442,52 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule module,
 	return CUDA_ERROR_NOT_FOUND;
 }
 
-/* A CUfunction handed out by cuModuleGetFunction, or NULL. */
-struct CUfunc_st *vg_func_check(CUfunction f)
+/* Whether @mod's context is still the open it was loaded into (vg_lock). */
+bool vg_module_live(const struct CUmod_st *mod)
 {
-	return f && f->magic == VG_FUNC_MAGIC ? f : NULL;
+	return vg_ctx_alive(mod->ctx) && mod->ctx->fd >= 0 &&
+		mod->ctx->serial == mod->serial;
 }
 
-CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attrib,
-			    CUfunction func)
+/*
+ * The function @f names, for a launch: a CUfunction, or a CUkernel, which
+ * an H100 launches as its function in the current context (loaded there
+ * if need be).
+ */
+CUresult vg_launch_func_get(CUfunction f, struct CUfunc_st **pf)
 {
-	const struct vg_jit_kernel *k;
-	const struct vgpu_info *info;
-	CUresult r = vg_check_init();
+	if (f && f->magic == VG_KERN_MAGIC)
+		return vg_kernel_function((struct CUkern_st *)f, pf);
+	return vg_func_get(f, pf);
+}
 
-	if (r)
-		return r;
-	if (!value)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!vg_func_check(func))
+/*
+ * The function @f names: a CUfunction of a module whose context lives.
+ * The cuFunc* calls of an H100 answer CUDA_ERROR_INVALID_HANDLE for a
+ * CUkernel, as for any other handle.
+ */
+CUresult vg_func_get(CUfunction f, struct CUfunc_st **pf)
+{
+	bool live;
+
+	if (!f || f->magic != VG_FUNC_MAGIC)
 		return CUDA_ERROR_INVALID_HANDLE;
-	k = func->k;
-	info = &vg_devices[func->mod->ctx->dev].info;
+	pthread_mutex_lock(&vg_lock);
+	live = vg_module_live(f->mod);
+	pthread_mutex_unlock(&vg_lock);
+	if (!live)
+		return CUDA_ERROR_INVALID_HANDLE;
+	*pf = f;
+	return CUDA_SUCCESS;
+}
+
+/* @attrib of @f, a function or a kernel's settings (library.c). */
+CUresult vg_func_attribute(const struct CUfunc_st *f,
+			   const struct vgpu_info *info,
+			   CUfunction_attribute attrib, int *value)
+{
+	const struct vg_jit_kernel *k = f->k;
+
 	switch (attrib) {
 	case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
 		*value = k->f.max_threads ? (int)k->f.max_threads :
@@ -467,17 +510,17 @@ CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attrib,
 		*value = (int)(info->cc_major * 10 + info->cc_minor);
 		break;
 	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-		*value = (int)func->max_dyn_shared;
+		*value = (int)f->max_dyn_shared;
 		break;
 	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
-		*value = func->carveout;
+		*value = f->carveout;
 		break;
 	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
 	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
 	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
 	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
 	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-		*value = func->cluster[attrib - CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH];
+		*value = f->cluster[attrib - CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH];
 		break;
 	case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA:
 	case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
@@ -487,4 +530,20 @@ CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attrib,
 		return CUDA_ERROR_INVALID_VALUE;
 	}
 	return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attrib,
+			    CUfunction func)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!value)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_func_get(func, &func);
+	if (r)
+		return r;
+	return vg_func_attribute(func, &vg_devices[func->mod->ctx->dev].info,
+				 attrib, value);
 }

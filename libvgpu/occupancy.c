@@ -157,8 +157,9 @@ static CUresult vg_occ_func(CUfunction func, struct vg_occ_kernel *k,
 
 	if (r)
 		return r;
-	if (!vg_func_check(func))
-		return CUDA_ERROR_INVALID_HANDLE;
+	r = vg_func_get(func, &func);
+	if (r)
+		return r;
 	k->regs = func->k->f.nregs;
 	k->shared_bytes = func->k->f.shared_bytes;
 	k->max_threads = func->k->f.max_threads;

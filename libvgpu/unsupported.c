@@ -2098,9 +2098,9 @@ CUresult cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *a0,
 }
 
 /*
- * Issue 14: the rest of the driver API (libraries, kernels, extended and
- * cooperative launches, the old launch calls, stream memory operations,
- * context events, the ABIs of older releases).
+ * Issue 14: the rest of the driver API (extended and cooperative
+ * launches, the old launch calls, stream memory operations, context
+ * events, the ABIs of older releases).
  */
 CUresult cuCtxAttach(CUcontext *a0, unsigned int a1)
 {
@@ -2160,31 +2160,6 @@ CUresult cuDeviceUnregisterAsyncNotification(CUdevice a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuFuncGetModule(CUmodule *a0, CUfunction a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuFuncGetName(const char **a0, CUfunction a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuFuncGetParamInfo(CUfunction a0, size_t a1, size_t *a2, size_t *a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuFuncIsLoaded(CUfunctionLoadingState *a0, CUfunction a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuFuncLoad(CUfunction a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuFuncSetBlockShape(CUfunction a0, int a1, int a2, int a3)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
@@ -2196,43 +2171,6 @@ CUresult cuFuncSetSharedMemConfig(CUfunction a0, CUsharedconfig a1)
 }
 
 CUresult cuFuncSetSharedSize(CUfunction a0, unsigned int a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuKernelGetAttribute(int *a0, CUfunction_attribute a1, CUkernel a2,
-		CUdevice a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuKernelGetFunction(CUfunction *a0, CUkernel a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuKernelGetLibrary(CUlibrary *a0, CUkernel a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuKernelGetName(const char **a0, CUkernel a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuKernelGetParamInfo(CUkernel a0, size_t a1, size_t *a2, size_t *a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuKernelSetAttribute(CUfunction_attribute a0, int a1, CUkernel a2,
-		CUdevice a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuKernelSetCacheConfig(CUkernel a0, CUfunc_cache a1, CUdevice a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -2282,62 +2220,6 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *a0, CUfunction a1, void **a2,
 
 CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *a0, CUfunction a1,
 		void **a2, void **a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLibraryEnumerateKernels(CUkernel *a0, unsigned int a1, CUlibrary a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLibraryGetGlobal(CUdeviceptr *a0, size_t *a1, CUlibrary a2,
-		const char *a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLibraryGetKernel(CUkernel *a0, CUlibrary a1, const char *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLibraryGetKernelCount(unsigned int *a0, CUlibrary a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLibraryGetManaged(CUdeviceptr *a0, size_t *a1, CUlibrary a2,
-		const char *a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLibraryGetModule(CUmodule *a0, CUlibrary a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLibraryGetUnifiedFunction(void **a0, CUlibrary a1, const char *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLibraryLoadData(CUlibrary *a0, const void *a1, CUjit_option *a2,
-		void **a3, unsigned int a4, CUlibraryOption *a5, void **a6,
-		unsigned int a7)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLibraryLoadFromFile(CUlibrary *a0, const char *a1, CUjit_option *a2,
-		void **a3, unsigned int a4, CUlibraryOption *a5, void **a6,
-		unsigned int a7)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLibraryUnload(CUlibrary a0)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -2476,24 +2358,8 @@ CUresult cuMemsetD8(CUdeviceptr_v1 a0, unsigned char a1, unsigned int a2)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuModuleEnumerateFunctions(CUfunction *a0, unsigned int a1,
-		CUmodule a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuModuleGetFunctionCount(unsigned int *a0, CUmodule a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuModuleGetGlobal(CUdeviceptr_v1 *a0, unsigned int *a1, CUmodule a2,
 		const char *a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *a0)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

@@ -165,6 +165,8 @@ struct CUctx_st {
  */
 struct CUmod_st {
 	struct CUctx_st *ctx;
+	uint64_t serial;	/* ctx's when loaded: a later open has another */
+	struct CUlib_st *lib;	/* the library it loads into @ctx, or NULL */
 	uint32_t handle;	/* MODULE_LOAD's */
 	CUdeviceptr globals;	/* __device__ and __constant__ data, or 0 */
 	struct vg_jit_image *img;
@@ -324,7 +326,44 @@ size_t vg_printf_format(char *out, size_t size, const char *fmt,
 				      size_t len), void *str_arg);
 
 /* module.c */
-struct CUfunc_st *vg_func_check(CUfunction f);
+#define VG_FUNC_MAGIC 0x66756e63u	/* "func": a live CUfunction */
+/* The JIT options cuModuleLoadDataEx honours: the two log buffers. */
+struct vg_jit_logs {
+	char *info, *error;
+	size_t info_size, error_size;
+};
+CUresult vg_jit_options(unsigned int n, const CUjit_option *opts,
+			void **values, struct vg_jit_logs *logs);
+CUresult vg_image_ptx(int dev, const void *image, const char **ptx,
+		      size_t *len, char **owned, struct vg_jit_logs *logs);
+CUresult vg_module_image(int dev, const void *image, struct vg_jit_image **img,
+			 struct vg_jit_logs *logs);
+CUresult vg_module_create(struct CUctx_st *ctx, const void *image,
+			  struct vg_jit_logs *logs, struct CUmod_st **pmod);
+bool vg_module_live(const struct CUmod_st *mod);
+void vg_module_unload(struct CUmod_st *module);
+CUresult vg_func_get(CUfunction f, struct CUfunc_st **pf);
+CUresult vg_launch_func_get(CUfunction f, struct CUfunc_st **pf);
+CUresult vg_func_attribute(const struct CUfunc_st *f,
+			   const struct vgpu_info *info,
+			   CUfunction_attribute attrib, int *value);
+
+/* func.c */
+CUresult vg_func_set(struct CUfunc_st *f, const struct vgpu_info *info,
+		     CUfunction_attribute attrib, int value);
+
+/*
+ * library.c: a library (cuLibraryLoadData) is loaded into a context, as a
+ * module of its own, when one of its kernels or globals is first used
+ * there (CUDA_MODULE_LOADING=LAZY, the default) or also into the live
+ * contexts at once (EAGER). A CUkernel resolves to the function of the
+ * current context.
+ */
+#define VG_KERN_MAGIC 0x6b65726eu	/* "kern": a live CUkernel */
+struct CUkern_st;
+CUresult vg_kernel_function(struct CUkern_st *k, struct CUfunc_st **pf);
+CUresult vg_param_info(const struct vg_jit_kernel *k, size_t index,
+		       size_t *offset, size_t *size);
 
 /* occupancy.c: the occupancy calculator, on what it needs of a kernel. */
 struct vg_occ_kernel {
