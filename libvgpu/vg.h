@@ -289,6 +289,7 @@ void vg_hostfn_stop(struct CUctx_st *ctx);
 /* event.c */
 #define VG_EVENT_MAGIC 0x45564e54U
 struct CUevent_st *vg_event_find(CUevent e);
+CUresult vg_event_record(struct CUevent_st *e, struct CUstream_st *st);
 void vg_events_close(struct CUctx_st *ctx);
 
 /*
@@ -322,6 +323,21 @@ size_t vg_printf_format(char *out, size_t size, const char *fmt,
 			const unsigned char *args, size_t nargs,
 			size_t (*str)(void *arg, uint64_t addr, char *buf,
 				      size_t len), void *str_arg);
+
+/* launch.c: one kernel launch, as every launch call describes it. */
+struct vg_launch {
+	unsigned int grid[3];
+	unsigned int block[3];
+	unsigned int shared;	/* dynamic shared memory, bytes */
+	CUstream stream;
+	void **params;		/* kernelParams, or NULL */
+	void **extra;		/* or a packed block, or NULL */
+	bool has_priority;	/* @priority overrides the stream's */
+	int priority;		/* CUDA's, clamped to the range */
+	bool cooperative;	/* the grid must be co-resident */
+	CUevent done[2];	/* recorded after the kernel, or NULL */
+};
+CUresult vg_launch(CUfunction f, const struct vg_launch *l);
 
 /* module.c */
 struct CUfunc_st *vg_func_check(CUfunction f);
