@@ -36,8 +36,6 @@
 #undef cuGraphicsResourceSetMapFlags
 #undef cuGraphicsUnmapResources
 #undef cuIpcOpenMemHandle
-#undef cuLaunchCooperativeKernel
-#undef cuLaunchKernelEx
 #undef cuMemAdvise
 #undef cuMemAlloc
 #undef cuMemAllocAsync
@@ -2247,24 +2245,8 @@ CUresult cuLaunch(CUfunction a0)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuLaunchCooperativeKernel(CUfunction a0, unsigned int a1,
-		unsigned int a2, unsigned int a3, unsigned int a4,
-		unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8,
-		void **a9)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *a0,
 		unsigned int a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLaunchCooperativeKernel_ptsz(CUfunction a0, unsigned int a1,
-		unsigned int a2, unsigned int a3, unsigned int a4,
-		unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8,
-		void **a9)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -2275,18 +2257,6 @@ CUresult cuLaunchGrid(CUfunction a0, int a1, int a2)
 }
 
 CUresult cuLaunchGridAsync(CUfunction a0, int a1, int a2, CUstream a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLaunchKernelEx(const CUlaunchConfig *a0, CUfunction a1, void **a2,
-		void **a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *a0, CUfunction a1,
-		void **a2, void **a3)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
