@@ -92,7 +92,6 @@
 #undef cuStreamBeginCaptureToGraph
 #undef cuStreamEndCapture
 #undef cuStreamGetCaptureInfo
-#undef cuStreamGetCtx_v2
 #undef cuStreamIsCapturing
 #undef cuStreamUpdateCaptureDependencies
 #undef cuStreamWaitValue32
@@ -2115,32 +2114,12 @@ CUresult cuCtxDetach(CUcontext a0)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuCtxGetDevice_v2(CUdevice *a0, CUcontext a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuCtxGetExecAffinity(CUexecAffinityParam *a0, CUexecAffinityType a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuCtxRecordEvent(CUcontext a0, CUevent a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuCtxResetPersistingL2Cache(void)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuCtxSynchronize_v2(CUcontext a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuCtxWaitEvent(CUcontext a0, CUevent a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -2536,16 +2515,6 @@ CUresult cuStreamBatchMemOp_v2(CUstream a0, unsigned int a1,
 
 CUresult cuStreamBatchMemOp_v2_ptsz(CUstream a0, unsigned int a1,
 		CUstreamBatchMemOpParams *a2, unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamGetCtx_v2(CUstream a0, CUcontext *a1, CUgreenCtx *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamGetCtx_v2_ptsz(CUstream a0, CUcontext *a1, CUgreenCtx *a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

@@ -138,6 +138,7 @@ struct CUctx_st {
 	unsigned char *stage;	/* pinned staging buffer, two halves */
 	struct vg_fence stage_fence[2];	/* each half's last use */
 	CUresult sticky;	/* a fault's error, returned ever after */
+	struct vg_fence waits_for;	/* cuCtxWaitEvent's: new channels wait */
 	/* Launch parameters (launch.c): pinned chunks reused by fence. */
 	unsigned char *params;
 	uint32_t param_chunk;	/* the chunk being filled */
