@@ -205,8 +205,12 @@ static CUresult vg_module_send(struct CUctx_st *ctx, struct CUmod_st *mod,
 
 static void vg_module_free(struct CUmod_st *mod)
 {
+	uint32_t i;
+
 	if (!mod)
 		return;
+	for (i = 0; mod->funcs && i < mod->img->nkernels; i++)
+		free(mod->funcs[i].old.params);
 	free(mod->funcs);
 	vg_jit_free(mod->img);
 	free(mod);

@@ -1264,6 +1264,11 @@ CUresult cuModuleGetTexRef(CUtexref *a0, CUmodule a1, const char *a2)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
+CUresult cuParamSetTexRef(CUfunction a0, int a1, CUtexref a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
 CUresult cuSurfObjectCreate(CUsurfObject *a0, const CUDA_RESOURCE_DESC *a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
@@ -2167,17 +2172,7 @@ CUresult cuFuncLoad(CUfunction a0)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuFuncSetBlockShape(CUfunction a0, int a1, int a2, int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuFuncSetSharedMemConfig(CUfunction a0, CUsharedconfig a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuFuncSetSharedSize(CUfunction a0, unsigned int a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -2219,23 +2214,8 @@ CUresult cuKernelSetCacheConfig(CUkernel a0, CUfunc_cache a1, CUdevice a2)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuLaunch(CUfunction a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *a0,
 		unsigned int a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLaunchGrid(CUfunction a0, int a1, int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLaunchGridAsync(CUfunction a0, int a1, int a2, CUstream a3)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -2460,31 +2440,6 @@ CUresult cuOccupancyMaxActiveClusters(int *a0, CUfunction a1,
 
 CUresult cuOccupancyMaxPotentialClusterSize(int *a0, CUfunction a1,
 		const CUlaunchConfig *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuParamSetSize(CUfunction a0, unsigned int a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuParamSetTexRef(CUfunction a0, int a1, CUtexref a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuParamSetf(CUfunction a0, int a1, float a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuParamSeti(CUfunction a0, int a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuParamSetv(CUfunction a0, int a1, void *a2, unsigned int a3)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

@@ -173,6 +173,18 @@ struct CUmod_st {
 	struct CUmod_st *next;	/* in ctx->modules */
 };
 
+/*
+ * The state the old launch calls (launch_old.c) keep on a function. Like
+ * NVIDIA's, it is one thread's to set: the calls take no lock for it.
+ */
+#define VG_PARAM_MAX 32764	/* bytes of parameters a kernel takes */
+struct vg_old_launch {
+	unsigned int block[3];	/* 0, 0, 0: never set, one thread */
+	unsigned int shared;	/* dynamic shared memory, bytes */
+	unsigned int size;	/* cuParamSetSize's */
+	unsigned char *params;	/* VG_PARAM_MAX bytes, from the first set */
+};
+
 struct CUfunc_st {
 	uint32_t magic;		/* VG_FUNC_MAGIC while the module lives */
 	uint32_t index;		/* the kernel's index in the program */
@@ -182,6 +194,7 @@ struct CUfunc_st {
 	int carveout;		/* shared memory carveout, -1: the default */
 	int cache_config;	/* CUfunc_cache, as set */
 	int cluster[5];		/* the cluster attributes, width to policy */
+	struct vg_old_launch old;	/* cuFuncSetBlockShape, cuParamSet* */
 };
 
 /*
