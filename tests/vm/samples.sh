@@ -4,21 +4,23 @@
 # kernels nvcc compiled to PTX, loaded and launched through the driver API
 # (vectoradd, hello with printf, matmul, reduce, histogram, globals, grid2d,
 # devchain, dynsmem, math, votes, link through cuLink*, barriers (named
-# barriers with thread counts), and the streams programs: streams (the
-# streams chapter of "CUDA by Example"), callback (the Programming Guide's
-# stream callbacks), simplestreams and threads (several host threads with
-# streams of their own), whose times are printed. All of those but the
-# streams programs also compare their results with an H100's
-# (tests/samples/ref): bit for bit, or within PTX's bounds for approximate
-# instructions; "matches the H100's" is printed per result.
+# barriers with thread counts), launchex (cuLaunchKernelEx with a priority,
+# a launch completion event and a cooperative grid), and the streams
+# programs: streams (the streams chapter of "CUDA by Example"), callback
+# (the Programming Guide's stream callbacks), simplestreams and threads
+# (several host threads with streams of their own), whose times are
+# printed. All of those but launchex and the streams programs also compare
+# their results with an H100's (tests/samples/ref): bit for bit, or within
+# PTX's bounds for approximate instructions; "matches the H100's" is
+# printed per result.
 cd "$(dirname "$0")/../.." || exit 1
 export VGPU_SAMPLE_REF=tests/samples/ref
 n=0
 fail=0
-echo "1..19"
+echo "1..20"
 for s in "bandwidth 8" pitched_copy vectoradd hello matmul reduce histogram \
 	globals grid2d devchain dynsmem math votes link barriers streams \
-	callback simplestreams threads; do
+	callback simplestreams threads launchex; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	out=$(build/samples/$s 2>&1)
