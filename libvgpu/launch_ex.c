@@ -214,3 +214,43 @@ CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gx,
 					 stream ? stream : CU_STREAM_PER_THREAD,
 					 params);
 }
+
+/*
+ * Deprecated since CUDA 11.3, still served by the H100: one cooperative
+ * launch per device, each on its own stream, in the list's order. The
+ * launches are not made to wait for each other's streams (the pre- and
+ * post-launch synchronizations the flags turn off), and a grid spanning
+ * devices cannot synchronize as one: vgpu's devices share no grid.
+ */
+CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *list,
+					      unsigned int n,
+					      unsigned int flags)
+{
+	const unsigned int known =
+		CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC |
+		CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC;
+	bool used[VG_MAX_DEVICES] = { false };
+	unsigned int i;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!list || !n || n > (unsigned int)vg_device_count || (flags & ~known))
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < n; i++) {
+		if (!vg_func_check(list[i].function))
+			return CUDA_ERROR_INVALID_HANDLE;
+		if (used[list[i].function->mod->ctx->dev])
+			return CUDA_ERROR_INVALID_VALUE;
+		used[list[i].function->mod->ctx->dev] = true;
+	}
+	for (i = 0; i < n && !r; i++)
+		r = cuLaunchCooperativeKernel(list[i].function, list[i].gridDimX,
+					      list[i].gridDimY, list[i].gridDimZ,
+					      list[i].blockDimX, list[i].blockDimY,
+					      list[i].blockDimZ,
+					      list[i].sharedMemBytes,
+					      list[i].hStream,
+					      list[i].kernelParams);
+	return r;
+}

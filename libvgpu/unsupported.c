@@ -2214,12 +2214,6 @@ CUresult cuKernelSetCacheConfig(CUkernel a0, CUfunc_cache a1, CUdevice a2)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *a0,
-		unsigned int a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuLibraryEnumerateKernels(CUkernel *a0, unsigned int a1, CUlibrary a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;

@@ -288,6 +288,28 @@ static void cooperative_launches(void)
 	CHECK(word(max * 1024) == 1);
 }
 
+/* Deprecated, still served (cases 68, 69): one cooperative launch a device. */
+static void cooperative_multi_device(void)
+{
+	CUDA_LAUNCH_PARAMS p[2] = {
+		{ .gridDimX = 2, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 32,
+		  .blockDimY = 1, .blockDimZ = 1, .kernelParams = args },
+	};
+
+	setup();
+	p[0].function = fadd;
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&p[0].hStream, 0));
+	p[1] = p[0];
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuLaunchCooperativeKernelMultiDevice(NULL, 0, 0));
+	CHECK_RES(CUDA_SUCCESS, cuLaunchCooperativeKernelMultiDevice(p, 1, 0));
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(p[0].hStream));
+	CHECK(word(0) == 1 && word(63) == 1);
+	/* vgpu's: unknown flags, one device twice, more devices than there are. */
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuLaunchCooperativeKernelMultiDevice(p, 1, 4));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuLaunchCooperativeKernelMultiDevice(p, 2, 0));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuLaunchCooperativeKernelMultiDevice(p, 99, 0));
+}
+
 /* The old launch calls: the state set on the function (cases 80-111). */
 static void old_launch_calls(void)
 {
@@ -489,6 +511,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(ex_clusters_refused),
 	TAP_TEST(ex_events),
 	TAP_TEST(cooperative_launches),
+	TAP_TEST(cooperative_multi_device),
 	TAP_TEST(old_launch_calls),
 	TAP_TEST(old_launch_checks),
 	TAP_TEST(ctx_record_event),
