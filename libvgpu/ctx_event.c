@@ -177,9 +177,3 @@ CUresult cuStreamGetCtx_v2(CUstream hs, CUcontext *pctx, CUgreenCtx *green)
 		*green = NULL;
 	return CUDA_SUCCESS;
 }
-
-CUresult cuStreamGetCtx_v2_ptsz(CUstream hs, CUcontext *pctx,
-				CUgreenCtx *green)
-{
-	return cuStreamGetCtx_v2(hs ? hs : CU_STREAM_PER_THREAD, pctx, green);
-}

@@ -168,18 +168,6 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
 	return vg_launch(f, &l);
 }
 
-CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f,
-			       void **params, void **extra)
-{
-	CUlaunchConfig c;
-
-	if (!config || config->hStream)
-		return cuLaunchKernelEx(config, f, params, extra);
-	c = *config;
-	c.hStream = CU_STREAM_PER_THREAD;
-	return cuLaunchKernelEx(&c, f, params, extra);
-}
-
 /* Fails with CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE past co-residency. */
 CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx,
 				   unsigned int gy, unsigned int gz,
@@ -202,17 +190,6 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx,
 	if (!vg_func_check(f))
 		return CUDA_ERROR_INVALID_HANDLE;
 	return vg_launch(f, &l);
-}
-
-CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gx,
-					unsigned int gy, unsigned int gz,
-					unsigned int bx, unsigned int by,
-					unsigned int bz, unsigned int shared,
-					CUstream stream, void **params)
-{
-	return cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, shared,
-					 stream ? stream : CU_STREAM_PER_THREAD,
-					 params);
 }
 
 /*

@@ -1,6 +1,10 @@
 /* H100 probe for issue 14: cuLaunchKernelEx, the old launch calls,
  * cooperative launches and context events. Each case runs in its own
- * process (the driver crashes on some NULLs). */
+ * process (the driver crashes on some NULLs); a line is "case code",
+ * or "case signal N" where the driver crashed. Built and run as
+ *   cp h100_launch_k.cu k.cu && nvcc -ptx -arch=compute_75 k.cu -o k.ptx
+ *   gcc h100_launch.c -lcuda -o p && ./p > h100_launch.log
+ * (the log's first line, the GPU and driver, from nvidia-smi). */
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
