@@ -117,6 +117,10 @@ CUresult vg_attribute(const struct vgpu_info *info, int attrib, int *value)
 	case CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT:
 		v = 1;
 		break;
+	/* cuLaunchCooperativeKernel: grids that fit at once (launch.c). */
+	case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
+		v = 1;
+		break;
 	case CU_DEVICE_ATTRIBUTE_NUMA_ID:
 		v = -1;
 		break;

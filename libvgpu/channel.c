@@ -92,6 +92,7 @@ void vg_chans_close(struct CUctx_st *ctx)
 		ctx->chans[i] = NULL;
 	}
 	ctx->nchans = 0;
+	ctx->waits_for = (struct vg_fence){ 0 };
 	if (ctx->status_page)
 		munmap(ctx->status_page, (size_t)sysconf(_SC_PAGESIZE));
 	if (ctx->stage)

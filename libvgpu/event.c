@@ -160,13 +160,42 @@ void vg_events_close(struct CUctx_st *ctx)
 	}
 }
 
-CUresult cuEventRecordWithFlags(CUevent h, CUstream hs, unsigned int flags)
+/**
+ * vg_event_record() - records @e at the end of @st, whose context's lock
+ * is held.
+ */
+CUresult vg_event_record(struct CUevent_st *e, struct CUstream_st *st)
 {
 	struct vgpu_cmd cmd = { .op = VGPU_CMD_SEM_RELEASE };
+	struct CUctx_st *ctx = st->ctx;
+	struct vg_chan *ch = st->ch;
+	CUresult r = vg_stream_enter(st);
+
+	if (r == CUDA_SUCCESS && vg_event_timed(e)) {
+		if (e->recorded)
+			r = vg_chan_after(ch, e->at.ch, e->at.seqno);
+		cmd.flags = VGPU_SEM_TIMESTAMP;
+		cmd.sem.addr = (uintptr_t)vg_sync_slot(ctx, e->slot);
+		cmd.sem.value = ch->put + 1;
+		if (r == CUDA_SUCCESS)
+			r = vg_chan_push(ch, &cmd, NULL);
+	}
+	/* Marked now, so a stream waiting later waits for this point only. */
+	if (r == CUDA_SUCCESS)
+		r = vg_chan_mark(ch);
+	if (r == CUDA_SUCCESS) {
+		e->recorded = true;
+		e->at = (struct vg_fence){ .ch = ch, .seqno = ch->put };
+		st->last = ch->put;
+	}
+	return r;
+}
+
+CUresult cuEventRecordWithFlags(CUevent h, CUstream hs, unsigned int flags)
+{
 	struct CUstream_st *st;
 	struct CUevent_st *e;
 	struct CUctx_st *ctx;
-	struct vg_chan *ch;
 	CUresult r = vg_check_init();
 
 	if (r)
@@ -186,25 +215,7 @@ CUresult cuEventRecordWithFlags(CUevent h, CUstream hs, unsigned int flags)
 		return r;
 	}
 	vg_ctx_begin(ctx);
-	ch = st->ch;
-	r = vg_stream_enter(st);
-	if (r == CUDA_SUCCESS && vg_event_timed(e)) {
-		if (e->recorded)
-			r = vg_chan_after(ch, e->at.ch, e->at.seqno);
-		cmd.flags = VGPU_SEM_TIMESTAMP;
-		cmd.sem.addr = (uintptr_t)vg_sync_slot(ctx, e->slot);
-		cmd.sem.value = ch->put + 1;
-		if (r == CUDA_SUCCESS)
-			r = vg_chan_push(ch, &cmd, NULL);
-	}
-	/* Marked now, so a stream waiting later waits for this point only. */
-	if (r == CUDA_SUCCESS)
-		r = vg_chan_mark(ch);
-	if (r == CUDA_SUCCESS) {
-		e->recorded = true;
-		e->at = (struct vg_fence){ .ch = ch, .seqno = ch->put };
-		st->last = ch->put;
-	}
+	r = vg_event_record(e, st);
 	vg_ctx_end(ctx);
 	return r;
 }

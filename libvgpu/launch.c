@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * cuLaunchKernel: the checks NVIDIA's driver makes, the parameter block
- * built from kernelParams or from `extra`, and a LAUNCH command on the
- * stream's channel, with the stream's priority. The engine reads the parameters when the launch
- * starts, so they go to pinned chunks that are reused only once the
- * launches reading them have completed.
+ * Kernel launches (vg_launch, under every launch call): the checks
+ * NVIDIA's driver makes, the parameter block built from kernelParams or
+ * from `extra`, and a LAUNCH command on the stream's channel with the
+ * stream's or the launch's priority. The engine reads the parameters when
+ * the launch starts, so they go to pinned chunks that are reused only once
+ * the launches reading them have completed.
  */
 #include <string.h>
 #include <sys/ioctl.h>
@@ -146,37 +147,68 @@ static CUresult vg_launch_check(const struct vgpu_info *info,
 	return CUDA_SUCCESS;
 }
 
-CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
-			unsigned int gz, unsigned int bx, unsigned int by,
-			unsigned int bz, unsigned int shared, CUstream stream,
-			void **kernel_params, void **extra)
+/*
+ * A cooperative grid must fit on the device at once: as many blocks as
+ * the occupancy calculator places on one SM, times the SMs.
+ */
+static bool vg_coresident(const struct vgpu_info *info,
+			  const struct vg_jit_kernel *k,
+			  const unsigned int grid[3],
+			  const unsigned int block[3], unsigned int shared)
 {
-	const unsigned int grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
+	const struct vg_occ_kernel occ = {
+		.regs = k->f.nregs,
+		.shared_bytes = k->f.shared_bytes,
+		.max_threads = k->f.max_threads,
+	};
+	uint64_t blocks = (uint64_t)grid[0] * grid[1] * grid[2];
+	int per_sm = vg_occupancy(info, &occ,
+				  (int)(block[0] * block[1] * block[2]), shared);
+
+	return per_sm > 0 && blocks <= (uint64_t)per_sm * info->sm_count;
+}
+
+/**
+ * vg_launch() - one launch of @f as @l describes it: the checks of
+ * cuLaunchKernel (after vg_check_init() and the function's), then a LAUNCH
+ * command on the stream, and @l->done's events recorded after it.
+ */
+CUresult vg_launch(CUfunction f, const struct vg_launch *l)
+{
 	struct vgpu_cmd cmd = { .op = VGPU_CMD_LAUNCH };
-	const struct vg_jit_kernel *k;
+	const struct vg_jit_kernel *k = f->k;
+	const struct vgpu_info *info = NULL;
+	struct CUevent_st *done[2] = { NULL, NULL };
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
 	unsigned char *slot;
 	uint64_t seq;
-	CUresult r = vg_check_init();
+	int priority, i;
+	CUresult r;
 
-	if (r)
-		return r;
-	r = vg_launch_func_get(f, &f);
-	if (r)
-		return r;
-	k = f->k;
-	if (kernel_params && extra)
+	if (l->params && l->extra)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (k->f.param_bytes && !kernel_params && !extra)
+	if (k->f.param_bytes && !l->params && !l->extra)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	r = vg_stream_resolve(stream, &ctx, &st);
+	r = vg_stream_resolve(l->stream, &ctx, &st);
 	if (!r && ctx != f->mod->ctx)
 		r = CUDA_ERROR_INVALID_HANDLE;
-	if (!r)
-		r = vg_launch_check(&vg_devices[ctx->dev].info, k, grid, block,
-				    shared, f->max_dyn_shared);
+	if (!r) {
+		info = &vg_devices[ctx->dev].info;
+		r = vg_launch_check(info, k, l->grid, l->block, l->shared,
+				    f->max_dyn_shared);
+	}
+	if (!r && l->cooperative &&
+	    !vg_coresident(info, k, l->grid, l->block, l->shared))
+		r = CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+	for (i = 0; i < 2 && !r; i++) {
+		if (!l->done[i])
+			continue;
+		done[i] = vg_event_find(l->done[i]);
+		if (!done[i] || done[i]->ctx != ctx)
+			r = CUDA_ERROR_INVALID_HANDLE;
+	}
 	if (r) {
 		pthread_mutex_unlock(&vg_lock);
 		return r;
@@ -187,28 +219,53 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
 	vg_ctx_begin(ctx);
 	r = vg_params_slot(ctx, k->f.param_bytes ? k->f.param_bytes : 8, &slot);
 	if (!r)
-		r = vg_params_fill(k, kernel_params, extra, slot);
+		r = vg_params_fill(k, l->params, l->extra, slot);
 	if (!r) {
 		cmd.launch.module = f->mod->handle;
 		cmd.launch.func = f->index;
-		memcpy(cmd.launch.grid, grid, sizeof(grid));
-		memcpy(cmd.launch.block, block, sizeof(block));
-		cmd.launch.dyn_shared = shared;
+		memcpy(cmd.launch.grid, l->grid, sizeof(l->grid));
+		memcpy(cmd.launch.block, l->block, sizeof(l->block));
+		cmd.launch.dyn_shared = l->shared;
 		cmd.launch.param_bytes = k->f.param_bytes;
 		cmd.launch.params = (uintptr_t)slot;
 		/* CUDA's priorities, 0 to -5, become the engine's 0 to 5. */
-		cmd.flags = (uint32_t)-__atomic_load_n(&st->priority,
-						      __ATOMIC_RELAXED);
+		priority = l->has_priority ? vg_stream_priority(l->priority) :
+			__atomic_load_n(&st->priority, __ATOMIC_RELAXED);
+		cmd.flags = (uint32_t)-priority;
 		r = vg_push(st, &cmd, &seq);
 	}
 	if (!r) {
 		ctx->param_seq[ctx->param_chunk][st->ch->index] = seq;
-		if (vg_launch_blocking) {
-			r = vg_stream_wait(st, seq);
-			if (!r)
-				vg_printf_drain(ctx);
-		}
+		for (i = 0; i < 2 && !r; i++)
+			if (done[i])
+				r = vg_event_record(done[i], st);
+	}
+	if (!r && vg_launch_blocking) {
+		r = vg_stream_wait(st, seq);
+		if (!r)
+			vg_printf_drain(ctx);
 	}
 	vg_ctx_end(ctx);
 	return r;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
+			unsigned int gz, unsigned int bx, unsigned int by,
+			unsigned int bz, unsigned int shared, CUstream stream,
+			void **kernel_params, void **extra)
+{
+	const struct vg_launch l = {
+		.grid = { gx, gy, gz },
+		.block = { bx, by, bz },
+		.shared = shared,
+		.stream = stream,
+		.params = kernel_params,
+		.extra = extra,
+	};
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	r = vg_launch_func_get(f, &f);
+	return r ? r : vg_launch(f, &l);
 }

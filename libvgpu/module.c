@@ -199,8 +199,10 @@ static void vg_module_free(struct CUmod_st *mod)
 
 	if (!mod)
 		return;
-	for (i = 0; mod->funcs && i < mod->img->nkernels; i++)
+	for (i = 0; mod->funcs && i < mod->img->nkernels; i++) {
 		mod->funcs[i].magic = 0;
+		free(mod->funcs[i].old.params);
+	}
 	free(mod->funcs);
 	vg_jit_free(mod->img);
 	free(mod);

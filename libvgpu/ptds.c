@@ -181,6 +181,29 @@ CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gx, unsigned int gy,
 			      params, extra);
 }
 
+CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f,
+			       void **params, void **extra)
+{
+	CUlaunchConfig c;
+
+	if (!config)
+		return cuLaunchKernelEx(config, f, params, extra);
+	c = *config;
+	c.hStream = vg_ptsz(c.hStream);
+	return cuLaunchKernelEx(&c, f, params, extra);
+}
+
+CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gx,
+					unsigned int gy, unsigned int gz,
+					unsigned int bx, unsigned int by,
+					unsigned int bz, unsigned int shared,
+					CUstream stream, void **params)
+{
+	return cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, shared,
+					 vg_ptsz(stream),
+					 params);
+}
+
 CUresult cuLaunchHostFunc_ptsz(CUstream s, CUhostFn fn, void *data)
 {
 	return cuLaunchHostFunc(vg_ptsz(s), fn, data);
@@ -220,6 +243,12 @@ CUresult cuStreamGetPriority_ptsz(CUstream s, int *priority)
 CUresult cuStreamGetCtx_ptsz(CUstream s, CUcontext *pctx)
 {
 	return cuStreamGetCtx(vg_ptsz(s), pctx);
+}
+
+CUresult cuStreamGetCtx_v2_ptsz(CUstream hs, CUcontext *pctx,
+				CUgreenCtx *green)
+{
+	return cuStreamGetCtx_v2(vg_ptsz(hs), pctx, green);
 }
 
 CUresult cuStreamGetId_ptsz(CUstream s, unsigned long long *id)

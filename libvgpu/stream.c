@@ -106,6 +106,10 @@ static CUresult vg_stream_place(struct CUctx_st *ctx, bool nonblocking,
 	}
 	if (ctx->nchans - 2 < vg_stream_chans()) {
 		r = vg_chan_add(ctx, &ch);
+		/* The context's work waits for an event (cuCtxWaitEvent). */
+		if (r == CUDA_SUCCESS && ctx->waits_for.ch)
+			r = vg_chan_after(ch, ctx->waits_for.ch,
+					  ctx->waits_for.seqno);
 		if (r)
 			return r;
 		ch->nonblocking = nonblocking;

@@ -36,8 +36,6 @@
 #undef cuGraphicsResourceSetMapFlags
 #undef cuGraphicsUnmapResources
 #undef cuIpcOpenMemHandle
-#undef cuLaunchCooperativeKernel
-#undef cuLaunchKernelEx
 #undef cuMemAdvise
 #undef cuMemAlloc
 #undef cuMemAllocAsync
@@ -93,7 +91,6 @@
 #undef cuStreamBeginCaptureToGraph
 #undef cuStreamEndCapture
 #undef cuStreamGetCaptureInfo
-#undef cuStreamGetCtx_v2
 #undef cuStreamIsCapturing
 #undef cuStreamUpdateCaptureDependencies
 #undef cuTexRefGetAddress
@@ -1262,6 +1259,11 @@ CUresult cuModuleGetTexRef(CUtexref *a0, CUmodule a1, const char *a2)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
+CUresult cuParamSetTexRef(CUfunction a0, int a1, CUtexref a2)
+{
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
 CUresult cuSurfObjectCreate(CUsurfObject *a0, const CUDA_RESOURCE_DESC *a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
@@ -2112,32 +2114,12 @@ CUresult cuCtxDetach(CUcontext a0)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuCtxGetDevice_v2(CUdevice *a0, CUcontext a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuCtxGetExecAffinity(CUexecAffinityParam *a0, CUexecAffinityType a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuCtxRecordEvent(CUcontext a0, CUevent a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuCtxResetPersistingL2Cache(void)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuCtxSynchronize_v2(CUcontext a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuCtxWaitEvent(CUcontext a0, CUevent a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -2160,66 +2142,7 @@ CUresult cuDeviceUnregisterAsyncNotification(CUdevice a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuFuncSetBlockShape(CUfunction a0, int a1, int a2, int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuFuncSetSharedMemConfig(CUfunction a0, CUsharedconfig a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuFuncSetSharedSize(CUfunction a0, unsigned int a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLaunch(CUfunction a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLaunchCooperativeKernel(CUfunction a0, unsigned int a1,
-		unsigned int a2, unsigned int a3, unsigned int a4,
-		unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8,
-		void **a9)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *a0,
-		unsigned int a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLaunchCooperativeKernel_ptsz(CUfunction a0, unsigned int a1,
-		unsigned int a2, unsigned int a3, unsigned int a4,
-		unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8,
-		void **a9)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLaunchGrid(CUfunction a0, int a1, int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLaunchGridAsync(CUfunction a0, int a1, int a2, CUstream a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLaunchKernelEx(const CUlaunchConfig *a0, CUfunction a1, void **a2,
-		void **a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *a0, CUfunction a1,
-		void **a2, void **a3)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -2376,43 +2299,8 @@ CUresult cuOccupancyMaxPotentialClusterSize(int *a0, CUfunction a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuParamSetSize(CUfunction a0, unsigned int a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuParamSetTexRef(CUfunction a0, int a1, CUtexref a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuParamSetf(CUfunction a0, int a1, float a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuParamSeti(CUfunction a0, int a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuParamSetv(CUfunction a0, int a1, void *a2, unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuPointerSetAttribute(const void *a0, CUpointer_attribute a1,
 		CUdeviceptr a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamGetCtx_v2(CUstream a0, CUcontext *a1, CUgreenCtx *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamGetCtx_v2_ptsz(CUstream a0, CUcontext *a1, CUgreenCtx *a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

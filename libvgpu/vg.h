@@ -138,6 +138,7 @@ struct CUctx_st {
 	unsigned char *stage;	/* pinned staging buffer, two halves */
 	struct vg_fence stage_fence[2];	/* each half's last use */
 	CUresult sticky;	/* a fault's error, returned ever after */
+	struct vg_fence waits_for;	/* cuCtxWaitEvent's: new channels wait */
 	/* Launch parameters (launch.c): pinned chunks reused by fence. */
 	unsigned char *params;
 	uint32_t param_chunk;	/* the chunk being filled */
@@ -174,6 +175,18 @@ struct CUmod_st {
 	struct CUmod_st *next;	/* in ctx->modules */
 };
 
+/*
+ * The state the old launch calls (launch_old.c) keep on a function. Like
+ * NVIDIA's, it is one thread's to set: the calls take no lock for it.
+ */
+#define VG_PARAM_MAX 32764	/* bytes of parameters a kernel takes */
+struct vg_old_launch {
+	unsigned int block[3];	/* 0, 0, 0: never set, one thread */
+	unsigned int shared;	/* dynamic shared memory, bytes */
+	unsigned int size;	/* cuParamSetSize's */
+	unsigned char *params;	/* VG_PARAM_MAX bytes, from the first set */
+};
+
 struct CUfunc_st {
 	uint32_t magic;		/* VG_FUNC_MAGIC while the module lives */
 	uint32_t index;		/* the kernel's index in the program */
@@ -183,6 +196,7 @@ struct CUfunc_st {
 	int carveout;		/* shared memory carveout, -1: the default */
 	int cache_config;	/* CUfunc_cache, as set */
 	int cluster[5];		/* the cluster attributes, width to policy */
+	struct vg_old_launch old;	/* cuFuncSetBlockShape, cuParamSet* */
 };
 
 /*
@@ -291,6 +305,7 @@ void vg_hostfn_stop(struct CUctx_st *ctx);
 /* event.c */
 #define VG_EVENT_MAGIC 0x45564e54U
 struct CUevent_st *vg_event_find(CUevent e);
+CUresult vg_event_record(struct CUevent_st *e, struct CUstream_st *st);
 void vg_events_close(struct CUctx_st *ctx);
 
 /*
@@ -324,6 +339,21 @@ size_t vg_printf_format(char *out, size_t size, const char *fmt,
 			const unsigned char *args, size_t nargs,
 			size_t (*str)(void *arg, uint64_t addr, char *buf,
 				      size_t len), void *str_arg);
+
+/* launch.c: one kernel launch, as every launch call describes it. */
+struct vg_launch {
+	unsigned int grid[3];
+	unsigned int block[3];
+	unsigned int shared;	/* dynamic shared memory, bytes */
+	CUstream stream;
+	void **params;		/* kernelParams, or NULL */
+	void **extra;		/* or a packed block, or NULL */
+	bool has_priority;	/* @priority overrides the stream's */
+	int priority;		/* CUDA's, clamped to the range */
+	bool cooperative;	/* the grid must be co-resident */
+	CUevent done[2];	/* recorded after the kernel, or NULL */
+};
+CUresult vg_launch(CUfunction f, const struct vg_launch *l);
 
 /* module.c */
 #define VG_FUNC_MAGIC 0x66756e63u	/* "func": a live CUfunction */

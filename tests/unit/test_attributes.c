@@ -89,6 +89,7 @@ static void unified_addressing(void)
 	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED) == 1);
 	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED) == 1);
 	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM) == 1);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH) == 1);
 }
 
 static void features_not_offered_read_zero(void)
@@ -97,7 +98,6 @@ static void features_not_offered_read_zero(void)
 
 	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY) == 0);
 	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH) == 0);
-	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH) == 0);
 }
 
 static const struct tap_test tests[] = {

@@ -74,7 +74,7 @@ static void unsupported_answer_not_supported(void)
 	FILE *f = fopen("libvgpu/unsupported.c", "r");
 	void *h = open_lib();
 	char line[256];
-	int n = 0;
+	int n = 0, bodies = 0;
 
 	if (!f || !h) {
 		TAP_FAIL("cannot read unsupported.c or load the library");
@@ -85,6 +85,8 @@ static void unsupported_answer_not_supported(void)
 		char name[128];
 		void *sym;
 
+		if (strstr(line, "return CUDA_ERROR_NOT_SUPPORTED;"))
+			bodies++;
 		if (sscanf(line, "CUresult %127[A-Za-z0-9_](", name) != 1)
 			continue;
 		n++;
@@ -99,7 +101,8 @@ static void unsupported_answer_not_supported(void)
 				 name);
 	}
 	fclose(f);
-	CHECK(n > 400);
+	/* Every stub's name was read: one per body. */
+	CHECK(n > 0 && n == bodies);
 }
 
 static const struct tap_test tests[] = {

@@ -5,23 +5,24 @@
 # (vectoradd, hello with printf, matmul, reduce, histogram, globals, grid2d,
 # devchain, dynsmem, math, votes, link through cuLink*, barriers (named
 # barriers with thread counts), library (loaded with cuLibraryLoadData,
-# launched through its CUkernel), and the streams programs: streams (the
-# streams chapter of "CUDA by Example"), callback (the Programming Guide's
-# stream callbacks), simplestreams and threads (several host threads with
-# streams of their own), whose times are printed, and memops (producer and
-# consumer streams ordered by stream memory operations). All of those but
-# library, memops and the streams programs also compare their results
-# with an H100's
+# launched through its CUkernel), launchex (cuLaunchKernelEx with a
+# priority, a launch completion event and a cooperative grid), and the
+# streams programs: streams (the streams chapter of "CUDA by Example"),
+# callback (the Programming Guide's stream callbacks), simplestreams and
+# threads (several host threads with streams of their own), whose times
+# are printed, and memops (producer and consumer streams ordered by stream
+# memory operations). All of those but library, launchex, memops and the
+# streams programs also compare their results with an H100's
 # (tests/samples/ref): bit for bit, or within PTX's bounds for approximate
 # instructions; "matches the H100's" is printed per result.
 cd "$(dirname "$0")/../.." || exit 1
 export VGPU_SAMPLE_REF=tests/samples/ref
 n=0
 fail=0
-echo "1..21"
+echo "1..22"
 for s in "bandwidth 8" pitched_copy vectoradd hello matmul reduce histogram \
 	globals grid2d devchain dynsmem math votes link barriers library streams \
-	callback simplestreams threads memops; do
+	callback simplestreams threads memops launchex; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	out=$(build/samples/$s 2>&1)
