@@ -305,6 +305,30 @@ $(BUILD)/samples/%: tests/samples/%.c tests/samples/sample.h libvgpu/include/cud
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/samples '-DPTX_DIR="$(BUILD)/samples"' $< \
 		$(LINK_LIBVGPU) -lm -o $@
 
+# The dlopen sample links no libcuda: it dlopen()s libcuda.so.1, found
+# through its rpath, and dlsym()s every entry point of the toolkit's stub
+# library, whose names a rule lists at build time (build/gen/cuda_symbols.h,
+# never committed).
+CUDA_STUB ?= /usr/local/cuda/lib64/stubs/libcuda.so
+CUDA_SYMBOLS := $(BUILD)/gen/cuda_symbols.h
+
+$(CUDA_SYMBOLS): $(CUDA_STUB)
+	@mkdir -p $(@D)
+	nm -D --defined-only $< | awk '$$2 == "T" { printf "\t\"%s\",\n", $$3 } \
+		END { if (!n) exit 1 } $$2 == "T" { n++ }' > $@.tmp
+	mv $@.tmp $@
+
+$(CUDA_STUB):
+	@echo "$@ not found: the dlopen sample's table of entry points is" \
+		"made from the CUDA toolkit's stub libcuda.so; set CUDA_STUB to it" >&2
+	@exit 1
+
+$(BUILD)/samples/dlopen: tests/samples/dlopen.c tests/samples/sample.h libvgpu/include/cuda.h \
+		$(CUDA_SYMBOLS) $(LIBVGPU) $(BUILD)/samples/vectoradd.ptx
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/samples -I$(BUILD)/gen '-DPTX_DIR="$(BUILD)/samples"' \
+		'-DVGPU_LIB_DIR="$(BUILD)/lib"' $< -Wl,-rpath,$(BUILD)/lib -ldl -lm -o $@
+
 # The JIT's benchmark links libvgpu's objects (the library hides the JIT)
 # and compiles the module that nvcc makes of tests/bench/jit_bench.cu.
 $(BUILD)/bench/jit_bench.ptx: tests/bench/jit_bench.cu

@@ -11,25 +11,32 @@
 # callback (the Programming Guide's stream callbacks), simplestreams and
 # threads (several host threads with streams of their own), whose times
 # are printed, and memops (producer and consumer streams ordered by stream
-# memory operations). All of those but library, launchex, memops and the
-# streams programs also compare their results with an H100's
+# memory operations), dlopen (a program linked against no libcuda: it
+# dlopen()s libcuda.so.1, checks that vgpu's was loaded, dlsym()s every
+# entry point of the toolkit's stub library, resolves its calls through
+# cuGetProcAddress_v2 too and runs vectorAdd through those pointers) and
+# peers (peer queries and a copy between the two devices through the
+# host; the suite runs with num_devices=2). All of those but library,
+# launchex, memops, peers and the streams programs also compare their
+# results with an H100's
 # (tests/samples/ref): bit for bit, or within PTX's bounds for approximate
 # instructions; "matches the H100's" is printed per result.
 cd "$(dirname "$0")/../.." || exit 1
 export VGPU_SAMPLE_REF=tests/samples/ref
 n=0
 fail=0
-echo "1..22"
+echo "1..24"
 for s in "bandwidth 8" pitched_copy vectoradd hello matmul reduce histogram \
 	globals grid2d devchain dynsmem math votes link barriers library streams \
-	callback simplestreams threads memops launchex; do
+	callback simplestreams threads memops launchex dlopen peers; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	out=$(build/samples/$s 2>&1)
 	status=$?
 	if [ $status -eq 0 ] && echo "$out" | grep -q '^Result = PASS$'; then
 		echo "ok $n sample $s verifies its results"
-		echo "$out" | grep "the H100's\| ms\|callback" | sed 's/^/# /'
+		echo "$out" | grep "the H100's\| ms\|callback\|libcuda.so.1 loaded\|resolved\|PeerAccess\|through the host" |
+			sed 's/^/# /'
 	else
 		echo "not ok $n sample $s (exit status $status)"
 		echo "$out" | sed 's/^/# /'
