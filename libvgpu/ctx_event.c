@@ -97,18 +97,7 @@ CUresult cuCtxWaitEvent(CUcontext h, CUevent he)
 		pthread_mutex_unlock(&vg_lock);
 		return r;
 	}
-	same = e->ctx == ctx;
-	if (!same) {
-		pthread_mutex_lock(&e->ctx->lock);
-		recorded = e->recorded && e->ctx->fd >= 0;
-		at = e->at;
-		pthread_mutex_unlock(&e->ctx->lock);
-	}
-	vg_ctx_begin(ctx);
-	if (same) {
-		recorded = e->recorded;
-		at = e->at;
-	}
+	same = vg_event_point_begin(e, ctx, &recorded, &at);
 	r = vg_ctx_check(ctx);
 	if (!r && recorded && same) {
 		for (i = 0; i < ctx->nchans && !r; i++)

@@ -160,6 +160,32 @@ void vg_events_close(struct CUctx_st *ctx)
 	}
 }
 
+/*
+ * For a wait on @e by work of @ctx: whether @e has a record, and its
+ * point, read under the lock of @e's context; returns with @ctx entered
+ * (vg_ctx_begin()), and whether @e is @ctx's own. Called with vg_lock
+ * held. Another context's lock is taken, and let go, before @ctx's, so
+ * the two are never held together.
+ */
+bool vg_event_point_begin(struct CUevent_st *e, struct CUctx_st *ctx,
+			  bool *recorded, struct vg_fence *at)
+{
+	bool same = e->ctx == ctx;
+
+	if (!same) {
+		pthread_mutex_lock(&e->ctx->lock);
+		*recorded = e->recorded && e->ctx->fd >= 0;
+		*at = e->at;
+		pthread_mutex_unlock(&e->ctx->lock);
+	}
+	vg_ctx_begin(ctx);
+	if (same) {
+		*recorded = e->recorded;
+		*at = e->at;
+	}
+	return same;
+}
+
 /**
  * vg_event_record() - records @e at the end of @st, whose context's lock
  * is held.

@@ -575,18 +575,7 @@ CUresult cuStreamWaitEvent(CUstream h, CUevent e, unsigned int flags)
 		pthread_mutex_unlock(&vg_lock);
 		return r;
 	}
-	same = e->ctx == ctx;
-	if (!same) {
-		pthread_mutex_lock(&e->ctx->lock);
-		recorded = e->recorded && e->ctx->fd >= 0;
-		at = e->at;
-		pthread_mutex_unlock(&e->ctx->lock);
-	}
-	vg_ctx_begin(ctx);
-	if (same) {
-		recorded = e->recorded;
-		at = e->at;
-	}
+	same = vg_event_point_begin(e, ctx, &recorded, &at);
 	r = vg_stream_enter(st);
 	if (r == CUDA_SUCCESS && recorded && same)
 		r = vg_chan_after(st->ch, at.ch, at.seqno);

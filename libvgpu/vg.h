@@ -305,6 +305,8 @@ void vg_hostfn_stop(struct CUctx_st *ctx);
 /* event.c */
 #define VG_EVENT_MAGIC 0x45564e54U
 struct CUevent_st *vg_event_find(CUevent e);
+bool vg_event_point_begin(struct CUevent_st *e, struct CUctx_st *ctx,
+			  bool *recorded, struct vg_fence *at);
 CUresult vg_event_record(struct CUevent_st *e, struct CUstream_st *st);
 void vg_events_close(struct CUctx_st *ctx);
 
