@@ -70,6 +70,8 @@ static void setup(void)
 	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&faddf, mod, "addf"));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&buf, BUF));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD8(buf, 0, BUF));
+	/* Non-blocking streams do not wait for the NULL stream's fill. */
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSynchronize());
 }
 
 static int word(unsigned int i)

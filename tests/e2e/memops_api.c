@@ -25,6 +25,8 @@ static void setup(void)
 	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&c, NULL, 0, 0));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&dev, 4096));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD8(dev, 0, 4096));
+	/* Non-blocking streams do not wait for the NULL stream's fill. */
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSynchronize());
 	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
 }
 

@@ -55,6 +55,8 @@ static void setup(void)
 	REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&mod, ptx));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&dev, 4096));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD8(dev, 0, 4096));
+	/* Non-blocking streams do not wait for the NULL stream's fill. */
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSynchronize());
 }
 
 static CUresult slow_store(CUstream s, CUdeviceptr p, unsigned int v,

@@ -41,6 +41,8 @@ int main(int argc, char **argv)
 	TRY(cuMemAlloc(&dy, bytes));
 	TRY(cuMemcpyHtoD(dx, x, bytes));
 	TRY(cuMemcpyHtoD(dy, y, bytes));
+	/* The streams below are non-blocking: let the copies land first. */
+	TRY(cuCtxSynchronize());
 	TRY(cuCtxGetStreamPriorityRange(&least, &greatest));
 	TRY(cuStreamCreateWithPriority(&first, CU_STREAM_NON_BLOCKING, least));
 	TRY(cuStreamCreate(&second, CU_STREAM_NON_BLOCKING));

@@ -43,6 +43,8 @@ int main(int argc, char **argv)
 	TRY(cuMemAlloc(&flag, sizeof(unsigned int)));
 	TRY(cuMemsetD32(out, 0, N));
 	TRY(cuMemsetD32(flag, 0, 1));
+	/* The streams are non-blocking: they do not wait for these fills. */
+	TRY(cuCtxSynchronize());
 	TRY(cuMemHostAlloc((void **)&ack, sizeof(*ack),
 			   CU_MEMHOSTALLOC_DEVICEMAP));
 	TRY(cuMemHostGetDevicePointer(&ack_dev, (void *)ack, 0));
