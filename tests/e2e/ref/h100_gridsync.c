@@ -5,7 +5,9 @@
  * non-cooperative launch of the same kernel gives (it traps). Each case
  * runs in its own process, as a trap ends the context. Built and run as
  *   cp h100_gridsync_k.cu k.cu && nvcc -ptx -arch=sm_75 k.cu -o k.ptx
- *   gcc h100_gridsync.c -lcuda -o p && ./p > h100_gridsync.log
+ *   gcc -I../../../libvgpu/include h100_gridsync.c -lcuda -o p
+ *   ./p > h100_gridsync.log
+ * (vgpu's cuda.h: the machine had NVIDIA's driver but no toolkit)
  * (the log's first line, the GPU and driver, from nvidia-smi). A line is
  * "case values...". */
 #include <cuda.h>
