@@ -830,8 +830,12 @@ TEST_F(launch, watchdog_ends_a_waiting_gang)
 	EXPECT_EQ(VGPU_KFAULT_TIMEOUT, cf.kind);
 }
 
-/* SIGKILL while an endless kernel runs: the process is gone at once. */
-TEST(kill_endless_kernel)
+/*
+ * SIGKILL while an endless kernel runs: the process is gone at once and
+ * its memory is back. @gang: a cooperative launch whose blocks all wait
+ * at a grid barrier that never completes, or an ordinary endless one.
+ */
+static void kill_while_running(struct __test_metadata *_metadata, bool gang)
 {
 	struct vgpu_info info = { 0 };
 	int fd = open(DEV, O_RDWR | O_CLOEXEC), status, sync[2];
@@ -854,11 +858,19 @@ TEST(kill_endless_kernel)
 		if (cfd < 0 || ioctl(cfd, VGPU_IOCTL_MEM_ALLOC, &a) ||
 		    chan_open(cfd, &ch, st))
 			_exit(1);
-		h = load(cfd, endless, 2, &endless_func, NULL, 0, NULL);
-		if (h <= 0)
-			_exit(1);
-		cmd_launch(&ch, h, 64, 256, 0, 0);
-		if (submit(&ch) || write(sync[1], "x", 1) != 1)
+		if (gang) {
+			h = load(cfd, grid_barrier, 19, &grid_barrier_func,
+				 NULL, 0, NULL);
+			/* One arrival short; params at + 64, no block traps. */
+			cmd_memset(&ch, a.va, ~0U, 4, 2);
+			cmd_memset(&ch, a.va + 72, ~0U, 4, 1);
+			cmd_launch(&ch, h, max_coop_blocks(cfd), 1, a.va + 64, 12);
+			ch.ring[(ch.put - 1) % RING].launch.grid_sync = a.va;
+		} else {
+			h = load(cfd, endless, 2, &endless_func, NULL, 0, NULL);
+			cmd_launch(&ch, h, 64, 256, 0, 0);
+		}
+		if (h <= 0 || submit(&ch) || write(sync[1], "x", 1) != 1)
 			_exit(1);
 		pause();
 		_exit(0);
@@ -876,6 +888,16 @@ TEST(kill_endless_kernel)
 	EXPECT_EQ(baseline, info.mem_free);
 	close(sync[0]);
 	close(fd);
+}
+
+TEST(kill_endless_kernel)
+{
+	kill_while_running(_metadata, false);
+}
+
+TEST(kill_waiting_gang)
+{
+	kill_while_running(_metadata, true);
 }
 
 /*
