@@ -124,6 +124,8 @@ struct vgpu_range {
  * @mmu: the host's handle for vgpu_core_lookup().
  * @smid, @nsmid: what SREG SMID and NSMID read.
  * @clock_khz: the rate of SREG CLOCK and CLOCK64 (0: they count ns).
+ * @grid_sync: the grid workspace of a cooperative launch, 0 for others
+ *	(SREG GRID_SYNC_HI and GRID_SYNC_LO).
  */
 struct vgpu_launch {
 	const struct vgpu_program *prog;
@@ -138,6 +140,7 @@ struct vgpu_launch {
 	u32 smid;
 	u32 nsmid;
 	u32 clock_khz;
+	u64 grid_sync;
 };
 
 /* What vgpu_block_run() returns. */

@@ -935,6 +935,8 @@ static u64 vgpu_sreg(const struct vgpu_block *b, u32 warp, u32 lane, u8 sr)
 	case VGPU_SR_LANEMASK_LE: return (2ULL << lane) - 1;
 	case VGPU_SR_LANEMASK_GT: return (u32)~((2ULL << lane) - 1);
 	case VGPU_SR_LANEMASK_GE: return (u32)~((1U << lane) - 1);
+	case VGPU_SR_GRID_SYNC_HI: return (u32)(l->grid_sync >> 32);
+	case VGPU_SR_GRID_SYNC_LO: return (u32)l->grid_sync;
 	default: return b->shared_bytes - l->func->shared_bytes; /* DYN_SMEM */
 	}
 }
@@ -968,6 +970,8 @@ static bool vgpu_sreg_warp(const struct vgpu_block *b, struct vgpu_warp *w,
 	case VGPU_SR_NCTAID_X:
 	case VGPU_SR_NCTAID_Y:
 	case VGPU_SR_NCTAID_Z:
+	case VGPU_SR_GRID_SYNC_HI:
+	case VGPU_SR_GRID_SYNC_LO:
 		v = vgpu_trunc(vgpu_sreg(b, warp, 0, in->mod), in->type);
 		VGPU_EACH_LANE(em, lane, { REG(w, in->dst, lane) = v; });
 		return true;

@@ -53,13 +53,14 @@ static int vgpu_sem_check(const struct vgpu_cmd *c)
 
 /*
  * A launch: grid and block within the device's limits, shared memory and
- * parameters within what any kernel may have. What the kernel itself
+ * parameters within what any kernel may have, a cooperative grid within
+ * what the device holds at once. What the kernel itself
  * needs is checked when the launch starts (vgpu_compute_start()).
  */
 static int vgpu_launch_check(const struct vgpu_info *p,
 			     const struct vgpu_cmd_launch *cl)
 {
-	u64 threads = (u64)cl->block[0] * cl->block[1] * cl->block[2];
+	u64 threads = (u64)cl->block[0] * cl->block[1] * cl->block[2], blocks;
 	unsigned int i;
 
 	for (i = 0; i < 3; i++) {
@@ -70,6 +71,18 @@ static int vgpu_launch_check(const struct vgpu_info *p,
 	if (threads > p->max_threads_per_block ||
 	    cl->dyn_shared > vgpu_props_smem_optin(p) ||
 	    cl->param_bytes > VGPU_MAX_PARAM_BYTES)
+		return -EINVAL;
+	if (!cl->grid_sync)
+		return 0;
+	/*
+	 * A cooperative grid runs all at once (vgpu_compute.c), so it must
+	 * fit the device as hardware would hold it: that bounds the memory
+	 * its blocks take together.
+	 */
+	blocks = (u64)cl->grid[0] * cl->grid[1] * cl->grid[2];
+	if (!IS_ALIGNED(cl->grid_sync, 8) ||
+	    blocks > (u64)p->sm_count * p->max_blocks_per_sm ||
+	    blocks * threads > (u64)p->sm_count * p->max_threads_per_sm)
 		return -EINVAL;
 	return 0;
 }

@@ -12,15 +12,27 @@
  * chance to reschedule and a look at the deadline and at the context
  * closing between slices.
  *
+ * A cooperative launch (one with a grid workspace) is a gang: its blocks
+ * wait for each other at grid-wide barriers, so they must all be resident
+ * at once. One SM worker takes all of them together and runs them in
+ * turns, a short slice each, in memory the launch brought
+ * (nblocks * block_bytes, bounded at submit by what the device holds at
+ * once): a block spinning at the barrier spends its slice and the others
+ * advance. The gang needs no other worker, so it cannot deadlock against
+ * whatever else runs.
+ *
  * Locking: vgpu_compute.lock (a spinlock) protects the list of active
  * launches and each launch's block counters; the SM workers take the
  * context's vgpu_vm.lock for reading around a slice, never while holding
  * vgpu_compute.lock, and let it go before they report a fault to the
  * channel (the module's order is in vgpu_drv.h).
  */
+#include <linux/bitmap.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/limits.h>
 #include <linux/moduleparam.h>
+#include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -34,11 +46,18 @@ MODULE_PARM_DESC(timeout_ms, "Time budget of one kernel launch in ms; 0: none (d
 
 /* Instructions a block runs between two looks at the world. */
 #define VGPU_SLICE 20000
+/*
+ * A block of a gang, which takes turns with the others: short, as a
+ * block waiting at a grid barrier spends all of it.
+ */
+#define VGPU_GANG_SLICE 2000
 
 /*
  * struct vgpu_run - an active launch.
  * @next: blocks handed out so far; @left: blocks not yet finished.
  * @failed: a block faulted or the budget ran out: hand out no more.
+ * @gang: a cooperative launch's blocks, all run by one worker, or NULL;
+ * @gang_done: a bit per block that has finished, after them.
  */
 struct vgpu_run {
 	struct list_head node;
@@ -58,6 +77,8 @@ struct vgpu_run {
 	u32 priority;		/* VGPU_LAUNCH_PRIORITY_*: higher goes first */
 	bool failed;
 	int ret;		/* how the launch ends: 0, -EIO or -ETIME */
+	u8 *gang;
+	unsigned long *gang_done;
 };
 
 static void vgpu_run_free(struct vgpu_run *run)
@@ -65,7 +86,31 @@ static void vgpu_run_free(struct vgpu_run *run)
 	if (run->mod)
 		vgpu_module_put(run->mod);
 	kfree(run->params);
+	kvfree(run->gang);
 	kfree(run);
+}
+
+/*
+ * The memory of a gang: every block's state, then the bitmap of those
+ * that have finished. The grid was bounded at submit (vgpu_cmd.c), but
+ * a kernel's registers and local memory can still make it more than one
+ * allocation may be; a launch asking for that, or for more than the
+ * host can give, cannot run, which its user hears (no warning here).
+ */
+static int vgpu_gang_alloc(struct vgpu_run *run)
+{
+	u64 bytes, bits = BITS_TO_LONGS(run->nblocks) * sizeof(long);
+
+	if (check_mul_overflow(run->nblocks, run->block_bytes, &bytes) ||
+	    check_add_overflow(bytes, bits, &bytes) || bytes > INT_MAX)
+		return -E2BIG;
+	run->gang = kvmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!run->gang)
+		return -ENOMEM;
+	run->gang_done = (unsigned long *)(run->gang + run->nblocks *
+					   run->block_bytes);
+	bitmap_zero(run->gang_done, run->nblocks);
+	return 0;
 }
 
 /* Fails the launch before any block ran: a BAD_LAUNCH report. */
@@ -133,9 +178,13 @@ int vgpu_compute_start(struct vgpu_chan *chan,
 	run->l.mmu = ctx;
 	run->l.nsmid = ce->nsm;
 	run->l.clock_khz = ctx->vdev->props.clock_khz;
+	run->l.grid_sync = cl->grid_sync;
 	run->nblocks = (u64)cl->grid[0] * cl->grid[1] * cl->grid[2];
 	run->left = run->nblocks;
 	run->block_bytes = vgpu_block_bytes(&run->l);
+	/* Too big for this host's memory: the launch cannot run. */
+	if (cl->grid_sync && vgpu_gang_alloc(run))
+		goto bad;
 	if (READ_ONCE(timeout_ms))
 		run->deadline = jiffies + msecs_to_jiffies(READ_ONCE(timeout_ms));
 
@@ -164,11 +213,12 @@ static void vgpu_run_end(struct vgpu_run *run)
 /*
  * Takes the next block of some active launch: of the launches with blocks
  * left and the highest priority, the first in the list, which then goes
- * to the back (launches of one priority take turns). False when there is
+ * to the back (launches of one priority take turns). A gang's blocks go
+ * all together (*@block is then 0 and *@n the grid). False when there is
  * none.
  */
 static bool vgpu_take_block(struct vgpu_compute *ce, struct vgpu_run **prun,
-			    u64 *block)
+			    u64 *block, u64 *n)
 {
 	struct vgpu_run *run, *best = NULL;
 
@@ -180,7 +230,9 @@ static bool vgpu_take_block(struct vgpu_compute *ce, struct vgpu_run **prun,
 			best = run;
 	}
 	if (best) {
-		*block = best->next++;
+		*block = best->next;
+		*n = best->gang ? best->nblocks : 1;
+		best->next += *n;
 		*prun = best;
 		list_move_tail(&best->node, &ce->active);
 	}
@@ -189,12 +241,12 @@ static bool vgpu_take_block(struct vgpu_compute *ce, struct vgpu_run **prun,
 }
 
 /*
- * A block is over (@stop: the launch ends early). Blocks never handed out
- * are written off; the worker that ends the last running block ends the
- * launch.
+ * @n blocks are over (@stop: the launch ends early). Blocks never handed
+ * out are written off; the worker that ends the last running block ends
+ * the launch.
  */
 static void vgpu_block_over(struct vgpu_compute *ce, struct vgpu_run *run,
-			    bool stop, int ret)
+			    u64 n, bool stop, int ret)
 {
 	bool last;
 
@@ -205,7 +257,8 @@ static void vgpu_block_over(struct vgpu_compute *ce, struct vgpu_run *run,
 		run->left -= run->nblocks - run->next;
 		run->next = run->nblocks;
 	}
-	last = --run->left == 0;
+	run->left -= n;
+	last = run->left == 0;
 	if (last)
 		list_del(&run->node);
 	spin_unlock(&ce->lock);
@@ -242,6 +295,56 @@ static const u32 vgpu_fault_kinds[] = {
 };
 
 /*
+ * Before a slice of @block: whether the launch must stop instead, with
+ * *@ret set (another channel's fault ends the context's launches too).
+ */
+static bool vgpu_slice_stop(struct vgpu_run *run, u64 block, int *ret)
+{
+	struct vgpu_ctx *ctx = run->ctx;
+
+	if (READ_ONCE(run->failed) || READ_ONCE(ctx->dying) ||
+	    READ_ONCE(ctx->failed)) {
+		*ret = 0;
+		return true;
+	}
+	if (run->deadline && time_after(jiffies, run->deadline)) {
+		vgpu_report(run, block, NULL, VGPU_KFAULT_TIMEOUT);
+		*ret = -ETIME;
+		return true;
+	}
+	return false;
+}
+
+/* One slice of @budget instructions of a block; VGPU_RUN_*. */
+static int vgpu_slice(struct vgpu_run *run, struct vgpu_block *state,
+		      u32 budget)
+{
+	struct vgpu_ctx *ctx = run->ctx;
+	int r;
+
+	down_read(&ctx->vm.lock);
+	vgpu_block_flush_tlb(state);
+	kernel_fpu_begin();
+	r = vgpu_block_run(state, budget);
+	kernel_fpu_end();
+	up_read(&ctx->vm.lock);
+	cond_resched();
+	return r;
+}
+
+/* A block's fault: reported, and the launch ends with -EIO. */
+static bool vgpu_block_faulted(struct vgpu_run *run, u64 block,
+			       const struct vgpu_block *state, int *ret)
+{
+	const struct vgpu_fault *f = vgpu_block_fault(state);
+
+	vgpu_report(run, block, f, f->kind < ARRAY_SIZE(vgpu_fault_kinds) ?
+		    vgpu_fault_kinds[f->kind] : VGPU_KFAULT_TRAP);
+	*ret = -EIO;
+	return true;
+}
+
+/*
  * Runs one block to its end in slices. @state is the worker's buffer of
  * at least run->block_bytes. Returns whether the launch must stop, with
  * *@ret set.
@@ -249,37 +352,53 @@ static const u32 vgpu_fault_kinds[] = {
 static bool vgpu_run_block(struct vgpu_run *run, u64 block,
 			   struct vgpu_block *state, bool clear, int *ret)
 {
-	struct vgpu_ctx *ctx = run->ctx;
 	int r = VGPU_RUN_MORE;
 
 	vgpu_block_start(state, &run->l, (u32)block, clear);
 	while (r == VGPU_RUN_MORE) {
-		/* Another channel's fault ends the context's launches too. */
-		if (READ_ONCE(run->failed) || READ_ONCE(ctx->dying) ||
-		    READ_ONCE(ctx->failed)) {
-			*ret = 0;
+		if (vgpu_slice_stop(run, block, ret))
 			return true;
-		}
-		if (run->deadline && time_after(jiffies, run->deadline)) {
-			vgpu_report(run, block, NULL, VGPU_KFAULT_TIMEOUT);
-			*ret = -ETIME;
-			return true;
-		}
-		down_read(&ctx->vm.lock);
-		vgpu_block_flush_tlb(state);
-		kernel_fpu_begin();
-		r = vgpu_block_run(state, VGPU_SLICE);
-		kernel_fpu_end();
-		up_read(&ctx->vm.lock);
+		r = vgpu_slice(run, state, VGPU_SLICE);
+	}
+	if (r == VGPU_RUN_FAULT)
+		return vgpu_block_faulted(run, block, state, ret);
+	return false;
+}
+
+/*
+ * Runs every block of a gang to its end, in turns of VGPU_GANG_SLICE
+ * instructions, so that blocks waiting for each other at a grid barrier
+ * all advance. Returns whether the launch must stop, with *@ret set.
+ */
+static bool vgpu_run_gang(struct vgpu_run *run, int *ret)
+{
+	u64 left = run->nblocks, b;
+
+	/* The memory came from the allocator: nothing may leak from it. */
+	for (b = 0; b < run->nblocks; b++) {
+		vgpu_block_start((struct vgpu_block *)(run->gang +
+						       b * run->block_bytes),
+				 &run->l, (u32)b, true);
 		cond_resched();
 	}
-	if (r == VGPU_RUN_FAULT) {
-		const struct vgpu_fault *f = vgpu_block_fault(state);
+	while (left) {
+		for (b = 0; b < run->nblocks; b++) {
+			struct vgpu_block *state = (struct vgpu_block *)
+				(run->gang + b * run->block_bytes);
+			int r;
 
-		vgpu_report(run, block, f, f->kind < ARRAY_SIZE(vgpu_fault_kinds) ?
-			    vgpu_fault_kinds[f->kind] : VGPU_KFAULT_TRAP);
-		*ret = -EIO;
-		return true;
+			if (test_bit(b, run->gang_done))
+				continue;
+			if (vgpu_slice_stop(run, b, ret))
+				return true;
+			r = vgpu_slice(run, state, VGPU_GANG_SLICE);
+			if (r == VGPU_RUN_FAULT)
+				return vgpu_block_faulted(run, b, state, ret);
+			if (r == VGPU_RUN_DONE) {
+				__set_bit(b, run->gang_done);
+				left--;
+			}
+		}
 	}
 	return false;
 }
@@ -294,14 +413,19 @@ static int vgpu_sm_main(void *data)
 	while (!kthread_should_stop()) {
 		struct vgpu_run *run;
 		bool stop;
-		u64 block;
+		u64 block, n;
 		int ret = 0;
 
 		wait_event_interruptible(ce->wq, kthread_should_stop() ||
-					 vgpu_take_block(ce, &run, &block));
+					 vgpu_take_block(ce, &run, &block, &n));
 		if (kthread_should_stop())
 			break;
 		/* The wait's condition took the block when it came true. */
+		if (run->gang) {
+			stop = vgpu_run_gang(run, &ret);
+			vgpu_block_over(ce, run, n, stop, ret);
+			continue;
+		}
 		if (run->block_bytes > have) {
 			kvfree(state);
 			have = 0;
@@ -312,13 +436,13 @@ static int vgpu_sm_main(void *data)
 		}
 		if (!state) {
 			vgpu_report(run, block, NULL, VGPU_KFAULT_BAD_LAUNCH);
-			vgpu_block_over(ce, run, true, -EIO);
+			vgpu_block_over(ce, run, 1, true, -EIO);
 			continue;
 		}
 		/* Another launch's values (maybe another process's) go first. */
 		stop = vgpu_run_block(run, block, state, run->id != last, &ret);
 		last = run->id;
-		vgpu_block_over(ce, run, stop, ret);
+		vgpu_block_over(ce, run, 1, stop, ret);
 	}
 	kvfree(state);
 	return 0;

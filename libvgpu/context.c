@@ -151,6 +151,7 @@ void vg_ctx_close(struct CUctx_st *ctx)
 	if (ctx->fd >= 0)
 		close(ctx->fd);
 	ctx->fd = -1;
+	ctx->grid_ws = 0;	/* went with the file */
 	vg_chans_close(ctx);
 	pthread_mutex_unlock(&ctx->lock);
 	vg_host_forget(ctx);

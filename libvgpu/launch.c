@@ -5,8 +5,11 @@
  * from `extra`, and a LAUNCH command on the stream's channel with the
  * stream's or the launch's priority. The engine reads the parameters when
  * the launch starts, so they go to pinned chunks that are reused only once
- * the launches reading them have completed.
+ * the launches reading them have completed. A cooperative launch also
+ * gets its grid's workspace, where cooperative groups' grid.sync() counts
+ * the blocks that have arrived.
  */
+#include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -168,6 +171,35 @@ static bool vg_coresident(const struct vgpu_info *info,
 	return per_sm > 0 && blocks <= (uint64_t)per_sm * info->sm_count;
 }
 
+/*
+ * The grid workspace of a cooperative launch on @st: its channel's slot,
+ * as launches on one channel run one at a time, set to zero on the
+ * channel just before the launch (nvcc's barrier needs its arrival count
+ * at 0, and a launch cut short may leave it otherwise). Ordinary launches
+ * have none: their grid.sync() finds 0 and traps, as on NVIDIA's driver.
+ * Called with the context's lock held.
+ */
+static CUresult vg_grid_ws(struct CUctx_st *ctx, struct CUstream_st *st,
+			   __u64 *ws)
+{
+	struct vgpu_cmd cmd = { .op = VGPU_CMD_MEMSET };
+
+	if (!ctx->grid_ws) {
+		struct vgpu_mem_alloc a = { .size = VG_MAX_CHANS * 8 };
+
+		if (ioctl(ctx->fd, VGPU_IOCTL_MEM_ALLOC, &a))
+			return errno == ENOSPC ? CUDA_ERROR_OUT_OF_MEMORY :
+				vg_errno_result(errno);
+		ctx->grid_ws = a.va;
+	}
+	*ws = ctx->grid_ws + 8 * (uint64_t)st->ch->index;
+	cmd.memset.dst = *ws;
+	cmd.memset.elem_size = 4;
+	cmd.memset.width = 2;
+	cmd.memset.height = 1;
+	return vg_push(st, &cmd, NULL);
+}
+
 /**
  * vg_launch() - one launch of @f as @l describes it: the checks of
  * cuLaunchKernel (after vg_check_init() and the function's), then a LAUNCH
@@ -232,6 +264,10 @@ CUresult vg_launch(CUfunction f, const struct vg_launch *l)
 		priority = l->has_priority ? vg_stream_priority(l->priority) :
 			__atomic_load_n(&st->priority, __ATOMIC_RELAXED);
 		cmd.flags = (uint32_t)-priority;
+		if (l->cooperative)
+			r = vg_grid_ws(ctx, st, &cmd.launch.grid_sync);
+	}
+	if (!r) {
 		r = vg_push(st, &cmd, &seq);
 	}
 	if (!r) {

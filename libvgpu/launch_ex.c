@@ -169,7 +169,12 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
 	return vg_launch(f, &l);
 }
 
-/* Fails with CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE past co-residency. */
+/*
+ * Fails with CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE past co-residency.
+ * The grid's blocks then all run at once, with a workspace for
+ * cooperative groups' grid.sync() (launch.c), as do those of
+ * cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_COOPERATIVE.
+ */
 CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx,
 				   unsigned int gy, unsigned int gz,
 				   unsigned int bx, unsigned int by,

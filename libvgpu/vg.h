@@ -146,6 +146,11 @@ struct CUctx_st {
 	/* Each chunk's last launch on each channel. */
 	uint64_t param_seq[VG_PARAM_CHUNKS][VG_MAX_CHANS];
 	struct CUmod_st *modules;	/* loaded, for printf (module.c) */
+	/*
+	 * Cooperative launches' grid workspaces (launch.c): device memory
+	 * of an 8-byte slot per channel, allocated on first use, or 0.
+	 */
+	uint64_t grid_ws;
 	bool draining;		/* a printf drain is running (printf.c) */
 	/*
 	 * Settings, under vg_lock: the CU_CTX_* flags in effect (creation's,

@@ -34,7 +34,8 @@ static const char *const sreg_names[] = {
 	"ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z", "laneid",
 	"warpid", "nwarpid", "smid", "nsmid", "clock", "clock64",
 	"globaltimer", "lanemask_eq", "lanemask_lt", "lanemask_le",
-	"lanemask_gt", "lanemask_ge", "dynamic_smem_size", NULL };
+	"lanemask_gt", "lanemask_ge", "dynamic_smem_size", "grid_sync_hi",
+	"grid_sync_lo", NULL };
 static const char *const shfl_names[] = { "up", "down", "bfly", "idx", NULL };
 static const char *const vote_names[] = { "all", "any", "uni", "ballot", NULL };
 static const char *const match_names[] = { "any", "all", NULL };

@@ -386,6 +386,16 @@ struct vgpu_cmd_sem {
  * shared_mem_per_sm (less 1 KiB from compute capability 8.0 on, which
  * those devices keep per block). The module and kernel are looked up
  * when the launch starts.
+ *
+ * A cooperative launch names in @grid_sync its grid's workspace: 8 bytes
+ * of device memory, 8-aligned, that the kernel's grid-wide barriers use
+ * (special registers GRID_SYNC_HI and GRID_SYNC_LO read its address; the
+ * 32-bit word at @grid_sync + 4 counts arrivals and must be 0 when the
+ * launch starts). Its blocks are all resident at once, so they can wait
+ * for each other: the grid must fit the device at once, at most
+ * sm_count * max_blocks_per_sm blocks and sm_count * max_threads_per_sm
+ * threads (checked at submit). An ordinary launch passes 0, which is
+ * what those registers then read.
  */
 struct vgpu_cmd_launch {
 	__u32 module;
@@ -395,6 +405,7 @@ struct vgpu_cmd_launch {
 	__u32 dyn_shared;
 	__u32 param_bytes;
 	__u64 params;
+	__u64 grid_sync;
 };
 
 /**

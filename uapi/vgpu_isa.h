@@ -265,7 +265,14 @@
 #define VGPU_SR_LANEMASK_GT 23
 #define VGPU_SR_LANEMASK_GE 24
 #define VGPU_SR_DYN_SMEM 25	/* dynamic shared memory bytes */
-#define VGPU_SR_COUNT 26
+/*
+ * The launch's grid workspace address (VGPU_CMD_LAUNCH's grid_sync), high
+ * and low 32 bits: 0 outside a cooperative launch. PTX's %envreg1 and
+ * %envreg2, where nvcc's grid-wide barrier looks for it.
+ */
+#define VGPU_SR_GRID_SYNC_HI 26
+#define VGPU_SR_GRID_SYNC_LO 27
+#define VGPU_SR_COUNT 28
 
 /* vgpu_insn.flags */
 #define VGPU_IF_B_IMM 0x01	/* b is @imm */

@@ -110,6 +110,7 @@ enum ptx_sreg {
 	PTX_SR_LANEMASK_GT, PTX_SR_LANEMASK_GE,
 	PTX_SR_CLOCK, PTX_SR_CLOCK64, PTX_SR_GLOBALTIMER,
 	PTX_SR_DYNAMIC_SMEM_SIZE, PTX_SR_TOTAL_SMEM_SIZE,
+	PTX_SR_ENVREG,		/* %envreg0 to %envreg31: @comp is the number */
 };
 
 enum ptx_opnd_kind {
@@ -121,7 +122,8 @@ enum ptx_opnd_kind {
 				 * @imm), or a call's prototype */
 	PTX_O_ADDR,		/* [base+@imm]: base @reg, @sym (@base says), or none */
 	PTX_O_VEC,		/* {a, b, ...}: @nvec registers in @vec; -1 for "_" */
-	PTX_O_SREG,		/* @sreg, @comp 0/1/2 for .x/.y/.z (0 if none) */
+	PTX_O_SREG,		/* @sreg, @comp 0/1/2 for .x/.y/.z (0 if none),
+				 * or an %envreg's number */
 	PTX_O_LABEL,		/* @label: index into the function's labels */
 	PTX_O_LIST,		/* (a, b, ...) of a call: @nvec symbols in @list */
 	PTX_O_SINK,		/* "_" */

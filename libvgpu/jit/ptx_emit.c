@@ -386,6 +386,19 @@ int ptx_read_sreg(struct ptx_lower *pl, const struct ptx_opnd *o, uint32_t dst,
 	case PTX_SR_CLOCK64: sr = VGPU_SR_CLOCK64; break;
 	case PTX_SR_GLOBALTIMER: sr = VGPU_SR_GLOBALTIMER; break;
 	case PTX_SR_DYNAMIC_SMEM_SIZE: sr = VGPU_SR_DYN_SMEM; break;
+	/*
+	 * The environment registers the driver defines: cooperative groups
+	 * find the grid workspace in %envreg1 (high half) and %envreg2.
+	 */
+	case PTX_SR_ENVREG:
+		if (o->comp == 1)
+			sr = VGPU_SR_GRID_SYNC_HI;
+		else if (o->comp == 2)
+			sr = VGPU_SR_GRID_SYNC_LO;
+		else
+			return ptx_error(pl, o->pos, "%%envreg%u is not supported (only %%envreg1 and %%envreg2, a cooperative launch's grid workspace)",
+					 o->comp);
+		break;
 	default:
 		return ptx_error(pl, o->pos, "special register not supported");
 	}

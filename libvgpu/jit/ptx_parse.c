@@ -932,11 +932,39 @@ static uint32_t ptx_parse_reg(struct ptx_parser *p)
 	return e->sym.index;
 }
 
+/* %envreg0 to %envreg31, the driver's environment registers. */
+static bool ptx_parse_envreg(struct ptx_parser *p, struct ptx_opnd *o)
+{
+	static const char name[] = "%envreg";
+	const size_t len = sizeof(name) - 1;
+	uint32_t n = 0;
+	size_t i;
+
+	if (p->tok.len <= len || p->tok.len > len + 2 ||
+	    memcmp(p->tok.s, name, len) ||
+	    (p->tok.len == len + 2 && p->tok.s[len] == '0'))
+		return false;
+	for (i = len; i < p->tok.len; i++) {
+		if (p->tok.s[i] < '0' || p->tok.s[i] > '9')
+			return false;
+		n = n * 10 + (uint32_t)(p->tok.s[i] - '0');
+	}
+	if (n > 31)
+		return false;
+	o->kind = PTX_O_SREG;
+	o->sreg = PTX_SR_ENVREG;
+	o->comp = n;
+	ptx_next(p);
+	return true;
+}
+
 static bool ptx_parse_sreg(struct ptx_parser *p, struct ptx_opnd *o)
 {
 	const char *s = p->tok.s, *dot = memchr(s, '.', p->tok.len);
 	size_t base = dot ? (size_t)(dot - s) : p->tok.len, i;
 
+	if (ptx_parse_envreg(p, o))
+		return true;
 	if (dot && (p->tok.len - base != 2 || dot[1] < 'x' || dot[1] > 'z'))
 		return false;
 	for (i = 0; i < sizeof(ptx_sregs) / sizeof(ptx_sregs[0]); i++) {

@@ -631,8 +631,211 @@ TEST_F(launch, watchdog_ends_endless_kernel)
 	EXPECT_EQ(VGPU_KFAULT_TIMEOUT, cf.kind);
 }
 
-/* SIGKILL while an endless kernel runs: the process is gone at once. */
-TEST(kill_endless_kernel)
+/*
+ * A grid barrier written in the ISA, as cooperative groups' is: each
+ * block (one thread) adds 1 to the 32-bit word at its grid workspace + 4,
+ * whose address it reads from GRID_SYNC_HI and GRID_SYNC_LO, and spins
+ * until the count reaches the grid's size; it then writes the count it
+ * saw to out[ctaid.x] (param 0). Block @param 8, if below the grid's
+ * size, traps instead of arriving.
+ */
+static const struct vgpu_insn grid_barrier[] = {
+	/* 0 */ SREG(0, VGPU_SR_GRID_SYNC_HI),
+	/* 1 */ SREG(1, VGPU_SR_GRID_SYNC_LO),
+	/* 2 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 0, 0, 32),
+	/* 3 */ OP3(VGPU_OP_OR, VGPU_T_U64, 0, 0, 1),
+	/* 4 */ SREG(2, VGPU_SR_NCTAID_X),
+	/* 5 */ SREG(5, VGPU_SR_CTAID_X),
+	/* 6 */ LDP(VGPU_T_U32, 6, 8),
+	/* 7 */ SETP(VGPU_T_U32, VGPU_CMP_EQ, 0, 5, 6),
+	/* 8 */ INSN(.op = VGPU_OP_TRAP, .guard = 0),
+	/* 9 */ MOVI(VGPU_T_U32, 3, 1),
+	/* 10 */ INSN(.op = VGPU_OP_ATOM, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+		      .mod2 = VGPU_ATOM_ADD, .dst = 4, .a = 0, .b = 3, .imm = 4),
+	/* 11 */ LD(VGPU_SPACE_GLOBAL, VGPU_T_U32, 4, 0, 4),
+	/* 12 */ SETP(VGPU_T_U32, VGPU_CMP_LT, 0, 4, 2),
+	/* 13 */ BRA_IF(0, 11),
+	/* 14 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 5, 5, 2),
+	/* 15 */ LDP(VGPU_T_U64, 6, 0),
+	/* 16 */ OP3(VGPU_OP_ADD, VGPU_T_U64, 6, 6, 5),
+	/* 17 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 6, 0, 4),
+	/* 18 */ EXIT(),
+};
+
+static const struct vgpu_func grid_barrier_func = {
+	.nregs = 7, .npreds = 1, .param_bytes = 12,
+};
+
+/* The largest grid of one-thread blocks a cooperative launch may have. */
+static __u32 max_coop_blocks(int fd)
+{
+	struct vgpu_info info = { 0 };
+
+	if (ioctl(fd, VGPU_IOCTL_GET_INFO, &info))
+		return 0;
+	return info.sm_count * info.max_blocks_per_sm;
+}
+
+/*
+ * A cooperative grid must be 8-aligned and fit the device at once, in
+ * blocks and in threads; one at the limit is taken.
+ */
+TEST_F(launch, grid_sync_checked_at_submit)
+{
+	struct vgpu_info info = { 0 };
+	struct { __u32 grid, block; __u64 ws; } cases[] = {
+		{ 1, 1, 4 },
+		{ 1, 1, 1 },
+		{ 0, 1, 8 },	/* grid: sm_count * max_blocks_per_sm + 1 */
+		{ 0, 1024, 8 },	/* grid: one block of 1024 past the threads */
+	};
+	size_t i;
+	int handle = load(self->fd, endless, 2, &endless_func, NULL, 0, NULL);
+
+	ASSERT_LT(0, handle);
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_GET_INFO, &info));
+	cases[2].grid = info.sm_count * info.max_blocks_per_sm + 1;
+	cases[3].grid = info.sm_count * info.max_threads_per_sm / 1024 + 1;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cmd_launch(&self->c, handle, cases[i].grid, cases[i].block, 0, 0);
+		self->c.ring[(self->c.put - 1) % RING].launch.grid_sync =
+			self->dev + cases[i].ws;
+		EXPECT_EQ(-1, submit(&self->c)) TH_LOG("case %zu", i);
+		EXPECT_EQ(EINVAL, errno);
+		self->c.put--;
+	}
+	/* At the limits: taken (and run, as the barrier test does). */
+	handle = load(self->fd, grid_barrier, 19, &grid_barrier_func, NULL, 0,
+		      NULL);
+	ASSERT_LT(0, handle);
+	((__u64 *)self->host)[0] = self->dev + 4096;
+	((__u32 *)self->host)[2] = ~0U;
+	cmd_memset(&self->c, self->dev, 0, 4, 2);
+	cmd_launch(&self->c, handle, info.sm_count * info.max_blocks_per_sm, 1,
+		   (uintptr_t)self->host, 12);
+	self->c.ring[(self->c.put - 1) % RING].launch.grid_sync = self->dev;
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(0, wait_for(&self->c, 2));
+}
+
+/*
+ * The blocks of a cooperative launch are resident together: at the
+ * largest grid, many more blocks than SM workers all wait at a grid
+ * barrier until the last arrives, and each sees every block counted.
+ * The registers read the workspace's address; an ordinary launch's read
+ * 0 (its blocks would find no barrier there).
+ */
+TEST_F(launch, grid_barrier_holds_every_block)
+{
+	static const struct vgpu_insn regs[] = {
+		LDP(VGPU_T_U64, 0, 0),
+		SREG(1, VGPU_SR_GRID_SYNC_HI),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 0, 0, 1),
+		SREG(1, VGPU_SR_GRID_SYNC_LO),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 0, 4, 1),
+		EXIT(),
+	};
+	struct vgpu_func rf = { .nregs = 2, .param_bytes = 8 };
+	__u32 n = max_coop_blocks(self->fd), i, bad = 0;
+	__u32 *out = (__u32 *)(self->host + 8192), *words = out + n;
+	__u64 *params = (__u64 *)self->host, ws = self->dev + 8;
+	int handle = load(self->fd, grid_barrier, 19, &grid_barrier_func, NULL,
+			  0, NULL);
+	int rh = load(self->fd, regs, 6, &rf, NULL, 0, NULL);
+
+	ASSERT_LT(0, handle);
+	ASSERT_LT(0, rh);
+	ASSERT_LT(1, n);
+	params[0] = self->dev + 4096;
+	((__u32 *)params)[2] = ~0U;
+	params[2] = self->dev + 64;
+	cmd_memset(&self->c, ws, 0, 4, 2);
+	cmd_launch(&self->c, handle, n, 1, (uintptr_t)params, 12);
+	self->c.ring[(self->c.put - 1) % RING].launch.grid_sync = ws;
+	cmd_copy(&self->c, (uintptr_t)out, self->dev + 4096, 4 * n, 1, 0, 0);
+	cmd_launch(&self->c, rh, 1, 1, (uintptr_t)&params[2], 8);
+	self->c.ring[(self->c.put - 1) % RING].launch.grid_sync = ws;
+	cmd_launch(&self->c, rh, 1, 1, (uintptr_t)&params[2], 8);
+	cmd_copy(&self->c, (uintptr_t)words, self->dev + 64, 8, 1, 0, 0);
+	cmd_launch(&self->c, rh, 1, 1, (uintptr_t)&params[2], 8);
+	self->c.ring[(self->c.put - 1) % RING].launch.grid_sync = ws;
+	cmd_copy(&self->c, (uintptr_t)(words + 2), self->dev + 64, 8, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, wait_for(&self->c, 8));
+	for (i = 0; i < n; i++)
+		bad += out[i] != n;
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(0, words[0]);
+	EXPECT_EQ(0, words[1]);
+	EXPECT_EQ((__u32)(ws >> 32), words[2]);
+	EXPECT_EQ((__u32)ws, words[3]);
+}
+
+/*
+ * A block of a gang that traps while the others wait at the barrier for
+ * it ends the whole launch with its report, at once: the waiting blocks
+ * are stopped and accounted for, and the channel fails.
+ */
+TEST_F(launch, fault_ends_a_waiting_gang)
+{
+	__u32 n = max_coop_blocks(self->fd);
+	__u64 *params = (__u64 *)self->host;
+	struct vgpu_chan_fault cf;
+	__u64 t0;
+	int handle = load(self->fd, grid_barrier, 19, &grid_barrier_func, NULL,
+			  0, NULL);
+
+	ASSERT_LT(0, handle);
+	ASSERT_LT(2, n);
+	params[0] = self->dev + 4096;
+	((__u32 *)params)[2] = n - 2;	/* this block traps */
+	cmd_memset(&self->c, self->dev, 0, 4, 2);
+	cmd_launch(&self->c, handle, n, 1, (uintptr_t)params, 12);
+	self->c.ring[(self->c.put - 1) % RING].launch.grid_sync = self->dev;
+	t0 = now_ns();
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(-1, wait_for(&self->c, 2));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_GT(5000000000ULL, now_ns() - t0);
+	EXPECT_EQ(VGPU_CHAN_LAUNCH_FAULT, self->c.status->error);
+	ASSERT_EQ(0, chan_fault(&self->c, &cf));
+	EXPECT_EQ(VGPU_KFAULT_TRAP, cf.kind);
+	EXPECT_EQ(n - 2, cf.block[0]);
+	EXPECT_EQ(8, cf.insn);
+}
+
+/* A gang whose barrier never completes ends at the time budget. */
+TEST_F(launch, watchdog_ends_a_waiting_gang)
+{
+	__u32 n = max_coop_blocks(self->fd);
+	__u64 *params = (__u64 *)self->host;
+	struct vgpu_chan_fault cf;
+	int handle = load(self->fd, grid_barrier, 19, &grid_barrier_func, NULL,
+			  0, NULL);
+
+	ASSERT_LT(0, handle);
+	params[0] = self->dev + 4096;
+	((__u32 *)params)[2] = ~0U;
+	/* One arrival short: the count starts at -1. */
+	cmd_memset(&self->c, self->dev, ~0U, 4, 2);
+	cmd_launch(&self->c, handle, n, 1, (uintptr_t)params, 12);
+	self->c.ring[(self->c.put - 1) % RING].launch.grid_sync = self->dev;
+	ASSERT_EQ(0, write_param("300"));
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(-1, wait_for(&self->c, 2));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(0, write_param("30000"));
+	EXPECT_EQ(VGPU_CHAN_TIMEOUT, self->c.status->error);
+	ASSERT_EQ(0, chan_fault(&self->c, &cf));
+	EXPECT_EQ(VGPU_KFAULT_TIMEOUT, cf.kind);
+}
+
+/*
+ * SIGKILL while an endless kernel runs: the process is gone at once and
+ * its memory is back. @gang: a cooperative launch whose blocks all wait
+ * at a grid barrier that never completes, or an ordinary endless one.
+ */
+static void kill_while_running(struct __test_metadata *_metadata, bool gang)
 {
 	struct vgpu_info info = { 0 };
 	int fd = open(DEV, O_RDWR | O_CLOEXEC), status, sync[2];
@@ -655,11 +858,19 @@ TEST(kill_endless_kernel)
 		if (cfd < 0 || ioctl(cfd, VGPU_IOCTL_MEM_ALLOC, &a) ||
 		    chan_open(cfd, &ch, st))
 			_exit(1);
-		h = load(cfd, endless, 2, &endless_func, NULL, 0, NULL);
-		if (h <= 0)
-			_exit(1);
-		cmd_launch(&ch, h, 64, 256, 0, 0);
-		if (submit(&ch) || write(sync[1], "x", 1) != 1)
+		if (gang) {
+			h = load(cfd, grid_barrier, 19, &grid_barrier_func,
+				 NULL, 0, NULL);
+			/* One arrival short; params at + 64, no block traps. */
+			cmd_memset(&ch, a.va, ~0U, 4, 2);
+			cmd_memset(&ch, a.va + 72, ~0U, 4, 1);
+			cmd_launch(&ch, h, max_coop_blocks(cfd), 1, a.va + 64, 12);
+			ch.ring[(ch.put - 1) % RING].launch.grid_sync = a.va;
+		} else {
+			h = load(cfd, endless, 2, &endless_func, NULL, 0, NULL);
+			cmd_launch(&ch, h, 64, 256, 0, 0);
+		}
+		if (h <= 0 || submit(&ch) || write(sync[1], "x", 1) != 1)
 			_exit(1);
 		pause();
 		_exit(0);
@@ -677,6 +888,16 @@ TEST(kill_endless_kernel)
 	EXPECT_EQ(baseline, info.mem_free);
 	close(sync[0]);
 	close(fd);
+}
+
+TEST(kill_endless_kernel)
+{
+	kill_while_running(_metadata, false);
+}
+
+TEST(kill_waiting_gang)
+{
+	kill_while_running(_metadata, true);
 }
 
 /*

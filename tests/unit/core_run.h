@@ -65,6 +65,68 @@ static inline int core_run_prog(const struct vgpu_insn *insns, unsigned int n,
 	return r;
 }
 
+/*
+ * A cooperative launch of the one kernel @func, as the module runs one:
+ * every block of @grid (x, y, z) resident at once and run in turns of
+ * @turn instructions, @grid_sync the grid workspace the kernel finds in
+ * GRID_SYNC_HI and GRID_SYNC_LO. Returns VGPU_RUN_DONE, VGPU_RUN_FAULT
+ * with *@fault (the first block to fault ends the launch), or -1 when the
+ * verifier refused the program.
+ */
+static inline int core_run_gang(const struct vgpu_insn *insns, unsigned int n,
+				struct vgpu_func func, const unsigned int grid[3],
+				unsigned int block, const void *params,
+				struct vgpu_range *ranges, uint64_t grid_sync,
+				unsigned int turn, struct vgpu_fault *fault)
+{
+	struct vgpu_program prog = { insns, n, &func, 1 };
+	struct vgpu_launch l = {
+		.prog = &prog, .func = &func,
+		.grid = { grid[0], grid[1], grid[2] }, .block = { block, 1, 1 },
+		.params = params, .mmu = ranges, .nsmid = 1,
+		.grid_sync = grid_sync,
+	};
+	unsigned int nb = grid[0] * grid[1] * grid[2], left = nb, i;
+	size_t bytes = (vgpu_block_bytes(&l) + 15) & ~(size_t)15;
+	struct vgpu_verdict v;
+	uint8_t *seen = calloc(n, 1);
+	uint32_t *stack = calloc(n, sizeof(*stack));
+	unsigned char *mem;
+	bool *done;
+	int r = vgpu_isa_verify(&prog, seen, stack, &v);
+
+	free(seen);
+	free(stack);
+	if (r) {
+		printf("# refused at %lld: %s\n", (long long)v.insn, v.msg);
+		return -1;
+	}
+	r = VGPU_RUN_DONE;
+	mem = aligned_alloc(16, bytes * nb);
+	done = calloc(nb, sizeof(*done));
+	for (i = 0; i < nb; i++)
+		vgpu_block_start((struct vgpu_block *)(mem + i * bytes), &l, i,
+				 true);
+	while (left && r != VGPU_RUN_FAULT) {
+		for (i = 0; i < nb && r != VGPU_RUN_FAULT; i++) {
+			struct vgpu_block *b = (struct vgpu_block *)(mem + i * bytes);
+
+			if (done[i])
+				continue;
+			r = vgpu_block_run(b, turn);
+			if (r == VGPU_RUN_FAULT && fault)
+				*fault = *vgpu_block_fault(b);
+			if (r == VGPU_RUN_DONE) {
+				done[i] = true;
+				left--;
+			}
+		}
+	}
+	free(done);
+	free(mem);
+	return r == VGPU_RUN_FAULT ? r : VGPU_RUN_DONE;
+}
+
 /* core_run_prog() of a program that is the one kernel @func. */
 static inline int core_run(const struct vgpu_insn *insns, unsigned int n,
 			   struct vgpu_func func, unsigned int grid,

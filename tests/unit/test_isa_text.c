@@ -87,6 +87,8 @@ static void canonical_lines(void)
 		"setp.s32 mod=lt dst=p2 a=r4 b=r5",
 		"ld.f32 mod=shared dst=r7 a=- imm=0x400",
 		"sreg.u32 mod=ctaid.x dst=r2",
+		"sreg.u32 mod=grid_sync_hi dst=r2",
+		"sreg.u32 mod=grid_sync_lo dst=r3",
 		"atom.u32 mod=global mod2=cas dst=r1 a=r2 b=r3 c=r4",
 		"shfl.u32 mod=bfly mod2=1 dst=r3 a=r4 b=#0x1 c=#0x1f imm=0xffffffff",
 		"vote.pred mod=any dst=p1 a=p0 imm=0xffffffff",

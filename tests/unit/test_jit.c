@@ -8,6 +8,7 @@
  * and the diagnostics for what is refused.
  */
 #include "core_run.h"
+#include "gridsync_ptx.h"
 #include "jit.h"
 #include "tap.h"
 
@@ -1064,6 +1065,88 @@ static void source_lines(void)
 	vg_jit_free(img);
 }
 
+/*
+ * %envreg1 and %envreg2 are the high and low halves of a cooperative
+ * launch's grid workspace.
+ */
+static void environment_registers(void)
+{
+	static const char ptx[] = PTX_HEAD
+		".visible .entry env(.param .u64 p)\n{\n"
+		"\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n"
+		"\tld.param.u64 %rd1, [p];\n"
+		"\tmov.u32 %r1, %envreg1;\n\tmov.u32 %r2, %envreg2;\n"
+		"\tst.global.v2.u32 [%rd1], {%r1, %r2};\n\tret;\n}\n";
+	static const unsigned int grid[3] = { 1, 1, 1 };
+	uint32_t out[2] = { 0, 0 };
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vg_jit_image *img = NULL;
+	uint64_t p = (uintptr_t)out;
+	char err[256];
+
+	if (vg_jit_compile(ptx, sizeof(ptx) - 1, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		return;
+	}
+	CHECK(core_run_gang(img->insns, img->ninsns, img->kernels[0].f, grid, 1,
+			    &p, mem, 0x123456789abcdef8ULL, 100, NULL) ==
+	      VGPU_RUN_DONE);
+	CHECK(out[0] == 0x12345678 && out[1] == 0x9abcdef8);
+	CHECK(core_run_gang(img->insns, img->ninsns, img->kernels[0].f, grid, 1,
+			    &p, mem, 0, 100, NULL) == VGPU_RUN_DONE);
+	CHECK(out[0] == 0 && out[1] == 0);
+	vg_jit_free(img);
+}
+
+/*
+ * nvcc's this_grid().sync() (tests/gridsync_ptx.h) over a 3 x 2 grid
+ * whose blocks take turns, as the module runs a cooperative launch:
+ * after each barrier every block sees all six blocks counted, and the
+ * workspace's arrival count is back at 0 with its sign bit flipped once
+ * per barrier. Without a workspace, the kernel traps.
+ */
+static void grid_sync_of_nvcc(void)
+{
+	enum { NB = 6, NR = 5 };
+	static const unsigned int grid[3] = { 3, 2, 1 };
+	uint32_t cnt[NR] = { 0 }, seen[NR * NB], ws[2] = { 0, 0 };
+	struct vgpu_range mem[4] = {
+		core_range(cnt, sizeof(cnt), true),
+		core_range(seen, sizeof(seen), true),
+		core_range(ws, sizeof(ws), true), { 0 },
+	};
+	struct vg_jit_image *img = NULL;
+	struct vgpu_fault fault = { 0 };
+	uint64_t pc = (uintptr_t)cnt, ps = (uintptr_t)seen;
+	int32_t nr = NR;
+	unsigned char params[20];
+	char err[256];
+	int i, bad = 0;
+
+	memset(seen, 0xff, sizeof(seen));
+	if (vg_jit_compile(gridsync_ptx, sizeof(gridsync_ptx) - 1, &img, err,
+			   sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		return;
+	}
+	REQUIRE_RES(1, img->kernels[0].nparams == 3 &&
+		    img->kernels[0].params[2].offset == 16);
+	memcpy(params, &pc, 8);
+	memcpy(params + 8, &ps, 8);
+	memcpy(params + 16, &nr, 4);
+	CHECK(core_run_gang(img->insns, img->ninsns, img->kernels[0].f, grid, 64,
+			    params, mem, (uintptr_t)ws, 300, &fault) ==
+	      VGPU_RUN_DONE);
+	for (i = 0; i < NR * NB; i++)
+		bad += seen[i] != NB;
+	CHECK(bad == 0);
+	CHECK(ws[0] == 0 && ws[1] == (NR % 2 ? 0x80000000u : 0));
+	CHECK(core_run_gang(img->insns, img->ninsns, img->kernels[0].f, grid, 64,
+			    params, mem, 0, 300, &fault) == VGPU_RUN_FAULT);
+	CHECK(fault.kind == VGPU_FAULT_TRAP);
+	vg_jit_free(img);
+}
+
 /* What the JIT refuses, at the instruction's line and column. */
 static void refusals(void)
 {
@@ -1088,6 +1171,9 @@ static void refusals(void)
 		  "11:71: call does not match prototype 'p'" },
 		{ "\tmov.u64 %rd1, k;\n", "11:16: the address of kernel 'k' is not supported" },
 		{ "\tld.u32 %r1, [f];\n", "11:14: 'f' is a function, not data" },
+		{ "\tmov.u32 %r1, %envreg0;\n", "11:15: %envreg0 is not supported (only %envreg1 and %envreg2, a cooperative launch's grid workspace)" },
+		{ "\tmov.u32 %r1, %envreg5;\n", "11:15: %envreg5 is not supported (only %envreg1 and %envreg2, a cooperative launch's grid workspace)" },
+		{ "\tmov.u32 %r1, %envreg31;\n", "11:15: %envreg31 is not supported (only %envreg1 and %envreg2, a cooperative launch's grid workspace)" },
 	};
 	unsigned int i;
 
@@ -1125,6 +1211,8 @@ static const struct tap_test tests[] = {
 	TAP_TEST(source_lines),
 	TAP_TEST(allocated_registers_keep_results),
 	TAP_TEST(declared_registers_are_not_slots),
+	TAP_TEST(environment_registers),
+	TAP_TEST(grid_sync_of_nvcc),
 	TAP_TEST(refusals),
 };
 

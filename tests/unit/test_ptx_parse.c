@@ -301,6 +301,8 @@ static void special_registers(void)
 		{ "%globaltimer", PTX_SR_GLOBALTIMER, 0 },
 		{ "%dynamic_smem_size", PTX_SR_DYNAMIC_SMEM_SIZE, 0 },
 		{ "%total_smem_size", PTX_SR_TOTAL_SMEM_SIZE, 0 },
+		{ "%envreg0", PTX_SR_ENVREG, 0 }, { "%envreg2", PTX_SR_ENVREG, 2 },
+		{ "%envreg31", PTX_SR_ENVREG, 31 },
 	};
 	char body[128];
 	size_t i;
@@ -872,6 +874,9 @@ static void malformed_input(void)
 		{ K("mov.u32 %r9, 0;"), "8:9: unknown register '%r9'" },
 		{ K("mov.u32 %r1, %tid.w;"), "8:14: unknown register '%tid.w'" },
 		{ K("mov.u32 %r1, %tid;"), "8:14: unknown register '%tid'" },
+		{ K("mov.u32 %r1, %envreg32;"), "8:14: unknown register '%envreg32'" },
+		{ K("mov.u32 %r1, %envreg01;"), "8:14: unknown register '%envreg01'" },
+		{ K("mov.u32 %r1, %envreg;"), "8:14: unknown register '%envreg'" },
 		{ K("mov.u32 %r1, nosuch;"), "8:14: unknown symbol 'nosuch'" },
 		{ K("ld.u32 %r1, [nosuch+4];"), "8:14: unknown symbol 'nosuch'" },
 		{ K("@%p2 ret;"), "8:2: unknown register '%p2'" },

@@ -6,7 +6,9 @@
 # devchain, dynsmem, math, votes, link through cuLink*, barriers (named
 # barriers with thread counts), library (loaded with cuLibraryLoadData,
 # launched through its CUkernel), launchex (cuLaunchKernelEx with a
-# priority, a launch completion event and a cooperative grid), and the
+# priority, a launch completion event and a cooperative grid), gridsync
+# (cooperative grids whose phases are separated by cooperative groups'
+# grid.sync(): a prefix sum and a diffusion, checked against the host's), and the
 # streams programs: streams (the streams chapter of "CUDA by Example"),
 # callback (the Programming Guide's stream callbacks), simplestreams and
 # threads (several host threads with streams of their own), whose times
@@ -17,7 +19,7 @@
 # cuGetProcAddress_v2 too and runs vectorAdd through those pointers) and
 # peers (peer queries and a copy between the two devices through the
 # host; the suite runs with num_devices=2). All of those but library,
-# launchex, memops, peers and the streams programs also compare their
+# launchex, gridsync, memops, peers and the streams programs also compare their
 # results with an H100's
 # (tests/samples/ref): bit for bit, or within PTX's bounds for approximate
 # instructions; "matches the H100's" is printed per result.
@@ -25,17 +27,17 @@ cd "$(dirname "$0")/../.." || exit 1
 export VGPU_SAMPLE_REF=tests/samples/ref
 n=0
 fail=0
-echo "1..24"
+echo "1..25"
 for s in "bandwidth 8" pitched_copy vectoradd hello matmul reduce histogram \
 	globals grid2d devchain dynsmem math votes link barriers library streams \
-	callback simplestreams threads memops launchex dlopen peers; do
+	callback simplestreams threads memops launchex gridsync dlopen peers; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	out=$(build/samples/$s 2>&1)
 	status=$?
 	if [ $status -eq 0 ] && echo "$out" | grep -q '^Result = PASS$'; then
 		echo "ok $n sample $s verifies its results"
-		echo "$out" | grep "the H100's\| ms\|callback\|libcuda.so.1 loaded\|resolved\|PeerAccess\|through the host" |
+		echo "$out" | grep "the H100's\| ms\|callback\|libcuda.so.1 loaded\|resolved\|PeerAccess\|through the host\|cooperative" |
 			sed 's/^/# /'
 	else
 		echo "not ok $n sample $s (exit status $status)"
