@@ -25,8 +25,12 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-/* Bumped when an ioctl or a structure changes incompatibly. */
-#define VGPU_ABI_VERSION 1
+/*
+ * Bumped when an ioctl or a structure changes incompatibly. 2: a launch
+ * command carries its grid workspace (VGPU_CMD_LAUNCH.grid_sync), which
+ * an older module would ignore.
+ */
+#define VGPU_ABI_VERSION 2
 
 /* ioctl type byte (unused in Documentation/userspace-api/ioctl). */
 #define VGPU_IOCTL_TYPE 0xB9
