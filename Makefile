@@ -285,6 +285,15 @@ $(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h tests/gridsync_ptx.h libvgpu/inc
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
 
+# devmalloc_api runs the kernels the H100 ran for its reference log,
+# compiled by nvcc (outside build/tests/e2e, whose files are all tests).
+DEVMALLOC_PTX := $(BUILD)/tests/e2e-ptx/devmalloc_k.ptx
+$(DEVMALLOC_PTX): tests/e2e/ref/h100_devmalloc_k.cu
+	@mkdir -p $(@D)
+	nvcc -ptx -arch=compute_75 $< -o $@
+$(BUILD)/tests/e2e/devmalloc_api: $(DEVMALLOC_PTX)
+$(BUILD)/tests/e2e/devmalloc_api: CPPFLAGS += '-DPTX_FILE="$(DEVMALLOC_PTX)"'
+
 # What tests/vm/smi.sh watches vgpu-smi report.
 $(BUILD)/tests/vm/gpu_holder: tests/vm/gpu_holder.c libvgpu/include/cuda.h $(LIBVGPU)
 	@mkdir -p $(@D)

@@ -164,6 +164,18 @@ const struct vgpu_fault *vgpu_block_fault(const struct vgpu_block *b);
  */
 bool vgpu_core_lookup(void *mmu, u64 va, struct vgpu_range *r);
 
+/*
+ * Provided by the host: the device heap of context @mmu (VGPU_OP_MALLOC
+ * and VGPU_OP_FREE). vgpu_core_malloc() returns the block's address, or
+ * 0 when there is no room or no heap. vgpu_core_free() returns
+ * VGPU_FAULT_NONE when it freed the block at @va or left @va alone
+ * (0, or memory outside the heap), VGPU_FAULT_TRAP for an address in
+ * the heap that is no live block, VGPU_FAULT_ADDRESS for one where
+ * nothing is mapped. Both run where nothing may sleep.
+ */
+u64 vgpu_core_malloc(void *mmu, u64 size);
+u32 vgpu_core_free(void *mmu, u64 va);
+
 /* Provided by the host: nanoseconds of a monotonic clock. */
 u64 vgpu_core_time_ns(void);
 

@@ -1233,6 +1233,27 @@ static int vgpu_atom(struct vgpu_block *b, struct vgpu_warp *w,
 	return 0;
 }
 
+/* Device heap: each lane's call in turn, as the host's allocator sees them. */
+static int vgpu_heap_op(struct vgpu_block *b, struct vgpu_warp *w,
+			const struct vgpu_insn *in, u32 em)
+{
+	u32 m, lane, kind;
+
+	for (m = em; m; m &= m - 1) {
+		lane = __builtin_ctz(m);
+		if (in->op == VGPU_OP_MALLOC) {
+			REG(w, in->dst, lane) =
+				vgpu_core_malloc(b->l->mmu, REG(w, in->a, lane));
+			continue;
+		}
+		kind = vgpu_core_free(b->l->mmu, REG(w, in->a, lane));
+		if (kind != VGPU_FAULT_NONE)
+			return vgpu_fail(b, w, 1U << lane, kind,
+					 REG(w, in->a, lane));
+	}
+	return 0;
+}
+
 /* --- bits ----------------------------------------------------------------- */
 
 /* Bits set (no libgcc helper: the core stands alone in the kernel). */
@@ -1849,6 +1870,12 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 			break;
 		case VGPU_OP_MEMBAR:
 			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+			break;
+		case VGPU_OP_MALLOC:
+		case VGPU_OP_FREE:
+			ret = vgpu_heap_op(b, w, in, em);
+			if (ret)
+				return ret;
 			break;
 		case VGPU_OP_POPC:
 		case VGPU_OP_CLZ:

@@ -113,6 +113,8 @@ static const struct vgpu_op_spec vgpu_ops[VGPU_OP_COUNT] = {
 	[VGPU_OP_COPYSIGN] = { "copysign", T_FLT, OPND_REG, OPND_REG, OPND_REG },
 	[VGPU_OP_BAR_RED] = { "barred", T_B32 | T_PRED, OPND_REG, OPND_PRED,
 			      OPND_REG_INLINE, OPND_REG_INLINE, .imm = 1 },
+	[VGPU_OP_MALLOC] = { "malloc", TB(VGPU_T_U64), OPND_REG, OPND_REG },
+	[VGPU_OP_FREE] = { "free", TB(VGPU_T_U64), OPND_NONE, OPND_REG },
 };
 
 /**

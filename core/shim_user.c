@@ -35,6 +35,26 @@ bool vgpu_core_lookup(void *mmu, u64 va, struct vgpu_range *r)
 	return false;
 }
 
+/*
+ * User-space builds have no device heap: malloc finds no room, as in a
+ * context without one, and free accepts only 0 and mapped addresses.
+ */
+u64 vgpu_core_malloc(void *mmu, u64 size)
+{
+	(void)mmu;
+	(void)size;
+	return 0;
+}
+
+u32 vgpu_core_free(void *mmu, u64 va)
+{
+	struct vgpu_range r;
+
+	if (!va || vgpu_core_lookup(mmu, va, &r))
+		return VGPU_FAULT_NONE;
+	return VGPU_FAULT_ADDRESS;
+}
+
 u64 vgpu_core_time_ns(void)
 {
 	struct timespec ts;

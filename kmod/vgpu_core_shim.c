@@ -47,3 +47,20 @@ bool vgpu_core_lookup(void *mmu, u64 va, struct vgpu_range *r)
 	r->writable = s.writable;
 	return !!r->ptr;
 }
+
+/* The device heap (vgpu_heap.c), from the same place as the lookups. */
+u64 vgpu_core_malloc(void *mmu, u64 size)
+{
+	struct vgpu_ctx *ctx = mmu;
+
+	lockdep_assert_held_read(&ctx->vm.lock);
+	return vgpu_heap_malloc(ctx, size);
+}
+
+u32 vgpu_core_free(void *mmu, u64 va)
+{
+	struct vgpu_ctx *ctx = mmu;
+
+	lockdep_assert_held_read(&ctx->vm.lock);
+	return vgpu_heap_free(ctx, va);
+}

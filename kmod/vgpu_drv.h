@@ -31,6 +31,8 @@
  *     A lookup in a maple tree takes only RCU's read side; the tree of
  *     host ranges is in RCU mode, so vgpu_vm_is_host() may look without
  *     4 (inside 2) for placing work.
+ *   - vgpu_heap.lock (spinlock): a device heap's bitmaps; inside 4,
+ *     held for reading by the SM workers that malloc and free.
  *   - the internal locks of wait queues and workqueues.
  *
  * What follows from the order:
@@ -134,12 +136,17 @@ struct vgpu_chunk {
 	struct list_head link;
 };
 
-/* One allocation, as user space sees it. */
+/*
+ * One allocation, as user space sees it; or, @hidden, one the module made
+ * for itself (the device heap), which kernels reach but MEM_QUERY and
+ * MEM_FREE do not see.
+ */
 struct vgpu_alloc {
 	u64 va;
 	u64 size;		/* as requested */
 	u64 span;		/* as reserved: a multiple of the granule */
 	struct vgpu_chunk *chunk;
+	bool hidden;
 };
 
 /*
@@ -170,7 +177,11 @@ struct vgpu_host_range {
  * @shared: chunks that hold small allocations.
  * @hosts: host ranges mapped into the context, by address range.
  * @host_bufs: host memory allocated and not yet mapped, by id.
+ * @heap: the device heap kernels malloc from, or NULL (vgpu_heap.c); set
+ *	once.
  */
+struct vgpu_heap;
+
 struct vgpu_vm {
 	struct rw_semaphore lock;	/* protects the fields below */
 	u64 base;
@@ -180,6 +191,22 @@ struct vgpu_vm {
 	struct list_head shared;
 	struct maple_tree hosts;
 	struct xarray host_bufs;
+	struct vgpu_heap *heap;
+};
+
+/*
+ * struct vgpu_heap - a context's device heap (vgpu_heap.c): @granules
+ * granules of VGPU_HEAP_ALIGN bytes from device address @va, a hidden
+ * allocation. Set up before it is published in vgpu_vm.heap; then only
+ * the fields under @lock change.
+ */
+struct vgpu_heap {
+	u64 va;
+	unsigned long granules;
+	spinlock_t lock;	/* protects the fields below */
+	unsigned long *used;	/* granules in blocks */
+	unsigned long *start;	/* granules that start a block */
+	unsigned long next;	/* where the next search begins */
 };
 
 /*
@@ -297,7 +324,14 @@ int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data);
 int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s);
+int vgpu_vm_place(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc);
 bool vgpu_vm_is_host(struct vgpu_vm *vm, u64 va);
+
+/* vgpu_heap.c */
+int vgpu_ioctl_heap_create(struct vgpu_ctx *ctx, void *data);
+u64 vgpu_heap_malloc(struct vgpu_ctx *ctx, u64 size);
+u32 vgpu_heap_free(struct vgpu_ctx *ctx, u64 va);
+void vgpu_heap_fini(struct vgpu_vm *vm);
 
 /* vgpu_host.c */
 int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data);

@@ -46,6 +46,8 @@ static int vgpu_release(struct inode *inode, struct file *file)
 
 	vgpu_chan_fini(ctx);
 	vgpu_modules_fini(ctx);
+	/* The heap's bookkeeping; its memory goes with the address space. */
+	vgpu_heap_fini(&ctx->vm);
 	vgpu_vm_fini(ctx);
 	put_device(&ctx->vdev->dev);
 	kfree(ctx);
@@ -103,6 +105,8 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 		   vgpu_ioctl_module_unload),
 	VGPU_IOCTL(VGPU_IOCTL_CHAN_FAULT, sizeof(struct vgpu_chan_fault),
 		   vgpu_ioctl_chan_fault),
+	VGPU_IOCTL(VGPU_IOCTL_HEAP_CREATE, sizeof(struct vgpu_heap_create),
+		   vgpu_ioctl_heap_create),
 };
 
 /*

@@ -9,7 +9,9 @@
  * larger ones get a chunk of their own. Two maple trees index a context's
  * chunks and its allocations by address range. The allocations' tree and
  * a third, of host ranges (vgpu_host.c, vgpu_host_alloc.c), are what
- * vgpu_vm_translate() walks to find what a device address reaches.
+ * vgpu_vm_translate() walks to find what a device address reaches. The
+ * module's own allocations (the device heap, vgpu_heap.c) are hidden:
+ * engines reach them, MEM_QUERY and MEM_FREE do not see them.
  *
  * Locking: vgpu_vm.lock, held for writing, serialises every change to a
  * context's address space (window, trees, shared-chunk list and bitmaps);
@@ -41,6 +43,7 @@ void vgpu_vm_init(struct vgpu_vm *vm)
 	 */
 	mt_init_flags(&vm->hosts, MT_FLAGS_USE_RCU);
 	xa_init_flags(&vm->host_bufs, XA_FLAGS_ALLOC);
+	vm->heap = NULL;
 }
 
 static int vgpu_mem_charge(struct vgpu_device *vdev, u64 bytes)
@@ -231,6 +234,42 @@ int vgpu_ioctl_set_va_window(struct vgpu_ctx *ctx, void *data)
 }
 
 /**
+ * vgpu_vm_place() - give @alloc (@size set, at most the device's memory)
+ * its place in the window and in the allocation tree, and its memory.
+ * Return: 0, -EINVAL (no window), -ENOMEM (no memory), -ENOSPC (no room
+ * in the window).
+ */
+int vgpu_vm_place(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
+{
+	struct vgpu_vm *vm = &ctx->vm;
+	struct vgpu_chunk *chunk;
+	int ret;
+
+	lockdep_assert_held_write(&vm->lock);
+	if (!vm->size)
+		return -EINVAL;
+	if (alloc->size <= VGPU_SUBALLOC_MAX) {
+		alloc->span = round_up(alloc->size, VGPU_SUBALLOC_ALIGN);
+		ret = vgpu_suballoc(ctx, alloc);
+		if (ret)
+			return ret;
+	} else {
+		alloc->span = round_up(alloc->size, VGPU_VA_ALIGN);
+		chunk = vgpu_chunk_create(ctx, alloc->span, false);
+		if (IS_ERR(chunk))
+			return PTR_ERR(chunk);
+		alloc->chunk = chunk;
+		alloc->va = chunk->va;
+	}
+	ret = mtree_insert_range(&vm->allocs, alloc->va,
+				 alloc->va + alloc->span - 1, alloc,
+				 GFP_KERNEL_ACCOUNT);
+	if (ret)
+		vgpu_unplace(ctx, alloc);
+	return ret;
+}
+
+/**
  * vgpu_ioctl_mem_alloc() - VGPU_IOCTL_MEM_ALLOC.
  * Return: 0, -EINVAL (bad arguments, no window), -ENOMEM (no memory),
  * -ENOSPC (no room in the window).
@@ -240,7 +279,6 @@ int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data)
 	struct vgpu_mem_alloc *a = data;
 	struct vgpu_vm *vm = &ctx->vm;
 	struct vgpu_alloc *alloc;
-	struct vgpu_chunk *chunk;
 	int ret;
 
 	if (a->flags || a->pad || !a->size)
@@ -255,41 +293,14 @@ int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data)
 	alloc->size = a->size;
 
 	down_write(&vm->lock);
-	if (!vm->size) {
-		ret = -EINVAL;
-		goto err_unlock;
-	}
-	if (a->size <= VGPU_SUBALLOC_MAX) {
-		alloc->span = round_up(a->size, VGPU_SUBALLOC_ALIGN);
-		ret = vgpu_suballoc(ctx, alloc);
-		if (ret)
-			goto err_unlock;
-	} else {
-		alloc->span = round_up(a->size, VGPU_VA_ALIGN);
-		chunk = vgpu_chunk_create(ctx, alloc->span, false);
-		if (IS_ERR(chunk)) {
-			ret = PTR_ERR(chunk);
-			goto err_unlock;
-		}
-		alloc->chunk = chunk;
-		alloc->va = chunk->va;
-	}
-	ret = mtree_insert_range(&vm->allocs, alloc->va,
-				 alloc->va + alloc->span - 1, alloc,
-				 GFP_KERNEL_ACCOUNT);
-	if (ret)
-		goto err_unplace;
+	ret = vgpu_vm_place(ctx, alloc);
 	up_write(&vm->lock);
-
+	if (ret) {
+		kfree(alloc);
+		return ret;
+	}
 	a->va = alloc->va;
 	return 0;
-
-err_unplace:
-	vgpu_unplace(ctx, alloc);
-err_unlock:
-	up_write(&vm->lock);
-	kfree(alloc);
-	return ret;
 }
 
 /**
@@ -310,7 +321,7 @@ int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data)
 
 	down_write(&vm->lock);
 	alloc = mtree_load(&vm->allocs, f->va);
-	if (!alloc) {
+	if (!alloc || alloc->hidden) {
 		ret = -ENOENT;
 	} else if (alloc->va != f->va) {
 		ret = -EINVAL;
@@ -342,7 +353,7 @@ int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data)
 
 	down_read(&vm->lock);
 	alloc = mtree_load(&vm->allocs, q->va);
-	if (alloc) {
+	if (alloc && !alloc->hidden) {
 		q->base = alloc->va;
 		q->size = alloc->size;
 	} else {

@@ -496,7 +496,8 @@ static CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 	if (dst % elem || pitch % elem || height > UINT32_MAX ||
 	    width > SIZE_MAX / elem || (height > 1 && pitch < width * elem) ||
 	    (height > 1 && pitch > (SIZE_MAX - width * elem) / (height - 1)) ||
-	    !vg_dev_range(ctx, dst, (height - 1) * pitch + width * elem)) {
+	    (!vg_dev_range(ctx, dst, (height - 1) * pitch + width * elem) &&
+	     !vg_heap_holds(ctx, dst, (height - 1) * pitch + width * elem))) {
 		r = CUDA_ERROR_INVALID_VALUE;
 		goto out;
 	}

@@ -4,10 +4,13 @@
  * memory configurations, with the defaults, rounding, ranges and error
  * codes of NVIDIA's driver on an H100 (tests/e2e/ref/h100_api.log).
  *
- * vgpu keeps the values and reports them; none changes how kernels run
- * yet: a thread's stack is what the JIT gives it, each module's printf
- * FIFO has its own size (jit.h), there is no device malloc or device
- * runtime, no L2 to persist lines in, and one shared memory size per SM.
+ * The malloc heap's size is what the context's heap gets when the first
+ * kernel that may call malloc or free is launched (heap.c); from then on
+ * it is fixed, as on the H100 (tests/e2e/ref/h100_devmalloc.log). The
+ * other values are kept and reported; none changes how kernels run yet:
+ * a thread's stack is what the JIT gives it, each module's printf FIFO
+ * has its own size (jit.h), there is no device runtime, no L2 to persist
+ * lines in, and one shared memory size per SM.
  * Limits a device without the feature cannot have say so: the device
  * runtime's sync depth and CIG's fallback are unsupported (as on an H100),
  * and a persisting L2 size is capped by MAX_PERSISTING_L2_CACHE_SIZE,
@@ -61,6 +64,9 @@ void vg_ctx_config_init(struct CUctx_st *ctx)
 	l[CU_LIMIT_CIG_ENABLED] = 0;
 	ctx->cache_config = CU_FUNC_CACHE_PREFER_NONE;
 	ctx->printf_launched = false;
+	ctx->heap_created = false;
+	ctx->heap_va = 0;
+	ctx->heap_size = 0;
 }
 
 /*
@@ -131,6 +137,9 @@ static CUresult vg_limit_value(const struct CUctx_st *ctx, CUlimit limit,
 		*out = v > VG_FIFO_MAX ? VG_FIFO_MAX : v;
 		return CUDA_SUCCESS;
 	case CU_LIMIT_MALLOC_HEAP_SIZE:
+		/* Fixed once the heap exists, even at the same value. */
+		if (ctx->heap_created)
+			return CUDA_ERROR_INVALID_VALUE;
 		/* At most the device's memory (the H100 caps it below that). */
 		max = vg_devices[ctx->dev].info.mem_size / VG_HEAP_UNIT *
 			VG_HEAP_UNIT;

@@ -241,6 +241,8 @@ CUresult vg_launch(CUfunction f, const struct vg_launch *l)
 		if (!done[i] || done[i]->ctx != ctx)
 			r = CUDA_ERROR_INVALID_HANDLE;
 	}
+	if (!r)
+		r = vg_heap_ready(ctx, f);
 	if (r) {
 		pthread_mutex_unlock(&vg_lock);
 		return r;

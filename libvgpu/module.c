@@ -243,6 +243,7 @@ CUresult vg_module_create(struct CUctx_st *ctx, const void *image,
 			info->shared_mem_per_block > mod->funcs[i].k->f.shared_bytes ?
 			info->shared_mem_per_block - mod->funcs[i].k->f.shared_bytes : 0;
 		mod->funcs[i].carveout = -1;
+		mod->funcs[i].uses_heap = vg_heap_used(mod->img, i);
 	}
 	r = vg_module_globals(ctx, mod);
 	if (!r)

@@ -161,6 +161,9 @@ struct CUctx_st {
 	size_t limits[CU_LIMIT_MAX];
 	int cache_config;	/* CUfunc_cache */
 	bool printf_launched;	/* the printf FIFO's size is fixed */
+	bool heap_created;	/* the malloc heap exists, its size fixed */
+	uint64_t heap_va;	/* where it is, once created */
+	uint64_t heap_size;
 	unsigned int refs;	/* registry + stack slots */
 	bool primary;
 };
@@ -202,6 +205,7 @@ struct CUfunc_st {
 	int cache_config;	/* CUfunc_cache, as set */
 	int cluster[5];		/* the cluster attributes, width to policy */
 	struct vg_old_launch old;	/* cuFuncSetBlockShape, cuParamSet* */
+	bool uses_heap;		/* its code calls malloc or free (heap.c) */
 };
 
 /*
@@ -346,6 +350,11 @@ size_t vg_printf_format(char *out, size_t size, const char *fmt,
 			const unsigned char *args, size_t nargs,
 			size_t (*str)(void *arg, uint64_t addr, char *buf,
 				      size_t len), void *str_arg);
+
+/* heap.c: the device heap of kernels' malloc and free */
+bool vg_heap_used(const struct vg_jit_image *img, uint32_t kernel);
+CUresult vg_heap_ready(struct CUctx_st *ctx, const struct CUfunc_st *f);
+bool vg_heap_holds(const struct CUctx_st *ctx, CUdeviceptr va, size_t n);
 
 /* launch.c: one kernel launch, as every launch call describes it. */
 struct vg_launch {

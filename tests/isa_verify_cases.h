@@ -292,6 +292,25 @@ static const struct vcase cases[] = {
 		I(.op = VGPU_OP_BAR_RED, .type = VGPU_T_U32, .mod = VGPU_BAR_AND,
 		  .guard = NONE), EXIT }, 2, { 0 }, 0,
 	  "popc writes a register; and, or write a predicate" },
+	{ "malloc and free", {
+		I(.op = VGPU_OP_MALLOC, .type = VGPU_T_U64, .guard = NONE,
+		  .dst = 1, .a = 2),
+		I(.op = VGPU_OP_FREE, .type = VGPU_T_U64, .guard = 0, .a = 1),
+		EXIT }, 3, { 0 }, -2, NULL },
+	{ "malloc of 32 bits", {
+		I(.op = VGPU_OP_MALLOC, .type = VGPU_T_U32, .guard = NONE,
+		  .dst = 1, .a = 2), EXIT }, 2, { 0 }, 0,
+	  "type not allowed for the operation" },
+	{ "malloc of an immediate size", {
+		I(.op = VGPU_OP_MALLOC, .type = VGPU_T_U64, .guard = NONE,
+		  .dst = 1, .flags = VGPU_IF_B_IMM, .imm = 16), EXIT }, 2, { 0 },
+	  0, "immediate operand where a register is required" },
+	{ "malloc's size out of range", {
+		I(.op = VGPU_OP_MALLOC, .type = VGPU_T_U64, .guard = NONE,
+		  .dst = 1, .a = 4), EXIT }, 2, { 0 }, 0, "register out of range" },
+	{ "free with a destination", {
+		I(.op = VGPU_OP_FREE, .type = VGPU_T_U64, .guard = NONE,
+		  .dst = 1, .a = 2), EXIT }, 2, { 0 }, 0, "unused operand is not 0" },
 	{ "too many predicates", { EXIT }, 1,
 	  { .nregs = 1, .npreds = VGPU_MAX_PREDS + 1 }, -1,
 	  "predicate count out of range" },

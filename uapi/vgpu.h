@@ -28,7 +28,7 @@
 /*
  * Bumped when an ioctl or a structure changes incompatibly. 2: a launch
  * command carries its grid workspace (VGPU_CMD_LAUNCH.grid_sync), which
- * an older module would ignore.
+ * an older module would ignore; VGPU_IOCTL_HEAP_CREATE is new.
  */
 #define VGPU_ABI_VERSION 2
 
@@ -603,6 +603,32 @@ struct vgpu_module_unload {
 	__u32 flags;
 };
 
+/**
+ * struct vgpu_heap_create - VGPU_IOCTL_HEAP_CREATE: give the context its
+ * device heap, the memory that kernels' VGPU_OP_MALLOC hands out and
+ * VGPU_OP_FREE takes back. Once per context; it lasts as long as the
+ * context. The module allocates it, charged as device memory, inside the
+ * VA window; it is no allocation of user space's: MEM_QUERY and MEM_FREE
+ * do not see it. Until a context has a heap, every MALLOC returns 0.
+ * @size: In. Bytes, nonzero, a multiple of VGPU_HEAP_ALIGN.
+ * @flags: In. Must be 0.
+ * @pad: Structure padding. Must be 0.
+ * @va: Out. The heap's first address, a multiple of VGPU_VA_ALIGN.
+ *
+ * Errors: -EINVAL for a bad size, flags or padding, or no window yet;
+ * -EBUSY if the context has a heap; -ENOMEM when the device (or the
+ * caller's memory cgroup) has no room, -ENOSPC when the window does.
+ */
+struct vgpu_heap_create {
+	__u64 size;
+	__u32 flags;
+	__u32 pad;
+	__u64 va;
+};
+
+/* The heap's granule: every block's address and span are multiples. */
+#define VGPU_HEAP_ALIGN 16ULL
+
 #define VGPU_IOCTL_GET_INFO _IOWR(VGPU_IOCTL_TYPE, 0x00, struct vgpu_info)
 #define VGPU_IOCTL_SET_VA_WINDOW _IOW(VGPU_IOCTL_TYPE, 0x01, struct vgpu_va_window)
 #define VGPU_IOCTL_MEM_ALLOC _IOWR(VGPU_IOCTL_TYPE, 0x02, struct vgpu_mem_alloc)
@@ -618,5 +644,6 @@ struct vgpu_module_unload {
 #define VGPU_IOCTL_MODULE_LOAD _IOWR(VGPU_IOCTL_TYPE, 0x0c, struct vgpu_module_load)
 #define VGPU_IOCTL_MODULE_UNLOAD _IOW(VGPU_IOCTL_TYPE, 0x0d, struct vgpu_module_unload)
 #define VGPU_IOCTL_CHAN_FAULT _IOWR(VGPU_IOCTL_TYPE, 0x0e, struct vgpu_chan_fault)
+#define VGPU_IOCTL_HEAP_CREATE _IOWR(VGPU_IOCTL_TYPE, 0x0f, struct vgpu_heap_create)
 
 #endif /* _UAPI_VGPU_H */

@@ -124,7 +124,17 @@
  * PRED.
  */
 #define VGPU_OP_BAR_RED 51
-#define VGPU_OP_COUNT 52
+/*
+ * The context's device heap (CUDA's in-kernel malloc and free), type U64:
+ * MALLOC sets d to the address of a (register) bytes, 16-aligned and
+ * distinct from every live block, or to 0 when the heap has no room or
+ * the context has none; FREE frees the block at a (register): 0 is left
+ * alone, the address of no live block inside the heap traps, and one
+ * outside it faults unless something is mapped there, as on an H100.
+ */
+#define VGPU_OP_MALLOC 52
+#define VGPU_OP_FREE 53
+#define VGPU_OP_COUNT 54
 
 /* SHFL (mod); b is the lane or delta, c the clamp and segment mask. */
 #define VGPU_SHFL_UP 0

@@ -489,8 +489,12 @@ static void vg_resolve(struct vg_link *l, unsigned int i)
 				      f->name, l->in[i].name, l->in[e->def].name);
 		else if (e->def >= 0)
 			vg_check_call(l, i, f, e);
-		/* vprintf is the JIT's own; others have to be defined. */
-		else if (l->called[i][j] && strcmp(f->name, "vprintf"))
+		/*
+		 * vprintf, malloc and free are the JIT's own; others have
+		 * to be defined.
+		 */
+		else if (l->called[i][j] && strcmp(f->name, "vprintf") &&
+			 strcmp(f->name, "malloc") && strcmp(f->name, "free"))
 			vg_link_error(l, "error   : Undefined reference to '%s' in '%s'",
 				      f->name, l->in[i].name);
 	}

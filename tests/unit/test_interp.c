@@ -721,6 +721,42 @@ static void faults(void)
 	CHECK(fault.kind == VGPU_FAULT_TRAP && fault.insn == 3);
 }
 
+/*
+ * The heap operations reach the host's allocator, which here (user space)
+ * has no heap: malloc gives 0 to every lane, free takes 0 and mapped
+ * addresses and faults on the rest, with the address.
+ */
+static void heap_without_a_heap(void)
+{
+	uint64_t buf[4] = { 1, 1, 1, 1 };
+	struct vgpu_range mem[2] = { core_range(buf, sizeof(buf), true), { 0 } };
+	uint64_t params[3] = { (uintptr_t)buf, 16, (uintptr_t)buf };
+	struct vgpu_func f = { .nregs = 4, .npreds = 1, .param_bytes = 24 };
+	struct vgpu_fault fault;
+	struct vgpu_insn p[] = {
+		LDP(VGPU_T_U64, 0, 0),
+		LDP(VGPU_T_U64, 1, 8),
+		INSN(.op = VGPU_OP_MALLOC, .type = VGPU_T_U64, .dst = 2, .a = 1),
+		SREG(3, VGPU_SR_TID_X),
+		OPI(VGPU_OP_SHL, VGPU_T_U64, 3, 3, 3),
+		OP3(VGPU_OP_ADD, VGPU_T_U64, 3, 0, 3),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U64, 3, 0, 2),
+		INSN(.op = VGPU_OP_FREE, .type = VGPU_T_U64, .a = 2),
+		LDP(VGPU_T_U64, 1, 16),
+		INSN(.op = VGPU_OP_FREE, .type = VGPU_T_U64, .a = 1),
+		EXIT(),
+	};
+	unsigned int n = sizeof(p) / sizeof(p[0]), i;
+
+	CHECK(core_run(p, n, f, 1, 4, params, mem, &fault) == VGPU_RUN_DONE);
+	for (i = 0; i < 4; i++)
+		CHECK(buf[i] == 0);
+	params[2] = 0x1234;
+	CHECK(core_run(p, n, f, 1, 4, params, mem, &fault) == VGPU_RUN_FAULT);
+	CHECK(fault.kind == VGPU_FAULT_ADDRESS && fault.insn == n - 2 &&
+	      fault.thread == 0 && fault.addr == 0x1234);
+}
+
 static double ulp_err32(uint64_t got, float want)
 {
 	float g = ffrom(got);
@@ -1429,6 +1465,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(barrier_orders_shared_memory),
 	TAP_TEST(memory_spaces),
 	TAP_TEST(faults),
+	TAP_TEST(heap_without_a_heap),
 	TAP_TEST(budget_returns_control),
 	TAP_TEST(clocks),
 	TAP_TEST(float_functions),

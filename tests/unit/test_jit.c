@@ -1147,6 +1147,98 @@ static void grid_sync_of_nvcc(void)
 	vg_jit_free(img);
 }
 
+#define HEAP_DECLS \
+	".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n" \
+	".extern .func free(.param .b64 free_param_0);\n"
+
+/*
+ * Calls to malloc and free become one heap operation each, run by the
+ * lanes of the call: here lanes 0 and 1 of 4 (a guarded call). The core
+ * in user space has no heap, so malloc gives them 0; the others keep 7.
+ */
+static void malloc_and_free_calls(void)
+{
+	static const char ptx[] = PTX_HEAD HEAP_DECLS
+		".visible .entry k(.param .u64 k_param_0)\n{\n"
+		"\t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<6>;\n"
+		"\tld.param.u64 %rd1, [k_param_0];\n"
+		"\tmov.u32 %r1, %tid.x;\n\tsetp.lt.u32 %p1, %r1, 2;\n"
+		"\tmov.u64 %rd2, 7;\n"
+		"\t{ // callseq 0, 0\n\t.param .b64 param0;\n"
+		"\tst.param.b64 [param0], 48;\n\t.param .b64 retval0;\n"
+		"\t@%p1 call.uni (retval0), \n\tmalloc, \n\t(\n\tparam0\n\t);\n"
+		"\t@%p1 ld.param.b64 %rd2, [retval0];\n\t} // callseq 0\n"
+		"\tmul.wide.u32 %rd3, %r1, 8;\n\tadd.s64 %rd4, %rd1, %rd3;\n"
+		"\tst.global.u64 [%rd4], %rd2;\n"
+		"\t{ // callseq 1, 0\n\t.param .b64 param0;\n"
+		"\tst.param.b64 [param0], %rd2;\n"
+		"\t@%p1 call.uni \n\tfree, \n\t(\n\tparam0\n\t);\n"
+		"\t} // callseq 1\n\tret;\n}\n";
+	struct vg_jit_image *img = NULL;
+	char err[256] = "";
+	uint64_t out[4] = { 1, 1, 1, 1 }, params[1] = { (uintptr_t)out };
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	unsigned int i, nmalloc = 0, nfree = 0;
+
+	if (vg_jit_compile(ptx, strlen(ptx), &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		return;
+	}
+	for (i = 0; i < img->ninsns; i++) {
+		const struct vgpu_insn *in = &img->insns[i];
+
+		if (in->op != VGPU_OP_MALLOC && in->op != VGPU_OP_FREE)
+			continue;
+		nmalloc += in->op == VGPU_OP_MALLOC;
+		nfree += in->op == VGPU_OP_FREE;
+		CHECK(in->type == VGPU_T_U64 && in->guard != VGPU_PRED_NONE);
+	}
+	CHECK(nmalloc == 1 && nfree == 1);
+	CHECK(run_image(img, 1, 4, params, mem) == VGPU_RUN_DONE);
+	CHECK(out[0] == 0 && out[1] == 0 && out[2] == 7 && out[3] == 7);
+	vg_jit_free(img);
+}
+
+/* Calls to malloc and free of another shape: refused, with the line. */
+static void malloc_and_free_refusals(void)
+{
+	static const struct {
+		const char *decls;
+		const char *body;
+		const char *msg;
+	} cases[] = {
+		{ HEAP_DECLS, "\t{ .param .b64 q; call.uni malloc, (q); }\n",
+		  "8:19: call.uni: malloc takes a size and returns a pointer" },
+		{ HEAP_DECLS, "\t{ .param .b64 q; .param .b64 r; call.uni (r), free, (q); }\n",
+		  "8:34: call.uni: free takes a pointer and returns nothing" },
+		{ HEAP_DECLS, "\t{ .param .b64 q; call.uni free, (q, q); }\n",
+		  "8:19: call.uni: free takes a pointer and returns nothing" },
+		{ ".extern .func (.param .b32 func_retval0) malloc(.param .b32 a);\n"
+		  ".extern .func free(.param .b64 a);\n",
+		  "\t{ .param .b32 q; .param .b32 r; call.uni (r), malloc, (q); }\n",
+		  "8:34: call.uni: malloc and free take and return 64-bit .param scalars" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct vg_jit_image *img = NULL;
+		char ptx[1024], err[256] = "";
+
+		/* The call is on line 8. */
+		snprintf(ptx, sizeof(ptx), PTX_HEAD "%s"
+			 ".visible .entry k()\n{\n%s\tret;\n}\n",
+			 cases[i].decls, cases[i].body);
+		if (!vg_jit_compile(ptx, strlen(ptx), &img, err, sizeof(err))) {
+			TAP_FAIL("case %u compiled", i);
+			vg_jit_free(img);
+			continue;
+		}
+		if (strcmp(err, cases[i].msg))
+			TAP_FAIL("case %u: got \"%s\", expected \"%s\"", i, err,
+				 cases[i].msg);
+	}
+}
+
 /* What the JIT refuses, at the instruction's line and column. */
 static void refusals(void)
 {
@@ -1213,6 +1305,8 @@ static const struct tap_test tests[] = {
 	TAP_TEST(declared_registers_are_not_slots),
 	TAP_TEST(environment_registers),
 	TAP_TEST(grid_sync_of_nvcc),
+	TAP_TEST(malloc_and_free_calls),
+	TAP_TEST(malloc_and_free_refusals),
 	TAP_TEST(refusals),
 };
 

@@ -344,6 +344,15 @@ static void link_errors(void)
 		".extern .func (.param .b32 r) gone(.param .b32 x);\n"
 		".global .align 8 .u64 tab[1] = {gone};\n"
 		".visible .entry k()\n{\n\tret;\n}\n";
+	/* malloc and free, like vprintf, are the JIT's own. */
+	static const char heap_calls[] = HEAD
+		".extern .func (.param .b64 r) malloc(.param .b64 n);\n"
+		".extern .func free(.param .b64 p);\n"
+		".visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n"
+		"\t{ .param .b64 n; st.param.b64 [n], 16; .param .b64 r;\n"
+		"\tcall.uni (r), malloc, (n); .param .b64 p;\n"
+		"\tld.param.b64 %rd1, [r]; st.param.b64 [p], %rd1;\n"
+		"\tcall.uni free, (p); }\n\tret;\n}\n";
 	static const struct {
 		const char *x, *y, *z;
 		const char *check, *merge;	/* NULL: no error */
@@ -361,6 +370,7 @@ static void link_errors(void)
 		{ unused_extern, NULL, NULL, NULL, NULL },
 		{ table_of_extern, c_ptx, NULL, NULL,
 		  "error   : Undefined reference to 'gone' in 'x.ptx'" },
+		{ heap_calls, NULL, NULL, NULL, NULL },
 	};
 	unsigned int i;
 

@@ -35,6 +35,8 @@ static_assert(sizeof(struct vgpu_host_register) == 24, "vgpu_host_register size"
 static_assert(sizeof(struct vgpu_host_unregister) == 16, "vgpu_host_unregister size");
 static_assert(sizeof(struct vgpu_host_alloc) == 24, "vgpu_host_alloc size");
 static_assert(offsetof(struct vgpu_host_alloc, offset) == 16, "vgpu_host_alloc offset");
+static_assert(sizeof(struct vgpu_heap_create) == 24, "vgpu_heap_create size");
+static_assert(offsetof(struct vgpu_heap_create, va) == 16, "vgpu_heap_create va");
 static_assert((VGPU_SEM_TEST_MASK & (VGPU_SEM_TIMESTAMP | VGPU_SEM_32)) == 0, "sem flags");
 static_assert(sizeof(struct vgpu_cmd) == 64, "vgpu_cmd size");
 static_assert(offsetof(struct vgpu_cmd, copy) == 8, "vgpu_cmd args");

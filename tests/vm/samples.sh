@@ -18,19 +18,21 @@
 # entry point of the toolkit's stub library, resolves its calls through
 # cuGetProcAddress_v2 too and runs vectorAdd through those pointers) and
 # peers (peer queries and a copy between the two devices through the
-# host; the suite runs with num_devices=2). All of those but library,
-# launchex, gridsync, memops, peers and the streams programs also compare their
-# results with an H100's
+# host; the suite runs with num_devices=2), devmalloc (linked lists built
+# with device-side malloc in one launch, summed and freed in the next).
+# All of those but library, launchex, gridsync, devmalloc, memops, peers
+# and the streams programs also compare their results with an H100's
 # (tests/samples/ref): bit for bit, or within PTX's bounds for approximate
 # instructions; "matches the H100's" is printed per result.
 cd "$(dirname "$0")/../.." || exit 1
 export VGPU_SAMPLE_REF=tests/samples/ref
 n=0
 fail=0
-echo "1..25"
+echo "1..26"
 for s in "bandwidth 8" pitched_copy vectoradd hello matmul reduce histogram \
 	globals grid2d devchain dynsmem math votes link barriers library streams \
-	callback simplestreams threads memops launchex gridsync dlopen peers; do
+	callback simplestreams threads memops launchex gridsync dlopen peers \
+	devmalloc; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	out=$(build/samples/$s 2>&1)
