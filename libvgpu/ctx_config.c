@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * A context's settings: cuCtxGetLimit/SetLimit and the cache and shared
- * memory configurations, with the defaults, rounding, ranges and error
+ * A context's settings: cuCtxGetLimit/SetLimit, the cache and shared
+ * memory configurations and cuCtxResetPersistingL2Cache, with the defaults, rounding, ranges and error
  * codes of NVIDIA's driver on an H100 (tests/e2e/ref/h100_api.log).
  *
  * vgpu keeps the values and reports them; none changes how kernels run
@@ -241,5 +241,20 @@ CUresult cuCtxSetSharedMemConfig(CUsharedconfig config)
 	if ((int)config < CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE ||
 	    config > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
 		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * No L2 line ever persists here (MAX_PERSISTING_L2_CACHE_SIZE reads 0):
+ * with nothing to reset, checking the context is the call's whole effect.
+ */
+CUresult cuCtxResetPersistingL2Cache(void)
+{
+	struct CUctx_st *ctx;
+	CUresult r = vg_config_begin(&ctx);
+
+	if (r)
+		return r;
+	pthread_mutex_unlock(&vg_lock);
 	return CUDA_SUCCESS;
 }

@@ -2104,31 +2104,6 @@ CUresult cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *a0,
  * launches, the old launch calls, stream memory operations, context
  * events, the ABIs of older releases).
  */
-CUresult cuCtxAttach(CUcontext *a0, unsigned int a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuCtxDetach(CUcontext a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuCtxGetExecAffinity(CUexecAffinityParam *a0, CUexecAffinityType a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuCtxResetPersistingL2Cache(void)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuDeviceGetExecAffinitySupport(int *a0, CUexecAffinityType a1,
-		CUdevice a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuDeviceRegisterAsyncNotification(CUdevice a0, CUasyncCallback a1,
 		void *a2, CUasyncCallbackHandle *a3)
@@ -2138,11 +2113,6 @@ CUresult cuDeviceRegisterAsyncNotification(CUdevice a0, CUasyncCallback a1,
 
 CUresult cuDeviceUnregisterAsyncNotification(CUdevice a0,
 		CUasyncCallbackHandle a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuFuncSetSharedMemConfig(CUfunction a0, CUsharedconfig a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

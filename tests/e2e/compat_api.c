@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The small calls of issue 14 in the VM, each case against the code
+ * NVIDIA's driver gave on an H100 (tests/e2e/ref/h100_compat.log, from
+ * h100_compat.c there): cuCtxAttach/Detach, execution affinity,
+ * cuCtxResetPersistingL2Cache, cuFuncSetSharedMemConfig,
+ * cuPointerSetAttribute (SYNC_MEMOPS), the cluster occupancy calls, async
+ * notifications, cuGetExportTable and the first ABI's memory calls
+ * (32-bit device pointers, reached by their unsuffixed symbols). Where
+ * vgpu's device differs from an H100 (compute capability 7.5: no
+ * clusters) the case says so and asserts what vgpu answers.
+ */
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tap.h"
+
+#define H100_LOG "tests/e2e/ref/h100_compat.log"
+
+static const char ptx[] =
+	".version 8.0\n.target sm_75\n.address_size 64\n"
+	".visible .global .align 4 .u32 g[4];\n"
+	".visible .entry add(.param .u64 p, .param .u32 v)\n{\n"
+	".reg .b64 %rd<3>;\n.reg .b32 %r<4>;\n"
+	"ld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd2, %rd1;\n"
+	"ld.param.u32 %r1, [v];\nld.global.u32 %r2, [%rd2];\n"
+	"add.s32 %r3, %r2, %r1;\nst.global.u32 [%rd2], %r3;\nret;\n}\n";
+
+static CUcontext pctx;
+static CUmodule mod;
+static CUfunction fn;
+static CUdeviceptr d;		/* 1 MiB, zeroed */
+
+/* The primary context current, the module loaded, d allocated. */
+static void setup(void)
+{
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuDevicePrimaryCtxRetain(&pctx, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(pctx));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&mod, ptx));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&fn, mod, "add"));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d, 1 << 20));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD8(d, 0, 1 << 20));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSynchronize());
+}
+
+/* What follows "@name = " in the H100's log, or NULL. */
+static const char *h100_line(const char *name)
+{
+	static char line[256];
+	size_t n = strlen(name);
+	FILE *f = fopen(H100_LOG, "r");
+	const char *found = NULL;
+
+	if (!f) {
+		TAP_FAIL("cannot read %s", H100_LOG);
+		return NULL;
+	}
+	while (!found && fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, n) && !strncmp(line + n, " = ", 3))
+			found = line + n + 3;
+	fclose(f);
+	if (!found)
+		TAP_FAIL("no case \"%s\" in %s", name, H100_LOG);
+	return found;
+}
+
+/* The code the H100 gave for the case called @name. */
+static CUresult h100(const char *name)
+{
+	const char *v = h100_line(name);
+
+	return v ? (CUresult)atoi(v) : (CUresult)-1;
+}
+
+/* The number after "@key " in the H100's line for @name. */
+static long long h100_value(const char *name, const char *key)
+{
+	const char *v = h100_line(name), *k;
+
+	if (v && !*key)
+		return atoll(v);
+	k = v ? strstr(v, key) : NULL;
+	if (!k) {
+		TAP_FAIL("no \"%s\" for \"%s\" in %s", key, name, H100_LOG);
+		return -1;
+	}
+	return atoll(k + strlen(key) + 1);
+}
+
+
+#define CHECK_H100(name, call) CHECK_RES(h100(name), call)
+
+static void *sym(const char *name)
+{
+	void *p = dlsym(RTLD_DEFAULT, name);
+
+	if (!p)
+		TAP_FAIL("%s is not exported", name);
+	return p;
+}
+
+static int sm_count(void)
+{
+	int n = 0;
+
+	CHECK_RES(CUDA_SUCCESS, cuDeviceGetAttribute(&n,
+			CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0));
+	return n;
+}
+
+/* --- cuCtxAttach / cuCtxDetach ------------------------------------------ */
+
+static void attach_primary(void)
+{
+	CUresult (*attach)(CUcontext *, unsigned int) = sym("cuCtxAttach");
+	CUresult (*detach)(CUcontext) = sym("cuCtxDetach");
+	CUcontext c = NULL, cur;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(NULL));
+	CHECK_H100("attach no current", attach(&c, 0));
+	CHECK(c == NULL);
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(pctx));
+	CHECK_H100("attach primary", attach(&c, 0));
+	CHECK(c == pctx);
+	/* A primary context counts no users: it outlives every detach. */
+	CHECK_H100("detach primary", detach(pctx));
+	CHECK_RES(CUDA_SUCCESS, cuCtxGetCurrent(&cur));
+	CHECK(cur == pctx);
+	CHECK_H100("detach primary again", detach(pctx));
+	CHECK_H100("primary usable after detach", cuCtxSynchronize());
+	CHECK_H100("attach flags 1", attach(&c, 1));
+	CHECK_H100("attach flags 4", attach(&c, 4));
+	CHECK_H100("attach null", attach(NULL, 0));
+	CHECK_H100("detach null", detach(NULL));
+	CHECK_H100("detach bogus", detach((CUcontext)0x1234));
+}
+
+static void detach_destroys_created(void)
+{
+	CUresult (*attach)(CUcontext *, unsigned int) = sym("cuCtxAttach");
+	CUresult (*detach)(CUcontext) = sym("cuCtxDetach");
+	CUcontext c, c2 = NULL, cur;
+	unsigned int ver;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&c, NULL, 0, 0));
+	CHECK_H100("attach created", attach(&c2, 0));
+	CHECK(c2 == c);
+	CHECK_H100("detach created 1", detach(c));
+	CHECK_H100("created alive after 1", cuCtxGetApiVersion(c, &ver));
+	CHECK_RES(CUDA_SUCCESS, cuCtxGetCurrent(&cur));
+	CHECK(cur == c);
+	/* The count falls to zero: destroyed, and no longer current. */
+	CHECK_H100("detach created 2", detach(c));
+	CHECK_H100("created alive after 2", cuCtxGetApiVersion(c, &ver));
+	CHECK_RES(CUDA_SUCCESS, cuCtxGetCurrent(&cur));
+	CHECK(cur == NULL);
+	CHECK_H100("detach created 3", detach(c));
+}
+
+static void detach_needs_current(void)
+{
+	CUresult (*detach)(CUcontext) = sym("cuCtxDetach");
+	CUcontext c, cur;
+	unsigned int ver;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&c, NULL, 0, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxPopCurrent(&cur));
+	CHECK_H100("detach not current", detach(c));
+	CHECK_H100("not current alive after detach", cuCtxGetApiVersion(c, &ver));
+	CHECK_H100("destroy after detach", cuCtxDestroy(c));
+}
+
+/* --- execution affinity ------------------------------------------------- */
+
+static void exec_affinity_support(void)
+{
+	static const struct { const char *name; int type, dev; } cases[] = {
+		{ "exec support", CU_EXEC_AFFINITY_TYPE_SM_COUNT, 0 },
+		{ "exec support type 1", 1, 0 },
+		{ "exec support type -1", -1, 0 },
+		{ "exec support dev 99", 0, 99 },
+		{ "exec support dev -1", 0, -1 },
+	};
+	unsigned int i;
+	int v;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		v = -7;
+		CHECK_H100(cases[i].name, cuDeviceGetExecAffinitySupport(&v,
+				(CUexecAffinityType)cases[i].type, cases[i].dev));
+		if (i < 2)
+			CHECK(v == 0);
+	}
+	CHECK(h100_value("exec support value", "") == 0);
+	CHECK_H100("exec support null", cuDeviceGetExecAffinitySupport(NULL, 0, 0));
+}
+
+/* Every context holds all the SMs: 132 on the H100, vgpu's own count here. */
+static void ctx_exec_affinity(void)
+{
+	CUexecAffinityParam ep;
+	CUcontext c;
+
+	setup();
+	CHECK(h100_value("ctx exec primary type", "val =") == 132);
+	memset(&ep, 0x5a, sizeof(ep));
+	CHECK_H100("ctx exec primary", cuCtxGetExecAffinity(&ep,
+			CU_EXEC_AFFINITY_TYPE_SM_COUNT));
+	CHECK(ep.type == CU_EXEC_AFFINITY_TYPE_SM_COUNT);
+	CHECK((int)ep.param.smCount.val == sm_count());
+	/* A refused type is written back; the count is left alone. */
+	memset(&ep, 0x5a, sizeof(ep));
+	CHECK_H100("ctx exec type 1", cuCtxGetExecAffinity(&ep, 1));
+	CHECK(ep.type == 1 && ep.param.smCount.val == 0x5a5a5a5a);
+	CHECK_H100("ctx exec type -1", cuCtxGetExecAffinity(&ep, -1));
+	CHECK_H100("ctx exec null", cuCtxGetExecAffinity(NULL, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(NULL));
+	CHECK_H100("ctx exec no current", cuCtxGetExecAffinity(&ep, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&c, NULL, 0, 0));
+	memset(&ep, 0x5a, sizeof(ep));
+	CHECK_H100("ctx exec created", cuCtxGetExecAffinity(&ep, 0));
+	CHECK((int)ep.param.smCount.val == sm_count());
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(c));
+}
+
+/* Creates with @p; destroys what was created. */
+static CUresult create_with(CUctxCreateParams *p)
+{
+	CUcontext c = NULL;
+	CUresult r = cuCtxCreate(&c, p, 0, 0);
+
+	if (c)
+		CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(c));
+	CHECK(r == CUDA_SUCCESS || c == NULL);
+	return r;
+}
+
+static void ctx_create_affinity(void)
+{
+	static const unsigned int vals[] = { 8, 1, 0, 66, 132, 1000 };
+	CUresult (*create3)(CUcontext *, CUexecAffinityParam *, int,
+			    unsigned int, CUdevice) = sym("cuCtxCreate_v3");
+	CUexecAffinityParam ep, two[2];
+	CUctxCreateParams cp = { &ep, 1, NULL };
+	CUcontext c = NULL;
+	char name[64];
+	unsigned int i;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		ep.type = CU_EXEC_AFFINITY_TYPE_SM_COUNT;
+		ep.param.smCount.val = vals[i];
+		snprintf(name, sizeof(name), "create v4 sm %u", vals[i]);
+		CHECK_H100(name, create_with(&cp));
+	}
+	ep.type = 1;
+	CHECK_H100("create v4 type 1", create_with(&cp));
+	memset(two, 0, sizeof(two));
+	two[0].param.smCount.val = two[1].param.smCount.val = 8;
+	cp.execAffinityParams = two;
+	cp.numExecAffinityParams = 2;
+	CHECK_H100("create v4 two", create_with(&cp));
+	/* No count means no list, whatever the pointer. */
+	cp.numExecAffinityParams = -1;
+	CHECK_H100("create v4 num -1", create_with(&cp));
+	cp.numExecAffinityParams = 0;
+	CHECK_H100("create v4 num 0 ptr", create_with(&cp));
+	cp.execAffinityParams = NULL;
+	cp.numExecAffinityParams = 1;
+	CHECK_H100("create v4 num 1 null", create_with(&cp));
+	if (!create3)
+		return;
+	ep.type = CU_EXEC_AFFINITY_TYPE_SM_COUNT;
+	ep.param.smCount.val = 8;
+	CHECK_H100("create v3 sm 8", create3(&c, &ep, 1, 0, 0));
+	CHECK_H100("create v3 num 0", create3(&c, NULL, 0, 0, 0));
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(c));
+	CHECK_H100("create v3 num 1 null", create3(&c, NULL, 1, 0, 0));
+}
+
+/* --- cuCtxResetPersistingL2Cache, cuFuncSetSharedMemConfig --------------- */
+
+static void reset_persisting_l2(void)
+{
+	CUcontext c;
+
+	setup();
+	CHECK_H100("reset l2 primary", cuCtxResetPersistingL2Cache());
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(NULL));
+	CHECK_H100("reset l2 no current", cuCtxResetPersistingL2Cache());
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&c, NULL, 0, 0));
+	CHECK_H100("reset l2 created", cuCtxResetPersistingL2Cache());
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(c));
+}
+
+static void func_shared_mem_config(void)
+{
+	CUsharedconfig sc;
+	char name[64];
+	int i;
+
+	setup();
+	for (i = -1; i <= 4; i++) {
+		snprintf(name, sizeof(name), "func smem %d", i);
+		CHECK_H100(name, cuFuncSetSharedMemConfig(fn, (CUsharedconfig)i));
+	}
+	/* The context's banks stay four bytes wide. */
+	CHECK_RES(CUDA_SUCCESS, cuCtxGetSharedMemConfig(&sc));
+	CHECK(sc == CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE);
+	CHECK_H100("func smem null", cuFuncSetSharedMemConfig(NULL, 0));
+	CHECK_H100("func smem null bad", cuFuncSetSharedMemConfig(NULL, 9));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(NULL));
+	CHECK_H100("func smem no current", cuFuncSetSharedMemConfig(fn, 1));
+}
+
+int main(void)
+{
+	static const struct tap_test tests[] = {
+		TAP_TEST(attach_primary),
+		TAP_TEST(detach_destroys_created),
+		TAP_TEST(detach_needs_current),
+		TAP_TEST(exec_affinity_support),
+		TAP_TEST(ctx_exec_affinity),
+		TAP_TEST(ctx_create_affinity),
+		TAP_TEST(reset_persisting_l2),
+		TAP_TEST(func_shared_mem_config),
+	};
+
+	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
+}
