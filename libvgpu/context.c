@@ -154,6 +154,7 @@ void vg_ctx_close(struct CUctx_st *ctx)
 	vg_chans_close(ctx);
 	pthread_mutex_unlock(&ctx->lock);
 	vg_host_forget(ctx);
+	vg_sync_forget_ctx(ctx);
 	if (ctx->va_size)
 		munmap((void *)(uintptr_t)ctx->va_base, ctx->va_size);
 	ctx->va_base = 0;

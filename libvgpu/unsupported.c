@@ -2269,9 +2269,3 @@ CUresult cuOccupancyMaxPotentialClusterSize(int *a0, CUfunction a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuPointerSetAttribute(const void *a0, CUpointer_attribute a1,
-		CUdeviceptr a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-

@@ -433,6 +433,9 @@ bool vg_host_lookup(uintptr_t p, struct vg_host_info *info);
 
 /* pointer.c */
 bool vg_pointer_in(struct CUctx_st *ctx, CUdeviceptr ptr, size_t len);
+bool vg_sync_memops(uint64_t ptr);
+void vg_sync_forget(struct CUctx_st *ctx, uint64_t start);
+void vg_sync_forget_ctx(struct CUctx_st *ctx);
 
 /* errors.c */
 const char *vg_error_name(CUresult error);

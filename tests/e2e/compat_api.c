@@ -319,6 +319,165 @@ static void func_shared_mem_config(void)
 	CHECK_H100("func smem no current", cuFuncSetSharedMemConfig(fn, 1));
 }
 
+/* --- cuPointerSetAttribute ---------------------------------------------- */
+
+/* SYNC_MEMOPS of @p, checked against the H100's "@name get" line. */
+static void check_sync(const char *name, CUdeviceptr p)
+{
+	char key[96];
+	unsigned int v = 77;
+
+	snprintf(key, sizeof(key), "%s get", name);
+	CHECK_H100(key, cuPointerGetAttribute(&v,
+			CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, p));
+	if (v != (unsigned int)h100_value(key, "value"))
+		TAP_FAIL("%s: SYNC_MEMOPS reads %u", name, v);
+}
+
+static CUresult set_sync(const void *value, CUdeviceptr p)
+{
+	return cuPointerSetAttribute(value, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, p);
+}
+
+static void pointer_sync_memops(void)
+{
+	unsigned int one = 1, zero = 0, two = 2;
+	unsigned long long big = ~0ULL;
+	void *h, *reg, *m;
+	CUdeviceptr d2, d3;
+	CUcontext c;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d2, 4096));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostAlloc(&h, 4096,
+						 CU_MEMHOSTALLOC_DEVICEMAP));
+	reg = aligned_alloc(4096, 8192);
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostRegister(reg, 8192, 0));
+	m = malloc(4096);
+
+	check_sync("dev initial", d);
+	CHECK_H100("set sync dev 1", set_sync(&one, d));
+	check_sync("dev after 1", d);
+	check_sync("dev+16 after 1", d + 16);
+	check_sync("other alloc after 1", d2);
+	CHECK_H100("set sync dev 0", set_sync(&zero, d));
+	check_sync("dev after 0", d);
+	CHECK_H100("set sync dev 2", set_sync(&two, d));
+	check_sync("dev after 2", d);
+	CHECK_H100("set sync dev big", set_sync(&big, d));
+	check_sync("dev after big", d);
+	CHECK_RES(CUDA_SUCCESS, set_sync(&zero, d));
+	/* Set through an inner address: the whole allocation. */
+	CHECK_H100("set sync interior", set_sync(&one, d + 4096));
+	check_sync("dev after interior", d);
+	CHECK_H100("set sync hostalloc", set_sync(&one, (CUdeviceptr)h));
+	check_sync("hostalloc after", (CUdeviceptr)h);
+	CHECK_H100("set sync registered", set_sync(&one, (CUdeviceptr)reg));
+	check_sync("registered after", (CUdeviceptr)reg);
+	CHECK_H100("set sync malloc", set_sync(&one, (CUdeviceptr)m));
+	CHECK_H100("set sync 0", set_sync(&one, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d3, 4096));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemFree(d3));
+	CHECK_H100("set sync freed", set_sync(&one, d3));
+	CHECK_H100("set sync null value", set_sync(NULL, d));
+	CHECK_H100("set attr 1 null value", cuPointerSetAttribute(NULL,
+			CU_POINTER_ATTRIBUTE_CONTEXT, d));
+	/* Any context, or none, may set it. */
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(NULL));
+	CHECK_H100("set sync no current", set_sync(&one, d));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(pctx));
+	check_sync("dev after no current", d);
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&c, NULL, 0, 0));
+	CHECK_H100("set sync other ctx current", set_sync(&zero, d));
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(c));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(pctx));
+	check_sync("dev after other ctx", d);
+	free(m);
+}
+
+/* Every other attribute is read-only, on device and host memory alike. */
+static void pointer_other_attributes(void)
+{
+	char name[64];
+	void *h;
+	int a;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostAlloc(&h, 4096, 0));
+	for (a = 0; a <= 26; a++) {
+		unsigned long long val = 1;
+
+		if (a == CU_POINTER_ATTRIBUTE_SYNC_MEMOPS)
+			continue;
+		snprintf(name, sizeof(name), "set attr %d dev", a);
+		CHECK_H100(name, cuPointerSetAttribute(&val, a, d));
+		snprintf(name, sizeof(name), "set attr %d host", a);
+		CHECK_H100(name, cuPointerSetAttribute(&val, a, (CUdeviceptr)h));
+	}
+}
+
+/* A mark goes with its memory: what later takes the address is unmarked. */
+static void sync_memops_forgotten(void)
+{
+	unsigned int one = 1, v = 77;
+	CUdeviceptr a, b;
+	void *reg;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&a, 4096));
+	REQUIRE_RES(CUDA_SUCCESS, set_sync(&one, a));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemFree(a));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&b, 4096));
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&v,
+			CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, b));
+	CHECK(v == 0);
+	reg = aligned_alloc(4096, 4096);
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostRegister(reg, 4096, 0));
+	REQUIRE_RES(CUDA_SUCCESS, set_sync(&one, (CUdeviceptr)reg));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostUnregister(reg));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostRegister(reg, 4096, 0));
+	v = 77;
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&v,
+			CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, (CUdeviceptr)reg));
+	CHECK(v == 0);
+}
+
+/*
+ * Synchronous fills and device copies return once queued, unless they
+ * touch marked memory: then the work is done when they return.
+ */
+static void sync_memops_complete(void)
+{
+	const size_t n = 64 << 20;
+	unsigned int one = 1;
+	CUdeviceptr big, src;
+	CUDA_MEMCPY2D c2;
+	uint32_t w;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&big, n));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&src, n));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD32(src, 0x01020304, n / 4));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	REQUIRE_RES(CUDA_SUCCESS, set_sync(&one, big));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD8(big, 0xab, n));
+	CHECK_RES(CUDA_SUCCESS, cuStreamQuery(NULL));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD2D32(big, 4096, 7, 1024, n / 4096));
+	CHECK_RES(CUDA_SUCCESS, cuStreamQuery(NULL));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoD(big, src, n));
+	CHECK_RES(CUDA_SUCCESS, cuStreamQuery(NULL));
+	memset(&c2, 0, sizeof(c2));
+	c2.srcMemoryType = c2.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+	c2.srcDevice = big;
+	c2.dstDevice = src;
+	c2.srcPitch = c2.dstPitch = c2.WidthInBytes = 4096;
+	c2.Height = n / 4096;
+	CHECK_RES(CUDA_SUCCESS, cuMemcpy2D(&c2));
+	CHECK_RES(CUDA_SUCCESS, cuStreamQuery(NULL));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&w, src + n - 4, 4));
+	CHECK(w == 0x01020304);
+}
+
 int main(void)
 {
 	static const struct tap_test tests[] = {
@@ -330,6 +489,10 @@ int main(void)
 		TAP_TEST(ctx_create_affinity),
 		TAP_TEST(reset_persisting_l2),
 		TAP_TEST(func_shared_mem_config),
+		TAP_TEST(pointer_sync_memops),
+		TAP_TEST(pointer_other_attributes),
+		TAP_TEST(sync_memops_forgotten),
+		TAP_TEST(sync_memops_complete),
 	};
 
 	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
