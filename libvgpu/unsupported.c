@@ -2257,15 +2257,3 @@ CUresult cuModuleGetGlobal(CUdeviceptr_v1 *a0, unsigned int *a1, CUmodule a2,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuOccupancyMaxActiveClusters(int *a0, CUfunction a1,
-		const CUlaunchConfig *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuOccupancyMaxPotentialClusterSize(int *a0, CUfunction a1,
-		const CUlaunchConfig *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-

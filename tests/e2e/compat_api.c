@@ -478,6 +478,162 @@ static void sync_memops_complete(void)
 	CHECK(w == 0x01020304);
 }
 
+/* --- cluster occupancy -------------------------------------------------- */
+
+static CUlaunchConfig launch_config(unsigned int grid, unsigned int block,
+				    CUlaunchAttribute *a, unsigned int n)
+{
+	CUlaunchConfig c;
+
+	memset(&c, 0, sizeof(c));
+	c.gridDimX = grid;
+	c.gridDimY = c.gridDimZ = 1;
+	c.blockDimX = block;
+	c.blockDimY = c.blockDimZ = 1;
+	c.attrs = a;
+	c.numAttrs = n;
+	return c;
+}
+
+static CUlaunchAttribute cluster_attr(unsigned int x)
+{
+	CUlaunchAttribute a;
+
+	memset(&a, 0, sizeof(a));
+	a.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+	a.value.clusterDim.x = x;
+	a.value.clusterDim.y = a.value.clusterDim.z = 1;
+	return a;
+}
+
+static void skip_with_clusters(void)
+{
+	int major = 0;
+
+	CHECK_RES(CUDA_SUCCESS, cuDeviceGetAttribute(&major,
+			CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0));
+	if (major >= 9)
+		TAP_SKIP("the device has clusters (compute capability %d)", major);
+}
+
+/*
+ * A cluster of one block is all a device below 9.0 places: the largest
+ * cluster is 1 where an H100 answers 8, and the active clusters of one
+ * block are the device's active blocks.
+ */
+static void cluster_occupancy_one_block(void)
+{
+	CUlaunchAttribute a = cluster_attr(1);
+	CUlaunchConfig c;
+	int n = -7, per_sm;
+
+	setup();
+	skip_with_clusters();
+	REQUIRE_RES(CUDA_SUCCESS,
+		    cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, 128, 0));
+	c = launch_config(16, 128, NULL, 0);
+	CHECK_H100("active clusters no attr", cuOccupancyMaxActiveClusters(&n, fn, &c));
+	CHECK(n == h100_value("active clusters no attr value", "") && n == 0);
+	n = -7;
+	CHECK_H100("potential size no attr",
+		   cuOccupancyMaxPotentialClusterSize(&n, fn, &c));
+	CHECK(h100_value("potential size no attr value", "") == 8 && n == 1);
+	c = launch_config(16, 128, &a, 1);
+	n = -7;
+	CHECK_H100("active clusters dim 1 grid 16",
+		   cuOccupancyMaxActiveClusters(&n, fn, &c));
+	CHECK(n == per_sm * sm_count());
+	n = -7;
+	CHECK_H100("potential size dim 1 grid 16",
+		   cuOccupancyMaxPotentialClusterSize(&n, fn, &c));
+	CHECK(n == 1);
+}
+
+/* Shapes an H100 refuses too, then those only a device with clusters takes. */
+static void cluster_occupancy_shapes(void)
+{
+	static const unsigned int bad[][2] = {
+		{ 16, 16 }, { 3, 16 }, { 2, 3 }, { 0, 16 }, { 32, 32 },
+	};
+	static const unsigned int h100_only[] = { 2, 4, 8 };
+	CUlaunchAttribute a;
+	CUlaunchConfig c;
+	char name[64];
+	unsigned int i;
+	int n;
+
+	setup();
+	skip_with_clusters();
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		a = cluster_attr(bad[i][0]);
+		c = launch_config(bad[i][1], 128, &a, 1);
+		n = -7;
+		snprintf(name, sizeof(name), "active clusters dim %u grid %u",
+			 bad[i][0], bad[i][1]);
+		CHECK_H100(name, cuOccupancyMaxActiveClusters(&n, fn, &c));
+		snprintf(name, sizeof(name), "potential size dim %u grid %u",
+			 bad[i][0], bad[i][1]);
+		CHECK_H100(name, cuOccupancyMaxPotentialClusterSize(&n, fn, &c));
+		CHECK(n == -7);
+	}
+	for (i = 0; i < sizeof(h100_only) / sizeof(h100_only[0]); i++) {
+		a = cluster_attr(h100_only[i]);
+		c = launch_config(16, 128, &a, 1);
+		snprintf(name, sizeof(name), "active clusters dim %u grid 16",
+			 h100_only[i]);
+		CHECK(h100(name) == CUDA_SUCCESS);
+		CHECK_RES(CUDA_ERROR_INVALID_CLUSTER_SIZE,
+			  cuOccupancyMaxActiveClusters(&n, fn, &c));
+		CHECK_RES(CUDA_ERROR_INVALID_CLUSTER_SIZE,
+			  cuOccupancyMaxPotentialClusterSize(&n, fn, &c));
+		/* As a launch of that shape answers. */
+		CHECK_RES(CUDA_ERROR_INVALID_CLUSTER_SIZE,
+			  cuLaunchKernelEx(&c, fn, NULL, NULL));
+	}
+}
+
+static void cluster_occupancy_arguments(void)
+{
+	CUlaunchAttribute a;
+	CUlaunchConfig c = launch_config(16, 2048, NULL, 0);
+	int n = -7;
+
+	setup();
+	CHECK_H100("active clusters block 2048", cuOccupancyMaxActiveClusters(&n, fn, &c));
+	CHECK_H100("potential size block 2048",
+		   cuOccupancyMaxPotentialClusterSize(&n, fn, &c));
+	CHECK(n == 0);
+	c = launch_config(16, 128, NULL, 0);
+	c.sharedMemBytes = 1 << 20;
+	CHECK_H100("active clusters smem 1M", cuOccupancyMaxActiveClusters(&n, fn, &c));
+	CHECK_H100("potential size smem 1M",
+		   cuOccupancyMaxPotentialClusterSize(&n, fn, &c));
+	CHECK(n == 0);
+	memset(&a, 0, sizeof(a));
+	a.id = CU_LAUNCH_ATTRIBUTE_PRIORITY;
+	c = launch_config(16, 128, &a, 1);
+	CHECK_H100("active clusters priority attr",
+		   cuOccupancyMaxActiveClusters(&n, fn, &c));
+	a.id = (CUlaunchAttributeID)99;
+	CHECK_H100("active clusters attr 99", cuOccupancyMaxActiveClusters(&n, fn, &c));
+	CHECK_H100("potential size attr 99",
+		   cuOccupancyMaxPotentialClusterSize(&n, fn, &c));
+	c = launch_config(16, 128, NULL, 0);
+	CHECK_H100("active clusters null out", cuOccupancyMaxActiveClusters(NULL, fn, &c));
+	CHECK_H100("active clusters null func", cuOccupancyMaxActiveClusters(&n, NULL, &c));
+	CHECK_H100("active clusters null config", cuOccupancyMaxActiveClusters(&n, fn, NULL));
+	CHECK_H100("potential size null out",
+		   cuOccupancyMaxPotentialClusterSize(NULL, fn, &c));
+	CHECK_H100("potential size null func",
+		   cuOccupancyMaxPotentialClusterSize(&n, NULL, &c));
+	CHECK_H100("potential size null config",
+		   cuOccupancyMaxPotentialClusterSize(&n, fn, NULL));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(NULL));
+	CHECK_H100("active clusters no current", cuOccupancyMaxActiveClusters(&n, fn, &c));
+	CHECK_H100("potential size no current",
+		   cuOccupancyMaxPotentialClusterSize(&n, fn, &c));
+}
+
 int main(void)
 {
 	static const struct tap_test tests[] = {
@@ -493,6 +649,9 @@ int main(void)
 		TAP_TEST(pointer_other_attributes),
 		TAP_TEST(sync_memops_forgotten),
 		TAP_TEST(sync_memops_complete),
+		TAP_TEST(cluster_occupancy_one_block),
+		TAP_TEST(cluster_occupancy_shapes),
+		TAP_TEST(cluster_occupancy_arguments),
 	};
 
 	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
