@@ -107,7 +107,7 @@ typedef struct CUDA_ARRAY3D_DESCRIPTOR_v1_st CUDA_ARRAY3D_DESCRIPTOR_v1;
 
 /*
  * Cannot exist here: graphics, NvSci, green contexts, checkpoints, core
- * dumps, logs, the profiler, private export tables.
+ * dumps, logs, the profiler.
  */
 CUresult cuCheckpointProcessCheckpoint(int a0, CUcheckpointCheckpointArgs *a1)
 {
@@ -198,11 +198,6 @@ CUresult cuDeviceGetNvSciSyncAttributes(void *a0, CUdevice a1, int a2)
 
 CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget a0,
 		CUflushGPUDirectRDMAWritesScope a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGetExportTable(const void **a0, const CUuuid *a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -2104,18 +2099,6 @@ CUresult cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *a0,
  * launches, the old launch calls, stream memory operations, context
  * events, the ABIs of older releases).
  */
-
-CUresult cuDeviceRegisterAsyncNotification(CUdevice a0, CUasyncCallback a1,
-		void *a2, CUasyncCallbackHandle *a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuDeviceUnregisterAsyncNotification(CUdevice a0,
-		CUasyncCallbackHandle a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuMemAlloc(CUdeviceptr_v1 *a0, unsigned int a1)
 {

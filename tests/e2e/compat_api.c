@@ -634,6 +634,91 @@ static void cluster_occupancy_arguments(void)
 		   cuOccupancyMaxPotentialClusterSize(&n, fn, &c));
 }
 
+/* --- async notifications ------------------------------------------------ */
+
+/* Did NVIDIA's driver crash in the case called @name? */
+static bool h100_crashed(const char *name)
+{
+	const char *v = h100_line(name);
+
+	return v && !strncmp(v, "signal", 6);
+}
+
+static int notified;
+
+static void on_notify(CUasyncNotificationInfo *info, void *user,
+		      CUasyncCallbackHandle h)
+{
+	(void)info;
+	(void)user;
+	(void)h;
+	notified++;
+}
+
+static void async_notification(void)
+{
+	CUasyncCallbackHandle h = NULL, h2 = NULL, h3 = NULL;
+
+	setup();
+	CHECK_H100("async register", cuDeviceRegisterAsyncNotification(0,
+			on_notify, NULL, &h));
+	CHECK(h != NULL);
+	CHECK_H100("async register second", cuDeviceRegisterAsyncNotification(0,
+			on_notify, NULL, &h2));
+	CHECK(h2 != NULL && h2 != h);
+	CHECK_H100("async register dev 99", cuDeviceRegisterAsyncNotification(99,
+			on_notify, NULL, &h3));
+	CHECK_H100("async register dev -1", cuDeviceRegisterAsyncNotification(-1,
+			on_notify, NULL, &h3));
+	CHECK(h3 == NULL);
+	CHECK_H100("async register null cb", cuDeviceRegisterAsyncNotification(0,
+			NULL, NULL, &h3));
+	CHECK_H100("async unregister dev 99",
+		   cuDeviceUnregisterAsyncNotification(99, h));
+	CHECK_H100("async unregister", cuDeviceUnregisterAsyncNotification(0, h));
+	CHECK_H100("async unregister null",
+		   cuDeviceUnregisterAsyncNotification(0, NULL));
+	/*
+	 * Where the H100 crashes (a NULL handle pointer, a handle
+	 * unregistered twice or never registered): INVALID_VALUE here.
+	 */
+	CHECK(h100_crashed("async register null handle"));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE,
+		  cuDeviceRegisterAsyncNotification(0, on_notify, NULL, NULL));
+	CHECK(h100_crashed("async"));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE,
+		  cuDeviceUnregisterAsyncNotification(0, h));
+	CHECK(h100_crashed("async unregister bogus"));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuDeviceUnregisterAsyncNotification(0,
+			(CUasyncCallbackHandle)0x1234));
+	CHECK_RES(CUDA_SUCCESS, cuDeviceUnregisterAsyncNotification(0, h2));
+	/* vgpu sets no memory budget: nothing is ever over it. */
+	CHECK(notified == 0);
+}
+
+/* --- cuGetExportTable --------------------------------------------------- */
+
+static void export_table(void)
+{
+	CUuuid z = { { 0 } }, r;
+	const void *t = (const void *)0x5a5a;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		r.bytes[i] = (char)(0x3c + 17 * i);
+	CHECK_H100("export noinit random uuid", cuGetExportTable(&t, &r));
+	setup();
+	t = (const void *)0x5a5a;
+	CHECK_H100("export zero uuid", cuGetExportTable(&t, &z));
+	CHECK(t == NULL);
+	t = (const void *)0x5a5a;
+	CHECK_H100("export random uuid", cuGetExportTable(&t, &r));
+	CHECK(t == NULL);
+	CHECK_H100("export null out zero uuid", cuGetExportTable(NULL, &z));
+	CHECK_H100("export null out random uuid", cuGetExportTable(NULL, &r));
+	CHECK_H100("export null uuid", cuGetExportTable(&t, NULL));
+}
+
 int main(void)
 {
 	static const struct tap_test tests[] = {
@@ -652,6 +737,8 @@ int main(void)
 		TAP_TEST(cluster_occupancy_one_block),
 		TAP_TEST(cluster_occupancy_shapes),
 		TAP_TEST(cluster_occupancy_arguments),
+		TAP_TEST(async_notification),
+		TAP_TEST(export_table),
 	};
 
 	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
