@@ -719,6 +719,193 @@ static void export_table(void)
 	CHECK_H100("export null uuid", cuGetExportTable(&t, NULL));
 }
 
+/* --- the first ABI ------------------------------------------------------ */
+
+/* CUDA_MEMCPY2D of the first ABI: 32-bit positions, pitches and pointers. */
+struct memcpy2d_v1 {
+	unsigned int srcXInBytes, srcY;
+	CUmemorytype srcMemoryType;
+	const void *srcHost;
+	unsigned int srcDevice;
+	CUarray srcArray;
+	unsigned int srcPitch;
+	unsigned int dstXInBytes, dstY;
+	CUmemorytype dstMemoryType;
+	void *dstHost;
+	unsigned int dstDevice;
+	CUarray dstArray;
+	unsigned int dstPitch;
+	unsigned int WidthInBytes, Height;
+};
+
+/*
+ * Outputs are cleared and every call refused with INVALID_CONTEXT: the
+ * contexts (all of API version 3020) are not of that ABI.
+ */
+static void first_abi_memory(void)
+{
+	CUresult (*alloc)(unsigned int *, unsigned int) = sym("cuMemAlloc");
+	CUresult (*freem)(unsigned int) = sym("cuMemFree");
+	CUresult (*info)(unsigned int *, unsigned int *) = sym("cuMemGetInfo");
+	CUresult (*allochost)(void **, unsigned int) = sym("cuMemAllocHost");
+	CUresult (*pitch)(unsigned int *, unsigned int *, unsigned int,
+			  unsigned int, unsigned int) = sym("cuMemAllocPitch");
+	CUresult (*range)(unsigned int *, unsigned int *, unsigned int) =
+		sym("cuMemGetAddressRange");
+	CUresult (*hostdev)(unsigned int *, void *, unsigned int) =
+		sym("cuMemHostGetDevicePointer");
+	CUresult (*global)(unsigned int *, unsigned int *, CUmodule,
+			   const char *) = sym("cuModuleGetGlobal");
+	unsigned int a = 77, b = 77, p32 = 77, lo = (unsigned int)d;
+	void *hp = (void *)1, *h;
+	char src[64];
+
+	setup();
+	CHECK(h100_value("device pointer above 4 GiB", "") == 1);
+	CHECK(d > 0xffffffffULL);
+	CHECK_H100("v1 alloc", alloc(&p32, 4096));
+	CHECK(p32 == 0 && h100_value("v1 alloc", "out") == 0);
+	CHECK_H100("v1 alloc 0", alloc(&p32, 0));
+	CHECK_H100("v1 alloc null", alloc(NULL, 4096));
+	CHECK_H100("v1 meminfo", info(&a, &b));
+	CHECK(a == 0 && b == 0);
+	CHECK_H100("v1 meminfo null", info(NULL, &a));
+	CHECK_H100("v1 meminfo null both", info(NULL, NULL));
+	CHECK_H100("v1 free 0", freem(0));
+	CHECK_H100("v1 free low bits", freem(lo));
+	CHECK_H100("v1 free 0x1000", freem(0x1000));
+	CHECK_H100("v1 alloc host", allochost(&hp, 4096));
+	CHECK(hp == NULL);
+	CHECK_H100("v1 alloc host 0", allochost(&hp, 0));
+	a = b = 77;
+	CHECK_H100("v1 alloc pitch", pitch(&a, &b, 64, 4, 4));
+	CHECK(a == 0 && b == 0);
+	a = b = 77;
+	CHECK_H100("v1 address range", range(&a, &b, lo));
+	CHECK(a == 0 && b == 0);
+	CHECK_H100("v1 address range 0", range(&a, &b, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostAlloc(&h, 4096,
+						 CU_MEMHOSTALLOC_DEVICEMAP));
+	p32 = 77;
+	CHECK_H100("v1 host device pointer", hostdev(&p32, h, 0));
+	CHECK(p32 == 0);
+	CHECK_H100("v1 host device pointer flags 1", hostdev(&p32, h, 1));
+	CHECK_H100("v1 host device pointer malloc", hostdev(&p32, src, 0));
+	a = b = 77;
+	CHECK_H100("v1 module global", global(&a, &b, mod, "g"));
+	CHECK(a == 0 && b == 0);
+	CHECK_H100("v1 module global unknown", global(&a, &b, mod, "nope"));
+	CHECK_H100("v1 module global null out", global(NULL, NULL, mod, "g"));
+	CHECK_H100("v1 module global null name", global(&a, &b, mod, NULL));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(NULL));
+	CHECK_H100("v1 alloc no current", alloc(&p32, 4096));
+	CHECK_H100("v1 meminfo no current", info(&a, &b));
+}
+
+static void first_abi_copies(void)
+{
+	CUresult (*dtod)(unsigned int, unsigned int, unsigned int) =
+		sym("cuMemcpyDtoD");
+	CUresult (*dtoda)(unsigned int, unsigned int, unsigned int, CUstream) =
+		sym("cuMemcpyDtoDAsync");
+	CUresult (*dtoh)(void *, unsigned int, unsigned int) = sym("cuMemcpyDtoH");
+	CUresult (*dtoha)(void *, unsigned int, unsigned int, CUstream) =
+		sym("cuMemcpyDtoHAsync");
+	CUresult (*htod)(unsigned int, const void *, unsigned int) =
+		sym("cuMemcpyHtoD");
+	CUresult (*htoda)(unsigned int, const void *, unsigned int, CUstream) =
+		sym("cuMemcpyHtoDAsync");
+	CUresult (*d8)(unsigned int, unsigned char, unsigned int) = sym("cuMemsetD8");
+	CUresult (*d16)(unsigned int, unsigned short, unsigned int) =
+		sym("cuMemsetD16");
+	CUresult (*d32)(unsigned int, unsigned int, unsigned int) = sym("cuMemsetD32");
+	CUresult (*d2d8)(unsigned int, unsigned int, unsigned char, unsigned int,
+			 unsigned int) = sym("cuMemsetD2D8");
+	CUresult (*d2d16)(unsigned int, unsigned int, unsigned short,
+			  unsigned int, unsigned int) = sym("cuMemsetD2D16");
+	CUresult (*d2d32)(unsigned int, unsigned int, unsigned int, unsigned int,
+			  unsigned int) = sym("cuMemsetD2D32");
+	CUresult (*m2d)(const struct memcpy2d_v1 *) = sym("cuMemcpy2D");
+	CUresult (*m2da)(const struct memcpy2d_v1 *, CUstream) =
+		sym("cuMemcpy2DAsync");
+	CUresult (*m2du)(const struct memcpy2d_v1 *) = sym("cuMemcpy2DUnaligned");
+	CUresult (*m3d)(const void *) = sym("cuMemcpy3D");
+	CUresult (*m3da)(const void *, CUstream) = sym("cuMemcpy3DAsync");
+	unsigned int lo = (unsigned int)d;
+	char src[64], dst[64];
+	struct memcpy2d_v1 c2;
+	/* A 3D copy the calls never read: refused before. */
+	char c3[256] = { 0 };
+
+	setup();
+	memset(src, 7, sizeof(src));
+	memset(dst, 0, sizeof(dst));
+	CHECK_H100("v1 htod low bits", htod(lo, src, 16));
+	CHECK_H100("v1 htod 0", htod(0, src, 16));
+	CHECK_H100("v1 htod async", htoda(lo, src, 16, NULL));
+	CHECK_H100("v1 dtoh low bits", dtoh(dst, lo, 16));
+	CHECK_H100("v1 dtoh async", dtoha(dst, lo, 16, NULL));
+	CHECK_H100("v1 dtod low bits", dtod(lo, lo + 64, 16));
+	CHECK_H100("v1 dtod async", dtoda(lo, lo + 64, 16, NULL));
+	CHECK_H100("v1 htod size 0", htod(lo, src, 0));
+	CHECK_H100("v1 memset d8", d8(lo, 1, 16));
+	CHECK_H100("v1 memset d8 0", d8(0, 1, 16));
+	CHECK_H100("v1 memset d8 n 0", d8(lo, 1, 0));
+	CHECK_H100("v1 memset d16", d16(lo, 1, 16));
+	CHECK_H100("v1 memset d32", d32(lo, 1, 16));
+	CHECK_H100("v1 memset 2d8", d2d8(lo, 64, 1, 16, 2));
+	CHECK_H100("v1 memset 2d16", d2d16(lo, 64, 1, 16, 2));
+	CHECK_H100("v1 memset 2d32", d2d32(lo, 64, 1, 16, 2));
+	memset(&c2, 0, sizeof(c2));
+	c2.srcMemoryType = c2.dstMemoryType = CU_MEMORYTYPE_HOST;
+	c2.srcHost = src;
+	c2.dstHost = dst;
+	c2.srcPitch = c2.dstPitch = 16;
+	c2.WidthInBytes = 8;
+	c2.Height = 2;
+	CHECK_H100("v1 memcpy2d host to host", m2d(&c2));
+	CHECK(dst[0] == 0 && h100_value("v1 memcpy2d host to host copied", "") == 0);
+	CHECK_H100("v1 memcpy2d async host to host", m2da(&c2, NULL));
+	CHECK_H100("v1 memcpy2d unaligned host to host", m2du(&c2));
+	CHECK_H100("v1 memcpy2d null", m2d(NULL));
+	CHECK_H100("v1 memcpy3d host to host", m3d(c3));
+	CHECK_H100("v1 memcpy3d async host to host", m3da(c3, NULL));
+	CHECK_H100("v1 memcpy3d null", m3d(NULL));
+	/* Nothing reached the device. */
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(dst, d, 16));
+	CHECK(dst[0] == 0 && dst[15] == 0);
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(NULL));
+	CHECK_H100("v1 htod no current", htod(lo, src, 16));
+	CHECK_H100("v1 memset d8 no current", d8(lo, 1, 16));
+}
+
+/* The unsuffixed cuMemHostRegister works, and takes any flags. */
+static void first_abi_host_register(void)
+{
+	CUresult (*hostreg)(void *, size_t, unsigned int) =
+		sym("cuMemHostRegister");
+	void *reg = aligned_alloc(4096, 4096);
+	CUdeviceptr rd = 0;
+
+	setup();
+	CHECK_H100("v1 host register", hostreg(reg, 4096, 0));
+	CHECK_H100("v1 host register then v2 device pointer",
+		   cuMemHostGetDevicePointer(&rd, reg, 0));
+	CHECK(rd == (CUdeviceptr)reg);
+	CHECK_H100("v1 host register then unregister", cuMemHostUnregister(reg));
+	CHECK_H100("v1 host register flags 2",
+		   hostreg(reg, 4096, CU_MEMHOSTREGISTER_DEVICEMAP));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(reg));
+	CHECK_H100("v1 host register bad flags", hostreg(reg, 4096, 0x100));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(reg));
+	CHECK_H100("v1 host register size 0", hostreg(reg, 0, 0));
+	/* Registered once: twice is refused, as through the current symbol. */
+	CHECK_RES(CUDA_SUCCESS, hostreg(reg, 4096, 0));
+	CHECK_RES(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, hostreg(reg, 4096, 0));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(reg));
+}
+
 int main(void)
 {
 	static const struct tap_test tests[] = {
@@ -739,6 +926,9 @@ int main(void)
 		TAP_TEST(cluster_occupancy_arguments),
 		TAP_TEST(async_notification),
 		TAP_TEST(export_table),
+		TAP_TEST(first_abi_memory),
+		TAP_TEST(first_abi_copies),
+		TAP_TEST(first_abi_host_register),
 	};
 
 	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
