@@ -110,6 +110,42 @@ static int sm_count(void)
 	return n;
 }
 
+/* --- before cuInit ------------------------------------------------------ */
+
+static void before_init(void)
+{
+	CUresult (*attach)(CUcontext *, unsigned int) = sym("cuCtxAttach");
+	CUresult (*detach)(CUcontext) = sym("cuCtxDetach");
+	CUresult (*alloc1)(unsigned int *, unsigned int) = sym("cuMemAlloc");
+	CUresult (*info1)(unsigned int *, unsigned int *) = sym("cuMemGetInfo");
+	CUexecAffinityParam ep;
+	CUasyncCallbackHandle h;
+	const void *t = &t;
+	unsigned int a, b, p32;
+	CUuuid u = { { 0 } };
+	CUcontext c;
+	int v, one = 1;
+
+	if (!attach || !detach || !alloc1 || !info1)
+		return;
+	CHECK_H100("noinit attach", attach(&c, 0));
+	CHECK_H100("noinit detach null", detach(NULL));
+	CHECK_H100("noinit exec support", cuDeviceGetExecAffinitySupport(&v,
+			CU_EXEC_AFFINITY_TYPE_SM_COUNT, 0));
+	CHECK_H100("noinit ctx exec", cuCtxGetExecAffinity(&ep,
+			CU_EXEC_AFFINITY_TYPE_SM_COUNT));
+	CHECK_H100("noinit reset l2", cuCtxResetPersistingL2Cache());
+	CHECK_H100("noinit func smem", cuFuncSetSharedMemConfig(NULL, 0));
+	CHECK_H100("noinit pointer set", cuPointerSetAttribute(&one,
+			CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, 0x10000));
+	CHECK_H100("noinit async register",
+		   cuDeviceRegisterAsyncNotification(0, NULL, NULL, &h));
+	CHECK_H100("noinit export table", cuGetExportTable(&t, &u));
+	CHECK(t == NULL);
+	CHECK_H100("noinit v1 alloc", alloc1(&p32, 4096));
+	CHECK_H100("noinit v1 meminfo", info1(&a, &b));
+}
+
 /* --- cuCtxAttach / cuCtxDetach ------------------------------------------ */
 
 static void attach_primary(void)
@@ -909,6 +945,7 @@ static void first_abi_host_register(void)
 int main(void)
 {
 	static const struct tap_test tests[] = {
+		TAP_TEST(before_init),
 		TAP_TEST(attach_primary),
 		TAP_TEST(detach_destroys_created),
 		TAP_TEST(detach_needs_current),
