@@ -264,10 +264,6 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n,
 	return vg_memcpy(dst, src, n, true, stream);
 }
 
-static CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
-			    uint32_t elem, size_t width, size_t height,
-			    bool async, CUstream hs);
-
 /* A 1D fill is one row of a 2D one. */
 static CUresult vg_memset(CUdeviceptr dst, uint32_t value, uint32_t elem,
 			  size_t count, bool async, CUstream hs)
@@ -487,9 +483,9 @@ CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream stream)
 	return vg_copy2d(p, true, stream);
 }
 
-static CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
-			    uint32_t elem, size_t width, size_t height,
-			    bool async, CUstream hs)
+CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
+		     uint32_t elem, size_t width, size_t height, bool async,
+		     CUstream hs)
 {
 	struct vgpu_cmd cmd = { .op = VGPU_CMD_MEMSET };
 	struct CUstream_st *st;

@@ -314,8 +314,8 @@ void vg_events_close(struct CUctx_st *ctx);
 /*
  * copy.c. vg_copy, vg_memcpy, vg_copy2d and vg_copy3d: one copy on stream
  * @hs (NULL: the legacy stream), synchronous unless @async, with the
- * checks of its call (vg_copy2d: after vg_check_init()); ptds.c's entry
- * points are wrappers over them.
+ * checks of its call (vg_copy2d: after vg_check_init()); vg_memset2d: one
+ * fill, the same way; ptds.c's entry points are wrappers over them.
  */
 enum vg_dir { VG_HTOD, VG_DTOH, VG_DTOD };
 CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
@@ -324,6 +324,9 @@ CUresult vg_memcpy(CUdeviceptr dst, CUdeviceptr src, size_t n, bool async,
 		   CUstream hs);
 CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs);
 CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs);
+CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
+		     uint32_t elem, size_t width, size_t height, bool async,
+		     CUstream hs);
 CUresult vg_htod(struct CUstream_st *st, CUdeviceptr dst, const void *src,
 		 size_t n, bool pinned, bool async);
 CUresult vg_dtoh(struct CUstream_st *st, void *dst, CUdeviceptr src, size_t n,

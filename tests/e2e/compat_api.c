@@ -484,6 +484,8 @@ static void sync_memops_forgotten(void)
  */
 static void sync_memops_complete(void)
 {
+	CUresult (*ptds_fill)(CUdeviceptr, unsigned char, size_t) =
+		sym("cuMemsetD8_v2_ptds");
 	const size_t n = 64 << 20;
 	unsigned int one = 1;
 	CUdeviceptr big, src;
@@ -512,6 +514,11 @@ static void sync_memops_complete(void)
 	CHECK_RES(CUDA_SUCCESS, cuStreamQuery(NULL));
 	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&w, src + n - 4, 4));
 	CHECK(w == 0x01020304);
+	/* The same on the per-thread default stream. */
+	if (ptds_fill) {
+		CHECK_RES(CUDA_SUCCESS, ptds_fill(big, 0xcd, n));
+		CHECK_RES(CUDA_SUCCESS, cuStreamQuery(CU_STREAM_PER_THREAD));
+	}
 }
 
 /* --- cluster occupancy -------------------------------------------------- */
