@@ -432,7 +432,9 @@ CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
 	vg_ctx_begin(ctx);
 	if ((s.device || s.pinned) && (d.device || d.pinned)) {
 		r = vg_copy2d_cmd(st, &d, &s, p->WidthInBytes, 0, p->Height, &seq);
-		if (r == CUDA_SUCCESS && (sync || (!async && !(s.device && d.device))))
+		if (!async && !(s.device && d.device))
+			sync = true;
+		if (r == CUDA_SUCCESS && sync)
 			r = vg_stream_wait(st, seq);
 	} else if (s.device || s.pinned || d.device || d.pinned) {
 		if (p->WidthInBytes <= VG_HALF) {

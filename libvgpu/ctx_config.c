@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * A context's settings: cuCtxGetLimit/SetLimit, the cache and shared
- * memory configurations and cuCtxResetPersistingL2Cache, with the defaults, rounding, ranges and error
- * codes of NVIDIA's driver on an H100 (tests/e2e/ref/h100_api.log).
+ * memory configurations and cuCtxResetPersistingL2Cache, with the
+ * defaults, rounding, ranges and error codes of NVIDIA's driver on an
+ * H100 (tests/e2e/ref/h100_api.log, h100_compat.log).
  *
  * vgpu keeps the values and reports them; none changes how kernels run
  * yet: a thread's stack is what the JIT gives it, each module's printf

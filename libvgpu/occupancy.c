@@ -285,8 +285,10 @@ static CUresult vg_cluster_blocks(const CUlaunchConfig *c,
 		const CUlaunchAttribute *a = &c->attrs[i];
 		const CUlaunchAttributeValue *v = &a->value;
 
-		if ((unsigned int)a->id > CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING ||
-		    a->id == CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT + 1)
+		/* 15 was never given out. */
+		if ((unsigned int)a->id >
+		    CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING ||
+		    a->id == 15)
 			return CUDA_ERROR_INVALID_VALUE;
 		if (a->id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
 			continue;

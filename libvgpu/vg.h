@@ -157,7 +157,7 @@ struct CUctx_st {
 	int cache_config;	/* CUfunc_cache */
 	bool printf_launched;	/* the printf FIFO's size is fixed */
 	unsigned int refs;	/* registry + stack slots */
-	unsigned int usage;	/* cuCtxCreate's and cuCtxAttach's, under vg_lock */
+	unsigned int usage;	/* users (ctx_attach.c), under vg_lock */
 	bool primary;
 };
 
