@@ -155,6 +155,7 @@ void vg_ctx_close(struct CUctx_st *ctx)
 	vg_chans_close(ctx);
 	pthread_mutex_unlock(&ctx->lock);
 	vg_host_forget(ctx);
+	vg_sync_forget_ctx(ctx);
 	if (ctx->va_size)
 		munmap((void *)(uintptr_t)ctx->va_base, ctx->va_size);
 	ctx->va_base = 0;
@@ -193,12 +194,14 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params,
 	r = vg_check_device(dev);
 	if (r)
 		return r;
+	/*
+	 * Affinity needs MPS (affinity.c): a list is refused, whatever it
+	 * holds; a count of zero or less means no list, as on an H100.
+	 */
 	if (params && params->numExecAffinityParams > 0)
-		return CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY;
-	if (params && (params->numExecAffinityParams < 0 ||
-		       (params->numExecAffinityParams == 0 &&
-			params->execAffinityParams)))
-		return CUDA_ERROR_INVALID_VALUE;
+		return params->execAffinityParams ?
+			CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY :
+			CUDA_ERROR_INVALID_VALUE;
 	if (params && params->cigParams)
 		return CUDA_ERROR_NOT_SUPPORTED;
 
@@ -209,6 +212,7 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params,
 	/* What cuCtxSetFlags would keep of them. */
 	ctx->flags = flags & VG_CTX_FLAGS_KEPT;
 	ctx->refs = 1;
+	ctx->usage = 1;		/* cuCtxDetach's count (ctx_attach.c) */
 	pthread_mutex_init(&ctx->lock, NULL);
 	pthread_mutex_init(&ctx->hostfn_lock, NULL);
 	pthread_mutex_init(&ctx->stage_lock, NULL);

@@ -11,7 +11,8 @@
  * Synchronisation follows CUDA's rules for the synchronous calls: copies
  * with host memory return once the host side is done with (host-to-device:
  * the data has left the caller's buffer; device-to-host: it has arrived),
- * device-to-device copies and fills return once queued.
+ * device-to-device copies and fills return once queued, unless they touch
+ * memory marked CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: those return once done.
  */
 #include <errno.h>
 #include <string.h>
@@ -136,6 +137,8 @@ CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
 	enum vg_host_use use = VG_HOST_PAGEABLE;
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
+	uint64_t seq = 0;
+	bool sync;
 	CUresult r = vg_check_init();
 
 	if (r)
@@ -156,6 +159,8 @@ CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
 		r = CUDA_ERROR_INVALID_VALUE;
 		goto out;
 	}
+	sync = !async && dir == VG_DTOD &&
+		(vg_sync_memops(dst) || vg_sync_memops(src));
 	vg_ctx_begin(ctx);
 	switch (dir) {
 	case VG_HTOD:
@@ -167,7 +172,9 @@ CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
 			    use == VG_HOST_PINNED, async);
 		break;
 	case VG_DTOD:
-		r = vg_copy_cmd(st, dst, src, n, NULL);
+		r = vg_copy_cmd(st, dst, src, n, &seq);
+		if (r == CUDA_SUCCESS && sync)
+			r = vg_stream_wait(st, seq);
 		break;
 	}
 	vg_ctx_end(ctx);
@@ -257,30 +264,26 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n,
 	return vg_memcpy(dst, src, n, true, stream);
 }
 
-static CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
-			    uint32_t elem, size_t width, size_t height,
-			    CUstream hs);
-
 /* A 1D fill is one row of a 2D one. */
 static CUresult vg_memset(CUdeviceptr dst, uint32_t value, uint32_t elem,
-			  size_t count, CUstream hs)
+			  size_t count, bool async, CUstream hs)
 {
-	return vg_memset2d(dst, 0, value, elem, count, 1, hs);
+	return vg_memset2d(dst, 0, value, elem, count, 1, async, hs);
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char uc, size_t n)
 {
-	return vg_memset(dst, uc, 1, n, NULL);
+	return vg_memset(dst, uc, 1, n, false, NULL);
 }
 
 CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short us, size_t n)
 {
-	return vg_memset(dst, us, 2, n, NULL);
+	return vg_memset(dst, us, 2, n, false, NULL);
 }
 
 CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int ui, size_t n)
 {
-	return vg_memset(dst, ui, 4, n, NULL);
+	return vg_memset(dst, ui, 4, n, false, NULL);
 }
 
 /* --- pitched copies and fills -------------------------------------------- */
@@ -403,6 +406,7 @@ CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
 	struct CUctx_st *ctx;
 	uint64_t seq = 0;
 	size_t row;
+	bool sync;
 	CUresult r;
 
 	if (!p)
@@ -424,10 +428,13 @@ CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
 				p->WidthInBytes, p->Height, &d);
 	if (r)
 		goto out;
+	sync = !async && (vg_sync_memops(s.addr) || vg_sync_memops(d.addr));
 	vg_ctx_begin(ctx);
 	if ((s.device || s.pinned) && (d.device || d.pinned)) {
 		r = vg_copy2d_cmd(st, &d, &s, p->WidthInBytes, 0, p->Height, &seq);
-		if (r == CUDA_SUCCESS && !async && !(s.device && d.device))
+		if (!async && !(s.device && d.device))
+			sync = true;
+		if (r == CUDA_SUCCESS && sync)
 			r = vg_stream_wait(st, seq);
 	} else if (s.device || s.pinned || d.device || d.pinned) {
 		if (p->WidthInBytes <= VG_HALF) {
@@ -478,13 +485,15 @@ CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream stream)
 	return vg_copy2d(p, true, stream);
 }
 
-static CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
-			    uint32_t elem, size_t width, size_t height,
-			    CUstream hs)
+CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
+		     uint32_t elem, size_t width, size_t height, bool async,
+		     CUstream hs)
 {
 	struct vgpu_cmd cmd = { .op = VGPU_CMD_MEMSET };
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
+	uint64_t seq = 0;
+	bool sync;
 	CUresult r = vg_check_init();
 
 	if (r)
@@ -507,8 +516,11 @@ static CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 	cmd.memset.width = width;
 	cmd.memset.height = (uint32_t)height;
 	cmd.memset.pitch = pitch;
+	sync = !async && vg_sync_memops(dst);
 	vg_ctx_begin(ctx);
-	r = vg_push(st, &cmd, NULL);
+	r = vg_push(st, &cmd, &seq);
+	if (r == CUDA_SUCCESS && sync)
+		r = vg_stream_wait(st, seq);
 	vg_ctx_end(ctx);
 	return r;
 out:
@@ -519,55 +531,55 @@ out:
 CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char uc,
 			 size_t width, size_t height)
 {
-	return vg_memset2d(dst, pitch, uc, 1, width, height, NULL);
+	return vg_memset2d(dst, pitch, uc, 1, width, height, false, NULL);
 }
 
 CUresult cuMemsetD2D16_v2(CUdeviceptr dst, size_t pitch, unsigned short us,
 			  size_t width, size_t height)
 {
-	return vg_memset2d(dst, pitch, us, 2, width, height, NULL);
+	return vg_memset2d(dst, pitch, us, 2, width, height, false, NULL);
 }
 
 CUresult cuMemsetD2D32_v2(CUdeviceptr dst, size_t pitch, unsigned int ui,
 			  size_t width, size_t height)
 {
-	return vg_memset2d(dst, pitch, ui, 4, width, height, NULL);
+	return vg_memset2d(dst, pitch, ui, 4, width, height, false, NULL);
 }
 
 CUresult cuMemsetD2D8Async(CUdeviceptr dst, size_t pitch, unsigned char uc,
 			   size_t width, size_t height, CUstream stream)
 {
-	return vg_memset2d(dst, pitch, uc, 1, width, height, stream);
+	return vg_memset2d(dst, pitch, uc, 1, width, height, true, stream);
 }
 
 CUresult cuMemsetD2D16Async(CUdeviceptr dst, size_t pitch, unsigned short us,
 			    size_t width, size_t height, CUstream stream)
 {
-	return vg_memset2d(dst, pitch, us, 2, width, height, stream);
+	return vg_memset2d(dst, pitch, us, 2, width, height, true, stream);
 }
 
 CUresult cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch, unsigned int ui,
 			    size_t width, size_t height, CUstream stream)
 {
-	return vg_memset2d(dst, pitch, ui, 4, width, height, stream);
+	return vg_memset2d(dst, pitch, ui, 4, width, height, true, stream);
 }
 
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char uc, size_t n,
 			 CUstream stream)
 {
-	return vg_memset(dst, uc, 1, n, stream);
+	return vg_memset(dst, uc, 1, n, true, stream);
 }
 
 CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short us, size_t n,
 			  CUstream stream)
 {
-	return vg_memset(dst, us, 2, n, stream);
+	return vg_memset(dst, us, 2, n, true, stream);
 }
 
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int ui, size_t n,
 			  CUstream stream)
 {
-	return vg_memset(dst, ui, 4, n, stream);
+	return vg_memset(dst, ui, 4, n, true, stream);
 }
 
 /*
@@ -584,6 +596,7 @@ static CUresult vg_copy3d_direct(const CUDA_MEMCPY3D *p, bool async,
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
 	uint64_t seq = 0;
+	bool sync;
 	CUresult r;
 
 	*done = false;
@@ -622,9 +635,10 @@ static CUresult vg_copy3d_direct(const CUDA_MEMCPY3D *p, bool async,
 		cmd.copy.dst_height = (uint32_t)p->dstHeight;
 	}
 	*done = true;
+	sync = !async && (vg_sync_memops(s.addr) || vg_sync_memops(d.addr));
 	vg_ctx_begin(ctx);
 	r = vg_push(st, &cmd, &seq);
-	if (r == CUDA_SUCCESS && !async && !(s.device && d.device))
+	if (r == CUDA_SUCCESS && (sync || (!async && !(s.device && d.device))))
 		r = vg_stream_wait(st, seq);
 	vg_ctx_end(ctx);
 	return r;

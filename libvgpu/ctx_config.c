@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * A context's settings: cuCtxGetLimit/SetLimit and the cache and shared
- * memory configurations, with the defaults, rounding, ranges and error
- * codes of NVIDIA's driver on an H100 (tests/e2e/ref/h100_api.log).
+ * A context's settings: cuCtxGetLimit/SetLimit, the cache and shared
+ * memory configurations and cuCtxResetPersistingL2Cache, with the
+ * defaults, rounding, ranges and error codes of NVIDIA's driver on an
+ * H100 (tests/e2e/ref/h100_api.log, h100_compat.log).
  *
  * The malloc heap's size is what the context's heap gets when the first
  * kernel that may call malloc or free is launched (heap.c); from then on
@@ -250,5 +251,20 @@ CUresult cuCtxSetSharedMemConfig(CUsharedconfig config)
 	if ((int)config < CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE ||
 	    config > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
 		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * No L2 line ever persists here (MAX_PERSISTING_L2_CACHE_SIZE reads 0):
+ * with nothing to reset, checking the context is the call's whole effect.
+ */
+CUresult cuCtxResetPersistingL2Cache(void)
+{
+	struct CUctx_st *ctx;
+	CUresult r = vg_config_begin(&ctx);
+
+	if (r)
+		return r;
+	pthread_mutex_unlock(&vg_lock);
 	return CUDA_SUCCESS;
 }

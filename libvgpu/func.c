@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * cuFuncSetAttribute and cuFuncSetCacheConfig: what a program may tune
- * on a kernel. Codes and limits are those of NVIDIA's driver (580, H100):
- * a dynamic shared memory limit up to the opt-in maximum less the static
- * part, a carveout of -1 (the default) or 0 to 100 percent, the cluster
- * attributes accepted (checked at launch), everything else refused with
- * CUDA_ERROR_INVALID_VALUE, a NULL function CUDA_ERROR_INVALID_HANDLE.
+ * cuFuncSetAttribute, cuFuncSetCacheConfig and cuFuncSetSharedMemConfig:
+ * what a program may tune on a kernel. Codes and limits are those of
+ * NVIDIA's driver (580, H100): a dynamic shared memory limit up to the
+ * opt-in maximum less the static part, a carveout of -1 (the default) or
+ * 0 to 100 percent, the cluster attributes accepted (checked at launch),
+ * everything else refused with CUDA_ERROR_INVALID_VALUE, a NULL function
+ * CUDA_ERROR_INVALID_HANDLE.
  */
 #include "vg.h"
 
@@ -77,5 +78,26 @@ CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
 	if ((unsigned int)config > CU_FUNC_CACHE_PREFER_EQUAL)
 		return CUDA_ERROR_INVALID_VALUE;
 	hfunc->cache_config = config;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * Shared memory banks stay four bytes wide whatever is asked, as on an
+ * H100 (see cuCtxSetSharedMemConfig): a valid choice is taken and has no
+ * effect. The function is checked before the choice, and no context is
+ * needed (tests/e2e/ref/h100_compat.log).
+ */
+CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	r = vg_func_get(hfunc, &hfunc);
+	if (r)
+		return r;
+	if ((int)config < CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE ||
+	    config > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
+		return CUDA_ERROR_INVALID_VALUE;
 	return CUDA_SUCCESS;
 }

@@ -314,6 +314,7 @@ static CUresult vg_host_remove(void *p, bool allocated, size_t *size,
 	pthread_mutex_unlock(&h->ctx->lock);
 	if (!allocated)
 		vg_pins_use(h->ctx, h->base, h->end, -1);
+	vg_sync_forget(h->ctx, h->ptr);
 	*size = h->size;
 	free(h);
 	return CUDA_SUCCESS;

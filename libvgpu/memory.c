@@ -92,6 +92,8 @@ CUresult cuMemFree_v2(CUdeviceptr dptr)
 		pthread_mutex_unlock(&vg_lock);
 		return CUDA_ERROR_INVALID_VALUE;
 	}
+	/* A mark names an allocation by its start: only a freeable one. */
+	vg_sync_forget(ctx, dptr);
 	vg_ctx_begin(ctx);
 	/* Like cudaFree, work already queued finishes before memory goes. */
 	vg_ctx_idle(ctx);

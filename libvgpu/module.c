@@ -362,6 +362,8 @@ void vg_module_unload(struct CUmod_st *module)
 		vg_module_free(module);
 		return;
 	}
+	if (module->globals)
+		vg_sync_forget(ctx, module->globals);
 	vg_ctx_begin(ctx);
 	/* What its kernels printed comes out first, as on CUDA. */
 	if (vg_ctx_idle(ctx) == CUDA_SUCCESS)

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * The occupancy calculator: cuOccupancyMaxActiveBlocksPerMultiprocessor,
- * cuOccupancyMaxPotentialBlockSize (and their WithFlags forms) and
- * cuOccupancyAvailableDynamicSMemPerBlock, from the device's limits and
+ * cuOccupancyMaxPotentialBlockSize (and their WithFlags forms),
+ * cuOccupancyAvailableDynamicSMemPerBlock and the cluster calls
+ * (cuOccupancyMaxActiveClusters, cuOccupancyMaxPotentialClusterSize),
+ * from the device's limits and
  * the kernel's registers, shared memory and thread limit, by the rules of
  * CUDA's occupancy calculator. Checked against NVIDIA's driver on an H100
  * (tests/unit/test_occupancy.c).
  */
+#include <limits.h>
+
 #include "vg.h"
 
 #define VG_REG_UNIT 256		/* registers are given to a warp in these */
@@ -234,5 +238,151 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dyn, CUfunction func,
 	if (!dyn || !vg_occupancy_smem(info, &k, func->max_dyn_shared,
 				       numBlocks, blockSize, dyn))
 		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * Thread block clusters need compute capability 9.0. Below it, as NVIDIA
+ * documents for such devices, a cluster is one block: the largest cluster
+ * is 1 and a larger one is CUDA_ERROR_INVALID_CLUSTER_SIZE, as
+ * cuLaunchKernelEx answers (launch_ex.c). From 9.0 on, the portable limit
+ * of 8 blocks, 16 where the function allows non-portable sizes. An H100
+ * answers 8 and places fewer clusters than blocks allow, by its GPCs
+ * (tests/e2e/ref/h100_compat.log); vgpu's SMs have no GPCs, so its
+ * clusters are the device's active blocks in groups.
+ */
+static unsigned int vg_cluster_max(const struct vgpu_info *info,
+				   const struct CUfunc_st *f)
+{
+	if (info->cc_major < 9)
+		return 1;
+	return f->cluster[CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED -
+			  CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH] ? 16 : 8;
+}
+
+/*
+ * The blocks of one cluster of launch @c of @f: its CLUSTER_DIMENSION,
+ * else the size the function requires, else 0 (none set). A shape with a
+ * zero side, larger than the device takes or that does not divide the
+ * grid is refused, as on an H100; an unknown attribute is invalid. With
+ * vg_lock held (the function's attributes).
+ */
+static CUresult vg_cluster_blocks(const CUlaunchConfig *c,
+				  const struct CUfunc_st *f,
+				  const struct vgpu_info *info,
+				  unsigned int *blocks)
+{
+	unsigned int d[3] = { f->cluster[0], f->cluster[1], f->cluster[2] };
+	bool required = d[0] || d[1] || d[2], set = required;
+	unsigned int i;
+	uint64_t n;
+
+	for (i = 0; i < 3 && required; i++)
+		d[i] = d[i] ? d[i] : 1;
+	if (c->numAttrs && !c->attrs)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < c->numAttrs; i++) {
+		const CUlaunchAttribute *a = &c->attrs[i];
+		const CUlaunchAttributeValue *v = &a->value;
+
+		/* 15 was never given out. */
+		if ((unsigned int)a->id >
+		    CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING ||
+		    a->id == 15)
+			return CUDA_ERROR_INVALID_VALUE;
+		if (a->id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+			continue;
+		/* A required size may be restated, not changed. */
+		if (required && (v->clusterDim.x != d[0] ||
+				 v->clusterDim.y != d[1] ||
+				 v->clusterDim.z != d[2]))
+			return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+		d[0] = v->clusterDim.x;
+		d[1] = v->clusterDim.y;
+		d[2] = v->clusterDim.z;
+		set = true;
+	}
+	*blocks = 0;
+	if (!set)
+		return CUDA_SUCCESS;
+	n = (uint64_t)d[0] * d[1] * d[2];
+	if (!n || n > vg_cluster_max(info, f) || c->gridDimX % d[0] ||
+	    c->gridDimY % d[1] || c->gridDimZ % d[2])
+		return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+	*blocks = (unsigned int)n;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * What the cluster calls share: the checks of the arguments, the cluster
+ * of the launch (0 when unset), the blocks of the launch one SM holds and
+ * the largest cluster @f may have. The occupancy is the current
+ * context's, as on an H100.
+ */
+static CUresult vg_cluster_occ(const void *out, CUfunction func,
+			       const CUlaunchConfig *c, unsigned int *cluster,
+			       int *per_sm, unsigned int *max,
+			       const struct vgpu_info **info)
+{
+	struct vg_occ_kernel k;
+	struct CUfunc_st *f;
+	uint64_t threads;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!out || !func || !c)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_occ_func(func, &k, info);
+	if (r)
+		return r;
+	r = vg_func_get(func, &f);
+	if (r)
+		return r;
+	if (!vg_ctx_current())
+		return CUDA_ERROR_INVALID_CONTEXT;
+	pthread_mutex_lock(&vg_lock);
+	r = vg_cluster_blocks(c, f, *info, cluster);
+	*max = vg_cluster_max(*info, f);
+	pthread_mutex_unlock(&vg_lock);
+	if (r)
+		return r;
+	threads = (uint64_t)c->blockDimX * c->blockDimY * c->blockDimZ;
+	*per_sm = threads > INT_MAX ? 0 :
+		vg_occupancy(*info, &k, (int)threads, c->sharedMemBytes);
+	return CUDA_SUCCESS;
+}
+
+/* Without a cluster shape set, no cluster is placed: 0, as on an H100. */
+CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func,
+				      const CUlaunchConfig *config)
+{
+	const struct vgpu_info *info;
+	unsigned int cluster, max;
+	int per_sm;
+	CUresult r = vg_cluster_occ(numClusters, func, config, &cluster,
+				    &per_sm, &max, &info);
+
+	if (r)
+		return r;
+	*numClusters = cluster ?
+		(int)((uint64_t)per_sm * info->sm_count / cluster) : 0;
+	return CUDA_SUCCESS;
+}
+
+/* The largest cluster a launch of this shape can have; 0 if no block fits. */
+CUresult cuOccupancyMaxPotentialClusterSize(int *clusterSize,
+					    CUfunction func,
+					    const CUlaunchConfig *config)
+{
+	const struct vgpu_info *info;
+	unsigned int cluster, max;
+	int per_sm;
+	CUresult r = vg_cluster_occ(clusterSize, func, config, &cluster,
+				    &per_sm, &max, &info);
+
+	if (r)
+		return r;
+	*clusterSize = per_sm ? (int)max : 0;
 	return CUDA_SUCCESS;
 }

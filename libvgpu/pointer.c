@@ -4,12 +4,63 @@
  * address space — a device allocation of some context (by its window) or
  * page-locked host memory. The answers follow NVIDIA's driver on an H100
  * for what vgpu has (no managed memory, no IPC, no RDMA, no hardware
- * decompression: those read as absent).
+ * decompression: those read as absent). cuPointerSetAttribute sets the
+ * one attribute a program may set, SYNC_MEMOPS.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
 #include "vg.h"
+
+/*
+ * The allocations and registrations marked SYNC_MEMOPS, by context and
+ * start, under vg_lock. A mark goes when its memory is freed or its
+ * context closes, so it never passes to later memory at the same address.
+ */
+struct vg_sync_mark {
+	struct vg_sync_mark *next;
+	struct CUctx_st *ctx;
+	uint64_t start;
+};
+static struct vg_sync_mark *vg_sync_marks;
+
+static struct vg_sync_mark **vg_sync_find(struct CUctx_st *ctx,
+					  uint64_t start)
+{
+	struct vg_sync_mark **pp;
+
+	for (pp = &vg_sync_marks; *pp; pp = &(*pp)->next)
+		if ((*pp)->ctx == ctx && (*pp)->start == start)
+			break;
+	return pp;
+}
+
+/* Memory of @ctx starting at @start is gone; with vg_lock held. */
+void vg_sync_forget(struct CUctx_st *ctx, uint64_t start)
+{
+	struct vg_sync_mark **pp = vg_sync_find(ctx, start), *m = *pp;
+
+	if (m) {
+		*pp = m->next;
+		free(m);
+	}
+}
+
+/* @ctx is closing: its memory is gone; with vg_lock held. */
+void vg_sync_forget_ctx(struct CUctx_st *ctx)
+{
+	struct vg_sync_mark **pp = &vg_sync_marks, *m;
+
+	while ((m = *pp)) {
+		if (m->ctx == ctx) {
+			*pp = m->next;
+			free(m);
+		} else {
+			pp = &m->next;
+		}
+	}
+}
 
 struct vg_pointer {
 	CUmemorytype type;
@@ -17,6 +68,7 @@ struct vg_pointer {
 	uint64_t start, size;		/* the allocation or registration */
 	uint64_t map_base, map_size;	/* the chunk or pages behind it */
 	bool read_only;
+	bool sync_memops;		/* marked SYNC_MEMOPS */
 };
 
 /* With vg_lock held. */
@@ -40,6 +92,7 @@ static bool vg_pointer_find(CUdeviceptr ptr, struct vg_pointer *pi)
 		pi->map_base = q.base & ~(uint64_t)(VGPU_VA_ALIGN - 1);
 		pi->map_size = q.size <= VGPU_SUBALLOC_MAX ? VGPU_VA_ALIGN :
 			(q.size + VGPU_VA_ALIGN - 1) & ~(uint64_t)(VGPU_VA_ALIGN - 1);
+		pi->sync_memops = *vg_sync_find(pi->ctx, pi->start) != NULL;
 		return true;
 	}
 	if (!vg_host_lookup((uintptr_t)ptr, &hi))
@@ -51,7 +104,20 @@ static bool vg_pointer_find(CUdeviceptr ptr, struct vg_pointer *pi)
 	pi->map_base = hi.map_base;
 	pi->map_size = hi.map_size;
 	pi->read_only = hi.read_only;
+	pi->sync_memops = *vg_sync_find(pi->ctx, pi->start) != NULL;
 	return true;
+}
+
+/*
+ * Is @ptr in memory marked SYNC_MEMOPS, so that a synchronous copy or
+ * fill touching it returns only once done? With vg_lock held.
+ */
+bool vg_sync_memops(uint64_t ptr)
+{
+	struct vg_pointer pi;
+
+	/* Most programs mark nothing: no lookup for them. */
+	return vg_sync_marks && vg_pointer_find(ptr, &pi) && pi.sync_memops;
 }
 
 /*
@@ -104,8 +170,10 @@ static CUresult vg_pointer_attr(const struct vg_pointer *pi, void *data,
 	case CU_POINTER_ATTRIBUTE_MAPPED:
 		*(unsigned int *)data = 1;
 		break;
-	case CU_POINTER_ATTRIBUTE_IS_MANAGED:
 	case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
+		*(unsigned int *)data = pi->sync_memops;
+		break;
+	case CU_POINTER_ATTRIBUTE_IS_MANAGED:
 	case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
 	case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
 	case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
@@ -199,4 +267,45 @@ CUresult cuPointerGetAttributes(unsigned int num_attributes,
 		(void)vg_pointer_attr(&pi, data[i], attributes[i], ptr);
 	}
 	return CUDA_SUCCESS;
+}
+
+/*
+ * Marks or unmarks the allocation or registration holding @ptr: any
+ * nonzero value marks it (reading back 1), as on an H100. No context
+ * needs to be current, and every other attribute is read-only
+ * (tests/e2e/ref/h100_compat.log).
+ */
+CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute,
+			       CUdeviceptr ptr)
+{
+	struct vg_sync_mark **pp, *m;
+	struct vg_pointer pi;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!value || attribute != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_lock);
+	if (!vg_pointer_find(ptr, &pi)) {
+		r = CUDA_ERROR_INVALID_VALUE;
+		goto out;
+	}
+	pp = vg_sync_find(pi.ctx, pi.start);
+	if (*(const unsigned int *)value && !*pp) {
+		m = malloc(sizeof(*m));
+		if (!m) {
+			r = CUDA_ERROR_OUT_OF_MEMORY;
+			goto out;
+		}
+		m->ctx = pi.ctx;
+		m->start = pi.start;
+		m->next = vg_sync_marks;
+		vg_sync_marks = m;
+	} else if (!*(const unsigned int *)value && *pp) {
+		vg_sync_forget(pi.ctx, pi.start);
+	}
+out:
+	pthread_mutex_unlock(&vg_lock);
+	return r;
 }

@@ -10,6 +10,9 @@
  * whose symbol libvgpu lacks yet answers CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND,
  * as an unknown name does. The address is the exported symbol's own, the
  * one a program linked to that symbol calls.
+ *
+ * cuGetExportTable is the lookup of NVIDIA's private tables, which vgpu
+ * does not implement: every UUID is unknown to it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -153,4 +156,18 @@ CUresult cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion,
 		return CUDA_ERROR_NOT_FOUND;
 	*pfn = p;
 	return CUDA_SUCCESS;
+}
+
+/*
+ * An H100 answers CUDA_ERROR_INVALID_VALUE, before cuInit too, for a
+ * UUID it does not know and for NULL arguments, and clears the table
+ * pointer (tests/e2e/ref/h100_compat.log); vgpu knows no UUID.
+ */
+CUresult cuGetExportTable(const void **ppExportTable,
+			  const CUuuid *pExportTableId)
+{
+	(void)pExportTableId;
+	if (ppExportTable)
+		*ppExportTable = NULL;
+	return CUDA_ERROR_INVALID_VALUE;
 }

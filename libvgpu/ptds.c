@@ -10,9 +10,7 @@
 
 /*
  * _ptds: the synchronous calls, on the calling thread's default stream
- * instead of the legacy one. A fill returns once queued, synchronous or
- * not (copy.c), so the synchronous fills are the asynchronous ones on
- * that stream.
+ * instead of the legacy one.
  */
 CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n)
 {
@@ -55,38 +53,38 @@ CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *p)
 
 CUresult cuMemsetD8_v2_ptds(CUdeviceptr dst, unsigned char uc, size_t n)
 {
-	return cuMemsetD8Async(dst, uc, n, CU_STREAM_PER_THREAD);
+	return vg_memset2d(dst, 0, uc, 1, n, 1, false, CU_STREAM_PER_THREAD);
 }
 
 CUresult cuMemsetD16_v2_ptds(CUdeviceptr dst, unsigned short us, size_t n)
 {
-	return cuMemsetD16Async(dst, us, n, CU_STREAM_PER_THREAD);
+	return vg_memset2d(dst, 0, us, 2, n, 1, false, CU_STREAM_PER_THREAD);
 }
 
 CUresult cuMemsetD32_v2_ptds(CUdeviceptr dst, unsigned int ui, size_t n)
 {
-	return cuMemsetD32Async(dst, ui, n, CU_STREAM_PER_THREAD);
+	return vg_memset2d(dst, 0, ui, 4, n, 1, false, CU_STREAM_PER_THREAD);
 }
 
 CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr dst, size_t pitch, unsigned char uc,
 			      size_t width, size_t height)
 {
-	return cuMemsetD2D8Async(dst, pitch, uc, width, height,
-				 CU_STREAM_PER_THREAD);
+	return vg_memset2d(dst, pitch, uc, 1, width, height, false,
+			   CU_STREAM_PER_THREAD);
 }
 
 CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr dst, size_t pitch,
 			       unsigned short us, size_t width, size_t height)
 {
-	return cuMemsetD2D16Async(dst, pitch, us, width, height,
-				  CU_STREAM_PER_THREAD);
+	return vg_memset2d(dst, pitch, us, 2, width, height, false,
+			   CU_STREAM_PER_THREAD);
 }
 
 CUresult cuMemsetD2D32_v2_ptds(CUdeviceptr dst, size_t pitch, unsigned int ui,
 			       size_t width, size_t height)
 {
-	return cuMemsetD2D32Async(dst, pitch, ui, width, height,
-				  CU_STREAM_PER_THREAD);
+	return vg_memset2d(dst, pitch, ui, 4, width, height, false,
+			   CU_STREAM_PER_THREAD);
 }
 
 /*

@@ -37,28 +37,15 @@
 #undef cuGraphicsUnmapResources
 #undef cuIpcOpenMemHandle
 #undef cuMemAdvise
-#undef cuMemAlloc
 #undef cuMemAllocAsync
 #undef cuMemAllocFromPoolAsync
-#undef cuMemAllocHost
-#undef cuMemAllocPitch
 #undef cuMemBatchDecompressAsync
 #undef cuMemDiscardAndPrefetchBatchAsync
 #undef cuMemDiscardBatchAsync
-#undef cuMemFree
 #undef cuMemFreeAsync
-#undef cuMemGetAddressRange
-#undef cuMemGetInfo
-#undef cuMemHostGetDevicePointer
-#undef cuMemHostRegister
 #undef cuMemMapArrayAsync
 #undef cuMemPrefetchAsync
 #undef cuMemPrefetchBatchAsync
-#undef cuMemcpy2D
-#undef cuMemcpy2DAsync
-#undef cuMemcpy2DUnaligned
-#undef cuMemcpy3D
-#undef cuMemcpy3DAsync
 #undef cuMemcpy3DBatchAsync
 #undef cuMemcpy3DPeer
 #undef cuMemcpy3DPeerAsync
@@ -68,23 +55,10 @@
 #undef cuMemcpyAtoHAsync
 #undef cuMemcpyBatchAsync
 #undef cuMemcpyDtoA
-#undef cuMemcpyDtoD
-#undef cuMemcpyDtoDAsync
-#undef cuMemcpyDtoH
-#undef cuMemcpyDtoHAsync
 #undef cuMemcpyHtoA
 #undef cuMemcpyHtoAAsync
-#undef cuMemcpyHtoD
-#undef cuMemcpyHtoDAsync
 #undef cuMemcpyPeer
 #undef cuMemcpyPeerAsync
-#undef cuMemsetD16
-#undef cuMemsetD2D16
-#undef cuMemsetD2D32
-#undef cuMemsetD2D8
-#undef cuMemsetD32
-#undef cuMemsetD8
-#undef cuModuleGetGlobal
 #undef cuSignalExternalSemaphoresAsync
 #undef cuStreamAttachMemAsync
 #undef cuStreamBeginCapture
@@ -100,14 +74,12 @@
 
 /* Types of older ABIs, named only by their entry points. */
 typedef unsigned int CUdeviceptr_v1;
-typedef struct CUDA_MEMCPY2D_v1_st CUDA_MEMCPY2D_v1;
-typedef struct CUDA_MEMCPY3D_v1_st CUDA_MEMCPY3D_v1;
 typedef struct CUDA_ARRAY_DESCRIPTOR_v1_st CUDA_ARRAY_DESCRIPTOR_v1;
 typedef struct CUDA_ARRAY3D_DESCRIPTOR_v1_st CUDA_ARRAY3D_DESCRIPTOR_v1;
 
 /*
  * Cannot exist here: graphics, NvSci, green contexts, checkpoints, core
- * dumps, logs, the profiler, private export tables.
+ * dumps, logs, the profiler.
  */
 CUresult cuCheckpointProcessCheckpoint(int a0, CUcheckpointCheckpointArgs *a1)
 {
@@ -198,11 +170,6 @@ CUresult cuDeviceGetNvSciSyncAttributes(void *a0, CUdevice a1, int a2)
 
 CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget a0,
 		CUflushGPUDirectRDMAWritesScope a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGetExportTable(const void **a0, const CUuuid *a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -2098,210 +2065,3 @@ CUresult cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *a0,
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
-
-/*
- * Issue 14: the rest of the driver API (extended and cooperative
- * launches, the old launch calls, stream memory operations, context
- * events, the ABIs of older releases).
- */
-CUresult cuCtxAttach(CUcontext *a0, unsigned int a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuCtxDetach(CUcontext a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuCtxGetExecAffinity(CUexecAffinityParam *a0, CUexecAffinityType a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuCtxResetPersistingL2Cache(void)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuDeviceGetExecAffinitySupport(int *a0, CUexecAffinityType a1,
-		CUdevice a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuDeviceRegisterAsyncNotification(CUdevice a0, CUasyncCallback a1,
-		void *a2, CUasyncCallbackHandle *a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuDeviceUnregisterAsyncNotification(CUdevice a0,
-		CUasyncCallbackHandle a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuFuncSetSharedMemConfig(CUfunction a0, CUsharedconfig a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemAlloc(CUdeviceptr_v1 *a0, unsigned int a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemAllocHost(void **a0, unsigned int a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemAllocPitch(CUdeviceptr_v1 *a0, unsigned int *a1, unsigned int a2,
-		unsigned int a3, unsigned int a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemFree(CUdeviceptr_v1 a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemGetAddressRange(CUdeviceptr_v1 *a0, unsigned int *a1,
-		CUdeviceptr_v1 a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemGetInfo(unsigned int *a0, unsigned int *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemHostGetDevicePointer(CUdeviceptr_v1 *a0, void *a1,
-		unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemHostRegister(void *a0, size_t a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpy2D(const CUDA_MEMCPY2D_v1 *a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *a0, CUstream a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpy3D(const CUDA_MEMCPY3D_v1 *a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D_v1 *a0, CUstream a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyDtoD(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyDtoDAsync(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1,
-		unsigned int a2, CUstream a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyDtoH(void *a0, CUdeviceptr_v1 a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyDtoHAsync(void *a0, CUdeviceptr_v1 a1, unsigned int a2,
-		CUstream a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyHtoD(CUdeviceptr_v1 a0, const void *a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyHtoDAsync(CUdeviceptr_v1 a0, const void *a1, unsigned int a2,
-		CUstream a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemsetD16(CUdeviceptr_v1 a0, unsigned short a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemsetD2D16(CUdeviceptr_v1 a0, unsigned int a1, unsigned short a2,
-		unsigned int a3, unsigned int a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemsetD2D32(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2,
-		unsigned int a3, unsigned int a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemsetD2D8(CUdeviceptr_v1 a0, unsigned int a1, unsigned char a2,
-		unsigned int a3, unsigned int a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemsetD32(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemsetD8(CUdeviceptr_v1 a0, unsigned char a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuModuleGetGlobal(CUdeviceptr_v1 *a0, unsigned int *a1, CUmodule a2,
-		const char *a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuOccupancyMaxActiveClusters(int *a0, CUfunction a1,
-		const CUlaunchConfig *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuOccupancyMaxPotentialClusterSize(int *a0, CUfunction a1,
-		const CUlaunchConfig *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuPointerSetAttribute(const void *a0, CUpointer_attribute a1,
-		CUdeviceptr a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-

@@ -165,6 +165,7 @@ struct CUctx_st {
 	uint64_t heap_va;	/* where it is, once created */
 	uint64_t heap_size;
 	unsigned int refs;	/* registry + stack slots */
+	unsigned int usage;	/* users (ctx_attach.c), under vg_lock */
 	bool primary;
 };
 
@@ -322,8 +323,8 @@ void vg_events_close(struct CUctx_st *ctx);
 /*
  * copy.c. vg_copy, vg_memcpy, vg_copy2d and vg_copy3d: one copy on stream
  * @hs (NULL: the legacy stream), synchronous unless @async, with the
- * checks of its call (vg_copy2d: after vg_check_init()); ptds.c's entry
- * points are wrappers over them.
+ * checks of its call (vg_copy2d: after vg_check_init()); vg_memset2d: one
+ * fill, the same way; ptds.c's entry points are wrappers over them.
  */
 enum vg_dir { VG_HTOD, VG_DTOH, VG_DTOD };
 CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
@@ -332,6 +333,9 @@ CUresult vg_memcpy(CUdeviceptr dst, CUdeviceptr src, size_t n, bool async,
 		   CUstream hs);
 CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs);
 CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs);
+CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
+		     uint32_t elem, size_t width, size_t height, bool async,
+		     CUstream hs);
 CUresult vg_htod(struct CUstream_st *st, CUdeviceptr dst, const void *src,
 		 size_t n, bool pinned, bool async);
 CUresult vg_dtoh(struct CUstream_st *st, void *dst, CUdeviceptr src, size_t n,
@@ -446,6 +450,9 @@ bool vg_host_lookup(uintptr_t p, struct vg_host_info *info);
 
 /* pointer.c */
 bool vg_pointer_in(struct CUctx_st *ctx, CUdeviceptr ptr, size_t len);
+bool vg_sync_memops(uint64_t ptr);
+void vg_sync_forget(struct CUctx_st *ctx, uint64_t start);
+void vg_sync_forget_ctx(struct CUctx_st *ctx);
 
 /* errors.c */
 const char *vg_error_name(CUresult error);
