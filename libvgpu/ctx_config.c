@@ -4,10 +4,15 @@
  * memory configurations, with the defaults, rounding, ranges and error
  * codes of NVIDIA's driver on an H100 (tests/e2e/ref/h100_api.log).
  *
- * vgpu keeps the values and reports them; none changes how kernels run
- * yet: a thread's stack is what the JIT gives it, each module's printf
- * FIFO has its own size (jit.h), there is no device malloc or device
- * runtime, no L2 to persist lines in, and one shared memory size per SM.
+ * Two act on kernels. A launch grows the stack size to what the kernel's
+ * thread needs (its local memory) when that is more, as the H100 does,
+ * and never fails for it (tests/e2e/ref/h100_printf_fifo.log); vgpu has
+ * no recursion (the JIT inlines calls), so what a thread needs is always
+ * known. The printf FIFO is the context's, of the limit's size, from the
+ * first launch of a kernel that prints (printf.c), and the limit is fixed
+ * from then on. The others are kept and reported: there is no device
+ * malloc or device runtime, no L2 to persist lines in, and one shared
+ * memory size per SM.
  * Limits a device without the feature cannot have say so: the device
  * runtime's sync depth and CIG's fallback are unsupported (as on an H100),
  * and a persisting L2 size is capped by MAX_PERSISTING_L2_CACHE_SIZE,
@@ -61,6 +66,22 @@ void vg_ctx_config_init(struct CUctx_st *ctx)
 	l[CU_LIMIT_CIG_ENABLED] = 0;
 	ctx->cache_config = CU_FUNC_CACHE_PREFER_NONE;
 	ctx->printf_launched = false;
+	ctx->printf_fifo = 0;
+	ctx->printf_cap = 0;
+}
+
+/*
+ * What a launch of @k does to the limits, with vg_lock held: the stack
+ * grows to the kernel's local memory, unrounded, as on the H100; a kernel
+ * that prints fixes the printf FIFO's size. Returns whether @k prints.
+ */
+bool vg_ctx_config_launch(struct CUctx_st *ctx, const struct vg_jit_kernel *k)
+{
+	if (k->f.local_bytes > ctx->limits[CU_LIMIT_STACK_SIZE])
+		ctx->limits[CU_LIMIT_STACK_SIZE] = k->f.local_bytes;
+	if (k->prints)
+		ctx->printf_launched = true;
+	return k->prints;
 }
 
 /*
@@ -121,9 +142,8 @@ static CUresult vg_limit_value(const struct CUctx_st *ctx, CUlimit limit,
 		return CUDA_SUCCESS;
 	case CU_LIMIT_PRINTF_FIFO_SIZE:
 		/*
-		 * Fixed once a kernel that prints has been launched: on vgpu,
-		 * any kernel of a module that prints (the JIT knows which
-		 * modules print, not which kernels).
+		 * Fixed once a kernel that prints has been launched, even to
+		 * its own value (another kernel of its module does not).
 		 */
 		if (ctx->printf_launched)
 			return CUDA_ERROR_INVALID_VALUE;

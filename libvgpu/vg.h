@@ -156,6 +156,9 @@ struct CUctx_st {
 	size_t limits[CU_LIMIT_MAX];
 	int cache_config;	/* CUfunc_cache */
 	bool printf_launched;	/* the printf FIFO's size is fixed */
+	/* The printf FIFO (printf.c), under @lock; 0 until a kernel prints. */
+	CUdeviceptr printf_fifo;
+	uint64_t printf_cap;
 	unsigned int refs;	/* registry + stack slots */
 	bool primary;
 };
@@ -243,6 +246,7 @@ bool vg_bus_id_parse(const char *s, unsigned int *domain, unsigned int *bus,
 
 /* ctx_config.c */
 void vg_ctx_config_init(struct CUctx_st *ctx);
+bool vg_ctx_config_launch(struct CUctx_st *ctx, const struct vg_jit_kernel *k);
 
 /* context.c */
 #define VG_CTX_FLAGS_KEPT (CU_CTX_SCHED_MASK | CU_CTX_LMEM_RESIZE_TO_MAX | \
@@ -337,6 +341,9 @@ void vg_fault_report(struct vg_chan *ch);
 
 /* printf.c */
 void vg_printf_drain(struct CUctx_st *ctx);
+CUresult vg_printf_bind(struct CUctx_st *ctx, struct CUstream_st *st);
+void vg_printf_records(struct CUctx_st *ctx, const unsigned char *buf,
+		       size_t n, uint64_t head, uint64_t cap);
 size_t vg_printf_format(char *out, size_t size, const char *fmt,
 			const unsigned char *args, size_t nargs,
 			size_t (*str)(void *arg, uint64_t addr, char *buf,
