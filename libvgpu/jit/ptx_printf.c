@@ -9,6 +9,70 @@
 #define PTX_U64(...) ((struct vgpu_insn){ .type = VGPU_T_U64, __VA_ARGS__ })
 
 /*
+ * vprintf's result, into @ret: the number of arguments its format
+ * converts (each '%' but "%%"), as CUDA's printf returns, or -1 for a NULL
+ * format. The format is read where it is, through a generic address.
+ * @p, @c, @at and @n are the caller's scratch predicate and registers.
+ */
+static int ptx_printf_result(struct ptx_lower *pl, uint32_t fmt, uint32_t ret,
+			     uint8_t p, uint32_t c, uint32_t at, uint32_t n)
+{
+	enum { NULL_FMT = 2, LOOP = 5, END_STR = 7, NEXT = 9, PCT = 12,
+	       END_PCT = 14, BACK = 16, DONE = 17 };
+	const uint8_t none = VGPU_PRED_NONE;
+	const struct vgpu_insn seq[] = {
+		PTX_U64(.op = VGPU_OP_SETP, .mod = VGPU_CMP_EQ, .dst = p,
+			.a = fmt, .flags = VGPU_IF_B_IMM, .guard = none),
+		PTX_U64(.op = VGPU_OP_MOV, .dst = ret, .flags = VGPU_IF_B_IMM,
+			.imm = UINT32_MAX, .guard = p),
+		[NULL_FMT] = { .op = VGPU_OP_BRA, .guard = p, .c = VGPU_NO_TARGET },
+		PTX_U64(.op = VGPU_OP_MOV, .dst = n, .flags = VGPU_IF_B_IMM,
+			.guard = none),
+		PTX_U64(.op = VGPU_OP_MOV, .dst = at, .b = fmt, .guard = none),
+		/* for (;;) { c = *at++; if (!c) break; if (c != '%') continue; */
+		[LOOP] = { .op = VGPU_OP_LD, .type = VGPU_T_U8,
+			   .mod = VGPU_SPACE_GENERIC, .dst = c, .a = at,
+			   .guard = none },
+		{ .op = VGPU_OP_SETP, .type = VGPU_T_U32, .mod = VGPU_CMP_EQ,
+		  .dst = p, .a = c, .flags = VGPU_IF_B_IMM, .guard = none },
+		[END_STR] = { .op = VGPU_OP_BRA, .guard = p, .c = VGPU_NO_TARGET },
+		PTX_U64(.op = VGPU_OP_ADD, .dst = at, .a = at,
+			.flags = VGPU_IF_B_IMM, .imm = 1, .guard = none),
+		[NEXT] = { .op = VGPU_OP_SETP, .type = VGPU_T_U32,
+			   .mod = VGPU_CMP_NE, .dst = p, .a = c,
+			   .flags = VGPU_IF_B_IMM, .imm = '%', .guard = none },
+		{ .op = VGPU_OP_BRA, .guard = p, .c = VGPU_NO_TARGET },
+		/* "%%" converts nothing */
+		{ .op = VGPU_OP_LD, .type = VGPU_T_U8, .mod = VGPU_SPACE_GENERIC,
+		  .dst = c, .a = at, .guard = none },
+		[PCT] = { .op = VGPU_OP_SETP, .type = VGPU_T_U32,
+			  .mod = VGPU_CMP_EQ, .dst = p, .a = c,
+			  .flags = VGPU_IF_B_IMM, .imm = '%', .guard = none },
+		PTX_U64(.op = VGPU_OP_ADD, .dst = at, .a = at,
+			.flags = VGPU_IF_B_IMM, .imm = 1, .guard = p),
+		[END_PCT] = { .op = VGPU_OP_BRA, .guard = p, .c = VGPU_NO_TARGET },
+		PTX_U64(.op = VGPU_OP_ADD, .dst = n, .a = n,
+			.flags = VGPU_IF_B_IMM, .imm = 1, .guard = none),
+		[BACK] = { .op = VGPU_OP_BRA, .guard = none, .c = VGPU_NO_TARGET },
+		[DONE] = PTX_U64(.op = VGPU_OP_MOV, .dst = ret, .b = n,
+				 .guard = none),
+	};
+	uint32_t base = pl->ncode, i;
+
+	_Static_assert(sizeof(seq) / sizeof(seq[0]) == DONE + 1,
+		       "the branches' indices");
+	for (i = 0; i < sizeof(seq) / sizeof(seq[0]); i++)
+		if (ptx_emit(pl, seq[i], false))
+			return -1;
+	pl->code[base + NULL_FMT].imm = pl->ncode;
+	pl->code[base + END_STR].imm = base + DONE;
+	pl->code[base + NEXT + 1].imm = base + LOOP;
+	pl->code[base + END_PCT].imm = base + LOOP;
+	pl->code[base + BACK].imm = base + LOOP;
+	return 0;
+}
+
+/*
  * vprintf(fmt, args) appends a record to the context's FIFO, whose
  * address the module's global block holds (jit.h): the size is reserved
  * with an atomic add on the header, the record goes at that count modulo
@@ -144,19 +208,17 @@ int ptx_lower_printf(struct ptx_lower *pl, const struct ptx_insn *in,
 	pl->code[base + NO_FIFO].imm = done;
 	pl->code[base + EXIT_LOOP].imm = done;
 	pl->code[base + BACK].imm = base + LOOP;
-	if (guard_bra != UINT32_MAX)
-		pl->code[guard_bra].imm = done;
-	/* vprintf returns an int; nothing reads it but keep it defined. */
 	if (rets && rets->nvec) {
 		struct ptx_sym s = rets->list[0];
 
 		if (s.kind != PTX_SYM_FUNCVAR ||
 		    pl->f.fn->vars[s.index].space != PTX_S_PARAM)
 			return ptx_bad(pl, in, "call arguments must be .param variables");
-		if (ptx_emit(pl, PTX_U64(.op = VGPU_OP_MOV,
-					 .dst = pl->f.var_slot[s.index],
-					 .flags = VGPU_IF_B_IMM, .guard = none), false))
+		if (ptx_printf_result(pl, fmt, pl->f.var_slot[s.index], p, w,
+				      old, cnt))
 			return -1;
 	}
+	if (guard_bra != UINT32_MAX)
+		pl->code[guard_bra].imm = pl->ncode;
 	return 0;
 }

@@ -338,13 +338,15 @@ static char *flood(int blocks, int threads, int n, CUdeviceptr rets)
 /*
  * The probe's flood: 65536 records into the smallest FIFO. As on the
  * H100, whole lines come out, none twice, far fewer than were printed,
- * every vprintf returned without an error, and the next kernel prints
- * normally. vgpu keeps the newest records that fit: 524288 / 40 of them.
+ * each vprintf returned 3 (its format's arguments), and the next kernel
+ * prints normally. vgpu keeps the newest records that fit: 524288 / 40 of
+ * them.
  */
 static void overflow_keeps_whole_records(void)
 {
 	enum { B = 64, T = 256, N = 4 };
-	int *h = malloc(sizeof(int) * B * T * N), k, neg = 0, lo, hi, tag = 7;
+	int *h = malloc(sizeof(int) * B * T * N), k, wrong = 0, want, lo, hi;
+	int tag = 7;
 	void *a[] = { &tag };
 	CUdeviceptr rets;
 	size_t v;
@@ -359,9 +361,11 @@ static void overflow_keeps_whole_records(void)
 	CHECK(flood_lines(text, B, T, N, &lo, &hi) == FIFO_MIN / REC3);
 	free(text);
 	REQUIRE_RES(CUDA_SUCCESS, cuMemcpyDtoH(h, rets, sizeof(int) * B * T * N));
+	/* Each vprintf returned its argument count, kept or not. */
+	want = (int)h100("flood ret[0]");
 	for (k = 0; k < B * T * N; k++)
-		neg += h[k] < 0;
-	CHECK(neg == 0 && neg == h100("flood returns: negative"));
+		wrong += h[k] != want;
+	CHECK(want == 3 && wrong == 0 && h100("flood returns: negative") == 0);
 	/* Nothing more at the next synchronize. */
 	capture();
 	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
