@@ -293,6 +293,23 @@ $(DEVMALLOC_PTX): tests/e2e/ref/h100_devmalloc_k.cu
 	nvcc -ptx -arch=compute_75 $< -o $@
 $(BUILD)/tests/e2e/devmalloc_api: $(DEVMALLOC_PTX)
 $(BUILD)/tests/e2e/devmalloc_api: CPPFLAGS += '-DPTX_FILE="$(DEVMALLOC_PTX)"'
+# limits_api runs the kernels of the H100 probe it compares with
+# (tests/e2e/ref/h100_printf_fifo*): as the H100 ran them, and without the
+# recursion the JIT refuses.
+LIMITS_PTX := $(BUILD)/tests/data/h100_printf_fifo_k.ptx \
+	$(BUILD)/tests/data/h100_printf_fifo_k_norec.ptx \
+	$(BUILD)/tests/data/h100_printf_fifo_k2.ptx
+
+$(BUILD)/tests/data/h100_printf_fifo_k_norec.ptx: tests/e2e/ref/h100_printf_fifo_k.cu
+	@mkdir -p $(@D)
+	nvcc -ptx -arch=compute_75 -DVG_NO_RECURSION $< -o $@
+
+$(BUILD)/tests/data/h100_printf_fifo_%.ptx: tests/e2e/ref/h100_printf_fifo_%.cu
+	@mkdir -p $(@D)
+	nvcc -ptx -arch=compute_75 $< -o $@
+
+$(BUILD)/tests/e2e/limits_api: $(LIMITS_PTX)
+$(BUILD)/tests/e2e/limits_api: private CPPFLAGS += '-DPTX_DIR="$(BUILD)/tests/data"'
 
 # What tests/vm/smi.sh watches vgpu-smi report.
 $(BUILD)/tests/vm/gpu_holder: tests/vm/gpu_holder.c libvgpu/include/cuda.h $(LIBVGPU)

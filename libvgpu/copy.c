@@ -177,6 +177,9 @@ CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
 			r = vg_stream_wait(st, seq);
 		break;
 	}
+	/* A blocking copy prints what kernels printed, as on CUDA. */
+	if (r == CUDA_SUCCESS && !async)
+		vg_printf_drain(ctx);
 	vg_ctx_end(ctx);
 	return r;
 out:

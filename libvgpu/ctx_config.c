@@ -5,13 +5,19 @@
  * defaults, rounding, ranges and error codes of NVIDIA's driver on an
  * H100 (tests/e2e/ref/h100_api.log, h100_compat.log).
  *
- * The malloc heap's size is what the context's heap gets when the first
- * kernel that may call malloc or free is launched (heap.c); from then on
- * it is fixed, as on the H100 (tests/e2e/ref/h100_devmalloc.log). The
- * other values are kept and reported; none changes how kernels run yet:
- * a thread's stack is what the JIT gives it, each module's printf FIFO
- * has its own size (jit.h), there is no device runtime, no L2 to persist
- * lines in, and one shared memory size per SM.
+ * Three act on kernels. A launch grows the stack size to what the
+ * kernel's thread needs (its local memory) when that is more, as the H100
+ * does, and never fails for it (tests/e2e/ref/h100_printf_fifo.log); vgpu
+ * has no recursion (the JIT inlines calls), so what a thread needs is
+ * always known. The printf FIFO is the context's, of the limit's size,
+ * from the first launch of a kernel that prints (printf.c), and the limit
+ * is fixed from then on. The malloc heap's size is what the context's heap
+ * gets when the first kernel that may call malloc or free is launched
+ * (heap.c); from then on it is fixed, as on the H100
+ * (tests/e2e/ref/h100_devmalloc.log). The others are kept and reported:
+ * there is no device runtime, no L2 to persist lines in, and one shared
+ * memory size per SM.
+ *
  * Limits a device without the feature cannot have say so: the device
  * runtime's sync depth and CIG's fallback are unsupported (as on an H100),
  * and a persisting L2 size is capped by MAX_PERSISTING_L2_CACHE_SIZE,
@@ -68,6 +74,22 @@ void vg_ctx_config_init(struct CUctx_st *ctx)
 	ctx->heap_created = false;
 	ctx->heap_va = 0;
 	ctx->heap_size = 0;
+	ctx->printf_fifo = 0;
+	ctx->printf_cap = 0;
+}
+
+/*
+ * What a launch of @k does to the limits, with vg_lock held: the stack
+ * grows to the kernel's local memory, unrounded, as on the H100; a kernel
+ * that prints fixes the printf FIFO's size. Returns whether @k prints.
+ */
+bool vg_ctx_config_launch(struct CUctx_st *ctx, const struct vg_jit_kernel *k)
+{
+	if (k->f.local_bytes > ctx->limits[CU_LIMIT_STACK_SIZE])
+		ctx->limits[CU_LIMIT_STACK_SIZE] = k->f.local_bytes;
+	if (k->prints)
+		ctx->printf_launched = true;
+	return k->prints;
 }
 
 /*
@@ -128,9 +150,8 @@ static CUresult vg_limit_value(const struct CUctx_st *ctx, CUlimit limit,
 		return CUDA_SUCCESS;
 	case CU_LIMIT_PRINTF_FIFO_SIZE:
 		/*
-		 * Fixed once a kernel that prints has been launched: on vgpu,
-		 * any kernel of a module that prints (the JIT knows which
-		 * modules print, not which kernels).
+		 * Fixed once a kernel that prints has been launched, even to
+		 * its own value (another kernel of its module does not).
 		 */
 		if (ctx->printf_launched)
 			return CUDA_ERROR_INVALID_VALUE;

@@ -297,6 +297,9 @@ CUresult cuEventSynchronize(CUevent h)
 	if (r == CUDA_SUCCESS && e->recorded)
 		r = vg_wait_unlocked(e->at.ch, e->at.seqno,
 				     e->flags & CU_EVENT_BLOCKING_SYNC);
+	/* A synchronizing call: what kernels printed comes out, as on CUDA. */
+	if (r == CUDA_SUCCESS)
+		vg_printf_drain(e->ctx);
 	vg_ctx_end(e->ctx);
 	return r;
 }

@@ -18,7 +18,7 @@ struct vg_imgfile {
 	uint64_t checksum;	/* vg_imgfile_sum() */
 	uint64_t key_len;
 	uint64_t global_bytes;
-	/* Bytes of the global block stored; the rest (the printf FIFO) is 0. */
+	/* Bytes of the global block stored; the rest is 0. */
 	uint64_t init_bytes;
 	uint64_t printf_off;
 	uint32_t ninsns, nkernels, nvars, nrelocs;
@@ -37,8 +37,10 @@ struct vg_imgfile_kernel {
 	uint32_t nparams;
 	uint32_t ptx_regs;
 	uint32_t name_len;
-	uint32_t pad;
+	uint32_t flags;		/* VG_IMGKERNEL_* */
 };
+
+#define VG_IMGKERNEL_PRINTS 1u
 
 /* Each variable: this, then its name. */
 struct vg_imgfile_var {
@@ -169,6 +171,7 @@ int vg_image_save(const struct vg_jit_image *img, const char *magic,
 		struct vg_imgfile_kernel r = {
 			.f = k->f, .nparams = k->nparams, .ptx_regs = k->ptx_regs,
 			.name_len = (uint32_t)strlen(k->name),
+			.flags = k->prints ? VG_IMGKERNEL_PRINTS : 0,
 		};
 
 		vg_put(&o, &r, sizeof(r));
@@ -281,12 +284,14 @@ static void vg_read_kernel(struct vg_in *in, struct vg_jit_kernel *k,
 
 	if (!r)
 		return;
-	if (!vg_func_ok(&r->f, ninsns) || r->pad || r->nparams > r->f.param_bytes) {
+	if (!vg_func_ok(&r->f, ninsns) || (r->flags & ~VG_IMGKERNEL_PRINTS) ||
+	    r->nparams > r->f.param_bytes) {
 		vg_bad(in, "bad kernel record at byte", in->off - sizeof(*r));
 		return;
 	}
 	k->f = r->f;
 	k->ptx_regs = r->ptx_regs;
+	k->prints = r->flags & VG_IMGKERNEL_PRINTS;
 	ps = vg_take(in, (uint64_t)r->nparams * sizeof(*ps));
 	if (!ps)
 		return;
@@ -350,8 +355,8 @@ static void vg_check_header(struct vg_in *in, const struct vg_imgfile *h)
 	else if ((h->flags & VG_IMGFILE_PRINTF) &&
 		 (h->printf_off % 8 ||
 		  h->printf_off > h->global_bytes ||
-		  h->global_bytes - h->printf_off < VG_PRINTF_HEADER + VG_PRINTF_CAP))
-		vg_bad(in, "printf buffer outside the global block at",
+		  h->global_bytes - h->printf_off < 8))
+		vg_bad(in, "printf FIFO address outside the global block at",
 		       h->printf_off);
 }
 

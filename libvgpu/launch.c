@@ -216,6 +216,7 @@ CUresult vg_launch(CUfunction f, const struct vg_launch *l)
 	unsigned char *slot;
 	uint64_t seq;
 	int priority, i;
+	bool prints;
 	CUresult r;
 
 	if (l->params && l->extra)
@@ -247,11 +248,12 @@ CUresult vg_launch(CUfunction f, const struct vg_launch *l)
 		pthread_mutex_unlock(&vg_lock);
 		return r;
 	}
-	/* A module that prints: the printf FIFO's size is fixed from now on. */
-	if (f->mod->img->has_printf)
-		ctx->printf_launched = true;
+	prints = vg_ctx_config_launch(ctx, k) && f->mod->img->has_printf;
 	vg_ctx_begin(ctx);
-	r = vg_params_slot(ctx, k->f.param_bytes ? k->f.param_bytes : 8, &slot);
+	r = prints ? vg_printf_bind(ctx, st) : CUDA_SUCCESS;
+	if (!r)
+		r = vg_params_slot(ctx, k->f.param_bytes ? k->f.param_bytes : 8,
+				   &slot);
 	if (!r)
 		r = vg_params_fill(k, l->params, l->extra, slot);
 	if (!r) {

@@ -151,6 +151,9 @@ static CUresult vg_module_globals(struct CUctx_st *ctx, struct CUmod_st *mod)
 	mod->globals = a.va;
 	for (i = 0; i < img->nrelocs; i++)
 		img->insns[img->relocs[i]].imm += a.va;
+	/* Its kernels print to the context's FIFO, once there is one. */
+	if (img->has_printf && ctx->printf_fifo)
+		memcpy(img->globals + img->printf_off, &ctx->printf_fifo, 8);
 	r = vg_htod(&ctx->legacy, a.va, img->globals, img->global_bytes,
 		    false, false);
 	/* In place before any stream, non-blocking ones too, can launch. */

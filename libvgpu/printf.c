@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * Kernel printf: the records kernels append to their module's FIFO (see
- * jit.h) are formatted here, on the host, at synchronizing calls, and
+ * Kernel printf: the context's FIFO (see jit.h), and the records kernels
+ * append to it, formatted here, on the host, at synchronizing calls, and
  * written to stdout, as CUDA prints them. Arguments sit in the record as
  * vprintf packs them: each at its natural alignment, float promoted to
  * double, char to int.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "vg.h"
 
@@ -188,6 +190,19 @@ static size_t vg_dev_string(void *arg, uint64_t addr, char *buf, size_t len)
 	return i;
 }
 
+/* The module whose data holds @addr, a format string, or NULL. */
+static const struct CUmod_st *vg_fmt_module(const struct CUctx_st *ctx,
+					    uint64_t addr)
+{
+	const struct CUmod_st *mod;
+
+	for (mod = ctx->modules; mod; mod = mod->next)
+		if (mod->img->has_printf && addr >= mod->globals &&
+		    addr - mod->globals < mod->img->global_bytes)
+			return mod;
+	return NULL;
+}
+
 /* A format string: kernels pass string literals, the module's data. */
 static const char *vg_fmt_string(const struct CUmod_st *mod, uint64_t addr)
 {
@@ -200,41 +215,120 @@ static const char *vg_fmt_string(const struct CUmod_st *mod, uint64_t addr)
 	return (const char *)img->globals + (addr - mod->globals);
 }
 
-static void vg_printf_module(struct CUctx_st *ctx, struct CUmod_st *mod)
+/* Formats and prints the record at @rec, if its format is known. */
+static void vg_printf_record(struct CUctx_st *ctx, const unsigned char *rec,
+			     uint32_t nargs, uint64_t fmt)
 {
-	CUdeviceptr fifo = mod->globals + mod->img->printf_off;
-	struct vg_str_ctx sc = { ctx, mod };
-	uint64_t head = 0, zero = 0, off = 0;
-	unsigned char *buf;
+	struct vg_str_ctx sc = { ctx, vg_fmt_module(ctx, fmt) };
 	char line[4096];
+	const char *f;
 
-	if (vg_dtoh(&ctx->legacy, &head, fifo, 8, false, false) || !head)
+	if (!sc.mod)
 		return;
-	if (head > VG_PRINTF_CAP)
-		head = VG_PRINTF_CAP;
-	buf = malloc(head);
-	if (buf && !vg_dtoh(&ctx->legacy, buf, fifo + VG_PRINTF_HEADER, head, false, false)) {
-		while (off + 16 <= head) {
-			uint32_t size, nargs;
-			uint64_t fmt;
-			const char *f;
+	f = vg_fmt_string(sc.mod, fmt);
+	if (!f)
+		return;
+	vg_printf_format(line, sizeof(line), f, rec + VG_PRINTF_RECORD_HEAD,
+			 nargs, vg_dev_string, &sc);
+	fputs(line, stdout);
+}
 
-			memcpy(&size, buf + off, 4);
-			memcpy(&nargs, buf + off + 4, 4);
-			memcpy(&fmt, buf + off + 8, 8);
-			if (size < 16 || size > head - off || nargs > size - 16)
-				break;
-			f = vg_fmt_string(mod, fmt);
-			if (f) {
-				vg_printf_format(line, sizeof(line), f, buf + off + 16,
-						 nargs, vg_dev_string, &sc);
-				fputs(line, stdout);
-			}
-			off += size;
+/*
+ * Prints the records of the FIFO's @n bytes in @buf, @head bytes having
+ * been reserved in a ring of @cap. Records are whole words. Once the ring
+ * wrapped, the newest @cap bytes hold whole records (a record never
+ * reaches past the one reserved after it, the last ends at @head), and
+ * where the first of them starts is found by the position each keeps.
+ */
+void vg_printf_records(struct CUctx_st *ctx, const unsigned char *buf,
+		       size_t n, uint64_t head, uint64_t cap)
+{
+	uint64_t v = head > cap ? head - cap : 0;
+
+	v = (v + 7) & ~(uint64_t)7;
+	while (v < head && head - v >= VG_PRINTF_RECORD_HEAD) {
+		uint64_t at = v % cap, pos, fmt;
+		uint32_t size, nargs;
+
+		if (at + VG_PRINTF_RECORD_HEAD > n)
+			break;
+		memcpy(&size, buf + at, 4);
+		memcpy(&nargs, buf + at + 4, 4);
+		memcpy(&pos, buf + at + 8, 8);
+		memcpy(&fmt, buf + at + 16, 8);
+		if (pos != v || size < VG_PRINTF_RECORD_HEAD || size % 8 ||
+		    size > VG_PRINTF_MAX_RECORD || size > head - v ||
+		    size > n - at || nargs > size - VG_PRINTF_RECORD_HEAD) {
+			v += 8;		/* inside an older record */
+			continue;
 		}
+		vg_printf_record(ctx, buf + at, nargs, fmt);
+		v += size;
 	}
+}
+
+/* Prints what the FIFO holds and empties it; true if it held anything. */
+static bool vg_printf_fifo(struct CUctx_st *ctx)
+{
+	uint64_t head = 0, zero = 0, cap = ctx->printf_cap;
+	unsigned char *buf;
+	size_t n;
+
+	if (vg_dtoh(&ctx->legacy, &head, ctx->printf_fifo, 8, false, false) ||
+	    !head)
+		return false;
+	n = head <= cap ? head : cap + VG_PRINTF_MAX_RECORD;
+	buf = malloc(n);
+	if (buf && !vg_dtoh(&ctx->legacy, buf,
+			    ctx->printf_fifo + VG_PRINTF_HEADER, n, false, false))
+		vg_printf_records(ctx, buf, n, head, cap);
 	free(buf);
-	vg_htod(&ctx->legacy, fifo, &zero, 8, false, false);
+	vg_htod(&ctx->legacy, ctx->printf_fifo, &zero, 8, false, false);
+	return true;
+}
+
+/**
+ * vg_printf_bind() - readies the printf FIFO for a launch on @st of a
+ * kernel that prints, with the context's lock held: the context's FIFO,
+ * of the limit's size, is allocated the first time (the limit is fixed
+ * from then on, so it is read without vg_lock) and its address written
+ * into every module that prints; modules loaded later get it at load
+ * (module.c). The writes are done before the launch can run on any
+ * stream, so the first printing launch waits for @st's earlier work.
+ * Return: CUDA_SUCCESS, or the error of the allocation or a write.
+ */
+CUresult vg_printf_bind(struct CUctx_st *ctx, struct CUstream_st *st)
+{
+	uint64_t cap = ctx->limits[CU_LIMIT_PRINTF_FIFO_SIZE];
+	struct vgpu_mem_alloc a = {
+		.size = VG_PRINTF_HEADER + cap + VG_PRINTF_MAX_RECORD,
+	};
+	const uint64_t hdr[2] = { 0, cap };
+	struct CUmod_st *mod;
+	CUresult r;
+
+	if (ctx->printf_fifo)
+		return CUDA_SUCCESS;
+	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_ALLOC, &a))
+		return errno == ENOSPC ? CUDA_ERROR_OUT_OF_MEMORY :
+			vg_errno_result(errno);
+	r = vg_htod(st, a.va, hdr, sizeof(hdr), false, false);
+	for (mod = ctx->modules; mod && !r; mod = mod->next)
+		if (mod->img->has_printf)
+			r = vg_htod(st, mod->globals + mod->img->printf_off,
+				    &a.va, 8, false, false);
+	if (!r)
+		r = vg_chan_wait(st->ch, st->ch->put, false);
+	if (r) {
+		struct vgpu_mem_free f = { .va = a.va };
+
+		vg_chan_wait(st->ch, st->ch->put, false);
+		ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f);
+		return r;
+	}
+	ctx->printf_fifo = a.va;
+	ctx->printf_cap = cap;
+	return CUDA_SUCCESS;
 }
 
 /*
@@ -244,29 +338,21 @@ static void vg_printf_module(struct CUctx_st *ctx, struct CUmod_st *mod)
  */
 void vg_printf_drain(struct CUctx_st *ctx)
 {
-	struct CUmod_st *mod;
-	bool any = false;
 	unsigned int i;
 
 	/*
 	 * One drain at a time: the staged reads below drop the context's
 	 * lock, and a second drain would print the same records again.
 	 */
-	if (ctx->draining)
+	if (ctx->draining || !ctx->printf_fifo)
 		return;
 	for (i = 0; i < ctx->nchans; i++)
 		if (!vg_chan_reached(ctx->chans[i], ctx->chans[i]->put))
 			return;
 	ctx->draining = true;
-	for (mod = ctx->modules; mod; mod = mod->next) {
-		if (!mod->img->has_printf)
-			continue;
-		vg_printf_module(ctx, mod);
-		any = true;
-	}
-	if (any) {
+	if (vg_printf_fifo(ctx)) {
 		fflush(stdout);
-		/* The FIFOs are empty again before any stream goes on. */
+		/* The FIFO is empty again before any stream goes on. */
 		vg_chan_wait(ctx->legacy.ch, ctx->legacy.ch->put, false);
 	}
 	ctx->draining = false;

@@ -164,6 +164,9 @@ struct CUctx_st {
 	bool heap_created;	/* the malloc heap exists, its size fixed */
 	uint64_t heap_va;	/* where it is, once created */
 	uint64_t heap_size;
+	/* The printf FIFO (printf.c), under @lock; 0 until a kernel prints. */
+	CUdeviceptr printf_fifo;
+	uint64_t printf_cap;
 	unsigned int refs;	/* registry + stack slots */
 	unsigned int usage;	/* users (ctx_attach.c), under vg_lock */
 	bool primary;
@@ -253,6 +256,7 @@ bool vg_bus_id_parse(const char *s, unsigned int *domain, unsigned int *bus,
 
 /* ctx_config.c */
 void vg_ctx_config_init(struct CUctx_st *ctx);
+bool vg_ctx_config_launch(struct CUctx_st *ctx, const struct vg_jit_kernel *k);
 
 /* context.c */
 #define VG_CTX_FLAGS_KEPT (CU_CTX_SCHED_MASK | CU_CTX_LMEM_RESIZE_TO_MAX | \
@@ -350,6 +354,9 @@ void vg_fault_report(struct vg_chan *ch);
 
 /* printf.c */
 void vg_printf_drain(struct CUctx_st *ctx);
+CUresult vg_printf_bind(struct CUctx_st *ctx, struct CUstream_st *st);
+void vg_printf_records(struct CUctx_st *ctx, const unsigned char *buf,
+		       size_t n, uint64_t head, uint64_t cap);
 size_t vg_printf_format(char *out, size_t size, const char *fmt,
 			const unsigned char *args, size_t nargs,
 			size_t (*str)(void *arg, uint64_t addr, char *buf,

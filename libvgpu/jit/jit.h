@@ -21,7 +21,7 @@
  * the old compiler is taken for one of the new. (Cache keys also carry
  * the library's build ID, which covers builds that forgot.)
  */
-#define VG_JIT_VERSION "vgpu-jit-5"
+#define VG_JIT_VERSION "vgpu-jit-6"
 
 /* One kernel parameter: where cuLaunchKernel puts its bytes. */
 struct vg_jit_param {
@@ -35,6 +35,7 @@ struct vg_jit_kernel {
 	struct vg_jit_param *params;
 	uint32_t nparams;
 	uint32_t ptx_regs;	/* registers the PTX declared (for the info log) */
+	bool prints;		/* calls vprintf, itself or through a call */
 };
 
 /* A module-scope variable (__device__ or __constant__). */
@@ -46,15 +47,23 @@ struct vg_jit_var {
 };
 
 /*
- * Kernel printf: a module that calls vprintf gets a FIFO at @printf_off in
- * its global block: a header (the u64 count of bytes written, which may
- * pass the capacity when records are dropped) and then records, each a
- * u32 size (all of it, 8-aligned), a u32 count of argument bytes, the
- * u64 format address and the argument bytes as vprintf received them.
+ * Kernel printf: records go to the context's FIFO, which a module that
+ * calls vprintf finds through the u64 at @printf_off in its global block
+ * (the FIFO's device address; libvgpu/printf.c allocates the FIFO at the
+ * first launch of a kernel that prints and writes the address). The
+ * FIFO: a header of VG_PRINTF_HEADER bytes (u64 bytes reserved since the
+ * last drain, u64 capacity), then the capacity's bytes used as a ring,
+ * then VG_PRINTF_MAX_RECORD bytes a record that starts near the end of
+ * the ring runs on into. A record: u32 size (all of it, 8-aligned), u32
+ * count of argument bytes, u64 position (the reserved count where it
+ * starts: once the ring wrapped, the host finds the whole records among
+ * the newest bytes by it), u64 format address, and the argument bytes as
+ * vprintf received them.
  */
 #define VG_PRINTF_HEADER 64
-#define VG_PRINTF_CAP (1u << 20)
+#define VG_PRINTF_RECORD_HEAD 24
 #define VG_PRINTF_MAX_ARGS 256	/* argument bytes a record keeps */
+#define VG_PRINTF_MAX_RECORD (VG_PRINTF_RECORD_HEAD + VG_PRINTF_MAX_ARGS)
 
 /* Where an instruction came from: files[file - 1], line (0: unknown). */
 struct vg_jit_src {
@@ -73,7 +82,7 @@ struct vg_jit_image {
 				 * __constant__ variables) */
 	uint64_t global_bytes;
 	bool has_printf;
-	uint64_t printf_off;	/* the FIFO, when @has_printf */
+	uint64_t printf_off;	/* the FIFO's address, when @has_printf */
 	/*
 	 * Instructions whose @imm is an offset in the global block: the
 	 * loader adds the block's device address before loading.

@@ -75,7 +75,8 @@ struct ptx_lower {
 	struct ptx_branch_fixup *fixups;
 	uint32_t nfixups, capfixups;
 	uint32_t shared_static;	/* bytes of static shared memory */
-	uint64_t printf_off;	/* the module's printf FIFO, or ~0 */
+	uint64_t printf_off;	/* the FIFO's address in globals, or ~0 */
+	bool prints;		/* this kernel calls vprintf */
 	uint32_t scratch_pred;	/* a predicate for the JIT's own use, or ~0 */
 	uint32_t *lfix;		/* instructions whose imm is local_bytes */
 	uint32_t nlfix, caplfix;

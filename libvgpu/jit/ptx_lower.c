@@ -160,7 +160,7 @@ static int ptx_layout_module(struct ptx_lower *pl, struct vg_jit_image *img)
 	for (i = 0; i < m->nfuncs; i++)
 		if (!m->funcs[i].has_body && !strcmp(m->funcs[i].name, "vprintf")) {
 			pl->printf_off = ptx_align_up(gsize, 8);
-			gsize = pl->printf_off + VG_PRINTF_HEADER + VG_PRINTF_CAP;
+			gsize = pl->printf_off + 8;
 			img->has_printf = true;
 			img->printf_off = pl->printf_off;
 		}
@@ -399,6 +399,7 @@ static int ptx_lower_kernel(struct ptx_lower *pl, const struct ptx_func *fn,
 	pl->nfixups = 0;
 	pl->nlfix = 0;
 	pl->scratch_pred = UINT32_MAX;
+	pl->prints = false;
 	if (!pl->f.vars || !pl->f.params || !k->name) {
 		ptx_out_of_memory(pl);
 		goto out;
@@ -438,6 +439,7 @@ static int ptx_lower_kernel(struct ptx_lower *pl, const struct ptx_func *fn,
 	k->f.local_bytes = pl->local_bytes;
 	k->f.max_threads = ptx_max_threads(fn);
 	k->ptx_regs = fn->nregs;
+	k->prints = pl->prints;
 	ret = 0;
 out:
 	ptx_frame_free(&pl->f);

@@ -36,9 +36,8 @@ static const char ptx[] = HEAD
 	"\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n";
 
 /*
- * A kernel that prints, in a module of its own: vgpu knows which modules
- * print, not which of their kernels (the H100 fixes the FIFO's size only
- * once a kernel that prints was launched).
+ * A kernel that prints, in a module of its own (limits_api.c shows that
+ * another kernel of a printing module does not fix the FIFO's size).
  */
 static const char ptx_print[] = HEAD
 	".extern .func (.param .b32 func_retval0) vprintf(.param .b64 a, .param .b64 b);\n"

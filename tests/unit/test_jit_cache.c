@@ -73,6 +73,7 @@ static bool same_image(const struct vg_jit_image *a, const struct vg_jit_image *
 
 		if (strcmp(x->name, y->name) || memcmp(&x->f, &y->f, sizeof(x->f)) ||
 		    x->nparams != y->nparams || x->ptx_regs != y->ptx_regs ||
+		    x->prints != y->prints ||
 		    memcmp(x->params, y->params, x->nparams * sizeof(*x->params)))
 			return false;
 	}
@@ -93,6 +94,8 @@ static void module_round_trip(void)
 	char err[256];
 
 	CHECK(img->nkernels == 2 && img->nvars == 3 && img->has_printf);
+	/* Only the kernel that calls vprintf fixes the FIFO's size. */
+	CHECK(!img->kernels[0].prints && img->kernels[1].prints);
 	REQUIRE_RES(0, vg_modfile_save(img, &buf, &len));
 	/* The FIFO is not stored: the file stays small. */
 	CHECK(len < 4096);
@@ -166,8 +169,8 @@ static void crafted_headers_refused(void)
 		{ H_NRELOCS, 4, 0xffffff, "bad relocation count" },
 		{ H_GLOBALS, 8, ~0ULL, "bad global block size" },
 		{ H_INIT, 8, 1ULL << 40, "bad global block size" },
-		{ H_PRINTF, 8, 12, "printf buffer outside" },
-		{ H_PRINTF, 8, 1ULL << 40, "printf buffer outside" },
+		{ H_PRINTF, 8, 12, "printf FIFO address outside" },
+		{ H_PRINTF, 8, 1ULL << 40, "printf FIFO address outside" },
 		{ H_FLAGS, 4, 4, "unknown flags" },
 		{ H_FLAGS + 4, 4, 1, "bad file count" },
 		{ H_KEY, 8, ~0ULL, "truncated" },
@@ -210,6 +213,7 @@ static void crafted_kernels_refused(void)
 		{ 4, 0, "bad kernel record" },		/* no registers */
 		{ 12, 40000, "bad kernel record" },	/* parameter bytes */
 		{ 32, 100, "bad kernel record" },	/* more parameters than bytes */
+		{ 44, 2, "bad kernel record" },		/* unknown flags */
 		{ 40, 0, "bad name length" },
 		{ 40, 1u << 30, "bad name length" },
 		{ 48, 0xfffffff0, "parameter outside" },
