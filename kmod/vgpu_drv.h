@@ -196,7 +196,7 @@ struct vgpu_vm {
 
 /*
  * struct vgpu_heap - a context's device heap (vgpu_heap.c): @granules
- * granules of VGPU_HEAP_ALIGN bytes from device address @va, a hidden
+ * units of VGPU_HEAP_ALIGN bytes from device address @va, a hidden
  * allocation. Set up before it is published in vgpu_vm.heap; then only
  * the fields under @lock change.
  */
