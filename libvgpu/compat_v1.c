@@ -280,7 +280,7 @@ CUresult cuMemGetInfo(unsigned int *free_bytes, unsigned int *total_bytes)
 CUresult cuMemHostGetDevicePointer(CUdeviceptr_v1 *pdptr, void *p,
 				   unsigned int flags)
 {
-	CUdeviceptr d;
+	CUdeviceptr d = 0;
 	CUresult r = vg_v1_enter(pdptr, NULL);
 
 	if (!r)

@@ -330,6 +330,35 @@ static void ordinary_context_unchanged(void)
 	CHECK_RES(CUDA_ERROR_INVALID_CONTEXT, free1(p));
 }
 
+/*
+ * Page-locked memory, not probed: the first ABI's cuMemAllocHost works,
+ * and mapped host memory has a 32-bit device address only where its host
+ * address has one; elsewhere it does not fit, OUT_OF_MEMORY.
+ */
+static void host_memory(void)
+{
+	CUresult (*allochost1)(void **, unsigned int) = sym("cuMemAllocHost");
+	CUresult (*hostdev1)(u32 *, void *, unsigned int) =
+		sym("cuMemHostGetDevicePointer");
+	void *h = NULL;
+	u32 hd = 77;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, allochost1(&h, 4096));
+	memset(h, 3, 4096);
+	CHECK(((unsigned char *)h)[4095] == 3);
+	CHECK_RES(CUDA_SUCCESS, cuMemFreeHost(h));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostAlloc(&h, 4096,
+						 CU_MEMHOSTALLOC_DEVICEMAP));
+	if ((uintptr_t)h > 0xffffffffu) {
+		CHECK_RES(CUDA_ERROR_OUT_OF_MEMORY, hostdev1(&hd, h, 0));
+	} else {
+		CHECK_RES(CUDA_SUCCESS, hostdev1(&hd, h, 0));
+		CHECK(hd == (uintptr_t)h);
+	}
+	CHECK_RES(CUDA_SUCCESS, cuMemFreeHost(h));
+}
+
 int main(void)
 {
 	static const struct tap_test tests[] = {
@@ -340,6 +369,7 @@ int main(void)
 		TAP_TEST(free_twice),
 		TAP_TEST(module_global_and_launch),
 		TAP_TEST(other_calls),
+		TAP_TEST(host_memory),
 		TAP_TEST(ordinary_context_unchanged),
 	};
 
