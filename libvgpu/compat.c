@@ -2,7 +2,8 @@
 /*
  * Entry points of earlier ABIs, for programs built against older CUDA
  * headers: the unversioned and _v2/_v3 symbols that cuda.h now maps to newer
- * ones. Each forwards to the current implementation.
+ * ones. Each forwards to the current implementation; cuCtxCreate makes a
+ * context of the first ABI.
  */
 #include "vg.h"
 
@@ -47,9 +48,13 @@ CUresult cuLinkAddFile(CUlinkState state, CUjitInputType type,
 		       const char *path, unsigned int n, CUjit_option *options,
 		       void **values);
 
+/*
+ * The first ABI's context, API version 3010, where that ABI's memory calls
+ * (compat_v1.c) work and the current ABI's allocations do not (abi_v1.c).
+ */
 CUresult cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev)
 {
-	return cuCtxCreate_v4(pctx, NULL, flags, dev);
+	return vg_ctx_create(pctx, NULL, flags, dev, true);
 }
 
 CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev)

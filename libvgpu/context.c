@@ -88,6 +88,14 @@ static CUresult vg_ctx_reserve_window(struct CUctx_st *ctx)
 	uintptr_t raw, base;
 	void *p;
 
+	if (ctx->abi_v1) {
+		/* Its addresses must fit the first ABI's 32 bits. */
+		p = vg_v1_window_reserve(&size);
+		if (!p)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		base = (uintptr_t)p;
+		goto set;
+	}
 	p = mmap(NULL, size + VGPU_VA_ALIGN, PROT_NONE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
@@ -98,6 +106,7 @@ static CUresult vg_ctx_reserve_window(struct CUctx_st *ctx)
 		munmap(p, base - raw);
 	munmap((void *)(base + size), raw + VGPU_VA_ALIGN - base);
 
+set:
 	w.base = base;
 	w.size = size;
 	if (ioctl(ctx->fd, VGPU_IOCTL_SET_VA_WINDOW, &w)) {
@@ -181,8 +190,13 @@ static bool vg_ctx_flags_valid(unsigned int flags)
 	       (sched & (sched - 1)) == 0;
 }
 
-CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params,
-			unsigned int flags, CUdevice dev)
+/*
+ * Makes a regular context and pushes it: of the first ABI (API version
+ * 3010, addresses below 4 GiB) when @abi_v1, for the unsuffixed
+ * cuCtxCreate, else of the current one.
+ */
+CUresult vg_ctx_create(CUcontext *pctx, CUctxCreateParams *params,
+		       unsigned int flags, CUdevice dev, bool abi_v1)
 {
 	struct CUctx_st *ctx;
 	CUresult r = vg_check_init();
@@ -209,6 +223,7 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params,
 	if (!ctx)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	ctx->dev = dev;
+	ctx->abi_v1 = abi_v1;
 	/* What cuCtxSetFlags would keep of them. */
 	ctx->flags = flags & VG_CTX_FLAGS_KEPT;
 	ctx->refs = 1;
@@ -240,6 +255,12 @@ err_free:
 	pthread_mutex_destroy(&ctx->stage_lock);
 	free(ctx);
 	return r;
+}
+
+CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params,
+			unsigned int flags, CUdevice dev)
+{
+	return vg_ctx_create(pctx, params, flags, dev, false);
 }
 
 CUresult cuCtxDestroy_v2(CUcontext ctx)
@@ -445,7 +466,7 @@ CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
 	pthread_mutex_unlock(&vg_lock);
 	if (r)
 		return r;
-	*version = 3020;	/* what NVIDIA's driver reports for v2+ contexts */
+	*version = ctx->abi_v1 ? VG_API_VERSION_V1 : VG_API_VERSION;
 	return CUDA_SUCCESS;
 }
 

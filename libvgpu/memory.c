@@ -3,7 +3,9 @@
  * Device memory: cuMemAlloc, cuMemAllocPitch, cuMemFree, cuMemGetInfo and
  * cuMemGetAddressRange over the module's allocation ioctls. Addresses are
  * unified: each context's allocations live in its own window of the
- * process's address space, so a pointer alone names its context.
+ * process's address space, so a pointer alone names its context. The
+ * first ABI's calls (compat_v1.c) share their bodies, the vg_mem_*
+ * functions; the entry points refuse contexts of that ABI (abi_v1.c).
  */
 #include <errno.h>
 #include <sys/ioctl.h>
@@ -25,7 +27,8 @@ CUresult vg_current_open(struct CUctx_st **pctx)
 	return vg_ctx_sticky(*pctx);
 }
 
-static CUresult vg_mem_alloc(CUdeviceptr *dptr, size_t bytes)
+/* cuMemAlloc's allocation, for a @dptr and @bytes already checked. */
+CUresult vg_mem_alloc(CUdeviceptr *dptr, size_t bytes)
 {
 	struct vgpu_mem_alloc a = { .size = bytes };
 	struct CUctx_st *ctx;
@@ -45,6 +48,8 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
 {
 	CUresult r = vg_check_init();
 
+	if (!r)
+		r = vg_v1_gate();
 	if (r)
 		return r;
 	if (!dptr || !bytes)
@@ -56,14 +61,13 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
 /* Rows start on this boundary, as on NVIDIA's driver for small widths. */
 #define VG_PITCH_ALIGN 512
 
-CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width,
+/* cuMemAllocPitch_v2 past its context's checks. */
+CUresult vg_mem_alloc_pitch(CUdeviceptr *dptr, size_t *pitch, size_t width,
 			    size_t height, unsigned int element_size)
 {
 	size_t p;
-	CUresult r = vg_check_init();
+	CUresult r;
 
-	if (r)
-		return r;
 	if (!dptr || !pitch || !width || !height ||
 	    (element_size != 4 && element_size != 8 && element_size != 16))
 		return CUDA_ERROR_INVALID_VALUE;
@@ -78,13 +82,25 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width,
 	return r;
 }
 
-CUresult cuMemFree_v2(CUdeviceptr dptr)
+CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width,
+			    size_t height, unsigned int element_size)
+{
+	CUresult r = vg_check_init();
+
+	if (!r)
+		r = vg_v1_gate();
+	return r ? r : vg_mem_alloc_pitch(dptr, pitch, width, height,
+					  element_size);
+}
+
+/* cuMemFree_v2 past its context's checks. */
+CUresult vg_mem_free(CUdeviceptr dptr)
 {
 	struct vgpu_mem_free f = { .va = dptr };
 	struct CUctx_st *ctx;
-	CUresult r = vg_check_init();
+	CUresult r = CUDA_SUCCESS;
 
-	if (r || !dptr)
+	if (!dptr)
 		return r;
 	pthread_mutex_lock(&vg_lock);
 	ctx = vg_ctx_by_address(dptr);
@@ -101,6 +117,15 @@ CUresult cuMemFree_v2(CUdeviceptr dptr)
 		r = CUDA_ERROR_INVALID_VALUE;
 	vg_ctx_end(ctx);
 	return r;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr dptr)
+{
+	CUresult r = vg_check_init();
+
+	if (!r)
+		r = vg_v1_gate();
+	return r ? r : vg_mem_free(dptr);
 }
 
 CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total_bytes)

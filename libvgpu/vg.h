@@ -170,6 +170,7 @@ struct CUctx_st {
 	unsigned int refs;	/* registry + stack slots */
 	unsigned int usage;	/* users (ctx_attach.c), under vg_lock */
 	bool primary;
+	bool abi_v1;		/* made by the first ABI's cuCtxCreate */
 };
 
 /*
@@ -259,8 +260,12 @@ void vg_ctx_config_init(struct CUctx_st *ctx);
 bool vg_ctx_config_launch(struct CUctx_st *ctx, const struct vg_jit_kernel *k);
 
 /* context.c */
+#define VG_API_VERSION 3020	/* cuCtxGetApiVersion: contexts since 3.2 */
+#define VG_API_VERSION_V1 3010	/* and those of the first ABI */
 #define VG_CTX_FLAGS_KEPT (CU_CTX_SCHED_MASK | CU_CTX_LMEM_RESIZE_TO_MAX | \
 			   CU_CTX_SYNC_MEMOPS)
+CUresult vg_ctx_create(CUcontext *pctx, CUctxCreateParams *params,
+		       unsigned int flags, CUdevice dev, bool abi_v1);
 CUresult vg_ctx_open(struct CUctx_st *ctx);
 void vg_ctx_close(struct CUctx_st *ctx);
 bool vg_ctx_alive(const struct CUctx_st *ctx);
@@ -438,8 +443,22 @@ bool vg_occupancy_smem(const struct vgpu_info *info,
 		       const struct vg_occ_kernel *k, size_t max_dyn,
 		       int blocks, int block, size_t *dyn);
 
-/* memory.c */
+/* memory.c: the allocation calls, and their bodies for the first ABI's */
 CUresult vg_current_open(struct CUctx_st **pctx);
+CUresult vg_mem_alloc(CUdeviceptr *dptr, size_t bytes);
+CUresult vg_mem_alloc_pitch(CUdeviceptr *dptr, size_t *pitch, size_t width,
+			    size_t height, unsigned int element_size);
+CUresult vg_mem_free(CUdeviceptr dptr);
+
+/*
+ * abi_v1.c: contexts of the first ABI, whose device addresses fit 32 bits
+ * (a window below 4 GiB), and the gate that refuses them the current
+ * ABI's allocation calls.
+ */
+#define VG_V1_VA_END (1ULL << 32)
+void *vg_v1_window_reserve(uint64_t *size);
+bool vg_v1_current(void);
+CUresult vg_v1_gate(void);
 
 /* host.c */
 void vg_host_forget(struct CUctx_st *ctx);
