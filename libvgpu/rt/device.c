@@ -54,7 +54,11 @@ cudaError_t cudaDeviceReset(void)
 
 	if (e)
 		return rt_ret(e);
-	return rt_ret(rt_reset(rt_device()));
+	e = rt_reset(rt_device());
+	/* The context that failed is gone, and with it its sticky error. */
+	if (e == cudaSuccess)
+		rt_clear_last_error();
+	return rt_ret(e);
 }
 
 /* A device the runtime may name: the driver's count bounds it. */

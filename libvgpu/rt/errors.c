@@ -97,6 +97,33 @@ static const char rt_unrecognized[] = "unrecognized error code";
 
 static __thread cudaError_t rt_last_error;
 
+/*
+ * The errors that leave the context unusable (driver_types.h: "any further
+ * CUDA work will return the same error"): reading the last error does not
+ * clear them.
+ */
+static bool rt_sticky(cudaError_t e)
+{
+	switch (e) {
+	case cudaErrorContained:
+	case cudaErrorIllegalAddress:
+	case cudaErrorLaunchTimeout:
+	case cudaErrorAssert:
+	case cudaErrorHardwareStackError:
+	case cudaErrorIllegalInstruction:
+	case cudaErrorMisalignedAddress:
+	case cudaErrorInvalidAddressSpace:
+	case cudaErrorInvalidPc:
+	case cudaErrorLaunchFailure:
+	case cudaErrorTensorMemoryLeak:
+	case cudaErrorMpsClientTerminated:
+	case cudaErrorExternalDevice:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static const char *rt_name_of(int code)
 {
 	size_t i;
@@ -153,8 +180,14 @@ cudaError_t cudaGetLastError(void)
 {
 	cudaError_t e = rt_last_error;
 
-	rt_last_error = cudaSuccess;
+	if (!rt_sticky(e))
+		rt_last_error = cudaSuccess;
 	return e;
+}
+
+void rt_clear_last_error(void)
+{
+	rt_last_error = cudaSuccess;
 }
 
 cudaError_t cudaPeekAtLastError(void)
