@@ -62,6 +62,9 @@ SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samp
 # Runtime-API programs (tests/samples/rt/NAME.cu), built by nvcc as users
 # build them for vgpu: -cudart shared, PTX only, vgpu's libcudart.so.13
 # found through the rpath.
+# rt_interop also calls the driver API: it links the toolkit's stub
+# libcuda.so and runs on vgpu's libcuda.so.1.
+RT_SAMPLE_LIBS_rt_interop = -L$(dir $(CUDA_STUB)) -lcuda
 RT_SAMPLES := $(patsubst tests/samples/rt/%.cu,$(BUILD)/samples/rt/%,$(wildcard tests/samples/rt/*.cu))
 SAMPLE_PTX := $(patsubst tests/samples/%.cu,$(BUILD)/samples/%.ptx,$(wildcard tests/samples/*.cu))
 BENCHES := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
@@ -374,7 +377,7 @@ $(BUILD)/samples/rt/%: tests/samples/rt/%.cu tests/samples/rt/rt.h $(LIBCUDART)
 	@mkdir -p $(@D)
 	nvcc -cudart shared -gencode arch=compute_75,code=compute_75 \
 		-Xcompiler -Wall,-Wextra,-Werror '-DVGPU_LIB_DIR="$(BUILD)/lib"' \
-		-Xlinker -rpath,$(BUILD)/lib $< -ldl -o $@
+		-Xlinker -rpath,$(BUILD)/lib $< -ldl $(RT_SAMPLE_LIBS_$*) -o $@
 
 # The dlopen sample links no libcuda: it dlopen()s libcuda.so.1, found
 # through its rpath, and dlsym()s every entry point of the toolkit's stub

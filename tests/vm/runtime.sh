@@ -7,8 +7,8 @@
 cd "$(dirname "$0")/../.." || exit 1
 n=0
 fail=0
-echo "1..2"
-for s in rt_vectoradd rt_streams; do
+echo "1..4"
+for s in rt_vectoradd rt_streams rt_fault rt_interop; do
 	n=$((n + 1))
 	out=$(build/samples/rt/$s 2>&1)
 	status=$?
