@@ -65,6 +65,9 @@ SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samp
 # rt_interop also calls the driver API: it links the toolkit's stub
 # libcuda.so and runs on vgpu's libcuda.so.1.
 RT_SAMPLE_LIBS_rt_interop = -L$(dir $(CUDA_STUB)) -lcuda
+RT_SAMPLE_LIBS_rt_ptds := -lpthread
+# rt_ptds is built with --default-stream per-thread.
+RT_SAMPLE_FLAGS_rt_ptds := --default-stream per-thread
 RT_SAMPLES := $(patsubst tests/samples/rt/%.cu,$(BUILD)/samples/rt/%,$(wildcard tests/samples/rt/*.cu))
 SAMPLE_PTX := $(patsubst tests/samples/%.cu,$(BUILD)/samples/%.ptx,$(wildcard tests/samples/*.cu))
 BENCHES := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
@@ -375,7 +378,7 @@ $(BUILD)/samples/%: tests/samples/%.c tests/samples/sample.h libvgpu/include/cud
 
 $(BUILD)/samples/rt/%: tests/samples/rt/%.cu tests/samples/rt/rt.h $(LIBCUDART)
 	@mkdir -p $(@D)
-	nvcc -cudart shared -gencode arch=compute_75,code=compute_75 \
+	nvcc -cudart shared -gencode arch=compute_75,code=compute_75 $(RT_SAMPLE_FLAGS_$*) \
 		-Xcompiler -Wall,-Wextra,-Werror '-DVGPU_LIB_DIR="$(BUILD)/lib"' \
 		-Xlinker -rpath,$(BUILD)/lib $< -ldl $(RT_SAMPLE_LIBS_$*) -o $@
 

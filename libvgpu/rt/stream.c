@@ -70,3 +70,21 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
 	return rt_ret_cu(cuStreamWaitEvent((CUstream)stream, (CUevent)event,
 					   flags));
 }
+
+/* --default-stream per-thread forms: stream 0 is the thread's own. */
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
+{
+	return cudaStreamSynchronize(stream ? stream : cudaStreamPerThread);
+}
+
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
+{
+	return cudaStreamQuery(stream ? stream : cudaStreamPerThread);
+}
+
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
+				     unsigned int flags)
+{
+	return cudaStreamWaitEvent(stream ? stream : cudaStreamPerThread,
+				   event, flags);
+}

@@ -130,3 +130,49 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 		e = rt_var_address(symbol, rt_device(), &dptr, size);
 	return rt_ret(e);
 }
+
+/*
+ * --default-stream per-thread forms: the synchronous copies are ordered in
+ * the thread's own stream and wait for it; stream 0 is that stream.
+ */
+cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src,
+				    size_t count, size_t offset,
+				    enum cudaMemcpyKind kind)
+{
+	cudaError_t e = rt_to_symbol(symbol, src, count, offset, kind, true,
+				     cudaStreamPerThread);
+
+	if (e == cudaSuccess)
+		e = rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+	return rt_ret(e);
+}
+
+cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol,
+				      size_t count, size_t offset,
+				      enum cudaMemcpyKind kind)
+{
+	cudaError_t e = rt_from_symbol(dst, symbol, count, offset, kind, true,
+				       cudaStreamPerThread);
+
+	if (e == cudaSuccess)
+		e = rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+	return rt_ret(e);
+}
+
+cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src,
+					 size_t count, size_t offset,
+					 enum cudaMemcpyKind kind,
+					 cudaStream_t stream)
+{
+	return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind,
+				       stream ? stream : cudaStreamPerThread);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol,
+					   size_t count, size_t offset,
+					   enum cudaMemcpyKind kind,
+					   cudaStream_t stream)
+{
+	return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind,
+					 stream ? stream : cudaStreamPerThread);
+}

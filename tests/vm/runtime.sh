@@ -3,12 +3,16 @@
 # -cudart shared against vgpu's libcudart.so.13, run and verify their own
 # results: rt_vectoradd (registration, <<<>>> launches, memory, device
 # properties and NVIDIA's error codes) and rt_streams (streams, events,
-# page-locked memory and async copies), whose times are printed.
+# page-locked memory and async copies), whose times are printed, rt_fault
+# (a kernel's illegal address: a sticky error until cudaDeviceReset),
+# rt_interop (runtime and driver calls on one primary context; every field
+# of cudaDeviceProp against the driver's attributes) and rt_ptds (built
+# with --default-stream per-thread: host threads on their own streams).
 cd "$(dirname "$0")/../.." || exit 1
 n=0
 fail=0
-echo "1..4"
-for s in rt_vectoradd rt_streams rt_fault rt_interop; do
+echo "1..5"
+for s in rt_vectoradd rt_streams rt_fault rt_interop rt_ptds; do
 	n=$((n + 1))
 	out=$(build/samples/rt/$s 2>&1)
 	status=$?
