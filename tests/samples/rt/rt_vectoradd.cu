@@ -53,6 +53,10 @@ static void check_devices(void)
 	EXPECT(cudaErrorInvalidDevice, cudaSetDevice(count));
 	EXPECT(cudaErrorInvalidDevice, cudaSetDevice(-1));
 	EXPECT(cudaErrorInvalidDevice, cudaGetDeviceProperties(&prop, count));
+	EXPECT(cudaErrorInvalidValue,
+	       cudaDeviceGetAttribute(&sms, (enum cudaDeviceAttr)100000, 0));
+	EXPECT(cudaErrorInvalidDevice,
+	       cudaDeviceGetAttribute(&sms, cudaDevAttrWarpSize, count));
 	EXPECT(cudaErrorInvalidValue, cudaGetDeviceCount(NULL));
 	// The last error is the last failure's, and reading it clears it.
 	EXPECT(cudaErrorInvalidValue, cudaPeekAtLastError());
@@ -80,6 +84,22 @@ static void check_vectoradd(void)
 	TRY(cudaMemcpy(da, a, size, cudaMemcpyHostToDevice));
 	TRY(cudaMemcpy(db, b, size, cudaMemcpyDefault));
 	TRY(cudaMemcpyToSymbol(bias, &one, sizeof(one)));
+	float got = 0;
+	size_t bias_size = 0;
+	void *bias_addr = NULL;
+	TRY(cudaMemcpyFromSymbol(&got, bias, sizeof(got)));
+	EXPECT_TRUE(got == 1.0f);
+	TRY(cudaGetSymbolSize(&bias_size, bias));
+	TRY(cudaGetSymbolAddress(&bias_addr, bias));
+	EXPECT_TRUE(bias_size == sizeof(float) && bias_addr != NULL);
+	EXPECT(cudaErrorInvalidValue,
+	       cudaMemcpyToSymbol(bias, &one, sizeof(one), sizeof(float)));
+	EXPECT(cudaErrorInvalidSymbol,
+	       cudaMemcpyToSymbol((const void *)&got, &one, sizeof(one)));
+	EXPECT(cudaErrorInvalidMemcpyDirection,
+	       cudaMemcpyToSymbol(bias, &one, sizeof(one), 0,
+				  cudaMemcpyDeviceToHost));
+	EXPECT(cudaErrorInvalidMemcpyDirection, cudaGetLastError());
 	vectorAdd<<<blocks, threads>>>(da, db, dc, n);
 	TRY(cudaGetLastError());
 	TRY(cudaMemcpy(c, dc, size, cudaMemcpyDeviceToHost));
@@ -102,6 +122,22 @@ static void check_vectoradd(void)
 	TRY(cudaMemset(dc, 0x01, size));
 	TRY(cudaMemcpy(c, dc, size, cudaMemcpyDeviceToHost));
 	EXPECT_TRUE(((unsigned int *)c)[n - 1] == 0x01010101u);
+
+	// cudaLaunchKernel on the host stub, as the runtime API offers it.
+	void *args[] = { &da, &db, &dc, (void *)&n };
+	TRY(cudaMemcpy(da, a, size, cudaMemcpyHostToDevice));
+	TRY(cudaMemcpy(db, b, size, cudaMemcpyHostToDevice));
+	TRY(cudaMemset(dc, 0, size));
+	TRY(cudaLaunchKernel((const void *)vectorAdd, dim3(blocks),
+			     dim3(threads), args, 0, 0));
+	TRY(cudaMemcpy(c, dc, size, cudaMemcpyDeviceToHost));
+	for (i = 0, bad = 0; i < n; i++)
+		bad += c[i] != (float)(3 * i) + 1.0f;
+	EXPECT_TRUE(bad == 0);
+	EXPECT(cudaErrorInvalidDeviceFunction,
+	       cudaLaunchKernel((const void *)check_devices, dim3(1), dim3(1),
+				args, 0, 0));
+	EXPECT(cudaErrorInvalidDeviceFunction, cudaGetLastError());
 
 	// Bad launches: NVIDIA's codes, from cudaGetLastError.
 	vectorAdd<<<0, threads>>>(da, db, dc, n);
