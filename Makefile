@@ -66,6 +66,9 @@ SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samp
 # libcuda.so and runs on vgpu's libcuda.so.1.
 RT_SAMPLE_LIBS_rt_interop = -L$(dir $(CUDA_STUB)) -lcuda
 RT_SAMPLE_LIBS_rt_ptds := -lpthread
+RT_SAMPLE_ARCH := arch=compute_75,code=compute_75
+# rt_noptx is built with machine code only, which vgpu cannot run.
+RT_SAMPLE_ARCH_rt_noptx := arch=compute_75,code=sm_75
 # rt_ptds is built with --default-stream per-thread.
 RT_SAMPLE_FLAGS_rt_ptds := --default-stream per-thread
 RT_SAMPLES := $(patsubst tests/samples/rt/%.cu,$(BUILD)/samples/rt/%,$(wildcard tests/samples/rt/*.cu))
@@ -378,7 +381,8 @@ $(BUILD)/samples/%: tests/samples/%.c tests/samples/sample.h libvgpu/include/cud
 
 $(BUILD)/samples/rt/%: tests/samples/rt/%.cu tests/samples/rt/rt.h $(LIBCUDART)
 	@mkdir -p $(@D)
-	nvcc -cudart shared -gencode arch=compute_75,code=compute_75 $(RT_SAMPLE_FLAGS_$*) \
+	nvcc -cudart shared -gencode $(or $(RT_SAMPLE_ARCH_$*),$(RT_SAMPLE_ARCH)) \
+		$(RT_SAMPLE_FLAGS_$*) \
 		-Xcompiler -Wall,-Wextra,-Werror '-DVGPU_LIB_DIR="$(BUILD)/lib"' \
 		-Xlinker -rpath,$(BUILD)/lib $< -ldl $(RT_SAMPLE_LIBS_$*) -o $@
 

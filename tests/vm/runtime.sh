@@ -7,12 +7,13 @@
 # (a kernel's illegal address: a sticky error until cudaDeviceReset),
 # rt_interop (runtime and driver calls on one primary context; every field
 # of cudaDeviceProp against the driver's attributes) and rt_ptds (built
-# with --default-stream per-thread: host threads on their own streams).
+# with --default-stream per-thread: host threads on their own streams) and
+# rt_noptx (a fatbin without PTX: cudaErrorNoKernelImageForDevice).
 cd "$(dirname "$0")/../.." || exit 1
 n=0
 fail=0
-echo "1..5"
-for s in rt_vectoradd rt_streams rt_fault rt_interop rt_ptds; do
+echo "1..6"
+for s in rt_vectoradd rt_streams rt_fault rt_interop rt_ptds rt_noptx; do
 	n=$((n + 1))
 	out=$(build/samples/rt/$s 2>&1)
 	status=$?
