@@ -54,11 +54,8 @@ cudaError_t cudaDeviceReset(void)
 
 	if (e)
 		return rt_ret(e);
-	e = rt_reset(rt_device());
-	/* The context that failed is gone, and with it its sticky error. */
-	if (e == cudaSuccess)
-		rt_clear_last_error();
-	return rt_ret(e);
+	/* The thread's last error survives the reset, as on NVIDIA's. */
+	return rt_ret(rt_reset(rt_device()));
 }
 
 /* A device the runtime may name: the driver's count bounds it. */

@@ -97,33 +97,6 @@ static const char rt_unrecognized[] = "unrecognized error code";
 
 static __thread cudaError_t rt_last_error;
 
-/*
- * The errors that leave the context unusable (driver_types.h: "any further
- * CUDA work will return the same error"): reading the last error does not
- * clear them.
- */
-static bool rt_sticky(cudaError_t e)
-{
-	switch (e) {
-	case cudaErrorContained:
-	case cudaErrorIllegalAddress:
-	case cudaErrorLaunchTimeout:
-	case cudaErrorAssert:
-	case cudaErrorHardwareStackError:
-	case cudaErrorIllegalInstruction:
-	case cudaErrorMisalignedAddress:
-	case cudaErrorInvalidAddressSpace:
-	case cudaErrorInvalidPc:
-	case cudaErrorLaunchFailure:
-	case cudaErrorTensorMemoryLeak:
-	case cudaErrorMpsClientTerminated:
-	case cudaErrorExternalDevice:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static const char *rt_name_of(int code)
 {
 	size_t i;
@@ -176,18 +149,17 @@ const char *cudaGetErrorString(cudaError_t error)
 	return rt_unrecognized;
 }
 
+/*
+ * Clears even an error that ended the context (an illegal address...), as
+ * NVIDIA's runtime does: such an error is sticky in the context, whose
+ * later calls answer it again, not in the thread's last error.
+ */
 cudaError_t cudaGetLastError(void)
 {
 	cudaError_t e = rt_last_error;
 
-	if (!rt_sticky(e))
-		rt_last_error = cudaSuccess;
-	return e;
-}
-
-void rt_clear_last_error(void)
-{
 	rt_last_error = cudaSuccess;
+	return e;
 }
 
 cudaError_t cudaPeekAtLastError(void)

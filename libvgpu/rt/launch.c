@@ -68,32 +68,6 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *host_fun)
 	return cudaSuccess;
 }
 
-/* Dimensions no device takes: NVIDIA answers them before the driver. */
-static bool rt_config_valid(dim3 grid, dim3 block)
-{
-	int dev = rt_device(), max_threads = 0, bx = 0, by = 0, bz = 0;
-	int gx = 0, gy = 0, gz = 0;
-
-	cuDeviceGetAttribute(&max_threads,
-			     CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, dev);
-	cuDeviceGetAttribute(&bx, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, dev);
-	cuDeviceGetAttribute(&by, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, dev);
-	cuDeviceGetAttribute(&bz, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, dev);
-	cuDeviceGetAttribute(&gx, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, dev);
-	cuDeviceGetAttribute(&gy, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, dev);
-	cuDeviceGetAttribute(&gz, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, dev);
-	if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
-		return false;
-	if (block.x > (unsigned int)bx || block.y > (unsigned int)by ||
-	    block.z > (unsigned int)bz)
-		return false;
-	if ((unsigned long long)block.x * block.y * block.z >
-	    (unsigned long long)max_threads)
-		return false;
-	return grid.x <= (unsigned int)gx && grid.y <= (unsigned int)gy &&
-	       grid.z <= (unsigned int)gz;
-}
-
 static cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block,
 			     void **args, size_t shared_mem,
 			     cudaStream_t stream)
@@ -101,13 +75,17 @@ static cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block,
 	CUfunction fn;
 	cudaError_t e;
 
+	/*
+	 * CUDA 13 answers a function it does not know as an unknown handle,
+	 * and a configuration no device takes (an empty grid, too many
+	 * threads or too much shared memory) as the driver does,
+	 * cudaErrorInvalidValue: no cudaErrorInvalidConfiguration any more.
+	 */
 	if (!k)
-		return cudaErrorInvalidDeviceFunction;
+		return cudaErrorInvalidResourceHandle;
 	e = rt_enter();
 	if (e)
 		return e;
-	if (!rt_config_valid(grid, block))
-		return cudaErrorInvalidConfiguration;
 	e = rt_kernel_function(k, rt_device(), &fn);
 	if (e)
 		return e;

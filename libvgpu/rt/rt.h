@@ -25,8 +25,6 @@ cudaError_t rt_error(CUresult r);
 cudaError_t rt_ret(cudaError_t e);
 /* rt_ret(rt_error(@r)). */
 cudaError_t rt_ret_cu(CUresult r);
-/* Forgets the thread's last error, sticky or not (cudaDeviceReset). */
-void rt_clear_last_error(void);
 /* rt_ret(cudaErrorNotSupported), for unsupported.c's stubs. */
 int rt_not_supported(void);
 

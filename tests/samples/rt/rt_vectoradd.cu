@@ -134,18 +134,24 @@ static void check_vectoradd(void)
 	for (i = 0, bad = 0; i < n; i++)
 		bad += c[i] != (float)(3 * i) + 1.0f;
 	EXPECT_TRUE(bad == 0);
-	EXPECT(cudaErrorInvalidDeviceFunction,
+	// CUDA 13 on an H100: a function that is no kernel is no handle.
+	EXPECT(cudaErrorInvalidResourceHandle,
 	       cudaLaunchKernel((const void *)check_devices, dim3(1), dim3(1),
 				args, 0, 0));
-	EXPECT(cudaErrorInvalidDeviceFunction, cudaGetLastError());
+	EXPECT(cudaErrorInvalidResourceHandle, cudaGetLastError());
 
-	// Bad launches: NVIDIA's codes, from cudaGetLastError.
+	// Bad launches: CUDA 13 answers cudaErrorInvalidValue on an H100
+	// (no longer cudaErrorInvalidConfiguration), from cudaGetLastError.
 	vectorAdd<<<0, threads>>>(da, db, dc, n);
-	EXPECT(cudaErrorInvalidConfiguration, cudaGetLastError());
+	EXPECT(cudaErrorInvalidValue, cudaGetLastError());
 	vectorAdd<<<blocks, 2048>>>(da, db, dc, n);
-	EXPECT(cudaErrorInvalidConfiguration, cudaGetLastError());
+	EXPECT(cudaErrorInvalidValue, cudaGetLastError());
 	vectorAdd<<<1, dim3(1, 1, 65)>>>(da, db, dc, n);
-	EXPECT(cudaErrorInvalidConfiguration, cudaGetLastError());
+	EXPECT(cudaErrorInvalidValue, cudaGetLastError());
+	vectorAdd<<<dim3(1, 70000), 1>>>(da, db, dc, n);
+	EXPECT(cudaErrorInvalidValue, cudaGetLastError());
+	vectorAdd<<<1, 1, 1 << 20>>>(da, db, dc, n);
+	EXPECT(cudaErrorInvalidValue, cudaGetLastError());
 	EXPECT(cudaSuccess, cudaGetLastError());
 
 	// Bad arguments.
