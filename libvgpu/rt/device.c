@@ -103,3 +103,65 @@ cudaError_t cudaRuntimeGetVersion(int *version)
 	*version = CUDART_VERSION;
 	return cudaSuccess;
 }
+
+/* cudaLimit's values are CUlimit's. */
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuCtxSetLimit((CUlimit)limit, value));
+}
+
+cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
+{
+	cudaError_t e;
+
+	if (!value)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_enter();
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuCtxGetLimit(value, (CUlimit)limit));
+}
+
+cudaError_t cudaDeviceGetPCIBusId(char *bus_id, int len, int device)
+{
+	cudaError_t e;
+
+	if (!bus_id || len <= 0)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_check_device(device);
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuDeviceGetPCIBusId(bus_id, len, device));
+}
+
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *bus_id)
+{
+	cudaError_t e;
+
+	if (!device || !bus_id)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_init();
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuDeviceGetByPCIBusId(device, bus_id));
+}
+
+cudaError_t cudaDeviceCanAccessPeer(int *can_access, int device,
+				    int peer_device)
+{
+	cudaError_t e;
+
+	if (!can_access)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_check_device(device);
+	if (e == cudaSuccess)
+		e = rt_check_device(peer_device);
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuDeviceCanAccessPeer(can_access, device,
+					       peer_device));
+}

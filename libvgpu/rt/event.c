@@ -82,3 +82,24 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 		return rt_ret(e);
 	return rt_ret_cu(cuEventDestroy((CUevent)event));
 }
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
+				     unsigned int flags)
+{
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
+	/* cudaEventRecord* flags are CU_EVENT_RECORD_*'s. */
+	return rt_ret_cu(cuEventRecordWithFlags((CUevent)event,
+						(CUstream)stream, flags));
+}
+
+cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event,
+					  cudaStream_t stream,
+					  unsigned int flags)
+{
+	return cudaEventRecordWithFlags(event,
+					stream ? stream : cudaStreamPerThread,
+					flags);
+}

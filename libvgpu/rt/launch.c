@@ -70,8 +70,9 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *host_fun)
 
 static cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block,
 			     void **args, size_t shared_mem,
-			     cudaStream_t stream)
+			     cudaStream_t stream, bool cooperative)
 {
+	unsigned int smem;
 	CUfunction fn;
 	cudaError_t e;
 
@@ -89,9 +90,13 @@ static cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block,
 	e = rt_kernel_function(k, rt_device(), &fn);
 	if (e)
 		return e;
+	smem = (unsigned int)shared_mem;
+	if (cooperative)
+		return rt_error(cuLaunchCooperativeKernel(
+			fn, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+			smem, (CUstream)stream, args));
 	return rt_error(cuLaunchKernel(fn, grid.x, grid.y, grid.z, block.x,
-				       block.y, block.z,
-				       (unsigned int)shared_mem,
+				       block.y, block.z, smem,
 				       (CUstream)stream, args, NULL));
 }
 
@@ -100,7 +105,7 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block,
 			       cudaStream_t stream)
 {
 	return rt_ret(rt_launch((struct rt_kernel *)kernel, grid, block, args,
-				shared_mem, stream));
+				shared_mem, stream, false));
 }
 
 /* --default-stream per-thread: stream 0 is the thread's own. */
@@ -119,7 +124,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block,
 			     cudaStream_t stream)
 {
 	return rt_ret(rt_launch(rt_kernel_by_stub(func), grid, block, args,
-				shared_mem, stream));
+				shared_mem, stream, false));
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block,
@@ -129,4 +134,23 @@ cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block,
 	if (!stream)
 		stream = cudaStreamPerThread;
 	return cudaLaunchKernel(func, grid, block, args, shared_mem, stream);
+}
+
+/* All blocks resident at once, for grid-wide synchronization. */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid,
+					dim3 block, void **args,
+					size_t shared_mem, cudaStream_t stream)
+{
+	return rt_ret(rt_launch(rt_kernel_by_stub(func), grid, block, args,
+				shared_mem, stream, true));
+}
+
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 grid,
+					     dim3 block, void **args,
+					     size_t shared_mem,
+					     cudaStream_t stream)
+{
+	return cudaLaunchCooperativeKernel(func, grid, block, args, shared_mem,
+					   stream ? stream :
+					   cudaStreamPerThread);
 }

@@ -88,3 +88,86 @@ cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
 	return cudaStreamWaitEvent(stream ? stream : cudaStreamPerThread,
 				   event, flags);
 }
+
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
+{
+	cudaError_t e;
+
+	if (!priority)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_enter();
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuStreamGetPriority((CUstream)stream, priority));
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags)
+{
+	cudaError_t e;
+
+	if (!flags)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_enter();
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuStreamGetFlags((CUstream)stream, flags));
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
+{
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuCtxGetStreamPriorityRange(least, greatest));
+}
+
+/*
+ * The callback's type differs from the driver's only in its status
+ * argument, a cudaError_t where the driver passes a CUresult: the same
+ * number for every status a stream reports.
+ */
+cudaError_t cudaStreamAddCallback(cudaStream_t stream,
+				  cudaStreamCallback_t callback,
+				  void *user_data, unsigned int flags)
+{
+	cudaError_t e;
+
+	if (!callback || flags)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_enter();
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuStreamAddCallback((CUstream)stream,
+					     (CUstreamCallback)callback,
+					     user_data, 0));
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
+			       void *user_data)
+{
+	cudaError_t e;
+
+	if (!fn)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_enter();
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuLaunchHostFunc((CUstream)stream, (CUhostFn)fn,
+					  user_data));
+}
+
+cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream,
+				       cudaStreamCallback_t callback,
+				       void *user_data, unsigned int flags)
+{
+	return cudaStreamAddCallback(stream ? stream : cudaStreamPerThread,
+				     callback, user_data, flags);
+}
+
+cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn,
+				    void *user_data)
+{
+	return cudaLaunchHostFunc(stream ? stream : cudaStreamPerThread, fn,
+				  user_data);
+}

@@ -1,19 +1,26 @@
 #!/bin/sh
 # The runtime-API programs (tests/samples/rt), built by nvcc with
 # -cudart shared against vgpu's libcudart.so.13, run and verify their own
-# results: rt_vectoradd (registration, <<<>>> launches, memory, device
-# properties and NVIDIA's error codes) and rt_streams (streams, events,
-# page-locked memory and async copies), whose times are printed, rt_fault
-# (a kernel's illegal address: a sticky error until cudaDeviceReset),
-# rt_interop (runtime and driver calls on one primary context; every field
-# of cudaDeviceProp against the driver's attributes) and rt_ptds (built
-# with --default-stream per-thread: host threads on their own streams) and
-# rt_noptx (a fatbin without PTX: cudaErrorNoKernelImageForDevice).
+# results, with the error codes an H100 answers:
+#   rt_vectoradd  registration, <<<>>> launches, memory, symbols, device
+#                 properties, bad devices, launches and arguments;
+#   rt_streams    streams, events, page-locked memory, async copies (the
+#                 times are printed);
+#   rt_fault      a kernel's illegal address, sticky in the context;
+#   rt_interop    runtime and driver calls on one primary context, and
+#                 every field of cudaDeviceProp against the driver's;
+#   rt_ptds       --default-stream per-thread: threads on their own
+#                 streams;
+#   rt_noptx      a fatbin without PTX: cudaErrorNoKernelImageForDevice;
+#   rt_misc       kernel attributes, occupancy, cooperative launches,
+#                 pitched and registered memory, stream priorities and
+#                 callbacks, limits, PCI bus ids, peers.
 cd "$(dirname "$0")/../.." || exit 1
 n=0
 fail=0
-echo "1..6"
-for s in rt_vectoradd rt_streams rt_fault rt_interop rt_ptds rt_noptx; do
+echo "1..7"
+for s in rt_vectoradd rt_streams rt_fault rt_interop rt_ptds rt_noptx \
+	rt_misc; do
 	n=$((n + 1))
 	out=$(build/samples/rt/$s 2>&1)
 	status=$?
