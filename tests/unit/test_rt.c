@@ -99,6 +99,43 @@ static void error_names_complete(void)
 		      "unrecognized error code"));
 }
 
+/*
+ * Every code's name and text are those NVIDIA's libcudart.so.13 gave on an
+ * H100 (tests/unit/data/rt_errors_h100.log: code, name and text a line,
+ * tab-separated, and -1 for a code outside the enum).
+ */
+static void error_texts_match_h100(void)
+{
+	FILE *f = fopen("tests/unit/data/rt_errors_h100.log", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f) {
+		TAP_FAIL("cannot read tests/unit/data/rt_errors_h100.log");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *name = strchr(line, '\t'), *text;
+		int code = atoi(line);
+
+		if (!name || !(text = strchr(name + 1, '\t')))
+			continue;
+		*name++ = '\0';
+		*text++ = '\0';
+		text[strcspn(text, "\n")] = '\0';
+		n++;
+		if (strcmp(cudaGetErrorName((cudaError_t)code), name))
+			TAP_FAIL("code %d is named %s, the H100 says %s", code,
+				 cudaGetErrorName((cudaError_t)code), name);
+		if (strcmp(cudaGetErrorString((cudaError_t)code), text))
+			TAP_FAIL("code %d reads \"%s\", the H100's \"%s\"",
+				 code, cudaGetErrorString((cudaError_t)code),
+				 text);
+	}
+	fclose(f);
+	CHECK(n == 134);
+}
+
 static void versions(void)
 {
 	int v = 0;
@@ -293,6 +330,7 @@ static void unsupported_answer_not_supported(void)
 static const struct tap_test tests[] = {
 	TAP_TEST(error_names),
 	TAP_TEST(error_names_complete),
+	TAP_TEST(error_texts_match_h100),
 	TAP_TEST(versions),
 	TAP_TEST(no_device),
 	TAP_TEST(last_error_per_thread),
