@@ -12,12 +12,10 @@ cudaError_t cudaGetDeviceCount(int *count)
 
 	if (!count)
 		return rt_ret(cudaErrorInvalidValue);
+	/* Without a device *count is left as it was, as on NVIDIA's. */
 	e = rt_init();
-	if (e) {
-		/* NVIDIA answers 0 devices along with the error. */
-		*count = 0;
+	if (e)
 		return rt_ret(e);
-	}
 	return rt_ret_cu(cuDeviceGetCount(count));
 }
 

@@ -52,6 +52,10 @@ cudaError_t cudaHostAlloc(void **host_ptr, size_t size, unsigned int flags)
 	e = rt_enter();
 	if (e)
 		return rt_ret(e);
+	if (size == 0) {
+		*host_ptr = NULL;
+		return cudaSuccess;
+	}
 	/* Under unified addressing page-locked memory is always portable
 	 * and mapped, whatever the flags say. */
 	return rt_ret_cu(cuMemHostAlloc(host_ptr, size,
@@ -177,14 +181,20 @@ cudaError_t cudaMemsetAsync_ptsz(void *dev_ptr, int value, size_t count,
 	return cudaMemsetAsync(dev_ptr, value, count, stream);
 }
 
+/* Either pointer may be NULL: NVIDIA's runtime fills what it is given. */
 cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
 {
-	cudaError_t e;
+	size_t f = 0, t = 0;
+	cudaError_t e = rt_enter();
 
-	if (!free || !total)
-		return rt_ret(cudaErrorInvalidValue);
-	e = rt_enter();
 	if (e)
 		return rt_ret(e);
-	return rt_ret_cu(cuMemGetInfo(free, total));
+	e = rt_ret_cu(cuMemGetInfo(&f, &t));
+	if (e)
+		return e;
+	if (free)
+		*free = f;
+	if (total)
+		*total = t;
+	return cudaSuccess;
 }

@@ -149,15 +149,20 @@ static void versions(void)
 	CHECK_RT(cudaErrorInvalidValue, cudaDriverGetVersion(NULL));
 }
 
-/* NVIDIA's runtime on a machine with a driver but no GPU. */
+/*
+ * NVIDIA's runtime on a machine with a driver but no GPU, as an H100's
+ * answers with CUDA_VISIBLE_DEVICES=-1.
+ */
 static void no_device(void)
 {
+	struct cudaDeviceProp prop;
 	int n = -1, dev = -1;
 	void *p = NULL;
 
 	need_no_device();
+	/* The H100 under CUDA_VISIBLE_DEVICES=-1 leaves the count as is. */
 	CHECK_RT(cudaErrorNoDevice, cudaGetDeviceCount(&n));
-	CHECK(n == 0);
+	CHECK(n == -1);
 	CHECK_RT(cudaErrorNoDevice, cudaGetLastError());
 	CHECK_RT(cudaSuccess, cudaGetLastError());
 	CHECK_RT(cudaErrorNoDevice, cudaSetDevice(0));
@@ -165,6 +170,7 @@ static void no_device(void)
 	CHECK_RT(cudaErrorNoDevice, cudaMalloc(&p, 16));
 	CHECK_RT(cudaErrorNoDevice, cudaFree(NULL));
 	CHECK_RT(cudaErrorNoDevice, cudaDeviceSynchronize());
+	CHECK_RT(cudaErrorNoDevice, cudaGetDeviceProperties(&prop, 0));
 	CHECK_RT(cudaErrorNoDevice, cudaPeekAtLastError());
 	CHECK_RT(cudaErrorNoDevice, cudaGetLastError());
 }

@@ -178,6 +178,12 @@ static void check_host_memory(void)
 
 	TRY(cudaMemGetInfo(&free_mem, &total));
 	EXPECT_TRUE(total > 0 && free_mem <= total);
+	TRY(cudaMemGetInfo(NULL, &total));
+	TRY(cudaMemGetInfo(NULL, NULL));
+	// Nothing to allocate: NULL and success, as on an H100.
+	h = (int *)&total;
+	TRY(cudaHostAlloc((void **)&h, 0, 0));
+	EXPECT_TRUE(h == NULL);
 	TRY(cudaMallocHost((void **)&h, 1024 * sizeof(int)));
 	TRY(cudaHostAlloc((void **)&m, 1024 * sizeof(int),
 			  cudaHostAllocMapped));
