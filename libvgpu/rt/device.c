@@ -163,3 +163,73 @@ cudaError_t cudaDeviceCanAccessPeer(int *can_access, int device,
 	return rt_ret_cu(cuDeviceCanAccessPeer(can_access, device,
 					       peer_device));
 }
+
+/* cudaSetDeviceFlags's: one scheduling policy, mapped memory, local
+ * memory kept at its largest; the values are CU_CTX_*'s. */
+#define RT_SCHED_MASK (cudaDeviceScheduleSpin | cudaDeviceScheduleYield | \
+		       cudaDeviceScheduleBlockingSync)
+#define RT_DEVICE_FLAGS (RT_SCHED_MASK | cudaDeviceMapHost | \
+			 cudaDeviceLmemResizeToMax)
+
+/*
+ * The flags of the thread's device's primary context, active or not (an
+ * H100 takes them at once either way). Mapped page-locked memory is
+ * always on under unified addressing: cudaDeviceMapHost is accepted and
+ * always read back.
+ */
+cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+	unsigned int sched = flags & RT_SCHED_MASK;
+	cudaError_t e;
+
+	if ((flags & ~(unsigned int)RT_DEVICE_FLAGS) || (sched & (sched - 1)))
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_init();
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuDevicePrimaryCtxSetFlags(
+		rt_device(), flags & ~(unsigned int)cudaDeviceMapHost));
+}
+
+cudaError_t cudaGetDeviceFlags(unsigned int *flags)
+{
+	unsigned int f = 0;
+	int active = 0;
+	cudaError_t e;
+
+	if (!flags)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_init();
+	if (e)
+		return rt_ret(e);
+	e = rt_ret_cu(cuDevicePrimaryCtxGetState(rt_device(), &f, &active));
+	if (e == cudaSuccess)
+		*flags = f | cudaDeviceMapHost;
+	return e;
+}
+
+/* cudaFuncCache's values are CUfunc_cache's. */
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *config)
+{
+	CUfunc_cache c = CU_FUNC_CACHE_PREFER_NONE;
+	cudaError_t e;
+
+	if (!config)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_enter();
+	if (e)
+		return rt_ret(e);
+	e = rt_ret_cu(cuCtxGetCacheConfig(&c));
+	if (e == cudaSuccess)
+		*config = (enum cudaFuncCache)c;
+	return e;
+}
+
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config)
+{
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuCtxSetCacheConfig((CUfunc_cache)config));
+}

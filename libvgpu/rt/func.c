@@ -124,3 +124,15 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num_blocks,
 		num_blocks, func, block_size, dynamic_smem,
 		cudaOccupancyDefault);
 }
+
+cudaError_t cudaFuncSetCacheConfig(const void *func,
+				   enum cudaFuncCache config)
+{
+	CUfunction fn;
+	cudaError_t e = rt_func(func, &fn);
+
+	if (e)
+		return rt_ret(e);
+	/* cudaFuncCache's values are CUfunc_cache's. */
+	return rt_ret_cu(cuFuncSetCacheConfig(fn, (CUfunc_cache)config));
+}

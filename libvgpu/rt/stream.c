@@ -171,3 +171,25 @@ cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn,
 	return cudaLaunchHostFunc(stream ? stream : cudaStreamPerThread, fn,
 				  user_data);
 }
+
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device)
+{
+	CUdevice dev = 0;
+	cudaError_t e;
+
+	if (!device)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_enter();
+	if (e)
+		return rt_ret(e);
+	e = rt_ret_cu(cuStreamGetDevice((CUstream)stream, &dev));
+	if (e == cudaSuccess)
+		*device = dev;
+	return e;
+}
+
+cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t stream, int *device)
+{
+	return cudaStreamGetDevice(stream ? stream : cudaStreamPerThread,
+				   device);
+}

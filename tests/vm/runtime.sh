@@ -14,7 +14,8 @@
 #   rt_noptx      a fatbin without PTX: cudaErrorNoKernelImageForDevice;
 #   rt_misc       kernel attributes, occupancy, cooperative launches,
 #                 pitched and registered memory, stream priorities and
-#                 callbacks, limits, PCI bus ids, peers.
+#                 callbacks, limits, PCI bus ids, peers, device flags,
+#                 cache preferences, pointer attributes.
 cd "$(dirname "$0")/../.." || exit 1
 n=0
 fail=0

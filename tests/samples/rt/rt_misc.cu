@@ -2,7 +2,8 @@
 // The runtime calls the guides' examples use beyond the basics: kernel
 // attributes and occupancy, cooperative launches, pitched memory with 2D
 // copies and fills, registered (zero-copy) host memory, stream priorities,
-// flags, callbacks and host functions, limits, PCI bus ids and peers.
+// flags, callbacks and host functions, limits, PCI bus ids and peers,
+// device flags, cache preferences and pointer attributes.
 #include <string.h>
 
 #include "rt.h"
@@ -240,6 +241,69 @@ static void check_device(void)
 	}
 }
 
+// The flags, cache preferences and pointer kinds an H100 answers.
+static void check_flags_and_pointers(void)
+{
+	struct cudaPointerAttributes pa;
+	enum cudaFuncCache cache = cudaFuncCachePreferEqual;
+	unsigned int flags = 0;
+	int *d, *h, x, dev = -1;
+	cudaStream_t s;
+
+	TRY(cudaGetDeviceFlags(&flags));
+	EXPECT_TRUE(flags & cudaDeviceMapHost);
+	TRY(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync));
+	TRY(cudaGetDeviceFlags(&flags));
+	EXPECT_TRUE(flags == (cudaDeviceScheduleBlockingSync |
+			      cudaDeviceMapHost));
+	TRY(cudaSetDeviceFlags(cudaDeviceScheduleSpin | cudaDeviceMapHost));
+	TRY(cudaGetDeviceFlags(&flags));
+	EXPECT_TRUE(flags == (cudaDeviceScheduleSpin | cudaDeviceMapHost));
+	EXPECT(cudaErrorInvalidValue, cudaSetDeviceFlags(0x1000));
+	EXPECT(cudaErrorInvalidValue,
+	       cudaSetDeviceFlags(cudaDeviceScheduleSpin |
+				  cudaDeviceScheduleYield));
+	EXPECT(cudaErrorInvalidValue, cudaGetLastError());
+	TRY(cudaSetDeviceFlags(cudaDeviceScheduleAuto));
+
+	TRY(cudaDeviceGetCacheConfig(&cache));
+	EXPECT_TRUE(cache == cudaFuncCachePreferNone);
+	TRY(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared));
+	TRY(cudaFuncSetCacheConfig((const void *)plus, cudaFuncCachePreferL1));
+	EXPECT(cudaErrorInvalidResourceHandle,
+	       cudaFuncSetCacheConfig((const void *)check_device,
+				      cudaFuncCachePreferL1));
+	EXPECT(cudaErrorInvalidResourceHandle, cudaGetLastError());
+
+	TRY(cudaMalloc((void **)&d, 64));
+	TRY(cudaMallocHost((void **)&h, 64));
+	TRY(cudaPointerGetAttributes(&pa, d + 1));
+	EXPECT_TRUE(pa.type == cudaMemoryTypeDevice && pa.device == 0 &&
+		    pa.devicePointer == d + 1 && pa.hostPointer == NULL);
+	TRY(cudaPointerGetAttributes(&pa, h));
+	EXPECT_TRUE(pa.type == cudaMemoryTypeHost && pa.device == 0 &&
+		    pa.devicePointer == h && pa.hostPointer == h);
+	TRY(cudaPointerGetAttributes(&pa, &x));
+	EXPECT_TRUE(pa.type == cudaMemoryTypeUnregistered &&
+		    pa.device == -2 && pa.devicePointer == NULL &&
+		    pa.hostPointer == &x);
+	TRY(cudaPointerGetAttributes(&pa, NULL));
+	EXPECT_TRUE(pa.type == cudaMemoryTypeUnregistered &&
+		    pa.hostPointer == NULL);
+	EXPECT(cudaErrorInvalidValue, cudaPointerGetAttributes(NULL, d));
+	EXPECT(cudaErrorInvalidValue, cudaGetLastError());
+	printf("pointers: device memory %d, page-locked %d, the stack %d\n",
+	       (int)cudaMemoryTypeDevice, (int)cudaMemoryTypeHost,
+	       (int)cudaMemoryTypeUnregistered);
+
+	TRY(cudaStreamCreate(&s));
+	TRY(cudaStreamGetDevice(s, &dev));
+	EXPECT_TRUE(dev == 0);
+	TRY(cudaStreamDestroy(s));
+	TRY(cudaFreeHost(h));
+	TRY(cudaFree(d));
+}
+
 int main(void)
 {
 	rt_check_library();
@@ -249,5 +313,6 @@ int main(void)
 	check_registered();
 	check_streams();
 	check_device();
+	check_flags_and_pointers();
 	return rt_result();
 }
