@@ -13,15 +13,15 @@
 static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
 static CUresult rt_init_result;
 
-/* Protects rt_primary, rt_retained and rt_generation. */
+/* Protects rt_primaries, rt_retained and rt_generation. */
 static pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
-static CUcontext rt_primary[RT_MAX_DEVICES];
+static CUcontext rt_primaries[RT_MAX_DEVICES];
 static bool rt_retained[RT_MAX_DEVICES];
 /* Bumped by cudaDeviceReset, so every thread binds the new context. */
 static unsigned int rt_generation[RT_MAX_DEVICES];
 
 static __thread int rt_cur_dev;
-/* The thread made rt_primary[rt_cur_dev] current at rt_bound_gen. */
+/* The thread made rt_primaries[rt_cur_dev] current at rt_bound_gen. */
 static __thread bool rt_bound;
 static __thread unsigned int rt_bound_gen;
 
@@ -55,12 +55,12 @@ cudaError_t rt_enter(void)
 	    cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur)
 		goto out;
 	if (!rt_retained[dev]) {
-		r = cuDevicePrimaryCtxRetain(&rt_primary[dev], dev);
+		r = cuDevicePrimaryCtxRetain(&rt_primaries[dev], dev);
 		if (r)
 			goto out;
 		rt_retained[dev] = true;
 	}
-	r = cuCtxSetCurrent(rt_primary[dev]);
+	r = cuCtxSetCurrent(rt_primaries[dev]);
 	if (r)
 		goto out;
 	rt_bound = true;
@@ -101,6 +101,23 @@ cudaError_t rt_reset(int dev)
 	r = cuDevicePrimaryCtxReset(dev);
 	rt_generation[dev]++;
 	rt_forget_device(dev);
+	pthread_mutex_unlock(&rt_lock);
+	return rt_error(r);
+}
+
+cudaError_t rt_primary(int dev, CUcontext *ctx)
+{
+	cudaError_t e = rt_init();
+	CUresult r = CUDA_SUCCESS;
+
+	if (e)
+		return e;
+	pthread_mutex_lock(&rt_lock);
+	if (!rt_retained[dev]) {
+		r = cuDevicePrimaryCtxRetain(&rt_primaries[dev], dev);
+		rt_retained[dev] = r == CUDA_SUCCESS;
+	}
+	*ctx = rt_primaries[dev];
 	pthread_mutex_unlock(&rt_lock);
 	return rt_error(r);
 }

@@ -57,7 +57,7 @@ cudaError_t cudaDeviceReset(void)
 }
 
 /* A device the runtime may name: the driver's count bounds it. */
-static cudaError_t rt_check_device(int device)
+cudaError_t rt_check_device(int device)
 {
 	int count = 0;
 	cudaError_t e = rt_init();
@@ -67,7 +67,7 @@ static cudaError_t rt_check_device(int device)
 	e = rt_error(cuDeviceGetCount(&count));
 	if (e)
 		return e;
-	if (device < 0 || device >= count)
+	if (device < 0 || device >= count || device >= RT_MAX_DEVICES)
 		return cudaErrorInvalidDevice;
 	return cudaSuccess;
 }

@@ -41,6 +41,13 @@ int rt_device(void);
 cudaError_t rt_enter(void);
 /* Selects @dev for the calling thread (cudaSetDevice without the error). */
 cudaError_t rt_select(int dev);
+/*
+ * @dev's primary context, retained for the process as rt_enter() does,
+ * without making it current (the other side of a peer call).
+ */
+cudaError_t rt_primary(int dev, CUcontext *ctx);
+/* cudaErrorInvalidDevice unless @dev names a device of the driver's. */
+cudaError_t rt_check_device(int dev);
 /* Drops the runtime's hold on @dev's primary context and resets it. */
 cudaError_t rt_reset(int dev);
 /* cuInit's result for the process, mapped (0 once the driver works). */

@@ -15,7 +15,8 @@
 #   rt_misc       kernel attributes, occupancy, cooperative launches,
 #                 pitched and registered memory, stream priorities and
 #                 callbacks, limits, PCI bus ids, peers, device flags,
-#                 cache preferences, pointer attributes.
+#                 cache preferences, pointer attributes, driver entry
+#                 points, peers.
 cd "$(dirname "$0")/../.." || exit 1
 n=0
 fail=0

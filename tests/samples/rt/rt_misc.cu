@@ -3,7 +3,8 @@
 // attributes and occupancy, cooperative launches, pitched memory with 2D
 // copies and fills, registered (zero-copy) host memory, stream priorities,
 // flags, callbacks and host functions, limits, PCI bus ids and peers,
-// device flags, cache preferences and pointer attributes.
+// device flags, cache preferences, pointer attributes, driver entry
+// points and peers.
 #include <string.h>
 
 #include "rt.h"
@@ -304,6 +305,70 @@ static void check_flags_and_pointers(void)
 	TRY(cudaFree(d));
 }
 
+// Driver entry points by name, and peers: the H100's answers for
+// itself and unknown devices, and a peer copy within a device.
+static void check_entry_points_and_peers(void)
+{
+	enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSuccess;
+	int (*version)(int *) = NULL, v = 0, count = 0, can = 0, i, bad = 0;
+	void *fn = (void *)&v;
+	int *a, *b, h[64];
+
+	TRY(cudaGetDriverEntryPointByVersion("cuDriverGetVersion",
+					     (void **)&version, CUDART_VERSION,
+					     cudaEnableDefault, &q));
+	EXPECT_TRUE(q == cudaDriverEntryPointSuccess && version);
+	if (version)
+		EXPECT_TRUE(version(&v) == 0 && v == 13000);
+	TRY(cudaGetDriverEntryPointByVersion("cuNoSuchThing", &fn,
+					     CUDART_VERSION, cudaEnableDefault,
+					     &q));
+	EXPECT_TRUE(q == cudaDriverEntryPointSymbolNotFound && fn == NULL);
+	TRY(cudaGetDriverEntryPointByVersion("cuMemAlloc", &fn, 1000,
+					     cudaEnableDefault, &q));
+	EXPECT_TRUE(q == cudaDriverEntryPointVersionNotSufficent &&
+		    fn == NULL);
+	EXPECT(cudaSuccess, cudaGetLastError());
+	EXPECT(cudaErrorInvalidValue,
+	       cudaGetDriverEntryPointByVersion("cuMemAlloc", &fn,
+						CUDART_VERSION, 7, &q));
+	EXPECT(cudaErrorInvalidValue, cudaGetLastError());
+
+	TRY(cudaGetDeviceCount(&count));
+	EXPECT(cudaErrorPeerAccessUnsupported,
+	       cudaDeviceEnablePeerAccess(0, 0));
+	EXPECT(cudaErrorInvalidDevice, cudaDeviceEnablePeerAccess(count, 0));
+	EXPECT(cudaErrorInvalidValue, cudaDeviceEnablePeerAccess(0, 1));
+	EXPECT(cudaErrorPeerAccessNotEnabled, cudaDeviceDisablePeerAccess(0));
+	EXPECT(cudaErrorInvalidDevice, cudaDeviceDisablePeerAccess(count));
+	EXPECT(cudaErrorInvalidDevice, cudaGetLastError());
+	if (count > 1) {
+		TRY(cudaDeviceCanAccessPeer(&can, 0, 1));
+		EXPECT(can ? cudaSuccess : cudaErrorPeerAccessUnsupported,
+		       cudaDeviceEnablePeerAccess(1, 0));
+		cudaGetLastError();
+	}
+
+	// Within one device, a peer copy is a device-to-device copy.
+	for (i = 0; i < 64; i++)
+		h[i] = i * i;
+	TRY(cudaMalloc((void **)&a, sizeof(h)));
+	TRY(cudaMalloc((void **)&b, sizeof(h)));
+	TRY(cudaMemcpy(a, h, sizeof(h), cudaMemcpyHostToDevice));
+	TRY(cudaMemcpyPeer(b, 0, a, 0, sizeof(h)));
+	memset(h, 0, sizeof(h));
+	TRY(cudaMemcpy(h, b, sizeof(h), cudaMemcpyDeviceToHost));
+	for (i = 0; i < 64; i++)
+		bad += h[i] != i * i;
+	EXPECT_TRUE(bad == 0);
+	EXPECT(cudaErrorInvalidDevice, cudaMemcpyPeer(a, count, a, 0, 4));
+	EXPECT(cudaErrorInvalidDevice, cudaGetLastError());
+	TRY(cudaMemcpyPeer(a, 0, a, 0, 0));
+	TRY(cudaFree(a));
+	TRY(cudaFree(b));
+	printf("driver entry points by name; a peer copy: %d wrong\n", bad);
+}
+
 int main(void)
 {
 	rt_check_library();
@@ -314,5 +379,6 @@ int main(void)
 	check_streams();
 	check_device();
 	check_flags_and_pointers();
+	check_entry_points_and_peers();
 	return rt_result();
 }
