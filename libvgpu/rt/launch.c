@@ -154,3 +154,51 @@ cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 grid,
 					   stream ? stream :
 					   cudaStreamPerThread);
 }
+
+_Static_assert(sizeof(cudaLaunchAttribute) == sizeof(CUlaunchAttribute) &&
+	       offsetof(cudaLaunchAttribute, val) ==
+	       offsetof(CUlaunchAttribute, value),
+	       "the runtime's launch attributes are the driver's");
+
+/* A launch with attributes; their IDs and values are the driver's. */
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
+				const void *func, void **args)
+{
+	struct rt_kernel *k = rt_kernel_by_stub(func);
+	CUlaunchConfig c;
+	CUfunction fn;
+	cudaError_t e;
+
+	if (!config)
+		return rt_ret(cudaErrorInvalidValue);
+	if (!k)
+		return rt_ret(cudaErrorInvalidResourceHandle);
+	e = rt_enter();
+	if (e == cudaSuccess)
+		e = rt_kernel_function(k, rt_device(), &fn);
+	if (e)
+		return rt_ret(e);
+	c.gridDimX = config->gridDim.x;
+	c.gridDimY = config->gridDim.y;
+	c.gridDimZ = config->gridDim.z;
+	c.blockDimX = config->blockDim.x;
+	c.blockDimY = config->blockDim.y;
+	c.blockDimZ = config->blockDim.z;
+	c.sharedMemBytes = (unsigned int)config->dynamicSmemBytes;
+	c.hStream = (CUstream)config->stream;
+	c.attrs = (CUlaunchAttribute *)config->attrs;
+	c.numAttrs = config->numAttrs;
+	return rt_ret_cu(cuLaunchKernelEx(&c, fn, args, NULL));
+}
+
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config,
+				     const void *func, void **args)
+{
+	cudaLaunchConfig_t c;
+
+	if (!config || config->stream)
+		return cudaLaunchKernelExC(config, func, args);
+	c = *config;
+	c.stream = cudaStreamPerThread;
+	return cudaLaunchKernelExC(&c, func, args);
+}

@@ -12,11 +12,11 @@
 #   rt_ptds       --default-stream per-thread: threads on their own
 #                 streams;
 #   rt_noptx      a fatbin without PTX: cudaErrorNoKernelImageForDevice;
-#   rt_misc       kernel attributes, occupancy, cooperative launches,
-#                 pitched and registered memory, stream priorities and
-#                 callbacks, limits, PCI bus ids, peers, device flags,
-#                 cache preferences, pointer attributes, driver entry
-#                 points, peers.
+#   rt_misc       kernel attributes, occupancy, cooperative launches and
+#                 launches with attributes, pitched and registered memory,
+#                 stream priorities and callbacks, limits, PCI bus ids,
+#                 device flags, cache preferences, pointer attributes,
+#                 driver entry points, peers.
 cd "$(dirname "$0")/../.." || exit 1
 n=0
 fail=0

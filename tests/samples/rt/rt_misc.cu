@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The runtime calls the guides' examples use beyond the basics: kernel
-// attributes and occupancy, cooperative launches, pitched memory with 2D
-// copies and fills, registered (zero-copy) host memory, stream priorities,
-// flags, callbacks and host functions, limits, PCI bus ids and peers,
-// device flags, cache preferences, pointer attributes, driver entry
-// points and peers.
+// attributes and occupancy, cooperative launches and launches with
+// attributes (cudaLaunchKernelEx), pitched memory with 2D copies and
+// fills, registered (zero-copy) host memory, stream priorities, flags,
+// callbacks and host functions, limits, PCI bus ids, device flags, cache
+// preferences, pointer attributes, driver entry points and peers.
 #include <string.h>
 
 #include "rt.h"
@@ -77,6 +77,29 @@ static void check_functions(void)
 		       dim3(blocks * prop.multiProcessorCount + 1), dim3(256),
 		       args, 0, 0));
 	EXPECT(cudaErrorCooperativeLaunchTooLarge, cudaGetLastError());
+
+	// cudaLaunchKernelEx, the header's template over cudaLaunchKernelExC,
+	// with a priority and a cooperative grid.
+	cudaLaunchAttribute attrs[2];
+	cudaLaunchConfig_t cfg = {};
+	attrs[0].id = cudaLaunchAttributePriority;
+	attrs[0].val.priority = -1;
+	attrs[1].id = cudaLaunchAttributeCooperative;
+	attrs[1].val.cooperative = 1;
+	cfg.gridDim = dim3(blocks * prop.multiProcessorCount);
+	cfg.blockDim = dim3(256);
+	cfg.attrs = attrs;
+	cfg.numAttrs = 2;
+	TRY(cudaLaunchKernelEx(&cfg, plus, d, 4, n));
+	TRY(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+	for (i = 0, bad = 0; i < 128; i++)
+		bad += h[i] != 7;
+	EXPECT_TRUE(bad == 0);
+	EXPECT(cudaErrorInvalidValue,
+	       cudaLaunchKernelExC(NULL, (const void *)plus, args));
+	EXPECT(cudaErrorInvalidResourceHandle,
+	       cudaLaunchKernelExC(&cfg, (const void *)check_functions, args));
+	EXPECT(cudaErrorInvalidResourceHandle, cudaGetLastError());
 
 	bounded<<<1, 128>>>(d);
 	TRY(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
