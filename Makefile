@@ -6,8 +6,9 @@
 #   make check        set up, run every test; last line "N passed, N failed"
 #   make bench        set up, run the benchmarks in the VM: lines "NAME: VALUE"
 #   make install-deps install the Debian packages the build and tests need
-#   make install      install libvgpu, headers, tools, pkg-config and CMake
-#                     files, the module's source for DKMS and a udev rule
+#   make install      install libvgpu, the runtime (libcudart.so.13), headers,
+#                     tools, pkg-config and CMake files, the module's
+#                     source for DKMS and a udev rule
 #                     (PREFIX, default /usr/local; DESTDIR); make uninstall
 
 BUILD := $(CURDIR)/build
@@ -454,12 +455,13 @@ SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(firstword $(su
 	-e "s|@REL_LIBDIR@|$$(realpath -m --relative-to=$(CMAKEDIR) $(LIBDIR))|g" \
 	-e "s|@REL_INCLUDEDIR@|$$(realpath -m --relative-to=$(CMAKEDIR) $(INCLUDEDIR))|g"
 
-install: $(LIBVGPU) $(TOOLS)
+install: $(LIBVGPU) $(LIBCUDART) $(TOOLS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/vgpu/uapi \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(DKMSDIR) \
 		$(DESTDIR)$(UDEVRULESDIR)
 	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/
 	install -m 755 $(LIBVGPU) $(DESTDIR)$(LIBDIR)/$(LIB_FILE)
+	install -m 755 $(LIBCUDART) $(DESTDIR)$(LIBDIR)/libcudart.so.13
 	ln -sf $(LIB_FILE) $(DESTDIR)$(LIBDIR)/libcuda.so.1
 	ln -sf libcuda.so.1 $(DESTDIR)$(LIBDIR)/libcuda.so
 	ln -sf libcuda.so.1 $(DESTDIR)$(LIBDIR)/libvgpu.so
@@ -476,7 +478,8 @@ install: $(LIBVGPU) $(TOOLS)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(TOOLS))) \
-		$(addprefix $(DESTDIR)$(LIBDIR)/,$(LIB_FILE) $(LIB_LINKS)) \
+		$(addprefix $(DESTDIR)$(LIBDIR)/,$(LIB_FILE) $(LIB_LINKS) \
+			libcudart.so.13) \
 		$(DESTDIR)$(PKGCONFIGDIR)/vgpu.pc $(DESTDIR)$(UDEVRULESDIR)/70-vgpu.rules
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/vgpu $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(DKMSDIR)
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then echo ldconfig; ldconfig; fi
