@@ -6,8 +6,9 @@
 #   make check        set up, run every test; last line "N passed, N failed"
 #   make bench        set up, run the benchmarks in the VM: lines "NAME: VALUE"
 #   make install-deps install the Debian packages the build and tests need
-#   make install      install libvgpu, headers, tools, pkg-config and CMake
-#                     files, the module's source for DKMS and a udev rule
+#   make install      install libvgpu, the runtime (libcudart.so.13), headers,
+#                     tools, pkg-config and CMake files, the module's
+#                     source for DKMS and a udev rule
 #                     (PREFIX, default /usr/local; DESTDIR); make uninstall
 
 BUILD := $(CURDIR)/build
@@ -48,6 +49,8 @@ CORE_USER := -Icore -frounding-math \
 # interp.o.
 CORE_OBJ_FLAGS := -funroll-loops
 LIBVGPU := $(BUILD)/lib/libvgpu.so.1
+# vgpu's runtime library (libvgpu/rt), under NVIDIA's runtime soname.
+LIBCUDART := $(BUILD)/lib/libcudart.so.13
 # Programs built here find libvgpu in build/lib.
 LINK_LIBVGPU := $(LIBVGPU) -Wl,-rpath,$(BUILD)/lib -lpthread
 # fatbin.c inflates the PTX that nvcc compresses.
@@ -57,6 +60,19 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/u
 KSELFTESTS := $(patsubst tests/kselftest/%.c,$(BUILD)/tests/kselftest/%,$(wildcard tests/kselftest/*.c))
 E2E_TESTS := $(patsubst tests/e2e/%.c,$(BUILD)/tests/e2e/%,$(wildcard tests/e2e/*.c))
 SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samples/*.c))
+# Runtime-API programs (tests/samples/rt/NAME.cu), built by nvcc as users
+# build them for vgpu: -cudart shared, PTX only, vgpu's libcudart.so.13
+# found through the rpath.
+# rt_interop also calls the driver API: it links the toolkit's stub
+# libcuda.so and runs on vgpu's libcuda.so.1.
+RT_SAMPLE_LIBS_rt_interop = -L$(dir $(CUDA_STUB)) -lcuda
+RT_SAMPLE_LIBS_rt_ptds := -lpthread
+RT_SAMPLE_ARCH := arch=compute_75,code=compute_75
+# rt_noptx is built with machine code only, which vgpu cannot run.
+RT_SAMPLE_ARCH_rt_noptx := arch=compute_75,code=sm_75
+# rt_ptds is built with --default-stream per-thread.
+RT_SAMPLE_FLAGS_rt_ptds := --default-stream per-thread
+RT_SAMPLES := $(patsubst tests/samples/rt/%.cu,$(BUILD)/samples/rt/%,$(wildcard tests/samples/rt/*.cu))
 SAMPLE_PTX := $(patsubst tests/samples/%.cu,$(BUILD)/samples/%.ptx,$(wildcard tests/samples/*.cu))
 BENCHES := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 TOOLS := $(BUILD)/tools/vgpu-smi $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis \
@@ -98,7 +114,7 @@ vm-module-debug:
 	$(call build_kmod,$(BUILD)/vm/debug,$(shell tools/vm/build-debug-kernel))
 
 # --- libvgpu ---------------------------------------------------------------
-lib: $(LIBVGPU)
+lib: $(LIBVGPU) $(LIBCUDART)
 
 # cuGetProcAddress's table (procaddr.c) is made from the toolkit's
 # cudaTypedefs.h and the symbols libvgpu.map exports.
@@ -143,6 +159,32 @@ $(LIBVGPU): $(LIB_OBJS) $(LIB_CORE_OBJS) libvgpu/libvgpu.map
 	ln -sf libvgpu.so.1 $(BUILD)/lib/libvgpu.so
 	ln -sf libvgpu.so.1 $(BUILD)/lib/libcuda.so.1
 
+# --- libcudart.so.13: the runtime API over libvgpu ----------------------------
+# Built on the driver API that libvgpu exports, with the runtime's types and
+# prototypes from the toolkit's public headers (CUDA_INC). nvcc's programs
+# built with -cudart shared load it by NVIDIA's soname; it finds libvgpu
+# (libcuda.so.1) beside itself.
+RT_SRCS := $(wildcard libvgpu/rt/*.c)
+RT_OBJS := $(patsubst libvgpu/rt/%.c,$(BUILD)/rt/%.o,$(RT_SRCS))
+RT_CPPFLAGS := -I$(CURDIR)/libvgpu/include -I$(BUILD)/gen -isystem $(CUDA_INC)
+RT_ERROR_NAMES := $(BUILD)/gen/rt_error_names.h
+
+$(RT_ERROR_NAMES): tools/gen-rt-errors $(CUDA_INC)/driver_types.h
+	@mkdir -p $(@D)
+	tools/gen-rt-errors $(CUDA_INC)/driver_types.h $@
+
+$(BUILD)/rt/errors.o: $(RT_ERROR_NAMES)
+
+$(BUILD)/rt/%.o: libvgpu/rt/%.c libvgpu/rt/*.h libvgpu/include/cuda.h
+	@mkdir -p $(@D)
+	$(CC) $(RT_CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+
+$(LIBCUDART): $(RT_OBJS) libvgpu/rt/libcudart.map $(LIBVGPU)
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $(RT_OBJS) -Wl,-soname,libcudart.so.13 \
+		-Wl,--version-script=libvgpu/rt/libcudart.map -Wl,-z,defs \
+		$(LIBVGPU) '-Wl,-rpath,$$ORIGIN' -lpthread
+
 # --- tools -------------------------------------------------------------------
 tools: $(TOOLS)
 
@@ -166,7 +208,7 @@ $(BUILD)/tools/%: tools/%.c uapi/vgpu.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@
 
 # --- tests -------------------------------------------------------------------
-tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(BENCHES) $(BUILD)/fuzz/fuzz_isa \
+tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(RT_SAMPLES) $(BENCHES) $(BUILD)/fuzz/fuzz_isa \
 	$(BUILD)/fuzz/fuzz_ptx $(BUILD)/tests/vm/gpu_holder
 
 # The core's benchmark links the core built for speed, not for checking.
@@ -215,6 +257,13 @@ $(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h tests/unit/core_run.h tests/gr
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ilibvgpu -Ilibvgpu/jit $(CORE_USER) $(CFLAGS) $(SAN) $< $(UNIT_LIB_OBJS) \
 		$(UNIT_CORE_OBJS) $(LIB_LIBS) -lm -o $@
+
+# The runtime's test links vgpu's libcudart.so.13, with the runtime's types
+# from the toolkit's headers.
+$(BUILD)/tests/unit/test_rt: tests/unit/test_rt.c tests/tap.h libvgpu/rt/*.h $(LIBCUDART)
+	@mkdir -p $(@D)
+	$(CC) $(RT_CPPFLAGS) -I$(CURDIR)/tests -I$(CURDIR)/libvgpu/rt $(CFLAGS) $(SAN) $< \
+		$(LIBCUDART) -Wl,-rpath,$(BUILD)/lib -lpthread -o $@
 
 # The fatbin reader's test reads vecadd built by nvcc in the ways of
 # ptx-notes §5.6: the default (PTX compressed with ZSTD), uncompressed,
@@ -331,6 +380,13 @@ $(BUILD)/samples/%: tests/samples/%.c tests/samples/sample.h libvgpu/include/cud
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/samples '-DPTX_DIR="$(BUILD)/samples"' $< \
 		$(LINK_LIBVGPU) -lm -o $@
 
+$(BUILD)/samples/rt/%: tests/samples/rt/%.cu tests/samples/rt/rt.h $(LIBCUDART)
+	@mkdir -p $(@D)
+	nvcc -cudart shared -gencode $(or $(RT_SAMPLE_ARCH_$*),$(RT_SAMPLE_ARCH)) \
+		$(RT_SAMPLE_FLAGS_$*) \
+		-Xcompiler -Wall,-Wextra,-Werror '-DVGPU_LIB_DIR="$(BUILD)/lib"' \
+		-Xlinker -rpath,$(BUILD)/lib $< -ldl $(RT_SAMPLE_LIBS_$*) -o $@
+
 # The dlopen sample links no libcuda: it dlopen()s libcuda.so.1, found
 # through its rpath, and dlsym()s every entry point of the toolkit's stub
 # library, whose names a rule lists at build time (build/gen/cuda_symbols.h,
@@ -399,12 +455,13 @@ SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(firstword $(su
 	-e "s|@REL_LIBDIR@|$$(realpath -m --relative-to=$(CMAKEDIR) $(LIBDIR))|g" \
 	-e "s|@REL_INCLUDEDIR@|$$(realpath -m --relative-to=$(CMAKEDIR) $(INCLUDEDIR))|g"
 
-install: $(LIBVGPU) $(TOOLS)
+install: $(LIBVGPU) $(LIBCUDART) $(TOOLS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/vgpu/uapi \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(DKMSDIR) \
 		$(DESTDIR)$(UDEVRULESDIR)
 	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/
 	install -m 755 $(LIBVGPU) $(DESTDIR)$(LIBDIR)/$(LIB_FILE)
+	install -m 755 $(LIBCUDART) $(DESTDIR)$(LIBDIR)/libcudart.so.13
 	ln -sf $(LIB_FILE) $(DESTDIR)$(LIBDIR)/libcuda.so.1
 	ln -sf libcuda.so.1 $(DESTDIR)$(LIBDIR)/libcuda.so
 	ln -sf libcuda.so.1 $(DESTDIR)$(LIBDIR)/libvgpu.so
@@ -421,7 +478,8 @@ install: $(LIBVGPU) $(TOOLS)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(TOOLS))) \
-		$(addprefix $(DESTDIR)$(LIBDIR)/,$(LIB_FILE) $(LIB_LINKS)) \
+		$(addprefix $(DESTDIR)$(LIBDIR)/,$(LIB_FILE) $(LIB_LINKS) \
+			libcudart.so.13) \
 		$(DESTDIR)$(PKGCONFIGDIR)/vgpu.pc $(DESTDIR)$(UDEVRULESDIR)/70-vgpu.rules
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/vgpu $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(DKMSDIR)
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then echo ldconfig; ldconfig; fi

@@ -2,9 +2,9 @@
 # make install and make uninstall into a staging root, and what a user
 # does with the install, in one VM boot:
 #   - make install DESTDIR=STAGE PREFIX=/usr installs exactly the expected
-#     files: the library under its names, the headers, the tools (each
-#     answering --help), vgpu.pc, the CMake package, the module's source
-#     with dkms.conf, and the udev rule;
+#     files: the library under its names, the runtime, the headers, the
+#     tools (each answering --help), vgpu.pc, the CMake package, the
+#     module's source with dkms.conf, and the udev rule;
 #   - DKMS builds vgpu.ko from the staged source for the VM's kernel, in a
 #     sandbox (its own trees, and a private /var/lib/dkms for the signing
 #     key it makes): the machine's DKMS state is not touched;
@@ -50,7 +50,7 @@ src=usr/src/vgpu-$version
 		usr/bin/vgpu-ptxas usr/bin/vgpu-smi usr/include/vgpu/cuda.h \
 		usr/include/vgpu/uapi/vgpu.h usr/include/vgpu/uapi/vgpu_isa.h \
 		usr/lib/cmake/vgpu/vgpuConfig.cmake usr/lib/cmake/vgpu/vgpuConfigVersion.cmake \
-		usr/lib/libcuda.so usr/lib/libcuda.so.1 usr/lib/libvgpu.so \
+		usr/lib/libcuda.so usr/lib/libcuda.so.1 usr/lib/libcudart.so.13 usr/lib/libvgpu.so \
 		"usr/lib/libvgpu.so.$version" usr/lib/pkgconfig/vgpu.pc \
 		"$src/Makefile" "$src/dkms.conf"
 	for f in Kbuild kmod/*.c kmod/*.h core/*.c core/*.h uapi/*.h; do
@@ -69,6 +69,9 @@ check "libcuda.so.1 -> libvgpu.so.$version, libcuda.so and libvgpu.so -> libcuda
 	[ "$(readlink "$lib/libvgpu.so")" = libcuda.so.1 ]
 check "the library's soname is libcuda.so.1" -- \
 	sh -c "readelf -d '$lib/libvgpu.so.$version' | grep -q 'SONAME.*\[libcuda.so.1\]'"
+check "the runtime's soname is libcudart.so.13, and it finds libcuda.so.1 beside it" -- \
+	sh -c "readelf -d '$lib/libcudart.so.13' | grep -q 'SONAME.*\[libcudart.so.13\]' &&
+		readelf -d '$lib/libcudart.so.13' | grep -q 'RUNPATH.*\[\\\$ORIGIN\]'"
 for t in vgpu-smi vgpu-as vgpu-dis vgpu-ptxas; do
 	out=$("$stage/usr/bin/$t" --help 2>&1)
 	status=$?

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Page-locking memory the program already has (cudaHostRegister) and the
+ * device's address of page-locked memory (cudaHostGetDevicePointer).
+ */
+#include "rt.h"
+
+/* cudaHostRegister's flags are CU_MEMHOSTREGISTER_*'s. */
+#define RT_HOST_REGISTER_FLAGS (cudaHostRegisterPortable | \
+				cudaHostRegisterMapped | \
+				cudaHostRegisterIoMemory | \
+				cudaHostRegisterReadOnly)
+
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
+{
+	cudaError_t e;
+
+	if (!ptr || !size || (flags & ~RT_HOST_REGISTER_FLAGS))
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_enter();
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuMemHostRegister(ptr, size, flags));
+}
+
+cudaError_t cudaHostUnregister(void *ptr)
+{
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuMemHostUnregister(ptr));
+}
+
+cudaError_t cudaHostGetDevicePointer(void **dev_ptr, void *host_ptr,
+				     unsigned int flags)
+{
+	CUdeviceptr p = 0;
+	cudaError_t e;
+
+	if (!dev_ptr || flags)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_enter();
+	if (e)
+		return rt_ret(e);
+	e = rt_ret_cu(cuMemHostGetDevicePointer(&p, host_ptr, 0));
+	if (e == cudaSuccess)
+		*dev_ptr = (void *)(uintptr_t)p;
+	return e;
+}

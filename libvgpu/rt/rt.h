@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runtime layer's internals: the thread's device and last error, the
+ * primary context the runtime works in, and what nvcc's host code
+ * registered. The runtime is built on libvgpu's public driver API only;
+ * its types and prototypes come from the toolkit's public runtime header.
+ */
+#ifndef VG_RT_H
+#define VG_RT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cuda.h"
+#include <cuda_runtime_api.h>
+
+/* Devices the runtime keeps state for; libvgpu opens no more. */
+#define RT_MAX_DEVICES 64
+
+/* --- errors and the per-thread last error (errors.c) --- */
+
+/* The runtime's code for a driver result. */
+cudaError_t rt_error(CUresult r);
+/* Records @e as the thread's last error unless it is cudaSuccess. */
+cudaError_t rt_ret(cudaError_t e);
+/* rt_ret(rt_error(@r)). */
+cudaError_t rt_ret_cu(CUresult r);
+/* rt_ret(cudaErrorNotSupported), for unsupported.c's stubs. */
+int rt_not_supported(void);
+
+/* --- the thread's device and its primary context (context.c) --- */
+
+/* The thread's current device (cudaSetDevice's, 0 at first). */
+int rt_device(void);
+/*
+ * Initializes the driver once and makes the primary context of the
+ * thread's device current, retaining it for the process the first time.
+ * A context made current through the driver API since is left as it is,
+ * as NVIDIA's runtime does.
+ */
+cudaError_t rt_enter(void);
+/* Selects @dev for the calling thread (cudaSetDevice without the error). */
+cudaError_t rt_select(int dev);
+/*
+ * @dev's primary context, retained for the process as rt_enter() does,
+ * without making it current (the other side of a peer call).
+ */
+cudaError_t rt_primary(int dev, CUcontext *ctx);
+/* cudaErrorInvalidDevice unless @dev names a device of the driver's. */
+cudaError_t rt_check_device(int dev);
+/* Drops the runtime's hold on @dev's primary context and resets it. */
+cudaError_t rt_reset(int dev);
+/* cuInit's result for the process, mapped (0 once the driver works). */
+cudaError_t rt_init(void);
+
+/* --- registration (register.c) --- */
+
+struct rt_fatbin;
+
+/* A __global__ function nvcc registered: what __cudaGetKernel hands out. */
+struct rt_kernel {
+	struct rt_fatbin *fatbin;
+	const void *host_fun;		/* the host stub's address */
+	char *name;			/* the mangled device name */
+	CUfunction fn[RT_MAX_DEVICES];	/* once loaded on each device */
+	struct rt_kernel *next;
+};
+
+/* The kernel registered for host stub @host_fun, or NULL. */
+struct rt_kernel *rt_kernel_by_stub(const void *host_fun);
+/*
+ * The kernel's function in the current context of device @dev, loading
+ * its module there first if needed. Call after rt_enter().
+ */
+cudaError_t rt_kernel_function(struct rt_kernel *k, int dev, CUfunction *fn);
+/*
+ * The device address and size of the variable registered for host shadow
+ * @host_var on device @dev, loading its module first if needed. Call
+ * after rt_enter(). cudaErrorInvalidSymbol for an unknown shadow.
+ */
+cudaError_t rt_var_address(const void *host_var, int dev, CUdeviceptr *dptr,
+			   size_t *size);
+/* Forgets the modules loaded on @dev (its primary context was reset). */
+void rt_forget_device(int dev);
+
+#endif /* VG_RT_H */
