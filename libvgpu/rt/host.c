@@ -38,6 +38,9 @@ cudaError_t cudaHostGetDevicePointer(void **dev_ptr, void *host_ptr,
 	CUdeviceptr p = 0;
 	cudaError_t e;
 
+	/* A failed call leaves NULL, as NVIDIA's runtime does for bad flags. */
+	if (dev_ptr)
+		*dev_ptr = NULL;
 	if (!dev_ptr || flags)
 		return rt_ret(cudaErrorInvalidValue);
 	e = rt_enter();

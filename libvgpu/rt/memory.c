@@ -47,6 +47,9 @@ cudaError_t cudaHostAlloc(void **host_ptr, size_t size, unsigned int flags)
 {
 	cudaError_t e;
 
+	/* A failed call leaves NULL, as NVIDIA's runtime does for bad flags. */
+	if (host_ptr)
+		*host_ptr = NULL;
 	if (!host_ptr || (flags & ~RT_HOST_ALLOC_FLAGS))
 		return rt_ret(cudaErrorInvalidValue);
 	e = rt_enter();
