@@ -72,6 +72,10 @@ RT_SAMPLE_ARCH := arch=compute_75,code=compute_75
 RT_SAMPLE_ARCH_rt_noptx := arch=compute_75,code=sm_75
 # rt_ptds is built with --default-stream per-thread.
 RT_SAMPLE_FLAGS_rt_ptds := --default-stream per-thread
+# rt_rdc is separate compilation: its objects, rt_rdc.cu and those under
+# tests/samples/rt/rdc/, device-linked (-rdc=true).
+RT_SAMPLE_FLAGS_rt_rdc := -rdc=true
+RT_SAMPLE_SRCS_rt_rdc := $(wildcard tests/samples/rt/rdc/*.cu)
 RT_SAMPLES := $(patsubst tests/samples/rt/%.cu,$(BUILD)/samples/rt/%,$(wildcard tests/samples/rt/*.cu))
 SAMPLE_PTX := $(patsubst tests/samples/%.cu,$(BUILD)/samples/%.ptx,$(wildcard tests/samples/*.cu))
 BENCHES := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
@@ -385,7 +389,10 @@ $(BUILD)/samples/rt/%: tests/samples/rt/%.cu tests/samples/rt/rt.h $(LIBCUDART)
 	nvcc -cudart shared -gencode $(or $(RT_SAMPLE_ARCH_$*),$(RT_SAMPLE_ARCH)) \
 		$(RT_SAMPLE_FLAGS_$*) \
 		-Xcompiler -Wall,-Wextra,-Werror '-DVGPU_LIB_DIR="$(BUILD)/lib"' \
-		-Xlinker -rpath,$(BUILD)/lib $< -ldl $(RT_SAMPLE_LIBS_$*) -o $@
+		-Xlinker -rpath,$(BUILD)/lib $< $(RT_SAMPLE_SRCS_$*) -ldl \
+		$(RT_SAMPLE_LIBS_$*) -o $@
+
+$(BUILD)/samples/rt/rt_rdc: $(RT_SAMPLE_SRCS_rt_rdc)
 
 # The dlopen sample links no libcuda: it dlopen()s libcuda.so.1, found
 # through its rpath, and dlsym()s every entry point of the toolkit's stub
