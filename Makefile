@@ -77,6 +77,8 @@ RT_SAMPLE_FLAGS_rt_ptds := --default-stream per-thread
 RT_SAMPLE_FLAGS_rt_rdc := -rdc=true
 RT_SAMPLE_SRCS_rt_rdc := $(wildcard tests/samples/rt/rdc/*.cu)
 RT_SAMPLES := $(patsubst tests/samples/rt/%.cu,$(BUILD)/samples/rt/%,$(wildcard tests/samples/rt/*.cu))
+# rt_rdc again, compiled with -dc and device-linked on its own (below).
+RT_SAMPLES += $(BUILD)/samples/rt/rt_rdc_dlink
 SAMPLE_PTX := $(patsubst tests/samples/%.cu,$(BUILD)/samples/%.ptx,$(wildcard tests/samples/*.cu))
 BENCHES := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 TOOLS := $(BUILD)/tools/vgpu-smi $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis \
@@ -393,6 +395,27 @@ $(BUILD)/samples/rt/%: tests/samples/rt/%.cu tests/samples/rt/rt.h $(LIBCUDART)
 		$(RT_SAMPLE_LIBS_$*) -o $@
 
 $(BUILD)/samples/rt/rt_rdc: $(RT_SAMPLE_SRCS_rt_rdc)
+
+# rt_rdc_dlink is rt_rdc built the other way: each file compiled alone
+# (-dc), the device link in a step of its own (-dlink), and the host link
+# by the C++ compiler, which needs the device runtime library nvlink's
+# stub names (nvcc adds it itself).
+RT_RDC_DLINK_SRCS := tests/samples/rt/rt_rdc.cu $(RT_SAMPLE_SRCS_rt_rdc)
+RT_RDC_DLINK_OBJS := $(patsubst tests/samples/rt/%.cu,$(BUILD)/samples/rt/dc/%.o,$(RT_RDC_DLINK_SRCS))
+
+$(BUILD)/samples/rt/dc/%.o: tests/samples/rt/%.cu tests/samples/rt/rt.h
+	@mkdir -p $(@D)
+	nvcc -cudart shared -gencode $(RT_SAMPLE_ARCH) -dc \
+		-Xcompiler -Wall,-Wextra,-Werror '-DVGPU_LIB_DIR="$(BUILD)/lib"' \
+		$< -o $@
+
+$(BUILD)/samples/rt/dc/dlink.o: $(RT_RDC_DLINK_OBJS)
+	nvcc -cudart shared -gencode $(RT_SAMPLE_ARCH) -dlink $^ -o $@
+
+$(BUILD)/samples/rt/rt_rdc_dlink: $(RT_RDC_DLINK_OBJS) $(BUILD)/samples/rt/dc/dlink.o $(LIBCUDART)
+	$(CXX) $(RT_RDC_DLINK_OBJS) $(BUILD)/samples/rt/dc/dlink.o \
+		-Wl,-rpath,$(BUILD)/lib -L$(dir $(CUDA_STUB)).. -lcudadevrt \
+		$(LIBCUDART) -ldl -o $@
 
 # The dlopen sample links no libcuda: it dlopen()s libcuda.so.1, found
 # through its rpath, and dlsym()s every entry point of the toolkit's stub
