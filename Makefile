@@ -271,6 +271,12 @@ $(BUILD)/tests/unit/test_rt: tests/unit/test_rt.c tests/tap.h libvgpu/rt/*.h $(L
 	$(CC) $(RT_CPPFLAGS) -I$(CURDIR)/tests -I$(CURDIR)/libvgpu/rt $(CFLAGS) $(SAN) $< \
 		$(LIBCUDART) -Wl,-rpath,$(BUILD)/lib -lpthread -o $@
 
+# The runtime's device link of -rdc=true programs, over a fake driver.
+$(BUILD)/tests/unit/test_rt_rdc: tests/unit/test_rt_rdc.c tests/tap.h libvgpu/rt/rdc.c libvgpu/rt/*.h libvgpu/fatbin.h
+	@mkdir -p $(@D)
+	$(CC) $(RT_CPPFLAGS) -I$(CURDIR)/tests -I$(CURDIR)/libvgpu/rt $(CFLAGS) $(SAN) $< \
+		libvgpu/rt/rdc.c -o $@
+
 # The fatbin reader's test reads vecadd built by nvcc in the ways of
 # ptx-notes §5.6: the default (PTX compressed with ZSTD), uncompressed,
 # LZ4, SASS only, arch-specific (sm_90a), and PTX for several archs.
