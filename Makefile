@@ -72,7 +72,13 @@ RT_SAMPLE_ARCH := arch=compute_75,code=compute_75
 RT_SAMPLE_ARCH_rt_noptx := arch=compute_75,code=sm_75
 # rt_ptds is built with --default-stream per-thread.
 RT_SAMPLE_FLAGS_rt_ptds := --default-stream per-thread
+# rt_rdc is separate compilation: its objects, rt_rdc.cu and those under
+# tests/samples/rt/rdc/, device-linked (-rdc=true).
+RT_SAMPLE_FLAGS_rt_rdc := -rdc=true
+RT_SAMPLE_SRCS_rt_rdc := $(wildcard tests/samples/rt/rdc/*.cu)
 RT_SAMPLES := $(patsubst tests/samples/rt/%.cu,$(BUILD)/samples/rt/%,$(wildcard tests/samples/rt/*.cu))
+# rt_rdc again, compiled with -dc and device-linked on its own (below).
+RT_SAMPLES += $(BUILD)/samples/rt/rt_rdc_dlink
 SAMPLE_PTX := $(patsubst tests/samples/%.cu,$(BUILD)/samples/%.ptx,$(wildcard tests/samples/*.cu))
 BENCHES := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 TOOLS := $(BUILD)/tools/vgpu-smi $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis \
@@ -265,6 +271,12 @@ $(BUILD)/tests/unit/test_rt: tests/unit/test_rt.c tests/tap.h libvgpu/rt/*.h $(L
 	$(CC) $(RT_CPPFLAGS) -I$(CURDIR)/tests -I$(CURDIR)/libvgpu/rt $(CFLAGS) $(SAN) $< \
 		$(LIBCUDART) -Wl,-rpath,$(BUILD)/lib -lpthread -o $@
 
+# The runtime's device link of -rdc=true programs, over a fake driver.
+$(BUILD)/tests/unit/test_rt_rdc: tests/unit/test_rt_rdc.c tests/tap.h libvgpu/rt/rdc.c libvgpu/rt/*.h libvgpu/fatbin.h
+	@mkdir -p $(@D)
+	$(CC) $(RT_CPPFLAGS) -I$(CURDIR)/tests -I$(CURDIR)/libvgpu/rt $(CFLAGS) $(SAN) $< \
+		libvgpu/rt/rdc.c -o $@
+
 # The fatbin reader's test reads vecadd built by nvcc in the ways of
 # ptx-notes §5.6: the default (PTX compressed with ZSTD), uncompressed,
 # LZ4, SASS only, arch-specific (sm_90a), and PTX for several archs.
@@ -385,7 +397,31 @@ $(BUILD)/samples/rt/%: tests/samples/rt/%.cu tests/samples/rt/rt.h $(LIBCUDART)
 	nvcc -cudart shared -gencode $(or $(RT_SAMPLE_ARCH_$*),$(RT_SAMPLE_ARCH)) \
 		$(RT_SAMPLE_FLAGS_$*) \
 		-Xcompiler -Wall,-Wextra,-Werror '-DVGPU_LIB_DIR="$(BUILD)/lib"' \
-		-Xlinker -rpath,$(BUILD)/lib $< -ldl $(RT_SAMPLE_LIBS_$*) -o $@
+		-Xlinker -rpath,$(BUILD)/lib $< $(RT_SAMPLE_SRCS_$*) -ldl \
+		$(RT_SAMPLE_LIBS_$*) -o $@
+
+$(BUILD)/samples/rt/rt_rdc: $(RT_SAMPLE_SRCS_rt_rdc)
+
+# rt_rdc_dlink is rt_rdc built the other way: each file compiled alone
+# (-dc), the device link in a step of its own (-dlink), and the host link
+# by the C++ compiler, which needs the device runtime library nvlink's
+# stub names (nvcc adds it itself).
+RT_RDC_DLINK_SRCS := tests/samples/rt/rt_rdc.cu $(RT_SAMPLE_SRCS_rt_rdc)
+RT_RDC_DLINK_OBJS := $(patsubst tests/samples/rt/%.cu,$(BUILD)/samples/rt/dc/%.o,$(RT_RDC_DLINK_SRCS))
+
+$(BUILD)/samples/rt/dc/%.o: tests/samples/rt/%.cu tests/samples/rt/rt.h
+	@mkdir -p $(@D)
+	nvcc -cudart shared -gencode $(RT_SAMPLE_ARCH) -dc \
+		-Xcompiler -Wall,-Wextra,-Werror '-DVGPU_LIB_DIR="$(BUILD)/lib"' \
+		$< -o $@
+
+$(BUILD)/samples/rt/dc/dlink.o: $(RT_RDC_DLINK_OBJS)
+	nvcc -cudart shared -gencode $(RT_SAMPLE_ARCH) -dlink $^ -o $@
+
+$(BUILD)/samples/rt/rt_rdc_dlink: $(RT_RDC_DLINK_OBJS) $(BUILD)/samples/rt/dc/dlink.o $(LIBCUDART)
+	$(CXX) $(RT_RDC_DLINK_OBJS) $(BUILD)/samples/rt/dc/dlink.o \
+		-Wl,-rpath,$(BUILD)/lib -L$(dir $(CUDA_STUB)).. -lcudadevrt \
+		$(LIBCUDART) -ldl -o $@
 
 # The dlopen sample links no libcuda: it dlopen()s libcuda.so.1, found
 # through its rpath, and dlsym()s every entry point of the toolkit's stub

@@ -172,6 +172,9 @@ static cudaError_t rt_fatbin_load(struct rt_fatbin *fb, int dev)
 		return cudaSuccess;
 	if (!w || w->magic != VG_FATBIN_WRAPPER_MAGIC || !w->data)
 		return cudaErrorInvalidKernelImage;
+	/* -rdc=true: nvlink's output is machine code; link the objects' PTX. */
+	if (w->version == 2 && w->extra)
+		return rt_rdc_load(w->extra, &fb->module[dev]);
 	r = cuModuleLoadData(&fb->module[dev], w->data);
 	if (r) {
 		fb->module[dev] = NULL;

@@ -80,6 +80,11 @@ cudaError_t rt_kernel_function(struct rt_kernel *k, int dev, CUfunction *fn);
  */
 cudaError_t rt_var_address(const void *host_var, int dev, CUdeviceptr *dptr,
 			   size_t *size);
+/*
+ * Links the NULL-terminated list of object fatbins an -rdc=true program's
+ * link wrapper carries into one module of the current context (rdc.c).
+ */
+cudaError_t rt_rdc_load(const void *const *fatbins, CUmodule *mod);
 /* Forgets the modules loaded on @dev (its primary context was reset). */
 void rt_forget_device(int dev);
 

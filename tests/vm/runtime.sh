@@ -12,6 +12,11 @@
 #   rt_ptds       --default-stream per-thread: threads on their own
 #                 streams;
 #   rt_noptx      a fatbin without PTX: cudaErrorNoKernelImageForDevice;
+#   rt_rdc        separate compilation (-rdc=true): kernels, device
+#                 functions and variables across two objects, the
+#                 variables written and read with the symbol calls;
+#   rt_rdc_dlink  the same built with -dc, -dlink and a host link of its
+#                 own;
 #   rt_misc       kernel attributes, occupancy, cooperative launches and
 #                 launches with attributes, pitched and registered memory,
 #                 stream priorities and callbacks, limits, PCI bus ids,
@@ -20,9 +25,9 @@
 cd "$(dirname "$0")/../.." || exit 1
 n=0
 fail=0
-echo "1..7"
+echo "1..9"
 for s in rt_vectoradd rt_streams rt_fault rt_interop rt_ptds rt_noptx \
-	rt_misc; do
+	rt_rdc rt_rdc_dlink rt_misc; do
 	n=$((n + 1))
 	out=$(build/samples/rt/$s 2>&1)
 	status=$?
