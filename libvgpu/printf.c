@@ -215,6 +215,30 @@ static const char *vg_fmt_string(const struct CUmod_st *mod, uint64_t addr)
 	return (const char *)img->globals + (addr - mod->globals);
 }
 
+/*
+ * A failed assert's record (jit.h), on stderr in the words of NVIDIA's
+ * driver: "FILE:LINE: FUNCTION: block: [x,y,z], thread: [x,y,z]
+ * Assertion `MESSAGE` failed."
+ */
+static void vg_printf_assert(struct vg_str_ctx *sc, const unsigned char *rec,
+			     uint64_t msg)
+{
+	const unsigned char *a = rec + VG_PRINTF_RECORD_HEAD;
+	char file[1024], func[1024], text[2048];
+	uint32_t line, c[6];
+	uint64_t addr;
+
+	memcpy(&addr, a + VG_ASSERT_FILE, 8);
+	vg_dev_string(sc, addr, file, sizeof(file));
+	memcpy(&addr, a + VG_ASSERT_FUNC, 8);
+	vg_dev_string(sc, addr, func, sizeof(func));
+	vg_dev_string(sc, msg, text, sizeof(text));
+	memcpy(&line, a + VG_ASSERT_LINE, 4);
+	memcpy(c, a + VG_ASSERT_COORDS, sizeof(c));
+	fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
+		file, line, func, c[0], c[1], c[2], c[3], c[4], c[5], text);
+}
+
 /* Formats and prints the record at @rec, if its format is known. */
 static void vg_printf_record(struct CUctx_st *ctx, const unsigned char *rec,
 			     uint32_t nargs, uint64_t fmt)
@@ -225,6 +249,10 @@ static void vg_printf_record(struct CUctx_st *ctx, const unsigned char *rec,
 
 	if (!sc.mod)
 		return;
+	if (nargs & VG_PRINTF_ASSERT) {
+		vg_printf_assert(&sc, rec, fmt);
+		return;
+	}
 	f = vg_fmt_string(sc.mod, fmt);
 	if (!f)
 		return;
@@ -258,7 +286,8 @@ void vg_printf_records(struct CUctx_st *ctx, const unsigned char *buf,
 		memcpy(&fmt, buf + at + 16, 8);
 		if (pos != v || size < VG_PRINTF_RECORD_HEAD || size % 8 ||
 		    size > VG_PRINTF_MAX_RECORD || size > head - v ||
-		    size > n - at || nargs > size - VG_PRINTF_RECORD_HEAD) {
+		    size > n - at ||
+		    (nargs & ~VG_PRINTF_ASSERT) > size - VG_PRINTF_RECORD_HEAD) {
 			v += 8;		/* inside an older record */
 			continue;
 		}
