@@ -184,6 +184,8 @@ static CUresult vg_chan_fail(struct vg_chan *ch)
 	if (r)
 		return r;
 	r = vg_chan_failed(ch);
+	if (r == CUDA_ERROR_LAUNCH_FAILED && vg_fault_assert(ch))
+		r = CUDA_ERROR_ASSERT;
 	vg_ctx_set_sticky(ctx, r);
 	vg_fault_report(ch);
 	return r;

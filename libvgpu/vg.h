@@ -355,6 +355,7 @@ char *vg_read_file(const char *path, size_t *len);
 
 /* fault.c */
 CUresult vg_chan_failed(struct vg_chan *ch);
+bool vg_fault_assert(struct vg_chan *ch);
 void vg_fault_report(struct vg_chan *ch);
 
 /* printf.c */
