@@ -3,8 +3,9 @@
  * A failed device assert through the driver API, against what an H100
  * did with the same kernel (tests/e2e/ref/h100_assert_k.cu, compiled by
  * nvcc at build time) and the same calls (tests/e2e/ref/h100_assert.log,
- * the "== drv" sections, from h100_assert_drv.c): CUDA_ERROR_ASSERT from
- * the syncs and every later call of the context.
+ * the "== drv" sections, from h100_assert_drv.c): a line on stderr per
+ * failing thread, and CUDA_ERROR_ASSERT from the syncs and every later
+ * call of the context.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -37,13 +38,32 @@ static void h100_section(const char *sect, char *out, size_t len)
 	fclose(f);
 }
 
+/* @text with each line's file name (up to its first ':') removed. */
+static void strip_files(const char *text, char *out, size_t len)
+{
+	size_t n = 0;
+
+	while (*text && n + 1 < len) {
+		const char *colon = strchr(text, ':'), *nl = strchr(text, '\n');
+
+		if (colon && (!nl || colon < nl))
+			text = colon;
+		while (*text && *text != '\n' && n + 1 < len)
+			out[n++] = *text++;
+		if (*text == '\n' && n + 1 < len)
+			out[n++] = *text++;
+	}
+	out[n] = 0;
+}
+
 /*
- * k(1) over 3 threads: threads 1 and 2 fail. What the calls answer, in
- * the probe's words, must be the H100's.
+ * k(1) over 3 threads: threads 1 and 2 fail. What this prints on
+ * stdout, in the probe's words, must be the H100's, and what it prints
+ * on stderr the H100's, but for the file's name (nvcc's path here).
  */
 static void failed_assert(void)
 {
-	char want[2048], got[2048], err[2048] = "";
+	char want[2048], got[2048], h100[2048], err[2048] = "", a[2048], b[2048];
 	int fds[2], saved = dup(2), n = 1;
 	void *args[] = { &n };
 	CUcontext ctx;
@@ -84,13 +104,19 @@ static void failed_assert(void)
 	len = read(fds[0], err, sizeof(err) - 1);
 	err[len > 0 ? len : 0] = 0;
 	close(fds[0]);
-	if (err[0])
-		printf("# stderr: %s", err);
 
 	h100_section("drv.out", want, sizeof(want));
 	CHECK(want[0] != 0);
 	if (strcmp(got, want))
 		TAP_FAIL("calls gave\n%s, the H100's\n%s", got, want);
+	h100_section("drv.err", h100, sizeof(h100));
+	strip_files(h100, a, sizeof(a));
+	strip_files(err, b, sizeof(b));
+	CHECK(a[0] != 0);
+	if (strcmp(a, b))
+		TAP_FAIL("stderr\n%s, the H100's\n%s", err, h100);
+	/* nvcc names the file as it was given: the tree's path here. */
+	CHECK(!strncmp(err, "tests/e2e/ref/h100_assert_k.cu:4: ", 34));
 	cuCtxDestroy(ctx);
 }
 
