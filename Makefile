@@ -354,6 +354,13 @@ $(DEVMALLOC_PTX): tests/e2e/ref/h100_devmalloc_k.cu
 	nvcc -ptx -arch=compute_75 $< -o $@
 $(BUILD)/tests/e2e/devmalloc_api: $(DEVMALLOC_PTX)
 $(BUILD)/tests/e2e/devmalloc_api: CPPFLAGS += '-DPTX_FILE="$(DEVMALLOC_PTX)"'
+# assert_api runs the kernel of the H100's assert probe.
+ASSERT_PTX := $(BUILD)/tests/e2e-ptx/assert_k.ptx
+$(ASSERT_PTX): tests/e2e/ref/h100_assert_k.cu
+	@mkdir -p $(@D)
+	nvcc -ptx -arch=compute_75 $< -o $@
+$(BUILD)/tests/e2e/assert_api: $(ASSERT_PTX)
+$(BUILD)/tests/e2e/assert_api: CPPFLAGS += '-DPTX_FILE="$(ASSERT_PTX)"'
 # limits_api runs the kernels of the H100 probe it compares with
 # (tests/e2e/ref/h100_printf_fifo*): as the H100 ran them, and without the
 # recursion the JIT refuses.

@@ -285,6 +285,9 @@ static const char *vgpu_check_mod(const struct vgpu_insn *in)
 	case VGPU_OP_BAR:
 		max = VGPU_BAR_ARRIVE + 1;
 		break;
+	case VGPU_OP_TRAP:
+		max = VGPU_TRAP_ASSERT + 1;
+		break;
 	case VGPU_OP_BAR_RED:
 		max = VGPU_BAR_OR + 1;
 		break;

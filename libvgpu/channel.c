@@ -184,7 +184,12 @@ static CUresult vg_chan_fail(struct vg_chan *ch)
 	if (r)
 		return r;
 	r = vg_chan_failed(ch);
+	/* The failed assert's message is printed as its error is known. */
+	if (r == CUDA_ERROR_LAUNCH_FAILED && vg_fault_assert(ch))
+		r = CUDA_ERROR_ASSERT;
 	vg_ctx_set_sticky(ctx, r);
+	if (r == CUDA_ERROR_ASSERT)
+		vg_printf_drain(ctx);
 	vg_fault_report(ch);
 	return r;
 }

@@ -165,6 +165,10 @@ void vg_ctx_close(struct CUctx_st *ctx)
 	pthread_mutex_unlock(&ctx->lock);
 	vg_host_forget(ctx);
 	vg_sync_forget_ctx(ctx);
+	if (ctx->printf_map)
+		munmap((void *)(uintptr_t)ctx->printf_fifo, ctx->printf_map);
+	ctx->printf_fifo = 0;
+	ctx->printf_map = 0;
 	if (ctx->va_size)
 		munmap((void *)(uintptr_t)ctx->va_base, ctx->va_size);
 	ctx->va_base = 0;

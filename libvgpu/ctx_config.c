@@ -76,6 +76,7 @@ void vg_ctx_config_init(struct CUctx_st *ctx)
 	ctx->heap_size = 0;
 	ctx->printf_fifo = 0;
 	ctx->printf_cap = 0;
+	ctx->printf_map = 0;
 }
 
 /*

@@ -80,6 +80,31 @@ CUresult vg_chan_failed(struct vg_chan *ch)
 }
 
 /**
+ * vg_fault_assert() - whether channel @ch, which has failed, failed at a
+ * failed assert's trap (the JIT marks it: jit.h's VGPU_TRAP_ASSERT). It
+ * reads the context's module list: the context's lock is held.
+ */
+bool vg_fault_assert(struct vg_chan *ch)
+{
+	struct vgpu_chan_fault f = { .handle = ch->handle };
+	struct CUmod_st *mod;
+
+	if (ch->status->error != VGPU_CHAN_LAUNCH_FAULT ||
+	    ioctl(ch->ctx->fd, VGPU_IOCTL_CHAN_FAULT, &f) ||
+	    f.kind != VGPU_KFAULT_TRAP)
+		return false;
+	for (mod = ch->ctx->modules; mod; mod = mod->next) {
+		const struct vg_jit_image *img = mod->img;
+
+		if (mod->handle == f.module)
+			return f.insn < img->ninsns &&
+			       img->insns[f.insn].op == VGPU_OP_TRAP &&
+			       img->insns[f.insn].mod == VGPU_TRAP_ASSERT;
+	}
+	return false;
+}
+
+/**
  * vg_fault_report() - with VGPU_ERROR_REPORT set (and not "0"), prints the
  * launch fault of channel @ch, which has failed, on stderr; nothing for
  * other failures. It names the kernel from the context's module list: the

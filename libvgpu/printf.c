@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "vg.h"
 
@@ -215,6 +217,30 @@ static const char *vg_fmt_string(const struct CUmod_st *mod, uint64_t addr)
 	return (const char *)img->globals + (addr - mod->globals);
 }
 
+/*
+ * A failed assert's record (jit.h), on stderr in the words of NVIDIA's
+ * driver: "FILE:LINE: FUNCTION: block: [x,y,z], thread: [x,y,z]
+ * Assertion `MESSAGE` failed."
+ */
+static void vg_printf_assert(struct vg_str_ctx *sc, const unsigned char *rec,
+			     uint64_t msg)
+{
+	const unsigned char *a = rec + VG_PRINTF_RECORD_HEAD;
+	char file[1024], func[1024], text[2048];
+	uint32_t line, c[6];
+	uint64_t addr;
+
+	memcpy(&addr, a + VG_ASSERT_FILE, 8);
+	vg_dev_string(sc, addr, file, sizeof(file));
+	memcpy(&addr, a + VG_ASSERT_FUNC, 8);
+	vg_dev_string(sc, addr, func, sizeof(func));
+	vg_dev_string(sc, msg, text, sizeof(text));
+	memcpy(&line, a + VG_ASSERT_LINE, 4);
+	memcpy(c, a + VG_ASSERT_COORDS, sizeof(c));
+	fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
+		file, line, func, c[0], c[1], c[2], c[3], c[4], c[5], text);
+}
+
 /* Formats and prints the record at @rec, if its format is known. */
 static void vg_printf_record(struct CUctx_st *ctx, const unsigned char *rec,
 			     uint32_t nargs, uint64_t fmt)
@@ -225,6 +251,10 @@ static void vg_printf_record(struct CUctx_st *ctx, const unsigned char *rec,
 
 	if (!sc.mod)
 		return;
+	if (nargs & VG_PRINTF_ASSERT) {
+		vg_printf_assert(&sc, rec, fmt);
+		return;
+	}
 	f = vg_fmt_string(sc.mod, fmt);
 	if (!f)
 		return;
@@ -258,7 +288,8 @@ void vg_printf_records(struct CUctx_st *ctx, const unsigned char *buf,
 		memcpy(&fmt, buf + at + 16, 8);
 		if (pos != v || size < VG_PRINTF_RECORD_HEAD || size % 8 ||
 		    size > VG_PRINTF_MAX_RECORD || size > head - v ||
-		    size > n - at || nargs > size - VG_PRINTF_RECORD_HEAD) {
+		    size > n - at ||
+		    (nargs & ~VG_PRINTF_ASSERT) > size - VG_PRINTF_RECORD_HEAD) {
 			v += 8;		/* inside an older record */
 			continue;
 		}
@@ -270,20 +301,15 @@ void vg_printf_records(struct CUctx_st *ctx, const unsigned char *buf,
 /* Prints what the FIFO holds and empties it; true if it held anything. */
 static bool vg_printf_fifo(struct CUctx_st *ctx)
 {
-	uint64_t head = 0, zero = 0, cap = ctx->printf_cap;
-	unsigned char *buf;
-	size_t n;
+	unsigned char *fifo = (unsigned char *)(uintptr_t)ctx->printf_fifo;
+	uint64_t head = __atomic_load_n((uint64_t *)fifo, __ATOMIC_ACQUIRE);
+	uint64_t cap = ctx->printf_cap;
 
-	if (vg_dtoh(&ctx->legacy, &head, ctx->printf_fifo, 8, false, false) ||
-	    !head)
+	if (!head)
 		return false;
-	n = head <= cap ? head : cap + VG_PRINTF_MAX_RECORD;
-	buf = malloc(n);
-	if (buf && !vg_dtoh(&ctx->legacy, buf,
-			    ctx->printf_fifo + VG_PRINTF_HEADER, n, false, false))
-		vg_printf_records(ctx, buf, n, head, cap);
-	free(buf);
-	vg_htod(&ctx->legacy, ctx->printf_fifo, &zero, 8, false, false);
+	vg_printf_records(ctx, fifo + VG_PRINTF_HEADER,
+			  head <= cap ? head : cap + VG_PRINTF_MAX_RECORD, head, cap);
+	__atomic_store_n((uint64_t *)fifo, 0, __ATOMIC_RELEASE);
 	return true;
 }
 
@@ -300,34 +326,40 @@ static bool vg_printf_fifo(struct CUctx_st *ctx)
 CUresult vg_printf_bind(struct CUctx_st *ctx, struct CUstream_st *st)
 {
 	uint64_t cap = ctx->limits[CU_LIMIT_PRINTF_FIFO_SIZE];
-	struct vgpu_mem_alloc a = {
-		.size = VG_PRINTF_HEADER + cap + VG_PRINTF_MAX_RECORD,
-	};
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = (VG_PRINTF_HEADER + cap + VG_PRINTF_MAX_RECORD + page - 1) &
+		     ~(page - 1);
+	struct vgpu_host_alloc ha = { .size = len };
 	const uint64_t hdr[2] = { 0, cap };
 	struct CUmod_st *mod;
-	CUresult r;
+	uint64_t va;
+	CUresult r = CUDA_SUCCESS;
+	void *p;
 
 	if (ctx->printf_fifo)
 		return CUDA_SUCCESS;
-	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_ALLOC, &a))
-		return errno == ENOSPC ? CUDA_ERROR_OUT_OF_MEMORY :
-			vg_errno_result(errno);
-	r = vg_htod(st, a.va, hdr, sizeof(hdr), false, false);
+	if (ioctl(ctx->fd, VGPU_IOCTL_HOST_ALLOC, &ha))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, ctx->fd,
+		 (off_t)ha.offset);
+	if (p == MAP_FAILED)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	memcpy(p, hdr, sizeof(hdr));
+	va = (uintptr_t)p;
 	for (mod = ctx->modules; mod && !r; mod = mod->next)
 		if (mod->img->has_printf)
 			r = vg_htod(st, mod->globals + mod->img->printf_off,
-				    &a.va, 8, false, false);
+				    &va, 8, false, false);
 	if (!r)
 		r = vg_chan_wait(st->ch, st->ch->put, false);
 	if (r) {
-		struct vgpu_mem_free f = { .va = a.va };
-
 		vg_chan_wait(st->ch, st->ch->put, false);
-		ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f);
+		munmap(p, len);
 		return r;
 	}
-	ctx->printf_fifo = a.va;
+	ctx->printf_fifo = va;
 	ctx->printf_cap = cap;
+	ctx->printf_map = len;
 	return CUDA_SUCCESS;
 }
 
@@ -350,10 +382,7 @@ void vg_printf_drain(struct CUctx_st *ctx)
 		if (!vg_chan_reached(ctx->chans[i], ctx->chans[i]->put))
 			return;
 	ctx->draining = true;
-	if (vg_printf_fifo(ctx)) {
+	if (vg_printf_fifo(ctx))
 		fflush(stdout);
-		/* The FIFO is empty again before any stream goes on. */
-		vg_chan_wait(ctx->legacy.ch, ctx->legacy.ch->put, false);
-	}
 	ctx->draining = false;
 }

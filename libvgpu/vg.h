@@ -164,9 +164,14 @@ struct CUctx_st {
 	bool heap_created;	/* the malloc heap exists, its size fixed */
 	uint64_t heap_va;	/* where it is, once created */
 	uint64_t heap_size;
-	/* The printf FIFO (printf.c), under @lock; 0 until a kernel prints. */
+	/*
+	 * The printf FIFO (printf.c), under @lock; 0 until a kernel prints.
+	 * Host pages mapped at the same address here and in the device, so
+	 * that it is read even once a fault stopped every channel.
+	 */
 	CUdeviceptr printf_fifo;
 	uint64_t printf_cap;
+	size_t printf_map;	/* bytes mapped */
 	unsigned int refs;	/* registry + stack slots */
 	unsigned int usage;	/* users (ctx_attach.c), under vg_lock */
 	bool primary;
@@ -355,6 +360,7 @@ char *vg_read_file(const char *path, size_t *len);
 
 /* fault.c */
 CUresult vg_chan_failed(struct vg_chan *ch);
+bool vg_fault_assert(struct vg_chan *ch);
 void vg_fault_report(struct vg_chan *ch);
 
 /* printf.c */

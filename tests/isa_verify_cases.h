@@ -138,6 +138,12 @@ static const struct vcase cases[] = {
 	{ "barrier operation out of range", {
 		I(.op = VGPU_OP_BAR, .mod = 2, .guard = NONE), EXIT }, 2, { 0 }, 0,
 	  "modifier out of range" },
+	{ "a failed assert's trap", {
+		I(.op = VGPU_OP_TRAP, .mod = VGPU_TRAP_ASSERT, .guard = NONE) },
+	  1, { 0 }, -2, NULL },
+	{ "trap kind out of range", {
+		I(.op = VGPU_OP_TRAP, .mod = VGPU_TRAP_ASSERT + 1, .guard = NONE) },
+	  1, { 0 }, 0, "modifier out of range" },
 	{ "unknown barrier operand bit", {
 		I(.op = VGPU_OP_BAR, .guard = NONE, .mod2 = 4), EXIT }, 2, { 0 }, 0,
 	  "barrier operand bits out of range" },

@@ -43,6 +43,7 @@ static const char *const scope_names[] = { "cta", "gpu", "sys", NULL };
 static const char *const prmt_names[] = {
 	"default", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL };
 static const char *const bar_names[] = { "sync", "arrive", NULL };
+static const char *const trap_names[] = { "plain", "assert", NULL };
 static const char *const atom_names[] = {
 	"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas",
 	NULL };
@@ -88,6 +89,8 @@ static const char *const *mod_names(const struct vgpu_insn *in)
 		return prmt_names;
 	case VGPU_OP_BAR:
 		return bar_names;
+	case VGPU_OP_TRAP:
+		return trap_names;
 	}
 	return NULL;
 }

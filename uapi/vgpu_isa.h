@@ -87,7 +87,7 @@
 #define VGPU_OP_BRA 25		/* go to imm; c: where lanes meet again */
 #define VGPU_OP_EXIT 26		/* the lane ends */
 #define VGPU_OP_BAR 27		/* block barrier (below); mod VGPU_BAR_SYNC/ARRIVE */
-#define VGPU_OP_TRAP 28		/* fault the launch */
+#define VGPU_OP_TRAP 28		/* fault the launch; mod VGPU_TRAP_* */
 /*
  * Warp-synchronous operations: @imm is the member mask. They wait until
  * the mask's lanes that have not exited are all at the instruction.
@@ -181,6 +181,14 @@
  */
 
 /* BAR (mod). */
+/*
+ * TRAP's modifier: what the trap stands for. The engine faults the same
+ * for both (VGPU_KFAULT_TRAP); the program's loader, which finds the
+ * trap at the fault's instruction, reports a failed assert() as such.
+ */
+#define VGPU_TRAP_PLAIN 0
+#define VGPU_TRAP_ASSERT 1
+
 #define VGPU_BAR_SYNC 0
 #define VGPU_BAR_ARRIVE 1
 

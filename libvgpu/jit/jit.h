@@ -21,7 +21,7 @@
  * the old compiler is taken for one of the new. (Cache keys also carry
  * the library's build ID, which covers builds that forgot.)
  */
-#define VG_JIT_VERSION "vgpu-jit-6"
+#define VG_JIT_VERSION "vgpu-jit-7"
 
 /* One kernel parameter: where cuLaunchKernel puts its bytes. */
 struct vg_jit_param {
@@ -64,6 +64,22 @@ struct vg_jit_var {
 #define VG_PRINTF_RECORD_HEAD 24
 #define VG_PRINTF_MAX_ARGS 256	/* argument bytes a record keeps */
 #define VG_PRINTF_MAX_RECORD (VG_PRINTF_RECORD_HEAD + VG_PRINTF_MAX_ARGS)
+
+/*
+ * A failed assert (ptx_assert.c): a record whose count has VG_PRINTF_ASSERT
+ * set, whose format address is the message's, and whose VG_ASSERT_ARGS
+ * argument bytes are: u64 file address, u64 function address, u32 line,
+ * u32 block x, y, z and thread x, y, z. The thread then traps with
+ * VGPU_TRAP_ASSERT: the host finds that trap at the fault's instruction
+ * and reports CUDA_ERROR_ASSERT.
+ */
+#define VG_PRINTF_ASSERT 0x80000000u
+#define VG_ASSERT_FILE 0
+#define VG_ASSERT_FUNC 8
+#define VG_ASSERT_LINE 16
+#define VG_ASSERT_COORDS 20
+#define VG_ASSERT_ARGS 48	/* 44 bytes, whole words */
+#define VG_ASSERT_RECORD (VG_PRINTF_RECORD_HEAD + VG_ASSERT_ARGS)
 
 /* Where an instruction came from: files[file - 1], line (0: unknown). */
 struct vg_jit_src {

@@ -103,6 +103,8 @@ int ptx_error(struct ptx_lower *pl, struct ptx_pos pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int ptx_out_of_memory(struct ptx_lower *pl);
 int ptx_emit(struct ptx_lower *pl, struct vgpu_insn in, bool reloc);
+/* Is @name nvcc's extern for a failed assert (ptx_assert.c)? */
+bool ptx_assert_func(const char *name);
 uint32_t ptx_temp(struct ptx_lower *pl);
 int ptx_fixup_branch(struct ptx_lower *pl, uint32_t insn, uint32_t label);
 int ptx_fixup_local_size(struct ptx_lower *pl, uint32_t insn);

@@ -157,8 +157,11 @@ static int ptx_layout_module(struct ptx_lower *pl, struct vg_jit_image *img)
 				 "constant data (%llu bytes) over the 64 KiB bank",
 				 (unsigned long long)csize);
 	pl->printf_off = UINT64_MAX;
-	for (i = 0; i < m->nfuncs; i++)
-		if (!m->funcs[i].has_body && !strcmp(m->funcs[i].name, "vprintf")) {
+	/* A failed assert's message goes through the printf FIFO too. */
+	for (i = 0; i < m->nfuncs && !img->has_printf; i++)
+		if (!m->funcs[i].has_body &&
+		    (!strcmp(m->funcs[i].name, "vprintf") ||
+		     ptx_assert_func(m->funcs[i].name))) {
 			pl->printf_off = ptx_align_up(gsize, 8);
 			gsize = pl->printf_off + 8;
 			img->has_printf = true;

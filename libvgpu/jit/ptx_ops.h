@@ -54,6 +54,8 @@ int ptx_lower_printf(struct ptx_lower *pl, const struct ptx_insn *in,
 		     const struct ptx_opnd *rets, const struct ptx_opnd *args);
 
 /* ptx_heap.c: calls to malloc and free, the device heap's functions */
+int ptx_lower_assert(struct ptx_lower *pl, const struct ptx_insn *in,
+		     const struct ptx_opnd *rets, const struct ptx_opnd *args);
 bool ptx_heap_func(const char *name);
 int ptx_lower_heap(struct ptx_lower *pl, const struct ptx_insn *in,
 		   const char *name, const struct ptx_opnd *rets,

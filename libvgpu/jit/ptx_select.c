@@ -288,6 +288,8 @@ static int ptx_lower_call(struct ptx_lower *pl, const struct ptx_insn *in)
 	fn = &pl->m->funcs[f];
 	if (!fn->has_body && !strcmp(fn->name, "vprintf"))
 		return ptx_lower_printf(pl, in, rets, args);
+	if (!fn->has_body && ptx_assert_func(fn->name))
+		return ptx_lower_assert(pl, in, rets, args);
 	if (!fn->has_body && ptx_heap_func(fn->name))
 		return ptx_lower_heap(pl, in, fn->name, rets, args);
 	return ptx_inline(pl, in, f, rets, args);

@@ -7,6 +7,8 @@
 #   rt_streams    streams, events, page-locked memory, async copies (the
 #                 times are printed);
 #   rt_fault      a kernel's illegal address, sticky in the context;
+#   rt_assert     device-side assert(): NVIDIA's line on stderr for each
+#                 failing thread, cudaErrorAssert, sticky in the context;
 #   rt_interop    runtime and driver calls on one primary context, and
 #                 every field of cudaDeviceProp against the driver's;
 #   rt_ptds       --default-stream per-thread: threads on their own
@@ -25,9 +27,9 @@
 cd "$(dirname "$0")/../.." || exit 1
 n=0
 fail=0
-echo "1..9"
-for s in rt_vectoradd rt_streams rt_fault rt_interop rt_ptds rt_noptx \
-	rt_rdc rt_rdc_dlink rt_misc; do
+echo "1..10"
+for s in rt_vectoradd rt_streams rt_fault rt_assert rt_interop rt_ptds \
+	rt_noptx rt_rdc rt_rdc_dlink rt_misc; do
 	n=$((n + 1))
 	out=$(build/samples/rt/$s 2>&1)
 	status=$?
