@@ -36,33 +36,19 @@ int ptx_lower_assert(struct ptx_lower *pl, const struct ptx_insn *in,
 	enum { SLOT = 0, NO_FIFO = 3 };
 	const uint32_t hd = VG_PRINTF_HEADER, args_at = hd + VG_PRINTF_RECORD_HEAD;
 	uint32_t fifo = ptx_temp(pl), old = ptx_temp(pl), w = ptx_temp(pl);
-	uint32_t slot[4], p32, base, i, guard_bra = UINT32_MAX;
-	uint8_t guard = pl->guard, p, none = VGPU_PRED_NONE;
-	bool guard_not = pl->guard_not;
+	uint32_t slot[4], p32, base, i, guard_bra;
+	uint8_t p, none = VGPU_PRED_NONE;
 
 	if (!args || args->nvec != 5 || (rets && rets->nvec))
 		return ptx_bad(pl, in, "__assertfail takes a message, a file, a line, a function and a character size");
-	for (i = 0; i < 4; i++) {
-		struct ptx_sym s = args->list[i];
-
-		if (s.kind != PTX_SYM_FUNCVAR ||
-		    pl->f.fn->vars[s.index].space != PTX_S_PARAM)
-			return ptx_bad(pl, in, "call arguments must be .param variables");
-		slot[i] = pl->f.var_slot[s.index];
-	}
+	if (ptx_call_params(pl, in, args, 4, slot))
+		return -1;
 	if (ptx_scratch_pred(pl, &p32))
 		return -1;
 	p = (uint8_t)p32;
 	pl->prints = true;
-	pl->guard = VGPU_PRED_NONE;
-	if (guard != VGPU_PRED_NONE) {
-		guard_bra = pl->ncode;
-		if (ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_BRA,
-			     .guard = guard,
-			     .flags = guard_not ? 0 : VGPU_IF_GUARD_NOT,
-			     .c = VGPU_NO_TARGET }, false))
-			return -1;
-	}
+	if (ptx_call_skip_begin(pl, &guard_bra))
+		return -1;
 	base = pl->ncode;
 	{
 		const struct vgpu_insn seq[] = {
@@ -127,7 +113,6 @@ int ptx_lower_assert(struct ptx_lower *pl, const struct ptx_insn *in,
 	if (ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_TRAP,
 		     .mod = VGPU_TRAP_ASSERT, .guard = none }, false))
 		return -1;
-	if (guard_bra != UINT32_MAX)
-		pl->code[guard_bra].imm = pl->ncode;
+	ptx_call_skip_end(pl, guard_bra);
 	return 0;
 }

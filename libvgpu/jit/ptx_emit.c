@@ -164,6 +164,56 @@ int ptx_scratch_pred(struct ptx_lower *pl, uint32_t *p)
 }
 
 /*
+ * For a call lowered to a sequence of its own (vprintf, __assertfail):
+ * the lanes where a guarded call does not run branch past all of it, and
+ * the sequence itself runs unguarded. *@bra is that branch, UINT32_MAX
+ * for an unguarded call; ptx_call_skip_end() aims it.
+ */
+int ptx_call_skip_begin(struct ptx_lower *pl, uint32_t *bra)
+{
+	uint8_t guard = pl->guard;
+	bool guard_not = pl->guard_not;
+
+	*bra = UINT32_MAX;
+	pl->guard = VGPU_PRED_NONE;
+	if (guard == VGPU_PRED_NONE)
+		return 0;
+	*bra = pl->ncode;
+	return ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_BRA,
+			.guard = guard,
+			.flags = guard_not ? 0 : VGPU_IF_GUARD_NOT,
+			.c = VGPU_NO_TARGET }, false);
+}
+
+/* Aims the branch of ptx_call_skip_begin() at what follows the call. */
+void ptx_call_skip_end(struct ptx_lower *pl, uint32_t bra)
+{
+	if (bra != UINT32_MAX)
+		pl->code[bra].imm = pl->ncode;
+}
+
+/*
+ * The slots of the first @n of a call's arguments, which must be .param
+ * variables; -1 with a diagnostic otherwise.
+ */
+int ptx_call_params(struct ptx_lower *pl, const struct ptx_insn *in,
+		    const struct ptx_opnd *args, unsigned int n,
+		    uint32_t *slots)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct ptx_sym s = args->list[i];
+
+		if (s.kind != PTX_SYM_FUNCVAR ||
+		    pl->f.fn->vars[s.index].space != PTX_S_PARAM)
+			return ptx_bad(pl, in, "call arguments must be .param variables");
+		slots[i] = pl->f.var_slot[s.index];
+	}
+	return 0;
+}
+
+/*
  * Where variable or parameter @s lives; NULL for other symbols and for the
  * parameters of an inlined function, which are slots.
  */

@@ -109,6 +109,11 @@ uint32_t ptx_temp(struct ptx_lower *pl);
 int ptx_fixup_branch(struct ptx_lower *pl, uint32_t insn, uint32_t label);
 int ptx_fixup_local_size(struct ptx_lower *pl, uint32_t insn);
 int ptx_scratch_pred(struct ptx_lower *pl, uint32_t *p);
+int ptx_call_skip_begin(struct ptx_lower *pl, uint32_t *bra);
+void ptx_call_skip_end(struct ptx_lower *pl, uint32_t bra);
+int ptx_call_params(struct ptx_lower *pl, const struct ptx_insn *in,
+		    const struct ptx_opnd *args, unsigned int n,
+		    uint32_t *slots);
 
 /* ptx_emit.c: operands */
 uint8_t ptx_vtype(enum ptx_type t);

@@ -86,38 +86,24 @@ int ptx_lower_printf(struct ptx_lower *pl, const struct ptx_insn *in,
 		     const struct ptx_opnd *rets, const struct ptx_opnd *args)
 {
 	enum { SLOT = 9, NO_FIFO = 12, LOOP = 22, EXIT_LOOP = 23, BACK = 29 };
-	uint32_t fmt, buf, i, base, done, guard_bra = UINT32_MAX;
+	uint32_t fmt, buf, i, base, done, guard_bra, slots[2];
 	uint32_t off = ptx_temp(pl), cnt = ptx_temp(pl), rec = ptx_temp(pl);
 	uint32_t fifo = ptx_temp(pl), old = ptx_temp(pl), w = ptx_temp(pl);
 	uint32_t p32;
-	uint8_t guard = pl->guard, p, none = VGPU_PRED_NONE;
-	bool guard_not = pl->guard_not;
+	uint8_t p, none = VGPU_PRED_NONE;
 
 	if (!args || args->nvec != 2 || (rets && rets->nvec > 1))
 		return ptx_bad(pl, in, "vprintf takes a format and an argument buffer");
-	for (i = 0; i < 2; i++) {
-		struct ptx_sym s = args->list[i];
-
-		if (s.kind != PTX_SYM_FUNCVAR ||
-		    pl->f.fn->vars[s.index].space != PTX_S_PARAM)
-			return ptx_bad(pl, in, "call arguments must be .param variables");
-	}
-	fmt = pl->f.var_slot[args->list[0].index];
-	buf = pl->f.var_slot[args->list[1].index];
+	if (ptx_call_params(pl, in, args, 2, slots))
+		return -1;
+	fmt = slots[0];
+	buf = slots[1];
 	if (ptx_scratch_pred(pl, &p32))
 		return -1;
 	p = (uint8_t)p32;
 	pl->prints = true;
-	/* Lanes where a guarded call does not run jump past it all. */
-	pl->guard = VGPU_PRED_NONE;
-	if (guard != VGPU_PRED_NONE) {
-		guard_bra = pl->ncode;
-		if (ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_BRA,
-			     .guard = guard,
-			     .flags = guard_not ? 0 : VGPU_IF_GUARD_NOT,
-			     .c = VGPU_NO_TARGET }, false))
-			return -1;
-	}
+	if (ptx_call_skip_begin(pl, &guard_bra))
+		return -1;
 	base = pl->ncode;
 	{
 		const struct vgpu_insn seq[] = {
@@ -218,7 +204,6 @@ int ptx_lower_printf(struct ptx_lower *pl, const struct ptx_insn *in,
 				      old, cnt))
 			return -1;
 	}
-	if (guard_bra != UINT32_MAX)
-		pl->code[guard_bra].imm = pl->ncode;
+	ptx_call_skip_end(pl, guard_bra);
 	return 0;
 }
