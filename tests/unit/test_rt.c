@@ -267,6 +267,13 @@ static void launch_without_device(void)
 		 cudaLaunchKernel((const void *)stub_b, one, one, NULL, 0,
 				  NULL));
 	CHECK_RT(cudaErrorInvalidResourceHandle, cudaGetLastError());
+	/*
+	 * NVIDIA's runtime dies of SIGSEGV on a NULL configuration (as an
+	 * H100 run of rt_misc showed); vgpu's refuses it, before the kernel.
+	 */
+	CHECK_RT(cudaErrorInvalidValue,
+		 cudaLaunchKernelExC(NULL, (const void *)stub_a, NULL));
+	CHECK_RT(cudaErrorInvalidValue, cudaGetLastError());
 	__cudaUnregisterFatBinary(h);
 }
 

@@ -105,8 +105,9 @@ static float run(struct buffers *m, cudaStream_t st[2], bool breadth)
 	for (i = 0; i < FULL; i++)
 		bad += m->hc[i] != expected(m->ha, m->hb, i);
 	EXPECT_TRUE(bad == 0);
-	printf("%s-first: %d wrong; time taken: %.1f ms\n",
-	       breadth ? "breadth" : "depth", bad, ms);
+	printf("%s-first: %d wrong\n", breadth ? "breadth" : "depth", bad);
+	printf("~ %s-first: time taken: %.1f ms\n",
+	       breadth ? "breadth" : "depth", ms);
 	TRY(cudaEventDestroy(start));
 	TRY(cudaEventDestroy(stop));
 	return ms;

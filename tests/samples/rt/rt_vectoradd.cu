@@ -47,7 +47,7 @@ static void check_devices(void)
 	EXPECT_TRUE(prop.maxThreadsPerBlock == 1024);
 	EXPECT_TRUE(prop.totalGlobalMem > 0);
 	EXPECT_TRUE(strlen(prop.name) > 0);
-	printf("Device 0: \"%s\", compute capability %d.%d, %d SMs\n",
+	printf("~ Device 0: \"%s\", compute capability %d.%d, %d SMs\n",
 	       prop.name, prop.major, prop.minor, prop.multiProcessorCount);
 
 	EXPECT(cudaErrorInvalidDevice, cudaSetDevice(count));
