@@ -342,7 +342,7 @@ $(BUILD)/tests/kselftest/%: tests/kselftest/%.c tests/kselftest/vgpu_chan_util.h
 	$(CC) -I$(KSFT_DIR) -I$(CURDIR) -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
 		-Wno-unused-parameter -Wno-sign-compare $< -lpthread -o $@
 
-$(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h tests/gridsync_ptx.h libvgpu/include/cuda.h $(LIBVGPU)
+$(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h tests/gridsync_ptx.h tests/h100_log.h libvgpu/include/cuda.h $(LIBVGPU)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
 

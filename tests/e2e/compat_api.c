@@ -17,6 +17,7 @@
 #include "tap.h"
 
 #define H100_LOG "tests/e2e/ref/h100_compat.log"
+#include "h100_log.h"
 
 static const char ptx[] =
 	".version 8.0\n.target sm_75\n.address_size 64\n"
@@ -43,62 +44,6 @@ static void setup(void)
 	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d, 1 << 20));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD8(d, 0, 1 << 20));
 	REQUIRE_RES(CUDA_SUCCESS, cuCtxSynchronize());
-}
-
-/* What follows "@name = " in the H100's log, or NULL. */
-static const char *h100_line(const char *name)
-{
-	static char line[256];
-	size_t n = strlen(name);
-	FILE *f = fopen(H100_LOG, "r");
-	const char *found = NULL;
-
-	if (!f) {
-		TAP_FAIL("cannot read %s", H100_LOG);
-		return NULL;
-	}
-	while (!found && fgets(line, sizeof(line), f))
-		if (!strncmp(line, name, n) && !strncmp(line + n, " = ", 3))
-			found = line + n + 3;
-	fclose(f);
-	if (!found)
-		TAP_FAIL("no case \"%s\" in %s", name, H100_LOG);
-	return found;
-}
-
-/* The code the H100 gave for the case called @name. */
-static CUresult h100(const char *name)
-{
-	const char *v = h100_line(name);
-
-	return v ? (CUresult)atoi(v) : (CUresult)-1;
-}
-
-/* The number after "@key " in the H100's line for @name. */
-static long long h100_value(const char *name, const char *key)
-{
-	const char *v = h100_line(name), *k;
-
-	if (v && !*key)
-		return atoll(v);
-	k = v ? strstr(v, key) : NULL;
-	if (!k) {
-		TAP_FAIL("no \"%s\" for \"%s\" in %s", key, name, H100_LOG);
-		return -1;
-	}
-	return atoll(k + strlen(key) + 1);
-}
-
-
-#define CHECK_H100(name, call) CHECK_RES(h100(name), call)
-
-static void *sym(const char *name)
-{
-	void *p = dlsym(RTLD_DEFAULT, name);
-
-	if (!p)
-		TAP_FAIL("%s is not exported", name);
-	return p;
 }
 
 static int sm_count(void)

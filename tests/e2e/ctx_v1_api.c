@@ -14,6 +14,7 @@
 #include "tap.h"
 
 #define H100_LOG "tests/e2e/ref/h100_ctx_v1.log"
+#include "h100_log.h"
 #define MIB (1u << 20)
 #define BELOW_4G(p, n) ((uint64_t)(p) + (n) <= (1ULL << 32))
 
@@ -34,59 +35,6 @@ static CUresult (*pitch1)(u32 *, unsigned int *, unsigned int, unsigned int,
 static CUresult (*info1)(unsigned int *, unsigned int *);
 static CUresult (*global1)(u32 *, unsigned int *, CUmodule, const char *);
 static CUresult (*copy2d1)(const void *);
-
-/* What follows "@name = " in the H100's log, or NULL. */
-static const char *h100_line(const char *name)
-{
-	static char line[256];
-	size_t n = strlen(name);
-	FILE *f = fopen(H100_LOG, "r");
-	const char *found = NULL;
-
-	if (!f) {
-		TAP_FAIL("cannot read %s", H100_LOG);
-		return NULL;
-	}
-	while (!found && fgets(line, sizeof(line), f))
-		if (!strncmp(line, name, n) && !strncmp(line + n, " = ", 3))
-			found = line + n + 3;
-	fclose(f);
-	if (!found)
-		TAP_FAIL("no case \"%s\" in %s", name, H100_LOG);
-	return found;
-}
-
-/* The code (or number) the H100 gave for @name. */
-static long long h100(const char *name)
-{
-	const char *v = h100_line(name);
-
-	return v ? atoll(v) : -1;
-}
-
-/* The number after "@key=" in the H100's line for @name. */
-static long long h100_value(const char *name, const char *key)
-{
-	const char *v = h100_line(name), *k;
-
-	k = v ? strstr(v, key) : NULL;
-	if (!k || k[strlen(key)] != '=') {
-		TAP_FAIL("no \"%s\" for \"%s\" in %s", key, name, H100_LOG);
-		return -1;
-	}
-	return atoll(k + strlen(key) + 1);
-}
-
-#define CHECK_H100(name, call) CHECK_RES(h100(name), call)
-
-static void *sym(const char *name)
-{
-	void *p = dlsym(RTLD_DEFAULT, name);
-
-	if (!p)
-		TAP_FAIL("%s is not exported", name);
-	return p;
-}
 
 /* Resolves the first ABI's calls and makes a context of it, current. */
 static CUcontext setup(void)
