@@ -508,7 +508,8 @@ install: $(LIBVGPU) $(LIBCUDART) $(TOOLS)
 	ln -sf $(LIB_FILE) $(DESTDIR)$(LIBDIR)/libcuda.so.1
 	ln -sf libcuda.so.1 $(DESTDIR)$(LIBDIR)/libcuda.so
 	ln -sf libcuda.so.1 $(DESTDIR)$(LIBDIR)/libvgpu.so
-	install -m 644 libvgpu/include/cuda.h $(DESTDIR)$(INCLUDEDIR)/vgpu/
+	install -m 644 libvgpu/include/cuda.h libvgpu/include/cudaProfiler.h \
+		$(DESTDIR)$(INCLUDEDIR)/vgpu/
 	install -m 644 uapi/vgpu.h uapi/vgpu_isa.h $(DESTDIR)$(INCLUDEDIR)/vgpu/uapi/
 	$(SUBST) tools/install/vgpu.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/vgpu.pc
 	$(SUBST) tools/install/vgpuConfig.cmake.in > $(DESTDIR)$(CMAKEDIR)/vgpuConfig.cmake

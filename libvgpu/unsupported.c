@@ -168,12 +168,6 @@ CUresult cuDeviceGetNvSciSyncAttributes(void *a0, CUdevice a1, int a2)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget a0,
-		CUflushGPUDirectRDMAWritesScope a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuGraphicsMapResources(unsigned int a0, CUgraphicsResource *a1,
 		CUstream a2)
 {
@@ -304,16 +298,6 @@ CUresult cuLogsUnregisterCallback(CUlogsCallbackHandle a0)
 }
 
 CUresult cuProfilerInitialize(const char *a0, const char *a1, int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuProfilerStart(void)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuProfilerStop(void)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* What follows "@name = " in the H100's log, or NULL (a failed check). */
-static const char *h100_line(const char *name)
+static inline const char *h100_line(const char *name)
 {
 	static char line[256];
 	size_t n = strlen(name);
@@ -34,7 +34,7 @@ static const char *h100_line(const char *name)
 }
 
 /* The code (or number) the H100 gave for @name; -1 when there is none. */
-static long long h100(const char *name)
+static inline long long h100(const char *name)
 {
 	const char *v = h100_line(name);
 
@@ -45,7 +45,7 @@ static long long h100(const char *name)
  * The number after "@key " or "@key=" in the H100's line for @name; with
  * an empty @key, the number the line starts with.
  */
-static long long h100_value(const char *name, const char *key)
+static inline long long h100_value(const char *name, const char *key)
 {
 	const char *v = h100_line(name), *k;
 	size_t n = strlen(key);
@@ -63,7 +63,7 @@ static long long h100_value(const char *name, const char *key)
 #define CHECK_H100(name, call) CHECK_RES((CUresult)h100(name), call)
 
 /* The entry point libvgpu exports as @name (a failed check if none). */
-static void *sym(const char *name)
+static inline void *sym(const char *name)
 {
 	void *p = dlsym(RTLD_DEFAULT, name);
 
