@@ -105,3 +105,47 @@ cudaError_t cudaMemset2DAsync(void *dev_ptr, size_t pitch, int value,
 	return rt_ret(rt_memset2d(dev_ptr, pitch, value, width, height, true,
 				  stream));
 }
+
+/*
+ * --default-stream per-thread forms: stream 0 is the thread's own, and
+ * the synchronous calls wait for it.
+ */
+cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src,
+			      size_t spitch, size_t width, size_t height,
+			      enum cudaMemcpyKind kind)
+{
+	cudaError_t e = rt_memcpy2d(dst, dpitch, src, spitch, width, height,
+				    kind, true, cudaStreamPerThread);
+
+	if (e == cudaSuccess)
+		e = rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+	return rt_ret(e);
+}
+
+cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src,
+				   size_t spitch, size_t width, size_t height,
+				   enum cudaMemcpyKind kind,
+				   cudaStream_t stream)
+{
+	return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind,
+				 stream ? stream : cudaStreamPerThread);
+}
+
+cudaError_t cudaMemset2D_ptds(void *dev_ptr, size_t pitch, int value,
+			      size_t width, size_t height)
+{
+	cudaError_t e = rt_memset2d(dev_ptr, pitch, value, width, height, true,
+				    cudaStreamPerThread);
+
+	if (e == cudaSuccess)
+		e = rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+	return rt_ret(e);
+}
+
+cudaError_t cudaMemset2DAsync_ptsz(void *dev_ptr, size_t pitch, int value,
+				   size_t width, size_t height,
+				   cudaStream_t stream)
+{
+	return cudaMemset2DAsync(dev_ptr, pitch, value, width, height,
+				 stream ? stream : cudaStreamPerThread);
+}
