@@ -172,23 +172,28 @@ cudaError_t cudaDeviceCanAccessPeer(int *can_access, int device,
 			 cudaDeviceLmemResizeToMax)
 
 /*
- * The flags of the thread's device's primary context, active or not (an
- * H100 takes them at once either way). Mapped page-locked memory is
+ * The flags of a device's primary context, active or not (an H100 takes
+ * them at once either way). Mapped page-locked memory is
  * always on under unified addressing: cudaDeviceMapHost is accepted and
  * always read back.
  */
-cudaError_t cudaSetDeviceFlags(unsigned int flags)
+cudaError_t rt_device_flags(int dev, unsigned int flags)
 {
 	unsigned int sched = flags & RT_SCHED_MASK;
 	cudaError_t e;
 
 	if ((flags & ~(unsigned int)RT_DEVICE_FLAGS) || (sched & (sched - 1)))
-		return rt_ret(cudaErrorInvalidValue);
+		return cudaErrorInvalidValue;
 	e = rt_init();
 	if (e)
-		return rt_ret(e);
-	return rt_ret_cu(cuDevicePrimaryCtxSetFlags(
-		rt_device(), flags & ~(unsigned int)cudaDeviceMapHost));
+		return e;
+	return rt_error(cuDevicePrimaryCtxSetFlags(
+		dev, flags & ~(unsigned int)cudaDeviceMapHost));
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+	return rt_ret(rt_device_flags(rt_device(), flags));
 }
 
 cudaError_t cudaGetDeviceFlags(unsigned int *flags)

@@ -103,3 +103,21 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dst_device, const void *src,
 	return rt_ret(rt_memcpy_peer(dst, dst_device, src, src_device, count,
 				     true, stream));
 }
+
+/* cudaDeviceP2PAttr's values are CUdevice_P2PAttribute's. */
+cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr,
+				      int src_device, int dst_device)
+{
+	cudaError_t e;
+
+	if (!value)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_check_device(src_device);
+	if (e == cudaSuccess)
+		e = rt_check_device(dst_device);
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuDeviceGetP2PAttribute(value,
+						 (CUdevice_P2PAttribute)attr,
+						 src_device, dst_device));
+}

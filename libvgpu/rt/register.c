@@ -151,8 +151,9 @@ struct rt_kernel *rt_kernel_by_stub(const void *host_fun)
 	struct rt_kernel *k;
 
 	pthread_mutex_lock(&rt_reg_lock);
+	/* The kernel's handle (cudaGetKernel's) names it as its stub does. */
 	for (k = rt_kernels; k; k = k->next)
-		if (k->host_fun == host_fun)
+		if (k->host_fun == host_fun || (const void *)k == host_fun)
 			break;
 	pthread_mutex_unlock(&rt_reg_lock);
 	return k;

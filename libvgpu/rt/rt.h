@@ -48,6 +48,11 @@ cudaError_t rt_select(int dev);
 cudaError_t rt_primary(int dev, CUcontext *ctx);
 /* cudaErrorInvalidDevice unless @dev names a device of the driver's. */
 cudaError_t rt_check_device(int dev);
+/*
+ * Sets the flags of @dev's primary context (cudaSetDeviceFlags's, checked
+ * as it checks them) without the last error.
+ */
+cudaError_t rt_device_flags(int dev, unsigned int flags);
 /* Drops the runtime's hold on @dev's primary context and resets it. */
 cudaError_t rt_reset(int dev);
 /* cuInit's result for the process, mapped (0 once the driver works). */
@@ -66,7 +71,10 @@ struct rt_kernel {
 	struct rt_kernel *next;
 };
 
-/* The kernel registered for host stub @host_fun, or NULL. */
+/*
+ * The kernel registered for host stub @host_fun, or whose handle
+ * (cudaKernel_t) @host_fun is, or NULL.
+ */
 struct rt_kernel *rt_kernel_by_stub(const void *host_fun);
 /*
  * The kernel's function in the current context of device @dev, loading

@@ -334,7 +334,9 @@ static void unsupported_answer_not_supported(void)
 			TAP_FAIL("%s left another last error", name);
 	}
 	fclose(f);
-	CHECK(n > 300);
+	/* The list was read: it shrinks as entry points are implemented
+	 * (265 stubs when this was written), but not below the graphs'. */
+	CHECK(n > 100);
 	/* The runtime's internals are not exported. */
 	CHECK(!dlsym(h, "rt_enter") && !dlsym(h, "rt_error") &&
 	      !dlsym(h, "rt_kernel_by_stub") && !dlsym(h, "rt_not_supported"));

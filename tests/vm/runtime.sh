@@ -23,7 +23,12 @@
 #                 launches with attributes, pitched and registered memory,
 #                 stream priorities and callbacks, limits, PCI bus ids,
 #                 device flags, cache preferences, pointer attributes,
-#                 driver entry points, peers.
+#                 driver entry points, peers;
+#   rt_memory3d   cudaMalloc3D, 3D fills and copies with offsets, sync,
+#                 async and between "peers" of one device;
+#   rt_calls      the smaller calls: choosing and initialising a device,
+#                 kernel names, parameters and handles, stream ids and
+#                 attributes, shared memory configurations, profiler.
 #
 # Each program's output is then held to what the same program printed on an
 # H100 with NVIDIA's runtime (tests/samples/rt/ref/h100_NAME.log). The lines
@@ -44,9 +49,9 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0
 fail=0
-echo "1..10"
+echo "1..12"
 for s in rt_vectoradd rt_streams rt_fault rt_assert rt_interop rt_ptds \
-	rt_noptx rt_rdc rt_rdc_dlink rt_misc; do
+	rt_noptx rt_rdc rt_rdc_dlink rt_misc rt_memory3d rt_calls; do
 	n=$((n + 1))
 	out=$(build/samples/rt/$s 2>&1)
 	status=$?
