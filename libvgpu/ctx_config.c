@@ -282,11 +282,5 @@ CUresult cuCtxSetSharedMemConfig(CUsharedconfig config)
  */
 CUresult cuCtxResetPersistingL2Cache(void)
 {
-	struct CUctx_st *ctx;
-	CUresult r = vg_config_begin(&ctx);
-
-	if (r)
-		return r;
-	pthread_mutex_unlock(&vg_lock);
-	return CUDA_SUCCESS;
+	return vg_current_check();
 }

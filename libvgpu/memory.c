@@ -27,6 +27,23 @@ CUresult vg_current_open(struct CUctx_st **pctx)
 	return vg_ctx_sticky(*pctx);
 }
 
+/*
+ * Whether the thread has a current context usable for new work, for the
+ * calls that act on nothing else of it; takes vg_lock.
+ */
+CUresult vg_current_check(void)
+{
+	struct CUctx_st *ctx;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_lock);
+	r = vg_current_open(&ctx);
+	pthread_mutex_unlock(&vg_lock);
+	return r;
+}
+
 /* cuMemAlloc's allocation, for a @dptr and @bytes already checked. */
 CUresult vg_mem_alloc(CUdeviceptr *dptr, size_t bytes)
 {

@@ -9,25 +9,12 @@
 #include "cudaProfiler.h"
 #include "vg.h"
 
-static CUresult vg_profiler_mark(void)
-{
-	struct CUctx_st *ctx;
-	CUresult r = vg_check_init();
-
-	if (r)
-		return r;
-	pthread_mutex_lock(&vg_lock);
-	r = vg_current_open(&ctx);
-	pthread_mutex_unlock(&vg_lock);
-	return r;
-}
-
 CUresult cuProfilerStart(void)
 {
-	return vg_profiler_mark();
+	return vg_current_check();
 }
 
 CUresult cuProfilerStop(void)
 {
-	return vg_profiler_mark();
+	return vg_current_check();
 }

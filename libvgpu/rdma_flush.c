@@ -12,7 +12,6 @@
 CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
 				    CUflushGPUDirectRDMAWritesScope scope)
 {
-	struct CUctx_st *ctx;
 	CUresult r = vg_check_init();
 
 	if (r)
@@ -21,8 +20,5 @@ CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
 	    (scope != CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER &&
 	     scope != CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES))
 		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&vg_lock);
-	r = vg_current_open(&ctx);
-	pthread_mutex_unlock(&vg_lock);
-	return r;
+	return vg_current_check();
 }

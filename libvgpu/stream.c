@@ -380,14 +380,8 @@ CUresult cuStreamCreateWithPriority(CUstream *ph, unsigned int flags,
 
 CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest)
 {
-	struct CUctx_st *ctx;
-	CUresult r = vg_check_init();
+	CUresult r = vg_current_check();
 
-	if (r)
-		return r;
-	pthread_mutex_lock(&vg_lock);
-	r = vg_current_open(&ctx);
-	pthread_mutex_unlock(&vg_lock);
 	if (r)
 		return r;
 	if (least)

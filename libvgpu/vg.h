@@ -451,6 +451,7 @@ bool vg_occupancy_smem(const struct vgpu_info *info,
 
 /* memory.c: the allocation calls, and their bodies for the first ABI's */
 CUresult vg_current_open(struct CUctx_st **pctx);
+CUresult vg_current_check(void);
 CUresult vg_mem_alloc(CUdeviceptr *dptr, size_t bytes);
 CUresult vg_mem_alloc_pitch(CUdeviceptr *dptr, size_t *pitch, size_t width,
 			    size_t height, unsigned int element_size);
