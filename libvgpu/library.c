@@ -448,7 +448,7 @@ CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
 	return count ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
-/* The first @n kernels, in the order of the image. */
+/* The first @n kernels, in the order of the image (none is no error). */
 CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int n,
 				   CUlibrary lib)
 {
@@ -457,7 +457,7 @@ CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int n,
 
 	if (r)
 		return r;
-	if (!kernels || !n)
+	if (!kernels)
 		r = CUDA_ERROR_INVALID_VALUE;
 	for (i = 0; !r && i < n && i < lib->img->nkernels; i++)
 		kernels[i] = &lib->kernels[i];

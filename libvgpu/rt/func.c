@@ -11,17 +11,8 @@
 /* The function of @func's kernel on the thread's device. */
 static cudaError_t rt_func(const void *func, CUfunction *fn)
 {
-	struct rt_kernel *k;
-	cudaError_t e;
-
-	e = rt_enter();
-	if (e)
-		return e;
-	k = rt_kernel_by_stub(func);
-	/* CUDA 13's answer for a function that is no registered kernel. */
-	if (!k)
-		return cudaErrorInvalidResourceHandle;
-	return rt_kernel_function(k, rt_device(), fn);
+	/* CUDA 13's answer for a function that is no kernel. */
+	return rt_function(func, cudaErrorInvalidResourceHandle, fn);
 }
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,

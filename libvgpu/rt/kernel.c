@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Kernels by their stub or handle: names, parameters, the driver's
- * function and the kernel handle (cudaKernel_t, which launches and
- * answers as the stub does), per-device attributes and the deprecated
- * shared memory bank configuration.
+ * Kernels by their stub or handle: which function a stub, a runtime
+ * kernel handle or a library's kernel names (rt_function), their names,
+ * parameters, the driver's function and the kernel handle (cudaKernel_t,
+ * which launches and answers as the stub does), per-device attributes and
+ * the deprecated shared memory bank configuration.
  */
 #include "rt.h"
 #include "rt_abi.h"
+
+static bool rt_library_kernel(const void *func);
 
 cudaError_t cudaFuncGetName(const char **name, const void *func)
 {
@@ -14,6 +17,8 @@ cudaError_t cudaFuncGetName(const char **name, const void *func)
 
 	if (!name)
 		return rt_ret(cudaErrorInvalidValue);
+	if (rt_library_kernel(func))
+		return rt_ret_cu(cuKernelGetName(name, (CUkernel)func));
 	k = rt_kernel_by_stub(func);
 	if (!k)
 		return rt_ret(cudaErrorInvalidResourceHandle);
@@ -22,19 +27,34 @@ cudaError_t cudaFuncGetName(const char **name, const void *func)
 	return cudaSuccess;
 }
 
-/* The function of @func's kernel on the thread's device, loaded there. */
-static cudaError_t rt_kernel_fn(const void *func, cudaError_t unknown,
-				CUfunction *fn)
+/*
+ * A kernel the runtime can name: a registered stub or its handle, or a
+ * kernel of a library (cudaLibraryGetKernel's handle, which the driver
+ * checks without reading through it).
+ */
+static bool rt_library_kernel(const void *func)
+{
+	CUlibrary lib;
+
+	return func && cuKernelGetLibrary(&lib, (CUkernel)func) ==
+		       CUDA_SUCCESS;
+}
+
+cudaError_t rt_function(const void *func, cudaError_t unknown,
+			CUfunction *fn)
 {
 	struct rt_kernel *k = rt_kernel_by_stub(func);
 	cudaError_t e;
 
-	if (!k)
+	if (!k && !rt_library_kernel(func))
 		return unknown;
 	e = rt_enter();
 	if (e)
 		return e;
-	return rt_kernel_function(k, rt_device(), fn);
+	if (k)
+		return rt_kernel_function(k, rt_device(), fn);
+	/* The library loads into the current context at the first ask. */
+	return rt_error(cuKernelGetFunction(fn, (CUkernel)func));
 }
 
 cudaError_t cudaFuncGetParamInfo(const void *func, size_t index,
@@ -45,7 +65,7 @@ cudaError_t cudaFuncGetParamInfo(const void *func, size_t index,
 
 	if (!offset || !size)
 		return rt_ret(cudaErrorInvalidValue);
-	e = rt_kernel_fn(func, cudaErrorInvalidResourceHandle, &fn);
+	e = rt_function(func, cudaErrorInvalidResourceHandle, &fn);
 	if (e)
 		return rt_ret(e);
 	return rt_ret_cu(cuFuncGetParamInfo(fn, index, offset, size));
@@ -55,7 +75,7 @@ cudaError_t cudaFuncGetParamInfo(const void *func, size_t index,
 cudaError_t cudaGetFuncBySymbol(cudaFunction_t *function, const void *symbol)
 {
 	CUfunction fn;
-	cudaError_t e = rt_kernel_fn(symbol, cudaErrorInvalidDeviceFunction,
+	cudaError_t e = rt_function(symbol, cudaErrorInvalidDeviceFunction,
 				     &fn);
 
 	if (e)
@@ -107,7 +127,7 @@ cudaError_t cudaFuncSetSharedMemConfig(const void *func,
 				       enum cudaSharedMemConfig config)
 {
 	CUfunction fn;
-	cudaError_t e = rt_kernel_fn(func, cudaErrorInvalidResourceHandle,
+	cudaError_t e = rt_function(func, cudaErrorInvalidResourceHandle,
 				     &fn);
 
 	if (e)

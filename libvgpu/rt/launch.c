@@ -68,7 +68,7 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *host_fun)
 	return cudaSuccess;
 }
 
-static cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block,
+static cudaError_t rt_launch(const void *func, dim3 grid, dim3 block,
 			     void **args, size_t shared_mem,
 			     cudaStream_t stream, bool cooperative)
 {
@@ -82,12 +82,7 @@ static cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block,
 	 * threads or too much shared memory) as the driver does,
 	 * cudaErrorInvalidValue: no cudaErrorInvalidConfiguration any more.
 	 */
-	if (!k)
-		return cudaErrorInvalidResourceHandle;
-	e = rt_enter();
-	if (e)
-		return e;
-	e = rt_kernel_function(k, rt_device(), &fn);
+	e = rt_function(func, cudaErrorInvalidResourceHandle, &fn);
 	if (e)
 		return e;
 	smem = (unsigned int)shared_mem;
@@ -104,7 +99,7 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block,
 			       void **args, size_t shared_mem,
 			       cudaStream_t stream)
 {
-	return rt_ret(rt_launch((struct rt_kernel *)kernel, grid, block, args,
+	return rt_ret(rt_launch((const void *)kernel, grid, block, args,
 				shared_mem, stream, false));
 }
 
@@ -123,7 +118,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block,
 			     void **args, size_t shared_mem,
 			     cudaStream_t stream)
 {
-	return rt_ret(rt_launch(rt_kernel_by_stub(func), grid, block, args,
+	return rt_ret(rt_launch(func, grid, block, args,
 				shared_mem, stream, false));
 }
 
@@ -141,7 +136,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid,
 					dim3 block, void **args,
 					size_t shared_mem, cudaStream_t stream)
 {
-	return rt_ret(rt_launch(rt_kernel_by_stub(func), grid, block, args,
+	return rt_ret(rt_launch(func, grid, block, args,
 				shared_mem, stream, true));
 }
 
@@ -160,34 +155,35 @@ _Static_assert(sizeof(cudaLaunchAttribute) == sizeof(CUlaunchAttribute) &&
 	       offsetof(CUlaunchAttribute, value),
 	       "the runtime's launch attributes are the driver's");
 
-/* A launch with attributes; their IDs and values are the driver's. */
+/* The attributes' IDs and values are the driver's. */
+void rt_launch_config(const cudaLaunchConfig_t *config, CUlaunchConfig *c)
+{
+	c->gridDimX = config->gridDim.x;
+	c->gridDimY = config->gridDim.y;
+	c->gridDimZ = config->gridDim.z;
+	c->blockDimX = config->blockDim.x;
+	c->blockDimY = config->blockDim.y;
+	c->blockDimZ = config->blockDim.z;
+	c->sharedMemBytes = (unsigned int)config->dynamicSmemBytes;
+	c->hStream = (CUstream)config->stream;
+	c->attrs = (CUlaunchAttribute *)config->attrs;
+	c->numAttrs = config->numAttrs;
+}
+
+/* A launch with attributes. */
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
 				const void *func, void **args)
 {
-	struct rt_kernel *k = rt_kernel_by_stub(func);
 	CUlaunchConfig c;
 	CUfunction fn;
 	cudaError_t e;
 
 	if (!config)
 		return rt_ret(cudaErrorInvalidValue);
-	if (!k)
-		return rt_ret(cudaErrorInvalidResourceHandle);
-	e = rt_enter();
-	if (e == cudaSuccess)
-		e = rt_kernel_function(k, rt_device(), &fn);
+	e = rt_function(func, cudaErrorInvalidResourceHandle, &fn);
 	if (e)
 		return rt_ret(e);
-	c.gridDimX = config->gridDim.x;
-	c.gridDimY = config->gridDim.y;
-	c.gridDimZ = config->gridDim.z;
-	c.blockDimX = config->blockDim.x;
-	c.blockDimY = config->blockDim.y;
-	c.blockDimZ = config->blockDim.z;
-	c.sharedMemBytes = (unsigned int)config->dynamicSmemBytes;
-	c.hStream = (CUstream)config->stream;
-	c.attrs = (CUlaunchAttribute *)config->attrs;
-	c.numAttrs = config->numAttrs;
+	rt_launch_config(config, &c);
 	return rt_ret_cu(cuLaunchKernelEx(&c, fn, args, NULL));
 }
 

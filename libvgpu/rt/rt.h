@@ -77,6 +77,14 @@ struct rt_kernel {
  */
 struct rt_kernel *rt_kernel_by_stub(const void *host_fun);
 /*
+ * The function @func names on the thread's device, in its current
+ * context, loading its module first if needed: a host stub, a runtime
+ * kernel handle or a library's kernel (kernel.c). @unknown for anything
+ * else, before the device is looked at. Enters the runtime.
+ */
+cudaError_t rt_function(const void *func, cudaError_t unknown,
+			CUfunction *fn);
+/*
  * The kernel's function in the current context of device @dev, loading
  * its module there first if needed. Call after rt_enter().
  */
@@ -93,6 +101,8 @@ cudaError_t rt_var_address(const void *host_var, int dev, CUdeviceptr *dptr,
  * link wrapper carries into one module of the current context (rdc.c).
  */
 cudaError_t rt_rdc_load(const void *const *fatbins, CUmodule *mod);
+/* The driver's form of a launch configuration (launch.c). */
+void rt_launch_config(const cudaLaunchConfig_t *config, CUlaunchConfig *c);
 /* Forgets the modules loaded on @dev (its primary context was reset). */
 void rt_forget_device(int dev);
 

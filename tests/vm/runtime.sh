@@ -28,7 +28,10 @@
 #                 async and between "peers" of one device;
 #   rt_calls      the smaller calls: choosing and initialising a device,
 #                 kernel names, parameters and handles, stream ids and
-#                 attributes, shared memory configurations, profiler.
+#                 attributes, shared memory configurations, profiler;
+#   rt_library    library management: PTX loaded at run time, its kernels
+#                 launched by handle, its variables; notifications and
+#                 cluster occupancy.
 #
 # Each program's output is then held to what the same program printed on an
 # H100 with NVIDIA's runtime (tests/samples/rt/ref/h100_NAME.log). The lines
@@ -49,9 +52,9 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0
 fail=0
-echo "1..12"
+echo "1..13"
 for s in rt_vectoradd rt_streams rt_fault rt_assert rt_interop rt_ptds \
-	rt_noptx rt_rdc rt_rdc_dlink rt_misc rt_memory3d rt_calls; do
+	rt_noptx rt_rdc rt_rdc_dlink rt_misc rt_memory3d rt_calls rt_library; do
 	n=$((n + 1))
 	out=$(build/samples/rt/$s 2>&1)
 	status=$?
