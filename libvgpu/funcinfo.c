@@ -48,14 +48,14 @@ CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod)
 	return CUDA_SUCCESS;
 }
 
-/* The first @n functions, in the order of the image. */
+/* The first @n functions, in the order of the image (none is no error). */
 CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int n,
 				    CUmodule mod)
 {
 	unsigned int i;
 	CUresult r;
 
-	if (!functions || !n)
+	if (!functions)
 		return CUDA_ERROR_INVALID_VALUE;
 	r = vg_module_enter(mod);
 	if (r)
