@@ -66,7 +66,10 @@ SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samp
 # rt_interop also calls the driver API: it links the toolkit's stub
 # libcuda.so and runs on vgpu's libcuda.so.1.
 RT_SAMPLE_LIBS_rt_interop = -L$(dir $(CUDA_STUB)) -lcuda
+# Host threads: rt_ptds's workers, rt_callback's, rt_async's gate.
 RT_SAMPLE_LIBS_rt_ptds := -lpthread
+RT_SAMPLE_LIBS_rt_async := -lpthread
+RT_SAMPLE_LIBS_rt_callback := -lpthread
 RT_SAMPLE_ARCH := arch=compute_75,code=compute_75
 # rt_noptx is built with machine code only, which vgpu cannot run.
 RT_SAMPLE_ARCH_rt_noptx := arch=compute_75,code=sm_75

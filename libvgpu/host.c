@@ -247,7 +247,13 @@ static CUresult vg_host_add(void *p, size_t bytesize, unsigned int flags,
 	for (o = vg_hosts; o; o = o->next) {
 		if ((uintptr_t)p < o->ptr + o->size &&
 		    o->ptr < (uintptr_t)p + bytesize) {
-			r = CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+			/*
+			 * Memory cuMemHostAlloc made is no memory of the
+			 * program's to register: an H100 refuses it as an
+			 * invalid value, not as registered already.
+			 */
+			r = o->allocated ? CUDA_ERROR_INVALID_VALUE :
+				CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
 			goto out;
 		}
 	}

@@ -29,6 +29,11 @@ struct vg_imgfile {
 #define VG_IMGFILE_PRINTF 1u
 /* A line per instruction (struct vg_jit_src), then the file names. */
 #define VG_IMGFILE_LINES 2u
+/*
+ * Data relocations (vg_jit_image.data_relocs), last: their count as a
+ * uint64_t, then the offsets.
+ */
+#define VG_IMGFILE_DATA_RELOCS 4u
 #define VG_FILES_MAX 4096u
 
 /* Each kernel: this, its parameters, then its name. */
@@ -141,7 +146,8 @@ int vg_image_save(const struct vg_jit_image *img, const char *magic,
 	h.nvars = img->nvars;
 	h.nrelocs = img->nrelocs;
 	h.flags = (img->has_printf ? VG_IMGFILE_PRINTF : 0) |
-		  (img->src ? VG_IMGFILE_LINES : 0);
+		  (img->src ? VG_IMGFILE_LINES : 0) |
+		  (img->ndata_relocs ? VG_IMGFILE_DATA_RELOCS : 0);
 	h.nfiles = img->src ? img->nfiles : 0;
 	size = sizeof(h) + vg_pad8(key_len) +
 		vg_pad8((size_t)img->ninsns * sizeof(struct vgpu_insn)) +
@@ -159,6 +165,8 @@ int vg_image_save(const struct vg_jit_image *img, const char *magic,
 		for (i = 0; i < img->nfiles; i++)
 			size += 8 + vg_pad8(strlen(img->files[i]));
 	}
+	if (img->ndata_relocs)
+		size += 8 + (size_t)img->ndata_relocs * sizeof(uint64_t);
 	o.p = calloc(1, size);
 	if (!o.p)
 		return -1;
@@ -199,6 +207,12 @@ int vg_image_save(const struct vg_jit_image *img, const char *magic,
 			vg_put(&o, &n, sizeof(n));
 			vg_put(&o, img->files[i], n);
 		}
+	}
+	if (img->ndata_relocs) {
+		uint64_t n = img->ndata_relocs;
+
+		vg_put(&o, &n, sizeof(n));
+		vg_put(&o, img->data_relocs, n * sizeof(uint64_t));
 	}
 	h.checksum = vg_imgfile_sum(o.p, size);
 	memcpy(o.p + offsetof(struct vg_imgfile, checksum), &h.checksum,
@@ -347,7 +361,8 @@ static void vg_check_header(struct vg_in *in, const struct vg_imgfile *h)
 	else if (h->global_bytes > VG_GLOBALS_MAX ||
 		 h->init_bytes > h->global_bytes)
 		vg_bad(in, "bad global block size", h->global_bytes);
-	else if (h->flags & ~(VG_IMGFILE_PRINTF | VG_IMGFILE_LINES))
+	else if (h->flags & ~(VG_IMGFILE_PRINTF | VG_IMGFILE_LINES |
+			      VG_IMGFILE_DATA_RELOCS))
 		vg_bad(in, "unknown flags", h->flags);
 	else if (h->nfiles > VG_FILES_MAX ||
 		 (h->nfiles && !(h->flags & VG_IMGFILE_LINES)))
@@ -394,6 +409,35 @@ static void vg_read_lines(struct vg_in *in, const struct vg_imgfile *h,
 	}
 }
 
+/* Each relocation is a whole 64-bit value inside the global block. */
+static void vg_read_data_relocs(struct vg_in *in, const struct vg_imgfile *h,
+				struct vg_jit_image *img)
+{
+	const uint64_t *n = vg_take(in, sizeof(*n));
+	const void *offs;
+	uint32_t i;
+
+	if (!n || !*n || *n > h->global_bytes / 8) {
+		vg_bad(in, "bad data relocation count", n ? *n : 0);
+		return;
+	}
+	offs = vg_take(in, *n * sizeof(uint64_t));
+	img->data_relocs = malloc(*n * sizeof(uint64_t));
+	if (!offs || !img->data_relocs) {
+		if (!in->failed)
+			vg_bad(in, "out of memory for data relocations", *n);
+		return;
+	}
+	memcpy(img->data_relocs, offs, *n * sizeof(uint64_t));
+	img->ndata_relocs = (uint32_t)*n;
+	for (i = 0; i < img->ndata_relocs; i++)
+		if (img->data_relocs[i] > h->global_bytes - 8) {
+			vg_bad(in, "data relocation outside the global block at",
+			       img->data_relocs[i]);
+			return;
+		}
+}
+
 static void vg_read_body(struct vg_in *in, const struct vg_imgfile *h,
 			 struct vg_jit_image *img)
 {
@@ -436,6 +480,8 @@ static void vg_read_body(struct vg_in *in, const struct vg_imgfile *h,
 	memcpy(img->globals, init, h->init_bytes);
 	if (h->flags & VG_IMGFILE_LINES)
 		vg_read_lines(in, h, img);
+	if ((h->flags & VG_IMGFILE_DATA_RELOCS) && !in->failed)
+		vg_read_data_relocs(in, h, img);
 	if (!in->failed && in->off != in->len)
 		vg_bad(in, "bytes left over at", in->off);
 }

@@ -151,6 +151,13 @@ static CUresult vg_module_globals(struct CUctx_st *ctx, struct CUmod_st *mod)
 	mod->globals = a.va;
 	for (i = 0; i < img->nrelocs; i++)
 		img->insns[img->relocs[i]].imm += a.va;
+	for (i = 0; i < img->ndata_relocs; i++) {
+		uint64_t v;
+
+		memcpy(&v, img->globals + img->data_relocs[i], 8);
+		v += a.va;
+		memcpy(img->globals + img->data_relocs[i], &v, 8);
+	}
 	/* Its kernels print to the context's FIFO, once there is one. */
 	if (img->has_printf && ctx->printf_fifo)
 		memcpy(img->globals + img->printf_off, &ctx->printf_fifo, 8);

@@ -106,6 +106,13 @@ struct vg_jit_image {
 	uint32_t *relocs;
 	uint32_t nrelocs;
 	/*
+	 * Offsets in the global block of 64-bit values that are offsets in
+	 * the block (variables' addresses in initializers): the loader adds
+	 * the block's device address to each before copying it in.
+	 */
+	uint64_t *data_relocs;
+	uint32_t ndata_relocs;
+	/*
 	 * Source lines, when the PTX carries them (nvcc -lineinfo, -G): one
 	 * entry per instruction, and the file names; else NULL and 0.
 	 */

@@ -56,6 +56,19 @@ struct ptx_init_func {
 };
 
 /*
+ * A module variable's address in a variable's initializer ("= x",
+ * "= generic(x)+8"): the variable's address plus @addend fills the 64-bit
+ * element at byte @offset. The global block's address is known only when
+ * a context loads the module, so the lowering writes the variable's offset
+ * in the block and the loader adds the block's address (data relocations).
+ */
+struct ptx_init_var {
+	uint64_t offset;
+	uint32_t var;		/* ptx_module.vars[] */
+	int64_t addend;
+};
+
+/*
  * A variable: module scope (.global, .const, .extern .shared), function
  * scope (.shared, .local, .param of a call sequence), or a parameter or
  * return value of a function.
@@ -76,6 +89,8 @@ struct ptx_var {
 	uint64_t init_bytes;	/* may be less than the size: the rest is 0 */
 	struct ptx_init_func *init_funcs;	/* functions named in @init */
 	uint32_t ninit_funcs;
+	struct ptx_init_var *init_vars;		/* variables named in @init */
+	uint32_t ninit_vars;
 };
 
 /* A register, after ranges (%r<11>) are expanded: one entry each. */

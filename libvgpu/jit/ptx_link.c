@@ -383,6 +383,9 @@ static int vg_find_uses(struct vg_link *l, unsigned int i)
 	for (k = 0; k < m->nvars; k++)
 		for (o = 0; o < m->vars[k].ninit_funcs; o++)
 			l->called[i][m->vars[k].init_funcs[o].func] = true;
+	for (k = 0; k < m->nvars; k++)
+		for (o = 0; o < m->vars[k].ninit_vars; o++)
+			l->used[i][m->vars[k].init_vars[o].var] = true;
 	for (f = 0; f < m->nfuncs; f++) {
 		const struct ptx_func *fn = &m->funcs[f];
 

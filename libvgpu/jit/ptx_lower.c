@@ -20,12 +20,15 @@
 /* --- layout ---------------------------------------------------------------- */
 
 /*
- * Copies @v's initializer to @dst (its place in a bank), with the
- * addresses of the functions it names.
+ * Copies @v's initializer to its place in the global block, at @at, with
+ * the addresses of the functions it names, and the offsets in the block of
+ * the variables it names, each a data relocation of @img for the loader.
  */
-static int ptx_write_init(struct ptx_lower *pl, uint8_t *dst, const struct ptx_var *v)
+static int ptx_write_init(struct ptx_lower *pl, struct vg_jit_image *img,
+			  uint64_t at, const struct ptx_var *v)
 {
 	uint64_t size = ptx_var_size(v), elem = ptx_type_bits(v->type) / 8;
+	uint8_t *dst = img->globals + at;
 	uint32_t i, b;
 
 	if (v->init)
@@ -40,6 +43,23 @@ static int ptx_write_init(struct ptx_lower *pl, uint8_t *dst, const struct ptx_v
 		addr >>= f->shift;
 		for (b = 0; b < elem && b < 8 && f->offset + b < size; b++)
 			dst[f->offset + b] = (uint8_t)(addr >> (8 * b));
+	}
+	for (i = 0; i < v->ninit_vars; i++) {
+		const struct ptx_init_var *x = &v->init_vars[i];
+		uint64_t addr = pl->modvars[x->var].offset + (uint64_t)x->addend;
+		uint64_t *r;
+
+		/* The parser let only 64-bit elements name a variable. */
+		if (x->offset + 8 > size)
+			return ptx_error(pl, v->pos, "'%s': an address past its end",
+					 v->name);
+		memcpy(dst + x->offset, &addr, 8);
+		r = realloc(img->data_relocs,
+			    (img->ndata_relocs + 1) * sizeof(*r));
+		if (!r)
+			return ptx_out_of_memory(pl);
+		img->data_relocs = r;
+		r[img->ndata_relocs++] = at + x->offset;
 	}
 	return 0;
 }
@@ -175,7 +195,7 @@ static int ptx_layout_module(struct ptx_lower *pl, struct vg_jit_image *img)
 		const struct ptx_var *v = &m->vars[i];
 
 		if ((v->space == PTX_S_GLOBAL || v->space == PTX_S_CONST) &&
-		    ptx_write_init(pl, img->globals + pl->modvars[i].offset, v))
+		    ptx_write_init(pl, img, pl->modvars[i].offset, v))
 			return -1;
 	}
 	return 0;
@@ -507,6 +527,7 @@ void vg_jit_free(struct vg_jit_image *img)
 	free(img->insns);
 	free(img->globals);
 	free(img->relocs);
+	free(img->data_relocs);
 	free(img);
 }
 

@@ -58,6 +58,9 @@ struct ptx_init_ref {
 	uint32_t var;
 	uint64_t offset;
 	uint8_t shift;
+	bool masked;		/* 0xFF00(name): a byte of the address */
+	bool generic;		/* generic(name): a variable's, not a function's */
+	int64_t addend;		/* name+N: a variable's */
 };
 
 struct ptx_parser {
@@ -174,6 +177,7 @@ static void ptx_vars_free(struct ptx_var *v, uint32_t n)
 		free(v[i].name);
 		free(v[i].init);
 		free(v[i].init_funcs);
+		free(v[i].init_vars);
 	}
 	free(v);
 }
@@ -676,10 +680,12 @@ static uint64_t ptx_init_bits(enum ptx_type t, uint64_t v, uint32_t fw)
 }
 
 /*
- * A function's address as an initializer: "f" fills a 64-bit element,
- * "0xFF00(f)" (nvcc's form for packed structs) an element with the bits
- * the mask selects. The element holds 0 until the lowering knows the
- * address.
+ * A function's or a variable's address as an initializer: "f" or "x"
+ * fills a 64-bit element, "0xFF00(f)" (nvcc's form for packed structs) an
+ * element with the bits the mask selects, "generic(x)" and "x+8" a
+ * variable's address (and past it). The element holds 0 until the
+ * lowering knows the address; which kind the name is, is known once all
+ * names are (ptx_resolve_inits).
  */
 static void ptx_parse_init_func(struct ptx_parser *p, struct ptx_var *v,
 				struct ptx_init *ini, struct ptx_pos pos,
@@ -687,9 +693,13 @@ static void ptx_parse_init_func(struct ptx_parser *p, struct ptx_var *v,
 {
 	struct ptx_init_ref *r;
 	uint8_t shift = 0;
+	bool generic = false;
 
-	if (!mask && ptx_tok_is(&p->tok, PTX_TK_WORD, "generic"))
-		ptx_fail(p, pos, "addresses of variables in initializers are not supported");
+	if (!mask && ptx_tok_is(&p->tok, PTX_TK_WORD, "generic")) {
+		ptx_next(p);
+		ptx_expect(p, '(');
+		generic = true;
+	}
 	if (mask) {
 		while (shift < 64 && !(mask >> shift & 1))
 			shift++;
@@ -710,9 +720,21 @@ static void ptx_parse_init_func(struct ptx_parser *p, struct ptx_var *v,
 	r->var = (uint32_t)(v - p->m->vars);
 	r->offset = v->init_bytes;
 	r->shift = shift;
+	r->masked = mask != 0;
+	r->generic = generic;
 	ptx_next(p);
-	if (mask)
+	if (mask || generic)
 		ptx_expect(p, ')');
+	if (!mask && ptx_accept(p, '+')) {
+		uint64_t n;
+
+		if (ptx_number(p, &p->tok, &n))
+			ptx_expected(p, "an integer");
+		/* An offset past a function's address is refused later. */
+		r = &p->init_refs[p->ninit_refs - 1];
+		r->addend = (int64_t)n;
+		ptx_next(p);
+	}
 	ptx_init_put(p, v, ini, 0, pos);
 }
 
@@ -1652,8 +1674,24 @@ static void ptx_resolve_inits(struct ptx_parser *p)
 
 		if (!e || e->kind != PTX_N_SYM)
 			ptx_fail(p, r->pos, "unknown symbol '%s'", r->name);
+		if (e->sym.kind == PTX_SYM_MODVAR) {
+			const struct ptx_var *x = &p->m->vars[e->sym.index];
+			struct ptx_init_var *iv;
+
+			if (r->masked)
+				ptx_fail(p, r->pos, "a variable's address cannot fill part of an element");
+			if (x->space != PTX_S_GLOBAL && x->space != PTX_S_CONST)
+				ptx_fail(p, r->pos, "only .global and .const variables have addresses for initializers");
+			iv = ptx_push(p, v->init_vars, v->ninit_vars);
+			iv->offset = r->offset;
+			iv->var = e->sym.index;
+			iv->addend = r->addend;
+			continue;
+		}
 		if (e->sym.kind != PTX_SYM_FUNC)
-			ptx_fail(p, r->pos, "addresses of variables in initializers are not supported");
+			ptx_fail(p, r->pos, "'%s' has no address for an initializer", r->name);
+		if (r->generic || r->addend)
+			ptx_fail(p, r->pos, "'%s': a function's address stands alone", r->name);
 		f = ptx_push(p, v->init_funcs, v->ninit_funcs);
 		f->offset = r->offset;
 		f->func = e->sym.index;

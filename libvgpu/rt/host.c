@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Page-locking memory the program already has (cudaHostRegister) and the
- * device's address of page-locked memory (cudaHostGetDevicePointer).
+ * Page-locking memory the program already has (cudaHostRegister), the
+ * device's address of page-locked memory (cudaHostGetDevicePointer) and the
+ * flags it was made with (cudaHostGetFlags).
  */
 #include "rt.h"
 
@@ -49,5 +50,22 @@ cudaError_t cudaHostGetDevicePointer(void **dev_ptr, void *host_ptr,
 	e = rt_ret_cu(cuMemHostGetDevicePointer(&p, host_ptr, 0));
 	if (e == cudaSuccess)
 		*dev_ptr = (void *)(uintptr_t)p;
+	return e;
+}
+
+cudaError_t cudaHostGetFlags(unsigned int *flags, void *host_ptr)
+{
+	unsigned int f = 0;
+	cudaError_t e;
+
+	if (!flags || !host_ptr)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_enter();
+	if (e)
+		return rt_ret(e);
+	/* What cudaHostAlloc or cudaHostRegister gave the driver. */
+	e = rt_ret_cu(cuMemHostGetFlags(&f, host_ptr));
+	if (e == cudaSuccess)
+		*flags = f;
 	return e;
 }

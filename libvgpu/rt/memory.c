@@ -59,10 +59,14 @@ cudaError_t cudaHostAlloc(void **host_ptr, size_t size, unsigned int flags)
 		*host_ptr = NULL;
 		return cudaSuccess;
 	}
-	/* Under unified addressing page-locked memory is always portable
-	 * and mapped, whatever the flags say. */
+	/*
+	 * Under unified addressing page-locked memory is always portable
+	 * and mapped, whatever the flags say. cudaHostGetFlags then reads
+	 * back cudaHostAllocMapped and never cudaHostAllocPortable, as on an
+	 * H100: the flag that changes nothing is left out.
+	 */
 	return rt_ret_cu(cuMemHostAlloc(host_ptr, size,
-					flags | CU_MEMHOSTALLOC_PORTABLE |
+					(flags & ~(unsigned int)cudaHostAllocPortable) |
 					CU_MEMHOSTALLOC_DEVICEMAP));
 }
 

@@ -386,6 +386,9 @@ static void host_alloc(void)
 	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(back, d, 100));
 	CHECK(back[0] == 0x3c && back[99] == 0x3c);
 	CHECK_RES(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, cuMemHostUnregister(p));
+	/* The driver's memory is not the program's to register (an H100). */
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostRegister(p, 64, 0));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostRegister(p + 4096, 100, 0));
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFreeHost(p + 4096));
 	CHECK_RES(CUDA_SUCCESS, cuMemFreeHost(p));
 	/* Unmapped: msync() finds nothing there any more. */

@@ -171,7 +171,9 @@ static void crafted_headers_refused(void)
 		{ H_INIT, 8, 1ULL << 40, "bad global block size" },
 		{ H_PRINTF, 8, 12, "printf FIFO address outside" },
 		{ H_PRINTF, 8, 1ULL << 40, "printf FIFO address outside" },
-		{ H_FLAGS, 4, 4, "unknown flags" },
+		{ H_FLAGS, 4, 8, "unknown flags" },
+		/* Data relocations said to follow, and none do. */
+		{ H_FLAGS, 4, 4, "truncated" },
 		{ H_FLAGS + 4, 4, 1, "bad file count" },
 		{ H_KEY, 8, ~0ULL, "truncated" },
 		{ H_KEY, 8, 4, "another JIT version" },
@@ -772,8 +774,57 @@ static void lines_round_trip(void)
 	vg_jit_free(img);
 }
 
+/*
+ * A table of addresses of variables (nvcc's string tables): each element
+ * holds the variable's offset in the global block, a data relocation the
+ * loader completes, and the relocations survive the trip; a relocation
+ * outside the block is refused.
+ */
+static void data_relocations_round_trip(void)
+{
+	static const char text[] =
+		".version 9.0\n.target sm_75\n.address_size 64\n"
+		".global .align 1 .b8 s[3] = {104, 105};\n"
+		".global .align 1 .b8 t[2] = {33};\n"
+		".global .align 8 .u64 names[3] = {generic(s), generic(t)+1, 7};\n"
+		".visible .entry k(.param .u64 k_param_0)\n{\n"
+		"\t.reg .b64 %rd<3>;\n"
+		"\tld.param.u64 %rd1, [k_param_0];\n"
+		"\tld.global.u64 %rd2, [names];\n"
+		"\tst.global.u64 [%rd1], %rd2;\n\tret;\n}\n";
+	struct vg_jit_image *img = compile(text), *back = NULL;
+	uint64_t v[3], at;
+	unsigned char *buf;
+	size_t len;
+	char err[256];
+
+	CHECK(img->nvars == 3 && img->ndata_relocs == 2);
+	at = img->vars[2].offset;
+	CHECK(img->data_relocs[0] == at && img->data_relocs[1] == at + 8);
+	memcpy(v, img->globals + at, sizeof(v));
+	CHECK(v[0] == img->vars[0].offset && v[1] == img->vars[1].offset + 1 &&
+	      v[2] == 7);
+	REQUIRE_RES(0, vg_modfile_save(img, &buf, &len));
+	REQUIRE_RES(0, vg_modfile_load(buf, len, &back, err, sizeof(err)));
+	CHECK(back->ndata_relocs == 2 &&
+	      !memcmp(back->data_relocs, img->data_relocs, 2 * sizeof(uint64_t)));
+	CHECK(!memcmp(back->globals, img->globals, img->global_bytes));
+	vg_jit_free(back);
+	free(buf);
+
+	/* The last relocation moved past the block, the checksum redone. */
+	img->data_relocs[1] = img->global_bytes - 4;
+	REQUIRE_RES(0, vg_modfile_save(img, &buf, &len));
+	back = NULL;
+	CHECK(vg_modfile_load(buf, len, &back, err, sizeof(err)) == -1 && !back);
+	CHECK(strstr(err, "data relocation outside the global block") != NULL);
+	free(buf);
+	vg_jit_free(img);
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(lines_round_trip),
+	TAP_TEST(data_relocations_round_trip),
 	TAP_TEST(module_round_trip),
 	TAP_TEST(damaged_files_refused),
 	TAP_TEST(crafted_headers_refused),

@@ -660,6 +660,34 @@ static void function_addresses_in_initializers(void)
 	ptx_free(m);
 }
 
+/*
+ * Variables named in initializers (nvcc's tables of string pointers,
+ * "generic($str)"): the element holds 0, and each name is kept with its
+ * offset and what is added to its address.
+ */
+static void variable_addresses_in_initializers(void)
+{
+	struct ptx_module *m = parse_ok(HDR
+		".global .align 1 .b8 s[3] = {104, 105};\n"
+		".const .align 4 .u32 c[4];\n"
+		".global .align 8 .u64 names[4] = {generic(s), 0, c+8, generic(s)+1};\n"
+		".global .align 8 .u64 one = s;\n");
+	static const uint8_t zero[32];
+	struct ptx_var *v = m->vars;
+
+	CHECK(m->nvars == 4);
+	CHECK(v[2].init_bytes == 32 && !memcmp(v[2].init, zero, 32));
+	CHECK(v[2].ninit_funcs == 0 && v[2].ninit_vars == 3);
+	CHECK(v[2].init_vars[0].offset == 0 && v[2].init_vars[0].var == 0 &&
+	      v[2].init_vars[0].addend == 0);
+	CHECK(v[2].init_vars[1].offset == 16 && v[2].init_vars[1].var == 1 &&
+	      v[2].init_vars[1].addend == 8);
+	CHECK(v[2].init_vars[2].offset == 24 && v[2].init_vars[2].var == 0 &&
+	      v[2].init_vars[2].addend == 1);
+	CHECK(v[3].ninit_vars == 1 && v[3].init_vars[0].var == 0);
+	ptx_free(m);
+}
+
 static void global_initializers(void)
 {
 	static const struct {
@@ -947,10 +975,18 @@ static void malformed_input(void)
 		  "5:18: 't': a function's address needs 64-bit elements" },
 		{ HDR ".global .u64 t[2] = {1, nosuch};\n",
 		  "4:25: unknown symbol 'nosuch'" },
-		{ HDR ".global .u32 x;\n.global .u64 p = x;\n",
-		  "5:18: addresses of variables in initializers are not supported" },
-		{ HDR ".global .u32 x;\n.global .u64 p = generic(x)+4;\n",
-		  "5:18: addresses of variables in initializers are not supported" },
+		{ HDR ".shared .u32 x;\n.global .u64 p = x;\n",
+		  "5:18: only .global and .const variables have addresses for initializers" },
+		{ HDR ".global .u32 x;\n.global .u64 p = generic(x;\n",
+		  "5:27: expected ')', found ';'" },
+		{ HDR ".global .u32 x;\n.global .u8 p[2] = {0xFF(x), 0};\n",
+		  "5:26: a variable's address cannot fill part of an element" },
+		{ HDR ".func f() { ret; }\n.global .u64 p = generic(f);\n",
+		  "5:26: 'f': a function's address stands alone" },
+		{ HDR ".func f() { ret; }\n.global .u64 p = f+4;\n",
+		  "5:18: 'f': a function's address stands alone" },
+		{ HDR ".global .u64 p = generic(x)+y;\n",
+		  "4:29: expected a number, found 'y'" },
 		{ HDR ".func f() { ret; }\n.global .u8 p[2] = {0xF0(f), 0};\n",
 		  "5:21: mask must select one byte" },
 		{ HDR ".func f() { ret; }\n.global .u8 p[2] = {0xFF(f, 0};\n",
@@ -1045,6 +1081,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(prototype_then_definition),
 	TAP_TEST(call_prototypes),
 	TAP_TEST(function_addresses_in_initializers),
+	TAP_TEST(variable_addresses_in_initializers),
 	TAP_TEST(global_initializers),
 	TAP_TEST(variable_attributes),
 	TAP_TEST(shared_and_local_in_body),

@@ -31,7 +31,23 @@
 #                 attributes, shared memory configurations, profiler;
 #   rt_library    library management: PTX loaded at run time, its kernels
 #                 launched by handle, its variables; notifications and
-#                 cluster occupancy.
+#                 cluster occupancy;
+#   rt_matmul     matrix multiplication in shared-memory tiles, a kernel
+#                 template for 16x16 and 32x32 tiles, timed with events;
+#   rt_async      copies and a kernel queued on stream 0 while the host
+#                 polls an event; an event held back by a host function;
+#   rt_callback   host threads each driving a stream, with callbacks and
+#                 host functions that check the stream's results, in
+#                 stream order both ways;
+#   rt_priorities stream priorities: the range, streams at either end and
+#                 past them (clamped), work on each;
+#   rt_zerocopy   mapped, portable and write-combined page-locked memory
+#                 and registered malloc'd memory that kernels read and
+#                 write directly; cudaHostGetFlags, pointer attributes;
+#   rt_printf     device printf over every conversion, with widths,
+#                 precisions and flags, from many threads;
+#   rt_templates  a kernel template over int, float, double and a struct,
+#                 with dynamic shared memory of each type.
 #
 # Each program's output is then held to what the same program printed on an
 # H100 with NVIDIA's runtime (tests/samples/rt/ref/h100_NAME.log). The lines
@@ -52,9 +68,12 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0
 fail=0
-echo "1..13"
-for s in rt_vectoradd rt_streams rt_fault rt_assert rt_interop rt_ptds \
-	rt_noptx rt_rdc rt_rdc_dlink rt_misc rt_memory3d rt_calls rt_library; do
+samples="rt_vectoradd rt_streams rt_fault rt_assert rt_interop rt_ptds
+	rt_noptx rt_rdc rt_rdc_dlink rt_misc rt_memory3d rt_calls rt_library
+	rt_matmul rt_async rt_callback rt_priorities rt_zerocopy rt_printf
+	rt_templates"
+echo "1..$(echo $samples | wc -w)"
+for s in $samples; do
 	n=$((n + 1))
 	out=$(build/samples/rt/$s 2>&1)
 	status=$?
