@@ -23,7 +23,20 @@
 #                 launches with attributes, pitched and registered memory,
 #                 stream priorities and callbacks, limits, PCI bus ids,
 #                 device flags, cache preferences, pointer attributes,
-#                 driver entry points, peers.
+#                 driver entry points, peers;
+#   rt_atomics    every atomic intrinsic on int, unsigned, float, double
+#                 and unsigned long long, on global and shared memory;
+#   rt_vote       warp votes, ballots and shuffles, with partial masks in
+#                 divergent branches;
+#   rt_cg         cooperative groups: blocks, static and dynamic tiles,
+#                 coalesced groups, this_grid().sync() in a cooperative
+#                 launch;
+#   rt_occupancy  the occupancy calculator, the header's block size
+#                 suggestions and launches with them, bad inputs;
+#   rt_multicopy  copies and kernels overlapped on several streams;
+#   rt_hyperq     dependent kernel pairs on 16 streams, joined by the
+#                 default stream and by events;
+#   rt_onestream  "CUDA by Example"'s single-stream chunked copies.
 #
 # Each program's output is then held to what the same program printed on an
 # H100 with NVIDIA's runtime (tests/samples/rt/ref/h100_NAME.log). The lines
@@ -44,9 +57,10 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0
 fail=0
-echo "1..10"
+echo "1..17"
 for s in rt_vectoradd rt_streams rt_fault rt_assert rt_interop rt_ptds \
-	rt_noptx rt_rdc rt_rdc_dlink rt_misc; do
+	rt_noptx rt_rdc rt_rdc_dlink rt_misc rt_atomics rt_vote rt_cg \
+	rt_occupancy rt_multicopy rt_hyperq rt_onestream; do
 	n=$((n + 1))
 	out=$(build/samples/rt/$s 2>&1)
 	status=$?
