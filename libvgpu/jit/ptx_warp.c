@@ -7,20 +7,63 @@
 
 #include "ptx_ops.h"
 
-/* An immediate member mask, or the whole warp for a register's. */
+/*
+ * Whether PTX register @reg of the body being lowered holds one constant
+ * wherever it is read: it is written once, by an unguarded mov of an
+ * immediate. nvcc passes every member mask in a register so set, even a
+ * constant one (__ballot_sync(0xffff, p) is "mov.u32 %r9, 65535;" and
+ * then vote.sync with %r9).
+ */
+static bool ptx_reg_constant(const struct ptx_func *fn, uint32_t reg,
+			     int64_t *value)
+{
+	const struct ptx_insn *def = NULL;
+	uint32_t i, k;
+
+	for (i = 0; i < fn->ninsns; i++) {
+		const struct ptx_opnd *d = &fn->insns[i].opnds[0];
+		bool writes = false;
+
+		if (!fn->insns[i].nopnds)
+			continue;
+		if (d->kind == PTX_O_REG)
+			writes = d->reg == reg;
+		else if (d->kind == PTX_O_VEC)
+			for (k = 0; k < d->nvec; k++)
+				writes |= d->vec[k] == (int32_t)reg;
+		if (!writes)
+			continue;
+		if (def)
+			return false;
+		def = &fn->insns[i];
+	}
+	if (!def || strcmp(def->op, "mov") || def->guarded ||
+	    def->nopnds != 2 || def->opnds[1].kind != PTX_O_IMM)
+		return false;
+	*value = def->opnds[1].imm;
+	return true;
+}
+
+/*
+ * An immediate member mask, a register's that holds a constant, or the
+ * whole warp for one computed at run time.
+ */
 static int ptx_mask(struct ptx_lower *pl, const struct ptx_insn *in,
 		    const struct ptx_opnd *o, __u64 *mask)
 {
+	int64_t v;
+
 	if (o->kind == PTX_O_IMM) {
 		*mask = (uint32_t)o->imm;
 		return 0;
 	}
 	if (o->kind == PTX_O_REG) {
 		/*
-		 * Lanes of a mask computed at run time: the ISA names
-		 * members statically, so all the warp's (running) lanes.
+		 * The ISA names members statically: a mask computed at run
+		 * time stands for all the warp's (running) lanes.
 		 */
-		*mask = 0xffffffffU;
+		*mask = ptx_reg_constant(pl->f.fn, o->reg, &v) ? (uint32_t)v :
+			0xffffffffU;
 		return 0;
 	}
 	return ptx_bad(pl, in, "member mask must be a constant or a register");

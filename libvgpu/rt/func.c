@@ -15,6 +15,21 @@ static cudaError_t rt_func(const void *func, CUfunction *fn)
 	return rt_function(func, cudaErrorInvalidResourceHandle, fn);
 }
 
+/*
+ * rt_func() for the occupancy calls, where an H100 answers
+ * cudaErrorInvalidDeviceFunction for a NULL kernel (and
+ * cudaErrorInvalidResourceHandle for a host function, as rt_func does).
+ */
+static cudaError_t rt_occ_func(const void *func, CUfunction *fn)
+{
+	cudaError_t e;
+
+	if (func)
+		return rt_func(func, fn);
+	e = rt_enter();
+	return e ? e : cudaErrorInvalidDeviceFunction;
+}
+
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
 				  const void *func)
 {
@@ -98,7 +113,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
 
 	if (!num_blocks)
 		return rt_ret(cudaErrorInvalidValue);
-	e = rt_func(func, &fn);
+	e = rt_occ_func(func, &fn);
 	if (e)
 		return rt_ret(e);
 	/* cudaOccupancy* flags are CU_OCCUPANCY_*'s. */
@@ -114,6 +129,20 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num_blocks,
 	return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
 		num_blocks, func, block_size, dynamic_smem,
 		cudaOccupancyDefault);
+}
+
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamic_smem,
+						   const void *func,
+						   int num_blocks,
+						   int block_size)
+{
+	CUfunction fn;
+	cudaError_t e = rt_occ_func(func, &fn);
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuOccupancyAvailableDynamicSMemPerBlock(
+		dynamic_smem, fn, num_blocks, block_size));
 }
 
 cudaError_t cudaFuncSetCacheConfig(const void *func,

@@ -1066,6 +1066,73 @@ static void source_lines(void)
 }
 
 /*
+ * nvcc passes a constant member mask in a register set by mov just before
+ * (__ballot_sync(0xffff, p) in divergent code): the vote waits for those
+ * lanes only, and the two halves of the warp vote apart. A register
+ * written twice may hold anything: its mask is the whole warp.
+ */
+static void member_masks_in_registers(void)
+{
+	static const char ptx[] = PTX_HEAD
+		".visible .entry vm(.param .u64 p)\n{\n"
+		"\t.reg .pred %p<3>;\n\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<4>;\n"
+		"\tld.param.u64 %rd1, [p];\n"
+		"\tmov.u32 %r1, %tid.x;\n"
+		"\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+		"\tand.b32 %r2, %r1, 1;\n\tsetp.eq.u32 %p1, %r2, 1;\n"
+		"\tsetp.ge.u32 %p2, %r1, 16;\n"
+		"\t@%p2 bra $L__high;\n"
+		"\tmov.u32 %r3, 65535;\n"
+		"\tvote.sync.ballot.b32 %r4, %p1, %r3;\n"
+		"\tbra.uni $L__out;\n"
+		"$L__high:\n"
+		"\tmov.u32 %r5, -65536;\n"
+		"\tvote.sync.ballot.b32 %r4, %p1, %r5;\n"
+		"$L__out:\n"
+		"\tst.global.u32 [%rd3], %r4;\n\tret;\n}\n";
+	static const char twice[] = PTX_HEAD
+		".visible .entry vt(.param .u64 p)\n{\n"
+		"\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
+		"\tld.param.u64 %rd1, [p];\n"
+		"\tmov.u32 %r1, %tid.x;\n\tsetp.eq.u32 %p1, %r1, 3;\n"
+		"\tmov.u32 %r2, 65535;\n\tadd.s32 %r2, %r2, %r1;\n"
+		"\tvote.sync.ballot.b32 %r3, %p1, %r2;\n"
+		"\tst.global.u32 [%rd1], %r3;\n\tret;\n}\n";
+	uint32_t out[32], masks[2], n = 0, i, bad = 0;
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vg_jit_image *img = NULL;
+	uint64_t p = (uintptr_t)out;
+	char err[256];
+
+	if (vg_jit_compile(ptx, sizeof(ptx) - 1, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		return;
+	}
+	for (i = 0; i < img->ninsns; i++)
+		if (img->insns[i].op == VGPU_OP_VOTE && n < 2)
+			masks[n++] = (uint32_t)img->insns[i].imm;
+	CHECK(n == 2 && masks[0] == 0xffff && masks[1] == 0xffff0000);
+	memset(out, 0xa5, sizeof(out));
+	CHECK(core_run(img->insns, img->ninsns, img->kernels[0].f, 1, 32, &p,
+		       mem, NULL) == VGPU_RUN_DONE);
+	for (i = 0; i < 32; i++)
+		bad += out[i] != (i < 16 ? 0xaaaaU : 0xaaaa0000U);
+	CHECK(bad == 0);
+	vg_jit_free(img);
+
+	img = NULL;
+	if (vg_jit_compile(twice, sizeof(twice) - 1, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		return;
+	}
+	for (i = 0, n = 0; i < img->ninsns; i++)
+		if (img->insns[i].op == VGPU_OP_VOTE)
+			n += img->insns[i].imm == 0xffffffffU;
+	CHECK(n == 1);
+	vg_jit_free(img);
+}
+
+/*
  * %envreg1 and %envreg2 are the high and low halves of a cooperative
  * launch's grid workspace.
  */
@@ -1303,6 +1370,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(source_lines),
 	TAP_TEST(allocated_registers_keep_results),
 	TAP_TEST(declared_registers_are_not_slots),
+	TAP_TEST(member_masks_in_registers),
 	TAP_TEST(environment_registers),
 	TAP_TEST(grid_sync_of_nvcc),
 	TAP_TEST(malloc_and_free_calls),

@@ -47,7 +47,20 @@
 #   rt_printf     device printf over every conversion, with widths,
 #                 precisions and flags, from many threads;
 #   rt_templates  a kernel template over int, float, double and a struct,
-#                 with dynamic shared memory of each type.
+#                 with dynamic shared memory of each type;
+#   rt_atomics    every atomic intrinsic on int, unsigned, float, double
+#                 and unsigned long long, on global and shared memory;
+#   rt_vote       warp votes, ballots and shuffles, with partial masks in
+#                 divergent branches;
+#   rt_cg         cooperative groups: blocks, static and dynamic tiles,
+#                 coalesced groups, this_grid().sync() in a cooperative
+#                 launch;
+#   rt_occupancy  the occupancy calculator, the header's block size
+#                 suggestions and launches with them, bad inputs;
+#   rt_multicopy  copies and kernels overlapped on several streams;
+#   rt_hyperq     dependent kernel pairs on 16 streams, joined by the
+#                 default stream and by events;
+#   rt_onestream  "CUDA by Example"'s single-stream chunked copies.
 #
 # Each program's output is then held to what the same program printed on an
 # H100 with NVIDIA's runtime (tests/samples/rt/ref/h100_NAME.log). The lines
@@ -71,7 +84,8 @@ fail=0
 samples="rt_vectoradd rt_streams rt_fault rt_assert rt_interop rt_ptds
 	rt_noptx rt_rdc rt_rdc_dlink rt_misc rt_memory3d rt_calls rt_library
 	rt_matmul rt_async rt_callback rt_priorities rt_zerocopy rt_printf
-	rt_templates"
+	rt_templates rt_atomics rt_vote rt_cg rt_occupancy rt_multicopy
+	rt_hyperq rt_onestream"
 echo "1..$(echo $samples | wc -w)"
 for s in $samples; do
 	n=$((n + 1))
