@@ -247,7 +247,10 @@ static CUresult vg_host_add(void *p, size_t bytesize, unsigned int flags,
 	for (o = vg_hosts; o; o = o->next) {
 		if ((uintptr_t)p < o->ptr + o->size &&
 		    o->ptr < (uintptr_t)p + bytesize) {
-			r = CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+			/* cuMemHostAlloc's memory is no registration. */
+			r = o->allocated && !allocated ?
+				CUDA_ERROR_INVALID_VALUE :
+				CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
 			goto out;
 		}
 	}
