@@ -15,12 +15,10 @@ static cudaError_t rt_func(const void *func, CUfunction *fn)
 	cudaError_t e;
 
 	e = rt_enter();
+	if (e == cudaSuccess)
+		e = rt_kernel_of(func, &k);
 	if (e)
 		return e;
-	k = rt_kernel_by_stub(func);
-	/* CUDA 13's answer for a function that is no registered kernel. */
-	if (!k)
-		return cudaErrorInvalidResourceHandle;
 	return rt_kernel_function(k, rt_device(), fn);
 }
 

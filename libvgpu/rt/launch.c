@@ -77,9 +77,9 @@ static cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block,
 	cudaError_t e;
 
 	/*
-	 * CUDA 13 answers a function it does not know as an unknown handle,
-	 * and a configuration no device takes (an empty grid, too many
-	 * threads or too much shared memory) as the driver does,
+	 * CUDA 13 answers a kernel handle it does not know as an unknown
+	 * handle, and a configuration no device takes (an empty grid, too
+	 * many threads or too much shared memory) as the driver does,
 	 * cudaErrorInvalidValue: no cudaErrorInvalidConfiguration any more.
 	 */
 	if (!k)
@@ -123,8 +123,13 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block,
 			     void **args, size_t shared_mem,
 			     cudaStream_t stream)
 {
-	return rt_ret(rt_launch(rt_kernel_by_stub(func), grid, block, args,
-				shared_mem, stream, false));
+	struct rt_kernel *k;
+	cudaError_t e = rt_kernel_of(func, &k);
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret(rt_launch(k, grid, block, args, shared_mem, stream,
+				false));
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block,
@@ -141,8 +146,13 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid,
 					dim3 block, void **args,
 					size_t shared_mem, cudaStream_t stream)
 {
-	return rt_ret(rt_launch(rt_kernel_by_stub(func), grid, block, args,
-				shared_mem, stream, true));
+	struct rt_kernel *k;
+	cudaError_t e = rt_kernel_of(func, &k);
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret(rt_launch(k, grid, block, args, shared_mem, stream,
+				true));
 }
 
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 grid,
@@ -164,15 +174,16 @@ _Static_assert(sizeof(cudaLaunchAttribute) == sizeof(CUlaunchAttribute) &&
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
 				const void *func, void **args)
 {
-	struct rt_kernel *k = rt_kernel_by_stub(func);
+	struct rt_kernel *k;
 	CUlaunchConfig c;
 	CUfunction fn;
 	cudaError_t e;
 
 	if (!config)
 		return rt_ret(cudaErrorInvalidValue);
-	if (!k)
-		return rt_ret(cudaErrorInvalidResourceHandle);
+	e = rt_kernel_of(func, &k);
+	if (e)
+		return rt_ret(e);
 	e = rt_enter();
 	if (e == cudaSuccess)
 		e = rt_kernel_function(k, rt_device(), &fn);

@@ -158,6 +158,14 @@ struct rt_kernel *rt_kernel_by_stub(const void *host_fun)
 	return k;
 }
 
+cudaError_t rt_kernel_of(const void *func, struct rt_kernel **k)
+{
+	if (!func)
+		return cudaErrorInvalidDeviceFunction;
+	*k = rt_kernel_by_stub(func);
+	return *k ? cudaSuccess : cudaErrorInvalidResourceHandle;
+}
+
 /*
  * Loads @fb on @dev into the current context. Called with rt_reg_lock.
  * The driver takes the wrapper's container, not the wrapper, as NVIDIA's

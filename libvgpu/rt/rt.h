@@ -69,6 +69,12 @@ struct rt_kernel {
 /* The kernel registered for host stub @host_fun, or NULL. */
 struct rt_kernel *rt_kernel_by_stub(const void *host_fun);
 /*
+ * The kernel of a function the program names, with CUDA 13's answers on
+ * an H100: cudaErrorInvalidDeviceFunction for NULL,
+ * cudaErrorInvalidResourceHandle for a function that is no kernel.
+ */
+cudaError_t rt_kernel_of(const void *func, struct rt_kernel **k);
+/*
  * The kernel's function in the current context of device @dev, loading
  * its module there first if needed. Call after rt_enter().
  */
