@@ -48,10 +48,25 @@ cudaError_t rt_select(int dev);
 cudaError_t rt_primary(int dev, CUcontext *ctx);
 /* cudaErrorInvalidDevice unless @dev names a device of the driver's. */
 cudaError_t rt_check_device(int dev);
-/* Drops the runtime's hold on @dev's primary context and resets it. */
+/*
+ * Drops the runtime's hold on @dev's primary context and resets it. If an
+ * error had ended the context, the device is unavailable to the runtime
+ * from then on (cudaErrorDevicesUnavailable), as on an H100.
+ */
 cudaError_t rt_reset(int dev);
 /* cuInit's result for the process, mapped (0 once the driver works). */
 cudaError_t rt_init(void);
+
+/* --- copies (memory.c) --- */
+
+/*
+ * A copy's pointers against its kind, as NVIDIA's runtime checks them:
+ * cudaErrorInvalidMemcpyDirection for an unknown kind, cudaErrorInvalidValue
+ * for a NULL pointer or a side the kind says is the device's that no
+ * device knows (a freed allocation...). Call after rt_enter().
+ */
+cudaError_t rt_copy_check(void *dst, const void *src,
+			  enum cudaMemcpyKind kind);
 
 /* --- registration (register.c) --- */
 
