@@ -39,8 +39,11 @@ cudaError_t cudaFree(void *dev_ptr)
 
 	if (e)
 		return rt_ret(e);
-	if (!dev_ptr)
-		return cudaSuccess;
+	/* It answers an error that ended the context, as on an H100. */
+	if (!dev_ptr) {
+		e = rt_error(cuStreamQuery(CU_STREAM_LEGACY));
+		return e == cudaErrorNotReady ? cudaSuccess : rt_ret(e);
+	}
 	return rt_ret_cu(cuMemFree((CUdeviceptr)(uintptr_t)dev_ptr));
 }
 

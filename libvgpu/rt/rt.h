@@ -34,7 +34,8 @@ int rt_not_supported(void);
 int rt_device(void);
 /*
  * Initializes the driver once and makes the primary context of the
- * thread's device current, retaining it for the process the first time.
+ * thread's device current, retaining it for the process the first time
+ * (cudaErrorDevicesUnavailable once rt_reset() found it ended).
  * A context made current through the driver API since is left as it is,
  * as NVIDIA's runtime does.
  */
