@@ -7,6 +7,8 @@
 #   rt_streams    streams, events, page-locked memory, async copies (the
 #                 times are printed);
 #   rt_fault      a kernel's illegal address, sticky in the context;
+#   rt_reset      cudaDeviceReset after such an error: the device is
+#                 unavailable to the process from then on;
 #   rt_assert     device-side assert(): NVIDIA's line on stderr for each
 #                 failing thread, cudaErrorAssert, sticky in the context;
 #   rt_interop    runtime and driver calls on one primary context, and
@@ -23,7 +25,13 @@
 #                 launches with attributes, pitched and registered memory,
 #                 stream priorities and callbacks, limits, PCI bus ids,
 #                 device flags, cache preferences, pointer attributes,
-#                 driver entry points, peers.
+#                 driver entry points, peers;
+#   rt_badinput   bad input to every entry point the runtime implements
+#                 (NULL pointers, unknown kinds, flags and attributes,
+#                 freed pointers, bad devices, sizes, launch
+#                 configurations, symbols, streams and events): each
+#                 call's code and the last error after it; the last-error
+#                 rules, per host thread.
 #
 # Each program's output is then held to what the same program printed on an
 # H100 with NVIDIA's runtime (tests/samples/rt/ref/h100_NAME.log). The lines
@@ -44,9 +52,9 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0
 fail=0
-echo "1..10"
-for s in rt_vectoradd rt_streams rt_fault rt_assert rt_interop rt_ptds \
-	rt_noptx rt_rdc rt_rdc_dlink rt_misc; do
+echo "1..12"
+for s in rt_vectoradd rt_streams rt_fault rt_reset rt_assert rt_interop \
+	rt_ptds rt_noptx rt_rdc rt_rdc_dlink rt_misc rt_badinput; do
 	n=$((n + 1))
 	out=$(build/samples/rt/$s 2>&1)
 	status=$?
