@@ -86,8 +86,7 @@ cudaError_t cudaFreeHost(void *ptr)
 	return rt_ret_cu(cuMemFreeHost(ptr));
 }
 
-/* Is @p in memory a device of the process knows (its own or page-locked)? */
-static bool rt_known_to_device(const void *p)
+bool rt_known_to_device(const void *p)
 {
 	CUpointer_attribute which = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
 	unsigned int type = 0;

@@ -60,6 +60,9 @@ cudaError_t rt_init(void);
 
 /* --- copies (memory.c) --- */
 
+/* Is @p in memory a device of the process knows (its own or page-locked)? */
+bool rt_known_to_device(const void *p);
+
 /*
  * A copy's pointers against its kind, as NVIDIA's runtime checks them:
  * cudaErrorInvalidMemcpyDirection for an unknown kind, cudaErrorInvalidValue
