@@ -252,7 +252,8 @@ static CUresult vg_host_add(void *p, size_t bytesize, unsigned int flags,
 			 * program's to register: an H100 refuses it as an
 			 * invalid value, not as registered already.
 			 */
-			r = o->allocated ? CUDA_ERROR_INVALID_VALUE :
+			r = o->allocated && !allocated ?
+				CUDA_ERROR_INVALID_VALUE :
 				CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
 			goto out;
 		}

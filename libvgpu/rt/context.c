@@ -13,10 +13,16 @@
 static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
 static CUresult rt_init_result;
 
-/* Protects rt_primaries, rt_retained and rt_generation. */
+/* Protects rt_primaries, rt_retained, rt_unavailable and rt_generation. */
 static pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
 static CUcontext rt_primaries[RT_MAX_DEVICES];
 static bool rt_retained[RT_MAX_DEVICES];
+/*
+ * The device's primary context was reset after an error had ended it: an
+ * H100 answers cudaErrorDevicesUnavailable for the device from then on,
+ * until the process ends.
+ */
+static bool rt_unavailable[RT_MAX_DEVICES];
 /* Bumped by cudaDeviceReset, so every thread binds the new context. */
 static unsigned int rt_generation[RT_MAX_DEVICES];
 
@@ -51,6 +57,10 @@ cudaError_t rt_enter(void)
 	if (e)
 		return e;
 	pthread_mutex_lock(&rt_lock);
+	if (rt_unavailable[dev]) {
+		pthread_mutex_unlock(&rt_lock);
+		return cudaErrorDevicesUnavailable;
+	}
 	if (rt_bound && rt_bound_gen == rt_generation[dev] &&
 	    cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur)
 		goto out;
@@ -89,12 +99,26 @@ cudaError_t rt_select(int dev)
 	return rt_enter();
 }
 
+/* Has an error ended @ctx (its work done first)? */
+static bool rt_failed(CUcontext ctx)
+{
+	CUresult r = cuCtxPushCurrent(ctx);
+
+	if (r)
+		return false;
+	r = cuCtxSynchronize();
+	cuCtxPopCurrent(NULL);
+	return r != CUDA_SUCCESS;
+}
+
 cudaError_t rt_reset(int dev)
 {
 	CUresult r;
 
 	pthread_mutex_lock(&rt_lock);
 	if (rt_retained[dev]) {
+		if (rt_failed(rt_primaries[dev]))
+			rt_unavailable[dev] = true;
 		cuDevicePrimaryCtxRelease(dev);
 		rt_retained[dev] = false;
 	}
@@ -113,6 +137,10 @@ cudaError_t rt_primary(int dev, CUcontext *ctx)
 	if (e)
 		return e;
 	pthread_mutex_lock(&rt_lock);
+	if (rt_unavailable[dev]) {
+		pthread_mutex_unlock(&rt_lock);
+		return cudaErrorDevicesUnavailable;
+	}
 	if (!rt_retained[dev]) {
 		r = cuDevicePrimaryCtxRetain(&rt_primaries[dev], dev);
 		rt_retained[dev] = r == CUDA_SUCCESS;

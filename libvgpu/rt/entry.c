@@ -25,14 +25,18 @@ cudaError_t cudaGetDriverEntryPointByVersion(
 		return rt_ret(cudaErrorInvalidValue);
 	*func = NULL;
 	r = cuGetProcAddress_v2(symbol, func, (int)cuda_version, flags, &q);
-	/* The status values are CUdriverProcAddressQueryResult's. */
+	/*
+	 * A call the driver refuses (a version it does not know) leaves
+	 * the status as it was, as on an H100; its values are
+	 * CUdriverProcAddressQueryResult's.
+	 */
+	if (r && q == CU_GET_PROC_ADDRESS_SUCCESS)
+		return rt_ret_cu(r);
 	if (status)
 		*status = (enum cudaDriverEntryPointQueryResult)q;
-	if (q != CU_GET_PROC_ADDRESS_SUCCESS) {
+	if (q != CU_GET_PROC_ADDRESS_SUCCESS)
 		*func = NULL;
-		return cudaSuccess;
-	}
-	return rt_ret_cu(r);
+	return cudaSuccess;
 }
 
 cudaError_t cudaGetDriverEntryPoint(

@@ -251,6 +251,7 @@ static const struct rt_error_text rt_error_texts[] = {
 	  "one or more resources are insufficient or non-applicable for the "
 	  "operation" },
 	{ cudaErrorUnknown, "unknown error" },
+	{ cudaErrorApiFailureBase, "api failure base" },
 };
 
 /* For a code that is not in CUDA 13's enum. */

@@ -11,23 +11,8 @@
 /* The function of @func's kernel on the thread's device. */
 static cudaError_t rt_func(const void *func, CUfunction *fn)
 {
-	/* CUDA 13's answer for a function that is no kernel. */
+	/* CUDA 13's answers: see rt_function(). */
 	return rt_function(func, cudaErrorInvalidResourceHandle, fn);
-}
-
-/*
- * rt_func() for the occupancy calls, where an H100 answers
- * cudaErrorInvalidDeviceFunction for a NULL kernel (and
- * cudaErrorInvalidResourceHandle for a host function, as rt_func does).
- */
-static cudaError_t rt_occ_func(const void *func, CUfunction *fn)
-{
-	cudaError_t e;
-
-	if (func)
-		return rt_func(func, fn);
-	e = rt_enter();
-	return e ? e : cudaErrorInvalidDeviceFunction;
 }
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
@@ -113,7 +98,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
 
 	if (!num_blocks)
 		return rt_ret(cudaErrorInvalidValue);
-	e = rt_occ_func(func, &fn);
+	e = rt_func(func, &fn);
 	if (e)
 		return rt_ret(e);
 	/* cudaOccupancy* flags are CU_OCCUPANCY_*'s. */
@@ -137,7 +122,7 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamic_smem,
 						   int block_size)
 {
 	CUfunction fn;
-	cudaError_t e = rt_occ_func(func, &fn);
+	cudaError_t e = rt_func(func, &fn);
 
 	if (e)
 		return rt_ret(e);

@@ -30,7 +30,15 @@ cudaError_t cudaHostUnregister(void *ptr)
 
 	if (e)
 		return rt_ret(e);
-	return rt_ret_cu(cuMemHostUnregister(ptr));
+	e = rt_error(cuMemHostUnregister(ptr));
+	/*
+	 * Memory a device knows that was never registered (cudaHostAlloc's,
+	 * the device's own) is a bad value to an H100's runtime; what no
+	 * device knows is not registered.
+	 */
+	if (e == cudaErrorHostMemoryNotRegistered && rt_known_to_device(ptr))
+		e = cudaErrorInvalidValue;
+	return rt_ret(e);
 }
 
 cudaError_t cudaHostGetDevicePointer(void **dev_ptr, void *host_ptr,

@@ -46,6 +46,9 @@ cudaError_t rt_function(const void *func, cudaError_t unknown,
 	struct rt_kernel *k = rt_kernel_by_stub(func);
 	cudaError_t e;
 
+	/* CUDA 13 on an H100: no function is no device function. */
+	if (!func)
+		return cudaErrorInvalidDeviceFunction;
 	if (!k && !rt_library_kernel(func))
 		return unknown;
 	e = rt_enter();

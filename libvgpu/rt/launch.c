@@ -77,9 +77,9 @@ static cudaError_t rt_launch(const void *func, dim3 grid, dim3 block,
 	cudaError_t e;
 
 	/*
-	 * CUDA 13 answers a function it does not know as an unknown handle,
-	 * and a configuration no device takes (an empty grid, too many
-	 * threads or too much shared memory) as the driver does,
+	 * CUDA 13 answers a kernel handle it does not know as an unknown
+	 * handle, and a configuration no device takes (an empty grid, too
+	 * many threads or too much shared memory) as the driver does,
 	 * cudaErrorInvalidValue: no cudaErrorInvalidConfiguration any more.
 	 */
 	e = rt_function(func, cudaErrorInvalidResourceHandle, &fn);
@@ -99,6 +99,9 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block,
 			       void **args, size_t shared_mem,
 			       cudaStream_t stream)
 {
+	/* No handle is an unknown handle; no function is no device function. */
+	if (!kernel)
+		return rt_ret(cudaErrorInvalidResourceHandle);
 	return rt_ret(rt_launch((const void *)kernel, grid, block, args,
 				shared_mem, stream, false));
 }

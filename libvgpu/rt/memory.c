@@ -3,7 +3,8 @@
  * Device and page-locked host memory: allocation, copies of every
  * cudaMemcpyKind, fills and the free-memory query. With unified
  * addressing the pointers tell a copy's direction; the kind is checked,
- * as NVIDIA's runtime checks it, and otherwise only documents it.
+ * as NVIDIA's runtime checks it: the side it names the device's must be
+ * memory a device knows.
  */
 #include "rt.h"
 
@@ -18,13 +19,13 @@ cudaError_t cudaMalloc(void **dev_ptr, size_t size)
 
 	if (!dev_ptr)
 		return rt_ret(cudaErrorInvalidValue);
+	/* A failed call leaves NULL, as NVIDIA's runtime does. */
+	*dev_ptr = NULL;
 	e = rt_enter();
 	if (e)
 		return rt_ret(e);
-	if (size == 0) {
-		*dev_ptr = NULL;
+	if (size == 0)
 		return cudaSuccess;
-	}
 	e = rt_ret_cu(cuMemAlloc(&p, size));
 	if (e == cudaSuccess)
 		*dev_ptr = (void *)(uintptr_t)p;
@@ -38,8 +39,11 @@ cudaError_t cudaFree(void *dev_ptr)
 
 	if (e)
 		return rt_ret(e);
-	if (!dev_ptr)
-		return cudaSuccess;
+	/* It answers an error that ended the context, as on an H100. */
+	if (!dev_ptr) {
+		e = rt_error(cuStreamQuery(CU_STREAM_LEGACY));
+		return e == cudaErrorNotReady ? cudaSuccess : rt_ret(e);
+	}
 	return rt_ret_cu(cuMemFree((CUdeviceptr)(uintptr_t)dev_ptr));
 }
 
@@ -86,11 +90,32 @@ cudaError_t cudaFreeHost(void *ptr)
 	return rt_ret_cu(cuMemFreeHost(ptr));
 }
 
-static bool rt_kind_valid(enum cudaMemcpyKind kind)
+bool rt_known_to_device(const void *p)
 {
-	return kind == cudaMemcpyHostToHost || kind == cudaMemcpyHostToDevice ||
-	       kind == cudaMemcpyDeviceToHost ||
-	       kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault;
+	CUpointer_attribute which = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+	unsigned int type = 0;
+	void *data = &type;
+
+	return cuPointerGetAttributes(1, &which, &data,
+				      (CUdeviceptr)(uintptr_t)p) ==
+	       CUDA_SUCCESS && type != 0;
+}
+
+cudaError_t rt_copy_check(void *dst, const void *src,
+			  enum cudaMemcpyKind kind)
+{
+	bool dst_dev = kind == cudaMemcpyHostToDevice ||
+		       kind == cudaMemcpyDeviceToDevice;
+	bool src_dev = kind == cudaMemcpyDeviceToHost ||
+		       kind == cudaMemcpyDeviceToDevice;
+
+	if (!dst_dev && !src_dev && kind != cudaMemcpyHostToHost &&
+	    kind != cudaMemcpyDefault)
+		return cudaErrorInvalidMemcpyDirection;
+	if (!dst || !src || (dst_dev && !rt_known_to_device(dst)) ||
+	    (src_dev && !rt_known_to_device(src)))
+		return cudaErrorInvalidValue;
+	return cudaSuccess;
 }
 
 static cudaError_t rt_memcpy(void *dst, const void *src, size_t count,
@@ -99,10 +124,13 @@ static cudaError_t rt_memcpy(void *dst, const void *src, size_t count,
 {
 	cudaError_t e;
 
-	if (!rt_kind_valid(kind))
-		return cudaErrorInvalidMemcpyDirection;
+	/* Nothing to copy is no error, whatever the arguments. */
+	if (count == 0)
+		return cudaSuccess;
 	e = rt_enter();
-	if (e || count == 0)
+	if (e == cudaSuccess)
+		e = rt_copy_check(dst, src, kind);
+	if (e)
 		return e;
 	if (async)
 		return rt_error(cuMemcpyAsync((CUdeviceptr)(uintptr_t)dst,

@@ -3,6 +3,7 @@
  * Pitched memory: cudaMallocPitch, and 2D copies and fills between any
  * two kinds of memory (unified addressing tells them apart).
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "rt.h"
@@ -18,6 +19,18 @@ cudaError_t cudaMallocPitch(void **dev_ptr, size_t *pitch, size_t width,
 	e = rt_enter();
 	if (e)
 		return rt_ret(e);
+	/*
+	 * As an H100 answers: nothing to allocate is no error (as for
+	 * cudaMalloc), a size past the address space a bad value (the
+	 * driver would say out of memory).
+	 */
+	if (width == 0 || height == 0) {
+		*dev_ptr = NULL;
+		*pitch = 0;
+		return cudaSuccess;
+	}
+	if (width > SIZE_MAX / height)
+		return rt_ret(cudaErrorInvalidValue);
 	/* Rows aligned for the widest element the driver knows. */
 	e = rt_ret_cu(cuMemAllocPitch(&p, pitch, width, height, 16));
 	if (e == cudaSuccess)
@@ -41,6 +54,9 @@ static cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src,
 		return cudaErrorInvalidPitchValue;
 	e = rt_enter();
 	if (e || width == 0 || height == 0)
+		return e;
+	e = rt_copy_check(dst, src, kind);
+	if (e)
 		return e;
 	memset(&c, 0, sizeof(c));
 	c.srcMemoryType = CU_MEMORYTYPE_UNIFIED;

@@ -34,7 +34,8 @@ int rt_not_supported(void);
 int rt_device(void);
 /*
  * Initializes the driver once and makes the primary context of the
- * thread's device current, retaining it for the process the first time.
+ * thread's device current, retaining it for the process the first time
+ * (cudaErrorDevicesUnavailable once rt_reset() found it ended).
  * A context made current through the driver API since is left as it is,
  * as NVIDIA's runtime does.
  */
@@ -53,10 +54,28 @@ cudaError_t rt_check_device(int dev);
  * as it checks them) without the last error.
  */
 cudaError_t rt_device_flags(int dev, unsigned int flags);
-/* Drops the runtime's hold on @dev's primary context and resets it. */
+/*
+ * Drops the runtime's hold on @dev's primary context and resets it. If an
+ * error had ended the context, the device is unavailable to the runtime
+ * from then on (cudaErrorDevicesUnavailable), as on an H100.
+ */
 cudaError_t rt_reset(int dev);
 /* cuInit's result for the process, mapped (0 once the driver works). */
 cudaError_t rt_init(void);
+
+/* --- copies (memory.c) --- */
+
+/* Is @p in memory a device of the process knows (its own or page-locked)? */
+bool rt_known_to_device(const void *p);
+
+/*
+ * A copy's pointers against its kind, as NVIDIA's runtime checks them:
+ * cudaErrorInvalidMemcpyDirection for an unknown kind, cudaErrorInvalidValue
+ * for a NULL pointer or a side the kind says is the device's that no
+ * device knows (a freed allocation...). Call after rt_enter().
+ */
+cudaError_t rt_copy_check(void *dst, const void *src,
+			  enum cudaMemcpyKind kind);
 
 /* --- registration (register.c) --- */
 
@@ -79,8 +98,9 @@ struct rt_kernel *rt_kernel_by_stub(const void *host_fun);
 /*
  * The function @func names on the thread's device, in its current
  * context, loading its module first if needed: a host stub, a runtime
- * kernel handle or a library's kernel (kernel.c). @unknown for anything
- * else, before the device is looked at. Enters the runtime.
+ * kernel handle or a library's kernel (kernel.c). Before the device is
+ * looked at: cudaErrorInvalidDeviceFunction for NULL, @unknown for
+ * anything else, as CUDA 13 answers on an H100. Enters the runtime.
  */
 cudaError_t rt_function(const void *func, cudaError_t unknown,
 			CUfunction *fn);

@@ -5,9 +5,14 @@
  */
 #include "rt.h"
 
-/* Resolves @symbol and checks [@offset, @offset + @count) lies in it. */
+/*
+ * Resolves @symbol, then checks @kind is one of @kinds (a copy's) and
+ * [@offset, @offset + @count) lies in it, in the order an H100 checks
+ * them: an unknown symbol first, and no range for nothing to copy.
+ */
 static cudaError_t rt_symbol(const void *symbol, size_t count, size_t offset,
-			     CUdeviceptr *dptr)
+			     enum cudaMemcpyKind kind,
+			     enum cudaMemcpyKind kinds, CUdeviceptr *dptr)
 {
 	size_t size = 0;
 	cudaError_t e = rt_enter();
@@ -17,7 +22,10 @@ static cudaError_t rt_symbol(const void *symbol, size_t count, size_t offset,
 	e = rt_var_address(symbol, rt_device(), dptr, &size);
 	if (e)
 		return e;
-	if (offset > size || count > size - offset)
+	if (kind != kinds && kind != cudaMemcpyDeviceToDevice &&
+	    kind != cudaMemcpyDefault)
+		return cudaErrorInvalidMemcpyDirection;
+	if (count && (offset > size || count > size - offset))
 		return cudaErrorInvalidValue;
 	*dptr += offset;
 	return cudaSuccess;
@@ -44,10 +52,8 @@ static cudaError_t rt_to_symbol(const void *symbol, const void *src,
 	cudaError_t e;
 
 	/* The symbol is on the device: the source is the host's or it. */
-	if (kind != cudaMemcpyHostToDevice &&
-	    kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-		return cudaErrorInvalidMemcpyDirection;
-	e = rt_symbol(symbol, count, offset, &dptr);
+	e = rt_symbol(symbol, count, offset, kind, cudaMemcpyHostToDevice,
+		      &dptr);
 	if (e)
 		return e;
 	return rt_symbol_copy(dptr, (CUdeviceptr)(uintptr_t)src, count, async,
@@ -62,10 +68,8 @@ static cudaError_t rt_from_symbol(void *dst, const void *symbol,
 	CUdeviceptr dptr = 0;
 	cudaError_t e;
 
-	if (kind != cudaMemcpyDeviceToHost &&
-	    kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-		return cudaErrorInvalidMemcpyDirection;
-	e = rt_symbol(symbol, count, offset, &dptr);
+	e = rt_symbol(symbol, count, offset, kind, cudaMemcpyDeviceToHost,
+		      &dptr);
 	if (e)
 		return e;
 	return rt_symbol_copy((CUdeviceptr)(uintptr_t)dst, dptr, count, async,
@@ -112,7 +116,8 @@ cudaError_t cudaGetSymbolAddress(void **dev_ptr, const void *symbol)
 
 	if (!dev_ptr)
 		return rt_ret(cudaErrorInvalidValue);
-	e = rt_symbol(symbol, 0, 0, &dptr);
+	e = rt_symbol(symbol, 0, 0, cudaMemcpyDefault, cudaMemcpyDefault,
+		      &dptr);
 	if (e == cudaSuccess)
 		*dev_ptr = (void *)(uintptr_t)dptr;
 	return rt_ret(e);

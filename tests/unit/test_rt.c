@@ -277,6 +277,30 @@ static void launch_without_device(void)
 	__cudaUnregisterFatBinary(h);
 }
 
+/*
+ * NULL where NVIDIA's runtime dies of SIGSEGV (H100 runs of rt_badinput
+ * showed it): vgpu's refuses each, device or not.
+ */
+static void null_outputs_refused(void)
+{
+	enum cudaDriverEntryPointQueryResult st;
+	void *p;
+
+	CHECK_RT(cudaErrorInvalidValue,
+		 cudaGetSymbolAddress(NULL, (const void *)&shadow_var));
+	CHECK_RT(cudaErrorInvalidValue,
+		 cudaGetSymbolSize(NULL, (const void *)&shadow_var));
+	CHECK_RT(cudaErrorInvalidValue, cudaStreamGetDevice(NULL, NULL));
+	CHECK_RT(cudaErrorInvalidValue,
+		 cudaGetDriverEntryPointByVersion(NULL, &p, 13000,
+						  cudaEnableDefault, &st));
+	CHECK_RT(cudaErrorInvalidValue,
+		 cudaGetDriverEntryPointByVersion("cuMemAlloc", NULL, 13000,
+						  cudaEnableDefault, &st));
+	CHECK_RT(cudaErrorInvalidValue, cudaGetLastError());
+	CHECK_RT(cudaSuccess, cudaGetLastError());
+}
+
 /* <<<>>> pushes; the stub pops what the innermost push gave. */
 static void call_configuration(void)
 {
@@ -351,6 +375,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(last_error_per_thread),
 	TAP_TEST(registration),
 	TAP_TEST(launch_without_device),
+	TAP_TEST(null_outputs_refused),
 	TAP_TEST(call_configuration),
 	TAP_TEST(unsupported_answer_not_supported),
 };

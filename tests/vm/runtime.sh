@@ -7,6 +7,8 @@
 #   rt_streams    streams, events, page-locked memory, async copies (the
 #                 times are printed);
 #   rt_fault      a kernel's illegal address, sticky in the context;
+#   rt_reset      cudaDeviceReset after such an error: the device is
+#                 unavailable to the process from then on;
 #   rt_assert     device-side assert(): NVIDIA's line on stderr for each
 #                 failing thread, cudaErrorAssert, sticky in the context;
 #   rt_interop    runtime and driver calls on one primary context, and
@@ -60,7 +62,13 @@
 #   rt_multicopy  copies and kernels overlapped on several streams;
 #   rt_hyperq     dependent kernel pairs on 16 streams, joined by the
 #                 default stream and by events;
-#   rt_onestream  "CUDA by Example"'s single-stream chunked copies.
+#   rt_onestream  "CUDA by Example"'s single-stream chunked copies;
+#   rt_badinput   bad input to every entry point the runtime implements
+#                 (NULL pointers, unknown kinds, flags and attributes,
+#                 freed pointers, bad devices, sizes, launch
+#                 configurations, symbols, streams and events): each
+#                 call's code and the last error after it; the last-error
+#                 rules, per host thread.
 #
 # Each program's output is then held to what the same program printed on an
 # H100 with NVIDIA's runtime (tests/samples/rt/ref/h100_NAME.log). The lines
@@ -81,11 +89,11 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0
 fail=0
-samples="rt_vectoradd rt_streams rt_fault rt_assert rt_interop rt_ptds
+samples="rt_vectoradd rt_streams rt_fault rt_reset rt_assert rt_interop rt_ptds
 	rt_noptx rt_rdc rt_rdc_dlink rt_misc rt_memory3d rt_calls rt_library
 	rt_matmul rt_async rt_callback rt_priorities rt_zerocopy rt_printf
 	rt_templates rt_atomics rt_vote rt_cg rt_occupancy rt_multicopy
-	rt_hyperq rt_onestream"
+	rt_hyperq rt_onestream rt_badinput"
 echo "1..$(echo $samples | wc -w)"
 for s in $samples; do
 	n=$((n + 1))
