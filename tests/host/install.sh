@@ -48,6 +48,7 @@ src=usr/src/vgpu-$version
 {
 	printf '%s\n' etc/udev/rules.d/70-vgpu.rules usr/bin/vgpu-as usr/bin/vgpu-dis \
 		usr/bin/vgpu-ptxas usr/bin/vgpu-smi usr/include/vgpu/cuda.h \
+		usr/include/vgpu/cudaProfiler.h \
 		usr/include/vgpu/uapi/vgpu.h usr/include/vgpu/uapi/vgpu_isa.h \
 		usr/lib/cmake/vgpu/vgpuConfig.cmake usr/lib/cmake/vgpu/vgpuConfigVersion.cmake \
 		usr/lib/libcuda.so usr/lib/libcuda.so.1 usr/lib/libcudart.so.13 usr/lib/libvgpu.so \
