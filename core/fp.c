@@ -247,10 +247,13 @@ static u64 vgpu_f32_op(const struct vgpu_insn *in, u64 xa, u64 xb, u64 xc)
 	case VGPU_OP_MAX:
 		return vgpu_f32_min_max(vgpu_ftz_in(xa, in), vgpu_ftz_in(xb, in),
 					in->op == VGPU_OP_MAX);
-	case VGPU_OP_ABS:
-		return vgpu_ftz_in(xa, in) & 0x7fffffffU;
-	default:		/* NEG */
-		return vgpu_ftz_in(xa, in) ^ 0x80000000U;
+	default:		/* ABS, NEG */
+		xa = vgpu_ftz_in(xa, in);
+		/* An H100 answers the canonical NaN for a NaN (probed). */
+		if ((xa & 0x7fffffffU) > 0x7f800000U)
+			return F32_NAN;
+		return in->op == VGPU_OP_ABS ? xa & 0x7fffffffU :
+					       xa ^ 0x80000000U;
 	}
 }
 
@@ -675,6 +678,14 @@ static u64 vgpu_cvt_one(const struct vgpu_insn *in, u64 v)
 	if (t == VGPU_T_F32) {
 		float f;
 
+		/*
+		 * A f64 NaN narrows keeping its sign and the top of its
+		 * payload, quieted, as an H100 narrows it (probed): not the
+		 * canonical NaN of f32 arithmetic.
+		 */
+		if (s == VGPU_T_F64 && (v & ~(1ULL << 63)) > 0x7ff0000000000000ULL)
+			return (u32)(v >> 32 & 0x80000000U) | 0x7fc00000U |
+			       (u32)(v >> 29 & 0x3fffffU);
 		saved = vgpu_round_begin(rnd < VGPU_RND_RNI ? rnd : 0);
 		f = vgpu_pin_f((float)vgpu_pin_d(d));
 		vgpu_round_end(saved);
