@@ -5,6 +5,7 @@
  * has room for per SM fails the launch with VGPU_KFAULT_RESOURCES instead
  * of being allocated; what is allocated is charged to the launching
  * process's memory cgroup; and none of it stays once the process is gone.
+ * Also the verifier's scratch memory, charged to the caller too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -173,6 +174,79 @@ TEST(block_state_freed_after_exit)
 	EXPECT_GT(64 << 10, before - after);
 }
 
+/* A memory cgroup of its own, limited, on a cgroup2 mount of its own. */
+struct memcg {
+	char mnt[32];
+	char grp[128];
+};
+
+static int cg_write(const char *dir, const char *file, const char *val)
+{
+	char path[192];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ret = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+static long cg_read(const char *dir, const char *file, char *buf, size_t len)
+{
+	char path[192];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, buf, len - 1);
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	return n > 0 ? atol(buf) : -1;
+}
+
+/* 0, or a reason to skip (no cgroup2, no memory controller). */
+static const char *cg_setup(struct memcg *cg)
+{
+	char buf[256];
+
+	strcpy(cg->mnt, "/tmp/vgpu-cg-XXXXXX");
+	if (!mkdtemp(cg->mnt))
+		return "mkdtemp";
+	if (mount("none", cg->mnt, "cgroup2", 0, NULL)) {
+		rmdir(cg->mnt);
+		return "no cgroup2";
+	}
+	cg_read(cg->mnt, "cgroup.controllers", buf, sizeof(buf));
+	if (!strstr(buf, "memory") ||
+	    cg_write(cg->mnt, "cgroup.subtree_control", "+memory")) {
+		umount(cg->mnt);
+		rmdir(cg->mnt);
+		return "no memory controller";
+	}
+	snprintf(cg->grp, sizeof(cg->grp), "%s/vgpu-%d", cg->mnt, getpid());
+	if (mkdir(cg->grp, 0755)) {
+		umount(cg->mnt);
+		rmdir(cg->mnt);
+		return "mkdir";
+	}
+	return NULL;
+}
+
+/* Once its processes are gone; whether the memcg could be removed. */
+static int cg_teardown(struct memcg *cg)
+{
+	int ret = rmdir(cg->grp);
+
+	umount(cg->mnt);
+	rmdir(cg->mnt);
+	return ret;
+}
+
 /*
  * The workers charge a block's state to the launching process's memory
  * cgroup: in one limited to 32 MiB, blocks of 64 MiB cannot run (the
@@ -180,61 +254,85 @@ TEST(block_state_freed_after_exit)
  */
 TEST(block_state_charged_to_memcg)
 {
-	char mnt[] = "/tmp/vgpu-cg-XXXXXX", grp[128], path[192], buf[256];
-	int fd, ret = -1;
-	ssize_t n;
+	const char *why;
+	struct memcg cg;
+	char buf[256];
 	pid_t pid;
+	int ret;
 
-	ASSERT_NE(NULL, mkdtemp(mnt));
-	if (mount("none", mnt, "cgroup2", 0, NULL)) {
-		rmdir(mnt);
-		SKIP(return, "no cgroup2: %s", strerror(errno));
-	}
-	snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt);
-	fd = open(path, O_RDONLY);
-	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	if (!strstr(buf, "memory")) {
-		umount(mnt);
-		rmdir(mnt);
-		SKIP(return, "no memory controller");
-	}
-	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", mnt);
-	fd = open(path, O_WRONLY);
-	ASSERT_LE(0, fd);
-	ASSERT_LT(0, write(fd, "+memory", 7));
-	close(fd);
-	snprintf(grp, sizeof(grp), "%s/vgpu-%d", mnt, getpid());
-	ASSERT_EQ(0, mkdir(grp, 0755));
-	snprintf(path, sizeof(path), "%s/memory.max", grp);
-	fd = open(path, O_WRONLY);
-	ASSERT_LE(0, fd);
-	ASSERT_LT(0, write(fd, "33554432", 8));
-	close(fd);
-
+	why = cg_setup(&cg);
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, cg_write(cg.grp, "memory.max", "33554432"));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		snprintf(path, sizeof(path), "%s/cgroup.procs", grp);
-		fd = open(path, O_WRONLY);
-		if (fd < 0 || write(fd, "0", 1) != 1)
+		if (cg_write(cg.grp, "cgroup.procs", "0"))
 			_exit(SETUP);
-		close(fd);
 		_exit(launch_as_nobody(64 << 10, 4));
 	}
 	ret = child_status(pid);
-	snprintf(path, sizeof(path), "%s/memory.events", grp);
-	fd = open(path, O_RDONLY);
-	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = 0;
+	cg_read(cg.grp, "memory.events", buf, sizeof(buf));
 	/* Gone with its process, the memcg can go (the workers hold none). */
-	EXPECT_EQ(0, rmdir(grp));
-	umount(mnt);
-	rmdir(mnt);
+	EXPECT_EQ(0, cg_teardown(&cg));
+	EXPECT_EQ(REFUSED, ret);
+	EXPECT_EQ(NULL, strstr(buf, "oom_kill 1"));
+}
+
+/*
+ * Loading a module of VGPU_MAX_INSNS instructions makes the kernel
+ * allocate the verifier's 5 MiB of scratch for the caller: with 1 MiB
+ * left in its memcg after the program's copy, the load fails with ENOMEM
+ * (and no OOM kill); uncharged, it went through.
+ */
+TEST(module_verifier_charged_to_memcg)
+{
+	const char *why;
+	struct memcg cg;
+	char buf[256];
+	pid_t pid;
+	int ret;
+
+	why = cg_setup(&cg);
+	if (why)
+		SKIP(return, "%s", why);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		size_t bytes = (size_t)VGPU_MAX_INSNS * sizeof(struct vgpu_insn);
+		struct vgpu_insn *p = malloc(bytes);
+		struct vgpu_func f = { .nregs = 1 };
+		struct vgpu_module_load ml = {
+			.insns = (uintptr_t)p, .funcs = (uintptr_t)&f,
+			.ninsns = VGPU_MAX_INSNS, .nfuncs = 1,
+		};
+		char val[32];
+		long cur;
+		__u32 i;
+		int fd;
+
+		if (!p || cg_write(cg.grp, "cgroup.procs", "0"))
+			_exit(SETUP);
+		for (i = 0; i < VGPU_MAX_INSNS; i++)
+			p[i] = (struct vgpu_insn)EXIT();
+		fd = open("/dev/vgpu0", O_RDWR | O_CLOEXEC);
+		cur = cg_read(cg.grp, "memory.current", val, sizeof(val));
+		if (fd < 0 || cur < 0)
+			_exit(SETUP);
+		/* Room for the program's copy and 1 MiB. */
+		snprintf(val, sizeof(val), "%ld", cur + (long)bytes + (1 << 20));
+		if (cg_write(cg.grp, "memory.max", val) ||
+		    setgid(65534) || setuid(65534))
+			_exit(SETUP);
+		ret = ioctl(fd, VGPU_IOCTL_MODULE_LOAD, &ml);
+		if (ret == -1 && errno == ENOMEM)
+			_exit(REFUSED);
+		fprintf(stderr, "# load: %d, errno %d\n", ret, errno);
+		_exit(ret ? OTHER : RAN);
+	}
+	ret = child_status(pid);
+	cg_read(cg.grp, "memory.events", buf, sizeof(buf));
+	EXPECT_EQ(0, cg_teardown(&cg));
 	EXPECT_EQ(REFUSED, ret);
 	EXPECT_EQ(NULL, strstr(buf, "oom_kill 1"));
 }
