@@ -105,18 +105,22 @@ static void vgpu_run_free(struct vgpu_run *run)
 /*
  * The memory of a gang: every block's state, then the bitmap of those
  * that have finished. The grid was bounded at submit (vgpu_cmd.c), but
- * a kernel's registers and local memory can still make it more than one
- * allocation may be; a launch asking for that, or for more than the
- * host can give, cannot run, which its user hears (no warning here).
+ * a kernel's registers and local memory can still make it more than the
+ * device's memory (as the SM workers' buffers together never are) or
+ * than one allocation may be; a launch asking for that, or for more than
+ * the host or its memcg can give, cannot run, which its user hears (no
+ * warning or OOM kill here).
  */
 static int vgpu_gang_alloc(struct vgpu_run *run)
 {
 	u64 bytes, bits = BITS_TO_LONGS(run->nblocks) * sizeof(long);
 
 	if (check_mul_overflow(run->nblocks, run->block_bytes, &bytes) ||
-	    check_add_overflow(bytes, bits, &bytes) || bytes > INT_MAX)
+	    check_add_overflow(bytes, bits, &bytes) || bytes > INT_MAX ||
+	    bytes > run->ctx->vdev->props.mem_size)
 		return -E2BIG;
-	run->gang = kvmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	run->gang = kvmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
+			     __GFP_RETRY_MAYFAIL);
 	if (!run->gang)
 		return -ENOMEM;
 	run->gang_done = (unsigned long *)(run->gang + run->nblocks *

@@ -8,6 +8,7 @@
  * Also the verifier's scratch memory, charged to the caller too.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,12 +63,14 @@ static long mem_back_kb(long before, long slack_kb)
 }
 
 /*
- * In a child, as nobody: one launch of @blocks blocks of 1024 threads of
- * a kernel with @local_bytes of local memory a thread, which writes to
- * its local memory and exits. Returns how it went: RAN, REFUSED (the
- * launch failed with VGPU_KFAULT_RESOURCES) or another status.
+ * In a child, as nobody: one launch of @blocks blocks of @threads threads
+ * of a kernel with @local_bytes of local memory a thread, which writes to
+ * its local memory and exits; with @gang, a cooperative one. Returns how
+ * it went: RAN, REFUSED (the launch failed with VGPU_KFAULT_RESOURCES)
+ * or another status.
  */
-static int launch_as_nobody(__u32 local_bytes, __u32 blocks)
+static int launch_gang_as_nobody(__u32 local_bytes, __u32 blocks,
+				 __u32 threads, bool gang)
 {
 	static const struct vgpu_insn prog[] = {
 		MOVI(VGPU_T_U32, 0, 0), MOVI(VGPU_T_U32, 1, 0x5a),
@@ -79,6 +82,7 @@ static int launch_as_nobody(__u32 local_bytes, __u32 blocks)
 		.ninsns = sizeof(prog) / sizeof(prog[0]), .nfuncs = 1,
 	};
 	struct vgpu_chan_fault fault = { 0 };
+	struct vgpu_mem_alloc ws = { .size = 4096 };
 	struct vgpu_cmd *cmd;
 	struct chan c;
 	void *status;
@@ -86,7 +90,7 @@ static int launch_as_nobody(__u32 local_bytes, __u32 blocks)
 
 	fd = open_ctx(&status, 1ULL << 44);
 	if (fd < 0 || ioctl(fd, VGPU_IOCTL_MODULE_LOAD, &ml) ||
-	    chan_open(fd, &c, status))
+	    ioctl(fd, VGPU_IOCTL_MEM_ALLOC, &ws) || chan_open(fd, &c, status))
 		return SETUP;
 	/* Everything is open: from here on, as an unprivileged user. */
 	if (setgid(65534) || setuid(65534))
@@ -97,9 +101,12 @@ static int launch_as_nobody(__u32 local_bytes, __u32 blocks)
 	cmd->launch.grid[0] = blocks;
 	cmd->launch.grid[1] = 1;
 	cmd->launch.grid[2] = 1;
-	cmd->launch.block[0] = 1024;
+	cmd->launch.block[0] = threads;
 	cmd->launch.block[1] = 1;
 	cmd->launch.block[2] = 1;
+	/* The grid workspace, zero as the device memory comes. */
+	if (gang)
+		cmd->launch.grid_sync = ws.va;
 	if (submit(&c))
 		return SETUP;
 	ret = wait_for(&c, 1);
@@ -113,6 +120,11 @@ static int launch_as_nobody(__u32 local_bytes, __u32 blocks)
 	fprintf(stderr, "# launch: errno %d, error %u, fault %u\n", errno,
 		c.status->error, fault.kind);
 	return OTHER;
+}
+
+static int launch_as_nobody(__u32 local_bytes, __u32 blocks)
+{
+	return launch_gang_as_nobody(local_bytes, blocks, 1024, false);
 }
 
 static int child_status(pid_t pid)
@@ -171,6 +183,46 @@ TEST(block_state_freed_after_exit)
 	EXPECT_EQ(RAN, ret);
 	after = mem_back_kb(before, 64 << 10);
 	TH_LOG("MemAvailable %ld kB before, %ld kB after", before, after);
+	EXPECT_GT(64 << 10, before - after);
+}
+
+/*
+ * A cooperative launch holds all its blocks at once, in one allocation:
+ * two blocks an SM, as many as the device holds at once, each with 3/4
+ * of the device's memory per SM (which alone would run), need half as
+ * much again as the device has. The launch fails with RESOURCES. (Not
+ * to be had where local memory cannot reach that: skipped.)
+ */
+TEST(gang_over_device_memory_as_nobody)
+{
+	struct vgpu_info info = { 0 };
+	long before = mem_available_kb(), after;
+	__u32 threads;
+	__u64 local;
+	pid_t pid;
+	int fd, ret;
+
+	fd = open("/dev/vgpu0", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_GET_INFO, &info));
+	close(fd);
+	threads = info.max_threads_per_sm / 2;
+	local = info.mem_size * 3 / 2 / info.sm_count / info.max_threads_per_sm;
+	local &= ~15ULL;
+	if (local > VGPU_MAX_LOCAL_BYTES || threads > info.max_threads_per_block)
+		SKIP(return, "%llu bytes of local memory a thread",
+		     (unsigned long long)local);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(launch_gang_as_nobody(local, 2 * info.sm_count, threads,
+					    true));
+	ret = child_status(pid);
+	EXPECT_EQ(REFUSED, ret);
+	after = mem_back_kb(before, 64 << 10);
+	TH_LOG("%u blocks of %u threads with %llu KiB; MemAvailable %ld kB before, %ld kB after",
+	       2 * info.sm_count, threads, (unsigned long long)local >> 10,
+	       before, after);
 	EXPECT_GT(64 << 10, before - after);
 }
 
