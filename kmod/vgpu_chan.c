@@ -395,7 +395,8 @@ int vgpu_ioctl_chan_submit(struct vgpu_ctx *ctx, void *data)
 		ret = -EAGAIN;
 		goto out;
 	}
-	cmds = kvmalloc_array(n, sizeof(*cmds), GFP_KERNEL);
+	cmds = kvmalloc_array(n, sizeof(*cmds), GFP_KERNEL_ACCOUNT |
+			      __GFP_NOWARN);
 	if (!cmds) {
 		ret = -ENOMEM;
 		goto out;

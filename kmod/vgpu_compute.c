@@ -21,6 +21,16 @@
  * advance. The gang needs no other worker, so it cannot deadlock against
  * whatever else runs.
  *
+ * A block's state (registers, shared and local memory) can be hundreds of
+ * MiB: a launch whose blocks need more than the device's memory divided
+ * among its SMs fails before it starts (VGPU_KFAULT_RESOURCES, which
+ * libvgpu reads as CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES), so the workers
+ * together never hold more than the device memory the module was given.
+ * What they allocate is charged to the memory cgroup of the context's
+ * opener (vgpu_ctx.memcg), fails rather than wake the OOM killer, and is
+ * freed whenever a worker finds nothing to do, so nothing stays after
+ * the process that needed it is gone.
+ *
  * Locking: vgpu_compute.lock (a spinlock) protects the list of active
  * launches and each launch's block counters; the SM workers take the
  * context's vgpu_vm.lock for reading around a slice, never while holding
@@ -31,9 +41,11 @@
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/limits.h>
+#include <linux/memcontrol.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <asm/fpu/api.h>
@@ -93,18 +105,22 @@ static void vgpu_run_free(struct vgpu_run *run)
 /*
  * The memory of a gang: every block's state, then the bitmap of those
  * that have finished. The grid was bounded at submit (vgpu_cmd.c), but
- * a kernel's registers and local memory can still make it more than one
- * allocation may be; a launch asking for that, or for more than the
- * host can give, cannot run, which its user hears (no warning here).
+ * a kernel's registers and local memory can still make it more than the
+ * device's memory (as the SM workers' buffers together never are) or
+ * than one allocation may be; a launch asking for that, or for more than
+ * the host or its memcg can give, cannot run, which its user hears (no
+ * warning or OOM kill here).
  */
 static int vgpu_gang_alloc(struct vgpu_run *run)
 {
 	u64 bytes, bits = BITS_TO_LONGS(run->nblocks) * sizeof(long);
 
 	if (check_mul_overflow(run->nblocks, run->block_bytes, &bytes) ||
-	    check_add_overflow(bytes, bits, &bytes) || bytes > INT_MAX)
+	    check_add_overflow(bytes, bits, &bytes) || bytes > INT_MAX ||
+	    bytes > run->ctx->vdev->props.mem_size)
 		return -E2BIG;
-	run->gang = kvmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	run->gang = kvmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
+			     __GFP_RETRY_MAYFAIL);
 	if (!run->gang)
 		return -ENOMEM;
 	run->gang_done = (unsigned long *)(run->gang + run->nblocks *
@@ -113,12 +129,16 @@ static int vgpu_gang_alloc(struct vgpu_run *run)
 	return 0;
 }
 
-/* Fails the launch before any block ran: a BAD_LAUNCH report. */
+/*
+ * Fails the launch before any block ran with a report of @kind
+ * (VGPU_KFAULT_BAD_LAUNCH or VGPU_KFAULT_RESOURCES).
+ */
 static int vgpu_bad_launch(struct vgpu_chan *chan,
-			   const struct vgpu_cmd_launch *cl, u64 seqno)
+			   const struct vgpu_cmd_launch *cl, u64 seqno,
+			   u32 kind)
 {
 	struct vgpu_chan_fault f = {
-		.kind = VGPU_KFAULT_BAD_LAUNCH, .module = cl->module,
+		.kind = kind, .module = cl->module,
 		.func = cl->func, .seqno = seqno,
 	};
 
@@ -126,18 +146,24 @@ static int vgpu_bad_launch(struct vgpu_chan *chan,
 	return -EIO;
 }
 
-/**
- * vgpu_compute_start() - make @cl, @chan's next command, an active launch.
- * Return: -EINPROGRESS (vgpu_chan_done() follows when the last block
- * ends), or an error that ends the command now.
+/*
+ * The most state one block may have: the device's memory divided among
+ * its SMs, each of which (an SM worker) holds one block at a time.
  */
-int vgpu_compute_start(struct vgpu_chan *chan,
-		       const struct vgpu_cmd_launch *cl, u32 priority, u64 seqno)
+static u64 vgpu_block_bytes_max(const struct vgpu_device *vdev)
+{
+	return div_u64(vdev->props.mem_size, max(vdev->props.sm_count, 1U));
+}
+
+static int vgpu_compute_start_run(struct vgpu_chan *chan,
+				  const struct vgpu_cmd_launch *cl,
+				  u32 priority, u64 seqno)
 {
 	struct vgpu_ctx *ctx = chan->ctx;
 	struct vgpu_compute *ce = &ctx->vdev->compute;
 	const struct vgpu_func *f;
 	struct vgpu_run *run;
+	u32 kind = VGPU_KFAULT_BAD_LAUNCH;
 
 	run = kzalloc(sizeof(*run), GFP_KERNEL_ACCOUNT);
 	if (!run)
@@ -182,7 +208,10 @@ int vgpu_compute_start(struct vgpu_chan *chan,
 	run->nblocks = (u64)cl->grid[0] * cl->grid[1] * cl->grid[2];
 	run->left = run->nblocks;
 	run->block_bytes = vgpu_block_bytes(&run->l);
-	/* Too big for this host's memory: the launch cannot run. */
+	/* More than the device has room for, or than this host can give. */
+	kind = VGPU_KFAULT_RESOURCES;
+	if (run->block_bytes > vgpu_block_bytes_max(ctx->vdev))
+		goto bad;
 	if (cl->grid_sync && vgpu_gang_alloc(run))
 		goto bad;
 	if (READ_ONCE(timeout_ms))
@@ -197,7 +226,25 @@ int vgpu_compute_start(struct vgpu_chan *chan,
 
 bad:
 	vgpu_run_free(run);
-	return vgpu_bad_launch(chan, cl, seqno);
+	return vgpu_bad_launch(chan, cl, seqno, kind);
+}
+
+/**
+ * vgpu_compute_start() - make @cl, @chan's next command, an active launch.
+ * Runs in the engine's work item: what it allocates for the launch is
+ * charged to the context's memory cgroup, not to the worker's (the root).
+ * Return: -EINPROGRESS (vgpu_chan_done() follows when the last block
+ * ends), or an error that ends the command now.
+ */
+int vgpu_compute_start(struct vgpu_chan *chan,
+		       const struct vgpu_cmd_launch *cl, u32 priority, u64 seqno)
+{
+	struct mem_cgroup *old = set_active_memcg(chan->ctx->memcg);
+	int ret;
+
+	ret = vgpu_compute_start_run(chan, cl, priority, seqno);
+	set_active_memcg(old);
+	return ret;
 }
 
 /* Ends a launch whose last block has finished. */
@@ -403,12 +450,54 @@ static bool vgpu_run_gang(struct vgpu_run *run, int *ret)
 	return false;
 }
 
+/*
+ * struct vgpu_sm_state - an SM worker's buffer for the blocks it runs:
+ * @bytes of it, charged to @memcg (compared, never dereferenced: the
+ * context that held the reference may be gone), last holding a block of
+ * launch @last (0: none, or the buffer is new).
+ */
+struct vgpu_sm_state {
+	struct vgpu_block *block;
+	u64 bytes;
+	struct mem_cgroup *memcg;
+	u64 last;
+};
+
+static void vgpu_sm_state_free(struct vgpu_sm_state *s)
+{
+	kvfree(s->block);
+	*s = (struct vgpu_sm_state){ };
+}
+
+/*
+ * A buffer for a block of @run, charged to @run's context: the one the
+ * worker has if it is large enough and charged there, else a new one.
+ * Out of memory, or over the memory cgroup's limit, it fails quietly:
+ * the launch fails, not the machine.
+ */
+static int vgpu_sm_state_get(struct vgpu_sm_state *s, struct vgpu_run *run)
+{
+	struct mem_cgroup *memcg = run->ctx->memcg, *old;
+
+	if (s->block && s->bytes >= run->block_bytes && s->memcg == memcg)
+		return 0;
+	vgpu_sm_state_free(s);
+	old = set_active_memcg(memcg);
+	s->block = kvmalloc(run->block_bytes, GFP_KERNEL_ACCOUNT |
+			    __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
+	set_active_memcg(old);
+	if (!s->block)
+		return -ENOMEM;
+	s->bytes = run->block_bytes;
+	s->memcg = memcg;
+	return 0;
+}
+
 static int vgpu_sm_main(void *data)
 {
 	struct vgpu_device *vdev = data;
 	struct vgpu_compute *ce = &vdev->compute;
-	struct vgpu_block *state = NULL;
-	u64 have = 0, last = 0;	/* the launch whose block @state held */
+	struct vgpu_sm_state s = { };
 
 	while (!kthread_should_stop()) {
 		struct vgpu_run *run;
@@ -416,35 +505,36 @@ static int vgpu_sm_main(void *data)
 		u64 block, n;
 		int ret = 0;
 
-		wait_event_interruptible(ce->wq, kthread_should_stop() ||
-					 vgpu_take_block(ce, &run, &block, &n));
-		if (kthread_should_stop())
-			break;
-		/* The wait's condition took the block when it came true. */
+		if (!vgpu_take_block(ce, &run, &block, &n)) {
+			/*
+			 * Idle: give the buffer back, so that no memory stays
+			 * charged to (or allocated for) a process that is done.
+			 */
+			vgpu_sm_state_free(&s);
+			wait_event_interruptible(ce->wq, kthread_should_stop() ||
+						 vgpu_take_block(ce, &run, &block,
+								 &n));
+			if (kthread_should_stop())
+				break;
+		}
+		/* The look above, or the wait's condition, took a block. */
 		if (run->gang) {
 			stop = vgpu_run_gang(run, &ret);
 			vgpu_block_over(ce, run, n, stop, ret);
 			continue;
 		}
-		if (run->block_bytes > have) {
-			kvfree(state);
-			have = 0;
-			last = 0;
-			state = kvmalloc(run->block_bytes, GFP_KERNEL);
-			if (state)
-				have = run->block_bytes;
-		}
-		if (!state) {
-			vgpu_report(run, block, NULL, VGPU_KFAULT_BAD_LAUNCH);
+		if (vgpu_sm_state_get(&s, run)) {
+			vgpu_report(run, block, NULL, VGPU_KFAULT_RESOURCES);
 			vgpu_block_over(ce, run, 1, true, -EIO);
 			continue;
 		}
 		/* Another launch's values (maybe another process's) go first. */
-		stop = vgpu_run_block(run, block, state, run->id != last, &ret);
-		last = run->id;
+		stop = vgpu_run_block(run, block, s.block, run->id != s.last,
+				      &ret);
+		s.last = run->id;
 		vgpu_block_over(ce, run, 1, stop, ret);
 	}
-	kvfree(state);
+	vgpu_sm_state_free(&s);
 	return 0;
 }
 

@@ -219,10 +219,14 @@ struct vgpu_heap {
  * @failed: a channel has failed: every channel skips its commands from
  *	then on (vgpu_chan_next()), and poll() reports it. Set under the
  *	failing channel's lock, read without one (release/acquire).
+ * @memcg: the opener's memory cgroup (a reference), or NULL: what engines
+ *	and SM workers allocate for the context is charged to it, as the
+ *	allocations of its ioctls are to the caller's.
  * @sem_work: evaluates the blocked channels' waits again, periodically.
  * @poll_wq: woken at every completion, for poll().
  */
 struct vgpu_chan;
+struct mem_cgroup;
 
 struct vgpu_ctx {
 	struct vgpu_device *vdev;
@@ -234,6 +238,7 @@ struct vgpu_ctx {
 	atomic_t busy;
 	atomic_t blocked;
 	bool failed;
+	struct mem_cgroup *memcg;
 	struct delayed_work sem_work;
 	wait_queue_head_t poll_wq;
 	struct xarray modules;	/* loaded modules by handle (vgpu_module.c) */

@@ -6,6 +6,7 @@
  * handler sees its argument.
  */
 #include <linux/fs.h>
+#include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/nospec.h>
 #include <linux/slab.h>
@@ -34,6 +35,8 @@ static int vgpu_open(struct inode *inode, struct file *file)
 	}
 	get_device(&vdev->dev);
 	ctx->vdev = vdev;
+	/* Kernel threads allocate for the context: they charge the opener. */
+	ctx->memcg = get_mem_cgroup_from_mm(current->mm);
 	vgpu_vm_init(&ctx->vm);
 	vgpu_modules_init(ctx);
 	file->private_data = ctx;
@@ -50,6 +53,7 @@ static int vgpu_release(struct inode *inode, struct file *file)
 	vgpu_heap_fini(&ctx->vm);
 	vgpu_vm_fini(ctx);
 	put_device(&ctx->vdev->dev);
+	mem_cgroup_put(ctx->memcg);
 	kfree(ctx);
 	return 0;
 }

@@ -73,6 +73,31 @@ static int vgpu_host_pin(struct vgpu_host_range *r)
 	return ret;
 }
 
+/*
+ * -EFAULT unless every page of @r lies in some mapping. Access rights are
+ * for the pinning to check; this only keeps a range that is mostly holes
+ * from costing a page array. At most one step per mapping.
+ */
+static int vgpu_host_mapped(struct vgpu_host_range *r)
+{
+	unsigned long start = r->addr, end = r->addr + r->size;
+	struct vm_area_struct *vma;
+	int ret = 0;
+
+	if (mmap_read_lock_killable(r->mm))
+		return -EINTR;
+	while (start < end) {
+		vma = vma_lookup(r->mm, start);
+		if (!vma) {
+			ret = -EFAULT;
+			break;
+		}
+		start = vma->vm_end;
+	}
+	mmap_read_unlock(r->mm);
+	return ret;
+}
+
 /**
  * vgpu_ioctl_host_register() - VGPU_IOCTL_HOST_REGISTER.
  * Return: 0, -EINVAL, -EFAULT, -EEXIST, -ENOMEM or -EINTR.
@@ -100,12 +125,6 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 	r->size = hr->size;
 	r->npages = hr->size >> PAGE_SHIFT;
 	r->writable = !(hr->flags & VGPU_HOST_READ_ONLY);
-	r->pages = kvmalloc_array(r->npages, sizeof(*r->pages),
-				  GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
-	if (!r->pages) {
-		ret = -ENOMEM;
-		goto err_free;
-	}
 
 	/* Fail fast on an overlap; the insertion below is what decides. */
 	down_write(&vm->lock);
@@ -113,17 +132,33 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 	ret = mt_find(&vm->hosts, &index, r->addr + r->size - 1) ? -EEXIST : 0;
 	up_write(&vm->lock);
 	if (ret)
-		goto err_pages;
+		goto err_free;
 
-	/* Charging and pinning take mmap_lock: never under vm->lock. */
+	/*
+	 * The page array costs 8 bytes a page, 2 GiB for the largest range:
+	 * charge RLIMIT_MEMLOCK and look at the mappings first, so that only
+	 * what the caller may pin, and has mapped, makes the kernel allocate.
+	 * Charging and pinning take mmap_lock: never under vm->lock.
+	 */
 	r->mm = current->mm;
 	mmgrab(r->mm);
 	ret = account_locked_vm(r->mm, r->npages, true);
 	if (ret)
 		goto err_mmdrop;
-	ret = vgpu_host_pin(r);
+	ret = vgpu_host_mapped(r);
 	if (ret)
 		goto err_uncharge;
+	/* Charged to the caller's memcg; fails rather than OOM-kill. */
+	r->pages = kvmalloc_array(r->npages, sizeof(*r->pages),
+				  GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
+				  __GFP_RETRY_MAYFAIL);
+	if (!r->pages) {
+		ret = -ENOMEM;
+		goto err_uncharge;
+	}
+	ret = vgpu_host_pin(r);
+	if (ret)
+		goto err_pages;
 
 	down_write(&vm->lock);
 	ret = mtree_insert_range(&vm->hosts, r->addr, r->addr + r->size - 1,
@@ -135,12 +170,12 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 
 err_unpin:
 	unpin_user_pages(r->pages, r->npages);
+err_pages:
+	kvfree(r->pages);
 err_uncharge:
 	account_locked_vm(r->mm, r->npages, false);
 err_mmdrop:
 	mmdrop(r->mm);
-err_pages:
-	kvfree(r->pages);
 err_free:
 	kfree(r);
 	return ret;

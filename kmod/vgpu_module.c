@@ -77,9 +77,17 @@ static int vgpu_module_verify(struct vgpu_module *m,
 	u8 *seen;
 	int ret = -ENOMEM;
 
-	v = kzalloc(sizeof(*v), GFP_KERNEL);
-	seen = kvmalloc(m->prog.ninsns, GFP_KERNEL);
-	stack = kvmalloc_array(m->prog.ninsns, sizeof(*stack), GFP_KERNEL);
+	/*
+	 * Up to 5 MiB for the largest program, for the caller: charged to
+	 * its memcg, and refused (-ENOMEM) rather than OOM-kill over the
+	 * limit.
+	 */
+	v = kzalloc(sizeof(*v), GFP_KERNEL_ACCOUNT);
+	seen = kvmalloc(m->prog.ninsns, GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
+			__GFP_RETRY_MAYFAIL);
+	stack = kvmalloc_array(m->prog.ninsns, sizeof(*stack),
+			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
+			       __GFP_RETRY_MAYFAIL);
 	if (!v || !seen || !stack)
 		goto out;
 	ret = 0;

@@ -23,6 +23,9 @@ static CUresult vg_fault_code(uint32_t kind)
 		return CUDA_ERROR_MISALIGNED_ADDRESS;
 	case VGPU_KFAULT_TIMEOUT:
 		return CUDA_ERROR_LAUNCH_TIMEOUT;
+	case VGPU_KFAULT_RESOURCES:
+		/* NVIDIA's answer to a launch that asks for too much. */
+		return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
 	default:
 		/* A trap, a block that cannot go on, a launch gone bad. */
 		return CUDA_ERROR_LAUNCH_FAILED;
@@ -38,6 +41,7 @@ static const char *vg_fault_kind(uint32_t kind)
 		[VGPU_KFAULT_DEADLOCK] = "deadlock (no thread of the block can go on)",
 		[VGPU_KFAULT_TIMEOUT] = "time budget exceeded",
 		[VGPU_KFAULT_BAD_LAUNCH] = "bad launch",
+		[VGPU_KFAULT_RESOURCES] = "out of resources",
 	};
 
 	return kind < sizeof(names) / sizeof(names[0]) && names[kind] ?

@@ -526,6 +526,11 @@ struct vgpu_chan_destroy {
 #define VGPU_KFAULT_DEADLOCK 4	/* no thread of a block could go on */
 #define VGPU_KFAULT_TIMEOUT 5	/* ran past the time budget */
 #define VGPU_KFAULT_BAD_LAUNCH 6	/* no such module or kernel, bad params */
+/*
+ * A block needs more memory than the device holds per SM (its memory
+ * divided among its SMs), or the host could not give it.
+ */
+#define VGPU_KFAULT_RESOURCES 7
 
 /**
  * struct vgpu_chan_fault - VGPU_IOCTL_CHAN_FAULT: what made a channel's

@@ -6,12 +6,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -249,6 +251,95 @@ TEST_F(host, memlock_limit)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* MemAvailable of /proc/meminfo in kB. */
+static long mem_available_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+#define HUGE_CALLS 500
+
+struct huge_args {
+	int fd;
+	int bad;	/* calls that did not fail with ENOMEM */
+};
+
+/* Registers ranges of 2^39 and 2^40 bytes, far over the memlock limit. */
+static void *huge_registers(void *arg)
+{
+	struct huge_args *a = arg;
+	int i;
+
+	for (i = 0; i < HUGE_CALLS; i++) {
+		__u64 size = i & 1 ? VGPU_HOST_REGISTER_MAX : VGPU_HOST_REGISTER_MAX / 2;
+
+		if (host_register(a->fd, (void *)(uintptr_t)0x100000000000ULL, size, 0) != -1 ||
+		    errno != ENOMEM)
+			a->bad++;
+	}
+	return NULL;
+}
+
+/*
+ * A range far over RLIMIT_MEMLOCK is refused before the kernel allocates
+ * anything for it: its page array would be 1 or 2 GiB, and two threads
+ * asking in a loop once drove the VM into the OOM killer. The calls must
+ * all fail with ENOMEM, quickly, and leave the memory as it was.
+ */
+TEST_F(host, memlock_limit_huge_ranges)
+{
+	long before = mem_available_kb(), after;
+	pid_t pid;
+	int status;
+
+	ASSERT_LT(0, before);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct rlimit lim = { 8 << 20, 8 << 20 };
+		struct huge_args a[2] = { { self->fd, 0 }, { self->fd, 0 } };
+		pthread_t t[2];
+		double start;
+		int i;
+
+		if (setrlimit(RLIMIT_MEMLOCK, &lim) || setuid(65534))
+			_exit(2);
+		start = now_s();
+		for (i = 0; i < 2; i++)
+			if (pthread_create(&t[i], NULL, huge_registers, &a[i]))
+				_exit(3);
+		for (i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+		if (a[0].bad || a[1].bad)
+			_exit(4);
+		/* Microseconds a call when nothing is allocated. */
+		_exit(now_s() - start > 5 ? 5 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	after = mem_available_kb();
+	TH_LOG("MemAvailable %ld kB before, %ld kB after", before, after);
+	EXPECT_LT(before - after, 64 << 10);
 }
 
 TEST_HARNESS_MAIN
