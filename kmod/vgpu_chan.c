@@ -516,6 +516,19 @@ int vgpu_ioctl_chan_destroy(struct vgpu_ctx *ctx, void *data)
 	return ret;
 }
 
+/*
+ * vgpu_chan_create_undo() - destroys the channel CHAN_CREATE made when its
+ * handle cannot be written back (vgpu_ioctl()). A channel nobody knew of
+ * has no commands, so its slot is free again at once.
+ */
+void vgpu_chan_create_undo(struct vgpu_ctx *ctx, const void *data)
+{
+	const struct vgpu_chan_create *cc = data;
+	struct vgpu_chan_destroy cd = { .handle = cc->handle };
+
+	vgpu_ioctl_chan_destroy(ctx, &cd);
+}
+
 /* The status page, mapped read-only at offset 0 of the context's file. */
 int vgpu_chan_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma)
 {

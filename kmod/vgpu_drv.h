@@ -178,7 +178,7 @@ struct vgpu_host_range {
  * @hosts: host ranges mapped into the context, by address range.
  * @host_bufs: host memory allocated and not yet mapped, by id.
  * @heap: the device heap kernels malloc from, or NULL (vgpu_heap.c); set
- *	once.
+ *	once, cleared only when HEAP_CREATE cannot report it.
  */
 struct vgpu_heap;
 
@@ -326,14 +326,17 @@ void vgpu_vm_fini(struct vgpu_ctx *ctx);
 u64 vgpu_mem_free_bytes(struct vgpu_device *vdev);
 int vgpu_ioctl_set_va_window(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data);
+void vgpu_mem_alloc_undo(struct vgpu_ctx *ctx, const void *data);
 int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data);
 int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s);
 int vgpu_vm_place(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc);
+void vgpu_vm_unplace(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc);
 bool vgpu_vm_is_host(struct vgpu_vm *vm, u64 va);
 
 /* vgpu_heap.c */
 int vgpu_ioctl_heap_create(struct vgpu_ctx *ctx, void *data);
+void vgpu_heap_create_undo(struct vgpu_ctx *ctx, const void *data);
 u64 vgpu_heap_malloc(struct vgpu_ctx *ctx, u64 size);
 u32 vgpu_heap_free(struct vgpu_ctx *ctx, u64 va);
 void vgpu_heap_fini(struct vgpu_vm *vm);
@@ -346,6 +349,7 @@ void vgpu_host_range_free(struct vgpu_host_range *r);
 
 /* vgpu_host_alloc.c */
 int vgpu_ioctl_host_alloc(struct vgpu_ctx *ctx, void *data);
+void vgpu_host_alloc_undo(struct vgpu_ctx *ctx, const void *data);
 int vgpu_host_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma);
 void vgpu_host_alloc_fini(struct vgpu_vm *vm);
 
@@ -354,6 +358,7 @@ int vgpu_chan_init(struct vgpu_ctx *ctx);
 void vgpu_chan_fini(struct vgpu_ctx *ctx);
 int vgpu_chan_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma);
 int vgpu_ioctl_chan_create(struct vgpu_ctx *ctx, void *data);
+void vgpu_chan_create_undo(struct vgpu_ctx *ctx, const void *data);
 int vgpu_ioctl_chan_submit(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_chan_wait(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_chan_destroy(struct vgpu_ctx *ctx, void *data);
@@ -380,6 +385,7 @@ int vgpu_read(struct vgpu_ctx *ctx, u64 va, void *buf, u64 len);
 void vgpu_modules_init(struct vgpu_ctx *ctx);
 void vgpu_modules_fini(struct vgpu_ctx *ctx);
 int vgpu_ioctl_module_load(struct vgpu_ctx *ctx, void *data);
+void vgpu_module_load_undo(struct vgpu_ctx *ctx, const void *data);
 int vgpu_ioctl_module_unload(struct vgpu_ctx *ctx, void *data);
 struct vgpu_module *vgpu_module_get(struct vgpu_ctx *ctx, u32 handle);
 void vgpu_module_put(struct vgpu_module *m);

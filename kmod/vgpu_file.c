@@ -64,26 +64,34 @@ static int vgpu_release(struct inode *inode, struct file *file)
  * @min_size: size of the first version of the argument; shorter callers
  *	predate the ioctl and are refused.
  * @func: handler; gets the kernel copy of the argument.
+ * @undo: for a command that creates something and writes its handle back:
+ *	destroys what @func created, given the argument @func filled in.
+ *	Called when the handle cannot be written back.
  */
 struct vgpu_ioctl_desc {
 	unsigned int cmd;
 	unsigned int min_size;
 	int (*func)(struct vgpu_ctx *ctx, void *data);
+	void (*undo)(struct vgpu_ctx *ctx, const void *data);
 	bool out_on_einval;	/* -EINVAL still writes the argument back */
 };
 
 #define VGPU_IOCTL(ioctl, first_size, handler) \
 	[_IOC_NR(ioctl)] = { .cmd = ioctl, .min_size = first_size, .func = handler }
-#define VGPU_IOCTL_VERDICT(ioctl, first_size, handler) \
+#define VGPU_IOCTL_CREATE(ioctl, first_size, handler, undoer) \
 	[_IOC_NR(ioctl)] = { .cmd = ioctl, .min_size = first_size, \
-			     .func = handler, .out_on_einval = true }
+			     .func = handler, .undo = undoer }
+#define VGPU_IOCTL_VERDICT(ioctl, first_size, handler, undoer) \
+	[_IOC_NR(ioctl)] = { .cmd = ioctl, .min_size = first_size, \
+			     .func = handler, .undo = undoer, \
+			     .out_on_einval = true }
 
 static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 	VGPU_IOCTL(VGPU_IOCTL_GET_INFO, VGPU_INFO_SIZE_V1, vgpu_ioctl_get_info),
 	VGPU_IOCTL(VGPU_IOCTL_SET_VA_WINDOW, sizeof(struct vgpu_va_window),
 		   vgpu_ioctl_set_va_window),
-	VGPU_IOCTL(VGPU_IOCTL_MEM_ALLOC, sizeof(struct vgpu_mem_alloc),
-		   vgpu_ioctl_mem_alloc),
+	VGPU_IOCTL_CREATE(VGPU_IOCTL_MEM_ALLOC, sizeof(struct vgpu_mem_alloc),
+			  vgpu_ioctl_mem_alloc, vgpu_mem_alloc_undo),
 	VGPU_IOCTL(VGPU_IOCTL_MEM_FREE, sizeof(struct vgpu_mem_free),
 		   vgpu_ioctl_mem_free),
 	VGPU_IOCTL(VGPU_IOCTL_MEM_QUERY, sizeof(struct vgpu_mem_query),
@@ -93,24 +101,28 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 	VGPU_IOCTL(VGPU_IOCTL_HOST_UNREGISTER,
 		   sizeof(struct vgpu_host_unregister),
 		   vgpu_ioctl_host_unregister),
-	VGPU_IOCTL(VGPU_IOCTL_CHAN_CREATE, sizeof(struct vgpu_chan_create),
-		   vgpu_ioctl_chan_create),
+	VGPU_IOCTL_CREATE(VGPU_IOCTL_CHAN_CREATE,
+			  sizeof(struct vgpu_chan_create),
+			  vgpu_ioctl_chan_create, vgpu_chan_create_undo),
 	VGPU_IOCTL(VGPU_IOCTL_CHAN_SUBMIT, sizeof(struct vgpu_chan_submit),
 		   vgpu_ioctl_chan_submit),
 	VGPU_IOCTL(VGPU_IOCTL_CHAN_WAIT, sizeof(struct vgpu_chan_wait),
 		   vgpu_ioctl_chan_wait),
 	VGPU_IOCTL(VGPU_IOCTL_CHAN_DESTROY, sizeof(struct vgpu_chan_destroy),
 		   vgpu_ioctl_chan_destroy),
-	VGPU_IOCTL(VGPU_IOCTL_HOST_ALLOC, sizeof(struct vgpu_host_alloc),
-		   vgpu_ioctl_host_alloc),
-	VGPU_IOCTL_VERDICT(VGPU_IOCTL_MODULE_LOAD, sizeof(struct vgpu_module_load),
-			   vgpu_ioctl_module_load),
+	VGPU_IOCTL_CREATE(VGPU_IOCTL_HOST_ALLOC,
+			  sizeof(struct vgpu_host_alloc),
+			  vgpu_ioctl_host_alloc, vgpu_host_alloc_undo),
+	VGPU_IOCTL_VERDICT(VGPU_IOCTL_MODULE_LOAD,
+			   sizeof(struct vgpu_module_load),
+			   vgpu_ioctl_module_load, vgpu_module_load_undo),
 	VGPU_IOCTL(VGPU_IOCTL_MODULE_UNLOAD, sizeof(struct vgpu_module_unload),
 		   vgpu_ioctl_module_unload),
 	VGPU_IOCTL(VGPU_IOCTL_CHAN_FAULT, sizeof(struct vgpu_chan_fault),
 		   vgpu_ioctl_chan_fault),
-	VGPU_IOCTL(VGPU_IOCTL_HEAP_CREATE, sizeof(struct vgpu_heap_create),
-		   vgpu_ioctl_heap_create),
+	VGPU_IOCTL_CREATE(VGPU_IOCTL_HEAP_CREATE,
+			  sizeof(struct vgpu_heap_create),
+			  vgpu_ioctl_heap_create, vgpu_heap_create_undo),
 };
 
 /*
@@ -155,8 +167,22 @@ static long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return ret;
 
 	if ((_IOC_DIR(cmd) & _IOC_READ) &&
-	    copy_to_user(uarg, kbuf, min(usize, ksize)))
+	    copy_to_user(uarg, kbuf, min(usize, ksize))) {
+		/*
+		 * The caller never learns the handle of what the command
+		 * created (its argument is not writable), so nothing could
+		 * ever free it but close(): take it back. The handler
+		 * published the object complete, so undoing it is the
+		 * ordinary destroy path, safe against another thread that
+		 * found the handle meanwhile; if that thread destroyed it
+		 * already, there is nothing left to undo (and if it also
+		 * created another under the same handle, it was using a
+		 * handle nobody gave it).
+		 */
+		if (!ret && desc->undo)
+			desc->undo(ctx, kbuf);
 		return -EFAULT;
+	}
 	return ret;
 }
 

@@ -96,6 +96,33 @@ err_free:
 	return ret;
 }
 
+/*
+ * vgpu_heap_create_undo() - takes the heap HEAP_CREATE made away again
+ * when its address cannot be written back (vgpu_ioctl()). A context has
+ * one heap and nothing else removes it, so vm->heap is the one made.
+ * Kernels running meanwhile (another thread may have launched) find no
+ * heap from then on: malloc returns NULL, and blocks they had fault.
+ */
+void vgpu_heap_create_undo(struct vgpu_ctx *ctx, const void *data)
+{
+	struct vgpu_vm *vm = &ctx->vm;
+	struct vgpu_alloc *alloc;
+	struct vgpu_heap *heap;
+
+	down_write(&vm->lock);
+	heap = vm->heap;
+	if (WARN_ON_ONCE(!heap)) {
+		up_write(&vm->lock);
+		return;
+	}
+	alloc = mtree_load(&vm->allocs, heap->va);
+	vgpu_vm_unplace(ctx, alloc);
+	vm->heap = NULL;
+	up_write(&vm->lock);
+	kfree(alloc);
+	vgpu_heap_destroy(heap);
+}
+
 /* The first run of @nr free granules from @from on, or heap->granules. */
 static unsigned long vgpu_heap_find(struct vgpu_heap *heap, unsigned long from,
 				    unsigned long nr)

@@ -96,6 +96,24 @@ err_free:
 	return ret == -EBUSY ? -ENOSPC : ret;
 }
 
+/*
+ * vgpu_host_alloc_undo() - frees what HOST_ALLOC allocated when its offset
+ * cannot be written back (vgpu_ioctl()). Already mapped (another thread
+ * found the offset), it belongs to the mapping and stays.
+ */
+void vgpu_host_alloc_undo(struct vgpu_ctx *ctx, const void *data)
+{
+	const struct vgpu_host_alloc *ha = data;
+	struct vgpu_vm *vm = &ctx->vm;
+	struct vgpu_host_range *r;
+
+	down_write(&vm->lock);
+	r = xa_erase(&vm->host_bufs, (ha->offset >> VGPU_HOST_OFFSET_SHIFT) - 1);
+	up_write(&vm->lock);
+	if (r)
+		vgpu_host_range_free(r);
+}
+
 static void vgpu_host_vma_open(struct vm_area_struct *vma)
 {
 	struct vgpu_host_range *r = vma->vm_private_data;

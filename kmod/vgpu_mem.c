@@ -269,6 +269,17 @@ int vgpu_vm_place(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
 	return ret;
 }
 
+/*
+ * vgpu_vm_unplace() - undoes vgpu_vm_place(): @alloc leaves the allocation
+ * tree and gives its memory back. The caller frees @alloc.
+ */
+void vgpu_vm_unplace(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
+{
+	lockdep_assert_held_write(&ctx->vm.lock);
+	mtree_erase(&ctx->vm.allocs, alloc->va);
+	vgpu_unplace(ctx, alloc);
+}
+
 /**
  * vgpu_ioctl_mem_alloc() - VGPU_IOCTL_MEM_ALLOC.
  * Return: 0, -EINVAL (bad arguments, no window), -ENOMEM (no memory),
@@ -301,6 +312,18 @@ int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data)
 	}
 	a->va = alloc->va;
 	return 0;
+}
+
+/*
+ * vgpu_mem_alloc_undo() - frees what MEM_ALLOC placed at @data's va when
+ * the address cannot be written back (vgpu_ioctl()).
+ */
+void vgpu_mem_alloc_undo(struct vgpu_ctx *ctx, const void *data)
+{
+	const struct vgpu_mem_alloc *a = data;
+	struct vgpu_mem_free f = { .va = a->va };
+
+	vgpu_ioctl_mem_free(ctx, &f);
 }
 
 /**

@@ -181,6 +181,19 @@ int vgpu_ioctl_module_unload(struct vgpu_ctx *ctx, void *data)
 	return 0;
 }
 
+/*
+ * vgpu_module_load_undo() - unloads what MODULE_LOAD loaded when its
+ * handle cannot be written back (vgpu_ioctl()). Launches that hold it
+ * (another thread may have found the handle) keep it until they end.
+ */
+void vgpu_module_load_undo(struct vgpu_ctx *ctx, const void *data)
+{
+	const struct vgpu_module_load *ml = data;
+	struct vgpu_module_unload mu = { .handle = ml->handle };
+
+	vgpu_ioctl_module_unload(ctx, &mu);
+}
+
 void vgpu_modules_init(struct vgpu_ctx *ctx)
 {
 	xa_init_flags(&ctx->modules, XA_FLAGS_ALLOC1);

@@ -15,7 +15,8 @@
  *    zero (-E2BIG otherwise), and one shorter than the first version of the
  *    structure is refused (-EINVAL);
  *  - unknown ioctl numbers fail with -ENOTTY, unreadable or unwritable
- *    argument memory with -EFAULT;
+ *    argument memory with -EFAULT; a command that creates something and
+ *    cannot write its handle back creates nothing;
  *  - results are written into the structure; the return value is 0.
  */
 #ifndef _UAPI_VGPU_H

@@ -3,10 +3,12 @@
  * Host memory allocated by the module (HOST_ALLOC + mmap): zeroed, reached
  * by the engines at its user address, not charged to RLIMIT_MEMLOCK, each
  * bad allocation or mapping refused by its exact errno, gone from the
- * device with munmap(), not inherited by fork(), freed on close.
+ * device with munmap() (once, however many threads unmap it at once),
+ * not inherited by fork(), freed on close.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +32,24 @@ static long vm_locked_kb(void)
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
 			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/* A field of /proc/meminfo, in kB. */
+static long meminfo_kb(const char *field)
+{
+	char line[256], name[64];
+	long kb = -1, v;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63[^:]: %ld", name, &v) == 2 &&
+		    !strcmp(name, field)) {
+			kb = v;
+			break;
+		}
 	if (f)
 		fclose(f);
 	return kb;
@@ -183,6 +203,179 @@ TEST_F(halloc, munmap_unmaps_from_device)
 	EXPECT_EQ(-1, wait_for(&self->c, 1));
 	EXPECT_EQ(EIO, errno);
 	EXPECT_EQ((uintptr_t)p, self->c.status->error_addr);
+}
+
+#define RACE_ROUNDS 1000
+#define RACE_BUSY_ROUNDS 200
+#define RACE_WARM 100		/* rounds before memory is measured */
+#define RACE_TIMEOUT 180	/* seconds, for the debug kernel */
+#define RACE_PAGES 16
+#define RACE_BUSY_PAGES 256
+
+/*
+ * Two threads that unmap the same mapping at the same moment, each round
+ * started by race_unmap().
+ */
+struct unmap_race {
+	pthread_barrier_t go, done;
+	pthread_t t[2];
+	void *p;
+	size_t len;
+	int ret[2], err[2];
+	int stop, bad;
+};
+
+struct unmap_racer {
+	struct unmap_race *race;
+	int me;
+};
+
+static void *unmap_racer(void *arg)
+{
+	struct unmap_racer *a = arg;
+	struct unmap_race *r = a->race;
+
+	for (;;) {
+		pthread_barrier_wait(&r->go);
+		if (r->stop)
+			return NULL;
+		r->ret[a->me] = munmap(r->p, r->len);
+		r->err[a->me] = errno;
+		pthread_barrier_wait(&r->done);
+	}
+}
+
+static int race_start(struct unmap_race *r, struct unmap_racer a[2], size_t len)
+{
+	int i;
+
+	r->len = len;
+	if (pthread_barrier_init(&r->go, NULL, 3) ||
+	    pthread_barrier_init(&r->done, NULL, 3))
+		return -1;
+	for (i = 0; i < 2; i++) {
+		a[i].race = r;
+		a[i].me = i;
+		if (pthread_create(&r->t[i], NULL, unmap_racer, &a[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/* Both threads munmap(@p) at once; counts in r->bad each that failed. */
+static void race_unmap(struct unmap_race *r, void *p)
+{
+	r->p = p;
+	pthread_barrier_wait(&r->go);
+	pthread_barrier_wait(&r->done);
+	r->bad += (r->ret[0] != 0) + (r->ret[1] != 0);
+}
+
+static void race_stop(struct unmap_race *r)
+{
+	r->stop = 1;
+	pthread_barrier_wait(&r->go);
+	pthread_join(r->t[0], NULL);
+	pthread_join(r->t[1], NULL);
+}
+
+/*
+ * Two threads munmap() the same mapping at once, many times over: both
+ * succeed (unmapping what is no longer mapped is no error), the memory
+ * leaves the device, and none of it is kept: the pages of every round
+ * come back to the system, and the debug kernel sees no refcount or
+ * accounting going wrong.
+ */
+TEST_F_TIMEOUT(halloc, munmap_race, RACE_TIMEOUT)
+{
+	long avail = 0, kept;
+	struct unmap_race race = { 0 };
+	struct unmap_racer args[2];
+	size_t len = RACE_PAGES * self->page;
+	__u64 off;
+	void *p = NULL;
+	int i;
+
+	ASSERT_EQ(0, race_start(&race, args, len));
+	for (i = 0; i < RACE_ROUNDS; i++) {
+		if (i == RACE_WARM)
+			avail = meminfo_kb("MemAvailable");
+		ASSERT_EQ(0, host_alloc(self->fd, len, &off));
+		p = map(self->fd, len, off);
+		ASSERT_NE(MAP_FAILED, p);
+		((volatile char *)p)[0] = 1;
+		race_unmap(&race, p);
+		/* Gone for good: it cannot be mapped again. */
+		EXPECT_EQ(MAP_FAILED, map(self->fd, len, off));
+	}
+	race_stop(&race);
+	EXPECT_EQ(0, race.bad) TH_LOG("errno %d %d", race.err[0], race.err[1]);
+
+	/* Off the device too. */
+	cmd_copy(&self->c, (uintptr_t)p, self->dev, 64, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(-1, wait_for(&self->c, 1));
+	EXPECT_EQ(EIO, errno);
+	/*
+	 * Since the caches warmed up, (RACE_ROUNDS - RACE_WARM) * RACE_PAGES
+	 * pages (56 MiB) went through: what stays out of the system's hands
+	 * must be noise, not a share of each round.
+	 */
+	kept = avail - meminfo_kb("MemAvailable");
+	EXPECT_GT((long)((RACE_ROUNDS - RACE_WARM) * len / 1024 / 2), kept)
+		TH_LOG("%ld kB kept", kept);
+}
+
+/*
+ * The same with the engines copying to and from all over the
+ * mapping while it goes: each round either completes or faults inside
+ * the mapping, and closing the context afterwards frees everything.
+ */
+TEST_F_TIMEOUT(halloc, munmap_race_busy, RACE_TIMEOUT)
+{
+	long page = sysconf(_SC_PAGESIZE), avail = 0, kept;
+	size_t len = RACE_BUSY_PAGES * page, step = len / (RING / 2);
+	struct vgpu_mem_alloc ma = { .size = step };
+	struct unmap_race race = { 0 };
+	struct unmap_racer args[2];
+	int i, j, fd, faults = 0;
+	void *status, *p;
+	struct chan c;
+	__u64 off;
+
+	ASSERT_EQ(0, race_start(&race, args, len));
+	for (i = 0; i < RACE_BUSY_ROUNDS; i++) {
+		if (i == RACE_WARM)
+			avail = meminfo_kb("MemAvailable");
+		fd = open_ctx(&status, 1ULL << 44);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_MEM_ALLOC, &ma));
+		ASSERT_EQ(0, chan_open(fd, &c, status));
+		ASSERT_EQ(0, host_alloc(fd, len, &off));
+		p = map(fd, len, off);
+		ASSERT_NE(MAP_FAILED, p);
+		for (j = 0; j < RING / 2; j++)
+			cmd_copy(&c, j & 1 ? ma.va : (uintptr_t)p + j * step,
+				 j & 1 ? (uintptr_t)p + j * step : ma.va, step,
+				 1, 0, 0);
+		ASSERT_EQ(0, submit(&c));
+		race_unmap(&race, p);
+		if (wait_for(&c, RING / 2)) {
+			EXPECT_EQ(EIO, errno);
+			EXPECT_LE((uintptr_t)p, c.status->error_addr);
+			EXPECT_GT((uintptr_t)p + len, c.status->error_addr);
+			faults++;
+		}
+		munmap(status, page);
+		close(fd);
+		free(c.ring);
+	}
+	race_stop(&race);
+	EXPECT_EQ(0, race.bad) TH_LOG("errno %d %d", race.err[0], race.err[1]);
+	TH_LOG("%d of %d rounds faulted", faults, RACE_BUSY_ROUNDS);
+	kept = avail - meminfo_kb("MemAvailable");
+	EXPECT_GT((long)((RACE_BUSY_ROUNDS - RACE_WARM) * len / 1024 / 2), kept)
+		TH_LOG("%ld kB kept", kept);
 }
 
 /* A child does not inherit the mapping. */
