@@ -191,6 +191,7 @@ struct CUmod_st {
 	struct vg_jit_image *img;
 	struct CUfunc_st *funcs;
 	struct CUmod_st *next;	/* in ctx->modules */
+	struct CUmod_st *next_all;	/* the registry of handles (module.c) */
 };
 
 /*
@@ -409,7 +410,7 @@ CUresult vg_module_image(int dev, const void *image, struct vg_jit_image **img,
 CUresult vg_module_create(struct CUctx_st *ctx, const void *image,
 			  struct vg_jit_logs *logs, struct CUmod_st **pmod);
 bool vg_module_live(const struct CUmod_st *mod);
-void vg_module_unload(struct CUmod_st *module);
+CUresult vg_module_unload(struct CUmod_st *module);
 CUresult vg_func_get(CUfunction f, struct CUfunc_st **pf);
 CUresult vg_launch_func_get(CUfunction f, struct CUfunc_st **pf);
 CUresult vg_func_attribute(const struct CUfunc_st *f,
