@@ -482,6 +482,10 @@ struct vg_host_info {
 };
 bool vg_host_lookup(uintptr_t p, struct vg_host_info *info);
 
+/* host_copy.c: pageable rows to (@put) or from a packed staging buffer */
+bool vg_host_rows(bool put, unsigned char *stage, uintptr_t host,
+		  size_t pitch, size_t width, size_t rows);
+
 /* pointer.c */
 bool vg_pointer_in(struct CUctx_st *ctx, CUdeviceptr ptr, size_t len);
 bool vg_sync_memops(uint64_t ptr);

@@ -4,8 +4,15 @@
  * driver answers them (tests/e2e/ref/h100_robust.log, from h100_robust.c
  * there). An unloaded module's handle is dead: unloading it again, or
  * asking it for a function or a global, answers CUDA_ERROR_INVALID_HANDLE
- * and never reaches a module loaded since.
+ * and never reaches a module loaded since. Pageable copies to read-only or
+ * unmapped host memory, or from unmapped memory, kill the process with
+ * SIGSEGV on an H100 (the log says "signal 11"); vgpu answers
+ * CUDA_ERROR_INVALID_VALUE instead and the context goes on working.
  */
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/mman.h>
+
 #include "tap.h"
 
 #define H100_LOG "tests/e2e/ref/h100_robust.log"
@@ -100,6 +107,269 @@ static void unload_after_ctx_destroy(void)
 	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuModuleUnload(m));
 }
 
+/* --- pageable copies with bad host memory ------------------------------- */
+
+/* The sizes the H100 ran: inside one half of the staging buffer, and over. */
+static const size_t sizes[] = { 16384, 4u << 20 };
+
+/* @n bytes of ones, read-only; or an address just unmapped. */
+static void *host_ro(size_t n)
+{
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		TAP_FAIL("mmap failed");
+		exit(1);
+	}
+	memset(p, 1, n);
+	mprotect(p, n, PROT_READ);
+	return p;
+}
+
+static void *host_gone(size_t n)
+{
+	void *p = host_ro(n);
+
+	munmap(p, n);
+	return p;
+}
+
+/* Whether @p's @n bytes still hold host_ro()'s ones. */
+static bool untouched(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != 1)
+			return false;
+	return true;
+}
+
+/*
+ * Case @what at size @n answered @got: the H100 died of a signal there,
+ * vgpu refuses the copy, and the context still works.
+ */
+static void check_refused(const char *what, size_t n, CUresult got)
+{
+	char name[128];
+	const char *h;
+
+	snprintf(name, sizeof(name), "%s %zu", what, n);
+	h = h100_line(name);
+	if (h && strncmp(h, "signal", 6))
+		TAP_FAIL("the H100 answered %s for \"%s\": not a crash any more", h, name);
+	if (got != CUDA_ERROR_INVALID_VALUE)
+		TAP_FAIL("%s answered %d, expected %d", name, (int)got,
+			 (int)CUDA_ERROR_INVALID_VALUE);
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+}
+
+static CUdeviceptr dev_alloc(size_t n)
+{
+	CUdeviceptr d;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d, n));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD8(d, 7, n));
+	return d;
+}
+
+static CUstream stream(void)
+{
+	CUstream s;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	return s;
+}
+
+/* One copy of @n bytes with bad host memory, as the H100 ran it. */
+typedef CUresult (*bad_copy)(size_t n);
+
+static CUresult dtoh_ro(size_t n)
+{
+	void *h = host_ro(n);
+	CUresult r = cuMemcpyDtoH(h, dev_alloc(n), n);
+
+	CHECK(untouched(h, n));
+	return r;
+}
+
+/* The device side first: nothing may map the gone address again. */
+static CUresult dtoh_gone(size_t n)
+{
+	CUdeviceptr d = dev_alloc(n);
+
+	return cuMemcpyDtoH(host_gone(n), d, n);
+}
+
+static CUresult htod_gone(size_t n)
+{
+	CUdeviceptr d = dev_alloc(n);
+
+	return cuMemcpyHtoD(d, host_gone(n), n);
+}
+
+static CUresult dtoh_async_ro(size_t n)
+{
+	void *h = host_ro(n);
+	CUstream s = stream();
+	CUresult r = cuMemcpyDtoHAsync(h, dev_alloc(n), n, s);
+
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	CHECK(untouched(h, n));
+	return r;
+}
+
+static CUresult htod_async_gone(size_t n)
+{
+	CUstream s = stream();
+	CUdeviceptr d = dev_alloc(n);
+	CUresult r = cuMemcpyHtoDAsync(d, host_gone(n), n, s);
+
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	return r;
+}
+
+static CUresult memcpy_dtoh_ro(size_t n)
+{
+	void *h = host_ro(n);
+	CUresult r = cuMemcpy((CUdeviceptr)(uintptr_t)h, dev_alloc(n), n);
+
+	CHECK(untouched(h, n));
+	return r;
+}
+
+/* Rows of 1 KiB: pitch 2 KiB on the host, packed on the device. */
+#define W 1024
+
+static void side_2d(CUmemorytype *type, void **host, CUdeviceptr *dev,
+		    size_t *pitch, void *h, CUdeviceptr d)
+{
+	*type = h ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+	*host = h;
+	*dev = d;
+	*pitch = h ? 2 * W : W;
+}
+
+static CUDA_MEMCPY2D copy_2d(void *h, CUdeviceptr d, size_t n, bool to_host)
+{
+	CUDA_MEMCPY2D p = { .WidthInBytes = W, .Height = n / (2 * W) };
+
+	side_2d(&p.srcMemoryType, (void **)&p.srcHost, &p.srcDevice,
+		&p.srcPitch, to_host ? NULL : h, d);
+	side_2d(&p.dstMemoryType, &p.dstHost, &p.dstDevice, &p.dstPitch,
+		to_host ? h : NULL, d);
+	return p;
+}
+
+static CUDA_MEMCPY3D copy_3d(void *h, CUdeviceptr d, size_t n, bool to_host)
+{
+	CUDA_MEMCPY3D p = {
+		.WidthInBytes = W, .Height = 4, .Depth = n / (2 * W * 4),
+		.srcHeight = 4, .dstHeight = 4,
+	};
+
+	side_2d(&p.srcMemoryType, (void **)&p.srcHost, &p.srcDevice,
+		&p.srcPitch, to_host ? NULL : h, d);
+	side_2d(&p.dstMemoryType, &p.dstHost, &p.dstDevice, &p.dstPitch,
+		to_host ? h : NULL, d);
+	return p;
+}
+
+static CUresult dtoh2d_ro(size_t n)
+{
+	void *h = host_ro(n);
+	CUDA_MEMCPY2D p = copy_2d(h, dev_alloc(n), n, true);
+	CUresult r = cuMemcpy2D(&p);
+
+	CHECK(untouched(h, n));
+	return r;
+}
+
+static CUresult htod2d_gone(size_t n)
+{
+	CUdeviceptr d = dev_alloc(n);
+	CUDA_MEMCPY2D p = copy_2d(host_gone(n), d, n, false);
+
+	return cuMemcpy2D(&p);
+}
+
+static CUresult dtoh2d_async_ro(size_t n)
+{
+	void *h = host_ro(n);
+	CUDA_MEMCPY2D p = copy_2d(h, dev_alloc(n), n, true);
+	CUstream s = stream();
+	CUresult r = cuMemcpy2DAsync(&p, s);
+
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	CHECK(untouched(h, n));
+	return r;
+}
+
+static CUresult dtoh3d_ro(size_t n)
+{
+	void *h = host_ro(n);
+	CUDA_MEMCPY3D p = copy_3d(h, dev_alloc(n), n, true);
+	CUresult r = cuMemcpy3D(&p);
+
+	CHECK(untouched(h, n));
+	return r;
+}
+
+static CUresult htod3d_gone(size_t n)
+{
+	CUdeviceptr d = dev_alloc(n);
+	CUDA_MEMCPY3D p = copy_3d(host_gone(n), d, n, false);
+
+	return cuMemcpy3D(&p);
+}
+
+/* Writable but for the last page: the copy is refused all the same. */
+static CUresult dtoh_ro_tail(size_t n)
+{
+	unsigned char *h = host_ro(n);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	CUresult r;
+
+	mprotect(h, n - page, PROT_READ | PROT_WRITE);
+	r = cuMemcpyDtoH(h, dev_alloc(n), n);
+	CHECK(untouched(h + n - page, page));
+	return r;
+}
+
+static void run_refused(const char *what, bad_copy copy)
+{
+	size_t i;
+
+	setup();
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		check_refused(what, sizes[i], copy(sizes[i]));
+	/* And a good copy after them all. */
+	{
+		CUdeviceptr d = dev_alloc(64);
+		unsigned char b[64];
+
+		CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(b, d, sizeof(b)));
+		CHECK(b[0] == 7 && b[63] == 7);
+	}
+}
+
+#define REFUSED(fn, what) \
+	static void fn##_refused(void) { run_refused(what, fn); }
+REFUSED(dtoh_ro, "dtoh ro")
+REFUSED(dtoh_gone, "dtoh gone")
+REFUSED(htod_gone, "htod gone")
+REFUSED(dtoh_async_ro, "dtoh async ro")
+REFUSED(htod_async_gone, "htod async gone")
+REFUSED(memcpy_dtoh_ro, "memcpy dtoh ro")
+REFUSED(dtoh2d_ro, "dtoh2d ro")
+REFUSED(htod2d_gone, "htod2d gone")
+REFUSED(dtoh2d_async_ro, "dtoh2d async ro")
+REFUSED(dtoh3d_ro, "dtoh3d ro")
+REFUSED(htod3d_gone, "htod3d gone")
+REFUSED(dtoh_ro_tail, "dtoh ro tail")
+
 int main(void)
 {
 	static const struct tap_test tests[] = {
@@ -108,6 +378,18 @@ int main(void)
 		TAP_TEST(get_global_unloaded),
 		TAP_TEST(unload_twice_newer),
 		TAP_TEST(unload_after_ctx_destroy),
+		TAP_TEST(dtoh_ro_refused),
+		TAP_TEST(dtoh_gone_refused),
+		TAP_TEST(htod_gone_refused),
+		TAP_TEST(dtoh_async_ro_refused),
+		TAP_TEST(htod_async_gone_refused),
+		TAP_TEST(memcpy_dtoh_ro_refused),
+		TAP_TEST(dtoh2d_ro_refused),
+		TAP_TEST(htod2d_gone_refused),
+		TAP_TEST(dtoh2d_async_ro_refused),
+		TAP_TEST(dtoh3d_ro_refused),
+		TAP_TEST(htod3d_gone_refused),
+		TAP_TEST(dtoh_ro_tail_refused),
 	};
 
 	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
