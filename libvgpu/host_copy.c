@@ -6,22 +6,32 @@
  * SIGSEGV there (tests/e2e/ref/h100_robust.log); vgpu's copies answer
  * CUDA_ERROR_INVALID_VALUE.
  *
- * The fast path is the kernel's own copy between two processes, used on
- * this very process (process_vm_readv/writev): one call per piece, which
- * fails with EFAULT where a memcpy would fault. The kernel also refuses
- * what it cannot pin (VM_IO or VM_PFNMAP mappings of a device) though a
- * memcpy reaches it, and seccomp may refuse the calls: then the rows are
- * checked against /proc/self/maps and moved with memcpy if the mappings
- * allow it.
+ * The fast path asks the kernel to fault the pages in with the access
+ * the move needs (MADV_POPULATE_READ/WRITE, Linux 5.14), which answers an
+ * error where a memcpy would fault, then moves them with memcpy: a check
+ * that costs about what touching the pages does. Where it fails (or the
+ * kernel is older) the kernel's copy between processes, used on this very
+ * process (process_vm_readv/writev), does the move or fails with EFAULT.
+ * The kernel refuses both on what it cannot pin (VM_IO or VM_PFNMAP
+ * mappings of a device) though a memcpy reaches it, and seccomp may refuse
+ * the calls: then the rows are checked against /proc/self/maps and moved
+ * with memcpy if the mappings allow it.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "vg.h"
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#define MADV_POPULATE_WRITE 23
+#endif
 
 /* Rows handed to the kernel at once (IOV_MAX is 1024). */
 #define VG_ROW_BATCH 256
@@ -70,6 +80,45 @@ static bool vg_maps_allow(const struct iovec *rows, size_t n, bool write)
 	return ok;
 }
 
+/* Whether this kernel knows MADV_POPULATE_*: set once, by a probe. */
+static bool vg_populate_known;
+static pthread_once_t vg_populate_once = PTHREAD_ONCE_INIT;
+
+static void vg_populate_probe(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	vg_populate_known = !madvise(p, page, MADV_POPULATE_WRITE);
+	munmap(p, page);
+}
+
+/*
+ * Whether every page from the first of @rows (@total bytes) to the end of
+ * the last is mapped with the access a move needs, now faulted in. The
+ * gaps between rows are asked for too, in one call for them all, unless
+ * they are most of the span; where a gap is not mapped the slower paths
+ * look at the rows alone.
+ */
+static bool vg_populated(const struct iovec *rows, size_t n, size_t total,
+			 bool write)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = (uintptr_t)rows[0].iov_base & ~(page - 1), hi;
+
+	pthread_once(&vg_populate_once, vg_populate_probe);
+	if (!vg_populate_known)
+		return false;
+	hi = (uintptr_t)rows[n - 1].iov_base + rows[n - 1].iov_len;
+	if (hi - lo > 2 * (total + n * page))
+		return false;
+	return !madvise((void *)lo, hi - lo,
+			write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+}
+
 /* Moves @n rows, @total bytes, to (@put) or from @stage, packed there. */
 static bool vg_host_move(bool put, unsigned char *stage,
 			 const struct iovec *rows, size_t n, size_t total)
@@ -78,6 +127,8 @@ static bool vg_host_move(bool put, unsigned char *stage,
 	size_t i, off;
 	ssize_t r;
 
+	if (vg_populated(rows, n, total, put))
+		goto copy;
 	if (!atomic_load_explicit(&vg_pvm_refused, memory_order_relaxed)) {
 		/* Not a cached pid: a fork()ed child must name itself. */
 		r = put ? process_vm_writev(getpid(), &local, 1, rows, n, 0) :
@@ -89,6 +140,7 @@ static bool vg_host_move(bool put, unsigned char *stage,
 	}
 	if (!vg_maps_allow(rows, n, put))
 		return false;
+copy:
 	for (i = 0, off = 0; i < n; off += rows[i].iov_len, i++) {
 		if (put)
 			memcpy(rows[i].iov_base, stage + off, rows[i].iov_len);

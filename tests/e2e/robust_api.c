@@ -9,9 +9,15 @@
  * SIGSEGV on an H100 (the log says "signal 11"); vgpu answers
  * CUDA_ERROR_INVALID_VALUE instead and the context goes on working.
  */
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 
 #include "tap.h"
 
@@ -370,6 +376,84 @@ REFUSED(dtoh3d_ro, "dtoh3d ro")
 REFUSED(htod3d_gone, "htod3d gone")
 REFUSED(dtoh_ro_tail, "dtoh ro tail")
 
+/*
+ * Where the kernel answers neither MADV_POPULATE_* (before Linux 5.14)
+ * nor process_vm_readv/writev (seccomp), copies check the rows against
+ * /proc/self/maps: a filter makes this process such a one.
+ */
+static void refuse_fast_paths(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 5, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_writev, 4, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_madvise, 0, 2),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[2])),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 22 /* MADV_POPULATE_READ */, 2, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		TAP_SKIP("no seccomp filter here");
+}
+
+/* Pageable copies, 1D and pitched, there and back: the bytes survive. */
+static void round_trips(size_t n)
+{
+	unsigned char *a = malloc(n), *b = malloc(n);
+	CUDA_MEMCPY2D p;
+	CUdeviceptr d = dev_alloc(n);
+	size_t i, rows = n / (2 * W);
+
+	for (i = 0; i < n; i++)
+		a[i] = (unsigned char)(i * 7 + 3);
+	memset(b, 0, n);
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyHtoD(d, a, n));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(b, d, n));
+	CHECK(!memcmp(a, b, n));
+	memset(b, 0, n);
+	p = copy_2d(a, d, n, false);
+	CHECK_RES(CUDA_SUCCESS, cuMemcpy2D(&p));
+	p = copy_2d(b, d, n, true);
+	CHECK_RES(CUDA_SUCCESS, cuMemcpy2D(&p));
+	for (i = 0; i < rows; i++)
+		CHECK(!memcmp(a + i * 2 * W, b + i * 2 * W, W));
+	free(a);
+	free(b);
+}
+
+static void maps_checked(void)
+{
+	size_t i;
+
+	refuse_fast_paths();
+	setup();
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		round_trips(sizes[i]);
+		CHECK_RES(CUDA_ERROR_INVALID_VALUE, dtoh_ro(sizes[i]));
+		CHECK_RES(CUDA_ERROR_INVALID_VALUE, htod_gone(sizes[i]));
+		CHECK_RES(CUDA_ERROR_INVALID_VALUE, dtoh2d_ro(sizes[i]));
+		CHECK_RES(CUDA_ERROR_INVALID_VALUE, htod2d_gone(sizes[i]));
+		CHECK_RES(CUDA_ERROR_INVALID_VALUE, dtoh_ro_tail(sizes[i]));
+	}
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+}
+
+/* The same copies with every path open. */
+static void round_trips_fast(void)
+{
+	size_t i;
+
+	setup();
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		round_trips(sizes[i]);
+}
+
 int main(void)
 {
 	static const struct tap_test tests[] = {
@@ -390,6 +474,8 @@ int main(void)
 		TAP_TEST(dtoh3d_ro_refused),
 		TAP_TEST(htod3d_gone_refused),
 		TAP_TEST(dtoh_ro_tail_refused),
+		TAP_TEST(round_trips_fast),
+		TAP_TEST(maps_checked),
 	};
 
 	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
