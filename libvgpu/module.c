@@ -246,6 +246,39 @@ static bool vg_module_known(const struct CUmod_st *mod)
 }
 
 /*
+ * Whether @mod is a module not unloaded, in the context it was loaded
+ * into: an H100 answers CUDA_ERROR_INVALID_HANDLE for a module of a
+ * destroyed context too.
+ */
+static bool vg_module_usable(const struct CUmod_st *mod)
+{
+	bool usable;
+
+	pthread_mutex_lock(&vg_lock);
+	usable = vg_module_known(mod) && vg_module_live(mod);
+	pthread_mutex_unlock(&vg_lock);
+	return usable;
+}
+
+/*
+ * Whether @f is a function of a module not unloaded, found by its address
+ * alone: a function of an unloaded module is freed memory, not to be read.
+ */
+static bool vg_func_known(const struct CUfunc_st *f)
+{
+	const struct CUmod_st *m;
+	uintptr_t p = (uintptr_t)f;
+	bool known = false;
+
+	pthread_mutex_lock(&vg_mod_lock);
+	for (m = vg_mods; m && !known; m = m->next_all)
+		known = p >= (uintptr_t)m->funcs &&
+			p < (uintptr_t)(m->funcs + m->img->nkernels);
+	pthread_mutex_unlock(&vg_mod_lock);
+	return known;
+}
+
+/*
  * Takes @mod out of the registry for cuModuleUnload, so that of two
  * unloads of one handle, even at once, only one frees it.
  */
@@ -489,7 +522,7 @@ CUresult cuModuleGetFunction(CUfunction *func, CUmodule module,
 		return r;
 	if (!func || !name)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!vg_module_known(module))
+	if (!vg_module_usable(module))
 		return CUDA_ERROR_INVALID_HANDLE;
 	for (i = 0; i < module->img->nkernels; i++)
 		if (!strcmp(module->img->kernels[i].name, name)) {
@@ -509,7 +542,7 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule module,
 		return r;
 	if (!name)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!vg_module_known(module))
+	if (!vg_module_usable(module))
 		return CUDA_ERROR_INVALID_HANDLE;
 	for (i = 0; i < module->img->nvars; i++) {
 		const struct vg_jit_var *v = &module->img->vars[i];
@@ -539,21 +572,23 @@ bool vg_module_live(const struct CUmod_st *mod)
  */
 CUresult vg_launch_func_get(CUfunction f, struct CUfunc_st **pf)
 {
-	if (f && f->magic == VG_KERN_MAGIC)
-		return vg_kernel_function((struct CUkern_st *)f, pf);
-	return vg_func_get(f, pf);
+	if (vg_func_known(f))
+		return vg_func_get(f, pf);
+	/* A CUkernel, or no handle at all: checked by address there. */
+	return vg_kernel_function((struct CUkern_st *)f, pf);
 }
 
 /*
- * The function @f names: a CUfunction of a module whose context lives.
- * The cuFunc* calls of an H100 answer CUDA_ERROR_INVALID_HANDLE for a
- * CUkernel, as for any other handle.
+ * The function @f names: a CUfunction of a loaded module whose context
+ * lives. The cuFunc* calls of an H100 answer CUDA_ERROR_INVALID_HANDLE for
+ * a CUkernel, as for any other handle, and for a function of a module
+ * unloaded (tests/e2e/ref/h100_robust.log).
  */
 CUresult vg_func_get(CUfunction f, struct CUfunc_st **pf)
 {
 	bool live;
 
-	if (!f || f->magic != VG_FUNC_MAGIC)
+	if (!vg_func_known(f) || f->magic != VG_FUNC_MAGIC)
 		return CUDA_ERROR_INVALID_HANDLE;
 	pthread_mutex_lock(&vg_lock);
 	live = vg_module_live(f->mod);

@@ -4,7 +4,8 @@
  * driver answers them (tests/e2e/ref/h100_robust.log, from h100_robust.c
  * there). An unloaded module's handle is dead: unloading it again, or
  * asking it for a function or a global, answers CUDA_ERROR_INVALID_HANDLE
- * and never reaches a module loaded since. Pageable copies to read-only or
+ * and never reaches a module loaded since; so do its functions, and a
+ * module of a destroyed context. Pageable copies to read-only or
  * unmapped host memory, or from unmapped memory, kill the process with
  * SIGSEGV on an H100 (the log says "signal 11"); vgpu answers
  * CUDA_ERROR_INVALID_VALUE instead and the context goes on working.
@@ -111,6 +112,71 @@ static void unload_after_ctx_destroy(void)
 	CHECK_H100("unload after ctx destroy after", cuCtxSynchronize());
 	/* Gone for good: the handle is dead, not unloaded again. */
 	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuModuleUnload(m));
+}
+
+/* A module of a destroyed context, asked with another context current. */
+static CUmodule module_of_destroyed(void)
+{
+	CUcontext c;
+	CUmodule m;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&c, NULL, 0, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&m, ptx));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxDestroy(c));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&c, NULL, 0, 0));
+	return m;
+}
+
+static void get_function_after_ctx_destroy(void)
+{
+	CUmodule m = module_of_destroyed();
+	CUfunction f;
+
+	CHECK_H100("get function after ctx destroy",
+		   cuModuleGetFunction(&f, m, "k"));
+	CHECK_H100("get function after ctx destroy after", cuCtxSynchronize());
+}
+
+static void get_global_after_ctx_destroy(void)
+{
+	CUmodule m = module_of_destroyed();
+	CUdeviceptr d;
+	size_t n;
+
+	CHECK_H100("get global after ctx destroy",
+		   cuModuleGetGlobal(&d, &n, m, "g"));
+}
+
+/* A function of a module unloaded since: freed with it, never read. */
+static CUfunction unloaded_function(void)
+{
+	CUmodule m;
+	CUfunction f;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&m, ptx));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&f, m, "k"));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleUnload(m));
+	return f;
+}
+
+static void func_attribute_unloaded(void)
+{
+	CUfunction f = unloaded_function();
+	int v = -1;
+
+	CHECK_H100("func attribute unloaded",
+		   cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f));
+}
+
+static void launch_unloaded(void)
+{
+	CUfunction f = unloaded_function();
+
+	CHECK_H100("launch unloaded",
+		   cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+	CHECK_H100("launch unloaded after", cuCtxSynchronize());
 }
 
 /* --- pageable copies with bad host memory ------------------------------- */
@@ -462,6 +528,10 @@ int main(void)
 		TAP_TEST(get_global_unloaded),
 		TAP_TEST(unload_twice_newer),
 		TAP_TEST(unload_after_ctx_destroy),
+		TAP_TEST(get_function_after_ctx_destroy),
+		TAP_TEST(get_global_after_ctx_destroy),
+		TAP_TEST(func_attribute_unloaded),
+		TAP_TEST(launch_unloaded),
 		TAP_TEST(dtoh_ro_refused),
 		TAP_TEST(dtoh_gone_refused),
 		TAP_TEST(htod_gone_refused),

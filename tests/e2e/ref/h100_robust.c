@@ -120,6 +120,66 @@ static int unload_after_ctx_destroy(size_t n)
 	return cuModuleUnload(m);
 }
 
+/* The module of a destroyed context, asked with another one current. */
+static int get_function_after_ctx_destroy(size_t n)
+{
+	CUmodule m;
+	CUfunction f;
+	CUcontext c;
+
+	(void)n;
+	setup();
+	cuModuleLoadData(&m, ptx);
+	cuCtxDestroy(ctx);
+	cuCtxCreate(&c, NULL, 0, 0);
+	return cuModuleGetFunction(&f, m, "k");
+}
+
+static int get_global_after_ctx_destroy(size_t n)
+{
+	CUmodule m;
+	CUdeviceptr d;
+	CUcontext c;
+	size_t b;
+
+	(void)n;
+	setup();
+	cuModuleLoadData(&m, ptx);
+	cuCtxDestroy(ctx);
+	cuCtxCreate(&c, NULL, 0, 0);
+	return cuModuleGetGlobal(&d, &b, m, "g");
+}
+
+/* A function of a module unloaded since. */
+static CUfunction unloaded_function(void)
+{
+	CUmodule m;
+	CUfunction f;
+
+	setup();
+	cuModuleLoadData(&m, ptx);
+	cuModuleGetFunction(&f, m, "k");
+	cuModuleUnload(m);
+	return f;
+}
+
+static int func_attribute_unloaded(size_t n)
+{
+	CUfunction f = unloaded_function();
+	int v = -1;
+
+	(void)n;
+	return cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f);
+}
+
+static int launch_unloaded(size_t n)
+{
+	CUfunction f = unloaded_function();
+
+	(void)n;
+	return cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL);
+}
+
 /* --- pageable copies with bad host memory ------------------------------- */
 
 /* After a copy's answer: whether the context still works. */
@@ -276,6 +336,10 @@ static const struct probe probes[] = {
 	{ "get global unloaded", get_global_unloaded, 0 },
 	{ "unload twice newer", unload_twice_newer, 0 },
 	{ "unload after ctx destroy", unload_after_ctx_destroy, 0 },
+	{ "get function after ctx destroy", get_function_after_ctx_destroy, 0 },
+	{ "get global after ctx destroy", get_global_after_ctx_destroy, 0 },
+	{ "func attribute unloaded", func_attribute_unloaded, 0 },
+	{ "launch unloaded", launch_unloaded, 0 },
 	{ "dtoh ro", dtoh_ro, 1 },
 	{ "dtoh gone", dtoh_gone, 1 },
 	{ "htod gone", htod_gone, 1 },
