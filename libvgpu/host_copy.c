@@ -119,34 +119,51 @@ static bool vg_populated(const struct iovec *rows, size_t n, size_t total,
 			write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
 }
 
-/* Moves @n rows, @total bytes, to (@put) or from @stage, packed there. */
-static bool vg_host_move(bool put, unsigned char *stage,
-			 const struct iovec *rows, size_t n, size_t total)
+/*
+ * The kernel's copy between processes, on this very one: whether all of
+ * @rows moved. A partial move stops at a page it could not reach.
+ */
+static bool vg_host_pvm(bool put, unsigned char *stage,
+			const struct iovec *rows, size_t n, size_t total)
 {
 	struct iovec local = { .iov_base = stage, .iov_len = total };
-	size_t i, off;
 	ssize_t r;
 
-	if (vg_populated(rows, n, total, put))
-		goto copy;
-	if (!atomic_load_explicit(&vg_pvm_refused, memory_order_relaxed)) {
-		/* Not a cached pid: a fork()ed child must name itself. */
-		r = put ? process_vm_writev(getpid(), &local, 1, rows, n, 0) :
-			process_vm_readv(getpid(), &local, 1, rows, n, 0);
-		if (r == (ssize_t)total)
-			return true;
-		if (r < 0 && (errno == ENOSYS || errno == EPERM))
-			atomic_store(&vg_pvm_refused, true);
-	}
-	if (!vg_maps_allow(rows, n, put))
+	if (atomic_load_explicit(&vg_pvm_refused, memory_order_relaxed))
 		return false;
-copy:
+	/* Not a cached pid: a fork()ed child must name itself. */
+	r = put ? process_vm_writev(getpid(), &local, 1, rows, n, 0) :
+		process_vm_readv(getpid(), &local, 1, rows, n, 0);
+	if (r < 0 && (errno == ENOSYS || errno == EPERM))
+		atomic_store(&vg_pvm_refused, true);
+	return r == (ssize_t)total;
+}
+
+/* @rows, known to be reachable, to (@put) or from @stage. */
+static void vg_host_memcpy(bool put, unsigned char *stage,
+			   const struct iovec *rows, size_t n)
+{
+	size_t i, off;
+
 	for (i = 0, off = 0; i < n; off += rows[i].iov_len, i++) {
 		if (put)
 			memcpy(rows[i].iov_base, stage + off, rows[i].iov_len);
 		else
 			memcpy(stage + off, rows[i].iov_base, rows[i].iov_len);
 	}
+}
+
+/* Moves @n rows, @total bytes, to (@put) or from @stage, packed there. */
+static bool vg_host_move(bool put, unsigned char *stage,
+			 const struct iovec *rows, size_t n, size_t total)
+{
+	if (!vg_populated(rows, n, total, put)) {
+		if (vg_host_pvm(put, stage, rows, n, total))
+			return true;
+		if (!vg_maps_allow(rows, n, put))
+			return false;
+	}
+	vg_host_memcpy(put, stage, rows, n);
 	return true;
 }
 
