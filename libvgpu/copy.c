@@ -6,7 +6,10 @@
  * allocation before anything is queued, as NVIDIA's driver does. Host
  * memory registered with the context is reached directly; pageable memory
  * goes through the pinned staging buffer, its two halves alternating so
- * the engine copies one while the CPU fills the other.
+ * the engine copies one while the CPU fills the other. Pageable memory the
+ * caller may not touch (unmapped, read-only where the copy writes) fails
+ * the copy with CUDA_ERROR_INVALID_VALUE, where NVIDIA's driver dies of
+ * SIGSEGV (host_copy.c).
  *
  * Synchronisation follows CUDA's rules for the synchronous calls: copies
  * with host memory return once the host side is done with (host-to-device:
@@ -68,7 +71,11 @@ CUresult vg_htod(struct CUstream_st *st, CUdeviceptr dst, const void *src,
 		r = vg_fence_wait(ctx->stage_fence[half]);
 		if (r)
 			break;
-		memcpy(stage + half * VG_HALF, s + off, len);
+		if (!vg_host_rows(false, stage + half * VG_HALF,
+				  (uintptr_t)(s + off), len, len, 1)) {
+			r = CUDA_ERROR_INVALID_VALUE;
+			break;
+		}
 		r = vg_copy_cmd(st, dst + off, (uintptr_t)(stage + half * VG_HALF),
 				len, &seq);
 		ctx->stage_fence[half] = (struct vg_fence){ st->ch, seq };
@@ -76,6 +83,14 @@ CUresult vg_htod(struct CUstream_st *st, CUdeviceptr dst, const void *src,
 	vg_stage_give(ctx);
 	/* The caller's buffer is free once the last piece is staged. */
 	return r;
+}
+
+/* A staged piece of a device-to-host copy out to the caller's @d. */
+static CUresult vg_dtoh_drain(unsigned char *piece, unsigned char *d,
+			      size_t len)
+{
+	return vg_host_rows(true, piece, (uintptr_t)d, len, len, 1) ?
+		CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 /* With the context's lock held; @pinned: the destination is registered. */
@@ -105,7 +120,10 @@ CUresult vg_dtoh(struct CUstream_st *st, void *dst, CUdeviceptr src, size_t n,
 			r = vg_stream_wait(st, seq[half]);
 			if (r)
 				break;
-			memcpy(d + at[half], stage + half * VG_HALF, len[half]);
+			r = vg_dtoh_drain(stage + half * VG_HALF, d + at[half],
+					  len[half]);
+			if (r)
+				break;
 		}
 		len[half] = n - off < VG_HALF ? n - off : VG_HALF;
 		at[half] = off;
@@ -118,7 +136,8 @@ CUresult vg_dtoh(struct CUstream_st *st, void *dst, CUdeviceptr src, size_t n,
 			continue;
 		r = vg_stream_wait(st, seq[half]);
 		if (r == CUDA_SUCCESS)
-			memcpy(d + at[half], stage + half * VG_HALF, len[half]);
+			r = vg_dtoh_drain(stage + half * VG_HALF, d + at[half],
+					  len[half]);
 		len[half] = 0;
 	}
 	vg_stage_give(ctx);
@@ -368,7 +387,7 @@ static CUresult vg_copy2d_staged(struct CUstream_st *st, struct vg_side d,
 				 struct vg_side s, size_t width, size_t height)
 {
 	struct CUctx_st *ctx = st->ctx;
-	size_t per = VG_HALF / width, row, n, i;
+	size_t per = VG_HALF / width, row, n;
 	struct vg_side stage = { .pitch = width, .pinned = true };
 	unsigned char *buf;
 	uint64_t seq = 0;
@@ -386,14 +405,16 @@ static CUresult vg_copy2d_staged(struct CUstream_st *st, struct vg_side d,
 			r = vg_copy2d_cmd(st, &stage, &s, width, row, n, &seq);
 			if (r == CUDA_SUCCESS)
 				r = vg_stream_wait(st, seq);
-			for (i = 0; r == CUDA_SUCCESS && i < n; i++)
-				memcpy((void *)(uintptr_t)(d.addr + (row + i) * d.pitch),
-				       buf + i * width, width);
+			if (r == CUDA_SUCCESS &&
+			    !vg_host_rows(true, buf, d.addr + row * d.pitch,
+					  d.pitch, width, n))
+				r = CUDA_ERROR_INVALID_VALUE;
 		} else {			/* pageable to engine-reachable */
-			for (i = 0; i < n; i++)
-				memcpy(buf + i * width,
-				       (const void *)(uintptr_t)(s.addr + (row + i) * s.pitch),
-				       width);
+			if (!vg_host_rows(false, buf, s.addr + row * s.pitch,
+					  s.pitch, width, n)) {
+				r = CUDA_ERROR_INVALID_VALUE;
+				break;
+			}
 			r = vg_copy2d_cmd(st, &d, &stage, width, row, n, &seq);
 			ctx->stage_fence[0] = (struct vg_fence){ st->ch, seq };
 		}

@@ -16,6 +16,8 @@
  * libraries into contexts), vg_lock, stage_lock, a context's lock,
  * hostfn_lock; a call plans under vg_lock and moves to the context's lock
  * with vg_ctx_begin(). Closing a context's file takes vg_lock and its lock.
+ * module.c's vg_mod_lock (the registry of module handles) is a leaf, taken
+ * under any of them and nothing under it.
  *
  * Lifetime: a regular context holds one reference for being alive (dropped
  * by cuCtxDestroy), one per stack slot of any thread, and one for each

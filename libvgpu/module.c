@@ -203,12 +203,115 @@ static CUresult vg_module_send(struct CUctx_st *ctx, struct CUmod_st *mod,
 	return CUDA_SUCCESS;
 }
 
+/*
+ * The registry of module handles: each module from its load until it is
+ * freed, those of contexts destroyed since included. A handle not in it
+ * was never a module or was unloaded: NVIDIA's driver answers
+ * CUDA_ERROR_INVALID_HANDLE for it (tests/e2e/ref/h100_robust.log), and
+ * vgpu must neither free it again nor send its old MODULE_UNLOAD handle,
+ * which the kernel may have given to a newer module since. vg_mod_lock
+ * protects the list and is a leaf: nothing else is taken under it.
+ */
+static pthread_mutex_t vg_mod_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct CUmod_st *vg_mods;
+
+static void vg_module_register(struct CUmod_st *mod)
+{
+	pthread_mutex_lock(&vg_mod_lock);
+	mod->next_all = vg_mods;
+	vg_mods = mod;
+	pthread_mutex_unlock(&vg_mod_lock);
+}
+
+/* The link to @mod in the registry, or NULL; under vg_mod_lock. */
+static struct CUmod_st **vg_module_slot(const struct CUmod_st *mod)
+{
+	struct CUmod_st **pp;
+
+	for (pp = &vg_mods; *pp; pp = &(*pp)->next_all)
+		if (*pp == mod)
+			return pp;
+	return NULL;
+}
+
+/* Whether @mod is a handle of a module not unloaded. */
+static bool vg_module_known(const struct CUmod_st *mod)
+{
+	bool known;
+
+	pthread_mutex_lock(&vg_mod_lock);
+	known = mod && vg_module_slot(mod);
+	pthread_mutex_unlock(&vg_mod_lock);
+	return known;
+}
+
+/*
+ * Whether @mod is a module not unloaded, in the context it was loaded
+ * into: an H100 answers CUDA_ERROR_INVALID_HANDLE for a module of a
+ * destroyed context too.
+ */
+static bool vg_module_usable(const struct CUmod_st *mod)
+{
+	bool usable;
+
+	pthread_mutex_lock(&vg_lock);
+	usable = vg_module_known(mod) && vg_module_live(mod);
+	pthread_mutex_unlock(&vg_lock);
+	return usable;
+}
+
+/*
+ * Whether @f is a function of a module not unloaded, found by its address
+ * alone: a function of an unloaded module is freed memory, not to be read.
+ */
+static bool vg_func_known(const struct CUfunc_st *f)
+{
+	const struct CUmod_st *m;
+	uintptr_t p = (uintptr_t)f;
+	bool known = false;
+
+	pthread_mutex_lock(&vg_mod_lock);
+	for (m = vg_mods; m && !known; m = m->next_all)
+		known = p >= (uintptr_t)m->funcs &&
+			p < (uintptr_t)(m->funcs + m->img->nkernels);
+	pthread_mutex_unlock(&vg_mod_lock);
+	return known;
+}
+
+/*
+ * Takes @mod out of the registry for cuModuleUnload, so that of two
+ * unloads of one handle, even at once, only one frees it.
+ */
+static CUresult vg_module_claim(struct CUmod_st *mod)
+{
+	struct CUmod_st **pp;
+	CUresult r = CUDA_ERROR_INVALID_HANDLE;
+
+	pthread_mutex_lock(&vg_mod_lock);
+	pp = mod ? vg_module_slot(mod) : NULL;
+	/* A library's module goes with the library (cuLibraryUnload). */
+	if (pp && mod->lib) {
+		r = CUDA_ERROR_NOT_PERMITTED;
+	} else if (pp) {
+		*pp = mod->next_all;
+		r = CUDA_SUCCESS;
+	}
+	pthread_mutex_unlock(&vg_mod_lock);
+	return r;
+}
+
 static void vg_module_free(struct CUmod_st *mod)
 {
+	struct CUmod_st **pp;
 	uint32_t i;
 
 	if (!mod)
 		return;
+	pthread_mutex_lock(&vg_mod_lock);
+	pp = vg_module_slot(mod);
+	if (pp)
+		*pp = mod->next_all;
+	pthread_mutex_unlock(&vg_mod_lock);
 	for (i = 0; mod->funcs && i < mod->img->nkernels; i++) {
 		mod->funcs[i].magic = 0;
 		free(mod->funcs[i].old.params);
@@ -262,6 +365,7 @@ CUresult vg_module_create(struct CUctx_st *ctx, const void *image,
 		vg_image_describe(mod->img, logs->info, logs->info_size);
 		mod->next = ctx->modules;
 		ctx->modules = mod;
+		vg_module_register(mod);
 		*pmod = mod;
 		return CUDA_SUCCESS;
 	}
@@ -356,10 +460,11 @@ CUresult cuModuleLoad(CUmodule *module, const char *path)
 }
 
 /*
- * Unloads @module from its context (if still the open it was loaded
- * into) and frees it; called without vg_lock.
+ * Unloads @module from its context and frees it; called without vg_lock.
+ * A module whose context was destroyed went with it, and its handle is
+ * dead: it is only freed, and the answer is an H100's for a dead handle.
  */
-void vg_module_unload(struct CUmod_st *module)
+CUresult vg_module_unload(struct CUmod_st *module)
 {
 	struct CUmod_st **pp;
 	struct vgpu_module_unload mu;
@@ -370,7 +475,7 @@ void vg_module_unload(struct CUmod_st *module)
 	if (!vg_module_live(module)) {
 		pthread_mutex_unlock(&vg_lock);
 		vg_module_free(module);
-		return;
+		return CUDA_ERROR_INVALID_HANDLE;
 	}
 	if (module->globals)
 		vg_sync_forget(ctx, module->globals);
@@ -394,6 +499,7 @@ void vg_module_unload(struct CUmod_st *module)
 	}
 	vg_ctx_end(ctx);
 	vg_module_free(module);
+	return CUDA_SUCCESS;
 }
 
 CUresult cuModuleUnload(CUmodule module)
@@ -402,13 +508,8 @@ CUresult cuModuleUnload(CUmodule module)
 
 	if (r)
 		return r;
-	if (!module)
-		return CUDA_ERROR_INVALID_HANDLE;
-	/* A library's module goes with the library (cuLibraryUnload). */
-	if (module->lib)
-		return CUDA_ERROR_NOT_PERMITTED;
-	vg_module_unload(module);
-	return CUDA_SUCCESS;
+	r = vg_module_claim(module);
+	return r ? r : vg_module_unload(module);
 }
 
 CUresult cuModuleGetFunction(CUfunction *func, CUmodule module,
@@ -421,7 +522,7 @@ CUresult cuModuleGetFunction(CUfunction *func, CUmodule module,
 		return r;
 	if (!func || !name)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!module)
+	if (!vg_module_usable(module))
 		return CUDA_ERROR_INVALID_HANDLE;
 	for (i = 0; i < module->img->nkernels; i++)
 		if (!strcmp(module->img->kernels[i].name, name)) {
@@ -441,7 +542,7 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule module,
 		return r;
 	if (!name)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!module)
+	if (!vg_module_usable(module))
 		return CUDA_ERROR_INVALID_HANDLE;
 	for (i = 0; i < module->img->nvars; i++) {
 		const struct vg_jit_var *v = &module->img->vars[i];
@@ -471,21 +572,23 @@ bool vg_module_live(const struct CUmod_st *mod)
  */
 CUresult vg_launch_func_get(CUfunction f, struct CUfunc_st **pf)
 {
-	if (f && f->magic == VG_KERN_MAGIC)
-		return vg_kernel_function((struct CUkern_st *)f, pf);
-	return vg_func_get(f, pf);
+	if (vg_func_known(f))
+		return vg_func_get(f, pf);
+	/* A CUkernel, or no handle at all: checked by address there. */
+	return vg_kernel_function((struct CUkern_st *)f, pf);
 }
 
 /*
- * The function @f names: a CUfunction of a module whose context lives.
- * The cuFunc* calls of an H100 answer CUDA_ERROR_INVALID_HANDLE for a
- * CUkernel, as for any other handle.
+ * The function @f names: a CUfunction of a loaded module whose context
+ * lives. The cuFunc* calls of an H100 answer CUDA_ERROR_INVALID_HANDLE for
+ * a CUkernel, as for any other handle, and for a function of a module
+ * unloaded (tests/e2e/ref/h100_robust.log).
  */
 CUresult vg_func_get(CUfunction f, struct CUfunc_st **pf)
 {
 	bool live;
 
-	if (!f || f->magic != VG_FUNC_MAGIC)
+	if (!vg_func_known(f) || f->magic != VG_FUNC_MAGIC)
 		return CUDA_ERROR_INVALID_HANDLE;
 	pthread_mutex_lock(&vg_lock);
 	live = vg_module_live(f->mod);

@@ -191,6 +191,7 @@ struct CUmod_st {
 	struct vg_jit_image *img;
 	struct CUfunc_st *funcs;
 	struct CUmod_st *next;	/* in ctx->modules */
+	struct CUmod_st *next_all;	/* the registry of handles (module.c) */
 };
 
 /*
@@ -409,7 +410,7 @@ CUresult vg_module_image(int dev, const void *image, struct vg_jit_image **img,
 CUresult vg_module_create(struct CUctx_st *ctx, const void *image,
 			  struct vg_jit_logs *logs, struct CUmod_st **pmod);
 bool vg_module_live(const struct CUmod_st *mod);
-void vg_module_unload(struct CUmod_st *module);
+CUresult vg_module_unload(struct CUmod_st *module);
 CUresult vg_func_get(CUfunction f, struct CUfunc_st **pf);
 CUresult vg_launch_func_get(CUfunction f, struct CUfunc_st **pf);
 CUresult vg_func_attribute(const struct CUfunc_st *f,
@@ -480,6 +481,10 @@ struct vg_host_info {
 	struct CUctx_st *ctx;
 };
 bool vg_host_lookup(uintptr_t p, struct vg_host_info *info);
+
+/* host_copy.c: pageable rows to (@put) or from a packed staging buffer */
+bool vg_host_rows(bool put, unsigned char *stage, uintptr_t host,
+		  size_t pitch, size_t width, size_t rows);
 
 /* pointer.c */
 bool vg_pointer_in(struct CUctx_st *ctx, CUdeviceptr ptr, size_t len);
