@@ -811,7 +811,9 @@ static u64 vgpu_f32_func(const struct vgpu_insn *in, u64 xa, u64 xb)
 			return F32_NAN;
 		if (a == 0)
 			return 0xff800000U;
-		r = d > 3.4e38 ? d : vgpu_log2(d);
+		if (a - a != 0)		/* +infinity */
+			return 0x7f800000U;
+		r = vgpu_log2(d);
 		break;
 	case VGPU_OP_SIN:
 	case VGPU_OP_COS:
