@@ -124,6 +124,9 @@ static CUresult vg_params_fill(const struct vg_jit_kernel *k,
 	return CUDA_SUCCESS;
 }
 
+/* The most local memory a thread may have, as an H100 takes it. */
+#define VG_LOCAL_MAX 523264
+
 /* NVIDIA's driver answers 1 (invalid value) for every bad shape. */
 static CUresult vg_launch_check(const struct vgpu_info *info,
 				const struct vg_jit_kernel *k,
@@ -147,6 +150,18 @@ static CUresult vg_launch_check(const struct vgpu_info *info,
 	 */
 	if (shared > max_dyn)
 		return CUDA_ERROR_INVALID_VALUE;
+	/*
+	 * A thread's local memory past 511 KiB is an invalid value to an
+	 * H100, whatever the stack size; below that, local memory it cannot
+	 * hold is out of memory, at the launch, the context unharmed (both
+	 * probed). vgpu holds one block's at a time on each SM, within the
+	 * device's memory shared among its SMs, as the module requires.
+	 */
+	if (k->f.local_bytes > VG_LOCAL_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (threads * k->f.local_bytes + k->f.shared_bytes + shared >
+	    info->mem_size / (info->sm_count ? info->sm_count : 1))
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	return CUDA_SUCCESS;
 }
 
