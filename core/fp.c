@@ -787,6 +787,9 @@ static double vgpu_sincos(double x, bool cos)
 	return (q & 2) ? -sum : sum;
 }
 
+/* 1/2pi as the f32 an H100 multiplies by, 0x3e22f983. */
+#define VGPU_INV_2PI 0.15915493667125701904296875
+
 /* Below this, tanh x is x in single precision. */
 #define VGPU_TANH_TINY 0.000244140625	/* 2^-12 */
 
@@ -819,6 +822,15 @@ static u64 vgpu_f32_func(const struct vgpu_insn *in, u64 xa, u64 xb)
 	case VGPU_OP_COS:
 		if (a != a || a - a != 0)	/* NaN or infinite */
 			return F32_NAN;
+		/*
+		 * An H100 turns the argument into turns (times 1/2pi as a
+		 * f32) and its special-function unit takes their fraction:
+		 * from 2^23 turns on a f32 has none, and sin is a zero of
+		 * x's sign, cos 1 (probed: tests/unit/data/h100_fp_corners).
+		 */
+		if ((d < 0 ? -d : d) * VGPU_INV_2PI >= 8388608.0)
+			return in->op == VGPU_OP_SIN ? (xa & 0x80000000U) :
+						       0x3f800000U;
 		r = vgpu_sincos(d, in->op == VGPU_OP_COS);
 		break;
 	case VGPU_OP_TANH:
