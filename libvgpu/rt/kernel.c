@@ -17,6 +17,8 @@ cudaError_t cudaFuncGetName(const char **name, const void *func)
 
 	if (!name)
 		return rt_ret(cudaErrorInvalidValue);
+	if (!func)
+		return rt_ret(cudaErrorInvalidDeviceFunction);
 	if (rt_library_kernel(func))
 		return rt_ret_cu(cuKernelGetName(name, (CUkernel)func));
 	k = rt_kernel_by_stub(func);

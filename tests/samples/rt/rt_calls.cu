@@ -94,6 +94,23 @@ static void functions(void)
 	say("cudaGetKernel(not a kernel)",
 	    cudaGetKernel(&k, (const void *)&x));
 	say("cudaGetKernel(NULL)", cudaGetKernel(NULL, (const void *)scale));
+	// No function at all, to each call that names one.
+	struct cudaFuncAttributes fa;
+	say("cudaFuncGetAttributes(no function)",
+	    cudaFuncGetAttributes(&fa, NULL));
+	say("cudaFuncSetAttribute(no function)",
+	    cudaFuncSetAttribute(NULL,
+		cudaFuncAttributeMaxDynamicSharedMemorySize, 1024));
+	say("cudaFuncSetCacheConfig(no function)",
+	    cudaFuncSetCacheConfig(NULL, cudaFuncCachePreferL1));
+	say("cudaFuncGetName(no function)", cudaFuncGetName(&name, NULL));
+	say("cudaFuncGetParamInfo(no function)",
+	    cudaFuncGetParamInfo(NULL, 0, &off, &size));
+	say("cudaGetFuncBySymbol(no function)",
+	    cudaGetFuncBySymbol(&fn, NULL));
+	say("cudaGetKernel(no function)", cudaGetKernel(&k, NULL));
+	say("cudaFuncSetSharedMemConfig(no function)",
+	    cudaFuncSetSharedMemConfig(NULL, cudaSharedMemBankSizeFourByte));
 	cudaGetKernel(&k, (const void *)scale);
 	say("cudaKernelSetAttributeForDevice(max dynamic shared 1024)",
 	    cudaKernelSetAttributeForDevice(k,
