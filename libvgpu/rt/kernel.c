@@ -9,7 +9,17 @@
 #include "rt.h"
 #include "rt_abi.h"
 
-static bool rt_library_kernel(const void *func);
+/*
+ * Whether @func is a library's kernel (cudaLibraryGetKernel's handle),
+ * which the driver checks without reading through it.
+ */
+static bool rt_library_kernel(const void *func)
+{
+	CUlibrary lib;
+
+	return func && cuKernelGetLibrary(&lib, (CUkernel)func) ==
+		       CUDA_SUCCESS;
+}
 
 cudaError_t cudaFuncGetName(const char **name, const void *func)
 {
@@ -27,19 +37,6 @@ cudaError_t cudaFuncGetName(const char **name, const void *func)
 	/* The device name, mangled, as NVIDIA's runtime gives it. */
 	*name = k->name;
 	return cudaSuccess;
-}
-
-/*
- * A kernel the runtime can name: a registered stub or its handle, or a
- * kernel of a library (cudaLibraryGetKernel's handle, which the driver
- * checks without reading through it).
- */
-static bool rt_library_kernel(const void *func)
-{
-	CUlibrary lib;
-
-	return func && cuKernelGetLibrary(&lib, (CUkernel)func) ==
-		       CUDA_SUCCESS;
 }
 
 cudaError_t rt_function(const void *func, cudaError_t unknown,
