@@ -434,6 +434,12 @@ static bool vgpu_chan_reached(struct vgpu_chan *chan, u64 seqno)
 	return READ_ONCE(chan->completed) >= seqno;
 }
 
+/* A wait ends when its fence is reached or its channel is destroyed. */
+static bool vgpu_chan_wait_over(struct vgpu_chan *chan, u64 seqno)
+{
+	return vgpu_chan_reached(chan, seqno) || READ_ONCE(chan->closing);
+}
+
 /**
  * vgpu_ioctl_chan_wait() - VGPU_IOCTL_CHAN_WAIT.
  * Return: 0, -ENOENT, -EINVAL, -ETIME, -EIO or -ERESTARTSYS.
@@ -474,14 +480,18 @@ int vgpu_ioctl_chan_wait(struct vgpu_ctx *ctx, void *data)
 			goto out;
 		timeout = min_t(u64, timeout, MAX_SCHEDULE_TIMEOUT - 1);
 		left = wait_event_interruptible_timeout(chan->wq,
-							vgpu_chan_reached(chan, cw->seqno),
+							vgpu_chan_wait_over(chan, cw->seqno),
 							timeout);
 		if (left < 0) {
 			ret = left;
 			goto out;
 		}
-		if (!left && !vgpu_chan_reached(chan, cw->seqno))
+		if (!vgpu_chan_reached(chan, cw->seqno)) {
+			/* Destroyed meanwhile (its user is tearing down). */
+			if (left)
+				ret = -ENOENT;
 			goto out;
+		}
 		ret = 0;
 	}
 	mutex_lock(&chan->lock);
@@ -507,10 +517,13 @@ int vgpu_ioctl_chan_destroy(struct vgpu_ctx *ctx, void *data)
 		return -EINVAL;
 	mutex_lock(&ctx->chan_lock);
 	chan = vgpu_chan_get(ctx, cd->handle);
-	if (chan)
-		chan->closing = true;
-	else
+	if (chan) {
+		WRITE_ONCE(chan->closing, true);
+		/* Its waiters give up; each holds a reference. */
+		wake_up_all(&chan->wq);
+	} else {
 		ret = -ENOENT;
+	}
 	vgpu_chan_reap(ctx);
 	mutex_unlock(&ctx->chan_lock);
 	return ret;
@@ -568,19 +581,29 @@ int vgpu_chan_init(struct vgpu_ctx *ctx)
 }
 
 /*
- * File release: queued commands are skipped and blocked waits given up,
- * the engines let go of the context, and everything is freed. Bounded by
- * the command an engine is in the middle of.
+ * File release, first step: from here queued commands are skipped, no
+ * channel blocks again and blocked waits are given up. The compute
+ * engine's launches of the context are cancelled next
+ * (vgpu_compute_cancel()), then vgpu_chan_fini() waits for the engines.
  */
-void vgpu_chan_fini(struct vgpu_ctx *ctx)
+void vgpu_chan_stop(struct vgpu_ctx *ctx)
 {
-	unsigned int i;
-
 	WRITE_ONCE(ctx->dying, true);
 	/* After this no channel blocks again and sem_work does nothing. */
 	mutex_lock(&ctx->chan_lock);
 	vgpu_chan_unblock_all(ctx);
 	mutex_unlock(&ctx->chan_lock);
+}
+
+/*
+ * File release, last step: the engines let go of the context and
+ * everything is freed. Bounded by the command a copy engine is in the
+ * middle of and by a slice of each block still running.
+ */
+void vgpu_chan_fini(struct vgpu_ctx *ctx)
+{
+	unsigned int i;
+
 	wait_var_event(&ctx->running, !atomic_read(&ctx->running));
 	cancel_delayed_work_sync(&ctx->sem_work);
 

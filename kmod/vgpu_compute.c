@@ -6,7 +6,9 @@
  * kernel it names and makes it active; the channel then waits until the
  * launch ends (vgpu_chan_done()). SM workers, one kernel thread per
  * streaming multiprocessor, take blocks from every active launch in turn,
- * so kernels of different channels run at the same time, and run each
+ * contexts taking turns and priorities ranking a context's own launches
+ * (vgpu_take_block()), so kernels of different channels run at the same
+ * time and no process holds the SMs from another, and run each
  * block in slices: floating point between kernel_fpu_begin() and
  * kernel_fpu_end(), the context's address space held for reading, a
  * chance to reschedule and a look at the deadline and at the context
@@ -41,6 +43,7 @@
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/limits.h>
+#include <linux/lockdep.h>
 #include <linux/memcontrol.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
@@ -217,7 +220,17 @@ static int vgpu_compute_start_run(struct vgpu_chan *chan,
 	if (READ_ONCE(timeout_ms))
 		run->deadline = jiffies + msecs_to_jiffies(READ_ONCE(timeout_ms));
 
+	/*
+	 * Release sets dying before it cancels the context's launches under
+	 * the same lock: a launch seen here after that is skipped, as
+	 * queued commands are, rather than left waiting for an SM.
+	 */
 	spin_lock(&ce->lock);
+	if (READ_ONCE(ctx->dying)) {
+		spin_unlock(&ce->lock);
+		vgpu_run_free(run);
+		return 0;
+	}
 	run->id = ++ce->runs;
 	list_add_tail(&run->node, &ce->active);
 	spin_unlock(&ce->lock);
@@ -258,22 +271,30 @@ static void vgpu_run_end(struct vgpu_run *run)
 }
 
 /*
- * Takes the next block of some active launch: of the launches with blocks
- * left and the highest priority, the first in the list, which then goes
- * to the back (launches of one priority take turns). A gang's blocks go
- * all together (*@block is then 0 and *@n the grid). False when there is
- * none.
+ * Takes the next block of some active launch. Contexts take turns, as a
+ * GPU time-slices between the contexts of different processes: the first
+ * launch in the list with blocks left names the context, which gets the
+ * block, and priorities rank only that context's launches (stream
+ * priorities order a context's own work), so no process starves another
+ * however it sets them. The launch that named the context and the one
+ * that got the block then go to the back, so the next block goes to
+ * another context if one is waiting, and launches of one priority take
+ * turns. A gang's blocks go all together (*@block is then 0 and *@n the
+ * grid). False when there is none.
  */
 static bool vgpu_take_block(struct vgpu_compute *ce, struct vgpu_run **prun,
 			    u64 *block, u64 *n)
 {
-	struct vgpu_run *run, *best = NULL;
+	struct vgpu_run *run, *first = NULL, *best = NULL;
 
 	spin_lock(&ce->lock);
 	list_for_each_entry(run, &ce->active, node) {
 		if (run->failed || run->next == run->nblocks)
 			continue;
-		if (!best || run->priority > best->priority)
+		if (!first)
+			first = run;
+		if (run->ctx == first->ctx &&
+		    (!best || run->priority > best->priority))
 			best = run;
 	}
 	if (best) {
@@ -281,16 +302,33 @@ static bool vgpu_take_block(struct vgpu_compute *ce, struct vgpu_run **prun,
 		*n = best->gang ? best->nblocks : 1;
 		best->next += *n;
 		*prun = best;
-		list_move_tail(&best->node, &ce->active);
+		list_move_tail(&first->node, &ce->active);
+		if (best != first)
+			list_move_tail(&best->node, &ce->active);
 	}
 	spin_unlock(&ce->lock);
 	return best;
 }
 
 /*
- * @n blocks are over (@stop: the launch ends early). Blocks never handed
- * out are written off; the worker that ends the last running block ends
- * the launch.
+ * The launch ends early with @ret: blocks not handed out are written off
+ * (those running see run->failed at their next slice).
+ */
+static void vgpu_run_stop(struct vgpu_compute *ce, struct vgpu_run *run,
+			  int ret)
+{
+	lockdep_assert_held(&ce->lock);
+	if (run->failed)
+		return;
+	run->failed = true;
+	run->ret = ret;
+	run->left -= run->nblocks - run->next;
+	run->next = run->nblocks;
+}
+
+/*
+ * @n blocks are over (@stop: the launch ends early). The worker that ends
+ * the last running block ends the launch.
  */
 static void vgpu_block_over(struct vgpu_compute *ce, struct vgpu_run *run,
 			    u64 n, bool stop, int ret)
@@ -298,12 +336,8 @@ static void vgpu_block_over(struct vgpu_compute *ce, struct vgpu_run *run,
 	bool last;
 
 	spin_lock(&ce->lock);
-	if (stop && !run->failed) {
-		run->failed = true;
-		run->ret = ret;
-		run->left -= run->nblocks - run->next;
-		run->next = run->nblocks;
-	}
+	if (stop)
+		vgpu_run_stop(ce, run, ret);
 	run->left -= n;
 	last = run->left == 0;
 	if (last)
@@ -311,6 +345,36 @@ static void vgpu_block_over(struct vgpu_compute *ce, struct vgpu_run *run,
 	spin_unlock(&ce->lock);
 	if (last)
 		vgpu_run_end(run);
+}
+
+/**
+ * vgpu_compute_cancel() - ends @ctx's launches on release, without an SM:
+ * one whose blocks all wait (behind other contexts' blocks that may run
+ * for as long as the watchdog lets them) ends here at once, one with
+ * blocks running ends when they see the context dying at their next
+ * slice. Called once @ctx->dying is set, after which no launch of the
+ * context becomes active (vgpu_compute_start_run()), so release waits
+ * for no SM to come free.
+ */
+void vgpu_compute_cancel(struct vgpu_ctx *ctx)
+{
+	struct vgpu_compute *ce = &ctx->vdev->compute;
+	struct vgpu_run *run, *tmp;
+	LIST_HEAD(ended);
+
+	spin_lock(&ce->lock);
+	list_for_each_entry_safe(run, tmp, &ce->active, node) {
+		if (run->ctx != ctx)
+			continue;
+		vgpu_run_stop(ce, run, 0);
+		if (!run->left)
+			list_move(&run->node, &ended);
+	}
+	spin_unlock(&ce->lock);
+	list_for_each_entry_safe(run, tmp, &ended, node) {
+		list_del(&run->node);
+		vgpu_run_end(run);
+	}
 }
 
 static void vgpu_report(struct vgpu_run *run, u64 block,

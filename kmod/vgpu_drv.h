@@ -282,7 +282,7 @@ struct vgpu_chan {
 	u32 handle;
 	u64 ring;
 	u32 ring_size;
-	bool closing;		/* under vgpu_ctx.chan_lock */
+	bool closing;		/* under vgpu_ctx.chan_lock; CHAN_WAIT peeks */
 	struct list_head node;	/* under the engine's vgpu_engine.lock */
 	wait_queue_head_t wq;	/* woken at each completion */
 	struct mutex lock;	/* protects the fields below */
@@ -355,6 +355,7 @@ void vgpu_host_alloc_fini(struct vgpu_vm *vm);
 
 /* vgpu_chan.c */
 int vgpu_chan_init(struct vgpu_ctx *ctx);
+void vgpu_chan_stop(struct vgpu_ctx *ctx);
 void vgpu_chan_fini(struct vgpu_ctx *ctx);
 int vgpu_chan_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma);
 int vgpu_ioctl_chan_create(struct vgpu_ctx *ctx, void *data);
@@ -395,6 +396,7 @@ int vgpu_compute_init(struct vgpu_device *vdev, unsigned int nsm);
 void vgpu_compute_fini(struct vgpu_device *vdev);
 int vgpu_compute_start(struct vgpu_chan *chan,
 		       const struct vgpu_cmd_launch *cl, u32 priority, u64 seqno);
+void vgpu_compute_cancel(struct vgpu_ctx *ctx);
 
 /* vgpu_file.c */
 extern const struct file_operations vgpu_fops;

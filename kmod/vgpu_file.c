@@ -47,6 +47,8 @@ static int vgpu_release(struct inode *inode, struct file *file)
 {
 	struct vgpu_ctx *ctx = file->private_data;
 
+	vgpu_chan_stop(ctx);
+	vgpu_compute_cancel(ctx);
 	vgpu_chan_fini(ctx);
 	vgpu_modules_fini(ctx);
 	/* The heap's bookkeeping; its memory goes with the address space. */

@@ -498,9 +498,10 @@ struct vgpu_chan_submit {
  * @handle: In. The channel.
  * @flags: In. Must be 0.
  *
- * Errors: -ENOENT (no such channel), -EINVAL (@seqno beyond what was
- * submitted), -ETIME (deadline passed), -EIO (the channel has failed),
- * -ERESTARTSYS/-EINTR (signal).
+ * Errors: -ENOENT (no such channel, or it was destroyed during the wait,
+ * which ends it), -EINVAL (@seqno beyond what was submitted), -ETIME
+ * (deadline passed), -EIO (the channel has failed), -ERESTARTSYS/-EINTR
+ * (signal).
  */
 struct vgpu_chan_wait {
 	__u64 seqno;
@@ -512,6 +513,7 @@ struct vgpu_chan_wait {
 /**
  * struct vgpu_chan_destroy - VGPU_IOCTL_CHAN_DESTROY. Returns at once;
  * queued work still runs, and the handle is reused only once it has.
+ * Waits on the channel (CHAN_WAIT) in other threads end with -ENOENT.
  * @handle: In. The channel.
  * @flags: In. Must be 0.
  */

@@ -4,7 +4,7 @@
  * read-only status page, the doorbell (commands copied out of the user
  * ring, each malformed one refused), copies, fills and semaphore releases
  * between device memory and registered host memory, sticky faults, and
- * teardown with work in flight.
+ * teardown with work in flight, and waits that a destroy ends.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -461,6 +461,53 @@ TEST_F(chan, placing_copies_races_host_registration)
 	ASSERT_EQ(0, pthread_join(t, NULL));
 	EXPECT_EQ(0, self->c.status->error);
 	munmap(ch.pages, 64 * getpagesize());
+}
+
+struct waiter {
+	struct chan *c;
+	__u64 seqno;
+	int ret, err;
+};
+
+static void *wait_thread(void *arg)
+{
+	struct waiter *w = arg;
+	struct vgpu_chan_wait cw = {
+		.seqno = w->seqno, .handle = w->c->handle,
+		.deadline_ns = (__s64)(now_ns() + 60000000000ULL),
+	};
+
+	w->ret = ioctl(w->c->fd, VGPU_IOCTL_CHAN_WAIT, &cw);
+	w->err = errno;
+	return NULL;
+}
+
+/*
+ * Destroying a channel ends the waits on it at once with ENOENT (a
+ * library tearing down a context wakes its other threads so): here the
+ * wait is for a semaphore nothing will release.
+ */
+TEST_F(chan, destroy_ends_waits)
+{
+	struct vgpu_chan_destroy d = { .handle = self->c.handle };
+	struct vgpu_cmd *cmd = slot(&self->c);
+	struct waiter w = { .c = &self->c, .seqno = 1 };
+	pthread_t t;
+	__u64 t0;
+
+	cmd->op = VGPU_CMD_SEM_ACQUIRE;
+	cmd->flags = VGPU_SEM_GEQ;
+	cmd->sem.addr = self->dev;
+	cmd->sem.value = 1;
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, pthread_create(&t, NULL, wait_thread, &w));
+	usleep(200000);		/* asleep in the wait */
+	t0 = now_ns();
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_CHAN_DESTROY, &d));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_GT(5000000000ULL, now_ns() - t0);
+	EXPECT_EQ(-1, w.ret);
+	EXPECT_EQ(ENOENT, w.err);
 }
 
 TEST(close_with_work_in_flight)

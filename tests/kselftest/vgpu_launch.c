@@ -4,8 +4,9 @@
  * refusing bad ones with the verifier's message), launches checked at
  * submit, kernels that compute over device memory, faults reported with
  * kind, address, block, thread and instruction, the watchdog, SIGKILL of
- * a process running an endless kernel, and contexts that cannot read each
- * other's memory.
+ * a process running an endless kernel or waiting behind another's,
+ * contexts taking turns on the SMs whatever their priorities, and
+ * contexts that cannot read each other's memory.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -898,6 +899,127 @@ TEST(kill_endless_kernel)
 TEST(kill_waiting_gang)
 {
 	kill_while_running(_metadata, true);
+}
+
+/* Waits up to @ms for child @pid to end; whether it did. */
+static bool reaped_within(pid_t pid, unsigned int ms)
+{
+	int status;
+
+	for (; ms; ms -= 10) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * Another process's endless kernel holds every SM (it would until the
+ * watchdog ends it, 30 s by default). A process whose launch waits behind
+ * it is killed: it is gone at once, as release cancels launches that wait
+ * without needing an SM, rather than sitting in D state until one frees.
+ */
+TEST(kill_launch_waiting_for_an_sm)
+{
+	struct vgpu_info info = { 0 };
+	int sync[2], fd, h;
+	struct chan ch;
+	__u64 t0;
+	pid_t pid;
+	void *st;
+	char c;
+
+	fd = open_ctx(&st, 1ULL << 44);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_GET_INFO, &info));
+	h = load(fd, endless, 2, &endless_func, NULL, 0, NULL);
+	ASSERT_LT(0, h);
+	ASSERT_EQ(0, chan_open(fd, &ch, st));
+	cmd_launch(&ch, h, 2 * info.sm_count, 32, 0, 0);
+	ch.ring[0].flags = VGPU_LAUNCH_PRIORITY_MAX;
+	ASSERT_EQ(0, submit(&ch));
+	usleep(200000);		/* every SM runs one of its blocks */
+	ASSERT_EQ(0, pipe(sync));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int cfd = open_ctx(&st, (1ULL << 44) + (1ULL << 40)), wh;
+		struct chan wc;
+
+		wh = cfd < 0 ? -1 : load(cfd, endless, 2, &endless_func,
+					 NULL, 0, NULL);
+		if (wh <= 0 || chan_open(cfd, &wc, st))
+			_exit(1);
+		cmd_launch(&wc, wh, 1, 1, 0, 0);
+		if (submit(&wc) || write(sync[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(sync[1]);
+	ASSERT_EQ(1, read(sync[0], &c, 1));
+	usleep(200000);		/* its launch is active, waiting for an SM */
+	EXPECT_EQ(0, ch.status->completed);
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	EXPECT_TRUE(reaped_within(pid, 3000));
+	/* The holder's own release: its blocks stop at their next slice. */
+	t0 = now_ns();
+	close(fd);
+	EXPECT_GT(2000000000ULL, now_ns() - t0);
+	waitpid(pid, NULL, 0);
+	close(sync[0]);
+	free(ch.ring);
+}
+
+/*
+ * Priorities rank a context's own launches, not one process's against
+ * another's: a context that keeps a launch of the highest priority with
+ * a million blocks active does not hold back another context's launch of
+ * the lowest, which ends long before the first, as a GPU time-slices
+ * between processes. Closing the first context then ends its launch at
+ * once, its blocks not yet handed out written off.
+ */
+TEST(priority_does_not_starve_another_context)
+{
+	static const struct vgpu_insn spin[] = {
+		/* 0 */ MOVI(VGPU_T_U32, 0, 2000),
+		/* 1 */ OPI(VGPU_OP_SUB, VGPU_T_U32, 0, 0, 1),
+		/* 2 */ SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 0, 0),
+		/* 3 */ BRA_IF(0, 1),
+		/* 4 */ EXIT(),
+	};
+	static const struct vgpu_func spin_func = { .nregs = 1, .npreds = 1 };
+	static void *st_hi, *st_lo;	/* static: the harness longjmps */
+	int hi = open_ctx(&st_hi, 1ULL << 44);
+	int lo = open_ctx(&st_lo, (1ULL << 44) + (1ULL << 40));
+	struct chan c_hi, c_lo;
+	int h_hi, h_lo;
+	__u64 t0;
+
+	ASSERT_LE(0, hi);
+	ASSERT_LE(0, lo);
+	h_hi = load(hi, spin, 5, &spin_func, NULL, 0, NULL);
+	h_lo = load(lo, spin, 5, &spin_func, NULL, 0, NULL);
+	ASSERT_LT(0, h_hi);
+	ASSERT_LT(0, h_lo);
+	ASSERT_EQ(0, chan_open(hi, &c_hi, st_hi));
+	ASSERT_EQ(0, chan_open(lo, &c_lo, st_lo));
+	cmd_launch(&c_hi, h_hi, 1U << 20, 1, 0, 0);
+	c_hi.ring[0].flags = VGPU_LAUNCH_PRIORITY_MAX;
+	ASSERT_EQ(0, submit(&c_hi));
+	usleep(100000);		/* its blocks fill the SMs */
+	cmd_launch(&c_lo, h_lo, 1, 1, 0, 0);
+	ASSERT_EQ(0, submit(&c_lo));
+	EXPECT_EQ(0, wait_for(&c_lo, 1));
+	EXPECT_EQ(1, c_lo.status->completed);
+	EXPECT_EQ(0, c_hi.status->completed);
+	t0 = now_ns();
+	close(hi);
+	EXPECT_GT(2000000000ULL, now_ns() - t0);
+	close(lo);
+	free(c_hi.ring);
+	free(c_lo.ring);
 }
 
 /*
