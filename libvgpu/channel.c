@@ -109,6 +109,24 @@ void vg_chans_close(struct CUctx_st *ctx)
 	memset(ctx->param_seq, 0, sizeof(ctx->param_seq));
 }
 
+/*
+ * The context is closing while other threads are in calls on it
+ * (vg_ctx_close()): its channels are destroyed in the module, which wakes
+ * every wait on them (CHAN_WAIT fails with ENOENT) and refuses new work,
+ * so that those calls end. Channels are only added under the context's
+ * lock, which this does not take: it reads the count they publish.
+ */
+void vg_chans_wake(struct CUctx_st *ctx)
+{
+	unsigned int i, n = __atomic_load_n(&ctx->nchans, __ATOMIC_ACQUIRE);
+
+	for (i = 0; i < n; i++) {
+		struct vgpu_chan_destroy d = { .handle = ctx->chans[i]->handle };
+
+		ioctl(ctx->fd, VGPU_IOCTL_CHAN_DESTROY, &d);
+	}
+}
+
 static uint64_t vg_now_ns(void)
 {
 	struct timespec ts;
@@ -157,7 +175,7 @@ static bool vg_chan_spin(struct vg_chan *ch, uint64_t seqno)
 			if (ch->status->error)
 				return false;
 		}
-		if (sched == CU_CTX_SCHED_BLOCKING_SYNC)
+		if (sched == CU_CTX_SCHED_BLOCKING_SYNC || vg_ctx_closing(ctx))
 			return false;
 		if (sched == CU_CTX_SCHED_YIELD)
 			sched_yield();
@@ -259,6 +277,8 @@ static int vg_chan_sleep(struct vg_chan *ch, uint64_t seqno, bool blocking)
 /* How a wait on @ch that slept with @err ends; the context's lock held. */
 static CUresult vg_chan_waited(struct vg_chan *ch, int err)
 {
+	if (vg_ctx_closing(ch->ctx))
+		return CUDA_ERROR_CONTEXT_IS_DESTROYED;
 	if (err == EIO)
 		return vg_chan_fail(ch);
 	return err ? vg_errno_result(err) : vg_ctx_check(ch->ctx);
@@ -286,6 +306,8 @@ CUresult vg_wait_unlocked(struct vg_chan *ch, uint64_t seqno, bool blocking)
 
 	if (vg_chan_reached(ch, seqno))
 		return vg_ctx_check(ctx);
+	if (vg_ctx_closing(ctx))
+		return CUDA_ERROR_CONTEXT_IS_DESTROYED;
 	pthread_mutex_unlock(&ctx->lock);
 	err = vg_chan_sleep(ch, seqno, blocking);
 	pthread_mutex_lock(&ctx->lock);
@@ -296,6 +318,24 @@ CUresult vg_wait_unlocked(struct vg_chan *ch, uint64_t seqno, bool blocking)
 CUresult vg_fence_wait(struct vg_fence f)
 {
 	return f.ch ? vg_wait_unlocked(f.ch, f.seqno, false) : CUDA_SUCCESS;
+}
+
+/*
+ * Waits for fence @f of another context than the caller's, holding no
+ * lock: the caller holds that context (vg_ctx_hold()), so its closing
+ * wakes this wait rather than free the channel under it. Nothing of that
+ * context changes here: its failure is its own to make sticky, and only
+ * its error is returned.
+ */
+CUresult vg_fence_sleep(struct vg_fence f)
+{
+	int err = vg_chan_sleep(f.ch, f.seqno, false);
+
+	if (vg_ctx_closing(f.ch->ctx))
+		return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+	if (err == EIO)
+		return vg_chan_failed(f.ch);
+	return err ? vg_errno_result(err) : CUDA_SUCCESS;
 }
 
 /* Queues @cmd; *@seqno (if given) is the fence that covers it. */
@@ -314,7 +354,8 @@ CUresult vg_chan_push(struct vg_chan *ch, const struct vgpu_cmd *cmd,
 	ch->ring[ch->put % VG_RING] = *cmd;
 	s.put = ch->put + 1;
 	if (ioctl(ch->ctx->fd, VGPU_IOCTL_CHAN_SUBMIT, &s))
-		return errno == EIO ? vg_chan_fail(ch) :
+		return vg_ctx_closing(ch->ctx) ? CUDA_ERROR_CONTEXT_IS_DESTROYED :
+			errno == EIO ? vg_chan_fail(ch) :
 			errno == EINVAL ? CUDA_ERROR_INVALID_VALUE :
 			vg_errno_result(errno);
 	ch->put++;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "vg.h"
@@ -148,11 +149,39 @@ CUresult vg_ctx_open(struct CUctx_st *ctx)
 }
 
 /*
+ * Calls of other threads on @ctx, which is closing, are let finish
+ * first: their waits are woken (and fail, vg_chans_wake()) and this waits
+ * for them to end, vg_lock dropped meanwhile. The waking is repeated, as
+ * a call may go to sleep again, or on a channel it has just made.
+ */
+static void vg_ctx_quiesce(struct CUctx_st *ctx)
+{
+	struct timespec until;
+
+	if (!ctx->calls)
+		return;
+	__atomic_store_n(&ctx->closing, true, __ATOMIC_RELEASE);
+	while (ctx->calls) {
+		vg_chans_wake(ctx);
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 50000000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&ctx->calls_done, &vg_lock, &until);
+	}
+	__atomic_store_n(&ctx->closing, false, __ATOMIC_RELEASE);
+}
+
+/*
  * Releases the device file: the GPU side of the context is gone. With
- * vg_lock held (or before anyone else can see the context).
+ * vg_lock held (or before anyone else can see the context), by a thread
+ * not in a call on @ctx.
  */
 void vg_ctx_close(struct CUctx_st *ctx)
 {
+	vg_ctx_quiesce(ctx);
 	vg_streams_close(ctx);
 	vg_events_close(ctx);
 	pthread_mutex_lock(&ctx->lock);
@@ -232,9 +261,7 @@ CUresult vg_ctx_create(CUcontext *pctx, CUctxCreateParams *params,
 	ctx->flags = flags & VG_CTX_FLAGS_KEPT;
 	ctx->refs = 1;
 	ctx->usage = 1;		/* cuCtxDetach's count (ctx_attach.c) */
-	pthread_mutex_init(&ctx->lock, NULL);
-	pthread_mutex_init(&ctx->hostfn_lock, NULL);
-	pthread_mutex_init(&ctx->stage_lock, NULL);
+	vg_ctx_locks_init(ctx);
 	r = vg_ctx_open(ctx);
 	if (r)
 		goto err_free;
@@ -254,9 +281,7 @@ CUresult vg_ctx_create(CUcontext *pctx, CUctxCreateParams *params,
 err_close:
 	vg_ctx_close(ctx);
 err_free:
-	pthread_mutex_destroy(&ctx->lock);
-	pthread_mutex_destroy(&ctx->hostfn_lock);
-	pthread_mutex_destroy(&ctx->stage_lock);
+	vg_ctx_locks_destroy(ctx);
 	free(ctx);
 	return r;
 }

@@ -25,6 +25,11 @@
  * goes. A destroyed context stays on the stacks that hold it, as on
  * NVIDIA's driver, where work submitted through it fails with
  * CUDA_ERROR_CONTEXT_IS_DESTROYED. Primary contexts are never freed.
+ * A call on a context (vg_ctx_hold() to vg_ctx_release(), which
+ * vg_ctx_begin() and vg_ctx_end() include) keeps its file and channels
+ * open: destroying or resetting the context from another thread first
+ * wakes the call's waits, which fail with CUDA_ERROR_CONTEXT_IS_DESTROYED,
+ * and waits for it to end (vg_ctx_close()).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -50,24 +55,69 @@ void vg_ctx_ref(struct CUctx_st *ctx)
 		ctx->refs++;
 }
 
+void vg_ctx_locks_init(struct CUctx_st *ctx)
+{
+	pthread_mutex_init(&ctx->lock, NULL);
+	pthread_mutex_init(&ctx->hostfn_lock, NULL);
+	pthread_mutex_init(&ctx->stage_lock, NULL);
+	pthread_cond_init(&ctx->drained, NULL);
+	pthread_cond_init(&ctx->calls_done, NULL);
+}
+
+void vg_ctx_locks_destroy(struct CUctx_st *ctx)
+{
+	pthread_mutex_destroy(&ctx->lock);
+	pthread_mutex_destroy(&ctx->hostfn_lock);
+	pthread_mutex_destroy(&ctx->stage_lock);
+	pthread_cond_destroy(&ctx->drained);
+	pthread_cond_destroy(&ctx->calls_done);
+}
+
 /* The last reference frees the context, whose file is closed by then. */
 void vg_ctx_unref(struct CUctx_st *ctx)
 {
 	if (!ctx->primary && --ctx->refs == 0) {
-		pthread_mutex_destroy(&ctx->lock);
-		pthread_mutex_destroy(&ctx->hostfn_lock);
-		pthread_mutex_destroy(&ctx->stage_lock);
+		vg_ctx_locks_destroy(ctx);
 		free(ctx);
 	}
 }
 
 /*
- * Called with vg_lock held on an open context: keeps it alive, takes its
- * lock (so its file stays open) and drops vg_lock for the channel work.
+ * With vg_lock held on an open context: a call on it begins. The context
+ * stays allocated, and its file and channels open, until the call ends
+ * (vg_ctx_release()), even while the call holds neither lock: closing
+ * the context waits for its calls (vg_ctx_close()).
+ */
+void vg_ctx_hold(struct CUctx_st *ctx)
+{
+	vg_ctx_ref(ctx);
+	ctx->calls++;
+}
+
+/* Ends what vg_ctx_hold() began; with vg_lock held. */
+void vg_ctx_release(struct CUctx_st *ctx)
+{
+	if (--ctx->calls == 0 && ctx->closing)
+		pthread_cond_broadcast(&ctx->calls_done);
+	vg_ctx_unref(ctx);
+}
+
+/*
+ * Whether the context is closing while calls on it are in progress: a
+ * wait on its device gives up (CUDA_ERROR_CONTEXT_IS_DESTROYED).
+ */
+bool vg_ctx_closing(const struct CUctx_st *ctx)
+{
+	return __atomic_load_n(&ctx->closing, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Called with vg_lock held on an open context: begins a call on it
+ * (vg_ctx_hold()), takes its lock and drops vg_lock for the channel work.
  */
 void vg_ctx_begin(struct CUctx_st *ctx)
 {
-	vg_ctx_ref(ctx);
+	vg_ctx_hold(ctx);
 	pthread_mutex_lock(&ctx->lock);
 	pthread_mutex_unlock(&vg_lock);
 }
@@ -77,7 +127,7 @@ void vg_ctx_end(struct CUctx_st *ctx)
 {
 	pthread_mutex_unlock(&ctx->lock);
 	pthread_mutex_lock(&vg_lock);
-	vg_ctx_unref(ctx);
+	vg_ctx_release(ctx);
 	pthread_mutex_unlock(&vg_lock);
 }
 

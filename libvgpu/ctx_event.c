@@ -78,7 +78,7 @@ CUresult cuCtxWaitEvent(CUcontext h, CUevent he)
 	struct vg_fence at = { 0 };
 	struct CUctx_st *ctx;
 	struct CUevent_st *e;
-	bool recorded = false, same = false;
+	bool recorded = false, slept = false;
 	unsigned int i;
 	CUresult r = vg_check_init();
 
@@ -93,20 +93,25 @@ CUresult cuCtxWaitEvent(CUcontext h, CUevent he)
 	e = r ? NULL : vg_event_find(he);
 	if (!r && !e)
 		r = CUDA_ERROR_INVALID_HANDLE;
+	if (!r)
+		r = vg_event_wait_other(e, ctx, &slept);
+	/* The context may have gone while it slept; the event is done with. */
+	if (!r && slept) {
+		r = vg_ctx_named(h, false, &ctx);
+		e = NULL;
+	}
 	if (r) {
 		pthread_mutex_unlock(&vg_lock);
 		return r;
 	}
-	same = vg_event_point_begin(e, ctx, &recorded, &at);
+	vg_event_point_begin(e, ctx, &recorded, &at);
 	r = vg_ctx_check(ctx);
-	if (!r && recorded && same) {
+	if (!r && recorded) {
 		for (i = 0; i < ctx->nchans && !r; i++)
 			if (i != VG_CHAN_HOSTFN)
 				r = vg_chan_after(ctx->chans[i], at.ch, at.seqno);
 		if (!r)
 			ctx->waits_for = at;
-	} else if (!r && recorded) {
-		r = vg_chan_wait(at.ch, at.seqno, false);
 	}
 	vg_ctx_end(ctx);
 	return r;

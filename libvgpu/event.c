@@ -161,29 +161,54 @@ void vg_events_close(struct CUctx_st *ctx)
 }
 
 /*
- * For a wait on @e by work of @ctx: whether @e has a record, and its
- * point, read under the lock of @e's context; returns with @ctx entered
- * (vg_ctx_begin()), and whether @e is @ctx's own. Called with vg_lock
- * held. Another context's lock is taken, and let go, before @ctx's, so
- * the two are never held together.
+ * For a wait on @e by work of @ctx, with vg_lock held: an event of
+ * another context, with a record, is waited for here, on the host (the
+ * module has no wait across contexts), with no lock held, so that neither
+ * context's other threads wait behind it, and that context held
+ * (vg_ctx_hold()), so that destroying it wakes the wait rather than free
+ * what the wait sleeps on. *@slept then: vg_lock was dropped meanwhile,
+ * and what the caller found under it must be looked up again. The other
+ * context's lock is taken, and let go, alone.
  */
-bool vg_event_point_begin(struct CUevent_st *e, struct CUctx_st *ctx,
+CUresult vg_event_wait_other(struct CUevent_st *e, struct CUctx_st *ctx,
+			     bool *slept)
+{
+	struct CUctx_st *other = e->ctx;
+	struct vg_fence at;
+	bool recorded;
+	CUresult r;
+
+	*slept = false;
+	if (other == ctx)
+		return CUDA_SUCCESS;
+	pthread_mutex_lock(&other->lock);
+	recorded = e->recorded && other->fd >= 0;
+	at = e->at;
+	pthread_mutex_unlock(&other->lock);
+	if (!recorded)
+		return CUDA_SUCCESS;
+	vg_ctx_hold(other);
+	pthread_mutex_unlock(&vg_lock);
+	r = vg_fence_sleep(at);
+	pthread_mutex_lock(&vg_lock);
+	vg_ctx_release(other);
+	*slept = true;
+	return r;
+}
+
+/*
+ * For a wait on @e (or NULL: none) by work of @ctx, with vg_lock held:
+ * whether @e, if it is @ctx's own, has a record, and its point; returns
+ * with @ctx entered (vg_ctx_begin()). Another context's event was waited
+ * for already (vg_event_wait_other()).
+ */
+void vg_event_point_begin(struct CUevent_st *e, struct CUctx_st *ctx,
 			  bool *recorded, struct vg_fence *at)
 {
-	bool same = e->ctx == ctx;
-
-	if (!same) {
-		pthread_mutex_lock(&e->ctx->lock);
-		*recorded = e->recorded && e->ctx->fd >= 0;
-		*at = e->at;
-		pthread_mutex_unlock(&e->ctx->lock);
-	}
 	vg_ctx_begin(ctx);
-	if (same) {
-		*recorded = e->recorded;
+	*recorded = e && e->ctx == ctx && e->recorded;
+	if (*recorded)
 		*at = e->at;
-	}
-	return same;
 }
 
 /**

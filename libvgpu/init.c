@@ -101,9 +101,7 @@ static CUresult vg_discover(void)
 		p->dev = i;
 		p->fd = -1;
 		p->primary = true;
-		pthread_mutex_init(&p->lock, NULL);
-		pthread_mutex_init(&p->hostfn_lock, NULL);
-		pthread_mutex_init(&p->stage_lock, NULL);
+		vg_ctx_locks_init(p);
 		d->primary = p;
 	}
 	vg_device_count = n;

@@ -469,6 +469,7 @@ CUresult vg_module_unload(struct CUmod_st *module)
 	struct CUmod_st **pp;
 	struct vgpu_module_unload mu;
 	struct CUctx_st *ctx;
+	CUresult idle;
 
 	pthread_mutex_lock(&vg_lock);
 	ctx = module->ctx;
@@ -480,8 +481,17 @@ CUresult vg_module_unload(struct CUmod_st *module)
 	if (module->globals)
 		vg_sync_forget(ctx, module->globals);
 	vg_ctx_begin(ctx);
-	/* What its kernels printed comes out first, as on CUDA. */
-	if (vg_ctx_idle(ctx) == CUDA_SUCCESS)
+	/*
+	 * What its kernels printed comes out first, as on CUDA. Another
+	 * thread's drain may be formatting this module's strings with the
+	 * lock dropped (its reads of device memory take the staging buffer),
+	 * and may have begun before those kernels ended: once it is over,
+	 * this one drains, and the module goes with no drain in progress.
+	 */
+	idle = vg_ctx_idle(ctx);
+	while (ctx->draining)
+		pthread_cond_wait(&ctx->drained, &ctx->lock);
+	if (idle == CUDA_SUCCESS)
 		vg_printf_drain(ctx);
 	for (pp = &ctx->modules; *pp; pp = &(*pp)->next)
 		if (*pp == module) {

@@ -385,4 +385,5 @@ void vg_printf_drain(struct CUctx_st *ctx)
 	if (vg_printf_fifo(ctx))
 		fflush(stdout);
 	ctx->draining = false;
+	pthread_cond_broadcast(&ctx->drained);
 }

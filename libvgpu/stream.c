@@ -554,7 +554,7 @@ CUresult cuStreamWaitEvent(CUstream h, CUevent e, unsigned int flags)
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
 	struct vg_fence at = { 0 };
-	bool recorded = false, same;
+	bool recorded = false, slept = false;
 	CUresult r = vg_check_init();
 
 	if (r)
@@ -565,16 +565,21 @@ CUresult cuStreamWaitEvent(CUstream h, CUevent e, unsigned int flags)
 	r = vg_stream_resolve(h, &ctx, &st);
 	if (r == CUDA_SUCCESS && !vg_event_find(e))
 		r = CUDA_ERROR_INVALID_HANDLE;
+	if (r == CUDA_SUCCESS)
+		r = vg_event_wait_other(e, ctx, &slept);
+	/* The stream may have gone while it slept; the event is done with. */
+	if (r == CUDA_SUCCESS && slept) {
+		r = vg_stream_resolve(h, &ctx, &st);
+		e = NULL;
+	}
 	if (r) {
 		pthread_mutex_unlock(&vg_lock);
 		return r;
 	}
-	same = vg_event_point_begin(e, ctx, &recorded, &at);
+	vg_event_point_begin(e, ctx, &recorded, &at);
 	r = vg_stream_enter(st);
-	if (r == CUDA_SUCCESS && recorded && same)
+	if (r == CUDA_SUCCESS && recorded)
 		r = vg_chan_after(st->ch, at.ch, at.seqno);
-	else if (r == CUDA_SUCCESS && recorded)
-		r = vg_chan_wait(at.ch, at.seqno, false);	/* @ctx's lock held */
 	if (r == CUDA_SUCCESS)
 		st->last = st->ch->put;
 	vg_ctx_end(ctx);

@@ -152,6 +152,16 @@ struct CUctx_st {
 	 */
 	uint64_t grid_ws;
 	bool draining;		/* a printf drain is running (printf.c) */
+	pthread_cond_t drained;	/* signalled, under @lock, when it ends */
+	/*
+	 * Threads in a call on the context (vg_ctx_hold()), under vg_lock,
+	 * and whether its closing waits for them (vg_ctx_close()): set under
+	 * vg_lock, read without it by waits, which then give up.
+	 * @calls_done is signalled, under vg_lock, as the last call ends.
+	 */
+	unsigned int calls;
+	bool closing;
+	pthread_cond_t calls_done;
 	/*
 	 * Settings, under vg_lock: the CU_CTX_* flags in effect (creation's,
 	 * the primary's, or cuCtxSetFlags's; the scheduling bits are read
@@ -228,8 +238,13 @@ struct CUfunc_st {
 extern pthread_mutex_t vg_lock;
 void vg_ctx_ref(struct CUctx_st *ctx);
 void vg_ctx_unref(struct CUctx_st *ctx);
+void vg_ctx_hold(struct CUctx_st *ctx);
+void vg_ctx_release(struct CUctx_st *ctx);
 void vg_ctx_begin(struct CUctx_st *ctx);
 void vg_ctx_end(struct CUctx_st *ctx);
+void vg_ctx_locks_init(struct CUctx_st *ctx);
+void vg_ctx_locks_destroy(struct CUctx_st *ctx);
+bool vg_ctx_closing(const struct CUctx_st *ctx);
 CUresult vg_ctx_sticky(const struct CUctx_st *ctx);
 void vg_ctx_set_sticky(struct CUctx_st *ctx, CUresult r);
 struct CUctx_st *vg_ctx_current(void);
@@ -283,6 +298,8 @@ CUresult vg_errno_result(int err);
 #define VG_STAGE_SIZE (2u << 20)
 CUresult vg_chans_open(struct CUctx_st *ctx);
 void vg_chans_close(struct CUctx_st *ctx);
+void vg_chans_wake(struct CUctx_st *ctx);
+CUresult vg_fence_sleep(struct vg_fence f);
 CUresult vg_chan_add(struct CUctx_st *ctx, struct vg_chan **pch);
 CUresult vg_chan_push(struct vg_chan *ch, const struct vgpu_cmd *cmd,
 		      uint64_t *seqno);
@@ -330,7 +347,9 @@ void vg_hostfn_stop(struct CUctx_st *ctx);
 /* event.c */
 #define VG_EVENT_MAGIC 0x45564e54U
 struct CUevent_st *vg_event_find(CUevent e);
-bool vg_event_point_begin(struct CUevent_st *e, struct CUctx_st *ctx,
+CUresult vg_event_wait_other(struct CUevent_st *e, struct CUctx_st *ctx,
+			     bool *slept);
+void vg_event_point_begin(struct CUevent_st *e, struct CUctx_st *ctx,
 			  bool *recorded, struct vg_fence *at);
 CUresult vg_event_record(struct CUevent_st *e, struct CUstream_st *st);
 void vg_events_close(struct CUctx_st *ctx);
