@@ -8,14 +8,20 @@
  */
 #include "vg.h"
 
-/* A module loaded into a context that is still open (under vg_lock). */
+/*
+ * A module loaded into a context that is still open (under vg_lock). The
+ * module lists change under their contexts' locks, which this does not
+ * take: links are published with release stores (module.c), and a module
+ * is freed only after its unload has taken vg_lock again.
+ */
 static bool vg_module_valid(const struct CUmod_st *mod)
 {
 	const struct CUctx_st *c;
 	const struct CUmod_st *m;
 
 	for (c = vg_ctx_next(NULL); c; c = vg_ctx_next(c))
-		for (m = c->modules; m; m = m->next)
+		for (m = __atomic_load_n(&c->modules, __ATOMIC_ACQUIRE); m;
+		     m = __atomic_load_n(&m->next, __ATOMIC_ACQUIRE))
 			if (m == mod)
 				return vg_module_live(m);
 	return false;

@@ -364,7 +364,8 @@ CUresult vg_module_create(struct CUctx_st *ctx, const void *image,
 	if (!r) {
 		vg_image_describe(mod->img, logs->info, logs->info_size);
 		mod->next = ctx->modules;
-		ctx->modules = mod;
+		/* Published whole: vg_module_valid() looks without our lock. */
+		__atomic_store_n(&ctx->modules, mod, __ATOMIC_RELEASE);
 		vg_module_register(mod);
 		*pmod = mod;
 		return CUDA_SUCCESS;
@@ -495,7 +496,7 @@ CUresult vg_module_unload(struct CUmod_st *module)
 		vg_printf_drain(ctx);
 	for (pp = &ctx->modules; *pp; pp = &(*pp)->next)
 		if (*pp == module) {
-			*pp = module->next;
+			__atomic_store_n(pp, module->next, __ATOMIC_RELEASE);
 			break;
 		}
 	/* Launches already queued keep the code; the variables go after them. */
