@@ -25,6 +25,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -431,20 +433,32 @@ FIXTURE_VARIANT_ADD(nth, module_load) {
 	.call = op_module_call, .undo = op_module_undo,
 };
 
-FIXTURE_SETUP(nth)
+/* Whether the kernel injects faults; sets the capabilities up if so. */
+static bool fi_available(struct __test_metadata *_metadata)
 {
 	unsigned int i;
 	char path[128];
 
-	self->f.fd = -1;
 	if (access(DEBUGFS "/failslab", F_OK))
 		mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
 	if (access(DEBUGFS "/failslab", F_OK) || access(FAIL_NTH, W_OK))
-		SKIP(return, "no fault injection in this kernel");
+		return false;
 	for (i = 0; i < sizeof(fi_setup) / sizeof(fi_setup[0]); i++) {
 		snprintf(path, sizeof(path), DEBUGFS "/%s", fi_setup[i].file);
-		ASSERT_EQ(0, write_str(path, fi_setup[i].value)) TH_LOG("%s", path);
+		EXPECT_EQ(0, write_str(path, fi_setup[i].value)) TH_LOG("%s", path);
 	}
+	return true;
+}
+
+/*
+ * A SKIP() here does not keep the harness (6.1's) from running the test:
+ * the test returns first thing when skipped.
+ */
+FIXTURE_SETUP(nth)
+{
+	self->f.fd = -1;
+	if (!fi_available(_metadata))
+		SKIP(return, "no fault injection in this kernel");
 	ASSERT_EQ(0, fctx_open(&self->f));
 	nth_fd = open(FAIL_NTH, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, nth_fd);
@@ -465,6 +479,8 @@ TEST_F(nth, each_fault_point_unwinds)
 	bool spent = true;
 	int ret;
 
+	if (_metadata->skip)
+		return;
 	ASSERT_LE(0, mem_base);
 	for (n = 1; spent && n <= MAX_POINTS; n++) {
 		memset(&s, 0, sizeof(s));
@@ -502,6 +518,160 @@ TEST_F(nth, each_fault_point_unwinds)
 	slot(&self->f.c)->op = VGPU_CMD_NOP;
 	EXPECT_EQ(0, submit(&self->f.c));
 	EXPECT_EQ(0, wait_for(&self->f.c, self->f.c.put));
+}
+
+/*
+ * The module's own loading: every fault point of finit_module(), the
+ * kernel's loader and the module's init, fails in turn. A failed load
+ * leaves nothing: no module, device class, character region or debugfs
+ * directory. Needs the module's file (VGPU_KO, as the VM bench sets it)
+ * and no other user of the module; it is loaded again as it was.
+ */
+static int load_module(int fd, const char *args)
+{
+	return syscall(SYS_finit_module, fd, args, 0) ? -errno : 0;
+}
+
+static int unload_module(void)
+{
+	return syscall(SYS_delete_module, "vgpu", O_NONBLOCK) ? -errno : 0;
+}
+
+/* What a load of the module leaves: the module, its class, its region. */
+static bool module_traces(void)
+{
+	char line[128];
+	bool found = false;
+	FILE *f;
+
+	if (!access("/sys/module/vgpu", F_OK) ||
+	    !access("/sys/class/vgpu", F_OK) ||
+	    !access(DEBUGFS "/vgpu", F_OK))
+		return true;
+	f = fopen("/proc/devices", "re");
+	if (!f)
+		return true;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, " vgpu\n"))
+			found = true;
+	fclose(f);
+	return found;
+}
+
+FIXTURE(load) {
+	int ko;
+	const char *args;
+};
+
+FIXTURE_SETUP(load)
+{
+	const char *ko = getenv("VGPU_KO");
+
+	self->ko = -1;
+	self->args = getenv("VGPU_MODULE_ARGS");
+	if (!ko || !*ko)
+		SKIP(return, "no VGPU_KO");
+	if (!fi_available(_metadata))
+		SKIP(return, "no fault injection in this kernel");
+	self->ko = open(ko, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->ko);
+	nth_fd = open(FAIL_NTH, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, nth_fd);
+	ASSERT_EQ(0, unload_module());
+}
+
+/* Whatever happened, the module is back for the tests that follow. */
+FIXTURE_TEARDOWN(load)
+{
+	if (self->ko < 0)
+		return;
+	if (access("/sys/module/vgpu", F_OK))
+		EXPECT_EQ(0, load_module(self->ko, self->args ? self->args : ""));
+	EXPECT_EQ(0, access("/dev/vgpu0", F_OK));
+	close(self->ko);
+	close(nth_fd);
+}
+
+/*
+ * Linux 6.1's __class_register() leaks the name it gave the class's kset
+ * when kset_register() fails (later kernels free it there): a failure of
+ * the kernel's, which the walk above makes and the module cannot avoid.
+ * After two scans (an object is reported once older than five seconds
+ * and unreferenced in two scans in a row), every object kmemleak reports
+ * must be such a name; only then are they cleared, so that the run's own
+ * look at kmemleak judges the module alone. Anything else stays reported.
+ * Returns the number of other reports, or -1 without kmemleak.
+ */
+static int kmemleak_forgive_class_names(void)
+{
+	char line[256], prev[256] = "";
+	int others = 0, names = 0;
+	bool in_report = false, forgiven = false;
+	FILE *f;
+
+	if (access(DEBUGFS "/kmemleak", W_OK))
+		return -1;
+	sleep(6);
+	if (write_str(DEBUGFS "/kmemleak", "scan") ||
+	    write_str(DEBUGFS "/kmemleak", "scan"))
+		return -1;
+	f = fopen(DEBUGFS "/kmemleak", "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "unreferenced object")) {
+			if (in_report)
+				forgiven ? names++ : others++;
+			in_report = true;
+			forgiven = false;
+		}
+		if (strstr(line, " __class_register+") &&
+		    strstr(prev, " kobject_set_name+"))
+			forgiven = true;
+		if (!forgiven)
+			fputs(line, stdout);
+		memcpy(prev, line, sizeof(prev));
+	}
+	if (in_report)
+		forgiven ? names++ : others++;
+	fclose(f);
+	if (!others && names)
+		write_str(DEBUGFS "/kmemleak", "clear");
+	return others;
+}
+
+/* Some 600 points, each a load of the module: minutes in a slow VM. */
+TEST_F_TIMEOUT(load, each_fault_point, 600)
+{
+	unsigned int n, refused = 0;
+	bool spent = true;
+	int ret;
+
+	if (_metadata->skip)
+		return;
+	for (n = 1; spent && n <= MAX_POINTS; n++) {
+		ASSERT_EQ(0, nth_arm(n));
+		/* Two devices: the second failing unwinds the first. */
+		ret = load_module(self->ko, "num_devices=2 sm_count=2 mem_mb=16");
+		spent = nth_spent();
+		if (!ret) {
+			EXPECT_EQ(0, unload_module());
+		} else {
+			refused++;
+			EXPECT_TRUE(ret == -ENOMEM || ret == -EFAULT)
+				TH_LOG("point %u: %s", n, strerror(-ret));
+		}
+		if (!spent)
+			EXPECT_EQ(0, ret) TH_LOG("point %u: %s", n, strerror(-ret));
+		EXPECT_FALSE(module_traces()) TH_LOG("point %u", n);
+		if (_metadata->passed == 0)
+			break;
+	}
+	EXPECT_FALSE(spent) TH_LOG("more than %u fault points", MAX_POINTS);
+	EXPECT_LT(0, refused);
+	TH_LOG("%u fault points, %u refused", n - 2, refused);
+	/* No leak but the kernel's own; the module's would be reported. */
+	EXPECT_GE(0, kmemleak_forgive_class_names());
 }
 
 TEST_HARNESS_MAIN

@@ -464,6 +464,10 @@ FIXTURE_VARIANT_ADD(walk, launch_block) {
 	.knob = "fail_block", .sites = 1, .err = EIO, .op = op_launch,
 };
 
+/*
+ * A SKIP() here does not keep the harness (6.1's) from running the test:
+ * each test returns first thing when skipped.
+ */
 FIXTURE_SETUP(walk)
 {
 	self->f.fd = -1;
@@ -485,6 +489,9 @@ FIXTURE_TEARDOWN(walk)
 TEST_F(walk, each_site_fails_cleanly)
 {
 	int n, ret;
+
+	if (_metadata->skip)
+		return;
 
 	for (n = 1; n <= variant->sites + 1; n++) {
 		bool hit;
@@ -544,6 +551,9 @@ TEST_F(engine, copy_fault_on_nth_command)
 {
 	struct chan *c = &self->f.c;
 
+	if (_metadata->skip)
+		return;
+
 	ASSERT_EQ(0, knob_set("fault_ce", 2));
 	cmd_memset(c, self->dev, 0x11, 1, 256);
 	cmd_memset(c, self->dev + 256, 0x22, 1, 256);
@@ -567,6 +577,9 @@ TEST_F(engine, compute_fault)
 	struct vgpu_chan_fault cf = { 0 };
 	struct chan *c = &self->f.c;
 	__u32 module;
+
+	if (_metadata->skip)
+		return;
 
 	ASSERT_EQ(0, load_exit(self->f.fd, &module));
 	ASSERT_EQ(0, knob_set("fault_compute", 2));
@@ -617,12 +630,18 @@ static void stall_then_release(struct __test_metadata *_metadata,
 
 TEST_F(engine, copy_stall)
 {
+	if (_metadata->skip)
+		return;
+
 	stall_then_release(_metadata, &self->f, "stall_ce", 0, self->dev);
 }
 
 TEST_F(engine, compute_stall)
 {
 	__u32 module;
+
+	if (_metadata->skip)
+		return;
 
 	ASSERT_EQ(0, load_exit(self->f.fd, &module));
 	stall_then_release(_metadata, &self->f, "stall_compute", module, 0);
@@ -683,6 +702,9 @@ static void stalled_child_ends(struct __test_metadata *_metadata,
 
 TEST_F(engine, copy_stall_exit)
 {
+	if (_metadata->skip)
+		return;
+
 	stalled_child_ends(_metadata, "stall_ce", false, false);
 	/* Released, the engine serves the next context. */
 	stall_then_release(_metadata, &self->f, "stall_ce", 0, self->dev);
@@ -690,6 +712,9 @@ TEST_F(engine, copy_stall_exit)
 
 TEST_F(engine, copy_stall_kill)
 {
+	if (_metadata->skip)
+		return;
+
 	stalled_child_ends(_metadata, "stall_ce", false, true);
 	stall_then_release(_metadata, &self->f, "stall_ce", 0, self->dev);
 }
@@ -697,6 +722,9 @@ TEST_F(engine, copy_stall_kill)
 TEST_F(engine, compute_stall_exit)
 {
 	__u32 module;
+
+	if (_metadata->skip)
+		return;
 
 	stalled_child_ends(_metadata, "stall_compute", true, false);
 	ASSERT_EQ(0, load_exit(self->f.fd, &module));
@@ -706,6 +734,9 @@ TEST_F(engine, compute_stall_exit)
 TEST_F(engine, compute_stall_kill)
 {
 	__u32 module;
+
+	if (_metadata->skip)
+		return;
 
 	stalled_child_ends(_metadata, "stall_compute", true, true);
 	ASSERT_EQ(0, load_exit(self->f.fd, &module));
