@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fault injection for tests: debugfs knobs under vgpu/vgpuN/, one set per
- * device, so that a test arms the device it drives and the users of the
- * others are not touched (the suite runs on several devices), and so that
- * a stall holds one device's engines, as a hung GPU would.
+ * device, so that a test arms the device it drives and leaves the users
+ * of the others alone, and so that a stall holds one device's engines,
+ * as a hung GPU would.
  *
  *   fail_<kind>	countdown: write n, the n-th allocation (or pin) of
  *			that kind fails as the allocator would (-ENOMEM),
@@ -40,7 +40,8 @@
  *   launch:	a launch's run, its parameters, a gang's blocks.
  *   block:	an SM worker's block state.
  * What is allocated when the module loads (the devices, their workqueues
- * and SM workers) has no knob: nothing can arm one before it exists.
+ * and SM workers) has no knob: nothing could arm it before it exists.
+ * The kernel's own fault injection reaches those, where it is built in.
  */
 #include <linux/debugfs.h>
 #include <linux/jiffies.h>

@@ -311,6 +311,18 @@ static void op_host_map_undo(struct op_state *s)
 	munmap(s->mem, 8192);
 }
 
+/* The status page, mapped again. */
+static int op_status_map_call(struct op_state *s)
+{
+	s->mem = mmap(NULL, 4096, PROT_READ, MAP_SHARED, s->f->fd, 0);
+	return s->mem == MAP_FAILED ? -errno : 0;
+}
+
+static void op_status_map_undo(struct op_state *s)
+{
+	munmap(s->mem, 4096);
+}
+
 static int op_chan_create_call(struct op_state *s)
 {
 	struct vgpu_chan_create cc = {
@@ -418,6 +430,10 @@ FIXTURE_VARIANT_ADD(nth, host_alloc) {
 FIXTURE_VARIANT_ADD(nth, host_alloc_mmap) {
 	.prep = op_host_map_prep, .call = op_host_map_call,
 	.undo = op_host_map_undo, .fini = op_own_ctx_undo,
+};
+
+FIXTURE_VARIANT_ADD(nth, status_mmap) {
+	.call = op_status_map_call, .undo = op_status_map_undo,
 };
 
 FIXTURE_VARIANT_ADD(nth, chan_create) {
