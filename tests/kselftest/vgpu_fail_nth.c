@@ -455,6 +455,8 @@ static bool fi_available(struct __test_metadata *_metadata)
 	unsigned int i;
 	char path[128];
 
+	if (access(FAIL_NTH, W_OK) || access(DEV, F_OK))
+		return false;
 	if (access(DEBUGFS "/failslab", F_OK))
 		mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
 	if (access(DEBUGFS "/failslab", F_OK) || access(FAIL_NTH, W_OK))

@@ -48,6 +48,8 @@ static bool knobs_present(void)
 {
 	if (!access(KNOBS "fail_mem", W_OK))
 		return true;
+	if (access(DEV, F_OK))
+		return false;	/* no module: nothing to mount debugfs for */
 	mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
 	return !access(KNOBS "fail_mem", W_OK);
 }
@@ -543,7 +545,8 @@ FIXTURE_TEARDOWN(engine)
 {
 	knobs_clear();
 	fctx_close(&self->f);
-	EXPECT_EQ(self->mem_base, mem_used());
+	if (!_metadata->skip)
+		EXPECT_EQ(self->mem_base, mem_used());
 }
 
 /* The second command faults at its destination; the first ran. */
