@@ -314,11 +314,13 @@ int vgpu_ioctl_chan_create(struct vgpu_ctx *ctx, void *data)
 		       (u64)cc->ring_size * sizeof(struct vgpu_cmd)))
 		return -EINVAL;
 
-	chan = kzalloc(sizeof(*chan), GFP_KERNEL_ACCOUNT);
+	chan = vgpu_fi_fail(ctx->vdev, VGPU_FI_CHAN) ? NULL :
+		kzalloc(sizeof(*chan), GFP_KERNEL_ACCOUNT);
 	if (!chan)
 		return -ENOMEM;
-	chan->queue = kvcalloc(cc->ring_size, sizeof(*chan->queue),
-			       GFP_KERNEL_ACCOUNT);
+	chan->queue = vgpu_fi_fail(ctx->vdev, VGPU_FI_CHAN) ? NULL :
+		kvcalloc(cc->ring_size, sizeof(*chan->queue),
+			 GFP_KERNEL_ACCOUNT);
 	if (!chan->queue) {
 		kfree(chan);
 		return -ENOMEM;
@@ -395,8 +397,9 @@ int vgpu_ioctl_chan_submit(struct vgpu_ctx *ctx, void *data)
 		ret = -EAGAIN;
 		goto out;
 	}
-	cmds = kvmalloc_array(n, sizeof(*cmds), GFP_KERNEL_ACCOUNT |
-			      __GFP_NOWARN);
+	cmds = vgpu_fi_fail(ctx->vdev, VGPU_FI_CHAN) ? NULL :
+		kvmalloc_array(n, sizeof(*cmds), GFP_KERNEL_ACCOUNT |
+			       __GFP_NOWARN);
 	if (!cmds) {
 		ret = -ENOMEM;
 		goto out;
@@ -576,7 +579,8 @@ int vgpu_chan_init(struct vgpu_ctx *ctx)
 	mutex_init(&ctx->chan_lock);
 	INIT_DELAYED_WORK(&ctx->sem_work, vgpu_sem_work);
 	init_waitqueue_head(&ctx->poll_wq);
-	ctx->status_page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	ctx->status_page = vgpu_fi_fail(ctx->vdev, VGPU_FI_CTX) ? NULL :
+		alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	return ctx->status_page ? 0 : -ENOMEM;
 }
 

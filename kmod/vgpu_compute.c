@@ -122,8 +122,9 @@ static int vgpu_gang_alloc(struct vgpu_run *run)
 	    check_add_overflow(bytes, bits, &bytes) || bytes > INT_MAX ||
 	    bytes > run->ctx->vdev->props.mem_size)
 		return -E2BIG;
-	run->gang = kvmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
-			     __GFP_RETRY_MAYFAIL);
+	run->gang = vgpu_fi_fail(run->ctx->vdev, VGPU_FI_LAUNCH) ? NULL :
+		kvmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
+			 __GFP_RETRY_MAYFAIL);
 	if (!run->gang)
 		return -ENOMEM;
 	run->gang_done = (unsigned long *)(run->gang + run->nblocks *
@@ -168,9 +169,11 @@ static int vgpu_compute_start_run(struct vgpu_chan *chan,
 	struct vgpu_run *run;
 	u32 kind = VGPU_KFAULT_BAD_LAUNCH;
 
-	run = kzalloc(sizeof(*run), GFP_KERNEL_ACCOUNT);
+	run = vgpu_fi_fail(ctx->vdev, VGPU_FI_LAUNCH) ? NULL :
+		kzalloc(sizeof(*run), GFP_KERNEL_ACCOUNT);
+	/* Out of memory is out of resources, as for the blocks' state. */
 	if (!run)
-		return -ENOMEM;
+		return vgpu_bad_launch(chan, cl, seqno, VGPU_KFAULT_RESOURCES);
 	run->mod = vgpu_module_get(ctx, cl->module);
 	if (!run->mod || cl->func >= run->mod->prog.nfuncs)
 		goto bad;
@@ -181,10 +184,11 @@ static int vgpu_compute_start_run(struct vgpu_chan *chan,
 	    (f->max_threads && (u64)cl->block[0] * cl->block[1] * cl->block[2] >
 	     f->max_threads))
 		goto bad;
-	run->params = kmalloc(max(cl->param_bytes, 1U), GFP_KERNEL_ACCOUNT);
+	run->params = vgpu_fi_fail(ctx->vdev, VGPU_FI_LAUNCH) ? NULL :
+		kmalloc(max(cl->param_bytes, 1U), GFP_KERNEL_ACCOUNT);
 	if (!run->params) {
-		vgpu_run_free(run);
-		return -ENOMEM;
+		kind = VGPU_KFAULT_RESOURCES;
+		goto bad;
 	}
 	/* Parameters are taken when the launch starts, as on CUDA. */
 	if (cl->param_bytes && vgpu_read(ctx, cl->params, run->params,
@@ -252,9 +256,13 @@ bad:
 int vgpu_compute_start(struct vgpu_chan *chan,
 		       const struct vgpu_cmd_launch *cl, u32 priority, u64 seqno)
 {
-	struct mem_cgroup *old = set_active_memcg(chan->ctx->memcg);
+	struct mem_cgroup *old;
 	int ret;
 
+	/* Injected: an illegal address, before any block ran. */
+	if (vgpu_fi_fail(chan->ctx->vdev, VGPU_FI_COMPUTE_FAULT))
+		return vgpu_bad_launch(chan, cl, seqno, VGPU_KFAULT_ADDRESS);
+	old = set_active_memcg(chan->ctx->memcg);
 	ret = vgpu_compute_start_run(chan, cl, priority, seqno);
 	set_active_memcg(old);
 	return ret;
@@ -547,8 +555,9 @@ static int vgpu_sm_state_get(struct vgpu_sm_state *s, struct vgpu_run *run)
 		return 0;
 	vgpu_sm_state_free(s);
 	old = set_active_memcg(memcg);
-	s->block = kvmalloc(run->block_bytes, GFP_KERNEL_ACCOUNT |
-			    __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
+	s->block = vgpu_fi_fail(run->ctx->vdev, VGPU_FI_BLOCK) ? NULL :
+		kvmalloc(run->block_bytes, GFP_KERNEL_ACCOUNT |
+			 __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
 	set_active_memcg(old);
 	if (!s->block)
 		return -ENOMEM;

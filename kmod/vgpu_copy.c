@@ -325,6 +325,8 @@ int vgpu_exec(struct vgpu_ctx *ctx, const struct vgpu_cmd *cmd, u64 *fault)
 	u32 row;
 	int ret = 0;
 
+	if (vgpu_fi_fail(ctx->vdev, VGPU_FI_CE_FAULT))
+		return vgpu_fi_exec_fault(cmd, fault);
 	down_read(&vm->lock);
 	switch (cmd->op) {
 	case VGPU_CMD_COPY:

@@ -85,6 +85,7 @@ static struct vgpu_device *vgpu_device_create(unsigned int index, u32 sms,
 	ret = cdev_device_add(&vdev->cdev, &vdev->dev);
 	if (ret)
 		goto err_put;
+	vgpu_fi_device_add(vdev);
 	return vdev;
 
 err_put:
@@ -95,6 +96,7 @@ err_put:
 
 static void vgpu_device_destroy(struct vgpu_device *vdev)
 {
+	vgpu_fi_device_del(vdev);
 	cdev_device_del(&vdev->cdev, &vdev->dev);
 	put_device(&vdev->dev);
 }
@@ -150,6 +152,7 @@ static int __init vgpu_init(void)
 	ret = class_register(&vgpu_class);
 	if (ret)
 		goto err_region;
+	vgpu_fi_init();
 
 	for (i = 0; i < num_devices; i++) {
 		struct vgpu_device *vdev;
@@ -167,6 +170,7 @@ static int __init vgpu_init(void)
 
 err_devices:
 	vgpu_destroy_all();
+	vgpu_fi_exit();
 	class_unregister(&vgpu_class);
 err_region:
 	unregister_chrdev_region(vgpu_devt, VGPU_MAX_DEVICES);
@@ -176,6 +180,7 @@ err_region:
 static void __exit vgpu_exit(void)
 {
 	vgpu_destroy_all();
+	vgpu_fi_exit();
 	class_unregister(&vgpu_class);
 	unregister_chrdev_region(vgpu_devt, VGPU_MAX_DEVICES);
 }

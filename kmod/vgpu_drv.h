@@ -68,6 +68,7 @@
 
 #include "../uapi/vgpu.h"
 #include "../core/core.h"
+#include "vgpu_fault_inject.h"
 
 #define VGPU_MAX_DEVICES 16
 
@@ -123,6 +124,7 @@ struct vgpu_device {
 	struct workqueue_struct *engine_wq;	/* runs the engines' work */
 	struct vgpu_engine ce[VGPU_NUM_CE];
 	struct vgpu_compute compute;
+	struct vgpu_fi fi;	/* fault injection (vgpu_fault_inject.c) */
 };
 
 /* A range of device memory: one kernel mapping, one place in the window. */

@@ -69,6 +69,7 @@ static void vgpu_engine_work(struct work_struct *work)
 		spin_unlock(&e->lock);
 		if (!chan)
 			break;
+		vgpu_fi_stall(e, chan);
 		vgpu_engine_run(chan);
 		cond_resched();
 	}

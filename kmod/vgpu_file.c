@@ -25,16 +25,17 @@ static int vgpu_open(struct inode *inode, struct file *file)
 	if (ret)
 		return ret;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	ctx = vgpu_fi_fail(vdev, VGPU_FI_CTX) ? NULL :
+		kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
+	ctx->vdev = vdev;	/* for vgpu_chan_init()'s fault injection */
 	ret = vgpu_chan_init(ctx);
 	if (ret) {
 		kfree(ctx);
 		return ret;
 	}
 	get_device(&vdev->dev);
-	ctx->vdev = vdev;
 	/* Kernel threads allocate for the context: they charge the opener. */
 	ctx->memcg = get_mem_cgroup_from_mm(current->mm);
 	vgpu_vm_init(&ctx->vm);

@@ -24,8 +24,10 @@
 
 #define VGPU_HEAP_SHIFT 4	/* ilog2(VGPU_HEAP_ALIGN) */
 
-static unsigned long *vgpu_heap_bitmap(unsigned long bits)
+static unsigned long *vgpu_heap_bitmap(struct vgpu_ctx *ctx, unsigned long bits)
 {
+	if (vgpu_fi_fail(ctx->vdev, VGPU_FI_HEAP))
+		return NULL;
 	return __vmalloc(BITS_TO_LONGS(bits) * sizeof(unsigned long),
 			 GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN);
 }
@@ -58,14 +60,16 @@ int vgpu_ioctl_heap_create(struct vgpu_ctx *ctx, void *data)
 	if (hc->size > ctx->vdev->props.mem_size)
 		return -ENOMEM;
 
-	heap = kzalloc(sizeof(*heap), GFP_KERNEL_ACCOUNT);
+	heap = vgpu_fi_fail(ctx->vdev, VGPU_FI_HEAP) ? NULL :
+		kzalloc(sizeof(*heap), GFP_KERNEL_ACCOUNT);
 	if (!heap)
 		return -ENOMEM;
 	spin_lock_init(&heap->lock);
 	heap->granules = hc->size >> VGPU_HEAP_SHIFT;
-	heap->used = vgpu_heap_bitmap(heap->granules);
-	heap->start = vgpu_heap_bitmap(heap->granules);
-	alloc = kzalloc(sizeof(*alloc), GFP_KERNEL_ACCOUNT);
+	heap->used = vgpu_heap_bitmap(ctx, heap->granules);
+	heap->start = vgpu_heap_bitmap(ctx, heap->granules);
+	alloc = vgpu_fi_fail(ctx->vdev, VGPU_FI_HEAP) ? NULL :
+		kzalloc(sizeof(*alloc), GFP_KERNEL_ACCOUNT);
 	if (!heap->used || !heap->start || !alloc) {
 		ret = -ENOMEM;
 		goto err_free;

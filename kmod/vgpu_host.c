@@ -44,7 +44,7 @@ void vgpu_host_range_free(struct vgpu_host_range *r)
  * Pins all of @r's pages or none; -EFAULT for a range that is not fully
  * mapped with the access asked for.
  */
-static int vgpu_host_pin(struct vgpu_host_range *r)
+static int vgpu_host_pin(struct vgpu_device *vdev, struct vgpu_host_range *r)
 {
 	unsigned int gup = FOLL_LONGTERM | (r->writable ? FOLL_WRITE : 0);
 	unsigned long done = 0;
@@ -53,8 +53,10 @@ static int vgpu_host_pin(struct vgpu_host_range *r)
 	while (done < r->npages) {
 		int n = min_t(unsigned long, r->npages - done, VGPU_PIN_BATCH);
 
-		ret = pin_user_pages_fast(r->addr + done * PAGE_SIZE, n, gup,
-					  r->pages + done);
+		/* Injected: the kernel could not pin, as out of memory. */
+		ret = vgpu_fi_fail(vdev, VGPU_FI_PIN) ? -ENOMEM :
+			pin_user_pages_fast(r->addr + done * PAGE_SIZE, n, gup,
+					    r->pages + done);
 		if (ret > 0)
 			done += ret;
 		if (ret != n) {
@@ -118,7 +120,8 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 	if (!access_ok(u64_to_user_ptr(hr->addr), hr->size))
 		return -EFAULT;
 
-	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+	r = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? NULL :
+		kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return -ENOMEM;
 	r->addr = hr->addr;
@@ -149,20 +152,22 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 	if (ret)
 		goto err_uncharge;
 	/* Charged to the caller's memcg; fails rather than OOM-kill. */
-	r->pages = kvmalloc_array(r->npages, sizeof(*r->pages),
-				  GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
-				  __GFP_RETRY_MAYFAIL);
+	r->pages = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? NULL :
+		kvmalloc_array(r->npages, sizeof(*r->pages),
+			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
+			       __GFP_RETRY_MAYFAIL);
 	if (!r->pages) {
 		ret = -ENOMEM;
 		goto err_uncharge;
 	}
-	ret = vgpu_host_pin(r);
+	ret = vgpu_host_pin(ctx->vdev, r);
 	if (ret)
 		goto err_pages;
 
 	down_write(&vm->lock);
-	ret = mtree_insert_range(&vm->hosts, r->addr, r->addr + r->size - 1,
-				 r, GFP_KERNEL_ACCOUNT);
+	ret = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? -ENOMEM :
+		mtree_insert_range(&vm->hosts, r->addr, r->addr + r->size - 1,
+				   r, GFP_KERNEL_ACCOUNT);
 	up_write(&vm->lock);
 	if (ret)
 		goto err_unpin;

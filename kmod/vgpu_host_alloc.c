@@ -53,7 +53,8 @@ int vgpu_ioctl_host_alloc(struct vgpu_ctx *ctx, void *data)
 	if (ha->size >> PAGE_SHIFT > totalram_pages())
 		return -ENOMEM;
 
-	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+	r = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? NULL :
+		kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return -ENOMEM;
 	r->size = ha->size;
@@ -61,16 +62,18 @@ int vgpu_ioctl_host_alloc(struct vgpu_ctx *ctx, void *data)
 	r->writable = true;
 	r->allocated = true;
 	refcount_set(&r->maps, 1);
-	r->pages = kvcalloc(r->npages, sizeof(*r->pages),
-			    GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	r->pages = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? NULL :
+		kvcalloc(r->npages, sizeof(*r->pages),
+			 GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!r->pages) {
 		kfree(r);
 		return -ENOMEM;
 	}
 	for (i = 0; i < r->npages; i++) {
-		r->pages[i] = alloc_page(GFP_HIGHUSER | __GFP_ZERO |
-					 __GFP_ACCOUNT | __GFP_NOWARN |
-					 __GFP_RETRY_MAYFAIL);
+		r->pages[i] = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? NULL :
+			alloc_page(GFP_HIGHUSER | __GFP_ZERO |
+				   __GFP_ACCOUNT | __GFP_NOWARN |
+				   __GFP_RETRY_MAYFAIL);
 		if (!r->pages[i]) {
 			ret = -ENOMEM;
 			goto err_free;
@@ -83,8 +86,9 @@ int vgpu_ioctl_host_alloc(struct vgpu_ctx *ctx, void *data)
 	}
 
 	down_write(&vm->lock);
-	ret = xa_alloc(&vm->host_bufs, &id, r,
-		       XA_LIMIT(0, VGPU_HOST_BUFS_MAX - 1), GFP_KERNEL_ACCOUNT);
+	ret = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? -ENOMEM :
+		xa_alloc(&vm->host_bufs, &id, r,
+			 XA_LIMIT(0, VGPU_HOST_BUFS_MAX - 1), GFP_KERNEL_ACCOUNT);
 	up_write(&vm->lock);
 	if (ret)
 		goto err_free;
@@ -191,8 +195,9 @@ int vgpu_host_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma)
 	if (ret)
 		goto out;
 	r->addr = vma->vm_start;
-	ret = mtree_insert_range(&vm->hosts, r->addr, r->addr + r->size - 1,
-				 r, GFP_KERNEL_ACCOUNT);
+	ret = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? -ENOMEM :
+		mtree_insert_range(&vm->hosts, r->addr, r->addr + r->size - 1,
+				   r, GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		/* A registered range outlived its mapping there. */
 		ret = ret == -EEXIST ? -EBUSY : ret;

@@ -96,7 +96,8 @@ static struct vgpu_chunk *vgpu_chunk_create(struct vgpu_ctx *ctx, u64 size,
 	ret = vgpu_mem_charge(ctx->vdev, size);
 	if (ret)
 		return ERR_PTR(ret);
-	chunk = kzalloc(sizeof(*chunk), GFP_KERNEL_ACCOUNT);
+	chunk = vgpu_fi_fail(ctx->vdev, VGPU_FI_MEM) ? NULL :
+		kzalloc(sizeof(*chunk), GFP_KERNEL_ACCOUNT);
 	if (!chunk) {
 		ret = -ENOMEM;
 		goto err_uncharge;
@@ -107,14 +108,16 @@ static struct vgpu_chunk *vgpu_chunk_create(struct vgpu_ctx *ctx, u64 size,
 	 * fails with -ENOMEM, as cuMemAlloc does, rather than waking the OOM
 	 * killer.
 	 */
-	chunk->vaddr = __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
-				 __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
+	chunk->vaddr = vgpu_fi_fail(ctx->vdev, VGPU_FI_MEM) ? NULL :
+		__vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
+			  __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
 	if (!chunk->vaddr) {
 		ret = -ENOMEM;
 		goto err_free;
 	}
 	if (shared) {
-		chunk->bitmap = bitmap_zalloc(VGPU_GRANULES, GFP_KERNEL_ACCOUNT);
+		chunk->bitmap = vgpu_fi_fail(ctx->vdev, VGPU_FI_MEM) ? NULL :
+			bitmap_zalloc(VGPU_GRANULES, GFP_KERNEL_ACCOUNT);
 		if (!chunk->bitmap) {
 			ret = -ENOMEM;
 			goto err_vfree;
@@ -123,8 +126,9 @@ static struct vgpu_chunk *vgpu_chunk_create(struct vgpu_ctx *ctx, u64 size,
 	ret = vgpu_vm_find_gap(vm, size, &va);
 	if (ret)
 		goto err_bitmap;
-	ret = mtree_insert_range(&vm->chunks, va, va + size - 1, chunk,
-				 GFP_KERNEL_ACCOUNT);
+	ret = vgpu_fi_fail(ctx->vdev, VGPU_FI_MEM) ? -ENOMEM :
+		mtree_insert_range(&vm->chunks, va, va + size - 1, chunk,
+				   GFP_KERNEL_ACCOUNT);
 	if (ret)
 		goto err_bitmap;
 	chunk->va = va;
@@ -261,9 +265,10 @@ int vgpu_vm_place(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
 		alloc->chunk = chunk;
 		alloc->va = chunk->va;
 	}
-	ret = mtree_insert_range(&vm->allocs, alloc->va,
-				 alloc->va + alloc->span - 1, alloc,
-				 GFP_KERNEL_ACCOUNT);
+	ret = vgpu_fi_fail(ctx->vdev, VGPU_FI_MEM) ? -ENOMEM :
+		mtree_insert_range(&vm->allocs, alloc->va,
+				   alloc->va + alloc->span - 1, alloc,
+				   GFP_KERNEL_ACCOUNT);
 	if (ret)
 		vgpu_unplace(ctx, alloc);
 	return ret;
@@ -298,7 +303,8 @@ int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data)
 	if (a->size > ctx->vdev->props.mem_size)
 		return -ENOMEM;
 
-	alloc = kzalloc(sizeof(*alloc), GFP_KERNEL_ACCOUNT);
+	alloc = vgpu_fi_fail(ctx->vdev, VGPU_FI_MEM) ? NULL :
+		kzalloc(sizeof(*alloc), GFP_KERNEL_ACCOUNT);
 	if (!alloc)
 		return -ENOMEM;
 	alloc->size = a->size;

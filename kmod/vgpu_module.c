@@ -47,7 +47,8 @@ struct vgpu_module *vgpu_module_get(struct vgpu_ctx *ctx, u32 handle)
 }
 
 /* A user array of @n elements of @size into new kernel memory. */
-static void *vgpu_copy_array(u64 uptr, u32 n, size_t size, int *err)
+static void *vgpu_copy_array(struct vgpu_ctx *ctx, u64 uptr, u32 n,
+			     size_t size, int *err)
 {
 	size_t bytes;
 	void *p;
@@ -56,7 +57,8 @@ static void *vgpu_copy_array(u64 uptr, u32 n, size_t size, int *err)
 	if (check_mul_overflow((size_t)n, size, &bytes))
 		return NULL;
 	*err = -ENOMEM;
-	p = kvmalloc(bytes ? bytes : 1, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	p = vgpu_fi_fail(ctx->vdev, VGPU_FI_MODULE) ? NULL :
+		kvmalloc(bytes ? bytes : 1, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!p)
 		return NULL;
 	*err = -EFAULT;
@@ -69,7 +71,7 @@ static void *vgpu_copy_array(u64 uptr, u32 n, size_t size, int *err)
 }
 
 /* Runs the verifier; on a refusal, the message goes to the user's log. */
-static int vgpu_module_verify(struct vgpu_module *m,
+static int vgpu_module_verify(struct vgpu_ctx *ctx, struct vgpu_module *m,
 			      struct vgpu_module_load *ml)
 {
 	struct vgpu_verdict *v;
@@ -82,10 +84,13 @@ static int vgpu_module_verify(struct vgpu_module *m,
 	 * its memcg, and refused (-ENOMEM) rather than OOM-kill over the
 	 * limit.
 	 */
-	v = kzalloc(sizeof(*v), GFP_KERNEL_ACCOUNT);
-	seen = kvmalloc(m->prog.ninsns, GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
-			__GFP_RETRY_MAYFAIL);
-	stack = kvmalloc_array(m->prog.ninsns, sizeof(*stack),
+	v = vgpu_fi_fail(ctx->vdev, VGPU_FI_MODULE) ? NULL :
+		kzalloc(sizeof(*v), GFP_KERNEL_ACCOUNT);
+	seen = vgpu_fi_fail(ctx->vdev, VGPU_FI_MODULE) ? NULL :
+		kvmalloc(m->prog.ninsns, GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
+			 __GFP_RETRY_MAYFAIL);
+	stack = vgpu_fi_fail(ctx->vdev, VGPU_FI_MODULE) ? NULL :
+		kvmalloc_array(m->prog.ninsns, sizeof(*stack),
 			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
 			       __GFP_RETRY_MAYFAIL);
 	if (!v || !seen || !stack)
@@ -131,16 +136,17 @@ int vgpu_ioctl_module_load(struct vgpu_ctx *ctx, void *data)
 	    (ml->const_bytes && !ml->consts))
 		return -EINVAL;
 
-	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
+	m = vgpu_fi_fail(ctx->vdev, VGPU_FI_MODULE) ? NULL :
+		kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return -ENOMEM;
 	kref_init(&m->ref);
-	m->insns = vgpu_copy_array(ml->insns, ml->ninsns, sizeof(*m->insns), &ret);
+	m->insns = vgpu_copy_array(ctx, ml->insns, ml->ninsns, sizeof(*m->insns), &ret);
 	if (!ret)
-		m->funcs = vgpu_copy_array(ml->funcs, ml->nfuncs,
+		m->funcs = vgpu_copy_array(ctx, ml->funcs, ml->nfuncs,
 					   sizeof(*m->funcs), &ret);
 	if (!ret)
-		m->consts = vgpu_copy_array(ml->consts, ml->const_bytes, 1, &ret);
+		m->consts = vgpu_copy_array(ctx, ml->consts, ml->const_bytes, 1, &ret);
 	if (ret)
 		goto err;
 	m->const_bytes = ml->const_bytes;
@@ -148,11 +154,12 @@ int vgpu_ioctl_module_load(struct vgpu_ctx *ctx, void *data)
 	m->prog.ninsns = ml->ninsns;
 	m->prog.funcs = m->funcs;
 	m->prog.nfuncs = ml->nfuncs;
-	ret = vgpu_module_verify(m, ml);
+	ret = vgpu_module_verify(ctx, m, ml);
 	if (ret)
 		goto err;
-	ret = xa_alloc(&ctx->modules, &handle, m,
-		       XA_LIMIT(1, VGPU_MAX_MODULES), GFP_KERNEL_ACCOUNT);
+	ret = vgpu_fi_fail(ctx->vdev, VGPU_FI_MODULE) ? -ENOMEM :
+		xa_alloc(&ctx->modules, &handle, m,
+			 XA_LIMIT(1, VGPU_MAX_MODULES), GFP_KERNEL_ACCOUNT);
 	if (ret)
 		goto err;
 	ml->handle = handle;
