@@ -17,6 +17,7 @@
 
 #include "jit.h"
 #include "ptx_lex.h"
+#include "ptx_ops.h"
 
 /* --- cutting an input into its top-level constructs --------------------- */
 
@@ -493,11 +494,13 @@ static void vg_resolve(struct vg_link *l, unsigned int i)
 		else if (e->def >= 0)
 			vg_check_call(l, i, f, e);
 		/*
-		 * vprintf, malloc and free are the JIT's own; others have
-		 * to be defined.
+		 * The functions the JIT lowers itself (vprintf, __assertfail,
+		 * malloc, free) need no definition; others have to be
+		 * defined. Asked of the JIT's own predicates, so that a
+		 * module the JIT compiles alone also links alone.
 		 */
 		else if (l->called[i][j] && strcmp(f->name, "vprintf") &&
-			 strcmp(f->name, "malloc") && strcmp(f->name, "free"))
+			 !ptx_assert_func(f->name) && !ptx_heap_func(f->name))
 			vg_link_error(l, "error   : Undefined reference to '%s' in '%s'",
 				      f->name, l->in[i].name);
 	}

@@ -353,6 +353,18 @@ static void link_errors(void)
 		"\tcall.uni (r), malloc, (n); .param .b64 p;\n"
 		"\tld.param.b64 %rd1, [r]; st.param.b64 [p], %rd1;\n"
 		"\tcall.uni free, (p); }\n\tret;\n}\n";
+	/* And so is __assertfail, which a failed assert() calls. */
+	static const char assert_call[] = HEAD
+		".extern .func __assertfail(.param .b64 m, .param .b64 f,\n"
+		"\t.param .b32 l, .param .b64 fn, .param .b64 cs);\n"
+		".global .align 1 .b8 msg[2] = {33, 0};\n"
+		".visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n"
+		"\tmov.u64 %rd1, msg;\n\tcvta.global.u64 %rd1, %rd1;\n"
+		"\t{ .param .b64 a; st.param.b64 [a], %rd1; .param .b64 b;\n"
+		"\tst.param.b64 [b], %rd1; .param .b32 c; st.param.b32 [c], 1;\n"
+		"\t.param .b64 d; st.param.b64 [d], %rd1; .param .b64 e;\n"
+		"\tst.param.b64 [e], 1;\n"
+		"\tcall.uni __assertfail, (a, b, c, d, e); }\n\tret;\n}\n";
 	static const struct {
 		const char *x, *y, *z;
 		const char *check, *merge;	/* NULL: no error */
@@ -371,6 +383,7 @@ static void link_errors(void)
 		{ table_of_extern, c_ptx, NULL, NULL,
 		  "error   : Undefined reference to 'gone' in 'x.ptx'" },
 		{ heap_calls, NULL, NULL, NULL, NULL },
+		{ assert_call, NULL, NULL, NULL, NULL },
 	};
 	unsigned int i;
 
