@@ -218,7 +218,8 @@ $(BUILD)/tools/%: tools/%.c uapi/vgpu.h
 
 # --- tests -------------------------------------------------------------------
 tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(RT_SAMPLES) $(BENCHES) $(BUILD)/fuzz/fuzz_isa \
-	$(BUILD)/fuzz/fuzz_ptx $(BUILD)/tests/vm/gpu_holder
+	$(BUILD)/fuzz/fuzz_ptx $(BUILD)/fuzz/fuzz_fatbin $(BUILD)/fuzz/fuzz_link \
+	$(BUILD)/tests/vm/gpu_holder
 
 # The core's benchmark links the core built for speed, not for checking.
 $(BUILD)/bench-core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
@@ -246,6 +247,19 @@ $(BUILD)/fuzz/fuzz_ptx: tests/fuzz/fuzz_ptx.c $(JIT_SRCS) $(LIB_HDRS) $(CORE_SRC
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(CPPFLAGS) -Ilibvgpu -Ilibvgpu/jit $(CORE_USER) $< \
 		$(JIT_SRCS) core/isa_desc.c core/isa_verify.c core/shim_user.c -o $@
+
+# The image readers' and the linker's targets add the fatbin reader (and
+# the compression libraries it inflates with) and the compiled-module
+# reader to the JIT and the verifier.
+FUZZ_IMAGE_SRCS := libvgpu/fatbin.c libvgpu/jit_image.c $(JIT_SRCS) \
+	core/isa_desc.c core/isa_verify.c core/shim_user.c
+$(BUILD)/fuzz/fuzz_fatbin $(BUILD)/fuzz/fuzz_link: $(BUILD)/fuzz/%: tests/fuzz/%.c \
+		$(FUZZ_IMAGE_SRCS) $(LIB_HDRS) core/*.h
+	@mkdir -p $(@D)
+	clang -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Wno-missing-field-initializers \
+		-fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined $(CPPFLAGS) -Ilibvgpu -Ilibvgpu/jit $(CORE_USER) $< \
+		$(FUZZ_IMAGE_SRCS) -lzstd -llz4 -o $@
 
 # Unit tests link libvgpu's objects directly, built with sanitizers.
 $(BUILD)/unit/libvgpu/%.o: libvgpu/%.c $(LIB_HDRS) libvgpu/include/cuda.h uapi/vgpu.h core/isa.h

@@ -449,10 +449,8 @@ static void vg_read_body(struct vg_in *in, const struct vg_imgfile *h,
 	img->vars = calloc(h->nvars ? h->nvars : 1, sizeof(*img->vars));
 	img->insns = malloc((size_t)h->ninsns * sizeof(struct vgpu_insn));
 	img->relocs = malloc(h->nrelocs ? h->nrelocs * sizeof(uint32_t) : 1);
-	img->globals = calloc(1, h->global_bytes ? h->global_bytes : 1);
-	if (!img->kernels || !img->vars || !img->insns || !img->relocs ||
-	    !img->globals) {
-		vg_bad(in, "out of memory for global bytes", h->global_bytes);
+	if (!img->kernels || !img->vars || !img->insns || !img->relocs) {
+		vg_bad(in, "out of memory for instructions", h->ninsns);
 		return;
 	}
 	if (insns)
@@ -470,6 +468,17 @@ static void vg_read_body(struct vg_in *in, const struct vg_imgfile *h,
 	init = vg_take(in, h->init_bytes);
 	if (in->failed)
 		return;
+	/*
+	 * The global block may be far larger than the file (only its
+	 * initialized head is stored): allocated once the file is known to
+	 * hold what comes before that head, so that a few bytes claiming
+	 * gigabytes fail before they cost any.
+	 */
+	img->globals = calloc(1, h->global_bytes ? h->global_bytes : 1);
+	if (!img->globals) {
+		vg_bad(in, "out of memory for global bytes", h->global_bytes);
+		return;
+	}
 	memcpy(img->relocs, relocs, h->nrelocs * sizeof(uint32_t));
 	img->nrelocs = h->nrelocs;
 	for (i = 0; i < img->nrelocs; i++)

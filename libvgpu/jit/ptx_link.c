@@ -17,6 +17,7 @@
 
 #include "jit.h"
 #include "ptx_lex.h"
+#include "ptx_ops.h"
 
 /* --- cutting an input into its top-level constructs --------------------- */
 
@@ -493,11 +494,13 @@ static void vg_resolve(struct vg_link *l, unsigned int i)
 		else if (e->def >= 0)
 			vg_check_call(l, i, f, e);
 		/*
-		 * vprintf, malloc and free are the JIT's own; others have
-		 * to be defined.
+		 * The functions the JIT lowers itself (vprintf, __assertfail,
+		 * malloc, free) need no definition; others have to be
+		 * defined. Asked of the JIT's own predicates, so that a
+		 * module the JIT compiles alone also links alone.
 		 */
 		else if (l->called[i][j] && strcmp(f->name, "vprintf") &&
-			 strcmp(f->name, "malloc") && strcmp(f->name, "free"))
+			 !ptx_assert_func(f->name) && !ptx_heap_func(f->name))
 			vg_link_error(l, "error   : Undefined reference to '%s' in '%s'",
 				      f->name, l->in[i].name);
 	}
@@ -670,7 +673,18 @@ static int vg_add_span(struct vg_link_out *out, uint32_t line, unsigned int i,
 	return 0;
 }
 
-/* The merged module's header: the newest version, the highest target. */
+/* The number of an "sm_NN" target; 0 for another name, or none. */
+static unsigned long vg_target_number(const char *target)
+{
+	return strncmp(target, "sm_", 3) ? 0 : strtoul(target + 3, NULL, 10);
+}
+
+/*
+ * The merged module's header: the newest version, the highest target.
+ * An input may name no target, only "debug" (the parser takes that):
+ * then any named one wins, and when none is named the merged header
+ * says "debug" again, as a header needs a name to parse.
+ */
 static void vg_emit_header(struct vg_link *l, struct vg_buf *b)
 {
 	const struct ptx_module *best = l->in[0].m, *m;
@@ -684,7 +698,8 @@ static void vg_emit_header(struct vg_link *l, struct vg_buf *b)
 			major = m->version_major;
 			minor = m->version_minor;
 		}
-		if (strtoul(m->target + 3, NULL, 10) > strtoul(best->target + 3, NULL, 10))
+		if (vg_target_number(m->target) > vg_target_number(best->target) ||
+		    (!best->target[0] && m->target[0]))
 			best = m;
 		if (m->address_size != l->in[0].m->address_size)
 			vg_link_error(l, "error   : '%s' has .address_size %u, '%s' has %u",
@@ -692,7 +707,8 @@ static void vg_emit_header(struct vg_link *l, struct vg_buf *b)
 				      l->in[0].m->address_size);
 	}
 	snprintf(line, sizeof(line), ".version %u.%u\n.target %s\n.address_size %u\n",
-		 major, minor, best->target, l->in[0].m->address_size);
+		 major, minor, best->target[0] ? best->target : "debug",
+		 l->in[0].m->address_size);
 	vg_puts(b, line);
 }
 

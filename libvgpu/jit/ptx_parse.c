@@ -1288,7 +1288,15 @@ static void ptx_parse_loc(struct ptx_parser *p)
 	ptx_next(p);
 	p->loc_file = (uint32_t)ptx_parse_uint(p, UINT32_MAX);
 	p->loc_line = (uint32_t)ptx_parse_uint(p, UINT32_MAX);
-	while (p->tok.kind != PTX_TK_EOF && p->tok.pos.line == line)
+	/*
+	 * The rest of the line (function_name, inlined_at) is skipped, but
+	 * not a brace: braces are the module's structure, which the linker
+	 * cuts by them alone (ptx_link.c), so a brace swallowed here would
+	 * make the two disagree on where a function ends.
+	 */
+	while (p->tok.kind != PTX_TK_EOF && p->tok.pos.line == line &&
+	       !ptx_tok_is(&p->tok, PTX_TK_PUNCT, "{") &&
+	       !ptx_tok_is(&p->tok, PTX_TK_PUNCT, "}"))
 		ptx_next(p);
 }
 

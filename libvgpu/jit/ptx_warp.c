@@ -114,11 +114,13 @@ static int ptx_bar_opnds(struct ptx_lower *pl, const struct ptx_insn *in,
 static int ptx_bar_red(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	struct vgpu_insn x = { .op = VGPU_OP_BAR_RED, .guard = VGPU_PRED_NONE };
-	const struct ptx_opnd *p = &in->opnds[in->nopnds - 1];
+	const struct ptx_opnd *p;
 	bool popc = ptx_has_mod(in, "popc");
 
 	if (in->nopnds != 3 && in->nopnds != 4)
 		return ptx_bad(pl, in, "wrong number of operands");
+	/* The predicate is the last operand: found once there is one. */
+	p = &in->opnds[in->nopnds - 1];
 	if (!popc && !ptx_has_mod(in, "and") && !ptx_has_mod(in, "or"))
 		return ptx_bad(pl, in, "missing operation");
 	x.mod = popc ? VGPU_BAR_POPC : ptx_has_mod(in, "and") ? VGPU_BAR_AND :

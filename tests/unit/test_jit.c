@@ -1319,6 +1319,7 @@ static void refusals(void)
 		{ "\tbarrier.arrive 1;\n", "11:2: barrier.arrive: arrive needs a barrier number and a thread count" },
 		{ "\tbar.sync 16;\n", "11:2: bar.sync: barrier number must be from 0 to 15" },
 		{ "\tbar.red.popc.u32 %r1, 0, 0, 64, %p1;\n", "11:2: bar.red.popc.u32: wrong number of operands" },
+		{ "\tbar.red.or.pred;\n", "11:2: bar.red.or.pred: wrong number of operands" },
 		{ "\tadd.rz.f16 %h1, %h1, %h1;\n", "11:2: add.rz.f16: only round-to-nearest half precision without ftz is supported" },
 		{ "\tcvt.s32.f32 %r1, %f1;\n", "11:2: cvt.s32.f32: float to integer needs .rni, .rzi, .rmi or .rpi" },
 		{ "\tsetp.ltu.s32 %p1, %r1, %r1;\n", "11:2: setp.ltu.s32: unordered comparison of integers" },

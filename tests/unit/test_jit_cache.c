@@ -250,6 +250,63 @@ static void crafted_kernels_refused(void)
 	vg_jit_free(img);
 }
 
+/*
+ * The sanitizers' allocation hook (the unit tests are built with
+ * AddressSanitizer, whose runtime exports it; GCC ships no header for it).
+ */
+int __sanitizer_install_malloc_and_free_hooks(
+	void (*malloc_hook)(const volatile void *, size_t),
+	void (*free_hook)(const volatile void *));
+
+/* The largest allocation while @watching: hooks cannot be removed. */
+static bool watching;
+static size_t largest_alloc;
+
+static void note_alloc(const volatile void *p, size_t size)
+{
+	(void)p;
+	if (watching && size > largest_alloc)
+		largest_alloc = size;
+}
+
+/* The runtime takes hooks only in pairs. */
+static void note_free(const volatile void *p)
+{
+	(void)p;
+}
+
+/*
+ * A truncated file whose header claims a global block of gigabytes (the
+ * block may be far larger than the file: only its initialized head is
+ * stored) is refused before the block is allocated, so a few bytes cost
+ * no more than their own size.
+ */
+static void truncated_huge_block_costs_nothing(void)
+{
+	struct vg_jit_image *img = compile(ptx), *back = NULL;
+	uint64_t globals = 3ULL << 30, key_len, cut;
+	unsigned char *buf;
+	size_t len;
+	char err[256];
+
+	REQUIRE_RES(0, vg_modfile_save(img, &buf, &len));
+	/* The header, the key, and the first instruction of several. */
+	memcpy(&key_len, buf + H_KEY, 8);
+	cut = VG_IMGFILE_HDR + ((key_len + 7) & ~7ULL) + sizeof(struct vgpu_insn);
+	memcpy(buf + H_GLOBALS, &globals, 8);
+	memcpy(buf + H_SIZE, &cut, 8);
+	resum(buf, cut);
+	REQUIRE_RES(1, __sanitizer_install_malloc_and_free_hooks(note_alloc, note_free));
+	largest_alloc = 0;
+	watching = true;
+	CHECK(vg_modfile_load(buf, cut, &back, err, sizeof(err)) == -1 && !back);
+	watching = false;
+	CHECK(strstr(err, "truncated") != NULL);
+	CHECK(largest_alloc < (1u << 20));
+	free(buf);
+	vg_jit_free(img);
+}
+
 /* A cache entry is not a compiled module, nor is another JIT's module. */
 static void other_keys_refused(void)
 {
@@ -829,6 +886,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(damaged_files_refused),
 	TAP_TEST(crafted_headers_refused),
 	TAP_TEST(crafted_kernels_refused),
+	TAP_TEST(truncated_huge_block_costs_nothing),
 	TAP_TEST(other_keys_refused),
 	TAP_TEST(cache_finds_what_it_stored),
 	TAP_TEST(bad_entries_ignored_and_rewritten),

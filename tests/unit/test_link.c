@@ -353,6 +353,18 @@ static void link_errors(void)
 		"\tcall.uni (r), malloc, (n); .param .b64 p;\n"
 		"\tld.param.b64 %rd1, [r]; st.param.b64 [p], %rd1;\n"
 		"\tcall.uni free, (p); }\n\tret;\n}\n";
+	/* And so is __assertfail, which a failed assert() calls. */
+	static const char assert_call[] = HEAD
+		".extern .func __assertfail(.param .b64 m, .param .b64 f,\n"
+		"\t.param .b32 l, .param .b64 fn, .param .b64 cs);\n"
+		".global .align 1 .b8 msg[2] = {33, 0};\n"
+		".visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n"
+		"\tmov.u64 %rd1, msg;\n\tcvta.global.u64 %rd1, %rd1;\n"
+		"\t{ .param .b64 a; st.param.b64 [a], %rd1; .param .b64 b;\n"
+		"\tst.param.b64 [b], %rd1; .param .b32 c; st.param.b32 [c], 1;\n"
+		"\t.param .b64 d; st.param.b64 [d], %rd1; .param .b64 e;\n"
+		"\tst.param.b64 [e], 1;\n"
+		"\tcall.uni __assertfail, (a, b, c, d, e); }\n\tret;\n}\n";
 	static const struct {
 		const char *x, *y, *z;
 		const char *check, *merge;	/* NULL: no error */
@@ -371,6 +383,7 @@ static void link_errors(void)
 		{ table_of_extern, c_ptx, NULL, NULL,
 		  "error   : Undefined reference to 'gone' in 'x.ptx'" },
 		{ heap_calls, NULL, NULL, NULL, NULL },
+		{ assert_call, NULL, NULL, NULL, NULL },
 	};
 	unsigned int i;
 
@@ -439,6 +452,44 @@ static void debug_files_renumbered(void)
 	done(&l);
 }
 
+/*
+ * The merged header names the highest sm_NN target; an input that names
+ * none (".target debug" alone) or another name yields to one that does,
+ * and when no input names one the header still parses.
+ */
+static void merged_header_target(void)
+{
+	static const char fmt[] = ".version 8.0\n.target %s\n.address_size 64\n"
+		".visible .entry %s()\n{\n\tret;\n}\n";
+	static const struct {
+		const char *x, *y, *want;
+	} cases[] = {
+		{ "debug", NULL, ".target debug\n" },
+		{ "debug", "sm_75", ".target sm_75\n" },
+		{ "sm_75, debug", "debug", ".target sm_75\n" },
+		{ "sm_75", "sm_90a", ".target sm_90a\n" },
+		{ "x", "sm_80", ".target sm_80\n" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct linked l = { .n = 0 };
+		char one[256], two[256];
+
+		snprintf(one, sizeof(one), fmt, cases[i].x, "k1");
+		add(&l, "x.ptx", one);
+		if (cases[i].y) {
+			snprintf(two, sizeof(two), fmt, cases[i].y, "k2");
+			add(&l, "y.ptx", two);
+		}
+		vg_jit_free(compile(&l));
+		if (!strstr(l.out.text, cases[i].want))
+			TAP_FAIL("case %u: no \"%s\" in\n%s", i, cases[i].want,
+				 l.out.text);
+		done(&l);
+	}
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(extern_function_and_variable),
 	TAP_TEST(private_names_kept_apart),
@@ -448,6 +499,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(link_errors),
 	TAP_TEST(errors_name_the_input_line),
 	TAP_TEST(debug_files_renumbered),
+	TAP_TEST(merged_header_target),
 };
 
 int main(void)

@@ -837,6 +837,23 @@ static void loc_and_file(void)
 	ptx_free(m);
 }
 
+/*
+ * A brace on a .loc line is structure, not part of the .loc: here it
+ * closes the body, so what follows is refused, as the linker, which cuts
+ * functions by their braces, would also see it.
+ */
+static void loc_line_keeps_braces(void)
+{
+	struct ptx_module *m;
+	char err[256];
+
+	m = parse_ok(HDR ".entry k()\n{\n.loc 1 5 1 }\n");
+	CHECK(m->nfuncs == 1 && m->funcs[0].ninsns == 0);
+	ptx_free(m);
+	CHECK(parse(HDR ".entry k()\n{\n.loc 1 5 1 }\nret;\n}\n", &m, err,
+		    sizeof(err)) == -1);
+}
+
 static void performance_directives(void)
 {
 	struct ptx_module *m = parse_ok(HDR
@@ -1088,6 +1105,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(inner_scopes_shadow),
 	TAP_TEST(labels_referenced_before_definition),
 	TAP_TEST(loc_and_file),
+	TAP_TEST(loc_line_keeps_braces),
 	TAP_TEST(performance_directives),
 	TAP_TEST(debug_output_is_skipped),
 	TAP_TEST(type_helpers),
