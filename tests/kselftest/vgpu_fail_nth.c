@@ -489,7 +489,8 @@ FIXTURE_TEARDOWN(nth)
 	fctx_close(&self->f);
 }
 
-TEST_F(nth, each_fault_point_unwinds)
+/* Hundreds of points each, slow under the debug kernel on a loaded host. */
+TEST_F_TIMEOUT(nth, each_fault_point_unwinds, 600)
 {
 	long mem_base = mem_used(), pins_base = pins_held();
 	unsigned int n, refused = 0;
