@@ -218,7 +218,21 @@ $(BUILD)/tools/%: tools/%.c uapi/vgpu.h
 
 # --- tests -------------------------------------------------------------------
 tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(RT_SAMPLES) $(BENCHES) $(BUILD)/fuzz/fuzz_isa \
-	$(BUILD)/fuzz/fuzz_ptx $(BUILD)/tests/vm/gpu_holder
+	$(BUILD)/fuzz/fuzz_ptx $(BUILD)/tests/vm/gpu_holder $(IOCTL_FUZZ) $(SOAK_API)
+
+# The ioctl fuzzer and the driver-API soak run in the VM with arguments:
+# outside build/tests/kselftest and build/tests/e2e, whose programs the
+# suite runs with none.
+IOCTL_FUZZ := $(BUILD)/tests/fuzz-vm/vgpu_ioctl_fuzz
+IOCTL_FUZZ_SRCS := tests/fuzz/vgpu_ioctl_fuzz.c tests/fuzz/vgpu_fuzz_worker.c \
+	tests/fuzz/vgpu_ioctl_desc.c tests/fuzz/vgpu_fuzz_programs.c tests/fuzz/vgpu_fuzz_baseline.c
+$(IOCTL_FUZZ): $(IOCTL_FUZZ_SRCS) tests/fuzz/vgpu_*.h tests/isa_build.h uapi/vgpu.h uapi/vgpu_isa.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(IOCTL_FUZZ_SRCS) -lpthread -o $@
+SOAK_API := $(BUILD)/tests/soak/soak_api
+$(SOAK_API): tests/soak/soak_api.c tests/tap.h libvgpu/include/cuda.h $(LIBVGPU)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
 
 # The core's benchmark links the core built for speed, not for checking.
 $(BUILD)/bench-core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
