@@ -91,7 +91,7 @@ KSFT_DIR := $(BUILD)/kselftest-headers
 KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
 LINUX_SOURCE := /usr/src/linux-source-6.1.tar.xz
 
-.PHONY: all module lib tools tests demo check bench install-deps clean install uninstall \
+.PHONY: all module lib tools tests demo check bench soak install-deps clean install uninstall \
 	vm-module-stock vm-module-newer vm-module-debug
 .SUFFIXES:
 .SECONDARY: $(SAMPLE_PTX) $(LIB_OBJS) $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) $(BENCH_CORE_OBJS)
@@ -559,6 +559,15 @@ bench:
 	tools/install-deps
 	$(MAKE) all vm-module-stock
 	tools/vm/run --module-args "mem_mb=512" -- sh -c 'for b in $(BENCHES); do $$b || exit 1; done'
+
+# The debug kernel's VM for SOAK_MINUTES: the ioctl fuzzer, then the
+# driver-API soak (tests/vm/soak.sh). The VM's limit leaves room to boot
+# and settle.
+SOAK_MINUTES ?= 30
+soak:
+	$(MAKE) all vm-module-debug
+	tools/vm/run --debug --timeout $$(($(SOAK_MINUTES) * 60 + 900)) \
+		--module-args "num_devices=2 sm_count=3 mem_mb=512" -- tests/vm/soak.sh $(SOAK_MINUTES)
 
 check:
 	tools/install-deps
