@@ -224,7 +224,7 @@ tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(RT_SAMPLES) $(BENCH
 # outside build/tests/kselftest and build/tests/e2e, whose programs the
 # suite runs with none.
 IOCTL_FUZZ := $(BUILD)/tests/fuzz-vm/vgpu_ioctl_fuzz
-IOCTL_FUZZ_SRCS := tests/fuzz/vgpu_ioctl_fuzz.c tests/fuzz/vgpu_fuzz_worker.c \
+IOCTL_FUZZ_SRCS := tests/fuzz/vgpu_ioctl_fuzz.c tests/fuzz/vgpu_fuzz_worker.c tests/fuzz/vgpu_fuzz_gen.c \
 	tests/fuzz/vgpu_ioctl_desc.c tests/fuzz/vgpu_fuzz_programs.c tests/fuzz/vgpu_fuzz_baseline.c
 $(IOCTL_FUZZ): $(IOCTL_FUZZ_SRCS) tests/fuzz/vgpu_*.h tests/isa_build.h uapi/vgpu.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)

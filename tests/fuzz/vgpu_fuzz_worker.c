@@ -30,126 +30,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "uapi/vgpu.h"
-#include "vgpu_fuzz_programs.h"
-#include "vgpu_fuzz_shared.h"
-#include "vgpu_ioctl_desc.h"
-
-#define PAGE 4096UL
-#define NDEV 2
-#define NCTX 6
-#define NRES 24
-#define NSTALE 8
-#define NREG 24
-#define NCHILD 3
-#define ARENA_SIZE (64 * 1024UL)
-#define ARG_MAX_SIZE 512
-#define NOBODY 65534
-
-struct res_set {
-	uint64_t v[NRES];
-	uint64_t len[NRES];
-	unsigned int n;
-	uint64_t stale[NSTALE];
-	unsigned int nstale;
-};
-
-struct chan {
-	int live;
-	uint32_t handle;
-	struct vgpu_cmd *ring;	/* ours, or NULL when the ring is not */
-	size_t ring_bytes;
-	uint32_t ring_size;
-	uint64_t put;		/* commands written */
-	uint64_t submitted;	/* commands the kernel took */
-};
-
-struct ctx {
-	int fd;			/* -1: free slot */
-	int alias;		/* a dup of @fd, or -1 */
-	unsigned int gen;	/* bumped when the slot is reused */
-	int dev;
-	uint64_t wbase, wsize;	/* the window once set */
-	struct res_set res[FZ_RES_COUNT];
-	struct chan chans[NRES];
-};
-
-enum region_kind { R_RW, R_RO, R_NONE, R_MEMFD, R_FILE, R_GONE, R_HOSTALLOC, R_NKINDS };
-
-/* Host memory the fuzzer hands the kernel; followed by a guard page. */
-struct region {
-	char *addr;
-	size_t len;
-	int kind;
-};
-
-/* One thread's scratch. */
-struct thr {
-	int index;
-	uint64_t rng;
-	pid_t tid;
-	struct fz_beat *beat;
-	unsigned char arg[ARG_MAX_SIZE] __attribute__((aligned(64)));
-	char *ro_arg;		/* a page made read-only around some calls */
-	char log[4096];
-	struct vgpu_insn insns[64];
-	struct vgpu_func funcs[FZ_NKERNELS];
-	/* What the call being built picked so far. */
-	struct ctx *ctx;
-	struct chan *chan;
-	uint64_t len_hint;
-	int log_is_ours;
-	int prog_mutated;
-	int clean;		/* every field plausible */
-	unsigned int nfuncs_hint;
-};
+#include "vgpu_fuzz_state.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct ctx ctxs[NCTX];
-static struct region regions[NREG];
-static char *arena;		/* launch parameters, registered in contexts */
+struct ctx ctxs[NCTX];
+struct region regions[NREG];
+char *arena;		/* launch parameters, registered in contexts */
 static pid_t children[NCHILD];
-static const struct fz_worker_cfg *cfg;
+const struct fz_worker_cfg *cfg;
 static int master_fds[NDEV][NCTX];	/* opened before dropping privileges */
 static int in_child;		/* a forked child of the worker */
 static pthread_t threads[FZ_MAX_THREADS];
 static int stopping;		/* threads are being joined: no more signals */
-
-uint64_t fz_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t rnd64(struct thr *t)
-{
-	/* xorshift64*: small, good enough, and reproducible from the seed. */
-	t->rng ^= t->rng >> 12;
-	t->rng ^= t->rng << 25;
-	t->rng ^= t->rng >> 27;
-	return t->rng * 2685821657736338717ULL;
-}
-
-static uint64_t rnd(struct thr *t, uint64_t n)
-{
-	return n ? rnd64(t) % n : 0;
-}
-
-static int chance(struct thr *t, unsigned int percent)
-{
-	return rnd(t, 100) < percent;
-}
-
-/*
- * A choice among 100 outcomes of which the first @plausible are what a
- * correct caller would pass: a clean call (t->clean) makes only those.
- */
-static unsigned int pick(struct thr *t, unsigned int plausible)
-{
-	return rnd(t, t->clean ? plausible : 100);
-}
 
 static void beat_begin(struct thr *t, const char *what)
 {
@@ -164,11 +56,6 @@ static void beat_end(struct thr *t)
 {
 	if (t->beat)
 		__atomic_store_n(&t->beat->busy, 0, __ATOMIC_RELEASE);
-}
-
-static void count(uint64_t *c)
-{
-	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
 }
 
 /* --- resources ---------------------------------------------------------- */
@@ -195,16 +82,6 @@ static void res_forget(struct res_set *s, uint64_t v)
 	}
 }
 
-static struct chan *chan_of(struct ctx *c, uint32_t handle)
-{
-	unsigned int i;
-
-	for (i = 0; i < NRES; i++)
-		if (c->chans[i].live && c->chans[i].handle == handle)
-			return &c->chans[i];
-	return NULL;
-}
-
 static void chan_drop(struct chan *ch)
 {
 	if (ch->ring)
@@ -224,19 +101,6 @@ static void ctx_drop(struct ctx *c)
 	c->fd = -1;
 	c->alias = -1;
 	c->gen = gen;
-}
-
-static struct ctx *pick_ctx(struct thr *t)
-{
-	unsigned int i, start = rnd(t, NCTX);
-
-	for (i = 0; i < NCTX; i++) {
-		struct ctx *c = &ctxs[(start + i) % NCTX];
-
-		if (c->fd >= 0)
-			return c;
-	}
-	return NULL;
 }
 
 static int ctx_fd(struct thr *t, struct ctx *c)
@@ -308,407 +172,6 @@ static void region_map(struct thr *t, struct region *r)
 out:
 	if (fd >= 0)
 		close(fd);
-}
-
-static struct region *pick_region(struct thr *t)
-{
-	struct region *r = &regions[rnd(t, NREG)];
-
-	return r->addr ? r : NULL;
-}
-
-/* --- values of fields --------------------------------------------------- */
-
-static uint64_t gen_flags(struct thr *t, uint64_t valid)
-{
-	unsigned int r = pick(t, 85);
-
-	if (r < 85)
-		return rnd64(t) & valid;
-	if (r < 95)
-		return (rnd64(t) & valid) | (1ULL << rnd(t, 32));
-	return rnd64(t) & 0xffffffffULL;
-}
-
-static uint64_t gen_pad(struct thr *t)
-{
-	return t->clean || chance(t, 96) ? 0 : rnd64(t) | 1;
-}
-
-static uint64_t gen_junk(struct thr *t)
-{
-	static const uint64_t junk[] = {
-		0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 0x100000000ULL,
-		~0ULL, 1ULL << 63, 0xffff888000000000ULL, 1ULL << 47,
-	};
-
-	return chance(t, 50) ? junk[rnd(t, 10)] : rnd64(t);
-}
-
-/* An offset into something @len bytes long, aligned to @align mostly. */
-static uint64_t gen_offset(struct thr *t, uint64_t len, uint64_t align)
-{
-	unsigned int r = pick(t, 80);
-
-	if (!align)
-		align = 1;
-	if (r < 60 || !len)
-		return 0;
-	if (r < 80)
-		return rnd(t, len) / align * align;
-	if (r < 85)
-		return len;
-	if (r < 90)
-		return len - align;
-	if (r < 95)
-		return -align;
-	return rnd(t, len);
-}
-
-static uint64_t gen_handle(struct thr *t, unsigned int kind)
-{
-	struct ctx *c = t->ctx, *o;
-	struct res_set *s = c ? &c->res[kind] : NULL;
-	unsigned int r = pick(t, 78);
-
-	if (r < 78 && s && s->n)
-		return s->v[rnd(t, s->n)];
-	if (r < 88 && s && s->nstale)
-		return s->stale[rnd(t, s->nstale < NSTALE ? s->nstale : NSTALE)];
-	o = pick_ctx(t);
-	if (r < 94 && o && o->res[kind].n)
-		return o->res[kind].v[rnd(t, o->res[kind].n)];
-	return chance(t, 50) ? rnd(t, 200) : gen_junk(t);
-}
-
-static uint64_t gen_devaddr(struct thr *t, uint64_t align)
-{
-	static const unsigned int kinds[] = { FZ_RES_DEVMEM, FZ_RES_DEVMEM,
-		FZ_RES_DEVMEM, FZ_RES_HEAP, FZ_RES_HOSTREG, FZ_RES_HOSTREG };
-	struct ctx *c = t->ctx;
-	unsigned int r = pick(t, 80);
-	struct res_set *s;
-	struct region *reg;
-	unsigned int i;
-
-	if (r < 80 && c) {
-		s = &c->res[kinds[rnd(t, 6)]];
-		if (s->n) {
-			i = rnd(t, s->n);
-			t->len_hint = s->len[i];
-			return s->v[i] + gen_offset(t, s->len[i], align);
-		}
-	}
-	if (r < 88) {
-		reg = pick_region(t);
-		if (reg) {
-			t->len_hint = reg->len;
-			return (uint64_t)(uintptr_t)reg->addr + gen_offset(t, reg->len, align);
-		}
-	}
-	if (r < 93 && c && c->wsize)
-		return c->wbase + rnd(t, c->wsize) / (align ? align : 1) * (align ? align : 1);
-	return gen_junk(t);
-}
-
-static uint64_t gen_hostptr(struct thr *t, uint64_t align)
-{
-	struct region *reg;
-	unsigned int r = pick(t, 85);
-
-	if (r < 85) {
-		reg = pick_region(t);
-		if (reg) {
-			t->len_hint = reg->len;
-			return (uint64_t)(uintptr_t)reg->addr + gen_offset(t, reg->len, align);
-		}
-	}
-	if (r < 90)
-		return (uint64_t)(uintptr_t)arena;
-	if (r < 93)
-		return 0;
-	return gen_junk(t);
-}
-
-static uint64_t gen_size(struct thr *t, uint64_t unit)
-{
-	unsigned int r = pick(t, 75);
-
-	if (!unit)
-		unit = 1;
-	if (r < 30 && t->len_hint)
-		return t->len_hint;
-	if (r < 60)
-		return (1 + rnd(t, 16)) * unit;
-	if (r < 75)
-		return (1 + rnd(t, 256)) * (unit < PAGE ? PAGE : unit);
-	if (r < 80)
-		return 2 * 1024 * 1024 + unit * rnd(t, 3);
-	if (r < 84)
-		return 0;
-	if (r < 88)
-		return 1 + rnd(t, unit);
-	if (r < 91)
-		return (1 + rnd(t, 64)) << 20;	/* tens of MiB */
-	if (r < 94)
-		return 1ULL << (40 + rnd(t, 24));	/* huge */
-	if (r < 97)
-		return -unit;	/* overflows anything added to it */
-	return rnd64(t);
-}
-
-static uint64_t gen_dim(struct thr *t, uint64_t most)
-{
-	unsigned int r = pick(t, 92);
-
-	if (r < 50)
-		return 1;
-	if (r < 92)
-		return 1 + rnd(t, most);
-	if (r < 95)
-		return 0;
-	return gen_junk(t);
-}
-
-static uint64_t gen_deadline(struct thr *t)
-{
-	unsigned int r = rnd(t, 100);
-
-	if (r < 30)
-		return 0;
-	if (r < 85)
-		return fz_now_ns() + rnd(t, 200) * 1000000ULL;
-	if (r < 95)
-		return fz_now_ns() - rnd(t, 1000000000ULL);
-	return (uint64_t)-1 - rnd(t, 100);	/* negative: long past */
-}
-
-static uint64_t gen_seqno(struct thr *t)
-{
-	struct chan *ch = t->chan;
-	unsigned int r = pick(t, 85);
-
-	if (ch && r < 85)
-		return ch->submitted - rnd(t, ch->submitted < 3 ? ch->submitted + 1 : 3);
-	if (ch && r < 90)
-		return ch->submitted + 1 + rnd(t, 3);
-	return chance(t, 50) ? rnd(t, 16) : gen_junk(t);
-}
-
-/* Parameters of a launch: the address of an out pointer, written now. */
-static uint64_t gen_params(struct thr *t)
-{
-	struct ctx *c = t->ctx;
-	uint64_t *slot = (uint64_t *)(arena + 256 * (size_t)t->index);
-	uint64_t out = 0;
-	unsigned int i, r = pick(t, 85);
-
-	if (c && c->res[FZ_RES_DEVMEM].n) {
-		/* The largest allocation, most likely to hold the grid. */
-		struct res_set *s = &c->res[FZ_RES_DEVMEM];
-		uint64_t best = 0;
-
-		for (i = 0; i < s->n; i++) {
-			if (s->len[i] > best) {
-				best = s->len[i];
-				out = s->v[i];
-			}
-		}
-	}
-	if (!t->clean && chance(t, 5))
-		out = gen_devaddr(t, 4);
-	slot[0] = out;
-	slot[1] = gen_junk(t);
-	if (r < 75)
-		return (uint64_t)(uintptr_t)slot;
-	if (r < 85 && c && c->res[FZ_RES_DEVMEM].n)
-		return c->res[FZ_RES_DEVMEM].v[0];	/* device memory, zeros */
-	return gen_hostptr(t, 8);
-}
-
-static void put_field(unsigned char *base, const struct fz_field *f, uint64_t v)
-{
-	switch (f->size) {
-	case 1: *(uint8_t *)(base + f->off) = (uint8_t)v; break;
-	case 2: *(uint16_t *)(base + f->off) = (uint16_t)v; break;
-	case 4: *(uint32_t *)(base + f->off) = (uint32_t)v; break;
-	default: *(uint64_t *)(base + f->off) = v; break;
-	}
-}
-
-/* A copy of the fuzzer's program with a few bytes changed. */
-static void mutate_program(struct thr *t)
-{
-	unsigned int i, n = 1 + rnd(t, 4);
-
-	memcpy(t->insns, fz_prog_insns, fz_prog_ninsns * sizeof(*t->insns));
-	memcpy(t->funcs, fz_prog_funcs, sizeof(t->funcs));
-	for (i = 0; i < n; i++) {
-		if (chance(t, 80))
-			((unsigned char *)t->insns)[rnd(t, fz_prog_ninsns * sizeof(*t->insns))] ^=
-				1 << rnd(t, 8);
-		else
-			((unsigned char *)t->funcs)[rnd(t, sizeof(t->funcs))] ^= 1 << rnd(t, 8);
-	}
-}
-
-static uint64_t gen_field(struct thr *t, const struct fz_field *f);
-
-/* Writes @n commands into the ring of t->chan; the new put. */
-static uint64_t fill_ring(struct thr *t, unsigned int n)
-{
-	struct chan *ch = t->chan;
-	unsigned int i, j;
-
-	for (i = 0; i < n; i++) {
-		const struct fz_cmd *d = &fz_cmds[rnd(t, fz_ncmds)];
-		struct vgpu_cmd *cmd = &ch->ring[ch->put % ch->ring_size];
-
-		/* Spinning kernels and waits are rare: they hold the channel. */
-		memset(cmd, 0, sizeof(*cmd));
-		cmd->op = t->clean || chance(t, 99) ? d->op : (uint32_t)rnd(t, 8);
-		cmd->flags = (uint32_t)gen_flags(t, d->flags_valid);
-		if (d->op == VGPU_CMD_LAUNCH && chance(t, 90))
-			cmd->flags = (uint32_t)rnd(t, VGPU_LAUNCH_PRIORITY_MAX + 1);
-		t->len_hint = 0;
-		for (j = 0; j < d->nfields; j++)
-			put_field((unsigned char *)cmd, &d->fields[j], gen_field(t, &d->fields[j]));
-		/*
-		 * A wait that is never satisfied holds its channel until the
-		 * file is closed: rare. Most waits are satisfied at once.
-		 */
-		if (d->op == VGPU_CMD_SEM_ACQUIRE && chance(t, 90)) {
-			cmd->flags &= VGPU_SEM_32;
-			cmd->sem.value = 0;	/* GEQ 0 of a small word */
-		}
-		count(&cfg->shared->cmds_sent[d - fz_cmds]);
-		ch->put++;
-	}
-	return ch->put;
-}
-
-static uint64_t gen_put(struct thr *t)
-{
-	struct chan *ch = t->chan;
-	uint64_t room;
-	unsigned int r = pick(t, 90);
-
-	if (!ch || !ch->ring)
-		return chance(t, 50) ? rnd(t, 32) : gen_junk(t);
-	room = ch->ring_size - (ch->put - ch->submitted);
-	if (r < 85 && room)
-		return fill_ring(t, 1 + rnd(t, room < 8 ? room : 8));
-	if (r < 90)
-		return ch->put;		/* the doorbell alone */
-	if (r < 95)
-		return ch->submitted + ch->ring_size + 1;
-	return ch->submitted - 1;
-}
-
-static uint64_t gen_field(struct thr *t, const struct fz_field *f)
-{
-	switch (f->kind) {
-	case FZ_PAD:
-		return gen_pad(t);
-	case FZ_OUT:
-		return t->clean || chance(t, 90) ? 0 : rnd64(t);
-	case FZ_FLAGS:
-		return gen_flags(t, f->arg);
-	case FZ_HANDLE: {
-		uint64_t v = gen_handle(t, (unsigned int)f->arg);
-
-		if (f->arg == FZ_RES_CHAN && t->ctx)
-			t->chan = chan_of(t->ctx, (uint32_t)v);
-		return v;
-	}
-	case FZ_DEVADDR:
-		return gen_devaddr(t, f->arg);
-	case FZ_HOSTPTR:
-		return gen_hostptr(t, f->arg);
-	case FZ_SIZE:
-		return gen_size(t, f->arg);
-	case FZ_COUNT:
-		return t->clean || chance(t, 90) ? 1 + rnd(t, f->arg) : gen_junk(t);
-	case FZ_DIM:
-		return gen_dim(t, f->arg);
-	case FZ_SEQNO:
-		return gen_seqno(t);
-	case FZ_DEADLINE:
-		return gen_deadline(t);
-	case FZ_PUT:
-		return gen_put(t);
-	case FZ_INSNS:
-		t->prog_mutated = !t->clean && chance(t, 15);
-		if (t->prog_mutated)
-			mutate_program(t);
-		if (!t->clean && chance(t, 4))
-			return gen_hostptr(t, 1);
-		return (uint64_t)(uintptr_t)(t->prog_mutated ? t->insns : fz_prog_insns);
-	case FZ_NINSNS:
-		if (t->clean || chance(t, 90))
-			return fz_prog_ninsns;
-		return chance(t, 50) ? rnd(t, fz_prog_ninsns + 1) : gen_junk(t);
-	case FZ_FUNCS:
-		if (!t->clean && chance(t, 4))
-			return gen_hostptr(t, 1);
-		return (uint64_t)(uintptr_t)(t->prog_mutated ? t->funcs : fz_prog_funcs);
-	case FZ_NFUNCS:
-		if (t->clean || chance(t, 90))
-			return FZ_NKERNELS;
-		return chance(t, 50) ? rnd(t, FZ_NKERNELS + 1) : gen_junk(t);
-	case FZ_FUNC:
-		if (chance(t, 3))
-			return FZ_K_SPIN;
-		if (t->clean || chance(t, 90)) {
-			static const unsigned int common[] = { FZ_K_STORE, FZ_K_ATOMIC,
-				FZ_K_HEAP, FZ_K_SHARED, FZ_K_STORE, FZ_K_TRAP, FZ_K_FAULT };
-
-			return common[rnd(t, chance(t, 90) ? 4 : 7)];
-		}
-		return gen_junk(t);
-	case FZ_SEM_VALUE:
-		return t->clean || chance(t, 80) ? rnd(t, 4) : gen_junk(t);
-	case FZ_PARAMS:
-		return gen_params(t);
-	case FZ_WINDOW_BASE:
-		if ((t->clean || chance(t, 85)) && t->ctx)
-			return (1ULL << 40) * (uint64_t)(1 + (t->ctx - ctxs));
-		return chance(t, 50) ? VGPU_VA_LIMIT - VGPU_VA_ALIGN * rnd(t, 3) : gen_junk(t);
-	case FZ_WINDOW_SIZE:
-		if (t->clean || chance(t, 85))
-			return 1ULL << 32;
-		return chance(t, 50) ? VGPU_VA_WINDOW_MAX + VGPU_VA_ALIGN * (rnd(t, 3) - 1) :
-			gen_junk(t);
-	case FZ_LOG: {
-		unsigned int r = rnd(t, 100);
-		struct region *reg;
-
-		t->log_is_ours = 0;
-		if (r < 40)
-			return 0;
-		if (r < 80) {
-			t->log_is_ours = 1;
-			return (uint64_t)(uintptr_t)t->log;
-		}
-		/* Pool regions have guard pages; anywhere else is not written. */
-		reg = pick_region(t);
-		if (reg) {
-			t->len_hint = reg->len;
-			return (uint64_t)(uintptr_t)reg->addr + gen_offset(t, reg->len, 1);
-		}
-		return chance(t, 50) ? 0 : gen_junk(t) | (1ULL << 63);
-	}
-	case FZ_LOG_SIZE:
-		if (t->log_is_ours)
-			return rnd(t, sizeof(t->log) + 1);
-		return chance(t, 70) ? t->len_hint : rnd(t, 2 * PAGE);
-	case FZ_GRID_SYNC:
-		return chance(t, 90) ? 0 : gen_devaddr(t, 8);
-	case FZ_RING:
-	case FZ_RING_SIZE:
-		return 0;	/* chan_create_args() fills them */
-	}
-	return 0;
 }
 
 /* --- calls ----------------------------------------------------------------- */
@@ -904,6 +367,10 @@ static void do_ioctl(struct thr *t, const struct fz_ioctl *d)
 	/* The chan may have been destroyed meanwhile: look it up again. */
 	if (d->nr == VGPU_IOCTL_CHAN_SUBMIT)
 		t->chan = chan_of(c, ((struct vgpu_chan_submit *)a)->handle);
+	if (ret == 0 && argp == a && (d->nr == VGPU_IOCTL_MEM_ALLOC ||
+					 d->nr == VGPU_IOCTL_HOST_ALLOC ||
+					 d->nr == VGPU_IOCTL_HEAP_CREATE))
+		c->bytes += *(uint64_t *)a;	/* each one's size comes first */
 	if (ret == 0 && argp == a && nr == d->nr) {
 		count(&cfg->shared->ioctl_ok[d - fz_ioctls]);
 		if (d->nr == VGPU_IOCTL_CHAN_SUBMIT && t->chan) {
@@ -922,6 +389,13 @@ static void do_ioctl(struct thr *t, const struct fz_ioctl *d)
 	}
 	if (ring)
 		munmap(ring, ring_bytes);
+	if (c->bytes > CTX_BUDGET) {
+		close(c->fd);
+		if (c->alias >= 0)
+			close(c->alias);
+		ctx_drop(c);
+		count(&cfg->shared->closes);
+	}
 	pthread_mutex_unlock(&lock);
 }
 
@@ -1321,10 +795,13 @@ void fz_worker_main(const struct fz_worker_cfg *config)
 	}
 	for (i = 0; i < 2; i++)
 		act_open(&thr[0]);
+	/* Set before any thread may signal it. */
+	threads[0] = pthread_self();
+	pthread_mutex_lock(&lock);
 	for (i = 1; i < (unsigned int)cfg->threads; i++)
 		if (pthread_create(&threads[i], NULL, thread_main, &thr[i]))
 			_exit(3);
-	threads[0] = pthread_self();
+	pthread_mutex_unlock(&lock);
 	thread_main(&thr[0]);
 	pthread_mutex_lock(&lock);
 	stopping = 1;
