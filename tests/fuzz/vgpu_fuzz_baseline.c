@@ -199,6 +199,8 @@ int fz_kmsg_reports(int fd)
 		"circular locking", "recursive locking", "inconsistent lock state",
 		"blocked for more than", "soft lockup", "list_add corruption",
 		"list_del corruption", "refcount_t:", "suspicious RCU",
+		/* The workers' memory is bounded: the kernel ran out of its own. */
+		"Out of memory", "oom-kill",
 	};
 	char rec[2048];
 	ssize_t n;

@@ -31,7 +31,13 @@
  * succeeded) before the fuzzer closes it: what every context holds
  * together must stay within what the VM has.
  */
-#define CTX_BUDGET (24ULL << 20)
+#define CTX_BUDGET (16ULL << 20)
+/*
+ * What a forked child may add to the contexts it inherits (they are the
+ * parent's: the child's allocations stay when it dies), charged to the
+ * parent's budget at the fork.
+ */
+#define CHILD_SHARE (4ULL << 20)
 
 struct res_set {
 	uint64_t v[NRES];

@@ -371,6 +371,10 @@ static void do_ioctl(struct thr *t, const struct fz_ioctl *d)
 					 d->nr == VGPU_IOCTL_HOST_ALLOC ||
 					 d->nr == VGPU_IOCTL_HEAP_CREATE))
 		c->bytes += *(uint64_t *)a;	/* each one's size comes first */
+	/* The kernel keeps a queue as long as the ring: count it too. */
+	if (ret == 0 && argp == a && d->nr == VGPU_IOCTL_CHAN_CREATE)
+		c->bytes += 2ULL * sizeof(struct vgpu_cmd) *
+			    ((struct vgpu_chan_create *)a)->ring_size;
 	if (ret == 0 && argp == a && nr == d->nr) {
 		count(&cfg->shared->ioctl_ok[d - fz_ioctls]);
 		if (d->nr == VGPU_IOCTL_CHAN_SUBMIT && t->chan) {
@@ -413,17 +417,17 @@ static int open_dev(struct thr *t, int dev)
 	if (fd >= 0 || !cfg->unprivileged)
 		return fd;
 	/*
-	 * Nobody cannot open the node: use the files opened before, the
-	 * first one last and then only through copies.
+	 * Nobody cannot open the node: use the files opened before. Not
+	 * copies of one of them: that one context would grow without end.
 	 */
-	for (i = 1; i < NCTX; i++) {
+	for (i = 0; i < NCTX; i++) {
 		if (master_fds[dev][i] >= 0) {
 			fd = master_fds[dev][i];
 			master_fds[dev][i] = -1;
 			return fd;
 		}
 	}
-	return master_fds[dev][0] >= 0 ? fcntl(master_fds[dev][0], F_DUPFD_CLOEXEC, 0) : -1;
+	return -1;
 }
 
 /* A context taken to where its calls reach the engines: window, memory, a module, a channel. */
@@ -659,6 +663,9 @@ static void act_fork(struct thr *t)
 	if (pid > 0) {
 		children[slot] = pid;
 		count(&cfg->shared->forks);
+		for (i = 0; i < NCTX; i++)
+			if (ctxs[i].fd >= 0)
+				ctxs[i].bytes += CHILD_SHARE;
 		return;
 	}
 	/* The child: host allocations are not inherited, nor are threads. */
@@ -669,6 +676,9 @@ static void act_fork(struct thr *t)
 			regions[i].kind = R_GONE;
 	for (i = 0; i < NCHILD; i++)
 		children[i] = 0;
+	for (i = 0; i < NCTX; i++)
+		if (ctxs[i].bytes < CTX_BUDGET - CHILD_SHARE)
+			ctxs[i].bytes = CTX_BUDGET - CHILD_SHARE;
 	t->beat = NULL;
 	t->rng ^= (uint64_t)getpid() << 20;
 	fuzz_loop(t, fz_now_ns() + (50 + rnd(t, 500)) * 1000000ULL);
