@@ -32,8 +32,12 @@
 #include "vgpu_ioctl_desc.h"
 
 #define TIMEOUT_PARAM "/sys/module/vgpu/parameters/timeout_ms"
-/* What a memory cgroup keeps of processes that have exited (slab, page tables in flight). */
-#define MEMCG_SLACK (512 * 1024LL)
+/*
+ * What a memory cgroup keeps of processes that have exited (slab and
+ * per-CPU objects freed later): up to some 450 KiB seen after a stock
+ * kernel's 40 s run. Device memory and pins are checked exactly.
+ */
+#define MEMCG_SLACK (1024 * 1024LL)
 #define SETTLE_S 30
 
 static int tests, failed;
