@@ -91,7 +91,7 @@ KSFT_DIR := $(BUILD)/kselftest-headers
 KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
 LINUX_SOURCE := /usr/src/linux-source-6.1.tar.xz
 
-.PHONY: all module lib tools tests demo check bench install-deps clean install uninstall \
+.PHONY: all module lib tools tests demo check bench soak install-deps clean install uninstall \
 	vm-module-stock vm-module-newer vm-module-debug
 .SUFFIXES:
 .SECONDARY: $(SAMPLE_PTX) $(LIB_OBJS) $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) $(BENCH_CORE_OBJS)
@@ -217,9 +217,24 @@ $(BUILD)/tools/%: tools/%.c uapi/vgpu.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@
 
 # --- tests -------------------------------------------------------------------
+# The ioctl fuzzer and the driver-API soak run in the VM with arguments:
+# outside build/tests/kselftest and build/tests/e2e, whose programs the
+# suite runs with none.
+IOCTL_FUZZ := $(BUILD)/tests/fuzz-vm/vgpu_ioctl_fuzz
+IOCTL_FUZZ_SRCS := tests/fuzz/vgpu_ioctl_fuzz.c tests/fuzz/vgpu_fuzz_worker.c tests/fuzz/vgpu_fuzz_gen.c \
+	tests/fuzz/vgpu_ioctl_desc.c tests/fuzz/vgpu_fuzz_programs.c tests/fuzz/vgpu_fuzz_baseline.c
+SOAK_API := $(BUILD)/tests/soak/soak_api
+
 tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(RT_SAMPLES) $(BENCHES) $(BUILD)/fuzz/fuzz_isa \
 	$(BUILD)/fuzz/fuzz_ptx $(BUILD)/fuzz/fuzz_fatbin $(BUILD)/fuzz/fuzz_link \
-	$(BUILD)/tests/vm/gpu_holder
+	$(BUILD)/tests/vm/gpu_holder $(IOCTL_FUZZ) $(SOAK_API)
+
+$(IOCTL_FUZZ): $(IOCTL_FUZZ_SRCS) tests/fuzz/vgpu_*.h tests/isa_build.h uapi/vgpu.h uapi/vgpu_isa.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(IOCTL_FUZZ_SRCS) -lpthread -o $@
+$(SOAK_API): tests/soak/soak_api.c tests/tap.h libvgpu/include/cuda.h $(LIBVGPU)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
 
 # The core's benchmark links the core built for speed, not for checking.
 $(BUILD)/bench-core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
@@ -559,6 +574,15 @@ bench:
 	tools/install-deps
 	$(MAKE) all vm-module-stock
 	tools/vm/run --module-args "mem_mb=512" -- sh -c 'for b in $(BENCHES); do $$b || exit 1; done'
+
+# The debug kernel's VM for SOAK_MINUTES: the ioctl fuzzer, then the
+# driver-API soak (tests/vm/soak.sh). The VM's limit leaves room to boot
+# and settle.
+SOAK_MINUTES ?= 30
+soak:
+	$(MAKE) all vm-module-debug
+	tools/vm/run --debug --timeout $$(($(SOAK_MINUTES) * 60 + 900)) \
+		--module-args "num_devices=2 sm_count=3 mem_mb=512" -- tests/vm/soak.sh $(SOAK_MINUTES)
 
 check:
 	tools/install-deps
