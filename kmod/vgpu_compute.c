@@ -94,6 +94,7 @@ struct vgpu_run {
 	int ret;		/* how the launch ends: 0, -EIO or -ETIME */
 	u8 *gang;
 	unsigned long *gang_done;
+	u64 gang_kmem;		/* charged to the context for @gang */
 };
 
 static void vgpu_run_free(struct vgpu_run *run)
@@ -101,7 +102,10 @@ static void vgpu_run_free(struct vgpu_run *run)
 	if (run->mod)
 		vgpu_module_put(run->mod);
 	kfree(run->params);
-	kvfree(run->gang);
+	if (run->gang_kmem) {
+		kvfree(run->gang);
+		vgpu_kmem_uncharge(run->ctx, run->gang_kmem);
+	}
 	kfree(run);
 }
 
@@ -122,11 +126,16 @@ static int vgpu_gang_alloc(struct vgpu_run *run)
 	    check_add_overflow(bytes, bits, &bytes) || bytes > INT_MAX ||
 	    bytes > run->ctx->vdev->props.mem_size)
 		return -E2BIG;
+	if (vgpu_kmem_charge(run->ctx, bytes))
+		return -ENOMEM;
 	run->gang = vgpu_fi_fail(run->ctx->vdev, VGPU_FI_LAUNCH) ? NULL :
 		kvmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
 			 __GFP_RETRY_MAYFAIL);
-	if (!run->gang)
+	if (!run->gang) {
+		vgpu_kmem_uncharge(run->ctx, bytes);
 		return -ENOMEM;
+	}
+	run->gang_kmem = bytes;
 	run->gang_done = (unsigned long *)(run->gang + run->nblocks *
 					   run->block_bytes);
 	bitmap_zero(run->gang_done, run->nblocks);

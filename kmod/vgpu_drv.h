@@ -121,6 +121,7 @@ struct vgpu_device {
 	struct cdev cdev;
 	struct vgpu_info props;	/* what GET_INFO reports; flags/pad zero */
 	atomic64_t mem_used;	/* device memory held by all contexts */
+	atomic64_t kmem_used;	/* their vgpu_ctx.kmem together */
 	struct workqueue_struct *engine_wq;	/* runs the engines' work */
 	struct vgpu_engine ce[VGPU_NUM_CE];
 	struct vgpu_compute compute;
@@ -164,6 +165,7 @@ struct vgpu_host_range {
 	struct mm_struct *mm;	/* registered: charged; held with mmgrab() */
 	refcount_t maps;	/* allocated: the mappings of it */
 	bool allocated;
+	u64 kmem;		/* allocated: charged to the context's budget */
 };
 
 /*
@@ -244,6 +246,7 @@ struct vgpu_ctx {
 	struct delayed_work sem_work;
 	wait_queue_head_t poll_wq;
 	struct xarray modules;	/* loaded modules by handle (vgpu_module.c) */
+	atomic64_t kmem;	/* kernel memory held for it (vgpu_kmem.c) */
 	bool dying;		/* release has begun: skip queued work */
 };
 
@@ -255,6 +258,8 @@ struct vgpu_module {
 	struct vgpu_func *funcs;
 	u8 *consts;
 	u32 const_bytes;
+	struct vgpu_ctx *ctx;	/* whose budget @kmem is charged to */
+	u64 kmem;
 };
 
 /*
@@ -348,6 +353,11 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_host_unregister(struct vgpu_ctx *ctx, void *data);
 void vgpu_host_fini(struct vgpu_vm *vm);
 void vgpu_host_range_free(struct vgpu_host_range *r);
+
+/* vgpu_kmem.c */
+u64 vgpu_kmem_limit(void);
+int vgpu_kmem_charge(struct vgpu_ctx *ctx, u64 bytes);
+void vgpu_kmem_uncharge(struct vgpu_ctx *ctx, u64 bytes);
 
 /* vgpu_host_alloc.c */
 int vgpu_ioctl_host_alloc(struct vgpu_ctx *ctx, void *data);

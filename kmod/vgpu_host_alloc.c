@@ -30,6 +30,16 @@
 #define VGPU_HOST_OFFSET_SHIFT 32
 #define VGPU_HOST_BUFS_MAX 65536	/* allocations waiting for mmap() */
 
+/* Frees an allocation no engine can reach and gives its budget back. */
+static void vgpu_host_alloc_free(struct vgpu_ctx *ctx,
+				 struct vgpu_host_range *r)
+{
+	u64 kmem = r->kmem;
+
+	vgpu_host_range_free(r);
+	vgpu_kmem_uncharge(ctx, kmem);
+}
+
 /**
  * vgpu_ioctl_host_alloc() - VGPU_IOCTL_HOST_ALLOC.
  * Return: 0, -EINVAL, -ENOMEM, -ENOSPC or -EINTR.
@@ -40,6 +50,7 @@ int vgpu_ioctl_host_alloc(struct vgpu_ctx *ctx, void *data)
 	struct vgpu_vm *vm = &ctx->vm;
 	struct vgpu_host_range *r;
 	unsigned long i;
+	u64 kmem;
 	u32 id;
 	int ret;
 
@@ -52,11 +63,19 @@ int vgpu_ioctl_host_alloc(struct vgpu_ctx *ctx, void *data)
 	/* More than the machine has can never succeed: say so at once. */
 	if (ha->size >> PAGE_SHIFT > totalram_pages())
 		return -ENOMEM;
+	/* The pages and their array, against the context's budget first. */
+	kmem = ha->size + (ha->size >> PAGE_SHIFT) * sizeof(*r->pages);
+	ret = vgpu_kmem_charge(ctx, kmem);
+	if (ret)
+		return ret;
 
 	r = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? NULL :
 		kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
-	if (!r)
+	if (!r) {
+		vgpu_kmem_uncharge(ctx, kmem);
 		return -ENOMEM;
+	}
+	r->kmem = kmem;
 	r->size = ha->size;
 	r->npages = ha->size >> PAGE_SHIFT;
 	r->writable = true;
@@ -67,6 +86,7 @@ int vgpu_ioctl_host_alloc(struct vgpu_ctx *ctx, void *data)
 			 GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!r->pages) {
 		kfree(r);
+		vgpu_kmem_uncharge(ctx, kmem);
 		return -ENOMEM;
 	}
 	for (i = 0; i < r->npages; i++) {
@@ -96,7 +116,7 @@ int vgpu_ioctl_host_alloc(struct vgpu_ctx *ctx, void *data)
 	return 0;
 
 err_free:
-	vgpu_host_range_free(r);
+	vgpu_host_alloc_free(ctx, r);
 	return ret == -EBUSY ? -ENOSPC : ret;
 }
 
@@ -115,7 +135,7 @@ void vgpu_host_alloc_undo(struct vgpu_ctx *ctx, const void *data)
 	r = xa_erase(&vm->host_bufs, (ha->offset >> VGPU_HOST_OFFSET_SHIFT) - 1);
 	up_write(&vm->lock);
 	if (r)
-		vgpu_host_range_free(r);
+		vgpu_host_alloc_free(ctx, r);
 }
 
 static void vgpu_host_vma_open(struct vm_area_struct *vma)
@@ -138,7 +158,7 @@ static void vgpu_host_vma_close(struct vm_area_struct *vma)
 	down_write(&vm->lock);
 	mtree_erase(&vm->hosts, r->addr);
 	up_write(&vm->lock);
-	vgpu_host_range_free(r);
+	vgpu_host_alloc_free(ctx, r);
 }
 
 /* The device maps the memory at one address: it cannot move or split. */
@@ -218,6 +238,6 @@ void vgpu_host_alloc_fini(struct vgpu_vm *vm)
 	unsigned long id;
 
 	xa_for_each(&vm->host_bufs, id, r)
-		vgpu_host_range_free(r);
+		vgpu_host_alloc_free(container_of(vm, struct vgpu_ctx, vm), r);
 	xa_destroy(&vm->host_bufs);
 }

@@ -25,6 +25,8 @@ static void vgpu_module_free(struct kref *ref)
 	kvfree(m->insns);
 	kvfree(m->funcs);
 	kvfree(m->consts);
+	if (m->kmem)
+		vgpu_kmem_uncharge(m->ctx, m->kmem);
 	kfree(m);
 }
 
@@ -126,6 +128,7 @@ int vgpu_ioctl_module_load(struct vgpu_ctx *ctx, void *data)
 	struct vgpu_module_load *ml = data;
 	struct vgpu_module *m;
 	u32 handle;
+	u64 kmem;
 	int ret;
 
 	ml->error_insn = ~0U;
@@ -141,6 +144,19 @@ int vgpu_ioctl_module_load(struct vgpu_ctx *ctx, void *data)
 	if (!m)
 		return -ENOMEM;
 	kref_init(&m->ref);
+	/*
+	 * What the module keeps, against the context's budget before it is
+	 * allocated (the bounds above keep the sum from overflowing).
+	 */
+	kmem = sizeof(*m) + (u64)ml->ninsns * sizeof(*m->insns) +
+	       (u64)ml->nfuncs * sizeof(*m->funcs) + ml->const_bytes;
+	ret = vgpu_kmem_charge(ctx, kmem);
+	if (ret) {
+		kfree(m);
+		return ret;
+	}
+	m->ctx = ctx;
+	m->kmem = kmem;
 	m->insns = vgpu_copy_array(ctx, ml->insns, ml->ninsns, sizeof(*m->insns), &ret);
 	if (!ret)
 		m->funcs = vgpu_copy_array(ctx, ml->funcs, ml->nfuncs,

@@ -40,6 +40,26 @@ static ssize_t mem_used_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(mem_used);
 
+/*
+ * kmem_used: bytes of kernel memory the device's contexts hold besides
+ * device memory (vgpu_kmem.c); ctx_kmem_limit: how much each context may
+ * hold, the ctx_kmem_mb parameter or its default worked out.
+ */
+static ssize_t kmem_used_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  (long long)atomic64_read(&to_vgpu_device(dev)->kmem_used));
+}
+static DEVICE_ATTR_RO(kmem_used);
+
+static ssize_t ctx_kmem_limit_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", vgpu_kmem_limit());
+}
+static DEVICE_ATTR_RO(ctx_kmem_limit);
+
 static ssize_t sm_count_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
@@ -67,6 +87,8 @@ static struct attribute *vgpu_dev_attrs[] = {
 	&dev_attr_name.attr,
 	&dev_attr_mem_size.attr,
 	&dev_attr_mem_used.attr,
+	&dev_attr_kmem_used.attr,
+	&dev_attr_ctx_kmem_limit.attr,
 	&dev_attr_sm_count.attr,
 	&dev_attr_compute_capability.attr,
 	&dev_attr_uuid.attr,

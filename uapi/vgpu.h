@@ -250,8 +250,12 @@ struct vgpu_host_unregister {
  * @pad: Structure padding. Must be 0.
  * @offset: Out. The mmap offset that names the memory.
  *
- * Errors: -EINVAL (size, flags), -ENOMEM, -ENOSPC (too many unmapped
- * allocations).
+ * The memory, with 8 bytes a page of bookkeeping, counts against the
+ * context's budget of kernel memory (the module's ctx_kmem_mb parameter,
+ * a quarter of RAM by default; sysfs ctx_kmem_limit) until it is freed.
+ *
+ * Errors: -EINVAL (size, flags), -ENOMEM (over the context's budget, or
+ * no memory), -ENOSPC (too many unmapped allocations).
  */
 struct vgpu_host_alloc {
 	__u64 size;
@@ -400,7 +404,9 @@ struct vgpu_cmd_sem {
  * for each other: the grid must fit the device at once, at most
  * sm_count * max_blocks_per_sm blocks and sm_count * max_threads_per_sm
  * threads (checked at submit). An ordinary launch passes 0, which is
- * what those registers then read.
+ * what those registers then read. The state of all its blocks counts
+ * against the context's budget of kernel memory (see HOST_ALLOC) while it
+ * runs; over the budget the launch fails with VGPU_KFAULT_RESOURCES.
  */
 struct vgpu_cmd_launch {
 	__u32 module;
@@ -582,8 +588,13 @@ struct vgpu_chan_fault {
  * @error_insn: Out. When refused: the instruction at fault, or ~0.
  * @error_func: Out. When refused: the kernel being checked, or ~0.
  *
+ * The module's instructions, kernels and constants count against the
+ * context's budget of kernel memory (as HOST_ALLOC's) until it is unloaded
+ * and its last launch has ended.
+ *
  * Errors: -EINVAL (the verifier refused it: the message is in @log; or a
- * bad size or flag), -EFAULT, -ENOMEM, -EMFILE (too many modules).
+ * bad size or flag), -EFAULT, -ENOMEM (over the context's budget, or no
+ * memory), -EMFILE (too many modules).
  */
 struct vgpu_module_load {
 	__u64 insns;
