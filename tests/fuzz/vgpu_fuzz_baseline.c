@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ioctl fuzzer's leak checks: device memory (sysfs mem_used of each
+ * The ioctl fuzzer's leak checks: device and kernel memory (sysfs mem_used and kmem_used of each
  * device), pinned pages (/proc/vmstat's FOLL_PIN counters), the memory
  * cgroup the workers ran in, and reports in the kernel log.
  */
@@ -74,6 +74,8 @@ void fz_baseline_read(struct fz_baseline *b)
 	for (i = 0; i < FZ_NDEVS; i++) {
 		snprintf(path, sizeof(path), "/sys/class/vgpu/vgpu%d/mem_used", i);
 		b->mem_used[i] = read_ll(path);
+		snprintf(path, sizeof(path), "/sys/class/vgpu/vgpu%d/kmem_used", i);
+		b->kmem_used[i] = read_ll(path);
 	}
 	b->pins = pins_outstanding();
 }
@@ -88,14 +90,17 @@ int fz_baseline_wait_mem(const struct fz_baseline *base, struct fz_baseline *now
 
 		fz_baseline_read(now);
 		for (i = 0; i < FZ_NDEVS; i++)
-			same &= now->mem_used[i] == base->mem_used[i];
+			same &= now->mem_used[i] == base->mem_used[i] &&
+				now->kmem_used[i] == base->kmem_used[i];
 		if (same)
 			return 0;
 		usleep(100000);
 	}
-	snprintf(why, why_len, "mem_used vgpu0 %lld -> %lld, vgpu1 %lld -> %lld after %d s",
+	snprintf(why, why_len,
+		 "mem_used vgpu0 %lld -> %lld, vgpu1 %lld -> %lld; kmem_used vgpu0 %lld -> %lld, vgpu1 %lld -> %lld after %d s",
 		 base->mem_used[0], now->mem_used[0], base->mem_used[1],
-		 now->mem_used[1], seconds);
+		 now->mem_used[1], base->kmem_used[0], now->kmem_used[0],
+		 base->kmem_used[1], now->kmem_used[1], seconds);
 	return -1;
 }
 

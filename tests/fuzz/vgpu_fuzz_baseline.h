@@ -11,6 +11,7 @@
 
 struct fz_baseline {
 	long long mem_used[FZ_NDEVS];	/* sysfs mem_used, -1: unreadable */
+	long long kmem_used[FZ_NDEVS];	/* sysfs kmem_used, -1: unreadable */
 	long long pins;			/* pins acquired - released, -1: unknown */
 };
 

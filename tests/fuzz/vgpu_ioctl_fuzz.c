@@ -315,8 +315,9 @@ int main(int argc, char **argv)
 		if (fz_baseline_wait_mem(&base, &now, SETTLE_S, why, sizeof(why)))
 			tap(0, "device memory back to baseline: %s", why);
 		else
-			tap(1, "device memory back to baseline (%lld, %lld bytes)",
-			    now.mem_used[0], now.mem_used[1]);
+			tap(1, "device memory back to baseline (%lld, %lld bytes; kernel memory %lld, %lld bytes)",
+			    now.mem_used[0], now.mem_used[1], now.kmem_used[0],
+			    now.kmem_used[1]);
 		if (base.pins < 0)
 			skip("pinned pages back to baseline", "no nr_foll_pin_* in /proc/vmstat");
 		else if (fz_baseline_wait_pins(&base, &now, SETTLE_S, why, sizeof(why)))
