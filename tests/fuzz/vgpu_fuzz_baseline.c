@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ioctl fuzzer's leak checks: device and kernel memory (sysfs mem_used and kmem_used of each
- * device), pinned pages (/proc/vmstat's FOLL_PIN counters), the memory
+ * The ioctl fuzzer's leak checks: device and kernel memory (sysfs
+ * mem_used and kmem_used of each device), pinned pages (/proc/vmstat's FOLL_PIN counters), the memory
  * cgroup the workers ran in, and reports in the kernel log.
  */
 #include <errno.h>
