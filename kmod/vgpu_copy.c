@@ -64,8 +64,7 @@ static void vgpu_seg_put(struct vgpu_seg *seg)
  * may use "rep movsb", which CPU emulators (QEMU's TCG, as in the VM bench)
  * run a byte at a time, five times slower than word moves; word moves are
  * fast everywhere. Kbuild keeps GCC from turning the loop back into a
- * memcpy call. Overlapping ranges (a copy within one allocation) take
- * memmove.
+ * memcpy call. Overlapping ranges take memmove.
  */
 static void vgpu_move(void *dst, const void *src, size_t n)
 {
@@ -106,10 +105,81 @@ static void vgpu_move(void *dst, const void *src, size_t n)
  */
 #define VGPU_MOVE_SLICE SZ_1M
 
-/* Copies @len bytes; on a fault, *@fault is the address that failed. */
+/*
+ * Copies @len bytes from the top down, a piece at a time: for a copy to
+ * a higher address that overlaps its source where the CPU cannot reach
+ * the range in one piece (registered host memory is mapped a page at a
+ * time). Each piece lies in one page of either side and is moved as
+ * memmove, so no byte is written before it has been read.
+ */
+static int vgpu_copy_down(struct vgpu_vm *vm, u64 dst, u64 src, u64 len,
+			  u64 *fault)
+{
+	while (len) {
+		u64 se = src + len, de = dst + len, n;
+		struct vgpu_seg s, d;
+
+		n = min3(len, (u64)offset_in_page(se - 1) + 1,
+			 (u64)offset_in_page(de - 1) + 1);
+		if (vgpu_seg_get(vm, se - n, n, false, &s)) {
+			*fault = se - n;
+			return -EFAULT;
+		}
+		if (s.len < n) {	/* the range ends inside the piece */
+			vgpu_seg_put(&s);
+			*fault = se - n + s.len;
+			return -EFAULT;
+		}
+		if (vgpu_seg_get(vm, de - n, n, true, &d)) {
+			vgpu_seg_put(&s);
+			*fault = de - n;
+			return -EFAULT;
+		}
+		if (d.len < n) {
+			vgpu_seg_put(&d);
+			vgpu_seg_put(&s);
+			*fault = de - n + d.len;
+			return -EFAULT;
+		}
+		vgpu_move(d.ptr, s.ptr, n);
+		vgpu_seg_put(&d);
+		vgpu_seg_put(&s);
+		len -= n;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Copies @len bytes as memmove, whatever memory either side is in; on a
+ * fault, *@fault is the address that failed.
+ */
 static int vgpu_copy_range(struct vgpu_vm *vm, u64 dst, u64 src, u64 len,
 			   u64 *fault)
 {
+	/*
+	 * Upwards over its own source, a copy must go from the top down
+	 * unless it can go whole (below); downwards, front to back is safe.
+	 */
+	if (dst > src && dst - src < len) {
+		struct vgpu_seg s, d;
+		bool whole;
+
+		if (vgpu_seg_get(vm, src, len, false, &s)) {
+			*fault = src;
+			return -EFAULT;
+		}
+		if (vgpu_seg_get(vm, dst, len, true, &d)) {
+			vgpu_seg_put(&s);
+			return vgpu_copy_down(vm, dst, src, len, fault);
+		}
+		whole = s.len == len && d.len == len;
+		if (whole)
+			vgpu_move(d.ptr, s.ptr, len);
+		vgpu_seg_put(&d);
+		vgpu_seg_put(&s);
+		return whole ? 0 : vgpu_copy_down(vm, dst, src, len, fault);
+	}
 	while (len) {
 		struct vgpu_seg s, d;
 		u64 n;
@@ -123,10 +193,7 @@ static int vgpu_copy_range(struct vgpu_vm *vm, u64 dst, u64 src, u64 len,
 			*fault = dst;
 			return -EFAULT;
 		}
-		n = min(s.len, d.len);
-		/* An overlapping move goes whole, so it acts as memmove. */
-		if (d.ptr <= s.ptr || d.ptr >= s.ptr + n)
-			n = min_t(u64, n, VGPU_MOVE_SLICE);
+		n = min3(s.len, d.len, (u64)VGPU_MOVE_SLICE);
 		vgpu_move(d.ptr, s.ptr, n);
 		vgpu_seg_put(&d);	/* kmap_local: last mapped, first unmapped */
 		vgpu_seg_put(&s);
@@ -138,15 +205,22 @@ static int vgpu_copy_range(struct vgpu_vm *vm, u64 dst, u64 src, u64 len,
 	return 0;
 }
 
-/* Every row of every slice; the checker ruled out overflow. */
+/*
+ * Every row of every slice; the checker ruled out overflow. Each row is
+ * a memmove; to a higher address the rows go from the last to the first,
+ * so a copy whose two sides have the same layout acts as memmove whole.
+ */
 static int vgpu_copy_3d(struct vgpu_vm *vm, const struct vgpu_cmd_copy *c,
 			u64 *fault)
 {
-	u32 depth = max(c->depth, 1U), z, y;
+	u32 depth = max(c->depth, 1U), i, j;
+	bool down = c->dst > c->src;
 	int ret = 0;
 
-	for (z = 0; z < depth && !ret; z++) {
-		for (y = 0; y < c->height && !ret; y++) {
+	for (i = 0; i < depth && !ret; i++) {
+		for (j = 0; j < c->height && !ret; j++) {
+			u32 z = down ? depth - 1 - i : i;
+			u32 y = down ? c->height - 1 - j : j;
 			u64 src_row = (u64)z * c->src_height + y;
 			u64 dst_row = (u64)z * c->dst_height + y;
 

@@ -330,6 +330,14 @@ struct vgpu_host_alloc {
  * @width bytes from @src to @dst. Rows are @src_pitch and @dst_pitch bytes
  * apart; slices start @src_height and @dst_height rows apart. Each row
  * must lie inside one device allocation or registered host range.
+ *
+ * Source and destination may overlap, in any kind of memory (device,
+ * registered or allocated host memory), with one rule: each row is read
+ * whole before it is written (memmove), and the rows go from the last to
+ * the first when @dst is above @src, from the first otherwise, so a copy
+ * whose two sides have the same pitch and slice height acts as memmove
+ * as a whole. (CUDA leaves overlapping copies undefined; an H100's
+ * results vary with size and offset.)
  * @depth: Slices; 0 counts as 1. With one slice @src_height and
  *	@dst_height must be 0; with more they are at least @height.
  */
