@@ -135,6 +135,13 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
  */
 #define VGPU_IOCTL_MAX_ARG 256
 
+/*
+ * vgpu_ioctl() - the dispatcher.
+ * Return: what the handler returns, or the errors uapi/vgpu.h lists for
+ * every ioctl: -EINVAL (shorter than the first layout), -E2BIG (nonzero
+ * unknown tail), -EFAULT (argument unreadable or unwritable); -ENOTTY
+ * for an unknown number.
+ */
 static long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct vgpu_ctx *ctx = file->private_data;

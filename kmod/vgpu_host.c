@@ -102,7 +102,9 @@ static int vgpu_host_mapped(struct vgpu_host_range *r)
 
 /**
  * vgpu_ioctl_host_register() - VGPU_IOCTL_HOST_REGISTER.
- * Return: 0, -EINVAL, -EFAULT, -EEXIST, -ENOMEM or -EINTR.
+ * Return: 0, -EINVAL, -EFAULT, -EEXIST, -ENOMEM, -EINTR (fatal signal), or
+ * what pin_user_pages_fast() refuses the range with besides: -EOPNOTSUPP
+ * (file system DAX), -EBUSY (device-coherent pages it could not move).
  */
 int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 {

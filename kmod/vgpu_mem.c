@@ -287,8 +287,8 @@ void vgpu_vm_unplace(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
 
 /**
  * vgpu_ioctl_mem_alloc() - VGPU_IOCTL_MEM_ALLOC.
- * Return: 0, -EINVAL (bad arguments, no window), -ENOMEM (no memory),
- * -ENOSPC (no room in the window).
+ * Return: 0, -EINVAL (bad arguments, no window), -ENOMEM (no memory, or
+ * more than the device has), -ENOSPC (no room in the window).
  */
 int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data)
 {
@@ -334,7 +334,8 @@ void vgpu_mem_alloc_undo(struct vgpu_ctx *ctx, const void *data)
 
 /**
  * vgpu_ioctl_mem_free() - VGPU_IOCTL_MEM_FREE.
- * Return: 0, -ENOENT (no allocation there), -EINVAL (not its start).
+ * Return: 0, -ENOENT (no allocation there), -EINVAL (flags, padding, or
+ * not its start).
  */
 int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data)
 {
