@@ -99,16 +99,13 @@ bool vg_host_lookup(uintptr_t p, struct vg_host_info *info)
  * the address of the first of them (*@base); NULL if there is none. With
  * vg_lock held.
  */
-struct vg_mpage *vg_managed_pages(uintptr_t p, size_t len, uintptr_t *base,
-				  struct vg_host_info *info)
+struct vg_mpage *vg_managed_pages(uintptr_t p, size_t len, uintptr_t *base)
 {
 	struct vg_host *h = vg_host_at(p);
 
 	if (!h || !h->managed || len > h->size - (p - h->ptr))
 		return NULL;
 	*base = h->base;
-	if (info)
-		vg_host_lookup(p, info);
 	return h->mpages;
 }
 

@@ -85,14 +85,14 @@ static int vg_numa_current(void)
  * With vg_lock held.
  */
 static struct vg_mpage *vg_mrange(CUdeviceptr p, size_t len, size_t *first,
-				  size_t *last, struct vg_host_info *info)
+				  size_t *last)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), base;
 	struct vg_mpage *pages;
 
 	if (!p || !len)
 		return NULL;
-	pages = vg_managed_pages((uintptr_t)p, len, &base, info);
+	pages = vg_managed_pages((uintptr_t)p, len, &base);
 	if (!pages)
 		return NULL;
 	*first = ((uintptr_t)p - base) / page;
@@ -148,7 +148,7 @@ CUresult cuMemAdvise_v2(CUdeviceptr p, size_t count, CUmem_advise advice,
 		break;
 	}
 	pthread_mutex_lock(&vg_lock);
-	pages = vg_mrange(p, count, &first, &last, NULL);
+	pages = vg_mrange(p, count, &first, &last);
 	for (i = first; pages && i < last; i++) {
 		struct vg_mpage *m = &pages[i];
 
@@ -225,7 +225,7 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t count,
 		break;
 	}
 	pthread_mutex_lock(&vg_lock);
-	pages = vg_mrange(p, count, &first, &last, NULL);
+	pages = vg_mrange(p, count, &first, &last);
 	r = pages ? vg_stream_resolve(hstream, &ctx, &st) :
 		CUDA_ERROR_INVALID_VALUE;
 	for (i = first; r == CUDA_SUCCESS && i < last; i++) {
@@ -341,7 +341,7 @@ CUresult cuMemRangeGetAttributes(void **data, size_t *sizes,
 		    !vg_range_size_ok(attributes[i], sizes[i]))
 			return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	pages = vg_mrange(p, len, &first, &last, NULL);
+	pages = vg_mrange(p, len, &first, &last);
 	for (i = 0; pages && i < count; i++)
 		vg_range_attr(pages, first, last, attributes[i], data[i],
 			      sizes[i]);

@@ -519,8 +519,7 @@ struct vg_mpage {
 };
 #define VG_MPAGE_HOST (1ull << 63)
 void vg_mpages_init(struct vg_mpage *pages, size_t n);
-struct vg_mpage *vg_managed_pages(uintptr_t p, size_t len, uintptr_t *base,
-				  struct vg_host_info *info);
+struct vg_mpage *vg_managed_pages(uintptr_t p, size_t len, uintptr_t *base);
 
 /* host_copy.c: pageable rows to (@put) or from a packed staging buffer */
 bool vg_host_rows(bool put, unsigned char *stage, uintptr_t host,
