@@ -23,13 +23,16 @@
 
 #include "vg.h"
 
-/* Is [va, va + n) inside one allocation of @ctx? */
+/*
+ * Is [va, va + n) inside one allocation of @ctx: device memory, or
+ * managed memory, which its engines reach at the same address?
+ */
 static bool vg_dev_range(struct CUctx_st *ctx, CUdeviceptr va, size_t n)
 {
 	struct vgpu_mem_query q = { .va = va };
 
 	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_QUERY, &q))
-		return false;
+		return vg_managed_in(ctx, va, n);
 	return n <= q.size && va - q.base <= q.size - n;
 }
 
