@@ -839,7 +839,10 @@ static bool vgpu_mem_warp(struct vgpu_block *b, struct vgpu_warp *w,
 	return true;
 }
 
-/* One address for the whole warp (a parameter, a constant): read once. */
+/*
+ * One address for the whole warp (a parameter, a constant): read once.
+ * Not local memory, where one address names each thread's own word.
+ */
 static bool vgpu_load_uniform(struct vgpu_block *b, struct vgpu_warp *w,
 			      const struct vgpu_insn *in, u32 em, u32 len)
 {
@@ -847,7 +850,10 @@ static bool vgpu_load_uniform(struct vgpu_block *b, struct vgpu_warp *w,
 	u64 v;
 	u8 *p;
 
-	if (in->op != VGPU_OP_LD || in->a != VGPU_NO_REG)
+	if (in->op != VGPU_OP_LD || in->a != VGPU_NO_REG ||
+	    in->mod == VGPU_SPACE_LOCAL ||
+	    (in->mod == VGPU_SPACE_GENERIC &&
+	     in->imm - VGPU_LOCAL_WINDOW < VGPU_WINDOW_SIZE))
 		return false;
 	p = vgpu_addr_fast(b, in->mod, in->imm, len, false);
 	if (!p)

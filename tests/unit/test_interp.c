@@ -677,6 +677,39 @@ static void memory_spaces(void)
 	CHECK(bad == 0);
 }
 
+/*
+ * A load of local memory at a constant address (no address register)
+ * reads each thread's own word, through the local space and through the
+ * generic window alike.
+ */
+static void local_loads_at_a_constant_address(void)
+{
+	enum { N = 40 };
+	uint32_t out[2 * N];
+	uint64_t params[1] = { (uintptr_t)out };
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vgpu_insn p[] = {
+		/* 0 */ SREG(0, VGPU_SR_TID_X),
+		/* 1 */ ST(VGPU_SPACE_LOCAL, VGPU_T_U32, VGPU_NO_REG, 4, 0),	/* local[4] = t */
+		/* 2 */ LD(VGPU_SPACE_LOCAL, VGPU_T_U32, 1, VGPU_NO_REG, 4),
+		/* 3 */ LD(VGPU_SPACE_GENERIC, VGPU_T_U32, 2, VGPU_NO_REG, VGPU_LOCAL_WINDOW + 4),
+		/* 4 */ INSN(.op = VGPU_OP_CVT, .type = VGPU_T_U64, .stype = VGPU_T_U32, .dst = 3, .a = 0),
+		/* 5 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 3, 3, 2),
+		/* 6 */ LDP(VGPU_T_U64, 4, 0),
+		/* 7 */ OP3(VGPU_OP_ADD, VGPU_T_U64, 3, 3, 4),
+		/* 8 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 3, 0, 1),
+		/* 9 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 3, 4 * N, 2),
+		/* 10 */ EXIT(),
+	};
+	struct vgpu_func f = { .nregs = 5, .param_bytes = 8, .local_bytes = 8 };
+	int t, bad = 0;
+
+	CHECK(core_run(p, sizeof(p) / sizeof(p[0]), f, 1, N, params, mem, NULL) == VGPU_RUN_DONE);
+	for (t = 0; t < N; t++)
+		bad += out[t] != (uint32_t)t || out[N + t] != (uint32_t)t;
+	CHECK(bad == 0);
+}
+
 static void faults(void)
 {
 	uint32_t buf[4] = { 0 };
@@ -1464,6 +1497,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(spinning_lane_lets_others_progress),
 	TAP_TEST(barrier_orders_shared_memory),
 	TAP_TEST(memory_spaces),
+	TAP_TEST(local_loads_at_a_constant_address),
 	TAP_TEST(faults),
 	TAP_TEST(heap_without_a_heap),
 	TAP_TEST(budget_returns_control),
