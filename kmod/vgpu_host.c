@@ -119,7 +119,9 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 	if (!hr->size || hr->size > VGPU_HOST_REGISTER_MAX ||
 	    !PAGE_ALIGNED(hr->addr) || !PAGE_ALIGNED(hr->size))
 		return -EINVAL;
-	if (!access_ok(u64_to_user_ptr(hr->addr), hr->size))
+	/* No user memory, or none a kernel's generic access could reach. */
+	if (vgpu_va_reserved(hr->addr, hr->size) ||
+	    !access_ok(u64_to_user_ptr(hr->addr), hr->size))
 		return -EFAULT;
 
 	r = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? NULL :

@@ -218,6 +218,8 @@ int vgpu_ioctl_set_va_window(struct vgpu_ctx *ctx, void *data)
 	struct vgpu_vm *vm = &ctx->vm;
 	int ret = 0;
 
+	/* The window ends before the ISA's shared and local windows. */
+	BUILD_BUG_ON(VGPU_VA_LIMIT > VGPU_RESERVED_BASE);
 	if (w->flags || w->pad)
 		return -EINVAL;
 	if (!w->base || !w->size || !IS_ALIGNED(w->base, VGPU_VA_ALIGN) ||

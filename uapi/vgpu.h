@@ -53,9 +53,14 @@
 /*
  * Bumped when an ioctl or a structure changes incompatibly. 2: a launch
  * command carries its grid workspace (VGPU_CMD_LAUNCH.grid_sync), which
- * an older module would ignore; VGPU_IOCTL_HEAP_CREATE is new.
+ * an older module would ignore; VGPU_IOCTL_HEAP_CREATE is new. 3: the
+ * generic-address windows of shared and local memory moved to
+ * VGPU_RESERVED_BASE (uapi/vgpu_isa.h), out of the reach of user
+ * addresses under 5-level paging: programs compiled for the old windows
+ * (their cvta instructions add the window's address) would reach global
+ * memory on a module of the new ones, and the other way round.
  */
-#define VGPU_ABI_VERSION 2
+#define VGPU_ABI_VERSION 3
 
 /* ioctl type byte (unused in Documentation/userspace-api/ioctl). */
 #define VGPU_IOCTL_TYPE 0xB9
@@ -128,7 +133,9 @@ struct vgpu_info {
  * of addresses that user space has reserved in its own address space (an
  * inaccessible mapping), so device pointers never collide with host
  * pointers and dereferencing one on the host faults, as with CUDA's unified
- * addressing. Windows and chunks of device memory are aligned to
+ * addressing. The window ends below VGPU_VA_LIMIT, far below the ISA's
+ * reserved generic addresses (VGPU_RESERVED_BASE in uapi/vgpu_isa.h).
+ * Windows and chunks of device memory are aligned to
  * VGPU_VA_ALIGN; allocations up to VGPU_SUBALLOC_MAX share chunks and are
  * placed on VGPU_SUBALLOC_ALIGN boundaries, larger ones get chunks of their
  * own.
@@ -232,6 +239,8 @@ struct vgpu_mem_query {
  * the same address (zero-copy), for the copy engines and kernels to use.
  * @addr: In. Start, page aligned. Anonymous, shared-memory (memfd, shmem)
  *	and hugetlb memory can be registered; file mappings may be refused.
+ *	The range must end at or below VGPU_RESERVED_BASE (uapi/vgpu_isa.h):
+ *	a kernel's generic address there means shared or local memory.
  * @size: In. Length, a nonzero multiple of the page size, at most
  *	VGPU_HOST_REGISTER_MAX.
  * @flags: In. VGPU_HOST_READ_ONLY: the device only reads the range (which
@@ -242,10 +251,11 @@ struct vgpu_mem_query {
  *
  * Errors:
  *  -EINVAL: alignment, size, flags;
- *  -EFAULT: the range is not in user space, part of it is not mapped or
- *	not writable without VGPU_HOST_READ_ONLY, or it is memory the
- *	kernel does not pin long-term (I/O and PFN mappings, secret memory,
- *	writable file mappings from Linux 6.5 on);
+ *  -EFAULT: the range is not in user space (or reaches
+ *	VGPU_RESERVED_BASE), part of it is not mapped or not writable
+ *	without VGPU_HOST_READ_ONLY, or it is memory the kernel does not
+ *	pin long-term (I/O and PFN mappings, secret memory, writable file
+ *	mappings from Linux 6.5 on);
  *  -EEXIST: it overlaps a registered range;
  *  -ENOMEM: over RLIMIT_MEMLOCK, no memory, or pages that could not be
  *	moved out of movable memory before pinning;
@@ -288,7 +298,9 @@ struct vgpu_host_unregister {
  * device address space at the same address (zero-copy), for as long as it
  * exists. It can be mapped once, is not inherited across fork(), cannot
  * be split or moved, and is freed by munmap() (or by closing the file, if
- * it was never mapped).
+ * it was never mapped). mmap() fails with EINVAL where the mapping would
+ * reach VGPU_RESERVED_BASE (uapi/vgpu_isa.h), which no user address of
+ * x86-64 or arm64 does.
  * @size: In. Bytes, a nonzero multiple of the page size, at most
  *	VGPU_HOST_ALLOC_MAX.
  * @flags: In. Must be 0.
