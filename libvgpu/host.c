@@ -35,6 +35,7 @@ struct vg_host {
 	unsigned int flags;	/* CU_MEMHOSTREGISTER_* or CU_MEMHOSTALLOC_* */
 	bool allocated;		/* by the module: unmapped when freed */
 	bool managed;		/* by cuMemAllocManaged */
+	bool module_var;	/* managed: a module's __managed__ variable */
 	struct vg_mpage *mpages;	/* managed: one a page */
 	struct CUctx_st *ctx;
 };
@@ -90,6 +91,7 @@ bool vg_host_lookup(uintptr_t p, struct vg_host_info *info)
 	info->read_only = !h->allocated &&
 		(h->flags & CU_MEMHOSTREGISTER_READ_ONLY);
 	info->managed = h->managed;
+	info->module_var = h->module_var;
 	info->ctx = h->ctx;
 	return true;
 }
@@ -262,9 +264,13 @@ static CUresult vg_pins_add(struct CUctx_st *ctx, uintptr_t base,
 	CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_IOMEMORY | \
 	CU_MEMHOSTREGISTER_READ_ONLY)
 
-/* Registers [p, p + bytesize) with the current context. */
-static CUresult vg_host_add(void *p, size_t bytesize, unsigned int flags,
-			    bool read_only, bool allocated, bool managed)
+/*
+ * Registers [p, p + bytesize) with @in, or with the current context when
+ * @in is NULL.
+ */
+static CUresult vg_host_add(struct CUctx_st *in, void *p, size_t bytesize,
+			    unsigned int flags, bool read_only, bool allocated,
+			    bool managed, bool module_var)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start, end;
 	struct CUctx_st *ctx;
@@ -288,7 +294,7 @@ static CUresult vg_host_add(void *p, size_t bytesize, unsigned int flags,
 		vg_mpages_init(h->mpages, (end - start) / page);
 	}
 	pthread_mutex_lock(&vg_lock);
-	ctx = vg_ctx_current();
+	ctx = in ? in : vg_ctx_current();
 	if (!ctx) {
 		r = CUDA_ERROR_INVALID_CONTEXT;
 		goto out;
@@ -325,6 +331,7 @@ static CUresult vg_host_add(void *p, size_t bytesize, unsigned int flags,
 	h->flags = flags;
 	h->allocated = allocated;
 	h->managed = managed;
+	h->module_var = module_var;
 	h->ctx = ctx;
 	h->next = vg_hosts;
 	vg_hosts = h;
@@ -346,24 +353,26 @@ CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (flags & CU_MEMHOSTREGISTER_IOMEMORY)
 		return CUDA_ERROR_NOT_SUPPORTED;
-	return vg_host_add(p, bytesize, flags,
-			   flags & CU_MEMHOSTREGISTER_READ_ONLY, false, false);
+	return vg_host_add(NULL, p, bytesize, flags,
+			   flags & CU_MEMHOSTREGISTER_READ_ONLY, false, false,
+			   false);
 }
 
 /*
- * Removes the registration that starts at @p (of the kind @allocated and
- * @managed) and unpins the pages no other registration uses.
+ * Removes the registration that starts at @p (of the kind @allocated,
+ * @managed and @module_var) and unpins the pages no other registration
+ * uses.
  * CUDA_ERROR_INVALID_VALUE for a pointer inside such a registration,
  * @missing for one outside all. With vg_lock held.
  */
 static CUresult vg_host_remove(void *p, bool allocated, bool managed,
-			       size_t *size, CUresult missing)
+			       bool module_var, size_t *size, CUresult missing)
 {
 	struct vg_host **pp, *h;
 
 	for (pp = &vg_hosts; (h = *pp); pp = &h->next)
 		if (h->ptr == (uintptr_t)p && h->allocated == allocated &&
-		    h->managed == managed)
+		    h->managed == managed && h->module_var == module_var)
 			break;
 	if (!h) {
 		h = vg_host_at((uintptr_t)p);
@@ -394,7 +403,7 @@ CUresult cuMemHostUnregister(void *p)
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	r = vg_host_remove(p, false, false, &size,
+	r = vg_host_remove(p, false, false, false, &size,
 			   CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
 	pthread_mutex_unlock(&vg_lock);
 	return r;
@@ -404,12 +413,14 @@ CUresult cuMemHostUnregister(void *p)
 	CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED)
 
 /*
- * Page-locked memory from the driver: kernel pages of the current context,
- * mapped here and into the device at the same address; page-locked host
- * memory, or managed memory when @managed.
+ * Page-locked memory from the driver: kernel pages of @in (the current
+ * context when NULL), mapped here and into the device at the same
+ * address; page-locked host memory, or managed memory when @managed
+ * (storage of a module's __managed__ variable, too, with @module_var).
  */
-CUresult vg_host_alloc(void **pp, size_t bytesize, unsigned int flags,
-		       bool managed)
+static CUresult vg_host_alloc_in(struct CUctx_st *in, void **pp,
+				 size_t bytesize, unsigned int flags,
+				 bool managed, bool module_var)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), len;
 	struct vgpu_host_alloc ha = { 0 };
@@ -421,7 +432,11 @@ CUresult vg_host_alloc(void **pp, size_t bytesize, unsigned int flags,
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	len = (bytesize + page - 1) & ~(page - 1);
 	pthread_mutex_lock(&vg_lock);
-	r = vg_current_open(&ctx);
+	ctx = in;
+	if (!in)
+		r = vg_current_open(&ctx);
+	else
+		r = in->fd < 0 ? CUDA_ERROR_CONTEXT_IS_DESTROYED : CUDA_SUCCESS;
 	if (r == CUDA_SUCCESS) {
 		ha.size = len;
 		if (ioctl(ctx->fd, VGPU_IOCTL_HOST_ALLOC, &ha))
@@ -435,13 +450,46 @@ CUresult vg_host_alloc(void **pp, size_t bytesize, unsigned int flags,
 	pthread_mutex_unlock(&vg_lock);
 	if (r)
 		return r;
-	r = vg_host_add(p, bytesize, flags, false, true, managed);
+	r = vg_host_add(ctx, p, bytesize, flags, false, true, managed,
+			module_var);
 	if (r) {
 		munmap(p, len);
 		return r;
 	}
 	*pp = p;
 	return CUDA_SUCCESS;
+}
+
+CUresult vg_host_alloc(void **pp, size_t bytesize, unsigned int flags,
+		       bool managed)
+{
+	return vg_host_alloc_in(NULL, pp, bytesize, flags, managed, false);
+}
+
+/*
+ * Storage for a __managed__ variable of a module being loaded into @ctx
+ * (entered, so held against its destruction). Called without locks.
+ */
+CUresult vg_managed_var_alloc(struct CUctx_st *ctx, void **pp, size_t size)
+{
+	return vg_host_alloc_in(ctx, pp, size ? size : 1, 0, true, true);
+}
+
+/*
+ * Frees what vg_managed_var_alloc() gave, once the work queued on it is
+ * done. Called without locks, while the context lives.
+ */
+void vg_managed_var_free(void *p)
+{
+	size_t size = 0;
+	CUresult r;
+
+	pthread_mutex_lock(&vg_lock);
+	r = vg_host_remove(p, true, true, true, &size,
+			   CUDA_ERROR_INVALID_VALUE);
+	pthread_mutex_unlock(&vg_lock);
+	if (r == CUDA_SUCCESS)
+		munmap(p, size);
 }
 
 CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
@@ -470,7 +518,8 @@ CUresult cuMemFreeHost(void *p)
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	r = vg_host_remove(p, true, false, &size, CUDA_ERROR_INVALID_VALUE);
+	r = vg_host_remove(p, true, false, false, &size,
+			   CUDA_ERROR_INVALID_VALUE);
 	pthread_mutex_unlock(&vg_lock);
 	if (r)
 		return r;
@@ -489,7 +538,8 @@ CUresult vg_managed_free(void *p)
 	CUresult r;
 
 	pthread_mutex_lock(&vg_lock);
-	r = vg_host_remove(p, true, true, &size, CUDA_ERROR_INVALID_VALUE);
+	r = vg_host_remove(p, true, true, false, &size,
+			   CUDA_ERROR_INVALID_VALUE);
 	pthread_mutex_unlock(&vg_lock);
 	if (r == CUDA_SUCCESS)
 		munmap(p, size);

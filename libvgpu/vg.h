@@ -198,6 +198,8 @@ struct CUmod_st {
 	struct CUlib_st *lib;	/* the library it loads into @ctx, or NULL */
 	uint32_t handle;	/* MODULE_LOAD's */
 	CUdeviceptr globals;	/* __device__ and __constant__ data, or 0 */
+	CUdeviceptr *managed;	/* each __managed__ variable's storage */
+	uint32_t nmanaged;
 	struct vg_jit_image *img;
 	struct CUfunc_st *funcs;
 	struct CUmod_st *next;	/* in ctx->modules */
@@ -498,12 +500,15 @@ struct vg_host_info {
 	size_t map_size;
 	bool read_only;
 	bool managed;		/* by cuMemAllocManaged */
+	bool module_var;	/* managed: a module's __managed__ variable */
 	struct CUctx_st *ctx;
 };
 bool vg_host_lookup(uintptr_t p, struct vg_host_info *info);
 CUresult vg_host_alloc(void **pp, size_t bytesize, unsigned int flags,
 		       bool managed);
 CUresult vg_managed_free(void *p);
+CUresult vg_managed_var_alloc(struct CUctx_st *ctx, void **pp, size_t size);
+void vg_managed_var_free(void *p);
 bool vg_managed_in(struct CUctx_st *ctx, uintptr_t p, size_t len);
 
 /*

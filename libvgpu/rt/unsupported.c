@@ -25,7 +25,6 @@ int rt_not_supported(void);
 
 RT_UNSUPPORTED(__cudaGetProcAddress)
 RT_UNSUPPORTED(__cudaRegisterHostVar)
-RT_UNSUPPORTED(__cudaRegisterManagedVar)
 RT_UNSUPPORTED(__cudaRegisterUnifiedTable)
 RT_UNSUPPORTED(cudaArrayGetInfo)
 RT_UNSUPPORTED(cudaArrayGetMemoryRequirements)

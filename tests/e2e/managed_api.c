@@ -6,8 +6,12 @@
  * cuMemPrefetchAsync, cuMemRangeGetAttribute(s) and cuStreamAttachMemAsync,
  * each call and each query held to what NVIDIA's driver answered on an
  * H100 for the same sequence (tests/e2e/ref/h100_managed.log, from
- * ref/h100_managed.c there, whose calls the tests below repeat in order).
+ * ref/h100_managed.c there, whose calls the tests below repeat in order),
+ * and __managed__ variables: a module's own managed storage, reached by
+ * the host through cuModuleGetGlobal's address and by its kernels.
  */
+#include <errno.h>
+#include <sys/mman.h>
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -44,6 +48,79 @@ static const char inc_ptx[] =
 	"	add.s32 %r6, %r6, 1;\n"
 	"	st.global.u32 [%d3], %r6;\n"
 	"done:\n"
+	"	ret;\n"
+	"}\n";
+
+/*
+ * What nvcc 13 emits for ref/h100_managed_k.cu (nvcc -ptx
+ * -arch=compute_75): two __managed__ variables, one __device__ one, and
+ * a kernel that updates all three.
+ */
+static const char managed_k_ptx[] =
+	".version 9.0\n"
+	".target sm_75\n"
+	".address_size 64\n"
+	"\n"
+	"	// .globl	bump\n"
+	".global .attribute(.managed) .align 4 .u32 counter = 3;\n"
+	".global .attribute(.managed) .align 4 .b8 arr[64] = {0, 0, 128, 63, 0, 0, 0, 64, 0, 0, 64, 64};\n"
+	".global .align 4 .u32 plain = 11;\n"
+	"\n"
+	".visible .entry bump(\n"
+	"	.param .u32 bump_param_0\n"
+	")\n"
+	"{\n"
+	"	.reg .f32 	%f<3>;\n"
+	"	.reg .b32 	%r<7>;\n"
+	"	.reg .b64 	%rd<5>;\n"
+	"\n"
+	"	ld.param.u32 	%r1, [bump_param_0];\n"
+	"	mov.u64 	%rd1, counter;\n"
+	"	atom.global.add.u32 	%r2, [%rd1], %r1;\n"
+	"	mov.u32 	%r3, %tid.x;\n"
+	"	mul.wide.u32 	%rd2, %r3, 4;\n"
+	"	mov.u64 	%rd3, arr;\n"
+	"	add.s64 	%rd4, %rd3, %rd2;\n"
+	"	ld.global.f32 	%f1, [%rd4];\n"
+	"	add.f32 	%f2, %f1, %f1;\n"
+	"	st.global.f32 	[%rd4], %f2;\n"
+	"	ld.global.u32 	%r4, [counter];\n"
+	"	ld.global.u32 	%r5, [plain];\n"
+	"	add.s32 	%r6, %r5, %r4;\n"
+	"	st.global.u32 	[plain], %r6;\n"
+	"	ret;\n"
+	"\n"
+	"}\n";
+
+/*
+ * Addresses of managed variables in initializers, both ways: a __device__
+ * pointer to a managed variable, a managed pointer to a __device__ one,
+ * and a managed variable named past its end (arr + 8, its last element
+ * at -4). via() adds *pb to *pa, and 1 to the last element of arr.
+ */
+static const char managed_refs_ptx[] =
+	".version 7.0\n"
+	".target sm_75\n"
+	".address_size 64\n"
+	".global .align 4 .u32 b = 9;\n"
+	".global .attribute(.managed) .align 4 .u32 a = 7;\n"
+	".global .attribute(.managed) .align 4 .u32 arr[2] = {20, 30};\n"
+	".global .align 8 .u64 pa = generic(a);\n"
+	".global .attribute(.managed) .align 8 .u64 pb = generic(b);\n"
+	".visible .entry via()\n"
+	"{\n"
+	"	.reg .b32 %r<4>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	ld.global.u64 %rd1, [pa];\n"
+	"	ld.global.u64 %rd2, [pb];\n"
+	"	ld.u32 %r1, [%rd1];\n"
+	"	ld.u32 %r2, [%rd2];\n"
+	"	add.s32 %r1, %r1, %r2;\n"
+	"	st.u32 [%rd1], %r1;\n"
+	"	mov.u64 %rd3, arr+8;\n"
+	"	ld.global.u32 %r3, [%rd3+-4];\n"
+	"	add.s32 %r3, %r3, 1;\n"
+	"	st.global.u32 [arr+4], %r3;\n"
 	"	ret;\n"
 	"}\n";
 
@@ -537,6 +614,167 @@ static void freed_with_context(void)
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFree(p));
 }
 
+/* The H100 probe's __managed__ section, in its order. */
+static void managed_variables(void)
+{
+	CUdeviceptr g, c, lg;
+	CUfunction fn;
+	CUcontext ctx = (CUcontext)1;
+	CUmodule mod;
+	CUlibrary lib;
+	size_t sz = 0;
+	int n = 5, v = 0;
+	unsigned int mg = 9;
+	void *args[] = { &n };
+	float *arr;
+
+	setup();
+	AS_H100("module load", cuModuleLoadData(&mod, managed_k_ptx));
+	AS_H100("getglobal counter", cuModuleGetGlobal(&c, &sz, mod, "counter"));
+	CHECK(sz == (size_t)h100_value("counter size", ""));
+	ptrattrs("counter", c, c);
+	/* An H100 names no context for it (its log's "value null"). */
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&ctx, CU_POINTER_ATTRIBUTE_CONTEXT, c));
+	CHECK(ctx == NULL);
+	CHECK(*(int *)c == h100_value("counter host read", ""));
+	AS_H100("getglobal arr", cuModuleGetGlobal(&g, &sz, mod, "arr"));
+	arr = (float *)g;
+	/* Its line: "arr size 64, arr[1] host read = 2". */
+	CHECK(sz == 64);
+	CHECK(arr[1] == h100_value("arr size 64, arr[1] host read", ""));
+	AS_H100("getfunction", cuModuleGetFunction(&fn, mod, "bump"));
+	AS_H100("launch", cuLaunchKernel(fn, 1, 1, 1, 16, 1, 1, 0, 0, args, NULL));
+	AS_H100("sync", cuCtxSynchronize());
+	CHECK(*(int *)c == h100_value("counter after", ""));
+	/* "arr after = 2 4 0": arr[0], arr[1], arr[3]. */
+	CHECK(arr[0] == h100_value("arr after", "") && arr[1] == 4.f &&
+	      arr[3] == 0.f);
+	ranges("counter", c & ~0xfffull, 4096);
+
+	/* The host writes, the kernel reads and adds, the host reads. */
+	*(int *)c = 1000;
+	arr[2] = 1.5f;
+	n = 2;
+	CHECK_RES(CUDA_SUCCESS, cuLaunchKernel(fn, 1, 1, 1, 16, 1, 1, 0, 0, args, NULL));
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	CHECK(*(int *)c == 1032);
+	CHECK(arr[2] == 3.f && arr[1] == 8.f);
+	/* The copy engines reach it as device memory. */
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&v, c, 4));
+	CHECK(v == 1032);
+	v = 7;
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyHtoD(c, &v, 4));
+	CHECK(*(int *)c == 7);
+	/* It is the module's: cuMemFree does not take it. */
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFree(c));
+
+	AS_H100("library load", cuLibraryLoadData(&lib, managed_k_ptx, NULL, NULL, 0, NULL, NULL, 0));
+	AS_H100("library getmanaged counter", cuLibraryGetManaged(&lg, &sz, lib, "counter"));
+	/*
+	 * The library's own ("lib counter size 4 value 3" in the log): its
+	 * initial value, not the module's.
+	 */
+	CHECK(sz == 4 && *(int *)lg == 3 && lg != c);
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&mg, CU_POINTER_ATTRIBUTE_IS_MANAGED, lg));
+	CHECK(mg == 1);
+	AS_H100("library getmanaged none", cuLibraryGetManaged(&g, &sz, lib, "nothere"));
+	AS_H100("library getglobal counter", cuLibraryGetGlobal(&g, &sz, lib, "counter"));
+	CHECK(g == lg);
+	AS_H100("library getmanaged dev", cuLibraryGetManaged(&g, &sz, lib, "plain"));
+	AS_H100("library getglobal plain", cuLibraryGetGlobal(&g, &sz, lib, "plain"));
+	AS_H100("module getglobal plain", cuModuleGetGlobal(&g, &sz, mod, "plain"));
+	mg = 9;
+	CHECK_RES(CUDA_SUCCESS, cuPointerGetAttribute(&mg, CU_POINTER_ATTRIBUTE_IS_MANAGED, g));
+	CHECK(mg == h100_value("plain ptr 8", "value"));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuLibraryGetManaged(NULL, &sz, lib, "counter"));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuLibraryGetManaged(&g, &sz, lib, NULL));
+	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuLibraryGetManaged(&g, &sz, NULL, "counter"));
+	CHECK_RES(CUDA_SUCCESS, cuLibraryUnload(lib));
+	CHECK_RES(CUDA_SUCCESS, cuModuleUnload(mod));
+}
+
+/* Initializers that hold managed variables' addresses, and the reverse. */
+static void managed_addresses(void)
+{
+	CUdeviceptr a, b, pa, pb, arr, got = 0;
+	CUfunction fn;
+	CUmodule mod;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&mod, managed_refs_ptx));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetGlobal(&a, NULL, mod, "a"));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetGlobal(&b, NULL, mod, "b"));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetGlobal(&pa, NULL, mod, "pa"));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetGlobal(&pb, NULL, mod, "pb"));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetGlobal(&arr, NULL, mod, "arr"));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&got, pa, 8));
+	CHECK(got == a);
+	CHECK(*(CUdeviceptr *)pb == b);
+	CHECK(*(int *)a == 7 && ((int *)arr)[1] == 30);
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&fn, mod, "via"));
+	CHECK_RES(CUDA_SUCCESS, cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, NULL, NULL));
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	CHECK(*(int *)a == 16);
+	CHECK(((int *)arr)[1] == 31 && ((int *)arr)[0] == 20);
+	CHECK_RES(CUDA_SUCCESS, cuModuleUnload(mod));
+}
+
+/* Only module-scope .global variables can be managed. */
+static void managed_refused(void)
+{
+	static const char shared_ptx[] =
+		".version 7.0\n.target sm_75\n.address_size 64\n"
+		".shared .attribute(.managed) .align 4 .u32 s;\n"
+		".visible .entry k()\n{\n\tret;\n}\n";
+	static const char unified_ptx[] =
+		".version 7.0\n.target sm_75\n.address_size 64\n"
+		".global .attribute(.unified(1, 2)) .align 4 .u32 u;\n"
+		".visible .entry k()\n{\n\tret;\n}\n";
+	CUmodule mod;
+
+	setup();
+	CHECK_RES(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&mod, shared_ptx));
+	CHECK_RES(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&mod, unified_ptx));
+}
+
+/*
+ * Unloading a module frees its managed storage: the range is no longer
+ * known, its pages are unmapped, and the context's memory is back where
+ * it was; a library's go with cuLibraryUnload. Loads repeat, so a leak
+ * would show.
+ */
+static void managed_unload(void)
+{
+	size_t free0, total, free1;
+	CUdeviceptr c = 0, lc = 0;
+	unsigned int mg;
+	CUmodule mod;
+	CUlibrary lib;
+	long page = sysconf(_SC_PAGESIZE);
+	int i;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuMemGetInfo(&free0, &total));
+	for (i = 0; i < 50; i++) {
+		REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&mod, managed_k_ptx));
+		REQUIRE_RES(CUDA_SUCCESS, cuModuleGetGlobal(&c, NULL, mod, "counter"));
+		CHECK(*(int *)c == 3);
+		REQUIRE_RES(CUDA_SUCCESS, cuModuleUnload(mod));
+		REQUIRE_RES(CUDA_SUCCESS, cuLibraryLoadData(&lib, managed_k_ptx, NULL, NULL, 0, NULL, NULL, 0));
+		REQUIRE_RES(CUDA_SUCCESS, cuLibraryGetManaged(&lc, NULL, lib, "counter"));
+		REQUIRE_RES(CUDA_SUCCESS, cuLibraryUnload(lib));
+	}
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttribute(&mg, CU_POINTER_ATTRIBUTE_IS_MANAGED, c));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttribute(&mg, CU_POINTER_ATTRIBUTE_IS_MANAGED, lc));
+	/* msync fails with ENOMEM on pages nothing maps. */
+	CHECK(msync((void *)(uintptr_t)(c & ~(CUdeviceptr)(page - 1)), (size_t)page, MS_ASYNC) == -1 &&
+	      errno == ENOMEM);
+	CHECK(msync((void *)(uintptr_t)(lc & ~(CUdeviceptr)(page - 1)), (size_t)page, MS_ASYNC) == -1 &&
+	      errno == ENOMEM);
+	REQUIRE_RES(CUDA_SUCCESS, cuMemGetInfo(&free1, &total));
+	CHECK(free1 == free0);
+}
+
 int main(void)
 {
 	static const struct tap_test tests[] = {
@@ -549,6 +787,10 @@ int main(void)
 		TAP_TEST(first_abi),
 		TAP_TEST(attach_and_free),
 		TAP_TEST(freed_with_context),
+		TAP_TEST(managed_variables),
+		TAP_TEST(managed_addresses),
+		TAP_TEST(managed_refused),
+		TAP_TEST(managed_unload),
 	};
 
 	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
