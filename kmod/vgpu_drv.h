@@ -161,7 +161,8 @@ struct vgpu_host_range {
 	struct page **pages;
 	unsigned long npages;
 	bool writable;
-	struct mm_struct *mm;	/* registered: charged; held with mmgrab() */
+	struct mm_struct *mm;	/* registered: in its pinned_vm; mmgrab()'d */
+	struct user_struct *user; /* registered: charged, or NULL; held */
 	refcount_t maps;	/* allocated: the mappings of it */
 	bool allocated;
 };

@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host memory registered with a context: ranges of the caller's memory
- * pinned long-term (FOLL_LONGTERM, charged to RLIMIT_MEMLOCK unless the
- * caller has CAP_IPC_LOCK) and mapped into the context's device address
- * space at their own address, so the engines reach them without copies
- * through user space.
+ * pinned long-term (FOLL_LONGTERM, charged to the caller's user against
+ * RLIMIT_MEMLOCK unless the caller has CAP_IPC_LOCK) and mapped into the
+ * context's device address space at their own address, so the engines
+ * reach them without copies through user space.
  *
  * Locking: the context's vgpu_vm.lock protects the tree of host ranges.
- * Charging and pinning take mmap_lock, so they run outside vgpu_vm.lock:
- * mmap() and munmap() of host allocations take vgpu_vm.lock inside
- * mmap_lock (vgpu_host_alloc.c), and the other order could deadlock
- * against them.
+ * Pinning and the mapping check take mmap_lock, so they run outside
+ * vgpu_vm.lock: mmap() and munmap() of host allocations take vgpu_vm.lock
+ * inside mmap_lock (vgpu_host_alloc.c), and the other order could
+ * deadlock against them. Charging takes no lock: the user's count is
+ * updated with cmpxchg.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/user.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -22,6 +27,49 @@
 
 /* pin_user_pages_fast() takes an int count: pin in batches. */
 #define VGPU_PIN_BATCH 512
+
+/*
+ * Charges @r's pages before they are pinned. A context outlives the
+ * process that registered (fork() shares it; the children may exit), and
+ * its pins stay until unregister or close: a charge to the process's mm
+ * would bound nothing once that mm is gone. So, as io_uring and iommufd
+ * do, the pages are charged to the caller's user, which @r holds until it
+ * uncharges, against the caller's RLIMIT_MEMLOCK; CAP_IPC_LOCK pins
+ * uncharged. The mm's pinned_vm (VmPin) shows them too, for the process
+ * that registered.
+ */
+static int vgpu_host_charge(struct vgpu_host_range *r)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	struct user_struct *user = current_user();
+	long cur;
+
+	if (!capable(CAP_IPC_LOCK)) {
+		cur = atomic_long_read(&user->locked_vm);
+		do {
+			if (r->npages > limit ||
+			    (unsigned long)cur > limit - r->npages)
+				return -ENOMEM;
+		} while (!atomic_long_try_cmpxchg(&user->locked_vm, &cur,
+						  cur + r->npages));
+		r->user = get_uid(user);
+	}
+	r->mm = current->mm;
+	mmgrab(r->mm);
+	atomic64_add(r->npages, &r->mm->pinned_vm);
+	return 0;
+}
+
+/* Gives back exactly what vgpu_host_charge() took. */
+static void vgpu_host_uncharge(struct vgpu_host_range *r)
+{
+	atomic64_sub(r->npages, &r->mm->pinned_vm);
+	mmdrop(r->mm);
+	if (r->user) {
+		atomic_long_sub(r->npages, &r->user->locked_vm);
+		free_uid(r->user);
+	}
+}
 
 /* Frees a range no engine can reach any more (out of the tree). */
 void vgpu_host_range_free(struct vgpu_host_range *r)
@@ -33,8 +81,7 @@ void vgpu_host_range_free(struct vgpu_host_range *r)
 			__free_page(r->pages[i]);
 	} else {
 		unpin_user_pages_dirty_lock(r->pages, r->npages, r->writable);
-		account_locked_vm(r->mm, r->npages, false);
-		mmdrop(r->mm);
+		vgpu_host_uncharge(r);
 	}
 	kvfree(r->pages);
 	kfree(r);
@@ -141,13 +188,11 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 	 * The page array costs 8 bytes a page, 2 GiB for the largest range:
 	 * charge RLIMIT_MEMLOCK and look at the mappings first, so that only
 	 * what the caller may pin, and has mapped, makes the kernel allocate.
-	 * Charging and pinning take mmap_lock: never under vm->lock.
+	 * The mapping check and pinning take mmap_lock: never under vm->lock.
 	 */
-	r->mm = current->mm;
-	mmgrab(r->mm);
-	ret = account_locked_vm(r->mm, r->npages, true);
+	ret = vgpu_host_charge(r);
 	if (ret)
-		goto err_mmdrop;
+		goto err_free;
 	ret = vgpu_host_mapped(r);
 	if (ret)
 		goto err_uncharge;
@@ -178,9 +223,7 @@ err_unpin:
 err_pages:
 	kvfree(r->pages);
 err_uncharge:
-	account_locked_vm(r->mm, r->npages, false);
-err_mmdrop:
-	mmdrop(r->mm);
+	vgpu_host_uncharge(r);
 err_free:
 	kfree(r);
 	return ret;

@@ -23,14 +23,15 @@
 
 #define DEV "/dev/vgpu0"
 
-static long vm_locked_kb(void)
+/* This process's pinned memory (VmPin) in kB, where registrations show. */
+static long vm_pinned_kb(void)
 {
 	char line[256];
 	long kb = -1;
 	FILE *f = fopen("/proc/self/status", "r");
 
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
+		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
 			break;
 	if (f)
 		fclose(f);
@@ -104,7 +105,7 @@ FIXTURE_TEARDOWN(halloc)
 /* Zeroed, and the engines read and write it at its own address. */
 TEST_F(halloc, map_and_copy)
 {
-	long before = vm_locked_kb();
+	long before = vm_pinned_kb();
 	unsigned char *p;
 	__u64 off;
 	int i, bad = 0;
@@ -115,7 +116,7 @@ TEST_F(halloc, map_and_copy)
 	for (i = 0; i < 4 * self->page; i++)
 		bad += p[i] != 0;
 	EXPECT_EQ(0, bad);
-	EXPECT_EQ(before, vm_locked_kb());
+	EXPECT_EQ(before, vm_pinned_kb());
 
 	memset(p, 0x5a, self->page);
 	cmd_copy(&self->c, self->dev, (uintptr_t)p, self->page, 1, 0, 0);
