@@ -161,8 +161,7 @@ struct vgpu_host_range {
 	struct page **pages;
 	unsigned long npages;
 	bool writable;
-	struct mm_struct *mm;	/* registered: in its pinned_vm; mmgrab()'d */
-	struct user_struct *user; /* registered: charged, or NULL; held */
+	struct mm_struct *mm;	/* registered: charged there; mmgrab()'d */
 	refcount_t maps;	/* allocated: the mappings of it */
 	bool allocated;
 };
@@ -242,6 +241,7 @@ struct vgpu_ctx {
 	atomic_t blocked;
 	bool failed;
 	struct mem_cgroup *memcg;
+	struct mm_struct *mm;	/* the opener's (mmgrab()): pins charged there */
 	struct delayed_work sem_work;
 	wait_queue_head_t poll_wq;
 	struct xarray modules;	/* loaded modules by handle (vgpu_module.c) */

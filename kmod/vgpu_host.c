@@ -1,25 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host memory registered with a context: ranges of the caller's memory
- * pinned long-term (FOLL_LONGTERM, charged to the caller's user against
- * RLIMIT_MEMLOCK unless the caller has CAP_IPC_LOCK) and mapped into the
- * context's device address space at their own address, so the engines
- * reach them without copies through user space.
+ * pinned long-term (FOLL_LONGTERM, charged against RLIMIT_MEMLOCK to the
+ * process that opened the context, unless the caller has CAP_IPC_LOCK)
+ * and mapped into the context's device address space at their own
+ * address, so the engines reach them without copies through user space.
  *
  * Locking: the context's vgpu_vm.lock protects the tree of host ranges.
  * Pinning and the mapping check take mmap_lock, so they run outside
  * vgpu_vm.lock: mmap() and munmap() of host allocations take vgpu_vm.lock
  * inside mmap_lock (vgpu_host_alloc.c), and the other order could
- * deadlock against them. Charging takes no lock: the user's count is
- * updated with cmpxchg.
+ * deadlock against them. Charging takes the opener's mmap_lock, also
+ * outside vgpu_vm.lock.
  */
-#include <linux/capability.h>
-#include <linux/cred.h>
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
-#include <linux/sched/user.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -29,46 +26,36 @@
 #define VGPU_PIN_BATCH 512
 
 /*
- * Charges @r's pages before they are pinned. A context outlives the
- * process that registered (fork() shares it; the children may exit), and
- * its pins stay until unregister or close: a charge to the process's mm
- * would bound nothing once that mm is gone. So, as io_uring and iommufd
- * do, the pages are charged to the caller's user, which @r holds until it
- * uncharges, against the caller's RLIMIT_MEMLOCK; CAP_IPC_LOCK pins
- * uncharged. The mm's pinned_vm (VmPin) shows them too, for the process
- * that registered.
+ * Charges @r's pages to RLIMIT_MEMLOCK before they are pinned. A context
+ * is shared through fork() and outlives the children that register into
+ * it, and its pins stay until unregister or close: charged to the mm of
+ * the process that registered, they would be charged to nothing once that
+ * process is gone. So they are charged to the locked_vm of the mm that
+ * opened the context (vgpu_ctx.mm, held while the context lives), checked
+ * against the caller's limit: everything a context and the processes
+ * sharing it pin counts, for as long as it is pinned, as an mlock() of
+ * the opener would (VmLck), and unrelated processes each keep their own
+ * limit. CAP_IPC_LOCK pins without limit (account_locked_vm()).
  */
-static int vgpu_host_charge(struct vgpu_host_range *r)
+static int vgpu_host_charge(struct vgpu_ctx *ctx, struct vgpu_host_range *r)
 {
-	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
-	struct user_struct *user = current_user();
-	long cur;
+	int ret;
 
-	if (!capable(CAP_IPC_LOCK)) {
-		cur = atomic_long_read(&user->locked_vm);
-		do {
-			if (r->npages > limit ||
-			    (unsigned long)cur > limit - r->npages)
-				return -ENOMEM;
-		} while (!atomic_long_try_cmpxchg(&user->locked_vm, &cur,
-						  cur + r->npages));
-		r->user = get_uid(user);
-	}
-	r->mm = current->mm;
+	if (!ctx->mm)		/* opened by a kernel thread: no user memory */
+		return -EFAULT;
+	ret = account_locked_vm(ctx->mm, r->npages, true);
+	if (ret)
+		return ret;
+	r->mm = ctx->mm;
 	mmgrab(r->mm);
-	atomic64_add(r->npages, &r->mm->pinned_vm);
 	return 0;
 }
 
 /* Gives back exactly what vgpu_host_charge() took. */
 static void vgpu_host_uncharge(struct vgpu_host_range *r)
 {
-	atomic64_sub(r->npages, &r->mm->pinned_vm);
+	account_locked_vm(r->mm, r->npages, false);
 	mmdrop(r->mm);
-	if (r->user) {
-		atomic_long_sub(r->npages, &r->user->locked_vm);
-		free_uid(r->user);
-	}
 }
 
 /* Frees a range no engine can reach any more (out of the tree). */
@@ -190,7 +177,7 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 	 * what the caller may pin, and has mapped, makes the kernel allocate.
 	 * The mapping check and pinning take mmap_lock: never under vm->lock.
 	 */
-	ret = vgpu_host_charge(r);
+	ret = vgpu_host_charge(ctx, r);
 	if (ret)
 		goto err_free;
 	ret = vgpu_host_mapped(r);

@@ -189,7 +189,7 @@ struct vgpu_mem_query {
 
 /*
  * Largest host range one call registers; the caller's RLIMIT_MEMLOCK (unless
- * it has CAP_IPC_LOCK) bounds the total its user keeps registered.
+ * it has CAP_IPC_LOCK) bounds what the context's opener has charged.
  */
 #define VGPU_HOST_REGISTER_MAX _BITULL(40)
 
@@ -205,11 +205,11 @@ struct vgpu_mem_query {
  *	may then be mapped read-only). Other bits must be 0.
  * @pad: Structure padding. Must be 0.
  *
- * The pinned pages are charged to the caller's user (its real uid) until
- * they are unregistered or the context is closed, even after the caller
- * exits: what all of the user's processes keep registered, in every
- * context, must fit in the caller's RLIMIT_MEMLOCK, unless the caller has
- * CAP_IPC_LOCK. They show in the caller's VmPin (/proc/PID/status).
+ * The pinned pages are charged, against the caller's RLIMIT_MEMLOCK
+ * (unless it has CAP_IPC_LOCK), to the locked memory of the process that
+ * opened the context (its VmLck), until they are unregistered or the
+ * context is closed: what forked children sharing the context register
+ * stays charged there after they exit.
  * Errors: -EINVAL (alignment, size, flags), -EFAULT (part of the range is
  * not mapped, or not writable without VGPU_HOST_READ_ONLY), -EEXIST (it
  * overlaps a registered range), -ENOMEM (over RLIMIT_MEMLOCK, or no memory).

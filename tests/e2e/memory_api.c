@@ -279,15 +279,15 @@ static void threads_allocate_concurrently(void)
 	CHECK(after == before);
 }
 
-/* This process's pinned memory (VmPin) in kB, as the kernel counts it. */
-static long vm_pinned_kb(void)
+/* This process's locked memory in kB, as the kernel counts it. */
+static long vm_locked_kb(void)
 {
 	char line[256];
 	long kb = -1;
 	FILE *f = fopen("/proc/self/status", "r");
 
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
+		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
 			break;
 	if (f)
 		fclose(f);
@@ -304,13 +304,13 @@ static void host_register_rules(void)
 	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
 	CHECK_RES(CUDA_ERROR_INVALID_CONTEXT, cuMemHostRegister(buf, 4096, 0));
 	setup();
-	before = vm_pinned_kb();
+	before = vm_locked_kb();
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostRegister(NULL, 4096, 0));
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostRegister(buf, 0, 0));
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostRegister(buf, 4096, 0x100));
 	CHECK_RES(CUDA_ERROR_NOT_SUPPORTED, cuMemHostRegister(buf, 4096, CU_MEMHOSTREGISTER_IOMEMORY));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemHostRegister(buf + 1, 3 * 4096, CU_MEMHOSTREGISTER_DEVICEMAP));
-	CHECK(vm_pinned_kb() >= before + 12);
+	CHECK(vm_locked_kb() >= before + 12);
 	CHECK_RES(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, cuMemHostRegister(buf + 1, 3 * 4096, 0));
 	CHECK_RES(CUDA_SUCCESS, cuMemHostGetDevicePointer(&d, buf + 1, 0));
 	CHECK(d == (CUdeviceptr)(uintptr_t)(buf + 1));
@@ -320,7 +320,7 @@ static void host_register_rules(void)
 	CHECK_RES(CUDA_SUCCESS, cuMemHostGetFlags(&flags, buf + 1));
 	CHECK(flags == CU_MEMHOSTREGISTER_DEVICEMAP);
 	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(buf + 1));
-	CHECK(vm_pinned_kb() == before);
+	CHECK(vm_locked_kb() == before);
 	CHECK_RES(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, cuMemHostUnregister(buf + 1));
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostGetDevicePointer(&d, buf + 1, 0));
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostGetFlags(&flags, buf + 1));
@@ -345,13 +345,13 @@ static void host_registrations_end_with_context(void)
 	void *hp = NULL;
 	CUcontext c;
 	CUdeviceptr d;
-	long before = vm_pinned_kb();
+	long before = vm_locked_kb();
 
 	c = setup();
 	REQUIRE_RES(CUDA_SUCCESS, cuMemHostRegister(buf, 8192, 0));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemHostAlloc(&hp, 4096, 0));
 	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(c));
-	CHECK(vm_pinned_kb() == before);
+	CHECK(vm_locked_kb() == before);
 	/* The context's page-locked allocations went with it. */
 	CHECK(msync(hp, 4096, MS_ASYNC) == -1 && errno == ENOMEM);
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostGetDevicePointer(&d, buf, 0));
@@ -367,14 +367,14 @@ static void host_alloc(void)
 	long before;
 
 	setup();
-	before = vm_pinned_kb();
+	before = vm_locked_kb();
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostAlloc((void **)&p, 0, 0));
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostAlloc((void **)&p, 4096, 0x80));
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostAlloc(NULL, 4096, 0));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemHostAlloc((void **)&p, 10000, CU_MEMHOSTALLOC_DEVICEMAP));
 	CHECK((uintptr_t)p % 4096 == 0);
 	/* The driver's own pages: not charged to RLIMIT_MEMLOCK, zeroed. */
-	CHECK(vm_pinned_kb() == before);
+	CHECK(vm_locked_kb() == before);
 	CHECK(p[0] == 0 && p[9999] == 0);
 	CHECK_RES(CUDA_SUCCESS, cuMemHostGetDevicePointer(&dp, p, 0));
 	CHECK(dp == (CUdeviceptr)(uintptr_t)p);
@@ -460,7 +460,7 @@ static void host_register_shared_pages(void)
 	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d, 4096));
 	/* (A pageable copy pins the staging buffer: do it before counting.) */
 	CHECK_RES(CUDA_SUCCESS, cuMemcpyHtoD(d + 1024, back, sizeof(back)));
-	before = vm_pinned_kb();
+	before = vm_locked_kb();
 	CHECK_RES(CUDA_SUCCESS, cuMemHostRegister(pg, 100, 0));
 	CHECK_RES(CUDA_SUCCESS, cuMemHostRegister(pg + 200, 100, 0));
 	CHECK_RES(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, cuMemHostRegister(pg + 50, 100, 0));
@@ -468,7 +468,7 @@ static void host_register_shared_pages(void)
 	CHECK_RES(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, cuMemHostRegister(pg + 100, 4100, 0));
 	/* A registration over pinned pages and new ones pins only the new. */
 	CHECK_RES(CUDA_SUCCESS, cuMemHostRegister(pg + 4206, 2 * 4096 - 200, 0));
-	CHECK(vm_pinned_kb() == before + 12);
+	CHECK(vm_locked_kb() == before + 12);
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemHostGetDevicePointer(&dp, pg + 150, 0));
 	CHECK_RES(CUDA_SUCCESS, cuMemHostGetDevicePointer(&dp, pg + 210, 0));
 	CHECK(dp == (CUdeviceptr)(uintptr_t)(pg + 210));
@@ -491,15 +491,15 @@ static void host_register_shared_pages(void)
 	CHECK_RES(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, cuMemHostUnregister(pg + 150));
 	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(pg + 200));
 	/* The page stays pinned for the buffer still registered there. */
-	CHECK(vm_pinned_kb() == before + 12);
+	CHECK(vm_locked_kb() == before + 12);
 	memset(pg, 0, 100);
 	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(pg, d, 100));
 	CHECK(pg[0] == 0x22 && pg[99] == 0x22);
 	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(pg + 4106));
-	CHECK(vm_pinned_kb() == before + 12);
+	CHECK(vm_locked_kb() == before + 12);
 	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(pg));
 	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(pg + 4206));
-	CHECK(vm_pinned_kb() == before);
+	CHECK(vm_locked_kb() == before);
 	CHECK_RES(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, cuMemHostUnregister(pg));
 	munmap(pg, 4 * 4096);
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host memory registration: pinning user ranges into a context, with each
- * bad range refused by its exact errno, the pins shown in VmPin, charged to
- * the user against RLIMIT_MEMLOCK for as long as they last (past the exit
- * of the process that registered) and enforced, and everything unpinned
- * and uncharged on unregister and on close.
+ * bad range refused by its exact errno, RLIMIT_MEMLOCK charged (VmLck of
+ * the process that opened the context) and enforced for as long as the
+ * pins last (past the exit of a child that registered), and everything
+ * unpinned and uncharged on unregister and on close.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,15 +39,15 @@ static int host_unregister(int fd, void *addr)
 	return ioctl(fd, VGPU_IOCTL_HOST_UNREGISTER, &u);
 }
 
-/* This process's pinned memory in kB, as the kernel counts it. */
-static long vm_pinned_kb(void)
+/* This process's locked memory in kB, as the kernel counts it. */
+static long vm_locked_kb(void)
 {
 	char line[256];
 	long kb = -1;
 	FILE *f = fopen("/proc/self/status", "r");
 
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
+		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
 			break;
 	if (f)
 		fclose(f);
@@ -78,24 +78,24 @@ FIXTURE_TEARDOWN(host)
 
 TEST_F(host, register_and_unregister)
 {
-	long before = vm_pinned_kb();
+	long before = vm_locked_kb();
 
 	ASSERT_EQ(0, host_register(self->fd, self->buf, 16 * self->page, 0));
-	EXPECT_EQ(before + 16 * self->page / 1024, vm_pinned_kb());
+	EXPECT_EQ(before + 16 * self->page / 1024, vm_locked_kb());
 	ASSERT_EQ(0, host_unregister(self->fd, self->buf));
-	EXPECT_EQ(before, vm_pinned_kb());
+	EXPECT_EQ(before, vm_locked_kb());
 }
 
 TEST_F(host, close_unpins)
 {
-	long before = vm_pinned_kb();
+	long before = vm_locked_kb();
 
 	ASSERT_EQ(0, host_register(self->fd, self->buf, 4 * self->page, 0));
 	ASSERT_EQ(0, host_register(self->fd, self->buf + 8 * self->page,
 				   8 * self->page, 0));
-	EXPECT_EQ(before + 12 * self->page / 1024, vm_pinned_kb());
+	EXPECT_EQ(before + 12 * self->page / 1024, vm_locked_kb());
 	close(self->fd);
-	EXPECT_EQ(before, vm_pinned_kb());
+	EXPECT_EQ(before, vm_locked_kb());
 	self->fd = open(DEV, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 }
@@ -128,14 +128,14 @@ TEST_F(host, bad_arguments)
 
 TEST_F(host, unmapped_ranges)
 {
-	long before = vm_pinned_kb();
+	long before = vm_locked_kb();
 
 	/* A hole in the middle of the range. */
 	ASSERT_EQ(0, munmap(self->buf + 4 * self->page, self->page));
 	EXPECT_EQ(-1, host_register(self->fd, self->buf, 8 * self->page, 0));
 	EXPECT_EQ(EFAULT, errno);
 	/* Nothing stays pinned or charged after a failure. */
-	EXPECT_EQ(before, vm_pinned_kb());
+	EXPECT_EQ(before, vm_locked_kb());
 	EXPECT_EQ(0, host_register(self->fd, self->buf, 4 * self->page, 0));
 	/* Inaccessible memory. */
 	ASSERT_EQ(0, mprotect(self->buf + 8 * self->page, 2 * self->page, PROT_NONE));
@@ -202,14 +202,14 @@ TEST_F(host, survives_munmap)
 {
 	char *p = mmap(NULL, 4 * self->page, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	long before = vm_pinned_kb();
+	long before = vm_locked_kb();
 
 	ASSERT_NE(MAP_FAILED, p);
 	memset(p, 0x5a, 4 * self->page);
 	ASSERT_EQ(0, host_register(self->fd, p, 4 * self->page, 0));
 	ASSERT_EQ(0, munmap(p, 4 * self->page));
 	EXPECT_EQ(0, host_unregister(self->fd, p));
-	EXPECT_EQ(before, vm_pinned_kb());
+	EXPECT_EQ(before, vm_locked_kb());
 }
 
 TEST_F(host, shared_memory)
@@ -287,7 +287,7 @@ static int register_in_child(int fd, char *slice)
  * through fork() each register 8 MiB and exit. Their pins stay while the
  * context lives, so they stay charged: the first child's registration
  * takes the whole limit and every later one fails with ENOMEM, as does one
- * in another context of the same user. Unregistering, then closing the
+ * in another context the same process opened. Unregistering, then closing the
  * context, gives the charge back, exactly. Exit status: the step that
  * failed.
  */
