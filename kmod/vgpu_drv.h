@@ -162,7 +162,7 @@ struct vgpu_host_range {
 	struct page **pages;
 	unsigned long npages;
 	bool writable;
-	struct mm_struct *mm;	/* registered: charged; held with mmgrab() */
+	struct mm_struct *mm;	/* registered: charged there; mmgrab()'d */
 	refcount_t maps;	/* allocated: the mappings of it */
 	bool allocated;
 	u64 kmem;		/* allocated: charged to the context's budget */
@@ -243,6 +243,7 @@ struct vgpu_ctx {
 	atomic_t blocked;
 	bool failed;
 	struct mem_cgroup *memcg;
+	struct mm_struct *mm;	/* the opener's (mmgrab()): pins charged there */
 	struct delayed_work sem_work;
 	wait_queue_head_t poll_wq;
 	struct xarray modules;	/* loaded modules by handle (vgpu_module.c) */

@@ -229,7 +229,7 @@ struct vgpu_mem_query {
 
 /*
  * Largest host range one call registers; the caller's RLIMIT_MEMLOCK (unless
- * it has CAP_IPC_LOCK) bounds the total.
+ * it has CAP_IPC_LOCK) bounds what the context's opener has charged.
  */
 #define VGPU_HOST_REGISTER_MAX _BITULL(40)
 
@@ -247,7 +247,11 @@ struct vgpu_mem_query {
  *	may then be mapped read-only). Other bits must be 0.
  * @pad: Structure padding. Must be 0.
  *
- * The pinned pages count against the caller's RLIMIT_MEMLOCK.
+ * The pinned pages are charged, against the caller's RLIMIT_MEMLOCK
+ * (unless it has CAP_IPC_LOCK), to the locked memory of the process that
+ * opened the context (its VmLck), until they are unregistered or the
+ * context is closed: what forked children sharing the context register
+ * stays charged there after they exit.
  *
  * Errors:
  *  -EINVAL: alignment, size, flags;
