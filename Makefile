@@ -224,14 +224,22 @@ IOCTL_FUZZ := $(BUILD)/tests/fuzz-vm/vgpu_ioctl_fuzz
 IOCTL_FUZZ_SRCS := tests/fuzz/vgpu_ioctl_fuzz.c tests/fuzz/vgpu_fuzz_worker.c tests/fuzz/vgpu_fuzz_gen.c \
 	tests/fuzz/vgpu_ioctl_desc.c tests/fuzz/vgpu_fuzz_programs.c tests/fuzz/vgpu_fuzz_baseline.c
 SOAK_API := $(BUILD)/tests/soak/soak_api
+# The errors uapi/vgpu.h documents for each ioctl, which the ioctl fuzzer
+# and the kselftests check what the module returns against.
+ERRNO_TABLE := $(BUILD)/gen/vgpu_errno_table.h
 
 tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(RT_SAMPLES) $(BENCHES) $(BUILD)/fuzz/fuzz_isa \
 	$(BUILD)/fuzz/fuzz_ptx $(BUILD)/fuzz/fuzz_fatbin $(BUILD)/fuzz/fuzz_link \
 	$(BUILD)/tests/vm/gpu_holder $(IOCTL_FUZZ) $(SOAK_API)
 
-$(IOCTL_FUZZ): $(IOCTL_FUZZ_SRCS) tests/fuzz/vgpu_*.h tests/isa_build.h uapi/vgpu.h uapi/vgpu_isa.h
+$(ERRNO_TABLE): tools/gen-errno-table uapi/vgpu.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(IOCTL_FUZZ_SRCS) -lpthread -o $@
+	tools/gen-errno-table uapi/vgpu.h $@
+
+$(IOCTL_FUZZ): $(IOCTL_FUZZ_SRCS) tests/fuzz/vgpu_*.h tests/isa_build.h tests/vgpu_errno.h \
+		uapi/vgpu.h uapi/vgpu_isa.h $(ERRNO_TABLE)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -I$(BUILD)/gen $(CFLAGS) $(IOCTL_FUZZ_SRCS) -lpthread -o $@
 $(SOAK_API): tests/soak/soak_api.c tests/tap.h libvgpu/include/cuda.h $(LIBVGPU)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
@@ -369,9 +377,9 @@ $(KSFT_HEADERS):
 	@touch $(KSFT_HEADERS)
 
 $(BUILD)/tests/kselftest/%: tests/kselftest/%.c tests/kselftest/vgpu_chan_util.h tests/isa_build.h tests/isa_verify_cases.h uapi/vgpu.h \
-		$(KSFT_HEADERS)
+		tests/vgpu_errno.h $(ERRNO_TABLE) $(KSFT_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) -I$(KSFT_DIR) -I$(CURDIR) -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
+	$(CC) -I$(KSFT_DIR) -I$(CURDIR) -I$(BUILD)/gen -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
 		-Wno-unused-parameter -Wno-sign-compare $< -lpthread -o $@
 
 $(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h tests/gridsync_ptx.h tests/h100_log.h libvgpu/include/cuda.h $(LIBVGPU)

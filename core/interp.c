@@ -808,38 +808,46 @@ static bool vgpu_mem_warp(struct vgpu_block *b, struct vgpu_warp *w,
 	});
 	if (any & (len - 1) || hi - lo > (1ULL << 32))
 		return false;
+	/*
+	 * Lanes index from @p by their offset from @lo: @p - @lo would
+	 * leave the object (and wrap) wherever a range's address exceeds
+	 * the pointer that backs it.
+	 */
 	p = vgpu_span(b, in->mod, lo, hi - lo + len, write);
 	if (!p)
 		return false;
-	p -= lo;
 	if (len == 8 && write) {
 		VGPU_EACH_LANE(em, lane, {
 			u64 v = vgpu_b(w, in, lane);
 
-			__builtin_memcpy(p + addr[lane], &v, 8);
+			__builtin_memcpy(p + (addr[lane] - lo), &v, 8);
 		});
 	} else if (len == 8) {
 		VGPU_EACH_LANE(em, lane, {
-			__builtin_memcpy(&REG(w, in->dst, lane), p + addr[lane], 8);
+			__builtin_memcpy(&REG(w, in->dst, lane),
+					 p + (addr[lane] - lo), 8);
 		});
 	} else if (write) {
 		VGPU_EACH_LANE(em, lane, {
 			u32 v = (u32)vgpu_b(w, in, lane);
 
-			__builtin_memcpy(p + addr[lane], &v, 4);
+			__builtin_memcpy(p + (addr[lane] - lo), &v, 4);
 		});
 	} else {
 		VGPU_EACH_LANE(em, lane, {
 			u32 v;
 
-			__builtin_memcpy(&v, p + addr[lane], 4);
+			__builtin_memcpy(&v, p + (addr[lane] - lo), 4);
 			REG(w, in->dst, lane) = sgn ? (u64)(s64)(s32)v : v;
 		});
 	}
 	return true;
 }
 
-/* One address for the whole warp (a parameter, a constant): read once. */
+/*
+ * One address for the whole warp (a parameter, a constant): read once.
+ * Not local memory, where one address names each thread's own word.
+ */
 static bool vgpu_load_uniform(struct vgpu_block *b, struct vgpu_warp *w,
 			      const struct vgpu_insn *in, u32 em, u32 len)
 {
@@ -847,7 +855,10 @@ static bool vgpu_load_uniform(struct vgpu_block *b, struct vgpu_warp *w,
 	u64 v;
 	u8 *p;
 
-	if (in->op != VGPU_OP_LD || in->a != VGPU_NO_REG)
+	if (in->op != VGPU_OP_LD || in->a != VGPU_NO_REG ||
+	    in->mod == VGPU_SPACE_LOCAL ||
+	    (in->mod == VGPU_SPACE_GENERIC &&
+	     in->imm - VGPU_LOCAL_WINDOW < VGPU_WINDOW_SIZE))
 		return false;
 	p = vgpu_addr_fast(b, in->mod, in->imm, len, false);
 	if (!p)

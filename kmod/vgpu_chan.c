@@ -445,7 +445,8 @@ static bool vgpu_chan_wait_over(struct vgpu_chan *chan, u64 seqno)
 
 /**
  * vgpu_ioctl_chan_wait() - VGPU_IOCTL_CHAN_WAIT.
- * Return: 0, -ENOENT, -EINVAL, -ETIME, -EIO or -ERESTARTSYS.
+ * Return: 0, -ENOENT, -EINVAL, -ETIME, -EIO or -ERESTARTSYS (a signal:
+ * the call restarts, or user space sees -EINTR).
  */
 int vgpu_ioctl_chan_wait(struct vgpu_ctx *ctx, void *data)
 {

@@ -162,7 +162,7 @@ struct vgpu_host_range {
 	struct page **pages;
 	unsigned long npages;
 	bool writable;
-	struct mm_struct *mm;	/* registered: charged; held with mmgrab() */
+	struct mm_struct *mm;	/* registered: charged there; mmgrab()'d */
 	refcount_t maps;	/* allocated: the mappings of it */
 	bool allocated;
 	u64 kmem;		/* allocated: charged to the context's budget */
@@ -243,6 +243,7 @@ struct vgpu_ctx {
 	atomic_t blocked;
 	bool failed;
 	struct mem_cgroup *memcg;
+	struct mm_struct *mm;	/* the opener's (mmgrab()): pins charged there */
 	struct delayed_work sem_work;
 	wait_queue_head_t poll_wq;
 	struct xarray modules;	/* loaded modules by handle (vgpu_module.c) */
@@ -349,6 +350,20 @@ u32 vgpu_heap_free(struct vgpu_ctx *ctx, u64 va);
 void vgpu_heap_fini(struct vgpu_vm *vm);
 
 /* vgpu_host.c */
+
+/*
+ * Does [@addr, @addr + @size) reach the ISA's reserved generic addresses
+ * (its shared and local windows)? A kernel's generic access there goes to
+ * shared or local memory, never to a host page mapped at the same
+ * address, so no host range may lie there. No user address of x86-64 or
+ * arm64 does; on architectures whose user space reaches bit 63 this is
+ * what keeps the windows apart from host memory.
+ */
+static inline bool vgpu_va_reserved(u64 addr, u64 size)
+{
+	return addr >= VGPU_RESERVED_BASE || size > VGPU_RESERVED_BASE - addr;
+}
+
 int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_host_unregister(struct vgpu_ctx *ctx, void *data);
 void vgpu_host_fini(struct vgpu_vm *vm);

@@ -9,6 +9,7 @@
 #include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/nospec.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -38,6 +39,10 @@ static int vgpu_open(struct inode *inode, struct file *file)
 	get_device(&vdev->dev);
 	/* Kernel threads allocate for the context: they charge the opener. */
 	ctx->memcg = get_mem_cgroup_from_mm(current->mm);
+	/* Pinned memory is charged to the opener (vgpu_host.c). */
+	ctx->mm = current->mm;
+	if (ctx->mm)
+		mmgrab(ctx->mm);
 	vgpu_vm_init(&ctx->vm);
 	vgpu_modules_init(ctx);
 	file->private_data = ctx;
@@ -57,6 +62,8 @@ static int vgpu_release(struct inode *inode, struct file *file)
 	vgpu_vm_fini(ctx);
 	put_device(&ctx->vdev->dev);
 	mem_cgroup_put(ctx->memcg);
+	if (ctx->mm)
+		mmdrop(ctx->mm);
 	kfree(ctx);
 	return 0;
 }
@@ -135,6 +142,13 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
  */
 #define VGPU_IOCTL_MAX_ARG 256
 
+/*
+ * vgpu_ioctl() - the dispatcher.
+ * Return: what the handler returns, or the errors uapi/vgpu.h lists for
+ * every ioctl: -EINVAL (shorter than the first layout), -E2BIG (nonzero
+ * unknown tail), -EFAULT (argument unreadable or unwritable); -ENOTTY
+ * for an unknown number.
+ */
 static long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct vgpu_ctx *ctx = file->private_data;

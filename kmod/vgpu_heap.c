@@ -42,7 +42,8 @@ static void vgpu_heap_destroy(struct vgpu_heap *heap)
 /**
  * vgpu_ioctl_heap_create() - VGPU_IOCTL_HEAP_CREATE.
  * Return: 0, -EINVAL (bad arguments, no window), -EBUSY (a heap already),
- * -ENOMEM (no memory), -ENOSPC (no room in the window).
+ * -ENOMEM (no memory, or more than the device has), -ENOSPC (no room in
+ * the window).
  */
 int vgpu_ioctl_heap_create(struct vgpu_ctx *ctx, void *data)
 {

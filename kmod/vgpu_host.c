@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host memory registered with a context: ranges of the caller's memory
- * pinned long-term (FOLL_LONGTERM, charged to RLIMIT_MEMLOCK unless the
- * caller has CAP_IPC_LOCK) and mapped into the context's device address
- * space at their own address, so the engines reach them without copies
- * through user space.
+ * pinned long-term (FOLL_LONGTERM, charged against RLIMIT_MEMLOCK to the
+ * process that opened the context, unless the caller has CAP_IPC_LOCK)
+ * and mapped into the context's device address space at their own
+ * address, so the engines reach them without copies through user space.
  *
  * Locking: the context's vgpu_vm.lock protects the tree of host ranges.
- * Charging and pinning take mmap_lock, so they run outside vgpu_vm.lock:
- * mmap() and munmap() of host allocations take vgpu_vm.lock inside
- * mmap_lock (vgpu_host_alloc.c), and the other order could deadlock
- * against them.
+ * Pinning and the mapping check take mmap_lock, so they run outside
+ * vgpu_vm.lock: mmap() and munmap() of host allocations take vgpu_vm.lock
+ * inside mmap_lock (vgpu_host_alloc.c), and the other order could
+ * deadlock against them. Charging takes the opener's mmap_lock, also
+ * outside vgpu_vm.lock.
  */
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -22,6 +24,39 @@
 
 /* pin_user_pages_fast() takes an int count: pin in batches. */
 #define VGPU_PIN_BATCH 512
+
+/*
+ * Charges @r's pages to RLIMIT_MEMLOCK before they are pinned. A context
+ * is shared through fork() and outlives the children that register into
+ * it, and its pins stay until unregister or close: charged to the mm of
+ * the process that registered, they would be charged to nothing once that
+ * process is gone. So they are charged to the locked_vm of the mm that
+ * opened the context (vgpu_ctx.mm, held while the context lives), checked
+ * against the caller's limit: everything a context and the processes
+ * sharing it pin counts, for as long as it is pinned, as an mlock() of
+ * the opener would (VmLck), and unrelated processes each keep their own
+ * limit. CAP_IPC_LOCK pins without limit (account_locked_vm()).
+ */
+static int vgpu_host_charge(struct vgpu_ctx *ctx, struct vgpu_host_range *r)
+{
+	int ret;
+
+	if (!ctx->mm)		/* opened by a kernel thread: no user memory */
+		return -EFAULT;
+	ret = account_locked_vm(ctx->mm, r->npages, true);
+	if (ret)
+		return ret;
+	r->mm = ctx->mm;
+	mmgrab(r->mm);
+	return 0;
+}
+
+/* Gives back exactly what vgpu_host_charge() took. */
+static void vgpu_host_uncharge(struct vgpu_host_range *r)
+{
+	account_locked_vm(r->mm, r->npages, false);
+	mmdrop(r->mm);
+}
 
 /* Frees a range no engine can reach any more (out of the tree). */
 void vgpu_host_range_free(struct vgpu_host_range *r)
@@ -33,8 +68,7 @@ void vgpu_host_range_free(struct vgpu_host_range *r)
 			__free_page(r->pages[i]);
 	} else {
 		unpin_user_pages_dirty_lock(r->pages, r->npages, r->writable);
-		account_locked_vm(r->mm, r->npages, false);
-		mmdrop(r->mm);
+		vgpu_host_uncharge(r);
 	}
 	kvfree(r->pages);
 	kfree(r);
@@ -102,7 +136,9 @@ static int vgpu_host_mapped(struct vgpu_host_range *r)
 
 /**
  * vgpu_ioctl_host_register() - VGPU_IOCTL_HOST_REGISTER.
- * Return: 0, -EINVAL, -EFAULT, -EEXIST, -ENOMEM or -EINTR.
+ * Return: 0, -EINVAL, -EFAULT, -EEXIST, -ENOMEM, -EINTR (fatal signal), or
+ * what pin_user_pages_fast() refuses the range with besides: -EOPNOTSUPP
+ * (file system DAX), -EBUSY (device-coherent pages it could not move).
  */
 int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 {
@@ -117,7 +153,9 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 	if (!hr->size || hr->size > VGPU_HOST_REGISTER_MAX ||
 	    !PAGE_ALIGNED(hr->addr) || !PAGE_ALIGNED(hr->size))
 		return -EINVAL;
-	if (!access_ok(u64_to_user_ptr(hr->addr), hr->size))
+	/* No user memory, or none a kernel's generic access could reach. */
+	if (vgpu_va_reserved(hr->addr, hr->size) ||
+	    !access_ok(u64_to_user_ptr(hr->addr), hr->size))
 		return -EFAULT;
 
 	r = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? NULL :
@@ -141,13 +179,11 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 	 * The page array costs 8 bytes a page, 2 GiB for the largest range:
 	 * charge RLIMIT_MEMLOCK and look at the mappings first, so that only
 	 * what the caller may pin, and has mapped, makes the kernel allocate.
-	 * Charging and pinning take mmap_lock: never under vm->lock.
+	 * The mapping check and pinning take mmap_lock: never under vm->lock.
 	 */
-	r->mm = current->mm;
-	mmgrab(r->mm);
-	ret = account_locked_vm(r->mm, r->npages, true);
+	ret = vgpu_host_charge(ctx, r);
 	if (ret)
-		goto err_mmdrop;
+		goto err_free;
 	ret = vgpu_host_mapped(r);
 	if (ret)
 		goto err_uncharge;
@@ -178,9 +214,7 @@ err_unpin:
 err_pages:
 	kvfree(r->pages);
 err_uncharge:
-	account_locked_vm(r->mm, r->npages, false);
-err_mmdrop:
-	mmdrop(r->mm);
+	vgpu_host_uncharge(r);
 err_free:
 	kfree(r);
 	return ret;

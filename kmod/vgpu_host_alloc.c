@@ -182,9 +182,9 @@ static const struct vm_operations_struct vgpu_host_vm_ops = {
 
 /**
  * vgpu_host_mmap() - map an allocation at the offset HOST_ALLOC gave.
- * Return: 0, -EINVAL (offset, size, not MAP_SHARED), -ENOENT (no such
- * allocation waiting), -EBUSY (the address is in use on the device side),
- * or an error inserting the pages.
+ * Return: 0, -EINVAL (offset, size, not MAP_SHARED, reaching the ISA's
+ * reserved addresses), -ENOENT (no such allocation waiting), -EBUSY (the
+ * address is in use on the device side), or an error inserting the pages.
  */
 int vgpu_host_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma)
 {
@@ -199,7 +199,8 @@ int vgpu_host_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma)
 	if (off & (BIT_ULL(VGPU_HOST_OFFSET_SHIFT) - 1) || !id ||
 	    id > VGPU_HOST_BUFS_MAX)
 		return -EINVAL;
-	if (!(vma->vm_flags & VM_SHARED))
+	if (!(vma->vm_flags & VM_SHARED) ||
+	    vgpu_va_reserved(vma->vm_start, vma->vm_end - vma->vm_start))
 		return -EINVAL;
 
 	down_write(&vm->lock);

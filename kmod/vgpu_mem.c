@@ -218,6 +218,8 @@ int vgpu_ioctl_set_va_window(struct vgpu_ctx *ctx, void *data)
 	struct vgpu_vm *vm = &ctx->vm;
 	int ret = 0;
 
+	/* The window ends before the ISA's shared and local windows. */
+	BUILD_BUG_ON(VGPU_VA_LIMIT > VGPU_RESERVED_BASE);
 	if (w->flags || w->pad)
 		return -EINVAL;
 	if (!w->base || !w->size || !IS_ALIGNED(w->base, VGPU_VA_ALIGN) ||
@@ -287,8 +289,8 @@ void vgpu_vm_unplace(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
 
 /**
  * vgpu_ioctl_mem_alloc() - VGPU_IOCTL_MEM_ALLOC.
- * Return: 0, -EINVAL (bad arguments, no window), -ENOMEM (no memory),
- * -ENOSPC (no room in the window).
+ * Return: 0, -EINVAL (bad arguments, no window), -ENOMEM (no memory, or
+ * more than the device has), -ENOSPC (no room in the window).
  */
 int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data)
 {
@@ -334,7 +336,8 @@ void vgpu_mem_alloc_undo(struct vgpu_ctx *ctx, const void *data)
 
 /**
  * vgpu_ioctl_mem_free() - VGPU_IOCTL_MEM_FREE.
- * Return: 0, -ENOENT (no allocation there), -EINVAL (not its start).
+ * Return: 0, -ENOENT (no allocation there), -EINVAL (flags, padding, or
+ * not its start).
  */
 int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data)
 {

@@ -133,6 +133,17 @@ CUresult vg_attribute(const struct vgpu_info *info, int attrib, int *value)
 	case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
 		v = 1;
 		break;
+	/*
+	 * Managed memory (managed.c): one set of pages that the host and the
+	 * device both map, so either may touch it at any time, even while
+	 * kernels run, and the host never waits for a migration. Pageable
+	 * memory stays out of the device's reach until it is registered.
+	 */
+	case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
+	case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS:
+	case CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST:
+		v = 1;
+		break;
 	/* Stream memory operations: waits (NOR too) and writes, 32 and 64-bit;
 	 * the first ABI's names and remote-write flushes are not offered. */
 	case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS:
@@ -142,7 +153,8 @@ CUresult vg_attribute(const struct vgpu_info *info, int attrib, int *value)
 	default:
 		if (attrib <= 0 || attrib >= CU_DEVICE_ATTRIBUTE_MAX)
 			return CUDA_ERROR_INVALID_VALUE;
-		/* Textures, surfaces, managed memory, peers, ...: not offered. */
+		/* Textures, surfaces, pageable memory access, peers, ...: not
+		 * offered. */
 		v = 0;
 		break;
 	}

@@ -23,13 +23,16 @@
 
 #include "vg.h"
 
-/* Is [va, va + n) inside one allocation of @ctx? */
+/*
+ * Is [va, va + n) inside one allocation of @ctx: device memory, or
+ * managed memory, which its engines reach at the same address?
+ */
 static bool vg_dev_range(struct CUctx_st *ctx, CUdeviceptr va, size_t n)
 {
 	struct vgpu_mem_query q = { .va = va };
 
 	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_QUERY, &q))
-		return false;
+		return vg_managed_in(ctx, va, n);
 	return n <= q.size && va - q.base <= q.size - n;
 }
 
@@ -178,13 +181,22 @@ CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
 		r = CUDA_ERROR_INVALID_VALUE;
 		goto out;
 	}
-	sync = !async && dir == VG_DTOD &&
-		(vg_sync_memops(dst) || vg_sync_memops(src));
+	/*
+	 * Managed memory is SYNC_MEMOPS from the start, as on an H100: the
+	 * host reads what a synchronous copy from pageable memory wrote
+	 * there once the call returns, not once the engine gets to it.
+	 */
+	sync = !async && (dir == VG_DTOD ?
+		(vg_sync_memops(dst) || vg_sync_memops(src)) :
+		dir == VG_HTOD && use == VG_HOST_PAGEABLE &&
+		vg_managed_in(ctx, dst, n));
 	vg_ctx_begin(ctx);
 	switch (dir) {
 	case VG_HTOD:
 		r = vg_htod(st, dst, (const void *)(uintptr_t)src, n,
 			    use == VG_HOST_PINNED, async);
+		if (r == CUDA_SUCCESS && sync)
+			r = vg_chan_wait(st->ch, st->ch->put, false);
 		break;
 	case VG_DTOH:
 		r = vg_dtoh(st, (void *)(uintptr_t)dst, src, n,

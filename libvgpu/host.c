@@ -9,6 +9,15 @@
  * Pinned page ranges ("pins") are shared by the registrations that touch
  * them and unpinned when the last of those goes. Registrations and pins
  * are kept here under vg_lock.
+ *
+ * Managed memory (cuMemAllocManaged) is page-locked memory of the module's
+ * too: HOST_ALLOC's pages, mapped here and into the context's device
+ * address space at the same address, are already what managed memory must
+ * be on a machine whose host and device share one memory, so the module
+ * needs no flag for it. Only the driver tells the two apart: a managed
+ * range is device memory to the pointer queries, is freed by cuMemFree,
+ * and carries the residency model of managed.c, one struct vg_mpage a
+ * page.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,7 +33,10 @@ struct vg_host {
 	size_t size;
 	uintptr_t base, end;	/* the pages it touches */
 	unsigned int flags;	/* CU_MEMHOSTREGISTER_* or CU_MEMHOSTALLOC_* */
-	bool allocated;		/* by cuMemHostAlloc: unmapped when freed */
+	bool allocated;		/* by the module: unmapped when freed */
+	bool managed;		/* by cuMemAllocManaged */
+	bool module_var;	/* managed: a module's __managed__ variable */
+	struct vg_mpage *mpages;	/* managed: one a page */
 	struct CUctx_st *ctx;
 };
 
@@ -78,8 +90,43 @@ bool vg_host_lookup(uintptr_t p, struct vg_host_info *info)
 	info->map_size = h->end - h->base;
 	info->read_only = !h->allocated &&
 		(h->flags & CU_MEMHOSTREGISTER_READ_ONLY);
+	info->managed = h->managed;
+	info->module_var = h->module_var;
 	info->ctx = h->ctx;
 	return true;
+}
+
+/*
+ * The pages of the managed allocation that holds all of [p, p + len), and
+ * the address of the first of them (*@base); NULL if there is none. With
+ * vg_lock held.
+ */
+struct vg_mpage *vg_managed_pages(uintptr_t p, size_t len, uintptr_t *base)
+{
+	struct vg_host *h = vg_host_at(p);
+
+	if (!h || !h->managed || len > h->size - (p - h->ptr))
+		return NULL;
+	*base = h->base;
+	return h->mpages;
+}
+
+/*
+ * Does [p, p + len) lie in one managed allocation of @ctx? With vg_lock
+ * held.
+ */
+bool vg_managed_in(struct CUctx_st *ctx, uintptr_t p, size_t len)
+{
+	struct vg_host *h = vg_host_at(p);
+
+	return h && h->managed && h->ctx == ctx &&
+		len <= h->size - (p - h->ptr);
+}
+
+static void vg_host_free(struct vg_host *h)
+{
+	free(h->mpages);
+	free(h);
 }
 
 /* A context's file is closing: its registrations and pins went with it. */
@@ -94,7 +141,7 @@ void vg_host_forget(struct CUctx_st *ctx)
 			/* Page-locked memory of the context goes with it. */
 			if (h->allocated)
 				munmap((void *)h->base, h->end - h->base);
-			free(h);
+			vg_host_free(h);
 		} else {
 			pp = &h->next;
 		}
@@ -217,9 +264,13 @@ static CUresult vg_pins_add(struct CUctx_st *ctx, uintptr_t base,
 	CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_IOMEMORY | \
 	CU_MEMHOSTREGISTER_READ_ONLY)
 
-/* Registers [p, p + bytesize) with the current context. */
-static CUresult vg_host_add(void *p, size_t bytesize, unsigned int flags,
-			    bool read_only, bool allocated)
+/*
+ * Registers [p, p + bytesize) with @in, or with the current context when
+ * @in is NULL.
+ */
+static CUresult vg_host_add(struct CUctx_st *in, void *p, size_t bytesize,
+			    unsigned int flags, bool read_only, bool allocated,
+			    bool managed, bool module_var)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start, end;
 	struct CUctx_st *ctx;
@@ -234,8 +285,16 @@ static CUresult vg_host_add(void *p, size_t bytesize, unsigned int flags,
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (managed) {
+		h->mpages = calloc((end - start) / page, sizeof(*h->mpages));
+		if (!h->mpages) {
+			free(h);
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		}
+		vg_mpages_init(h->mpages, (end - start) / page);
+	}
 	pthread_mutex_lock(&vg_lock);
-	ctx = vg_ctx_current();
+	ctx = in ? in : vg_ctx_current();
 	if (!ctx) {
 		r = CUDA_ERROR_INVALID_CONTEXT;
 		goto out;
@@ -271,13 +330,16 @@ static CUresult vg_host_add(void *p, size_t bytesize, unsigned int flags,
 	h->end = end;
 	h->flags = flags;
 	h->allocated = allocated;
+	h->managed = managed;
+	h->module_var = module_var;
 	h->ctx = ctx;
 	h->next = vg_hosts;
 	vg_hosts = h;
 	h = NULL;
 out:
 	pthread_mutex_unlock(&vg_lock);
-	free(h);
+	if (h)
+		vg_host_free(h);
 	return r;
 }
 
@@ -291,27 +353,31 @@ CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (flags & CU_MEMHOSTREGISTER_IOMEMORY)
 		return CUDA_ERROR_NOT_SUPPORTED;
-	return vg_host_add(p, bytesize, flags,
-			   flags & CU_MEMHOSTREGISTER_READ_ONLY, false);
+	return vg_host_add(NULL, p, bytesize, flags,
+			   flags & CU_MEMHOSTREGISTER_READ_ONLY, false, false,
+			   false);
 }
 
 /*
- * Removes the registration that starts at @p (of the kind @allocated) and
- * unpins the pages no other registration uses. CUDA_ERROR_INVALID_VALUE for
- * a pointer inside such a registration, @missing for one outside all. With
- * vg_lock held.
+ * Removes the registration that starts at @p (of the kind @allocated,
+ * @managed and @module_var) and unpins the pages no other registration
+ * uses.
+ * CUDA_ERROR_INVALID_VALUE for a pointer inside such a registration,
+ * @missing for one outside all. With vg_lock held.
  */
-static CUresult vg_host_remove(void *p, bool allocated, size_t *size,
-			       CUresult missing)
+static CUresult vg_host_remove(void *p, bool allocated, bool managed,
+			       bool module_var, size_t *size, CUresult missing)
 {
 	struct vg_host **pp, *h;
 
 	for (pp = &vg_hosts; (h = *pp); pp = &h->next)
-		if (h->ptr == (uintptr_t)p && h->allocated == allocated)
+		if (h->ptr == (uintptr_t)p && h->allocated == allocated &&
+		    h->managed == managed && h->module_var == module_var)
 			break;
 	if (!h) {
 		h = vg_host_at((uintptr_t)p);
-		return h && h->allocated == allocated ?
+		return h && h->allocated == allocated &&
+			h->managed == managed ?
 			CUDA_ERROR_INVALID_VALUE : missing;
 	}
 	*pp = h->next;
@@ -323,7 +389,7 @@ static CUresult vg_host_remove(void *p, bool allocated, size_t *size,
 		vg_pins_use(h->ctx, h->base, h->end, -1);
 	vg_sync_forget(h->ctx, h->ptr);
 	*size = h->size;
-	free(h);
+	vg_host_free(h);
 	return CUDA_SUCCESS;
 }
 
@@ -337,7 +403,7 @@ CUresult cuMemHostUnregister(void *p)
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	r = vg_host_remove(p, false, &size,
+	r = vg_host_remove(p, false, false, false, &size,
 			   CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
 	pthread_mutex_unlock(&vg_lock);
 	return r;
@@ -347,26 +413,30 @@ CUresult cuMemHostUnregister(void *p)
 	CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED)
 
 /*
- * Page-locked memory from the driver: kernel pages of the current context,
- * mapped here and into the device at the same address.
+ * Page-locked memory from the driver: kernel pages of @in (the current
+ * context when NULL), mapped here and into the device at the same
+ * address; page-locked host memory, or managed memory when @managed
+ * (storage of a module's __managed__ variable, too, with @module_var).
  */
-CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
+static CUresult vg_host_alloc_in(struct CUctx_st *in, void **pp,
+				 size_t bytesize, unsigned int flags,
+				 bool managed, bool module_var)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), len;
 	struct vgpu_host_alloc ha = { 0 };
 	struct CUctx_st *ctx;
 	void *p = MAP_FAILED;
-	CUresult r = vg_check_init();
+	CUresult r;
 
-	if (r)
-		return r;
-	if (!pp || !bytesize || (flags & ~(unsigned int)VG_HOSTALLOC_FLAGS))
-		return CUDA_ERROR_INVALID_VALUE;
 	if (bytesize > SIZE_MAX - page)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	len = (bytesize + page - 1) & ~(page - 1);
 	pthread_mutex_lock(&vg_lock);
-	r = vg_current_open(&ctx);
+	ctx = in;
+	if (!in)
+		r = vg_current_open(&ctx);
+	else
+		r = in->fd < 0 ? CUDA_ERROR_CONTEXT_IS_DESTROYED : CUDA_SUCCESS;
 	if (r == CUDA_SUCCESS) {
 		ha.size = len;
 		if (ioctl(ctx->fd, VGPU_IOCTL_HOST_ALLOC, &ha))
@@ -380,13 +450,57 @@ CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
 	pthread_mutex_unlock(&vg_lock);
 	if (r)
 		return r;
-	r = vg_host_add(p, bytesize, flags, false, true);
+	r = vg_host_add(ctx, p, bytesize, flags, false, true, managed,
+			module_var);
 	if (r) {
 		munmap(p, len);
 		return r;
 	}
 	*pp = p;
 	return CUDA_SUCCESS;
+}
+
+CUresult vg_host_alloc(void **pp, size_t bytesize, unsigned int flags,
+		       bool managed)
+{
+	return vg_host_alloc_in(NULL, pp, bytesize, flags, managed, false);
+}
+
+/*
+ * Storage for a __managed__ variable of a module being loaded into @ctx
+ * (entered, so held against its destruction). Called without locks.
+ */
+CUresult vg_managed_var_alloc(struct CUctx_st *ctx, void **pp, size_t size)
+{
+	return vg_host_alloc_in(ctx, pp, size ? size : 1, 0, true, true);
+}
+
+/*
+ * Frees what vg_managed_var_alloc() gave, once the work queued on it is
+ * done. Called without locks, while the context lives.
+ */
+void vg_managed_var_free(void *p)
+{
+	size_t size = 0;
+	CUresult r;
+
+	pthread_mutex_lock(&vg_lock);
+	r = vg_host_remove(p, true, true, true, &size,
+			   CUDA_ERROR_INVALID_VALUE);
+	pthread_mutex_unlock(&vg_lock);
+	if (r == CUDA_SUCCESS)
+		munmap(p, size);
+}
+
+CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!pp || !bytesize || (flags & ~(unsigned int)VG_HOSTALLOC_FLAGS))
+		return CUDA_ERROR_INVALID_VALUE;
+	return vg_host_alloc(pp, bytesize, flags, false);
 }
 
 CUresult cuMemAllocHost_v2(void **pp, size_t bytesize)
@@ -404,7 +518,8 @@ CUresult cuMemFreeHost(void *p)
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	r = vg_host_remove(p, true, &size, CUDA_ERROR_INVALID_VALUE);
+	r = vg_host_remove(p, true, false, false, &size,
+			   CUDA_ERROR_INVALID_VALUE);
 	pthread_mutex_unlock(&vg_lock);
 	if (r)
 		return r;
@@ -413,9 +528,28 @@ CUresult cuMemFreeHost(void *p)
 	return CUDA_SUCCESS;
 }
 
+/*
+ * cuMemFree of a pointer that is no device allocation: managed memory
+ * starting at @p, or CUDA_ERROR_INVALID_VALUE.
+ */
+CUresult vg_managed_free(void *p)
+{
+	size_t size = 0;
+	CUresult r;
+
+	pthread_mutex_lock(&vg_lock);
+	r = vg_host_remove(p, true, true, false, &size,
+			   CUDA_ERROR_INVALID_VALUE);
+	pthread_mutex_unlock(&vg_lock);
+	if (r == CUDA_SUCCESS)
+		munmap(p, size);
+	return r;
+}
+
 CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p,
 				      unsigned int flags)
 {
+	struct vg_host *h;
 	CUresult r = vg_check_init();
 
 	if (r)
@@ -423,7 +557,9 @@ CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p,
 	if (!pdptr || !p || flags)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_lock);
-	if (vg_host_at((uintptr_t)p))
+	h = vg_host_at((uintptr_t)p);
+	/* Managed memory is no host memory to map, as on an H100. */
+	if (h && !h->managed)
 		*pdptr = (CUdeviceptr)(uintptr_t)p;
 	else
 		r = CUDA_ERROR_INVALID_VALUE;

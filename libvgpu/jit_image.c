@@ -51,9 +51,12 @@ struct vg_imgfile_kernel {
 struct vg_imgfile_var {
 	uint64_t offset;
 	uint64_t size;
-	uint32_t is_const;
+	uint32_t flags;		/* VG_IMGVAR_*: 0 for __device__ */
 	uint32_t name_len;
 };
+
+#define VG_IMGVAR_CONST 1u
+#define VG_IMGVAR_MANAGED 2u
 
 _Static_assert(sizeof(struct vg_imgfile) == VG_IMGFILE_HDR, "header size");
 _Static_assert(sizeof(struct vg_imgfile_kernel) == 48, "kernel record");
@@ -190,7 +193,8 @@ int vg_image_save(const struct vg_jit_image *img, const char *magic,
 		const struct vg_jit_var *v = &img->vars[i];
 		struct vg_imgfile_var r = {
 			.offset = v->offset, .size = v->size,
-			.is_const = v->is_const,
+			.flags = (v->is_const ? VG_IMGVAR_CONST : 0) |
+				 (v->managed ? VG_IMGVAR_MANAGED : 0),
 			.name_len = (uint32_t)strlen(v->name),
 		};
 
@@ -332,15 +336,22 @@ static void vg_read_var(struct vg_in *in, struct vg_jit_var *v,
 
 	if (!r)
 		return;
-	if (r->is_const > 1 || r->offset > global_bytes ||
-	    r->size > global_bytes - r->offset) {
+	if (r->offset > global_bytes || r->size > global_bytes - r->offset) {
 		vg_bad(in, "variable outside the global block at byte",
 		       in->off - sizeof(*r));
 		return;
 	}
+	if ((r->flags != 0 && r->flags != VG_IMGVAR_CONST &&
+	     r->flags != VG_IMGVAR_MANAGED) ||
+	    ((r->flags & VG_IMGVAR_MANAGED) &&
+	     r->size > VG_JIT_MANAGED_MAX_BYTES)) {
+		vg_bad(in, "bad variable flags at byte", in->off - sizeof(*r));
+		return;
+	}
 	v->offset = r->offset;
 	v->size = r->size;
-	v->is_const = r->is_const;
+	v->is_const = r->flags == VG_IMGVAR_CONST;
+	v->managed = r->flags == VG_IMGVAR_MANAGED;
 	v->name = vg_take_name(in, r->name_len);
 }
 

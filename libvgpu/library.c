@@ -524,20 +524,35 @@ CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary lib,
 }
 
 /*
- * vgpu has no managed memory, and its JIT no __managed__ variables: a
- * library has none, and every name is CUDA_ERROR_NOT_FOUND.
+ * A __managed__ variable's storage in the library's module of the current
+ * context: a variable that is not managed is CUDA_ERROR_NOT_FOUND, as on
+ * an H100 (tests/e2e/ref/h100_library.log, h100_managed.log).
  */
 CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary lib,
 			     const char *name)
 {
-	CUresult r = vg_lib_enter(lib);
+	struct CUmod_st *mod;
+	uint32_t i;
+	CUresult r;
 
-	(void)dptr;
-	(void)bytes;
-	if (r)
-		return r;
-	pthread_mutex_unlock(&vg_lock);
-	return name ? CUDA_ERROR_NOT_FOUND : CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_lib_lock);
+	r = vg_lib_enter(lib);
+	if (!r) {
+		/* The handle first, then the arguments, as an H100 checks. */
+		for (i = 0; name && dptr && i < lib->img->nvars; i++)
+			if (lib->img->vars[i].managed &&
+			    !strcmp(lib->img->vars[i].name, name))
+				break;
+		if (!name || !dptr)
+			r = CUDA_ERROR_INVALID_VALUE;
+		else if (i == lib->img->nvars)
+			r = CUDA_ERROR_NOT_FOUND;
+		else
+			r = vg_lib_current(lib, &mod);
+		pthread_mutex_unlock(&vg_lock);
+	}
+	pthread_mutex_unlock(&vg_lib_lock);
+	return r ? r : cuModuleGetGlobal_v2(dptr, bytes, mod, name);
 }
 
 /*

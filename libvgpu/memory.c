@@ -123,7 +123,8 @@ CUresult vg_mem_free(CUdeviceptr dptr)
 	ctx = vg_ctx_by_address(dptr);
 	if (!ctx) {
 		pthread_mutex_unlock(&vg_lock);
-		return CUDA_ERROR_INVALID_VALUE;
+		/* No device allocation: managed memory, or nothing. */
+		return vg_managed_free((void *)(uintptr_t)dptr);
 	}
 	/* A mark names an allocation by its start: only a freeable one. */
 	vg_sync_forget(ctx, dptr);

@@ -135,34 +135,130 @@ CUresult vg_module_image(int dev, const void *image, struct vg_jit_image **img,
 	return r;
 }
 
-/* Device memory for the module's variables, initialized, and relocated. */
+/*
+ * Managed storage for each __managed__ variable of @mod, a managed
+ * allocation of its own, as on an H100 (each is a range of its own to the
+ * pointer queries): the host dereferences the address cuModuleGetGlobal
+ * gives, the kernels reach the same pages. Called entered, as
+ * vg_module_create; the lock order (vg_lock before the context's) has
+ * the context's lock let go meanwhile: the module is no one else's yet.
+ */
+static CUresult vg_module_managed(struct CUctx_st *ctx, struct CUmod_st *mod)
+{
+	const struct vg_jit_image *img = mod->img;
+	CUresult r = CUDA_SUCCESS;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < img->nvars; i++)
+		n += img->vars[i].managed;
+	if (!n)
+		return CUDA_SUCCESS;
+	mod->managed = calloc(n, sizeof(*mod->managed));
+	if (!mod->managed)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	pthread_mutex_unlock(&ctx->lock);
+	for (i = 0; i < img->nvars && !r; i++) {
+		void *p;
+
+		if (!img->vars[i].managed)
+			continue;
+		r = vg_managed_var_alloc(ctx, &p, img->vars[i].size);
+		if (!r)
+			mod->managed[mod->nmanaged++] = (CUdeviceptr)(uintptr_t)p;
+	}
+	pthread_mutex_lock(&ctx->lock);
+	return r;
+}
+
+/* Frees @mod's managed storage; called without locks. */
+static void vg_module_managed_free(struct CUmod_st *mod)
+{
+	uint32_t i;
+
+	for (i = 0; i < mod->nmanaged; i++)
+		vg_managed_var_free((void *)(uintptr_t)mod->managed[i]);
+	mod->nmanaged = 0;
+}
+
+/*
+ * A relocated value: an offset in the global block at @va, or a managed
+ * variable's address (VG_JIT_MANAGED_ADDR), into *@v. False for a managed
+ * variable the module does not have (a bad compiled module).
+ */
+static bool vg_module_reloc(const struct CUmod_st *mod, CUdeviceptr va,
+			    uint64_t *v)
+{
+	int64_t off, k = vg_jit_managed_index(*v, &off);
+
+	if (k < 0) {
+		*v += va;
+		return true;
+	}
+	if ((uint64_t)k >= mod->nmanaged)
+		return false;
+	*v = mod->managed[k] + (uint64_t)off;
+	return true;
+}
+
+/*
+ * The bytes of the global block the device needs: all of it but the
+ * managed variables' initial bytes, which the JIT puts last.
+ */
+static uint64_t vg_module_device_bytes(const struct vg_jit_image *img)
+{
+	uint64_t end = img->has_printf ? img->printf_off + 8 : 0;
+	uint32_t i;
+
+	for (i = 0; i < img->nvars; i++)
+		if (!img->vars[i].managed &&
+		    img->vars[i].offset + img->vars[i].size > end)
+			end = img->vars[i].offset + img->vars[i].size;
+	return end;
+}
+
+/*
+ * Device memory for the module's variables, initialized, and relocated;
+ * the managed variables' storage (vg_module_managed) initialized.
+ */
 static CUresult vg_module_globals(struct CUctx_st *ctx, struct CUmod_st *mod)
 {
 	struct vg_jit_image *img = mod->img;
-	struct vgpu_mem_alloc a = { .size = img->global_bytes };
-	uint32_t i;
+	struct vgpu_mem_alloc a = { .size = vg_module_device_bytes(img) };
+	uint32_t i, k = 0;
 	CUresult r;
 
 	if (!img->global_bytes)
 		return CUDA_SUCCESS;
-	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_ALLOC, &a))
+	if (a.size && ioctl(ctx->fd, VGPU_IOCTL_MEM_ALLOC, &a))
 		return errno == ENOSPC ? CUDA_ERROR_OUT_OF_MEMORY :
 			vg_errno_result(errno);
 	mod->globals = a.va;
-	for (i = 0; i < img->nrelocs; i++)
-		img->insns[img->relocs[i]].imm += a.va;
+	for (i = 0; i < img->nrelocs; i++) {
+		uint64_t v = img->insns[img->relocs[i]].imm;
+
+		if (!vg_module_reloc(mod, a.va, &v))
+			return CUDA_ERROR_INVALID_IMAGE;
+		img->insns[img->relocs[i]].imm = v;
+	}
 	for (i = 0; i < img->ndata_relocs; i++) {
 		uint64_t v;
 
 		memcpy(&v, img->globals + img->data_relocs[i], 8);
-		v += a.va;
+		if (!vg_module_reloc(mod, a.va, &v))
+			return CUDA_ERROR_INVALID_IMAGE;
 		memcpy(img->globals + img->data_relocs[i], &v, 8);
 	}
+	for (i = 0; i < img->nvars; i++)
+		if (img->vars[i].managed)
+			memcpy((void *)(uintptr_t)mod->managed[k++],
+			       img->globals + img->vars[i].offset,
+			       img->vars[i].size);
+	if (!a.size)
+		return CUDA_SUCCESS;
 	/* Its kernels print to the context's FIFO, once there is one. */
 	if (img->has_printf && ctx->printf_fifo)
 		memcpy(img->globals + img->printf_off, &ctx->printf_fifo, 8);
-	r = vg_htod(&ctx->legacy, a.va, img->globals, img->global_bytes,
-		    false, false);
+	r = vg_htod(&ctx->legacy, a.va, img->globals, a.size, false, false);
 	/* In place before any stream, non-blocking ones too, can launch. */
 	if (r == CUDA_SUCCESS)
 		r = vg_chan_wait(ctx->legacy.ch, ctx->legacy.ch->put, false);
@@ -317,6 +413,7 @@ static void vg_module_free(struct CUmod_st *mod)
 		free(mod->funcs[i].old.params);
 	}
 	free(mod->funcs);
+	free(mod->managed);
 	vg_jit_free(mod->img);
 	free(mod);
 }
@@ -358,7 +455,9 @@ CUresult vg_module_create(struct CUctx_st *ctx, const void *image,
 		mod->funcs[i].carveout = -1;
 		mod->funcs[i].uses_heap = vg_heap_used(mod->img, i);
 	}
-	r = vg_module_globals(ctx, mod);
+	r = vg_module_managed(ctx, mod);
+	if (!r)
+		r = vg_module_globals(ctx, mod);
 	if (!r)
 		r = vg_module_send(ctx, mod, logs);
 	if (!r) {
@@ -375,6 +474,11 @@ out:
 		struct vgpu_mem_free f = { .va = mod->globals };
 
 		ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f);
+	}
+	if (mod->nmanaged) {
+		pthread_mutex_unlock(&ctx->lock);
+		vg_module_managed_free(mod);
+		pthread_mutex_lock(&ctx->lock);
 	}
 	vg_module_free(mod);
 	return r;
@@ -509,6 +613,8 @@ CUresult vg_module_unload(struct CUmod_st *module)
 		ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f);
 	}
 	vg_ctx_end(ctx);
+	/* The managed variables too, once the kernels using them are done. */
+	vg_module_managed_free(module);
 	vg_module_free(module);
 	return CUDA_SUCCESS;
 }
@@ -543,6 +649,17 @@ CUresult cuModuleGetFunction(CUfunction *func, CUmodule module,
 	return CUDA_ERROR_NOT_FOUND;
 }
 
+/* The storage of @module's variable @i, a managed one. */
+static CUdeviceptr vg_module_managed_at(const struct CUmod_st *module,
+					uint32_t i)
+{
+	uint32_t j, k = 0;
+
+	for (j = 0; j < i; j++)
+		k += module->img->vars[j].managed;
+	return module->managed[k];
+}
+
 CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule module,
 			      const char *name)
 {
@@ -561,7 +678,8 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule module,
 		if (strcmp(v->name, name))
 			continue;
 		if (dptr)
-			*dptr = module->globals + v->offset;
+			*dptr = v->managed ? vg_module_managed_at(module, i) :
+				module->globals + v->offset;
 		if (bytes)
 			*bytes = v->size;
 		return CUDA_SUCCESS;

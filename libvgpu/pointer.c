@@ -2,9 +2,11 @@
 /*
  * cuPointerGetAttribute(s): what an address is, found from the unified
  * address space — a device allocation of some context (by its window) or
- * page-locked host memory. The answers follow NVIDIA's driver on an H100
- * for what vgpu has (no managed memory, no IPC, no RDMA, no hardware
- * decompression: those read as absent). cuPointerSetAttribute sets the
+ * page-locked host memory, managed memory among it. The answers follow
+ * NVIDIA's driver on an H100 for what vgpu has (no IPC, no RDMA, no
+ * hardware decompression: those read as absent); managed memory reads as
+ * device memory that the host reaches at the same address
+ * (tests/e2e/ref/h100_managed.log). cuPointerSetAttribute sets the
  * one attribute a program may set, SYNC_MEMOPS.
  */
 #include <stdlib.h>
@@ -68,6 +70,8 @@ struct vg_pointer {
 	uint64_t start, size;		/* the allocation or registration */
 	uint64_t map_base, map_size;	/* the chunk or pages behind it */
 	bool read_only;
+	bool managed;
+	bool module_var;		/* managed: a __managed__ variable's */
 	bool sync_memops;		/* marked SYNC_MEMOPS */
 };
 
@@ -97,14 +101,18 @@ static bool vg_pointer_find(CUdeviceptr ptr, struct vg_pointer *pi)
 	}
 	if (!vg_host_lookup((uintptr_t)ptr, &hi))
 		return false;
-	pi->type = CU_MEMORYTYPE_HOST;
+	pi->type = hi.managed ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+	pi->managed = hi.managed;
+	pi->module_var = hi.module_var;
 	pi->ctx = hi.ctx;
 	pi->start = hi.start;
 	pi->size = hi.size;
 	pi->map_base = hi.map_base;
 	pi->map_size = hi.map_size;
 	pi->read_only = hi.read_only;
-	pi->sync_memops = *vg_sync_find(pi->ctx, pi->start) != NULL;
+	/* An H100 reads SYNC_MEMOPS set on managed memory from the start. */
+	pi->sync_memops = hi.managed ||
+		*vg_sync_find(pi->ctx, pi->start) != NULL;
 	return true;
 }
 
@@ -141,14 +149,18 @@ static CUresult vg_pointer_attr(const struct vg_pointer *pi, void *data,
 		*(unsigned int *)data = pi->type;
 		break;
 	case CU_POINTER_ATTRIBUTE_CONTEXT:
-		*(CUcontext *)data = pi->ctx;
+		/*
+		 * An H100 names no context for a __managed__ variable's
+		 * storage (tests/e2e/ref/h100_managed.log).
+		 */
+		*(CUcontext *)data = pi->module_var ? NULL : pi->ctx;
 		break;
 	case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
 		/* Unified: the device sees host memory at its own address. */
 		*(CUdeviceptr *)data = ptr;
 		break;
 	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-		if (pi->type != CU_MEMORYTYPE_HOST)
+		if (pi->type != CU_MEMORYTYPE_HOST && !pi->managed)
 			return CUDA_ERROR_INVALID_VALUE;
 		*(void **)data = (void *)(uintptr_t)ptr;
 		break;
@@ -174,6 +186,8 @@ static CUresult vg_pointer_attr(const struct vg_pointer *pi, void *data,
 		*(unsigned int *)data = pi->sync_memops;
 		break;
 	case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+		*(unsigned int *)data = pi->managed;
+		break;
 	case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
 	case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
 	case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:

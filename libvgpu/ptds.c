@@ -317,3 +317,26 @@ CUresult cuStreamBatchMemOp_v2_ptsz(CUstream s, unsigned int count,
 {
 	return cuStreamBatchMemOp_v2(vg_ptsz(s), count, ops, flags);
 }
+
+CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr p, size_t count,
+				    CUmemLocation location, unsigned int flags,
+				    CUstream s)
+{
+	return cuMemPrefetchAsync_v2(p, count, location, flags, vg_ptsz(s));
+}
+
+CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr p, size_t count, CUdevice device,
+				 CUstream s)
+{
+	CUmemLocation l = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = device };
+
+	if (device == CU_DEVICE_CPU)
+		l.type = CU_MEM_LOCATION_TYPE_HOST;
+	return cuMemPrefetchAsync_v2(p, count, l, 0, vg_ptsz(s));
+}
+
+CUresult cuStreamAttachMemAsync_ptsz(CUstream s, CUdeviceptr p, size_t length,
+				     unsigned int flags)
+{
+	return cuStreamAttachMemAsync(s, p, length, flags);
+}

@@ -36,7 +36,6 @@
 #undef cuGraphicsResourceSetMapFlags
 #undef cuGraphicsUnmapResources
 #undef cuIpcOpenMemHandle
-#undef cuMemAdvise
 #undef cuMemAllocAsync
 #undef cuMemAllocFromPoolAsync
 #undef cuMemBatchDecompressAsync
@@ -44,7 +43,6 @@
 #undef cuMemDiscardBatchAsync
 #undef cuMemFreeAsync
 #undef cuMemMapArrayAsync
-#undef cuMemPrefetchAsync
 #undef cuMemPrefetchBatchAsync
 #undef cuMemcpy3DBatchAsync
 #undef cuMemcpy3DPeer
@@ -60,7 +58,6 @@
 #undef cuMemcpyPeer
 #undef cuMemcpyPeerAsync
 #undef cuSignalExternalSemaphoresAsync
-#undef cuStreamAttachMemAsync
 #undef cuStreamBeginCapture
 #undef cuStreamBeginCaptureToGraph
 #undef cuStreamEndCapture
@@ -1582,17 +1579,6 @@ CUresult cuMemAddressReserve(CUdeviceptr *a0, size_t a1, size_t a2,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemAdvise(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUdevice a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemAdvise_v2(CUdeviceptr a0, size_t a1, CUmem_advise a2,
-		CUmemLocation a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuMemAllocAsync(CUdeviceptr *a0, size_t a1, CUstream a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
@@ -1611,11 +1597,6 @@ CUresult cuMemAllocFromPoolAsync(CUdeviceptr *a0, size_t a1, CUmemoryPool a2,
 
 CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *a0, size_t a1,
 		CUmemoryPool a2, CUstream a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemAllocManaged(CUdeviceptr *a0, size_t a1, unsigned int a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -1802,29 +1783,6 @@ CUresult cuMemPoolTrimTo(CUmemoryPool a0, size_t a1)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemPrefetchAsync(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr a0, size_t a1, CUdevice a2,
-		CUstream a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemPrefetchAsync_v2(CUdeviceptr a0, size_t a1, CUmemLocation a2,
-		unsigned int a3, CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr a0, size_t a1, CUmemLocation a2,
-		unsigned int a3, CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuMemPrefetchBatchAsync(CUdeviceptr *a0, size_t *a1, size_t a2,
 		CUmemLocation *a3, size_t *a4, size_t a5, unsigned long long a6,
 		CUstream a7)
@@ -1835,18 +1793,6 @@ CUresult cuMemPrefetchBatchAsync(CUdeviceptr *a0, size_t *a1, size_t a2,
 CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *a0, size_t *a1, size_t a2,
 		CUmemLocation *a3, size_t *a4, size_t a5, unsigned long long a6,
 		CUstream a7)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemRangeGetAttribute(void *a0, size_t a1, CUmem_range_attribute a2,
-		CUdeviceptr a3, size_t a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemRangeGetAttributes(void **a0, size_t *a1,
-		CUmem_range_attribute *a2, size_t a3, CUdeviceptr a4, size_t a5)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -2020,18 +1966,6 @@ CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *a0,
 CUresult cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *a0,
 		const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1,
 		unsigned int a2, CUstream a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamAttachMemAsync(CUstream a0, CUdeviceptr a1, size_t a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamAttachMemAsync_ptsz(CUstream a0, CUdeviceptr a1, size_t a2,
-		unsigned int a3)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

@@ -198,6 +198,8 @@ struct CUmod_st {
 	struct CUlib_st *lib;	/* the library it loads into @ctx, or NULL */
 	uint32_t handle;	/* MODULE_LOAD's */
 	CUdeviceptr globals;	/* __device__ and __constant__ data, or 0 */
+	CUdeviceptr *managed;	/* each __managed__ variable's storage */
+	uint32_t nmanaged;
 	struct vg_jit_image *img;
 	struct CUfunc_st *funcs;
 	struct CUmod_st *next;	/* in ctx->modules */
@@ -497,9 +499,32 @@ struct vg_host_info {
 	uintptr_t map_base;	/* the pages it touches */
 	size_t map_size;
 	bool read_only;
+	bool managed;		/* by cuMemAllocManaged */
+	bool module_var;	/* managed: a module's __managed__ variable */
 	struct CUctx_st *ctx;
 };
 bool vg_host_lookup(uintptr_t p, struct vg_host_info *info);
+CUresult vg_host_alloc(void **pp, size_t bytesize, unsigned int flags,
+		       bool managed);
+CUresult vg_managed_free(void *p);
+CUresult vg_managed_var_alloc(struct CUctx_st *ctx, void **pp, size_t size);
+void vg_managed_var_free(void *p);
+bool vg_managed_in(struct CUctx_st *ctx, uintptr_t p, size_t len);
+
+/*
+ * managed.c: what cuMemAdvise and cuMemPrefetchAsync said of one page of
+ * managed memory, which cuMemRangeGetAttribute reads back. Locations are
+ * a CUmemLocationType (0: none) and an id as the queries give it.
+ */
+struct vg_mpage {
+	int32_t pref_id, last_id;
+	uint8_t pref_type, last_type;
+	bool read_mostly;
+	uint64_t accessed_by;	/* bit d: device d; VG_MPAGE_HOST: the host */
+};
+#define VG_MPAGE_HOST (1ull << 63)
+void vg_mpages_init(struct vg_mpage *pages, size_t n);
+struct vg_mpage *vg_managed_pages(uintptr_t p, size_t len, uintptr_t *base);
 
 /* host_copy.c: pageable rows to (@put) or from a packed staging buffer */
 bool vg_host_rows(bool put, unsigned char *stage, uintptr_t host,

@@ -18,6 +18,30 @@
  *    argument memory with -EFAULT; a command that creates something and
  *    cannot write its handle back creates nothing;
  *  - results are written into the structure; the return value is 0.
+ *
+ * Errors are documented once, here and in each ioctl's structure: every
+ * error an ioctl returns is in the "Errors:" paragraph of its structure or
+ * in the list below, which holds for all of them. Each -E name in those
+ * paragraphs is one the ioctl may return; tools/gen-errno-table reads them
+ * from this file, and the ioctl fuzzer fails on any other.
+ *
+ * Errors of every ioctl:
+ *  -EINVAL: a nonzero pad, reserved field or unknown flag bit; a structure
+ *	shorter than the first version of it;
+ *  -E2BIG: a structure longer than the kernel's whose extra bytes are not
+ *	all zero;
+ *  -EFAULT: the argument cannot be read, or cannot be written back (where
+ *	the ioctl writes results).
+ *
+ * Errors of an unknown ioctl number (this type, but no such command, or
+ * the command with the wrong direction bits):
+ *  -ENOTTY.
+ *
+ * An interrupted wait returns -EINTR only when the signal's handler was
+ * installed without SA_RESTART; otherwise the call restarts, and
+ * deadlines, being absolute, still hold. -EINTR listed for work that only
+ * a fatal signal interrupts is never seen by the caller, which is being
+ * killed.
  */
 #ifndef _UAPI_VGPU_H
 #define _UAPI_VGPU_H
@@ -29,9 +53,14 @@
 /*
  * Bumped when an ioctl or a structure changes incompatibly. 2: a launch
  * command carries its grid workspace (VGPU_CMD_LAUNCH.grid_sync), which
- * an older module would ignore; VGPU_IOCTL_HEAP_CREATE is new.
+ * an older module would ignore; VGPU_IOCTL_HEAP_CREATE is new. 3: the
+ * generic-address windows of shared and local memory moved to
+ * VGPU_RESERVED_BASE (uapi/vgpu_isa.h), out of the reach of user
+ * addresses under 5-level paging: programs compiled for the old windows
+ * (their cvta instructions add the window's address) would reach global
+ * memory on a module of the new ones, and the other way round.
  */
-#define VGPU_ABI_VERSION 2
+#define VGPU_ABI_VERSION 3
 
 /* ioctl type byte (unused in Documentation/userspace-api/ioctl). */
 #define VGPU_IOCTL_TYPE 0xB9
@@ -66,6 +95,8 @@
  * @name: Out. NUL-terminated device name.
  * @mem_free: Out. Device memory not allocated by any context, in bytes.
  *	(Appended after ABI version 1's first layout, which ends at @name.)
+ *
+ * Errors: none but those of every ioctl.
  */
 struct vgpu_info {
 	__u32 flags;
@@ -102,7 +133,9 @@ struct vgpu_info {
  * of addresses that user space has reserved in its own address space (an
  * inaccessible mapping), so device pointers never collide with host
  * pointers and dereferencing one on the host faults, as with CUDA's unified
- * addressing. Windows and chunks of device memory are aligned to
+ * addressing. The window ends below VGPU_VA_LIMIT, far below the ISA's
+ * reserved generic addresses (VGPU_RESERVED_BASE in uapi/vgpu_isa.h).
+ * Windows and chunks of device memory are aligned to
  * VGPU_VA_ALIGN; allocations up to VGPU_SUBALLOC_MAX share chunks and are
  * placed on VGPU_SUBALLOC_ALIGN boundaries, larger ones get chunks of their
  * own.
@@ -122,7 +155,9 @@ struct vgpu_info {
  * @flags: In. Must be 0.
  * @pad: Structure padding. Must be 0.
  *
- * Errors: -EINVAL for a malformed window, -EBUSY if already set.
+ * Errors:
+ *  -EINVAL: a malformed window;
+ *  -EBUSY: the window is set already.
  */
 struct vgpu_va_window {
 	__u64 base;
@@ -139,8 +174,11 @@ struct vgpu_va_window {
  * @va: Out. Device address, a multiple of VGPU_SUBALLOC_ALIGN (of
  *	VGPU_VA_ALIGN above VGPU_SUBALLOC_MAX).
  *
- * Errors: -EINVAL for a zero size or no window yet, -ENOMEM when the device
- * (or the caller's memory cgroup) has no room, -ENOSPC when the window does.
+ * Errors:
+ *  -EINVAL: a zero size, or no window yet;
+ *  -ENOMEM: the device (or the caller's memory cgroup) has no room, or
+ *	@size is more than the device's memory;
+ *  -ENOSPC: the window has no room.
  */
 struct vgpu_mem_alloc {
 	__u64 size;
@@ -155,8 +193,9 @@ struct vgpu_mem_alloc {
  * @flags: In. Must be 0.
  * @pad: Structure padding. Must be 0.
  *
- * Errors: -ENOENT if no allocation of this context contains @va, -EINVAL
- * if one does but does not start there.
+ * Errors:
+ *  -ENOENT: no allocation of this context contains @va;
+ *  -EINVAL: one does, but does not start there.
  */
 struct vgpu_mem_free {
 	__u64 va;
@@ -173,7 +212,8 @@ struct vgpu_mem_free {
  * @base: Out. Its first address.
  * @size: Out. Its size as requested.
  *
- * Errors: -ENOENT if no allocation of this context contains @va.
+ * Errors:
+ *  -ENOENT: no allocation of this context contains @va.
  */
 struct vgpu_mem_query {
 	__u64 va;
@@ -189,7 +229,7 @@ struct vgpu_mem_query {
 
 /*
  * Largest host range one call registers; the caller's RLIMIT_MEMLOCK (unless
- * it has CAP_IPC_LOCK) bounds the total.
+ * it has CAP_IPC_LOCK) bounds what the context's opener has charged.
  */
 #define VGPU_HOST_REGISTER_MAX _BITULL(40)
 
@@ -199,16 +239,33 @@ struct vgpu_mem_query {
  * the same address (zero-copy), for the copy engines and kernels to use.
  * @addr: In. Start, page aligned. Anonymous, shared-memory (memfd, shmem)
  *	and hugetlb memory can be registered; file mappings may be refused.
+ *	The range must end at or below VGPU_RESERVED_BASE (uapi/vgpu_isa.h):
+ *	a kernel's generic address there means shared or local memory.
  * @size: In. Length, a nonzero multiple of the page size, at most
  *	VGPU_HOST_REGISTER_MAX.
  * @flags: In. VGPU_HOST_READ_ONLY: the device only reads the range (which
  *	may then be mapped read-only). Other bits must be 0.
  * @pad: Structure padding. Must be 0.
  *
- * The pinned pages count against the caller's RLIMIT_MEMLOCK.
- * Errors: -EINVAL (alignment, size, flags), -EFAULT (part of the range is
- * not mapped, or not writable without VGPU_HOST_READ_ONLY), -EEXIST (it
- * overlaps a registered range), -ENOMEM (over RLIMIT_MEMLOCK, or no memory).
+ * The pinned pages are charged, against the caller's RLIMIT_MEMLOCK
+ * (unless it has CAP_IPC_LOCK), to the locked memory of the process that
+ * opened the context (its VmLck), until they are unregistered or the
+ * context is closed: what forked children sharing the context register
+ * stays charged there after they exit.
+ *
+ * Errors:
+ *  -EINVAL: alignment, size, flags;
+ *  -EFAULT: the range is not in user space (or reaches
+ *	VGPU_RESERVED_BASE), part of it is not mapped or not writable
+ *	without VGPU_HOST_READ_ONLY, or it is memory the kernel does not
+ *	pin long-term (I/O and PFN mappings, secret memory, writable file
+ *	mappings from Linux 6.5 on);
+ *  -EEXIST: it overlaps a registered range;
+ *  -ENOMEM: over RLIMIT_MEMLOCK, no memory, or pages that could not be
+ *	moved out of movable memory before pinning;
+ *  -EOPNOTSUPP: a file system DAX mapping;
+ *  -EBUSY: device-coherent memory that could not be moved;
+ *  -EINTR: a fatal signal, while pinning.
  */
 struct vgpu_host_register {
 	__u64 addr;
@@ -223,8 +280,10 @@ struct vgpu_host_register {
  * @flags: In. Must be 0.
  * @pad: Structure padding. Must be 0.
  *
- * Errors: -ENOENT (no registered range holds @addr), -EINVAL (one does, but
- * does not start there).
+ * Errors:
+ *  -ENOENT: no registered range holds @addr (memory of HOST_ALLOC is not
+ *	registered: munmap() frees it);
+ *  -EINVAL: one does, but does not start there.
  */
 struct vgpu_host_unregister {
 	__u64 addr;
@@ -243,7 +302,9 @@ struct vgpu_host_unregister {
  * device address space at the same address (zero-copy), for as long as it
  * exists. It can be mapped once, is not inherited across fork(), cannot
  * be split or moved, and is freed by munmap() (or by closing the file, if
- * it was never mapped).
+ * it was never mapped). mmap() fails with EINVAL where the mapping would
+ * reach VGPU_RESERVED_BASE (uapi/vgpu_isa.h), which no user address of
+ * x86-64 or arm64 does.
  * @size: In. Bytes, a nonzero multiple of the page size, at most
  *	VGPU_HOST_ALLOC_MAX.
  * @flags: In. Must be 0.
@@ -254,8 +315,12 @@ struct vgpu_host_unregister {
  * context's budget of kernel memory (the module's ctx_kmem_mb parameter,
  * a quarter of RAM by default; sysfs ctx_kmem_limit) until it is freed.
  *
- * Errors: -EINVAL (size, flags), -ENOMEM (over the context's budget, or
- * no memory), -ENOSPC (too many unmapped allocations).
+ * Errors:
+ *  -EINVAL: size, flags;
+ *  -ENOMEM: no memory, the caller's memory cgroup is full, @size is more
+ *	than the machine's memory, or over the context's budget;
+ *  -ENOSPC: too many allocations (65536) wait to be mapped;
+ *  -EINTR: a fatal signal, while allocating.
  */
 struct vgpu_host_alloc {
 	__u64 size;
@@ -477,7 +542,11 @@ struct vgpu_chan_status {
  * @handle: Out. The channel, also its index in the status page.
  * @pad: Structure padding. Must be 0.
  *
- * Errors: -EINVAL (ring), -EMFILE (VGPU_MAX_CHANNELS channels exist).
+ * Errors:
+ *  -EINVAL: the ring's size, alignment, or an address outside user space;
+ *  -ENOMEM: no memory for the channel or its queue;
+ *  -EMFILE: VGPU_MAX_CHANNELS channels exist (destroyed ones count until
+ *	their work has run).
  */
 struct vgpu_chan_create {
 	__u64 ring;
@@ -495,9 +564,16 @@ struct vgpu_chan_create {
  * @handle: In. The channel.
  * @flags: In. Must be 0.
  *
- * Errors: -ENOENT (no such channel), -EINVAL (@put goes backwards or more
- * than a ring ahead; a malformed command), -EFAULT (ring unreadable),
- * -EIO (the channel has failed: see its status).
+ * Errors:
+ *  -ENOENT: no such channel;
+ *  -EINVAL: @put goes backwards or more than a ring ahead of the last
+ *	submit; a malformed command;
+ *  -EAGAIN: the queue is full: the new commands and those not yet
+ *	completed would be more than the ring holds. Nothing is queued;
+ *	wait for earlier commands (CHAN_WAIT), then submit again;
+ *  -EFAULT: the ring is unreadable;
+ *  -ENOMEM: no memory for the copy of the new commands;
+ *  -EIO: the channel has failed (see its status).
  */
 struct vgpu_chan_submit {
 	__u64 put;
@@ -512,10 +588,13 @@ struct vgpu_chan_submit {
  * @handle: In. The channel.
  * @flags: In. Must be 0.
  *
- * Errors: -ENOENT (no such channel, or it was destroyed during the wait,
- * which ends it), -EINVAL (@seqno beyond what was submitted), -ETIME
- * (deadline passed), -EIO (the channel has failed), -ERESTARTSYS/-EINTR
- * (signal).
+ * Errors:
+ *  -ENOENT: no such channel, or it was destroyed during the wait, which
+ *	ends it;
+ *  -EINVAL: @seqno beyond what was submitted, or a negative @deadline_ns;
+ *  -ETIME: the deadline passed;
+ *  -EIO: the channel has failed at or before @seqno;
+ *  -EINTR: a signal (the call restarts under SA_RESTART).
  */
 struct vgpu_chan_wait {
 	__u64 seqno;
@@ -530,6 +609,9 @@ struct vgpu_chan_wait {
  * Waits on the channel (CHAN_WAIT) in other threads end with -ENOENT.
  * @handle: In. The channel.
  * @flags: In. Must be 0.
+ *
+ * Errors:
+ *  -ENOENT: no such channel (or it was destroyed already).
  */
 struct vgpu_chan_destroy {
 	__u32 handle;
@@ -562,6 +644,9 @@ struct vgpu_chan_destroy {
  * @block: Out. The block's index in the grid.
  * @thread: Out. The thread's index in its block.
  * @seqno: Out. The launch command's number (as vgpu_chan_status.error_seqno).
+ *
+ * Errors:
+ *  -ENOENT: no such channel.
  */
 struct vgpu_chan_fault {
 	__u32 handle;
@@ -600,9 +685,13 @@ struct vgpu_chan_fault {
  * context's budget of kernel memory (as HOST_ALLOC's) until it is unloaded
  * and its last launch has ended.
  *
- * Errors: -EINVAL (the verifier refused it: the message is in @log; or a
- * bad size or flag), -EFAULT, -ENOMEM (over the context's budget, or no
- * memory), -EMFILE (too many modules).
+ * Errors:
+ *  -EINVAL: the verifier refused it (the message is in @log, and the
+ *	structure is written back); a bad count or size;
+ *  -EFAULT: an array is unreadable, or @log unwritable;
+ *  -ENOMEM: no memory for the copy or the verifier, or over the
+ *	context's budget;
+ *  -EMFILE: too many modules (4096) are loaded.
  */
 struct vgpu_module_load {
 	__u64 insns;
@@ -624,6 +713,9 @@ struct vgpu_module_load {
  * started keep the module until they end.
  * @handle: In. The module.
  * @flags: In. Must be 0.
+ *
+ * Errors:
+ *  -ENOENT: no such module.
  */
 struct vgpu_module_unload {
 	__u32 handle;
@@ -642,9 +734,12 @@ struct vgpu_module_unload {
  * @pad: Structure padding. Must be 0.
  * @va: Out. The heap's first address, a multiple of VGPU_VA_ALIGN.
  *
- * Errors: -EINVAL for a bad size, flags or padding, or no window yet;
- * -EBUSY if the context has a heap; -ENOMEM when the device (or the
- * caller's memory cgroup) has no room, -ENOSPC when the window does.
+ * Errors:
+ *  -EINVAL: a bad size, or no window yet;
+ *  -EBUSY: the context has a heap;
+ *  -ENOMEM: the device (or the caller's memory cgroup) has no room, or
+ *	@size is more than the device's memory;
+ *  -ENOSPC: the window has no room.
  */
 struct vgpu_heap_create {
 	__u64 size;

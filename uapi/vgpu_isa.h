@@ -249,11 +249,19 @@
 #define VGPU_SPACE_COUNT 6
 
 /*
- * Generic addresses of the shared and local windows: above every user
- * address, so they never meet a device or host pointer.
+ * Generic addresses from VGPU_RESERVED_BASE up are the ISA's own: the
+ * shared and local windows live there, so a generic address in them never
+ * meets a device or host pointer. No user address has bit 63 set on
+ * x86-64 (47 bits with 4-level paging, 56 with 5-level) or arm64 (52),
+ * and the windows are not canonical under either x86-64 paging mode, so
+ * they are no kernel address either. The module refuses host ranges that
+ * reach VGPU_RESERVED_BASE, and the device VA window ends below it
+ * (VGPU_VA_LIMIT, uapi/vgpu.h). Before VGPU_ABI_VERSION 3 the windows
+ * sat at 2^48 and 2^49, which a process can map under 5-level paging.
  */
-#define VGPU_SHARED_WINDOW 0x0001000000000000ULL
-#define VGPU_LOCAL_WINDOW 0x0002000000000000ULL
+#define VGPU_RESERVED_BASE 0x8000000000000000ULL
+#define VGPU_SHARED_WINDOW 0x8000000000000000ULL
+#define VGPU_LOCAL_WINDOW 0x8000000100000000ULL
 #define VGPU_WINDOW_SIZE 0x0000000100000000ULL
 
 /* Special registers (mod of SREG). */

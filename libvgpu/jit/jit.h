@@ -21,7 +21,7 @@
  * the old compiler is taken for one of the new. (Cache keys also carry
  * the library's build ID, which covers builds that forgot.)
  */
-#define VG_JIT_VERSION "vgpu-jit-7"
+#define VG_JIT_VERSION "vgpu-jit-9"
 
 /* One kernel parameter: where cuLaunchKernel puts its bytes. */
 struct vg_jit_param {
@@ -38,13 +38,46 @@ struct vg_jit_kernel {
 	bool prints;		/* calls vprintf, itself or through a call */
 };
 
-/* A module-scope variable (__device__ or __constant__). */
+/*
+ * A module-scope variable (__device__, __constant__ or __managed__). A
+ * managed one's initial bytes are in the global block too, at @offset,
+ * after every other variable's (the loader copies them to its managed
+ * storage and gives the device block only what precedes them).
+ */
 struct vg_jit_var {
 	char *name;
 	bool is_const;		/* __constant__ (read only to kernels) */
+	bool managed;		/* __managed__: storage of its own */
 	uint64_t offset;	/* in the module's global block */
 	uint64_t size;
 };
+
+/*
+ * Where code and initializers name the k-th managed variable of
+ * vg_jit_image.vars (in their order): a relocated value at or above
+ * VG_JIT_MANAGED_LOW is not an offset in the global block but
+ * VG_JIT_MANAGED_ADDR(k) plus an offset, which the loader turns into the
+ * address of the variable's own storage plus that offset. Each variable
+ * has 4 GiB of this space around it, so that an address computed past
+ * its end (an addend up to 2 GiB either way) still names it.
+ */
+#define VG_JIT_MANAGED_BASE (1ull << 62)
+#define VG_JIT_MANAGED_SLOT 32		/* log2 of each variable's space */
+#define VG_JIT_MANAGED_ADDR(k) \
+	(VG_JIT_MANAGED_BASE + ((uint64_t)(k) << VG_JIT_MANAGED_SLOT))
+#define VG_JIT_MANAGED_LOW (VG_JIT_MANAGED_BASE - (1ull << 31))
+#define VG_JIT_MANAGED_MAX_BYTES (1ull << 31)	/* a managed variable's */
+/* The managed variable @v names, and the offset from its start; -1 if none. */
+static inline int64_t vg_jit_managed_index(uint64_t v, int64_t *off)
+{
+	uint64_t k;
+
+	if (v < VG_JIT_MANAGED_LOW)
+		return -1;
+	k = (v - VG_JIT_MANAGED_LOW) >> VG_JIT_MANAGED_SLOT;
+	*off = (int64_t)(v - VG_JIT_MANAGED_ADDR(k));
+	return k > (uint64_t)INT32_MAX ? -1 : (int64_t)k;
+}
 
 /*
  * Kernel printf: records go to the context's FIFO, which a module that

@@ -85,6 +85,7 @@ struct ptx_var {
 	bool is_extern;
 	bool visible;
 	bool weak;
+	bool managed;		/* .attribute(.managed): __managed__ */
 	uint8_t *init;		/* initializer bytes, little endian, or NULL */
 	uint64_t init_bytes;	/* may be less than the size: the rest is 0 */
 	struct ptx_init_func *init_funcs;	/* functions named in @init */

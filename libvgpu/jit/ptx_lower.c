@@ -127,14 +127,52 @@ static int ptx_func_addrs(struct ptx_lower *pl)
 }
 
 /*
+ * A managed variable's initial bytes go last in the global block, at its
+ * alignment; code and initializers name it by VG_JIT_MANAGED_ADDR (jit.h),
+ * which the loader relocates to its own storage.
+ */
+static int ptx_layout_managed(struct ptx_lower *pl, struct vg_jit_image *img,
+			      uint64_t *gsize, uint64_t *blocks)
+{
+	const struct ptx_module *m = pl->m;
+	uint32_t i, k = 0;
+
+	for (i = 0; i < m->nvars; i++) {
+		const struct ptx_var *v = &m->vars[i];
+
+		if (!v->managed)
+			continue;
+		if (v->is_extern)
+			return ptx_error(pl, v->pos, "'%s': extern variable not defined in the module",
+					 v->name);
+		if (ptx_var_size(v) > VG_JIT_MANAGED_MAX_BYTES)
+			return ptx_error(pl, v->pos, "'%s': a managed variable over 2 GiB",
+					 v->name);
+		blocks[i] = ptx_align_up(*gsize, ptx_var_align(v));
+		*gsize = blocks[i] + ptx_var_size(v);
+		pl->modvars[i].space = PTX_S_GLOBAL;
+		pl->modvars[i].offset = VG_JIT_MANAGED_ADDR(k++);
+		img->vars[img->nvars++] = (struct vg_jit_var){
+			.name = strdup(v->name), .managed = true,
+			.offset = blocks[i], .size = ptx_var_size(v),
+		};
+		if (!img->vars[img->nvars - 1].name)
+			return ptx_out_of_memory(pl);
+	}
+	return 0;
+}
+
+/*
  * Module variables: __device__ ones in one global block, __constant__
- * ones in the constant bank, each at its alignment.
+ * ones in the constant bank, each at its alignment, __managed__ ones
+ * after them (ptx_layout_managed).
  */
 static int ptx_layout_module(struct ptx_lower *pl, struct vg_jit_image *img)
 {
 	const struct ptx_module *m = pl->m;
-	uint64_t gsize = 0, csize = 0;
+	uint64_t gsize = 0, csize = 0, *blocks;
 	uint32_t i;
+	int r;
 
 	pl->modvars = calloc(m->nvars ? m->nvars : 1, sizeof(*pl->modvars));
 	img->vars = calloc(m->nvars ? m->nvars : 1, sizeof(*img->vars));
@@ -144,6 +182,9 @@ static int ptx_layout_module(struct ptx_lower *pl, struct vg_jit_image *img)
 		const struct ptx_var *v = &m->vars[i];
 		struct ptx_place *place = &pl->modvars[i];
 		uint64_t *end;
+
+		if (v->managed)
+			continue;
 
 		/*
 		 * __constant__ data lives in device memory beside the
@@ -187,18 +228,27 @@ static int ptx_layout_module(struct ptx_lower *pl, struct vg_jit_image *img)
 			img->has_printf = true;
 			img->printf_off = pl->printf_off;
 		}
-	img->global_bytes = gsize;
-	img->globals = calloc(1, gsize ? gsize : 1);
-	if (!img->globals)
+	/* Where each managed variable's initial bytes are in the block. */
+	blocks = calloc(m->nvars ? m->nvars : 1, sizeof(*blocks));
+	if (!blocks)
 		return ptx_out_of_memory(pl);
-	for (i = 0; i < m->nvars; i++) {
+	r = ptx_layout_managed(pl, img, &gsize, blocks);
+	if (!r) {
+		img->global_bytes = gsize;
+		img->globals = calloc(1, gsize ? gsize : 1);
+		if (!img->globals)
+			r = ptx_out_of_memory(pl);
+	}
+	for (i = 0; !r && i < m->nvars; i++) {
 		const struct ptx_var *v = &m->vars[i];
 
 		if ((v->space == PTX_S_GLOBAL || v->space == PTX_S_CONST) &&
-		    ptx_write_init(pl, img, pl->modvars[i].offset, v))
-			return -1;
+		    ptx_write_init(pl, img, v->managed ? blocks[i] :
+				   pl->modvars[i].offset, v))
+			r = -1;
 	}
-	return 0;
+	free(blocks);
+	return r;
 }
 
 /*

@@ -586,6 +586,16 @@ static void ptx_parse_decl_type(struct ptx_parser *p, struct ptx_var *v)
 			   ptx_is_dir(p, ".v8")) {
 			v->vec = (uint32_t)(t->s[2] - '0');
 			ptx_next(p);
+		} else if (ptx_is_dir(p, ".attribute")) {
+			/* .managed alone: .unified names host code vgpu lacks. */
+			ptx_next(p);
+			ptx_expect(p, '(');
+			if (!ptx_is_dir(p, ".managed"))
+				ptx_fail(p, p->tok.pos,
+					 "only the .managed attribute is supported");
+			v->managed = true;
+			ptx_next(p);
+			ptx_expect(p, ')');
 		} else if (ptx_is_dir(p, ".ptr")) {
 			/* kernel pointer hints: what the pointee is, not v */
 			ptx_next(p);
@@ -809,6 +819,9 @@ static void ptx_parse_vars(struct ptx_parser *p, const struct ptx_attrs *a,
 	proto.visible = a->visible;
 	proto.is_extern = a->is_external;
 	proto.weak = a->weak;
+	if (proto.managed && (p->fn || space != PTX_S_GLOBAL))
+		ptx_fail(p, p->tok.pos,
+			 ".managed is for module-scope .global variables");
 	do {
 		struct ptx_var *v;
 		uint32_t i;

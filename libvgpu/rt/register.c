@@ -3,8 +3,15 @@
  * nvcc's registration ABI: the fatbins, __global__ functions and device
  * variables a program's constructors register, and loading a fatbin's
  * module into a device's context the first time one of its kernels runs.
+ *
+ * A __managed__ variable is, in nvcc's host code, a pointer the program
+ * dereferences for every use, after a call of __cudaInitModule (once, on
+ * the first use): __cudaRegisterManagedVar hands over that pointer's
+ * address, and loading the module points it at the variable's managed
+ * storage, which host and kernels then share.
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,9 +22,11 @@
 /* A device variable nvcc registered (cudaMemcpyToSymbol's, later). */
 struct rt_var {
 	struct rt_fatbin *fatbin;
-	const void *host_var;		/* its shadow in the host program */
+	const void *host_var;		/* its shadow in the host program, or,
+					 * managed, the pointer to bind */
 	char *name;
 	size_t size;
+	bool managed;			/* __managed__ */
 	struct rt_var *next;
 };
 
@@ -122,13 +131,11 @@ fail:
 	free(k);
 }
 
-void __cudaRegisterVar(void **handle, char *host_var, char *device_address,
-		       const char *device_name, int ext, size_t size,
-		       int constant, int global)
+static void rt_register_var(void **handle, const void *host_var,
+			    const char *device_name, size_t size, bool managed)
 {
 	struct rt_var *v = calloc(1, sizeof(*v));
 
-	(void)device_address, (void)ext, (void)constant, (void)global;
 	if (!handle || !host_var || !device_name || !v)
 		goto fail;
 	v->name = strdup(device_name);
@@ -137,6 +144,7 @@ void __cudaRegisterVar(void **handle, char *host_var, char *device_address,
 	v->fatbin = (struct rt_fatbin *)handle;
 	v->host_var = host_var;
 	v->size = size;
+	v->managed = managed;
 	pthread_mutex_lock(&rt_reg_lock);
 	v->next = rt_vars;
 	rt_vars = v;
@@ -144,6 +152,22 @@ void __cudaRegisterVar(void **handle, char *host_var, char *device_address,
 	return;
 fail:
 	free(v);
+}
+
+void __cudaRegisterVar(void **handle, char *host_var, char *device_address,
+		       const char *device_name, int ext, size_t size,
+		       int constant, int global)
+{
+	(void)device_address, (void)ext, (void)constant, (void)global;
+	rt_register_var(handle, host_var, device_name, size, false);
+}
+
+void __cudaRegisterManagedVar(void **handle, void **host_ptr,
+			      char *device_address, const char *device_name,
+			      int ext, size_t size, int constant, int global)
+{
+	(void)device_address, (void)ext, (void)constant, (void)global;
+	rt_register_var(handle, host_ptr, device_name, size, true);
 }
 
 struct rt_kernel *rt_kernel_by_stub(const void *host_fun)
@@ -157,6 +181,29 @@ struct rt_kernel *rt_kernel_by_stub(const void *host_fun)
 			break;
 	pthread_mutex_unlock(&rt_reg_lock);
 	return k;
+}
+
+/*
+ * Points the host's pointer of each __managed__ variable of @fb at its
+ * storage in the module just loaded on @dev. The first device's storage
+ * stays the program's: its host code holds the pointer from then on.
+ * Called with rt_reg_lock.
+ */
+static cudaError_t rt_fatbin_bind(struct rt_fatbin *fb, int dev)
+{
+	struct rt_var *v;
+	CUdeviceptr p;
+	CUresult r;
+
+	for (v = rt_vars; v; v = v->next) {
+		if (v->fatbin != fb || !v->managed || *(void **)v->host_var)
+			continue;
+		r = cuModuleGetGlobal(&p, NULL, fb->module[dev], v->name);
+		if (r)
+			return rt_error(r);
+		*(void **)v->host_var = (void *)(uintptr_t)p;
+	}
+	return cudaSuccess;
 }
 
 /*
@@ -174,14 +221,17 @@ static cudaError_t rt_fatbin_load(struct rt_fatbin *fb, int dev)
 	if (!w || w->magic != VG_FATBIN_WRAPPER_MAGIC || !w->data)
 		return cudaErrorInvalidKernelImage;
 	/* -rdc=true: nvlink's output is machine code; link the objects' PTX. */
-	if (w->version == 2 && w->extra)
-		return rt_rdc_load(w->extra, &fb->module[dev]);
+	if (w->version == 2 && w->extra) {
+		cudaError_t e = rt_rdc_load(w->extra, &fb->module[dev]);
+
+		return e ? e : rt_fatbin_bind(fb, dev);
+	}
 	r = cuModuleLoadData(&fb->module[dev], w->data);
 	if (r) {
 		fb->module[dev] = NULL;
 		return rt_error(r);
 	}
-	return cudaSuccess;
+	return rt_fatbin_bind(fb, dev);
 }
 
 cudaError_t rt_kernel_function(struct rt_kernel *k, int dev, CUfunction *fn)
@@ -215,8 +265,10 @@ cudaError_t rt_var_address(const void *host_var, int dev, CUdeviceptr *dptr,
 	struct rt_var *v;
 
 	pthread_mutex_lock(&rt_reg_lock);
+	/* A managed variable's symbol is its storage (the host's *x). */
 	for (v = rt_vars; v; v = v->next)
-		if (v->host_var == host_var)
+		if (v->managed ? *(void *const *)v->host_var == host_var :
+				 v->host_var == host_var)
 			break;
 	if (!v) {
 		e = cudaErrorInvalidSymbol;
@@ -238,8 +290,13 @@ void rt_forget_device(int dev)
 {
 	struct rt_fatbin *fb;
 	struct rt_kernel *k;
+	struct rt_var *v;
 
 	pthread_mutex_lock(&rt_reg_lock);
+	/* Managed storage went with the context: the next load binds anew. */
+	for (v = rt_vars; v; v = v->next)
+		if (v->managed && v->fatbin->module[dev])
+			*(void **)v->host_var = NULL;
 	for (fb = rt_fatbins; fb; fb = fb->next)
 		fb->module[dev] = NULL;
 	for (k = rt_kernels; k; k = k->next)

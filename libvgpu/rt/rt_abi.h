@@ -19,6 +19,9 @@ void __cudaRegisterFunction(void **handle, const char *host_fun,
 void __cudaRegisterVar(void **handle, char *host_var, char *device_address,
 		       const char *device_name, int ext, size_t size,
 		       int constant, int global);
+void __cudaRegisterManagedVar(void **handle, void **host_ptr,
+			      char *device_address, const char *device_name,
+			      int ext, size_t size, int constant, int global);
 char __cudaInitModule(void **handle);
 unsigned int __cudaPushCallConfiguration(dim3 grid, dim3 block,
 					 size_t shared_mem,

@@ -500,7 +500,7 @@ static void globals(void)
 	CHECK_RES(CUDA_SUCCESS, cuLibraryGetGlobal(NULL, NULL, lib, "counter"));
 	CHECK_RES(CUDA_ERROR_INVALID_HANDLE,
 		  cuLibraryGetGlobal(&p2, &sz, NULL, "counter"));
-	/* No managed variables, no unified functions. */
+	/* counter is no managed variable; a PTX library has no unified functions. */
 	CHECK_RES(CUDA_ERROR_NOT_FOUND, cuLibraryGetManaged(&p2, &sz, lib, "counter"));
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuLibraryGetManaged(&p2, &sz, lib, NULL));
 	CHECK_RES(CUDA_ERROR_INVALID_HANDLE,

@@ -2,7 +2,8 @@
 /*
  * What the ioctl fuzzer's workers share with its parent (one MAP_SHARED
  * page set up before they fork): a heartbeat per thread, for the parent's
- * hang watchdog, and the counters its statistics come from.
+ * hang watchdog, the counters its statistics come from, and the errors
+ * each ioctl returned, which it checks against uapi/vgpu.h.
  */
 #ifndef VGPU_FUZZ_SHARED_H
 #define VGPU_FUZZ_SHARED_H
@@ -13,6 +14,14 @@
 #define FZ_MAX_THREADS 8
 #define FZ_MAX_IOCTLS 32
 #define FZ_MAX_CMDS 8
+/*
+ * Rows of errors seen: one per ioctl of fz_ioctls, and the last for
+ * numbers of vgpu's type that name no ioctl.
+ */
+#define FZ_ERR_ROWS (FZ_MAX_IOCTLS + 1)
+#define FZ_ERR_UNKNOWN FZ_MAX_IOCTLS
+/* A bit per errno below this; larger ones are kept in fz_shared.big_errno. */
+#define FZ_ERRNO_BITS 256
 
 /* A thread's heartbeat: @busy while it is inside a system call. */
 struct fz_beat {
@@ -30,6 +39,8 @@ struct fz_shared {
 	uint64_t cmds_ok[FZ_MAX_CMDS];
 	uint64_t forks, kills, maps, unmaps, opens, closes;
 	uint64_t unpriv_calls;
+	uint64_t errs[FZ_ERR_ROWS][FZ_ERRNO_BITS / 64];
+	int big_errno[FZ_ERR_ROWS];	/* the last errno >= FZ_ERRNO_BITS */
 };
 
 /* How a worker runs. */

@@ -61,6 +61,7 @@ struct ctx {
 	int fd;			/* -1: free slot */
 	int alias;		/* a dup of @fd, or -1 */
 	unsigned int gen;	/* bumped when the slot is reused */
+	unsigned int closes;	/* bumped when @fd or @alias is closed */
 	int dev;
 	uint64_t wbase, wsize;	/* the window once set */
 	uint64_t bytes;		/* allocated so far */

@@ -266,6 +266,32 @@ static void record(struct thr *t, const struct fz_ioctl *d, unsigned char *a,
 	}
 }
 
+/*
+ * Notes errno @err of a call with number @nr, for the ioctl the number
+ * reaches: not necessarily the one whose arguments were built, as the
+ * number is sometimes garbled. Numbers of another type are not vgpu's
+ * to answer (the kernel's own file ioctls come first).
+ */
+static void note_errno(unsigned long nr, int err)
+{
+	unsigned int row = FZ_ERR_UNKNOWN, i;
+
+	if (_IOC_TYPE(nr) != VGPU_IOCTL_TYPE)
+		return;
+	for (i = 0; i < fz_nioctls && i < FZ_MAX_IOCTLS; i++) {
+		if (_IOC_NR(fz_ioctls[i].nr) == _IOC_NR(nr) &&
+		    _IOC_DIR(fz_ioctls[i].nr) == _IOC_DIR(nr)) {
+			row = i;
+			break;
+		}
+	}
+	if (err > 0 && err < FZ_ERRNO_BITS)
+		__atomic_fetch_or(&cfg->shared->errs[row][err / 64], 1ULL << (err % 64),
+				  __ATOMIC_RELAXED);
+	else
+		__atomic_store_n(&cfg->shared->big_errno[row], err, __ATOMIC_RELAXED);
+}
+
 /* Weights of the ioctls (index in fz_ioctls), submits and waits first. */
 static const struct fz_ioctl *pick_ioctl(struct thr *t)
 {
@@ -288,10 +314,10 @@ static void do_ioctl(struct thr *t, const struct fz_ioctl *d)
 	struct vgpu_cmd *ring = NULL;
 	size_t ring_bytes = 0, size = d->size;
 	unsigned long nr = d->nr;
-	unsigned int i, gen, r;
+	unsigned int i, gen, closes, r;
 	void *argp = a;
 	struct ctx *c;
-	int fd, ret;
+	int fd, ret, err;
 
 	pthread_mutex_lock(&lock);
 	c = pick_ctx(t);
@@ -300,6 +326,7 @@ static void do_ioctl(struct thr *t, const struct fz_ioctl *d)
 		return;
 	}
 	gen = c->gen;
+	closes = c->closes;
 	fd = ctx_fd(t, c);
 	t->ctx = c;
 	t->chan = NULL;
@@ -350,6 +377,7 @@ static void do_ioctl(struct thr *t, const struct fz_ioctl *d)
 
 	beat_begin(t, d->name);
 	ret = ioctl(fd, nr, argp);
+	err = errno;
 	beat_end(t);
 	if (argp == t->ro_arg)
 		mprotect(t->ro_arg, PAGE, PROT_READ | PROT_WRITE);
@@ -364,6 +392,12 @@ static void do_ioctl(struct thr *t, const struct fz_ioctl *d)
 		pthread_mutex_unlock(&lock);
 		return;
 	}
+	/*
+	 * With no file of the context closed meanwhile, @fd was the
+	 * context's (not a number another thread freed and reused).
+	 */
+	if (ret < 0 && c->closes == closes)
+		note_errno(nr, err);
 	/* The chan may have been destroyed meanwhile: look it up again. */
 	if (d->nr == VGPU_IOCTL_CHAN_SUBMIT)
 		t->chan = chan_of(c, ((struct vgpu_chan_submit *)a)->handle);
@@ -504,6 +538,7 @@ static void act_close(struct thr *t)
 	if (!c)
 		return;
 	count(&cfg->shared->closes);
+	c->closes++;
 	beat_begin(t, "close");
 	if (c->alias >= 0 && chance(t, 50)) {
 		close(c->alias);

@@ -9,8 +9,10 @@
  * SECONDS, watches them for calls stuck in the kernel, and once all of
  * them and their children are dead checks that device memory, pinned
  * pages and the memory cgroup they ran in are back where they started,
- * and that the kernel logged nothing bad. TAP; the seed is printed so
- * that a failing run can be replayed (threads make it approximate).
+ * and that the kernel logged nothing bad; and that every error an ioctl
+ * returned is one uapi/vgpu.h documents for it (the table
+ * tools/gen-errno-table makes from the header). TAP; the seed is printed
+ * so that a failing run can be replayed (threads make it approximate).
  */
 #include <errno.h>
 #include <dirent.h>
@@ -27,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vgpu_errno.h"
 #include "vgpu_fuzz_baseline.h"
 #include "vgpu_fuzz_shared.h"
 #include "vgpu_ioctl_desc.h"
@@ -118,6 +121,59 @@ static int report_leftovers(void)
 	return n;
 }
 
+/* Appends the name of errno @err to @buf (of @size bytes). */
+static void append_errno(char *buf, size_t size, int err)
+{
+	const char *name = strerrorname_np(err);
+	size_t len = strlen(buf);
+
+	if (name)
+		snprintf(buf + len, size - len, " %s", name);
+	else
+		snprintf(buf + len, size - len, " %d", err);
+}
+
+/*
+ * One TAP line for the errors of row @row (an ioctl of fz_ioctls, or
+ * FZ_ERR_UNKNOWN): each must be one uapi/vgpu.h lists for what the calls
+ * reached. The errors seen go to a comment line first.
+ */
+static void check_errnos(const struct fz_shared *sh, unsigned int row)
+{
+	const struct vgpu_errno_list *l;
+	char seen[256] = "", bad[256] = "";
+	const char *name;
+	int err;
+
+	if (row == FZ_ERR_UNKNOWN) {
+		l = &vgpu_errnos_unknown;
+		name = "unknown ioctl numbers";
+	} else {
+		l = vgpu_errno_list_of(fz_ioctls[row].nr);
+		name = fz_ioctls[row].name;
+		if (!l || l == &vgpu_errnos_unknown) {
+			tap(0, "%s: uapi/vgpu.h has no Errors: paragraph for it", name);
+			return;
+		}
+	}
+	for (err = 1; err < FZ_ERRNO_BITS; err++) {
+		if (!(sh->errs[row][err / 64] & (1ULL << (err % 64))))
+			continue;
+		append_errno(seen, sizeof(seen), err);
+		if (!vgpu_errno_documented(l, err))
+			append_errno(bad, sizeof(bad), err);
+	}
+	if (sh->big_errno[row]) {
+		append_errno(seen, sizeof(seen), sh->big_errno[row]);
+		append_errno(bad, sizeof(bad), sh->big_errno[row]);
+	}
+	printf("# %s returned:%s\n", name, seen[0] ? seen : " no errors");
+	if (bad[0])
+		tap(0, "%s returned%s, which uapi/vgpu.h does not list for it", name, bad);
+	else
+		tap(1, "%s returned only errors uapi/vgpu.h lists for it", name);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: vgpu_ioctl_fuzz SECONDS [SEED] [-w WORKERS] [-t THREADS] "
@@ -130,6 +186,7 @@ int main(int argc, char **argv)
 	int workers = 4, threads = 3, hang_s = 30, opt, i, crashed = 0, hung = 0;
 	int have_memcg, kmsg, old_timeout = -1, unpriv = getuid() == 0;
 	int old_mode[2] = { -1, -1 };
+	unsigned int row, nrows = fz_nioctls < FZ_MAX_IOCTLS ? fz_nioctls : FZ_MAX_IOCTLS;
 	struct stat st;
 	char cg[128], why[256], buf[32];
 	struct fz_baseline base, now;
@@ -155,7 +212,8 @@ int main(int argc, char **argv)
 	seed = optind + 1 < argc ? strtoull(argv[optind + 1], NULL, 0) :
 		(uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n1..7\n");
+	/* 7 tests of the run, then one per ioctl and one for unknown numbers. */
+	printf("TAP version 13\n1..%u\n", 7 + nrows + 1);
 	printf("# seed %llu: replay with %s %g %llu -w %d -t %d\n",
 	       (unsigned long long)seed, argv[0], seconds, (unsigned long long)seed,
 	       workers, threads);
@@ -344,6 +402,9 @@ int main(int argc, char **argv)
 		skip("kernel log has no reports", "/dev/kmsg unreadable");
 	else
 		tap(!fz_kmsg_reports(kmsg), "kernel log has no reports");
+	for (row = 0; row < nrows; row++)
+		check_errnos(sh, row);
+	check_errnos(sh, FZ_ERR_UNKNOWN);
 	printf("# %d passed, %d failed\n", tests - failed, failed);
 	return failed ? 1 : 0;
 }

@@ -4,7 +4,8 @@
  * read-only status page, the doorbell (commands copied out of the user
  * ring, each malformed one refused), copies, fills and semaphore releases
  * between device memory and registered host memory, sticky faults, and
- * teardown with work in flight, and waits that a destroy ends.
+ * teardown with work in flight, and waits that a destroy ends; a full
+ * queue refusing the doorbell (-EAGAIN, as uapi/vgpu.h documents).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "tests/vgpu_errno.h"
 #include "uapi/vgpu.h"
 #include "vgpu_chan_util.h"
 
@@ -316,6 +318,55 @@ TEST_F(chan, doorbell_rules)
 	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_CHAN_WAIT, &w));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(0, wait_for(&self->c, 1));
+}
+
+/*
+ * Behind a semaphore that is not released the queue fills: once the ring's
+ * worth of commands waits, the doorbell is refused with EAGAIN (an error
+ * the header lists for CHAN_SUBMIT) and nothing is queued; when the wait
+ * ends, the same submit goes through.
+ */
+TEST_F(chan, full_queue_refuses_submit)
+{
+	volatile __u64 *sem = (volatile __u64 *)self->host;
+	struct vgpu_chan_submit s = { .handle = self->c.handle };
+	struct vgpu_cmd *cmd;
+	int ret = 0, err = 0;
+
+	*sem = 0;
+	cmd = slot(&self->c);
+	cmd->op = VGPU_CMD_SEM_ACQUIRE;
+	cmd->flags = VGPU_SEM_GEQ;
+	cmd->sem.addr = (uintptr_t)sem;
+	cmd->sem.value = 1;
+	ASSERT_EQ(0, submit(&self->c));
+	/* One command a doorbell, until the queue is full: a ring's worth. */
+	while (self->c.put <= 2 * RING) {
+		slot(&self->c)->op = VGPU_CMD_NOP;
+		ret = submit(&self->c);
+		err = errno;
+		if (ret)
+			break;
+	}
+	ASSERT_EQ(-1, ret);
+	EXPECT_EQ(EAGAIN, err);
+	EXPECT_EQ(RING + 1, self->c.put);
+	EXPECT_EQ(0, self->c.status->completed);
+	EXPECT_TRUE(vgpu_errno_documented(vgpu_errno_list_of(VGPU_IOCTL_CHAN_SUBMIT),
+					  EAGAIN));
+	/* Refused whole: the queue still ends at a ring's worth. */
+	s.put = RING + 1;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_CHAN_SUBMIT, &s));
+	EXPECT_EQ(EAGAIN, errno);
+
+	*sem = 1;
+	s.put = RING;		/* a bare doorbell: look at the semaphore again */
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_CHAN_SUBMIT, &s));
+	ASSERT_EQ(0, wait_for(&self->c, RING));
+	EXPECT_EQ(0, submit(&self->c));
+	EXPECT_EQ(0, wait_for(&self->c, RING + 1));
+	EXPECT_EQ(RING + 1, self->c.status->completed);
+	EXPECT_EQ(0, self->c.status->error);
 }
 
 /* The kernel reads each command once: rewriting the ring afterwards is harmless. */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host memory registration: pinning user ranges into a context, with each
- * bad range refused by its exact errno, RLIMIT_MEMLOCK charged (VmLck) and
- * enforced, and everything unpinned on unregister and on close.
+ * bad range refused by its exact errno, RLIMIT_MEMLOCK charged (VmLck of
+ * the process that opened the context) and enforced for as long as the
+ * pins last (past the exit of a child that registered), and everything
+ * unpinned and uncharged on unregister and on close.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -250,6 +252,99 @@ TEST_F(host, memlock_limit)
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+#define FORK_CHILDREN 40
+#define FORK_SLICE (8 << 20)
+
+/*
+ * Forks a child that makes @slice (PROT_NONE in this process) writable and
+ * registers it on the context @fd it inherited, then exits. Returns 0 when
+ * the registration succeeded, its errno when it failed, -1 when the child
+ * could not run.
+ */
+static int register_in_child(int fd, char *slice)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (mprotect(slice, FORK_SLICE, PROT_READ | PROT_WRITE))
+			_exit(255);
+		_exit(host_register(fd, slice, FORK_SLICE, 0) ? errno : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) == 255)
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * As nobody with RLIMIT_MEMLOCK 8 MiB: children that share a context
+ * through fork() each register 8 MiB and exit. Their pins stay while the
+ * context lives, so they stay charged: the first child's registration
+ * takes the whole limit and every later one fails with ENOMEM, as does one
+ * in another context the same process opened. Unregistering, then closing the
+ * context, gives the charge back, exactly. Exit status: the step that
+ * failed.
+ */
+static int memlock_through_fork(void)
+{
+	struct rlimit lim = { FORK_SLICE, FORK_SLICE };
+	int shared = open(DEV, O_RDWR | O_CLOEXEC);
+	int other = open(DEV, O_RDWR | O_CLOEXEC);
+	size_t span = (size_t)(FORK_CHILDREN + 1) * FORK_SLICE;
+	char *base;
+	int i;
+
+	if (shared < 0 || other < 0)
+		return 2;
+	/* Address space only: each child maps its own slice's memory. */
+	base = mmap(NULL, span, PROT_NONE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (base == MAP_FAILED)
+		return 2;
+	if (setrlimit(RLIMIT_MEMLOCK, &lim) || setgid(65534) || setuid(65534))
+		return 3;
+	if (register_in_child(shared, base) != 0)
+		return 10;
+	/* Stop at the first that gets through: each would pin 8 MiB more. */
+	for (i = 1; i < FORK_CHILDREN; i++)
+		if (register_in_child(shared, base + (size_t)i * FORK_SLICE) != ENOMEM)
+			return 11;
+	if (register_in_child(other, base + FORK_SLICE) != ENOMEM)
+		return 12;
+	/* The first child's range goes: its 8 MiB can be pinned again. */
+	if (host_unregister(shared, base))
+		return 13;
+	if (register_in_child(shared, base + (size_t)FORK_CHILDREN * FORK_SLICE) != 0)
+		return 14;
+	if (register_in_child(other, base + FORK_SLICE) != ENOMEM)
+		return 15;
+	/* This process holds the context's last reference: close unpins. */
+	close(shared);
+	if (register_in_child(other, base + FORK_SLICE) != 0)
+		return 16;
+	if (register_in_child(other, base + 2 * FORK_SLICE) != ENOMEM)
+		return 17;
+	close(other);
+	return 0;
+}
+
+TEST(memlock_limit_through_fork)
+{
+	pid_t pid = fork();
+	int status;
+
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(memlock_through_fork());
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	/* Otherwise the step of memlock_through_fork() that failed. */
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 

@@ -92,11 +92,22 @@ static void unified_addressing(void)
 	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH) == 1);
 }
 
+/* Managed memory: shared pages, reachable from both sides at any time. */
+static void managed_memory(void)
+{
+	struct vgpu_info i = fake(7, 5);
+
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY) == 1);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS) == 1);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST) == 1);
+}
+
 static void features_not_offered_read_zero(void)
 {
 	struct vgpu_info i = fake(9, 0);
 
-	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY) == 0);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS) == 0);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES) == 0);
 	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH) == 0);
 }
 
@@ -106,6 +117,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(values_follow_properties),
 	TAP_TEST(turing_has_no_reserved_shared_memory),
 	TAP_TEST(unified_addressing),
+	TAP_TEST(managed_memory),
 	TAP_TEST(features_not_offered_read_zero),
 };
 

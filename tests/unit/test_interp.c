@@ -677,6 +677,102 @@ static void memory_spaces(void)
 	CHECK(bad == 0);
 }
 
+/*
+ * Generic addresses below VGPU_RESERVED_BASE are global, however high: a
+ * range where ABI version 2 put the windows (2^48, 2^49, which a process
+ * maps under 5-level paging) or at the top of a 5-level user address
+ * space is what generic loads, stores and atomics reach, through the
+ * warp-wide, per-lane and uniform paths, while the windows still lead to
+ * shared memory.
+ */
+static void windows_above_user_addresses(void)
+{
+	static const uint64_t vas[] = {
+		0x0001000000000000ULL, 0x0002000000000000ULL,
+		0x0001000000000000ULL + VGPU_WINDOW_SIZE - 512,
+		0x00fffffffffff000ULL,
+	};
+	struct vgpu_insn p[] = {
+		/* 0 */ SREG(0, VGPU_SR_TID_X),
+		/* 1 */ INSN(.op = VGPU_OP_CVT, .type = VGPU_T_U64, .stype = VGPU_T_U32, .dst = 1, .a = 0),
+		/* 2 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 1, 1, 2),		/* 4t */
+		/* 3 */ LDP(VGPU_T_U64, 2, 0),
+		/* 4 */ OP3(VGPU_OP_ADD, VGPU_T_U64, 3, 2, 1),
+		/* 5 */ LD(VGPU_SPACE_GENERIC, VGPU_T_U32, 4, 3, 0),	/* warp */
+		/* 6 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 1),
+		/* 7 */ ST(VGPU_SPACE_GENERIC, VGPU_T_U32, 3, 128, 4),
+		/* 8 */ LD(VGPU_SPACE_GENERIC, VGPU_T_U16, 5, 3, 0),	/* lane */
+		/* 9 */ ST(VGPU_SPACE_GENERIC, VGPU_T_U16, 3, 2, 5),
+		/* 10 */ LD(VGPU_SPACE_GENERIC, VGPU_T_U32, 6, VGPU_NO_REG, 0),	/* uniform: imm set below */
+		/* 11 */ OPI(VGPU_OP_ADD, VGPU_T_U64, 7, 1, VGPU_SHARED_WINDOW),
+		/* 12 */ ST(VGPU_SPACE_GENERIC, VGPU_T_U32, 7, 0, 6),
+		/* 13 */ BAR(),
+		/* 14 */ LD(VGPU_SPACE_SHARED, VGPU_T_U32, 8, 1, 0),
+		/* 15 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 8, 8, 0),
+		/* 16 */ ST(VGPU_SPACE_GENERIC, VGPU_T_U32, 3, 256, 8),
+		/* 17 */ MOVI(VGPU_T_U32, 9, 1),
+		/* 18 */ INSN(.op = VGPU_OP_ATOM, .type = VGPU_T_U32, .mod = VGPU_SPACE_GENERIC,
+			      .mod2 = VGPU_ATOM_ADD, .dst = 9, .a = 2, .b = 9, .imm = 400),
+		/* 19 */ EXIT(),
+	};
+	struct vgpu_func f = { .nregs = 10, .param_bytes = 8, .shared_bytes = 128 };
+	unsigned int i, t;
+
+	for (i = 0; i < sizeof(vas) / sizeof(vas[0]); i++) {
+		uint32_t buf[128] = { 0 };
+		uint64_t params[1] = { vas[i] };
+		struct vgpu_range mem[2] = { core_range(buf, sizeof(buf), true), { 0 } };
+		int bad = 0;
+
+		mem[0].va = vas[i];
+		for (t = 0; t < 32; t++)
+			buf[t] = 0x5000 + t;
+		buf[100] = 0xabcd;
+		p[10].imm = vas[i] + 400;
+		CHECK(core_run(p, sizeof(p) / sizeof(p[0]), f, 1, 32, params, mem, NULL) == VGPU_RUN_DONE);
+		for (t = 0; t < 32; t++) {
+			bad += buf[t] != (0x5000 + t) * 0x10001;
+			bad += buf[32 + t] != 0x5001 + t;
+			bad += buf[64 + t] != 0xabcd + t;
+		}
+		CHECK(bad == 0);
+		CHECK(buf[100] == 0xabcd + 32);
+	}
+}
+
+/*
+ * A load of local memory at a constant address (no address register)
+ * reads each thread's own word, through the local space and through the
+ * generic window alike.
+ */
+static void local_loads_at_a_constant_address(void)
+{
+	enum { N = 40 };
+	uint32_t out[2 * N];
+	uint64_t params[1] = { (uintptr_t)out };
+	struct vgpu_range mem[2] = { core_range(out, sizeof(out), true), { 0 } };
+	struct vgpu_insn p[] = {
+		/* 0 */ SREG(0, VGPU_SR_TID_X),
+		/* 1 */ ST(VGPU_SPACE_LOCAL, VGPU_T_U32, VGPU_NO_REG, 4, 0),	/* local[4] = t */
+		/* 2 */ LD(VGPU_SPACE_LOCAL, VGPU_T_U32, 1, VGPU_NO_REG, 4),
+		/* 3 */ LD(VGPU_SPACE_GENERIC, VGPU_T_U32, 2, VGPU_NO_REG, VGPU_LOCAL_WINDOW + 4),
+		/* 4 */ INSN(.op = VGPU_OP_CVT, .type = VGPU_T_U64, .stype = VGPU_T_U32, .dst = 3, .a = 0),
+		/* 5 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 3, 3, 2),
+		/* 6 */ LDP(VGPU_T_U64, 4, 0),
+		/* 7 */ OP3(VGPU_OP_ADD, VGPU_T_U64, 3, 3, 4),
+		/* 8 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 3, 0, 1),
+		/* 9 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 3, 4 * N, 2),
+		/* 10 */ EXIT(),
+	};
+	struct vgpu_func f = { .nregs = 5, .param_bytes = 8, .local_bytes = 8 };
+	int t, bad = 0;
+
+	CHECK(core_run(p, sizeof(p) / sizeof(p[0]), f, 1, N, params, mem, NULL) == VGPU_RUN_DONE);
+	for (t = 0; t < N; t++)
+		bad += out[t] != (uint32_t)t || out[N + t] != (uint32_t)t;
+	CHECK(bad == 0);
+}
+
 static void faults(void)
 {
 	uint32_t buf[4] = { 0 };
@@ -1464,6 +1560,8 @@ static const struct tap_test tests[] = {
 	TAP_TEST(spinning_lane_lets_others_progress),
 	TAP_TEST(barrier_orders_shared_memory),
 	TAP_TEST(memory_spaces),
+	TAP_TEST(windows_above_user_addresses),
+	TAP_TEST(local_loads_at_a_constant_address),
 	TAP_TEST(faults),
 	TAP_TEST(heap_without_a_heap),
 	TAP_TEST(budget_returns_control),

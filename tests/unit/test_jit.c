@@ -10,6 +10,7 @@
 #include "core_run.h"
 #include "gridsync_ptx.h"
 #include "jit.h"
+#include "jit_cache.h"
 #include "tap.h"
 
 #define PTX_HEAD ".version 9.0\n.target sm_75\n.address_size 64\n"
@@ -279,6 +280,100 @@ static void module_variables(void)
 	/* Three accesses name a variable: the loader adds the block's address. */
 	CHECK(img->nrelocs == 3);
 	vg_jit_free(img);
+}
+
+/*
+ * __managed__ variables (.attribute(.managed)): their initial bytes last
+ * in the block, code and initializers naming them by
+ * VG_JIT_MANAGED_ADDR, which the loader relocates to their own storage;
+ * the flag survives a compiled module's round trip.
+ */
+static void managed_variables(void)
+{
+	static const char ptx[] = PTX_HEAD
+		".global .attribute(.managed) .align 4 .u32 m = 3;\n"
+		".global .align 4 .u32 d = 5;\n"
+		".global .attribute(.managed) .align 8 .u64 pm = generic(d);\n"
+		".global .align 8 .u64 pd = generic(m)+4;\n"
+		".visible .entry k()\n{\n"
+		"\t.reg .b32 %r<3>;\n"
+		"\tld.global.u32 %r1, [m+4];\n"
+		"\tld.global.u32 %r2, [d];\n"
+		"\tret;\n}\n";
+	struct vg_jit_image *img = NULL, *back = NULL;
+	unsigned char *file = NULL;
+	size_t len = 0;
+	uint64_t v;
+	char err[256];
+	int64_t off;
+	uint32_t i, managed_relocs = 0;
+
+	if (vg_jit_compile(ptx, sizeof(ptx) - 1, &img, err, sizeof(err))) {
+		TAP_FAIL("refused: %s", err);
+		return;
+	}
+	CHECK(img->nvars == 4);
+	/* The device's variables first, then the managed ones, in order. */
+	CHECK(!strcmp(img->vars[0].name, "d") && !img->vars[0].managed &&
+	      img->vars[0].offset == 0);
+	CHECK(!strcmp(img->vars[1].name, "pd") && !img->vars[1].managed &&
+	      img->vars[1].offset == 8);
+	CHECK(!strcmp(img->vars[2].name, "m") && img->vars[2].managed &&
+	      img->vars[2].offset == 16 && img->vars[2].size == 4);
+	CHECK(!strcmp(img->vars[3].name, "pm") && img->vars[3].managed &&
+	      img->vars[3].offset == 24 && img->vars[3].size == 8);
+	CHECK(img->global_bytes == 32);
+	CHECK(img->globals[16] == 3);
+	/* pd holds m + 4: managed variable 0, 4 bytes in. */
+	memcpy(&v, img->globals + 8, 8);
+	CHECK(vg_jit_managed_index(v, &off) == 0 && off == 4);
+	/* pm holds d: an offset in the block. */
+	memcpy(&v, img->globals + 24, 8);
+	CHECK(v == 0 && vg_jit_managed_index(v, &off) == -1);
+	CHECK(img->ndata_relocs == 2);
+	for (i = 0; i < img->nrelocs; i++)
+		managed_relocs += vg_jit_managed_index(img->insns[img->relocs[i]].imm,
+						       &off) == 0 && off == 4;
+	CHECK(img->nrelocs == 2 && managed_relocs == 1);
+	/* Past or before a variable's end it is still that variable. */
+	CHECK(vg_jit_managed_index(VG_JIT_MANAGED_ADDR(1) - 8, &off) == 1 &&
+	      off == -8);
+	CHECK(vg_jit_managed_index(VG_JIT_MANAGED_ADDR(2) + 4096, &off) == 2 &&
+	      off == 4096);
+
+	if (vg_modfile_save(img, &file, &len) ||
+	    vg_modfile_load(file, len, &back, err, sizeof(err))) {
+		TAP_FAIL("round trip: %s", err);
+	} else {
+		CHECK(back->nvars == 4 && back->vars[2].managed &&
+		      back->vars[3].managed && !back->vars[0].managed &&
+		      !back->vars[2].is_const);
+		vg_jit_free(back);
+	}
+	free(file);
+	vg_jit_free(img);
+}
+
+/* .attribute takes .managed alone, on module .global variables. */
+static void managed_refused(void)
+{
+	static const char *const bad[] = {
+		PTX_HEAD ".shared .attribute(.managed) .align 4 .u32 s;\n",
+		PTX_HEAD ".const .attribute(.managed) .align 4 .u32 c;\n",
+		PTX_HEAD ".global .attribute(.unified(1, 2)) .align 4 .u32 u;\n",
+		PTX_HEAD ".visible .entry k()\n{\n"
+			"\t.global .attribute(.managed) .u32 l;\n\tret;\n}\n",
+	};
+	struct vg_jit_image *img = NULL;
+	char err[256];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		img = NULL;
+		CHECK(vg_jit_compile(bad[i], strlen(bad[i]), &img, err,
+				     sizeof(err)) == -1);
+		vg_jit_free(img);
+	}
 }
 
 /* PTX's bfi, which the JIT builds from shifts and masks, against C. */
@@ -1363,6 +1458,8 @@ static const struct tap_test tests[] = {
 	TAP_TEST(shared_barrier_and_loop),
 	TAP_TEST(named_barriers),
 	TAP_TEST(module_variables),
+	TAP_TEST(managed_variables),
+	TAP_TEST(managed_refused),
 	TAP_TEST(bit_field_insert),
 	TAP_TEST(calls_are_inlined),
 	TAP_TEST(function_pointers),

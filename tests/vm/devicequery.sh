@@ -28,6 +28,7 @@ for d in /sys/class/vgpu/vgpu*; do
 	check "vgpu$i memory" "($(cat "$d/mem_size") bytes)"
 	check "vgpu$i multiprocessors" "Multiprocessors:                               $(cat "$d/sm_count")"
 done
+check "managed memory" "Managed memory:                                Yes"
 check "contexts work" "created, flags 0x0, destroyed"
 check "result" "Result = PASS"
 [ $fail -eq 0 ] || { echo "# ---- devicequery output:"; sed 's/^/# /' "$out"; }

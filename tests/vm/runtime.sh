@@ -63,6 +63,14 @@
 #   rt_hyperq     dependent kernel pairs on 16 streams, joined by the
 #                 default stream and by events;
 #   rt_onestream  "CUDA by Example"'s single-stream chunked copies;
+#   rt_managed    unified memory: cudaMallocManaged written by the host,
+#                 a kernel and the host again; prefetches, advice and
+#                 the range attributes they set; memory attached to one
+#                 stream; pointer attributes; bad input;
+#   rt_managed_var __managed__ variables: set by the host, used by
+#                 kernels, read back after cudaDeviceSynchronize with no
+#                 copy; initializers, atomics, arrays, a struct, the
+#                 symbol calls and pointer attributes on them;
 #   rt_badinput   bad input to every entry point the runtime implements
 #                 (NULL pointers, unknown kinds, flags and attributes,
 #                 freed pointers, bad devices, sizes, launch
@@ -93,7 +101,7 @@ samples="rt_vectoradd rt_streams rt_fault rt_reset rt_assert rt_interop rt_ptds
 	rt_noptx rt_rdc rt_rdc_dlink rt_misc rt_memory3d rt_calls rt_library
 	rt_matmul rt_async rt_callback rt_priorities rt_zerocopy rt_printf
 	rt_templates rt_atomics rt_vote rt_cg rt_occupancy rt_multicopy
-	rt_hyperq rt_onestream rt_badinput"
+	rt_hyperq rt_onestream rt_managed rt_managed_var rt_badinput"
 echo "1..$(echo $samples | wc -w)"
 for s in $samples; do
 	n=$((n + 1))
