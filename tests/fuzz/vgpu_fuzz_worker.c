@@ -28,6 +28,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "vgpu_fuzz_state.h"
@@ -760,9 +761,14 @@ static void fuzz_loop(struct thr *t, uint64_t end_ns)
 	}
 }
 
+/* The thread's state, for the crash report. */
+static __thread struct thr *cur_thr;
+
 static void *thread_main(void *arg)
 {
 	struct thr *t = arg;
+
+	cur_thr = t;
 
 	t->tid = (pid_t)syscall(SYS_gettid);
 	if (t->beat)
@@ -779,15 +785,33 @@ static void on_usr1(int sig)
 /* A crash of the fuzzer itself: where, for whoever reads the log. */
 static void on_crash(int sig, siginfo_t *si, void *uc)
 {
-	char msg[96];
+	char msg[128];
 	void *bt[32];
 	int n, len;
 
-	(void)uc;
-	len = snprintf(msg, sizeof(msg), "# worker %d: signal %d at address %p\n",
-		       getpid(), sig, si->si_addr);
+	len = snprintf(msg, sizeof(msg), "# worker %d: signal %d at address %p (code %d)\n",
+		       getpid(), sig, si->si_addr, si->si_code);
 	if (write(2, msg, (size_t)len) < 0)
 		_exit(6);
+#ifdef __x86_64__
+	{
+		/* Where a wild pointer came from: registers and the thread's buffers. */
+		const greg_t *g = ((const ucontext_t *)uc)->uc_mcontext.gregs;
+		char regs[256];
+
+		len = snprintf(regs, sizeof(regs),
+			       "# rip %llx rdi %llx rsi %llx rdx %llx rsp %llx; arg %p ro_arg %p\n",
+			       (unsigned long long)g[REG_RIP], (unsigned long long)g[REG_RDI],
+			       (unsigned long long)g[REG_RSI], (unsigned long long)g[REG_RDX],
+			       (unsigned long long)g[REG_RSP],
+			       cur_thr ? (void *)cur_thr->arg : NULL,
+			       cur_thr ? (void *)cur_thr->ro_arg : NULL);
+		if (len > 0 && write(2, regs, (size_t)len) < 0)
+			_exit(6);
+	}
+#else
+	(void)uc;
+#endif
 	n = backtrace(bt, 32);
 	backtrace_symbols_fd(bt, n, 2);
 	signal(sig, SIG_DFL);
