@@ -299,7 +299,7 @@ $(BUILD)/unit/core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CORE_OBJ_FLAGS) $(CFLAGS) $(SAN) -c $< -o $@
 
-$(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h tests/unit/core_run.h tests/gridsync_ptx.h tests/isa_build.h tests/isa_verify_cases.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
+$(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h tests/fp_h100_cases.h tests/unit/core_run.h tests/gridsync_ptx.h tests/isa_build.h tests/isa_verify_cases.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ilibvgpu -Ilibvgpu/jit $(CORE_USER) $(CFLAGS) $(SAN) $< $(UNIT_LIB_OBJS) \
 		$(UNIT_CORE_OBJS) $(LIB_LIBS) -lm -o $@
@@ -382,7 +382,7 @@ $(BUILD)/tests/kselftest/%: tests/kselftest/%.c tests/kselftest/vgpu_chan_util.h
 	$(CC) -I$(KSFT_DIR) -I$(CURDIR) -I$(BUILD)/gen -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
 		-Wno-unused-parameter -Wno-sign-compare $< -lpthread -o $@
 
-$(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h tests/gridsync_ptx.h tests/h100_log.h libvgpu/include/cuda.h $(LIBVGPU)
+$(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h tests/gridsync_ptx.h tests/h100_log.h tests/fp_h100_cases.h libvgpu/include/cuda.h $(LIBVGPU)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
 

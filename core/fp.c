@@ -8,6 +8,7 @@
  * generation; runs only inside the host's FPU section.
  */
 #include "fp.h"
+#include "mufu.h"
 
 #define REG(r, lane) (regs[(u64)(r) * VGPU_WARP + (lane)])
 #define F32_NAN 0x7fffffffU
@@ -76,7 +77,7 @@ static u32 vgpu_round_begin(u8 rnd)
 	static const u32 rc[4] = { 0, 3, 1, 2 };	/* RN RZ RM RP */
 	u32 old;
 
-	if (!(rnd & 3))
+	if (!(rnd & 3) || rnd >= VGPU_RND_APPROX)	/* the unit's: nearest */
 		return ~0U;
 	old = vgpu_mxcsr_get();
 	vgpu_mxcsr_put((old & ~0x6000U) | rc[rnd & 3] << 13);
@@ -226,11 +227,17 @@ static bool vgpu_have_fma(void)
 	return have;
 }
 
+static u32 vgpu_approx_div(u32 a, u32 b, bool ftz, bool full);
+
 static u64 vgpu_f32_op(const struct vgpu_insn *in, u64 xa, u64 xb, u64 xc)
 {
 	float a = vgpu_f(vgpu_ftz_in(xa, in)), b = vgpu_f(vgpu_ftz_in(xb, in));
 	float c = vgpu_f(vgpu_ftz_in(xc, in));
 
+	if (in->op == VGPU_OP_DIV && in->mod >= VGPU_RND_APPROX)
+		return vgpu_approx_div((u32)xa, (u32)xb,
+				       in->flags & VGPU_IF_FTZ,
+				       in->mod == VGPU_RND_FULL);
 	switch (in->op) {
 	case VGPU_OP_ADD:
 		return vgpu_f32_out(a + b, in);
@@ -708,143 +715,170 @@ void vgpu_fp_cvt(u64 *regs, const struct vgpu_insn *in, u32 em)
 
 /* --- functions ------------------------------------------------------------ */
 
-/* 2^x in double precision (|error| well under an f32 ulp). */
-static double vgpu_exp2(double x)
-{
-	double n, f, t, sum = 1, term = 1;
-	int i;
+/*
+ * The approximate functions are an H100's special-function unit (mufu.c)
+ * and the instructions ptxas puts around it, as SASS for sm_90 shows them
+ * (tests/unit/data/h100_fp_corners.cu): the non-ftz forms scale a
+ * subnormal argument into the unit's range and the result back, with
+ * FMUL and FADD, which round to nearest and keep subnormals.
+ */
 
-	if (x != x)
-		return x;
-	if (x > 1024)
-		return vgpu_d(0x7ff0000000000000ULL);
-	if (x < -1074)
-		return 0;
-	n = vgpu_round_int(x);	/* nearest, |f| <= 1/2 */
-	f = x - n;
-	t = f * 0.6931471805599453;	/* ln 2 */
-	for (i = 1; i < 18; i++) {
-		term *= t / i;
-		sum += term;
-	}
-	/* Split the scaling so that subnormal results come out right. */
-	if (n < -1000)
-		return sum * vgpu_pow2i((int)n + 600) * vgpu_pow2i(-600);
-	if (n > 1000)
-		return sum * vgpu_pow2i((int)n - 600) * vgpu_pow2i(600);
-	return sum * vgpu_pow2i((int)n);
+/* FMUL (rounding of the caller's MXCSR: to nearest) and FADD. */
+static u32 vgpu_fmul(u32 a, u32 b)
+{
+	float r = vgpu_f(a) * vgpu_f(b);
+
+	return r != r ? F32_NAN : (u32)vgpu_fbits(r);
 }
 
-/* log2 x for finite x > 0, in double precision. */
-static double vgpu_log2(double x)
+static u32 vgpu_fadd(u32 a, u32 b)
 {
-	u64 bits = vgpu_dbits(x);
-	int e = (int)((bits >> 52) & 0x7ff) - 1023;
-	double m, s, s2, sum, term;
-	int i;
+	float r = vgpu_f(a) + vgpu_f(b);
 
-	if (e == -1023) {	/* subnormal: scale up first */
-		x *= vgpu_pow2i(100);
-		bits = vgpu_dbits(x);
-		e = (int)((bits >> 52) & 0x7ff) - 1023 - 100;
-	}
-	m = vgpu_d((bits & 0xfffffffffffffULL) | 0x3ff0000000000000ULL);
-	if (m > 1.4142135623730951) {
-		m *= 0.5;
-		e++;
-	}
-	/* log m = 2 atanh((m - 1) / (m + 1)), |s| < 0.18 */
-	s = (m - 1) / (m + 1);
-	s2 = s * s;
-	sum = 0;
-	term = s;
-	for (i = 1; i < 30; i += 2) {
-		sum += term / i;
-		term *= s2;
-	}
-	return e + 2 * sum * 1.4426950408889634;	/* 1 / ln 2 */
+	return r != r ? F32_NAN : (u32)vgpu_fbits(r);
 }
 
-/* sin (@cos false) or cos of x, |x| moderate, in double precision. */
-static double vgpu_sincos(double x, bool cos)
+/* FMUL.RZ: the product is exact in double; truncated to f32 from there. */
+static u32 vgpu_fmul_rz(u32 a, u32 b)
 {
-	/* pi/2 in two parts (Cody and Waite): the first exact in 33 bits. */
-	const double pio2_hi = 1.5707963267341256;
-	const double pio2_lo = 6.077100506506192 / 100000000000.0;
-	double k = vgpu_round_int(x * 0.6366197723675814);	/* 2 / pi */
-	double r = (x - k * pio2_hi) - k * pio2_lo, r2 = r * r, term, sum;
-	long q = (long)k + (cos ? 1 : 0);
-	bool use_cos = q & 1;
-	int i;
+	double d = (double)vgpu_f(a) * (double)vgpu_f(b);
+	float r = (float)d;
+	u32 bits = (u32)vgpu_fbits(r);
 
-	/* sin r = r - r^3/3! ..., cos r = 1 - r^2/2! ... on |r| <= pi/4 */
-	term = use_cos ? 1 : r;
-	sum = term;
-	for (i = use_cos ? 1 : 2; i < 30; i += 2) {
-		term *= -r2 / (i * (i + 1));
-		sum += term;
-	}
-	return (q & 2) ? -sum : sum;
+	if (r != r)
+		return F32_NAN;
+	if ((r < 0 ? -(double)r : (double)r) > (d < 0 ? -d : d))
+		bits--;		/* rounded away from zero: one step back */
+	return bits;
 }
 
-/* 1/2pi as the f32 an H100 multiplies by, 0x3e22f983. */
-#define VGPU_INV_2PI 0.15915493667125701904296875
+/* |x| >= 2^-126, or NaN: FSETP.GEU, which leaves the argument alone. */
+static bool vgpu_unit_range(u32 x)
+{
+	return (x & 0x7fffffffU) >= 0x00800000U;
+}
 
-/* Below this, tanh x is x in single precision. */
-#define VGPU_TANH_TINY 0.000244140625	/* 2^-12 */
+#define VGPU_F32_2P24 0x4b800000U	/* 2^24 */
+
+/* MUFU.RSQ or MUFU.SQRT around a subnormal argument, scaled by 2^24. */
+static u32 vgpu_approx_root(u32 (*unit)(u32), u32 x, bool ftz, u32 back)
+{
+	if (ftz || vgpu_unit_range(x))
+		return unit(x);
+	return vgpu_fmul(unit(vgpu_fmul(x, VGPU_F32_2P24)), back);
+}
+
+/* rcp.approx: a subnormal argument scaled up, a huge one down. */
+static u32 vgpu_approx_rcp(u32 x, bool ftz)
+{
+	u32 s;
+
+	if (ftz)
+		return vgpu_mufu_rcp(x);
+	s = vgpu_unit_range(x) ? 0x3f800000U : VGPU_F32_2P24;
+	if ((x & 0x7fffffffU) > 0x7e800000U && (x & 0x7fffffffU) <= 0x7f800000U)
+		s = 0x3e800000U;	/* |x| > 2^126: 1/4 */
+	return vgpu_fmul(s, vgpu_mufu_rcp(vgpu_fmul(x, s)));
+}
+
+/* FMUL.FTZ: subnormal operands and results are zeros of their sign. */
+static u32 vgpu_fmul_ftz(u32 a, u32 b)
+{
+	u32 r;
+
+	if (vgpu_f32_subnormal(a))
+		a &= 0x80000000U;
+	if (vgpu_f32_subnormal(b))
+		b &= 0x80000000U;
+	r = vgpu_fmul(a, b);
+	return vgpu_f32_subnormal(r) ? r & 0x80000000U : r;
+}
+
+/*
+ * div.approx and div.full: a times MUFU.RCP of b. Without ftz a
+ * subnormal b scales both by 2^24; div.full also scales both by 1/4
+ * where |b| > 2^126, whose reciprocal the unit would flush.
+ */
+static u32 vgpu_approx_div(u32 a, u32 b, bool ftz, bool full)
+{
+	bool huge = full && (b & 0x7fffffffU) > 0x7e800000U &&
+		    (b & 0x7fffffffU) <= 0x7f800000U;
+
+	if (ftz) {
+		if (huge) {
+			b = vgpu_fmul_ftz(b, 0x3e800000U);
+			a = vgpu_fmul_ftz(a, 0x3e800000U);
+		}
+		return vgpu_fmul_ftz(vgpu_mufu_rcp(b), a);
+	}
+	if (huge) {
+		b = vgpu_fmul(b, 0x3e800000U);
+		a = vgpu_fmul(a, 0x3e800000U);
+	} else if (!vgpu_unit_range(b)) {
+		b = vgpu_fmul(b, VGPU_F32_2P24);
+		a = vgpu_fmul(a, VGPU_F32_2P24);
+	}
+	return vgpu_fmul(vgpu_mufu_rcp(b), a);
+}
+
+/* ex2.approx: below -126 the argument is halved and the result squared. */
+static u32 vgpu_approx_ex2(u32 x, bool ftz)
+{
+	bool small = !ftz && vgpu_f(x) < -126.0f;
+	u32 r;
+
+	if (small)
+		x = vgpu_fmul(x, 0x3f000000U);
+	r = vgpu_mufu_ex2(x);
+	return small ? vgpu_fmul(r, r) : r;
+}
+
+/* lg2.approx: a subnormal argument scaled by 2^24, 24 taken off again. */
+static u32 vgpu_approx_lg2(u32 x, bool ftz)
+{
+	if (ftz || vgpu_unit_range(x))
+		return vgpu_mufu_lg2(x);
+	return vgpu_fadd(vgpu_mufu_lg2(vgpu_fmul(x, VGPU_F32_2P24)),
+			 0xc1c00000U);	/* -24 */
+}
+
+/* 1/2pi as the f32 an H100 multiplies by: sin and cos take turns. */
+#define VGPU_F32_INV_2PI 0x3e22f983U
 
 static u64 vgpu_f32_func(const struct vgpu_insn *in, u64 xa, u64 xb)
 {
-	float a = vgpu_f(vgpu_ftz_in(xa, in));
-	double d = a, r;
+	bool ftz = in->flags & VGPU_IF_FTZ;
+	u32 x = (u32)xa;
+	float a;
 
 	switch (in->op) {
 	case VGPU_OP_SQRT:
+		if (in->mod == VGPU_RND_APPROX)
+			return vgpu_approx_root(vgpu_mufu_sqrt, x, ftz,
+						0x39800000U);	/* 2^-12 */
+		a = vgpu_f(vgpu_ftz_in(xa, in));
 		return vgpu_f32_out(__builtin_sqrtf(a), in);
 	case VGPU_OP_RCP:
+		if (in->mod == VGPU_RND_APPROX)
+			return vgpu_approx_rcp(x, ftz);
+		a = vgpu_f(vgpu_ftz_in(xa, in));
 		return vgpu_f32_out(1.0f / a, in);
 	case VGPU_OP_RSQRT:
-		r = 1.0 / __builtin_sqrt(d);
-		break;
+		return vgpu_approx_root(vgpu_mufu_rsq, x, ftz,
+					0x45800000U);	/* 2^12 */
 	case VGPU_OP_EX2:
-		r = vgpu_exp2(d);
-		break;
+		return vgpu_approx_ex2(x, ftz);
 	case VGPU_OP_LG2:
-		if (a != a || a < 0)
-			return F32_NAN;
-		if (a == 0)
-			return 0xff800000U;
-		if (a - a != 0)		/* +infinity */
-			return 0x7f800000U;
-		r = vgpu_log2(d);
-		break;
+		return vgpu_approx_lg2(x, ftz);
 	case VGPU_OP_SIN:
+		return vgpu_mufu_sin(vgpu_fmul_rz(x, VGPU_F32_INV_2PI));
 	case VGPU_OP_COS:
-		if (a != a || a - a != 0)	/* NaN or infinite */
-			return F32_NAN;
-		/*
-		 * An H100 turns the argument into turns (times 1/2pi as a
-		 * f32) and its special-function unit takes their fraction:
-		 * from 2^23 turns on a f32 has none, and sin is a zero of
-		 * x's sign, cos 1 (probed: tests/unit/data/h100_fp_corners).
-		 */
-		if ((d < 0 ? -d : d) * VGPU_INV_2PI >= 8388608.0)
-			return in->op == VGPU_OP_SIN ? (xa & 0x80000000U) :
-						       0x3f800000U;
-		r = vgpu_sincos(d, in->op == VGPU_OP_COS);
-		break;
+		return vgpu_mufu_cos(vgpu_fmul_rz(x, VGPU_F32_INV_2PI));
 	case VGPU_OP_TANH:
-		if (a != a)
-			return F32_NAN;
-		if (d > -VGPU_TANH_TINY && d < VGPU_TANH_TINY)
-			return xa & 0xffffffffU;
-		r = d > 20 ? 1 : d < -20 ? -1 :
-			1 - 2 / (vgpu_exp2(2 * d * 1.4426950408889634) + 1);
-		break;
+		return vgpu_mufu_tanh(x);
 	default:		/* COPYSIGN: |b| with a's sign */
 		return (xb & 0x7fffffffU) | (xa & 0x80000000U);
 	}
-	return vgpu_f32_out((float)r, in);
 }
 
 static u64 vgpu_f64_func(const struct vgpu_insn *in, u64 xa, u64 xb)

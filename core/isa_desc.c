@@ -305,6 +305,13 @@ static const char *vgpu_check_mod(const struct vgpu_insn *in)
 		max = VGPU_RND_RP + 1;
 		break;
 	}
+	if (in->mod == VGPU_RND_APPROX && in->type == VGPU_T_F32 &&
+	    (in->op == VGPU_OP_SQRT || in->op == VGPU_OP_RCP ||
+	     in->op == VGPU_OP_DIV))
+		return NULL;
+	if (in->mod == VGPU_RND_FULL && in->type == VGPU_T_F32 &&
+	    in->op == VGPU_OP_DIV)
+		return NULL;
 	return in->mod < max ? NULL : "modifier out of range";
 }
 

@@ -87,6 +87,28 @@ static const struct vcase cases[] = {
 		I(.op = VGPU_OP_ADD, .type = VGPU_T_U32, .guard = NONE,
 		  .mod = VGPU_RND_RZ), EXIT }, 2, { 0 }, 0,
 	  "modifier out of range" },
+	{ "approximate square root, reciprocal, division and full division", {
+		I(.op = VGPU_OP_SQRT, .type = VGPU_T_F32, .guard = NONE, .dst = 1,
+		  .mod = VGPU_RND_APPROX),
+		I(.op = VGPU_OP_RCP, .type = VGPU_T_F32, .guard = NONE, .dst = 1,
+		  .mod = VGPU_RND_APPROX),
+		I(.op = VGPU_OP_DIV, .type = VGPU_T_F32, .guard = NONE, .dst = 1,
+		  .mod = VGPU_RND_APPROX),
+		I(.op = VGPU_OP_DIV, .type = VGPU_T_F32, .guard = NONE, .dst = 1,
+		  .mod = VGPU_RND_FULL),
+		EXIT }, 5, { 0 }, -2, NULL },
+	{ "approximate f64 square root", {
+		I(.op = VGPU_OP_SQRT, .type = VGPU_T_F64, .guard = NONE,
+		  .mod = VGPU_RND_APPROX), EXIT }, 2, { 0 }, 0,
+	  "modifier out of range" },
+	{ "approximate add", {
+		I(.op = VGPU_OP_ADD, .type = VGPU_T_F32, .guard = NONE,
+		  .mod = VGPU_RND_APPROX), EXIT }, 2, { 0 }, 0,
+	  "modifier out of range" },
+	{ "full-range reciprocal", {
+		I(.op = VGPU_OP_RCP, .type = VGPU_T_F32, .guard = NONE,
+		  .mod = VGPU_RND_FULL), EXIT }, 2, { 0 }, 0,
+	  "modifier out of range" },
 	{ "wide multiply of 64-bit values", {
 		I(.op = VGPU_OP_MUL, .type = VGPU_T_U64, .guard = NONE,
 		  .mod = VGPU_MUL_WIDE), EXIT }, 2, { 0 }, 0,

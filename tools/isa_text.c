@@ -22,7 +22,7 @@ static const char *const type_names[VGPU_T_COUNT] = {
 };
 
 static const char *const rnd_names[] = {
-	"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", NULL };
+	"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "approx", "full", NULL };
 static const char *const cmp_names[] = {
 	"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu",
 	"geu", "num", "nan", NULL };

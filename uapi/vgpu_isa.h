@@ -107,7 +107,11 @@
 #define VGPU_OP_BFIND 39	/* d (u32) = top set bit (mod 1: as a shift) */
 #define VGPU_OP_BFE 40		/* d = bits b.. (c of them) of a, extended */
 #define VGPU_OP_PRMT 41		/* d = bytes of {b, a} chosen by c */
-/* Floating-point functions (mod: VGPU_RND_* for SQRT and RCP, else 0). */
+/*
+ * Floating-point functions (mod: VGPU_RND_* for SQRT and RCP, else 0).
+ * RSQRT to TANH, and SQRT and RCP with VGPU_RND_APPROX, give an H100's
+ * results bit for bit.
+ */
 #define VGPU_OP_SQRT 42
 #define VGPU_OP_RCP 43
 #define VGPU_OP_RSQRT 44	/* approximate */
@@ -221,6 +225,13 @@
 #define VGPU_RND_RZI 5
 #define VGPU_RND_RMI 6
 #define VGPU_RND_RPI 7
+/*
+ * F32 SQRT, RCP and DIV only: approximate, as an H100's special-function
+ * unit computes them (PTX .approx), bit for bit.
+ */
+#define VGPU_RND_APPROX 8
+/* F32 DIV only: PTX div.full, the same unit's reciprocal over a wider range. */
+#define VGPU_RND_FULL 9
 
 /* SETP comparisons (mod); the U forms are also true when unordered. */
 #define VGPU_CMP_EQ 0

@@ -21,7 +21,7 @@
  * the old compiler is taken for one of the new. (Cache keys also carry
  * the library's build ID, which covers builds that forgot.)
  */
-#define VG_JIT_VERSION "vgpu-jit-9"
+#define VG_JIT_VERSION "vgpu-jit-10"
 
 /* One kernel parameter: where cuLaunchKernel puts its bytes. */
 struct vg_jit_param {

@@ -177,6 +177,14 @@ int ptx_lower_arith(struct ptx_lower *pl, const struct ptx_insn *in, uint8_t op,
 		} else if (op != VGPU_OP_ABS && op != VGPU_OP_NEG &&
 			   op != VGPU_OP_COPYSIGN && op < VGPU_OP_RSQRT) {
 			x.mod = ptx_round(in);
+			/* sqrt, rcp and div .approx: the H100's own answers. */
+			if (x.type == VGPU_T_F32 && ptx_has_mod(in, "approx") &&
+			    (op == VGPU_OP_SQRT || op == VGPU_OP_RCP ||
+			     op == VGPU_OP_DIV))
+				x.mod = VGPU_RND_APPROX;
+			if (x.type == VGPU_T_F32 && ptx_has_mod(in, "full") &&
+			    op == VGPU_OP_DIV)
+				x.mod = VGPU_RND_FULL;
 		}
 		x.flags = ptx_fflags(in);
 		if (x.type == VGPU_T_F64)

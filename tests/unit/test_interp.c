@@ -862,7 +862,14 @@ static double ulp_err32(uint64_t got, float want)
 	return ulp ? diff / ulp : diff;
 }
 
-/* The approximations stay within 2 ulp of the host's libm. */
+/*
+ * The approximations are an H100's (test_fp_h100.c holds them to its
+ * bits); here they keep within PTX's documented error bounds of the
+ * host's libm: ex2, rsqrt and the rounded sqrt and rcp 2 ulp, lg2 2^-22
+ * absolute (relative beyond [0.5, 2]), sin and cos 2^-20.5 absolute on
+ * [-pi, pi] (further out the argument's reduction in f32 adds its own),
+ * tanh 2^-10.987 relative.
+ */
 static void float_functions(void)
 {
 	int i, bad = 0;
@@ -874,8 +881,8 @@ static void float_functions(void)
 		struct { uint8_t op; float in, want; } c[] = {
 			{ VGPU_OP_EX2, x / 4, exp2f(x / 4) },
 			{ VGPU_OP_LG2, pos, log2f(pos) },
-			{ VGPU_OP_SIN, x, sinf(x) },
-			{ VGPU_OP_COS, x, cosf(x) },
+			{ VGPU_OP_SIN, x / 32, sinf(x / 32) },
+			{ VGPU_OP_COS, x / 32, cosf(x / 32) },
 			{ VGPU_OP_TANH, x / 20, tanhf(x / 20) },
 			{ VGPU_OP_RSQRT, pos, 1.0f / sqrtf(pos) },
 			{ VGPU_OP_SQRT, pos, sqrtf(pos) },
@@ -885,12 +892,25 @@ static void float_functions(void)
 
 		for (j = 0; j < sizeof(c) / sizeof(c[0]); j++) {
 			uint64_t got = run_op(ALU(c[j].op, VGPU_T_F32), fbits(c[j].in), 0, 0);
-			/* sin/cos near a zero: compare absolutely */
-			double e = (c[j].op == VGPU_OP_SIN || c[j].op == VGPU_OP_COS) &&
-				fabsf(c[j].want) < 1e-3f ? fabs(ffrom(got) - c[j].want) * 1e7 :
-				ulp_err32(got, c[j].want);
+			double diff = fabs((double)ffrom(got) - c[j].want);
+			double want = fabs((double)c[j].want), e;
 
-			if ((isnan(e) || e > 2) && bad++ < 5)
+			switch (c[j].op) {
+			case VGPU_OP_LG2:
+				e = diff / ldexp(want > 1 ? want : 1, -22);
+				break;
+			case VGPU_OP_SIN:
+			case VGPU_OP_COS:
+				e = diff / ldexp(1, -20) / 1.4142135623730951;
+				break;
+			case VGPU_OP_TANH:
+				e = diff / (want * exp2(-10.987));
+				break;
+			default:
+				e = ulp_err32(got, c[j].want) / 2;
+				break;
+			}
+			if ((isnan(e) || e > 1) && bad++ < 5)
 				TAP_FAIL("op %u of %a: got %a want %a", c[j].op, c[j].in,
 					 ffrom(got), c[j].want);
 		}
