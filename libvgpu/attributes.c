@@ -144,6 +144,13 @@ CUresult vg_attribute(const struct vgpu_info *info, int attrib, int *value)
 	case CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST:
 		v = 1;
 		break;
+	/*
+	 * Stream-ordered allocation (mempool.c); pools cannot be shared
+	 * between processes yet, so no handle types.
+	 */
+	case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
+		v = 1;
+		break;
 	/* Stream memory operations: waits (NOR too) and writes, 32 and 64-bit;
 	 * the first ABI's names and remote-write flushes are not offered. */
 	case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS:

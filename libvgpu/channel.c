@@ -435,8 +435,10 @@ CUresult vg_ctx_sync(struct CUctx_st *ctx)
 	if (r)
 		return r;
 	r = vg_ctx_idle(ctx);
-	if (r == CUDA_SUCCESS)
+	if (r == CUDA_SUCCESS) {
 		vg_printf_drain(ctx);
+		vg_pools_sync(ctx);
+	}
 	return r;
 }
 

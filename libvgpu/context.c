@@ -182,6 +182,7 @@ static void vg_ctx_quiesce(struct CUctx_st *ctx)
 void vg_ctx_close(struct CUctx_st *ctx)
 {
 	vg_ctx_quiesce(ctx);
+	vg_pools_ctx_close(ctx);
 	vg_streams_close(ctx);
 	vg_events_close(ctx);
 	pthread_mutex_lock(&ctx->lock);

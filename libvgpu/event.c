@@ -323,8 +323,10 @@ CUresult cuEventSynchronize(CUevent h)
 		r = vg_wait_unlocked(e->at.ch, e->at.seqno,
 				     e->flags & CU_EVENT_BLOCKING_SYNC);
 	/* A synchronizing call: what kernels printed comes out, as on CUDA. */
-	if (r == CUDA_SUCCESS)
+	if (r == CUDA_SUCCESS) {
 		vg_printf_drain(e->ctx);
+		vg_pools_sync(e->ctx);
+	}
 	vg_ctx_end(e->ctx);
 	return r;
 }

@@ -131,8 +131,16 @@ CUresult vg_mem_free(CUdeviceptr dptr)
 	vg_ctx_begin(ctx);
 	/* Like cudaFree, work already queued finishes before memory goes. */
 	vg_ctx_idle(ctx);
-	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f))
+	/* A pool's allocation goes back to its pool (mempool.c). */
+	switch (vg_pool_free_now(dptr)) {
+	case 0:
+		if (ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f))
+			r = CUDA_ERROR_INVALID_VALUE;
+		break;
+	case -1:
 		r = CUDA_ERROR_INVALID_VALUE;
+		break;
+	}
 	vg_ctx_end(ctx);
 	return r;
 }
@@ -171,6 +179,8 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size,
 {
 	struct vgpu_mem_query q = { .va = dptr };
 	struct CUctx_st *ctx;
+	CUmemoryPool pool;
+	uint64_t start, len;
 	CUresult r = vg_check_init();
 
 	if (r)
@@ -179,6 +189,11 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size,
 	ctx = vg_ctx_by_address(dptr);
 	if (!ctx || ioctl(ctx->fd, VGPU_IOCTL_MEM_QUERY, &q))
 		r = CUDA_ERROR_NOT_FOUND;
+	/* A pool's allocation is the bytes asked for, in its block. */
+	if (r == CUDA_SUCCESS && vg_pool_lookup(dptr, &start, &len, &pool)) {
+		q.base = start;
+		q.size = len;
+	}
 	pthread_mutex_unlock(&vg_lock);
 	if (r)
 		return r;

@@ -73,6 +73,7 @@ struct vg_pointer {
 	bool managed;
 	bool module_var;		/* managed: a __managed__ variable's */
 	bool sync_memops;		/* marked SYNC_MEMOPS */
+	CUmemoryPool pool;		/* a pool's allocation: the pool */
 };
 
 /* With vg_lock held. */
@@ -97,6 +98,8 @@ static bool vg_pointer_find(CUdeviceptr ptr, struct vg_pointer *pi)
 		pi->map_size = q.size <= VGPU_SUBALLOC_MAX ? VGPU_VA_ALIGN :
 			(q.size + VGPU_VA_ALIGN - 1) & ~(uint64_t)(VGPU_VA_ALIGN - 1);
 		pi->sync_memops = *vg_sync_find(pi->ctx, pi->start) != NULL;
+		/* A pool's allocation: the bytes asked for, in its block. */
+		vg_pool_lookup(ptr, &pi->start, &pi->size, &pi->pool);
 		return true;
 	}
 	if (!vg_host_lookup((uintptr_t)ptr, &hi))
@@ -197,7 +200,7 @@ static CUresult vg_pointer_attr(const struct vg_pointer *pi, void *data,
 		*(unsigned long long *)data = 0;
 		break;
 	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-		*(void **)data = NULL;
+		*(CUmemoryPool *)data = pi->pool;
 		break;
 	case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS:
 		*(unsigned int *)data = pi->read_only ?

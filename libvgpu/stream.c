@@ -538,8 +538,10 @@ CUresult cuStreamSynchronize(CUstream h)
 		r = vg_stream_flush(st);
 	else if (r == CUDA_SUCCESS)
 		r = vg_wait_unlocked(st->ch, st->last, false);
-	if (r == CUDA_SUCCESS)
+	if (r == CUDA_SUCCESS) {
 		vg_printf_drain(st->ctx);
+		vg_pools_sync(st->ctx);
+	}
 	vg_ctx_end(st->ctx);
 	return r;
 }

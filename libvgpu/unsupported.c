@@ -36,12 +36,9 @@
 #undef cuGraphicsResourceSetMapFlags
 #undef cuGraphicsUnmapResources
 #undef cuIpcOpenMemHandle
-#undef cuMemAllocAsync
-#undef cuMemAllocFromPoolAsync
 #undef cuMemBatchDecompressAsync
 #undef cuMemDiscardAndPrefetchBatchAsync
 #undef cuMemDiscardBatchAsync
-#undef cuMemFreeAsync
 #undef cuMemMapArrayAsync
 #undef cuMemPrefetchBatchAsync
 #undef cuMemcpy3DBatchAsync
@@ -1484,10 +1481,6 @@ CUresult cuDestroyExternalSemaphore(CUexternalSemaphore a0)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *a0, CUdevice a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuDeviceGetHostAtomicCapabilities(unsigned int *a0,
 		const CUatomicOperation *a1, unsigned int a2, CUdevice a3)
@@ -1495,10 +1488,6 @@ CUresult cuDeviceGetHostAtomicCapabilities(unsigned int *a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuDeviceGetMemPool(CUmemoryPool *a0, CUdevice a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int *a0,
 		const CUatomicOperation *a1, unsigned int a2, CUdevice a3,
@@ -1507,10 +1496,6 @@ CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int *a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuDeviceSetMemPool(CUdevice a0, CUmemoryPool a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr *a0, CUexternalMemory a1,
 		const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *a2)
@@ -1579,27 +1564,9 @@ CUresult cuMemAddressReserve(CUdeviceptr *a0, size_t a1, size_t a2,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemAllocAsync(CUdeviceptr *a0, size_t a1, CUstream a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuMemAllocAsync_ptsz(CUdeviceptr *a0, size_t a1, CUstream a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuMemAllocFromPoolAsync(CUdeviceptr *a0, size_t a1, CUmemoryPool a2,
-		CUstream a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *a0, size_t a1,
-		CUmemoryPool a2, CUstream a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *a0, size_t a1,
 		unsigned int a2, size_t *a3, CUstream a4)
@@ -1651,15 +1618,7 @@ CUresult cuMemExportToShareableHandle(void *a0, CUmemGenericAllocationHandle a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemFreeAsync(CUdeviceptr a0, CUstream a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuMemFreeAsync_ptsz(CUdeviceptr a0, CUstream a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuMemGetAccess(unsigned long long *a0, const CUmemLocation *a1,
 		CUdeviceptr a2)
@@ -1721,15 +1680,7 @@ CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *a0, unsigned int a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemPoolCreate(CUmemoryPool *a0, const CUmemPoolProps *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuMemPoolDestroy(CUmemoryPool a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *a0, CUdeviceptr a1)
 {
@@ -1742,17 +1693,7 @@ CUresult cuMemPoolExportToShareableHandle(void *a0, CUmemoryPool a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemPoolGetAccess(CUmemAccess_flags *a0, CUmemoryPool a1,
-		CUmemLocation *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuMemPoolGetAttribute(CUmemoryPool a0, CUmemPool_attribute a1,
-		void *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *a0, void *a1,
 		CUmemAllocationHandleType a2, unsigned long long a3)
@@ -1766,22 +1707,8 @@ CUresult cuMemPoolImportPointer(CUdeviceptr *a0, CUmemoryPool a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemPoolSetAccess(CUmemoryPool a0, const CUmemAccessDesc *a1,
-		size_t a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuMemPoolSetAttribute(CUmemoryPool a0, CUmemPool_attribute a1,
-		void *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuMemPoolTrimTo(CUmemoryPool a0, size_t a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuMemPrefetchBatchAsync(CUdeviceptr *a0, size_t *a1, size_t a2,
 		CUmemLocation *a3, size_t *a4, size_t a5, unsigned long long a6,

@@ -507,6 +507,13 @@ bool vg_host_lookup(uintptr_t p, struct vg_host_info *info);
 CUresult vg_host_alloc(void **pp, size_t bytesize, unsigned int flags,
 		       bool managed);
 CUresult vg_managed_free(void *p);
+
+/* mempool.c: stream-ordered allocation. */
+bool vg_pool_lookup(CUdeviceptr ptr, uint64_t *start, uint64_t *size,
+		    CUmemoryPool *pool);
+int vg_pool_free_now(CUdeviceptr va);
+void vg_pools_sync(struct CUctx_st *ctx);
+void vg_pools_ctx_close(struct CUctx_st *ctx);
 CUresult vg_managed_var_alloc(struct CUctx_st *ctx, void **pp, size_t size);
 void vg_managed_var_free(void *p);
 bool vg_managed_in(struct CUctx_st *ctx, uintptr_t p, size_t len);

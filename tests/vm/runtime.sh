@@ -101,7 +101,7 @@ samples="rt_vectoradd rt_streams rt_fault rt_reset rt_assert rt_interop rt_ptds
 	rt_noptx rt_rdc rt_rdc_dlink rt_misc rt_memory3d rt_calls rt_library
 	rt_matmul rt_async rt_callback rt_priorities rt_zerocopy rt_printf
 	rt_templates rt_atomics rt_vote rt_cg rt_occupancy rt_multicopy
-	rt_hyperq rt_onestream rt_managed rt_managed_var rt_badinput"
+	rt_hyperq rt_onestream rt_managed rt_managed_var rt_mempool rt_badinput"
 echo "1..$(echo $samples | wc -w)"
 for s in $samples; do
 	n=$((n + 1))

@@ -1,0 +1,749 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Stream-ordered allocation: memory pools, cuMemAllocAsync,
+ * cuMemAllocFromPoolAsync and cuMemFreeAsync.
+ *
+ * A pool belongs to a device; its blocks are allocations of the module,
+ * each in the context of the stream that first asked for it. A block
+ * freed by cuMemFreeAsync stays in the pool with the point of the freeing
+ * stream's channel after which it is unused, and is handed out again by
+ * NVIDIA's rules (tests/e2e/ref/h100_mempool.log): to the stream that
+ * freed it; to a stream that waits for that point (an event dependency),
+ * while REUSE_FOLLOW_EVENT_DEPENDENCIES is set; to any stream once the
+ * point has completed, while REUSE_ALLOW_OPPORTUNISTIC is. An H100 adds
+ * no dependency of its own to reuse memory (REUSE_ALLOW_INTERNAL_
+ * DEPENDENCIES changed nothing in the probe), and neither does vgpu.
+ * At the synchronizing calls the pool gives back to the module the
+ * completed free blocks above its release threshold, as NVIDIA's driver
+ * does; cuMemPoolTrimTo does the same on request.
+ *
+ * The H100 reserves its pools in chunks of 32 MiB; vgpu reserves each
+ * block as it is first asked for, so the RESERVED_MEM counters read the
+ * blocks' sizes. USED_MEM counts the bytes asked for, as on the H100.
+ *
+ * Locking: vg_pool_lock protects the pools and their blocks. It nests
+ * inside vg_lock and inside a context's lock, and nothing is taken under
+ * it. A block lives in an open context: closing one drops its blocks
+ * (vg_pools_ctx_close()) before the file goes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "vg.h"
+
+#define VG_POOL_MAGIC 0x706f6f6cU	/* "pool" */
+
+/* Blocks are reused for requests this much smaller, at most. */
+#define VG_POOL_SLACK 2
+
+/* Requests round up to this, the module's smallest allocation unit. */
+#define VG_POOL_ALIGN 512
+
+/* A block: one allocation of the module, in use or free. */
+struct vg_pool_block {
+	struct vg_pool_block *next;
+	struct CUctx_st *ctx;
+	uint64_t va, size;	/* the module's allocation */
+	uint64_t used;		/* bytes asked for; 0: free */
+	struct vg_fence freed;	/* free: the point after its last use */
+	uint64_t stream;	/* free: the id of the stream that freed it */
+};
+
+struct CUmemPoolHandle_st {
+	uint32_t magic;
+	int dev;
+	bool is_default;
+	bool destroyed;		/* by cuMemPoolDestroy, blocks outstanding */
+	CUmemPoolProps props;
+	bool follow_events, opportunistic, internal_deps;
+	uint64_t threshold;
+	uint64_t reserved, reserved_high, used, used_high;
+	struct vg_pool_block *blocks;
+	struct CUmemPoolHandle_st *next;
+};
+
+static pthread_mutex_t vg_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct CUmemPoolHandle_st *vg_pools;
+static struct CUmemPoolHandle_st *vg_default_pool[VG_MAX_DEVICES];
+static struct CUmemPoolHandle_st *vg_current_pool[VG_MAX_DEVICES];
+
+/* With vg_pool_lock held: the live pool @h names, or NULL. */
+static struct CUmemPoolHandle_st *vg_pool_find(CUmemoryPool h)
+{
+	struct CUmemPoolHandle_st *p;
+
+	for (p = vg_pools; p; p = p->next)
+		if (p == h && !p->destroyed)
+			return p;
+	return NULL;
+}
+
+static struct CUmemPoolHandle_st *vg_pool_new(int dev,
+					      const CUmemPoolProps *props)
+{
+	struct CUmemPoolHandle_st *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->magic = VG_POOL_MAGIC;
+	p->dev = dev;
+	p->props = *props;
+	p->follow_events = p->opportunistic = p->internal_deps = true;
+	p->next = vg_pools;
+	vg_pools = p;
+	return p;
+}
+
+/* With vg_pool_lock held: @dev's default pool, made on first use. */
+static struct CUmemPoolHandle_st *vg_pool_default(int dev)
+{
+	CUmemPoolProps props = {
+		.allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
+		.location = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = dev },
+	};
+
+	if (!vg_default_pool[dev]) {
+		vg_default_pool[dev] = vg_pool_new(dev, &props);
+		if (vg_default_pool[dev])
+			vg_default_pool[dev]->is_default = true;
+	}
+	return vg_default_pool[dev];
+}
+
+/* With vg_pool_lock held: unlinks and frees @p, which has no blocks. */
+static void vg_pool_unlink(struct CUmemPoolHandle_st *p)
+{
+	struct CUmemPoolHandle_st **pp;
+
+	for (pp = &vg_pools; *pp; pp = &(*pp)->next) {
+		if (*pp == p) {
+			*pp = p->next;
+			break;
+		}
+	}
+	p->magic = 0;
+	free(p);
+}
+
+/* Gives block *@pb back to the module; unlinks and frees it. */
+static void vg_pool_release(struct CUmemPoolHandle_st *p,
+			    struct vg_pool_block **pb)
+{
+	struct vg_pool_block *b = *pb;
+	struct vgpu_mem_free f = { .va = b->va };
+
+	if (b->ctx->fd >= 0)
+		ioctl(b->ctx->fd, VGPU_IOCTL_MEM_FREE, &f);
+	p->reserved -= b->size;
+	*pb = b->next;
+	free(b);
+}
+
+/* Has free block @b's last use completed? */
+static bool vg_pool_idle(const struct vg_pool_block *b)
+{
+	return !b->freed.ch || vg_chan_reached(b->freed.ch, b->freed.seqno);
+}
+
+/*
+ * With vg_pool_lock held: gives the completed free blocks of @p (of
+ * @ctx, or of any context for NULL) back until @p reserves at most
+ * @keep bytes. A destroyed pool left with no blocks goes.
+ */
+static void vg_pool_trim(struct CUmemPoolHandle_st *p, struct CUctx_st *ctx,
+			 uint64_t keep)
+{
+	struct vg_pool_block **pb = &p->blocks;
+
+	while (*pb && p->reserved > keep) {
+		struct vg_pool_block *b = *pb;
+
+		if (!b->used && (!ctx || b->ctx == ctx) && vg_pool_idle(b))
+			vg_pool_release(p, pb);
+		else
+			pb = &b->next;
+	}
+	if (p->destroyed && !p->blocks)
+		vg_pool_unlink(p);
+}
+
+/*
+ * At a synchronizing call on @ctx: each pool keeps at most its release
+ * threshold of @ctx's completed free blocks.
+ */
+void vg_pools_sync(struct CUctx_st *ctx)
+{
+	struct CUmemPoolHandle_st *p, *next;
+
+	pthread_mutex_lock(&vg_pool_lock);
+	for (p = vg_pools; p; p = next) {
+		next = p->next;
+		vg_pool_trim(p, ctx, p->destroyed ? 0 : p->threshold);
+	}
+	pthread_mutex_unlock(&vg_pool_lock);
+}
+
+/* @ctx is closing: its blocks go with its memory. */
+void vg_pools_ctx_close(struct CUctx_st *ctx)
+{
+	struct CUmemPoolHandle_st *p, *next;
+	struct vg_pool_block **pb, *b;
+
+	pthread_mutex_lock(&vg_pool_lock);
+	for (p = vg_pools; p; p = next) {
+		next = p->next;
+		for (pb = &p->blocks; (b = *pb);) {
+			if (b->ctx != ctx) {
+				pb = &b->next;
+				continue;
+			}
+			p->used -= b->used;
+			vg_pool_release(p, pb);
+		}
+		if (p->destroyed && !p->blocks)
+			vg_pool_unlink(p);
+	}
+	pthread_mutex_unlock(&vg_pool_lock);
+}
+
+/* May @st, of @b's context, take free block @b now? */
+static bool vg_pool_reusable(const struct CUmemPoolHandle_st *p,
+			     const struct vg_pool_block *b,
+			     const struct CUstream_st *st)
+{
+	const struct vg_chan *c = b->freed.ch;
+
+	if (!c || b->stream == st->id)
+		return true;
+	if (p->follow_events && (c == st->ch ||
+				 st->ch->waited[c->index] >= b->freed.seqno))
+		return true;
+	return p->opportunistic && vg_chan_reached(c, b->freed.seqno);
+}
+
+/*
+ * With vg_pool_lock and @st's context's lock held: @bytes of @p for work
+ * on @st, a free block taken again or a new one.
+ */
+static CUresult vg_pool_take(struct CUmemPoolHandle_st *p,
+			     struct CUstream_st *st, size_t bytes,
+			     CUdeviceptr *dptr)
+{
+	struct CUctx_st *ctx = st->ctx;
+	struct vgpu_mem_alloc a;
+	struct vg_pool_block *b;
+	uint64_t need = ((uint64_t)bytes + VG_POOL_ALIGN - 1) &
+			~(uint64_t)(VG_POOL_ALIGN - 1);
+
+	for (b = p->blocks; b; b = b->next) {
+		if (!b->used && b->ctx == ctx && b->size >= need &&
+		    b->size / VG_POOL_SLACK <= need &&
+		    vg_pool_reusable(p, b, st))
+			goto take;
+	}
+	if (p->props.maxSize && p->reserved + need > p->props.maxSize)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	memset(&a, 0, sizeof(a));
+	a.size = need;
+	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_ALLOC, &a) && errno == ENOSPC) {
+		/* Out of memory: first what the pools keep of this context. */
+		struct CUmemPoolHandle_st *q;
+
+		for (q = vg_pools; q; q = q->next)
+			vg_pool_trim(q, ctx, 0);
+		memset(&a, 0, sizeof(a));
+		a.size = need;
+		if (ioctl(ctx->fd, VGPU_IOCTL_MEM_ALLOC, &a))
+			a.va = 0;
+	}
+	if (!a.va) {
+		free(b);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	b->ctx = ctx;
+	b->va = a.va;
+	b->size = need;
+	b->next = p->blocks;
+	p->blocks = b;
+	p->reserved += need;
+	if (p->reserved > p->reserved_high)
+		p->reserved_high = p->reserved;
+take:
+	b->used = bytes;
+	b->freed = (struct vg_fence){ 0 };
+	p->used += bytes;
+	if (p->used > p->used_high)
+		p->used_high = p->used;
+	*dptr = b->va;
+	return CUDA_SUCCESS;
+}
+
+/* With vg_pool_lock held: the block that starts at @va, and its pool. */
+static struct vg_pool_block *vg_pool_block_at(CUdeviceptr va,
+					      struct CUmemPoolHandle_st **pp)
+{
+	struct CUmemPoolHandle_st *p;
+	struct vg_pool_block *b;
+
+	for (p = vg_pools; p; p = p->next) {
+		for (b = p->blocks; b; b = b->next) {
+			if (b->va == va) {
+				*pp = p;
+				return b;
+			}
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The pool allocation holding @ptr: its start, the bytes asked for and
+ * its pool. For cuMemGetAddressRange and cuPointerGetAttribute.
+ */
+bool vg_pool_lookup(CUdeviceptr ptr, uint64_t *start, uint64_t *size,
+		    CUmemoryPool *pool)
+{
+	struct CUmemPoolHandle_st *p;
+	struct vg_pool_block *b;
+	bool found = false;
+
+	pthread_mutex_lock(&vg_pool_lock);
+	for (p = vg_pools; p && !found; p = p->next) {
+		for (b = p->blocks; b; b = b->next) {
+			if (b->used && ptr >= b->va && ptr - b->va < b->used) {
+				*start = b->va;
+				*size = b->used;
+				*pool = p;
+				found = true;
+				break;
+			}
+		}
+	}
+	pthread_mutex_unlock(&vg_pool_lock);
+	return found;
+}
+
+/*
+ * cuMemFree of @va, after its context has gone idle: a pool allocation's
+ * block is free with no use pending. 1: done; 0: @va is no pool block;
+ * -1: a pool block that is free already.
+ */
+int vg_pool_free_now(CUdeviceptr va)
+{
+	struct CUmemPoolHandle_st *p;
+	struct vg_pool_block *b;
+	int ret = 0;
+
+	pthread_mutex_lock(&vg_pool_lock);
+	b = vg_pool_block_at(va, &p);
+	if (b && !b->used) {
+		ret = -1;
+	} else if (b) {
+		p->used -= b->used;
+		b->used = 0;
+		b->freed = (struct vg_fence){ 0 };
+		vg_pool_trim(p, b->ctx, p->destroyed ? 0 : p->threshold);
+		ret = 1;
+	}
+	pthread_mutex_unlock(&vg_pool_lock);
+	return ret;
+}
+
+static CUresult vg_alloc_async(CUdeviceptr *dptr, size_t bytes,
+			       CUmemoryPool pool, CUstream hs)
+{
+	struct CUmemPoolHandle_st *p;
+	struct CUstream_st *st;
+	struct CUctx_st *ctx;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!dptr)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_lock);
+	r = vg_stream_resolve(hs, &ctx, &st);
+	if (r) {
+		pthread_mutex_unlock(&vg_lock);
+		return r;
+	}
+	vg_ctx_begin(ctx);
+	r = vg_ctx_check(ctx);
+	pthread_mutex_lock(&vg_pool_lock);
+	p = pool ? vg_pool_find(pool) : vg_current_pool[ctx->dev];
+	if (!pool && !p)
+		p = vg_pool_default(ctx->dev);
+	if (r == CUDA_SUCCESS && (!p || p->dev != ctx->dev))
+		r = pool ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_OUT_OF_MEMORY;
+	/* An H100 answers a request of 0 bytes with success and no memory. */
+	if (r == CUDA_SUCCESS && !bytes)
+		*dptr = 0;
+	else if (r == CUDA_SUCCESS)
+		r = vg_pool_take(p, st, bytes, dptr);
+	pthread_mutex_unlock(&vg_pool_lock);
+	vg_ctx_end(ctx);
+	return r;
+}
+
+CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytes, CUstream hs)
+{
+	return vg_alloc_async(dptr, bytes, NULL, hs);
+}
+
+CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytes, CUstream hs)
+{
+	return vg_alloc_async(dptr, bytes, NULL, hs ? hs : CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytes,
+				 CUmemoryPool pool, CUstream hs)
+{
+	return pool ? vg_alloc_async(dptr, bytes, pool, hs) :
+		CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytes,
+				      CUmemoryPool pool, CUstream hs)
+{
+	return cuMemAllocFromPoolAsync(dptr, bytes, pool,
+				       hs ? hs : CU_STREAM_PER_THREAD);
+}
+
+/*
+ * Frees @dptr once the work queued on @hs so far is done. An allocation
+ * of cuMemAlloc is freed too (an H100 accepts it), as cuMemFree would.
+ */
+CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hs)
+{
+	struct CUmemPoolHandle_st *p;
+	struct vg_pool_block *b;
+	struct CUstream_st *st;
+	struct CUctx_st *ctx;
+	CUresult r = vg_check_init();
+
+	if (r || !dptr)
+		return r;
+	pthread_mutex_lock(&vg_lock);
+	r = vg_stream_resolve(hs, &ctx, &st);
+	if (r) {
+		pthread_mutex_unlock(&vg_lock);
+		return r;
+	}
+	vg_ctx_begin(ctx);
+	pthread_mutex_lock(&vg_pool_lock);
+	b = vg_pool_block_at(dptr, &p);
+	/* A block already free, or of another context's memory. */
+	if (b && (!b->used || b->ctx != ctx))
+		r = CUDA_ERROR_INVALID_VALUE;
+	/* The point after everything the stream's next work would follow. */
+	if (b && r == CUDA_SUCCESS)
+		r = vg_stream_enter(st);
+	if (b && r == CUDA_SUCCESS) {
+		p->used -= b->used;
+		b->used = 0;
+		b->freed = (struct vg_fence){ .ch = st->ch,
+					      .seqno = st->ch->put };
+		b->stream = st->id;
+	}
+	pthread_mutex_unlock(&vg_pool_lock);
+	vg_ctx_end(ctx);
+	return b ? r : vg_mem_free(dptr);
+}
+
+CUresult cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hs)
+{
+	return cuMemFreeAsync(dptr, hs ? hs : CU_STREAM_PER_THREAD);
+}
+
+/* --- pools --------------------------------------------------------------- */
+
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice dev)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!pool)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_check_device(dev);
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_pool_lock);
+	*pool = vg_pool_default(dev);
+	pthread_mutex_unlock(&vg_pool_lock);
+	return *pool ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!pool)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_check_device(dev);
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_pool_lock);
+	*pool = vg_current_pool[dev] ? vg_current_pool[dev] :
+		vg_pool_default(dev);
+	pthread_mutex_unlock(&vg_pool_lock);
+	return *pool ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+/* An H100 answers a device out of range with CUDA_ERROR_INVALID_VALUE. */
+CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
+{
+	struct CUmemPoolHandle_st *p;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (dev < 0 || dev >= vg_device_count)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_pool_lock);
+	p = vg_pool_find(pool);
+	if (!p || p->dev != dev)
+		r = CUDA_ERROR_INVALID_VALUE;
+	else
+		vg_current_pool[dev] = p->is_default ? NULL : p;
+	pthread_mutex_unlock(&vg_pool_lock);
+	return r;
+}
+
+CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props)
+{
+	struct CUmemPoolHandle_st *p;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!pool || !props ||
+	    props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+	    (props->handleTypes & ~(unsigned int)
+	     CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Pools of host memory are a feature vgpu lacks (an H100 has them). */
+	if (props->location.type == CU_MEM_LOCATION_TYPE_HOST ||
+	    props->location.type == CU_MEM_LOCATION_TYPE_HOST_NUMA ||
+	    props->location.type == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT)
+		return CUDA_ERROR_NOT_SUPPORTED;
+	if (props->location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
+	    props->location.id < 0 || props->location.id >= vg_device_count)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_pool_lock);
+	p = vg_pool_new(props->location.id, props);
+	pthread_mutex_unlock(&vg_pool_lock);
+	if (!p)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*pool = p;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * The handle goes at once; the pool's memory once its allocations are
+ * freed and their frees complete (as NVIDIA documents). A device whose
+ * current pool it was goes back to the default pool.
+ */
+CUresult cuMemPoolDestroy(CUmemoryPool pool)
+{
+	struct CUmemPoolHandle_st *p;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_pool_lock);
+	p = vg_pool_find(pool);
+	if (!p || p->is_default) {
+		r = CUDA_ERROR_INVALID_VALUE;
+	} else {
+		if (vg_current_pool[p->dev] == p)
+			vg_current_pool[p->dev] = NULL;
+		p->destroyed = true;
+		vg_pool_trim(p, NULL, 0);
+	}
+	pthread_mutex_unlock(&vg_pool_lock);
+	return r;
+}
+
+CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t keep)
+{
+	struct CUmemPoolHandle_st *p;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_pool_lock);
+	p = vg_pool_find(pool);
+	if (p)
+		vg_pool_trim(p, NULL, keep);
+	pthread_mutex_unlock(&vg_pool_lock);
+	return p ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/*
+ * As on an H100: the reuse flags take any int (nonzero: on); the high
+ * marks can only be reset, with 0, to the current value; the current
+ * counters are read-only.
+ */
+CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
+			       void *value)
+{
+	struct CUmemPoolHandle_st *p;
+	CUresult r = vg_check_init();
+	uint64_t v;
+
+	if (r)
+		return r;
+	if (!value)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_pool_lock);
+	p = vg_pool_find(pool);
+	if (!p) {
+		pthread_mutex_unlock(&vg_pool_lock);
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	switch (attr) {
+	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+		p->follow_events = *(int *)value != 0;
+		break;
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+		p->opportunistic = *(int *)value != 0;
+		break;
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+		p->internal_deps = *(int *)value != 0;
+		break;
+	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+		p->threshold = *(uint64_t *)value;
+		break;
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+	case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+		memcpy(&v, value, sizeof(v));
+		if (v)
+			r = CUDA_ERROR_INVALID_VALUE;
+		else if (attr == CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH)
+			p->reserved_high = p->reserved;
+		else
+			p->used_high = p->used;
+		break;
+	default:
+		r = CUDA_ERROR_INVALID_VALUE;
+	}
+	pthread_mutex_unlock(&vg_pool_lock);
+	return r;
+}
+
+CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
+			       void *value)
+{
+	struct CUmemPoolHandle_st *p;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!value)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_pool_lock);
+	p = vg_pool_find(pool);
+	if (!p) {
+		pthread_mutex_unlock(&vg_pool_lock);
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	switch (attr) {
+	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+		*(int *)value = p->follow_events;
+		break;
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+		*(int *)value = p->opportunistic;
+		break;
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+		*(int *)value = p->internal_deps;
+		break;
+	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+		*(uint64_t *)value = p->threshold;
+		break;
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
+		*(uint64_t *)value = p->reserved;
+		break;
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+		*(uint64_t *)value = p->reserved_high;
+		break;
+	case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
+		*(uint64_t *)value = p->used;
+		break;
+	case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+		*(uint64_t *)value = p->used_high;
+		break;
+	default:
+		r = CUDA_ERROR_INVALID_VALUE;
+	}
+	pthread_mutex_unlock(&vg_pool_lock);
+	return r;
+}
+
+/*
+ * Access from the pool's own device is read-write and stays so (an H100
+ * answers CUDA_ERROR_NOT_SUPPORTED to anything else); other devices are
+ * peers, whose access vgpu does not have yet.
+ */
+CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map,
+			    size_t count)
+{
+	struct CUmemPoolHandle_st *p;
+	CUresult r = vg_check_init();
+	size_t i;
+	int dev;
+
+	if (r)
+		return r;
+	if (!map && count)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_pool_lock);
+	p = vg_pool_find(pool);
+	dev = p ? p->dev : -1;
+	pthread_mutex_unlock(&vg_pool_lock);
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < count && r == CUDA_SUCCESS; i++) {
+		if (map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
+		    map[i].flags > CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+			r = CUDA_ERROR_INVALID_VALUE;
+		else if (map[i].location.id < 0 ||
+			 map[i].location.id >= vg_device_count)
+			r = CUDA_ERROR_INVALID_DEVICE;
+		else if (map[i].location.id != dev ||
+			 map[i].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+			r = CUDA_ERROR_NOT_SUPPORTED;
+	}
+	return r;
+}
+
+CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool pool,
+			    CUmemLocation *location)
+{
+	struct CUmemPoolHandle_st *p;
+	CUresult r = vg_check_init();
+	int dev;
+
+	if (r)
+		return r;
+	if (!flags || !location ||
+	    location->type != CU_MEM_LOCATION_TYPE_DEVICE ||
+	    location->id < 0 || location->id >= vg_device_count)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_pool_lock);
+	p = vg_pool_find(pool);
+	dev = p ? p->dev : -1;
+	pthread_mutex_unlock(&vg_pool_lock);
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	*flags = location->id == dev ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE :
+		CU_MEM_ACCESS_FLAGS_PROT_NONE;
+	return CUDA_SUCCESS;
+}
