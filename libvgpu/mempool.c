@@ -250,7 +250,8 @@ static CUresult vg_pool_take(struct CUmemPoolHandle_st *p,
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	memset(&a, 0, sizeof(a));
 	a.size = need;
-	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_ALLOC, &a) && errno == ENOSPC) {
+	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_ALLOC, &a) &&
+	    (errno == ENOMEM || errno == ENOSPC)) {
 		/* Out of memory: first what the pools keep of this context. */
 		struct CUmemPoolHandle_st *q;
 

@@ -445,6 +445,38 @@ static void churn(void)
 	CHECK(free1 == free0);
 }
 
+/*
+ * Memory a pool keeps (below its release threshold) gives way to an
+ * allocation that needs it, as NVIDIA's driver trims its pools when the
+ * device runs out.
+ */
+static void kept_memory_gives_way(void)
+{
+	CUmemoryPool def;
+	CUdeviceptr p[4], big = 0;
+	size_t free0, total;
+	unsigned int i;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuDeviceGetDefaultMemPool(&def, dev));
+	CHECK_RES(CUDA_SUCCESS, cuMemPoolSetAttribute(def,
+		  CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &(unsigned long long){ ~0ull }));
+	for (i = 0; i < 4; i++)
+		CHECK_RES(CUDA_SUCCESS, cuMemAllocAsync(&p[i], 16u << 20, s1));
+	for (i = 0; i < 4; i++)
+		CHECK_RES(CUDA_SUCCESS, cuMemFreeAsync(p[i], s1));
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s1));
+	CHECK(attr(def, 5) == 64u << 20);
+	REQUIRE_RES(CUDA_SUCCESS, cuMemGetInfo(&free0, &total));
+	/* More than is free, less than is free with the pool's 64 MiB. */
+	CHECK_RES(CUDA_SUCCESS, cuMemAllocAsync(&big, free0 + (32u << 20), s2));
+	CHECK(attr(def, 7) == free0 + (32u << 20));
+	CHECK(attr(def, 5) < (64u << 20) + free0 + (32u << 20));
+	CHECK_RES(CUDA_SUCCESS, cuMemFreeAsync(big, s2));
+	CHECK_RES(CUDA_SUCCESS, cuMemPoolTrimTo(def, 0));
+	CHECK(attr(def, 5) == 0);
+}
+
 /* A context's pool memory goes with it; the pool lives on. */
 static void context_destroyed(void)
 {
@@ -479,6 +511,7 @@ int main(void)
 		TAP_TEST(bad_calls),
 		TAP_TEST(created_pool),
 		TAP_TEST(churn),
+		TAP_TEST(kept_memory_gives_way),
 		TAP_TEST(context_destroyed),
 	};
 
