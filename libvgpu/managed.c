@@ -100,6 +100,18 @@ static struct vg_mpage *vg_mrange(CUdeviceptr p, size_t len, size_t *first,
 	return pages;
 }
 
+/* Is [@p, @p + @len) inside one managed allocation, and not empty? */
+bool vg_managed_range(CUdeviceptr p, size_t len)
+{
+	size_t first, last;
+	bool ok;
+
+	pthread_mutex_lock(&vg_lock);
+	ok = vg_mrange(p, len, &first, &last) != NULL;
+	pthread_mutex_unlock(&vg_lock);
+	return ok;
+}
+
 static bool vg_device_ok(int id)
 {
 	return id >= 0 && id < vg_device_count;

@@ -518,6 +518,71 @@ CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
 	return r;
 }
 
+/*
+ * The location forms: a device's pools of device memory. NVIDIA's driver
+ * also keeps pools of host memory and of managed memory, which vgpu does
+ * not have (CUDA_ERROR_NOT_SUPPORTED where an H100 answers with one).
+ */
+static CUresult vg_pool_location(const CUmemLocation *l,
+				 CUmemAllocationType type)
+{
+	if (!l || type < CU_MEM_ALLOCATION_TYPE_PINNED ||
+	    type > CU_MEM_ALLOCATION_TYPE_MANAGED)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (l->type == CU_MEM_LOCATION_TYPE_DEVICE &&
+	    (l->id < 0 || l->id >= vg_device_count))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (l->type != CU_MEM_LOCATION_TYPE_DEVICE &&
+	    l->type != CU_MEM_LOCATION_TYPE_HOST &&
+	    l->type != CU_MEM_LOCATION_TYPE_HOST_NUMA &&
+	    l->type != CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (l->type != CU_MEM_LOCATION_TYPE_DEVICE ||
+	    type == CU_MEM_ALLOCATION_TYPE_MANAGED)
+		return CUDA_ERROR_NOT_SUPPORTED;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemGetDefaultMemPool(CUmemoryPool *pool, CUmemLocation *location,
+				CUmemAllocationType type)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!pool)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_pool_location(location, type);
+	return r ? r : cuDeviceGetDefaultMemPool(pool, location->id);
+}
+
+CUresult cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location,
+			 CUmemAllocationType type)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!pool)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_pool_location(location, type);
+	return r ? r : cuDeviceGetMemPool(pool, location->id);
+}
+
+/* An H100 refuses a pool of another kind or place: INVALID_VALUE. */
+CUresult cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type,
+			 CUmemoryPool pool)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	r = vg_pool_location(location, type);
+	if (r == CUDA_ERROR_NOT_SUPPORTED)
+		r = CUDA_ERROR_INVALID_VALUE;
+	return r ? r : cuDeviceSetMemPool(location->id, pool);
+}
+
 CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props)
 {
 	struct CUmemPoolHandle_st *p;

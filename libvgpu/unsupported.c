@@ -37,10 +37,7 @@
 #undef cuGraphicsUnmapResources
 #undef cuIpcOpenMemHandle
 #undef cuMemBatchDecompressAsync
-#undef cuMemDiscardAndPrefetchBatchAsync
-#undef cuMemDiscardBatchAsync
 #undef cuMemMapArrayAsync
-#undef cuMemPrefetchBatchAsync
 #undef cuMemcpy3DBatchAsync
 #undef cuMemcpy3DPeer
 #undef cuMemcpy3DPeerAsync
@@ -1586,31 +1583,9 @@ CUresult cuMemCreate(CUmemGenericAllocationHandle *a0, size_t a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *a0, size_t *a1,
-		size_t a2, CUmemLocation *a3, size_t *a4, size_t a5,
-		unsigned long long a6, CUstream a7)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *a0, size_t *a1,
-		size_t a2, CUmemLocation *a3, size_t *a4, size_t a5,
-		unsigned long long a6, CUstream a7)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuMemDiscardBatchAsync(CUdeviceptr *a0, size_t *a1, size_t a2,
-		unsigned long long a3, CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuMemDiscardBatchAsync_ptsz(CUdeviceptr *a0, size_t *a1, size_t a2,
-		unsigned long long a3, CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuMemExportToShareableHandle(void *a0, CUmemGenericAllocationHandle a1,
 		CUmemAllocationHandleType a2, unsigned long long a3)
@@ -1639,11 +1614,6 @@ CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemGetDefaultMemPool(CUmemoryPool *a0, CUmemLocation *a1,
-		CUmemAllocationType a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuMemGetHandleForAddressRange(void *a0, CUdeviceptr a1, size_t a2,
 		CUmemRangeHandleType a3, unsigned long long a4)
@@ -1651,11 +1621,6 @@ CUresult cuMemGetHandleForAddressRange(void *a0, CUdeviceptr a1, size_t a2,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemGetMemPool(CUmemoryPool *a0, CUmemLocation *a1,
-		CUmemAllocationType a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *a0,
 		void *a1, CUmemAllocationHandleType a2)
@@ -1710,19 +1675,7 @@ CUresult cuMemPoolImportPointer(CUdeviceptr *a0, CUmemoryPool a1,
 
 
 
-CUresult cuMemPrefetchBatchAsync(CUdeviceptr *a0, size_t *a1, size_t a2,
-		CUmemLocation *a3, size_t *a4, size_t a5, unsigned long long a6,
-		CUstream a7)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *a0, size_t *a1, size_t a2,
-		CUmemLocation *a3, size_t *a4, size_t a5, unsigned long long a6,
-		CUstream a7)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuMemRelease(CUmemGenericAllocationHandle a0)
 {
@@ -1740,11 +1693,6 @@ CUresult cuMemSetAccess(CUdeviceptr a0, size_t a1, const CUmemAccessDesc *a2,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemSetMemPool(CUmemLocation *a0, CUmemAllocationType a1,
-		CUmemoryPool a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuMemUnmap(CUdeviceptr a0, size_t a1)
 {

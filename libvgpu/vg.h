@@ -517,6 +517,7 @@ void vg_pools_ctx_close(struct CUctx_st *ctx);
 CUresult vg_managed_var_alloc(struct CUctx_st *ctx, void **pp, size_t size);
 void vg_managed_var_free(void *p);
 bool vg_managed_in(struct CUctx_st *ctx, uintptr_t p, size_t len);
+bool vg_managed_range(CUdeviceptr p, size_t len);
 
 /*
  * managed.c: what cuMemAdvise and cuMemPrefetchAsync said of one page of

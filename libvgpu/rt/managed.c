@@ -104,3 +104,86 @@ cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *dev_ptr,
 		stream = cudaStreamPerThread;
 	return cudaStreamAttachMemAsync(stream, dev_ptr, length, flags);
 }
+
+/* The batched forms: the driver's, on the same arrays. */
+cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes,
+				      size_t count,
+				      struct cudaMemLocation *locs,
+				      size_t *idxs, size_t nlocs,
+				      unsigned long long flags,
+				      cudaStream_t stream)
+{
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuMemPrefetchBatchAsync((CUdeviceptr *)dptrs, sizes,
+						 count, (CUmemLocation *)locs,
+						 idxs, nlocs, flags,
+						 (CUstream)stream));
+}
+
+cudaError_t cudaMemPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes,
+					   size_t count,
+					   struct cudaMemLocation *locs,
+					   size_t *idxs, size_t nlocs,
+					   unsigned long long flags,
+					   cudaStream_t stream)
+{
+	return cudaMemPrefetchBatchAsync(dptrs, sizes, count, locs, idxs,
+					 nlocs, flags,
+					 stream ? stream : cudaStreamPerThread);
+}
+
+cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes,
+				     size_t count, unsigned long long flags,
+				     cudaStream_t stream)
+{
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuMemDiscardBatchAsync((CUdeviceptr *)dptrs, sizes,
+						count, flags,
+						(CUstream)stream));
+}
+
+cudaError_t cudaMemDiscardBatchAsync_ptsz(void **dptrs, size_t *sizes,
+					  size_t count,
+					  unsigned long long flags,
+					  cudaStream_t stream)
+{
+	return cudaMemDiscardBatchAsync(dptrs, sizes, count, flags,
+					stream ? stream : cudaStreamPerThread);
+}
+
+cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes,
+						size_t count,
+						struct cudaMemLocation *locs,
+						size_t *idxs, size_t nlocs,
+						unsigned long long flags,
+						cudaStream_t stream)
+{
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuMemDiscardAndPrefetchBatchAsync(
+		(CUdeviceptr *)dptrs, sizes, count, (CUmemLocation *)locs,
+		idxs, nlocs, flags, (CUstream)stream));
+}
+
+cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz(void **dptrs,
+						     size_t *sizes,
+						     size_t count,
+						     struct cudaMemLocation *locs,
+						     size_t *idxs,
+						     size_t nlocs,
+						     unsigned long long flags,
+						     cudaStream_t stream)
+{
+	return cudaMemDiscardAndPrefetchBatchAsync(dptrs, sizes, count, locs,
+						   idxs, nlocs, flags,
+						   stream ? stream :
+						   cudaStreamPerThread);
+}

@@ -176,3 +176,43 @@ cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags,
 					    (CUmemoryPool)pool,
 					    (CUmemLocation *)location));
 }
+
+/* The location forms. */
+cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *pool,
+				     struct cudaMemLocation *location,
+				     enum cudaMemAllocationType type)
+{
+	cudaError_t e = rt_init();
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuMemGetDefaultMemPool((CUmemoryPool *)pool,
+						(CUmemLocation *)location,
+						(CUmemAllocationType)type));
+}
+
+cudaError_t cudaMemGetMemPool(cudaMemPool_t *pool,
+			      struct cudaMemLocation *location,
+			      enum cudaMemAllocationType type)
+{
+	cudaError_t e = rt_init();
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuMemGetMemPool((CUmemoryPool *)pool,
+					 (CUmemLocation *)location,
+					 (CUmemAllocationType)type));
+}
+
+cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location,
+			      enum cudaMemAllocationType type,
+			      cudaMemPool_t pool)
+{
+	cudaError_t e = rt_init();
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuMemSetMemPool((CUmemLocation *)location,
+					 (CUmemAllocationType)type,
+					 (CUmemoryPool)pool));
+}
