@@ -174,6 +174,7 @@ static const struct vgpu_mufu_seg vgpu_mufu_rcp_tab[128] = {
 	{ 0x40810227e7, -16643,   131 },
 	{ 0x40404067e7, -16513,   130 },
 };
+
 /* 1/sqrt(x): 64 segments on [1, 2), then 64 on [2, 4), of 2^17 mantissas */
 static const struct vgpu_mufu_seg vgpu_mufu_rsq_tab[128] = {
 	{ 0xffffffbfff, -65531,  3016 },
@@ -305,6 +306,7 @@ static const struct vgpu_mufu_seg vgpu_mufu_rsq_tab[128] = {
 	{ 0x81030a3fff, -16775,   396 },
 	{ 0x8080c23fff, -16578,   388 },
 };
+
 /* sqrt(x): as rsq's */
 static const struct vgpu_mufu_seg vgpu_mufu_sqrt_tab[128] = {
 	{ 0x10000007fff,  65535, -1012 },
@@ -436,6 +438,7 @@ static const struct vgpu_mufu_seg vgpu_mufu_sqrt_tab[128] = {
 	{ 0x1fbfbf87fff,  66054,  -522 },
 	{ 0x1fdfeff7fff,  65794,  -518 },
 };
+
 /* 2^f - 1, f on [0, 1): 64 segments of 2^17, units 2^-38 */
 static const struct vgpu_mufu_seg vgpu_mufu_ex2_tab[64] = {
 	{ 0x00000077e2,  22713,   494 },
@@ -503,6 +506,7 @@ static const struct vgpu_mufu_seg vgpu_mufu_ex2_tab[64] = {
 	{ 0x3d41d9f7e2,  44452,   969 },
 	{ 0x3e9f0697e2,  44936,   980 },
 };
+
 /* log2(1 + m), m on [0, 1): 64 segments of 2^17, units 2^-38 */
 static const struct vgpu_mufu_seg vgpu_mufu_lg2_tab[64] = {
 	{ 0x0000007344,  47272, -1454 },
@@ -570,6 +574,7 @@ static const struct vgpu_mufu_seg vgpu_mufu_lg2_tab[64] = {
 	{ 0x3e8bc15344,  24012,  -378 },
 	{ 0x3f469c4345,  23823,  -372 },
 };
+
 /* sin(pi/2 v), v on [0, 1): 64 segments of 2^17, units 2^-37 */
 static const struct vgpu_mufu_seg vgpu_mufu_sin_tab[64] = {
 	{ 0x0000000000,  25737,   -14 },
@@ -928,6 +933,7 @@ u32 vgpu_mufu_cos(u32 t)
 static const u8 vgpu_mufu_tanh_first[11] = {
 	0, 1, 2, 3, 5, 7, 11, 15, 19, 27, 43,
 };
+
 static const u8 vgpu_mufu_tanh_bits[11] = { 0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 3 };
 
 /* Odd; x itself below 2^-8 (subnormals too), 1 from 8 on. */
