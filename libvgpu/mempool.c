@@ -463,7 +463,8 @@ CUresult cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hs)
 
 /* --- pools --------------------------------------------------------------- */
 
-CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice dev)
+/* @dev's default pool, or (@current) the pool it allocates from now. */
+static CUresult vg_device_pool(CUmemoryPool *pool, CUdevice dev, bool current)
 {
 	CUresult r = vg_check_init();
 
@@ -475,27 +476,20 @@ CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice dev)
 	if (r)
 		return r;
 	pthread_mutex_lock(&vg_pool_lock);
-	*pool = vg_pool_default(dev);
+	*pool = current && vg_current_pool[dev] ? vg_current_pool[dev] :
+		vg_pool_default(dev);
 	pthread_mutex_unlock(&vg_pool_lock);
 	return *pool ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice dev)
+{
+	return vg_device_pool(pool, dev, false);
+}
+
 CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
 {
-	CUresult r = vg_check_init();
-
-	if (r)
-		return r;
-	if (!pool)
-		return CUDA_ERROR_INVALID_VALUE;
-	r = vg_check_device(dev);
-	if (r)
-		return r;
-	pthread_mutex_lock(&vg_pool_lock);
-	*pool = vg_current_pool[dev] ? vg_current_pool[dev] :
-		vg_pool_default(dev);
-	pthread_mutex_unlock(&vg_pool_lock);
-	return *pool ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+	return vg_device_pool(pool, dev, true);
 }
 
 /* An H100 answers a device out of range with CUDA_ERROR_INVALID_VALUE. */
@@ -654,6 +648,23 @@ CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t keep)
 }
 
 /*
+ * The live pool @pool names, with vg_pool_lock held on success; a value
+ * to read or write is needed.
+ */
+static CUresult vg_pool_begin(CUmemoryPool pool, const void *value,
+			      struct CUmemPoolHandle_st **pp)
+{
+	if (!value)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_pool_lock);
+	*pp = vg_pool_find(pool);
+	if (*pp)
+		return CUDA_SUCCESS;
+	pthread_mutex_unlock(&vg_pool_lock);
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+/*
  * As on an H100: the reuse flags take any int (nonzero: on); the high
  * marks can only be reset, with 0, to the current value; the current
  * counters are read-only.
@@ -665,16 +676,10 @@ CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
 	CUresult r = vg_check_init();
 	uint64_t v;
 
+	if (!r)
+		r = vg_pool_begin(pool, value, &p);
 	if (r)
 		return r;
-	if (!value)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&vg_pool_lock);
-	p = vg_pool_find(pool);
-	if (!p) {
-		pthread_mutex_unlock(&vg_pool_lock);
-		return CUDA_ERROR_INVALID_VALUE;
-	}
 	switch (attr) {
 	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
 		p->follow_events = *(int *)value != 0;
@@ -711,16 +716,10 @@ CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
 	struct CUmemPoolHandle_st *p;
 	CUresult r = vg_check_init();
 
+	if (!r)
+		r = vg_pool_begin(pool, value, &p);
 	if (r)
 		return r;
-	if (!value)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&vg_pool_lock);
-	p = vg_pool_find(pool);
-	if (!p) {
-		pthread_mutex_unlock(&vg_pool_lock);
-		return CUDA_ERROR_INVALID_VALUE;
-	}
 	switch (attr) {
 	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
 		*(int *)value = p->follow_events;
@@ -753,6 +752,19 @@ CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
 	return r;
 }
 
+/* The device of the live pool @pool, or -1. */
+static int vg_pool_device(CUmemoryPool pool)
+{
+	struct CUmemPoolHandle_st *p;
+	int dev;
+
+	pthread_mutex_lock(&vg_pool_lock);
+	p = vg_pool_find(pool);
+	dev = p ? p->dev : -1;
+	pthread_mutex_unlock(&vg_pool_lock);
+	return dev;
+}
+
 /*
  * Access from the pool's own device is read-write and stays so (an H100
  * answers CUDA_ERROR_NOT_SUPPORTED to anything else); other devices are
@@ -761,7 +773,6 @@ CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
 CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map,
 			    size_t count)
 {
-	struct CUmemPoolHandle_st *p;
 	CUresult r = vg_check_init();
 	size_t i;
 	int dev;
@@ -770,11 +781,8 @@ CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map,
 		return r;
 	if (!map && count)
 		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&vg_pool_lock);
-	p = vg_pool_find(pool);
-	dev = p ? p->dev : -1;
-	pthread_mutex_unlock(&vg_pool_lock);
-	if (!p)
+	dev = vg_pool_device(pool);
+	if (dev < 0)
 		return CUDA_ERROR_INVALID_VALUE;
 	for (i = 0; i < count && r == CUDA_SUCCESS; i++) {
 		if (map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
@@ -793,7 +801,6 @@ CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map,
 CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool pool,
 			    CUmemLocation *location)
 {
-	struct CUmemPoolHandle_st *p;
 	CUresult r = vg_check_init();
 	int dev;
 
@@ -803,11 +810,8 @@ CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool pool,
 	    location->type != CU_MEM_LOCATION_TYPE_DEVICE ||
 	    location->id < 0 || location->id >= vg_device_count)
 		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&vg_pool_lock);
-	p = vg_pool_find(pool);
-	dev = p ? p->dev : -1;
-	pthread_mutex_unlock(&vg_pool_lock);
-	if (!p)
+	dev = vg_pool_device(pool);
+	if (dev < 0)
 		return CUDA_ERROR_INVALID_VALUE;
 	*flags = location->id == dev ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE :
 		CU_MEM_ACCESS_FLAGS_PROT_NONE;

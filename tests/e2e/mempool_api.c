@@ -379,6 +379,14 @@ static void created_pool(void)
 	CHECK_RES(h100("set access bad dev"), cuMemPoolSetAccess(p, &acc, 1));
 	loc.id = 7;
 	CHECK_RES(h100("get access bad dev"), cuMemPoolGetAccess(&fl, p, &loc));
+	/* Another device is a peer, whose access vgpu does not give yet. */
+	if (cuDeviceGetCount(&iv) == CUDA_SUCCESS && iv > 1) {
+		loc.id = 1;
+		CHECK_RES(CUDA_SUCCESS, cuMemPoolGetAccess(&fl, p, &loc));
+		CHECK(fl == CU_MEM_ACCESS_FLAGS_PROT_NONE);
+		acc.location = loc;
+		CHECK_RES(CUDA_ERROR_NOT_SUPPORTED, cuMemPoolSetAccess(p, &acc, 1));
+	}
 	/* Destroyed with an allocation outstanding: the handle goes, the memory stays. */
 	CHECK_RES(h100("destroy with outstanding"), cuMemPoolDestroy(p));
 	CHECK_RES(h100("use after destroy get attr"), cuMemPoolGetAttribute(p, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &v));
