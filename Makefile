@@ -380,11 +380,20 @@ $(BUILD)/tests/kselftest/%: tests/kselftest/%.c tests/kselftest/vgpu_chan_util.h
 		tests/vgpu_errno.h $(ERRNO_TABLE) $(KSFT_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) -I$(KSFT_DIR) -I$(CURDIR) -I$(BUILD)/gen -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
-		-Wno-unused-parameter -Wno-sign-compare $< -lpthread -o $@
+		-Wno-unused-parameter -Wno-sign-compare $(KSFT_CFLAGS) $< -lpthread $(KSFT_LIBS) -o $@
+
+# The programs that share buffers with vgem: the kselftest through the
+# kernel's DRM uapi headers (Debian ships them with libdrm), the sample and
+# the e2e test through libdrm itself.
+$(BUILD)/tests/kselftest/vgpu_dmabuf: KSFT_CFLAGS = $(shell pkg-config --cflags libdrm)
+DRM_CFLAGS_vgem_roundtrip = $(shell pkg-config --cflags libdrm)
+DRM_LIBS_vgem_roundtrip = $(shell pkg-config --libs libdrm)
+DRM_CFLAGS_extmem_api = $(shell pkg-config --cflags libdrm)
+DRM_LIBS_extmem_api = $(shell pkg-config --libs libdrm)
 
 $(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h tests/gridsync_ptx.h tests/h100_log.h tests/fp_h100_cases.h libvgpu/include/cuda.h $(LIBVGPU)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DRM_CFLAGS_$*) $< $(LINK_LIBVGPU) $(DRM_LIBS_$*) -o $@
 
 # devmalloc_api runs the kernels the H100 ran for its reference log,
 # compiled by nvcc (outside build/tests/e2e, whose files are all tests).
@@ -436,8 +445,8 @@ $(BUILD)/samples/%.ptx: tests/samples/%.cu
 $(BUILD)/samples/%: tests/samples/%.c tests/samples/sample.h libvgpu/include/cuda.h \
 		$(LIBVGPU) $(SAMPLE_PTX)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/samples '-DPTX_DIR="$(BUILD)/samples"' $< \
-		$(LINK_LIBVGPU) -lm -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/samples '-DPTX_DIR="$(BUILD)/samples"' \
+		$(DRM_CFLAGS_$*) $< $(LINK_LIBVGPU) $(DRM_LIBS_$*) -lm -o $@
 
 $(BUILD)/samples/rt/%: tests/samples/rt/%.cu tests/samples/rt/rt.h $(LIBCUDART)
 	@mkdir -p $(@D)

@@ -20,4 +20,17 @@ static inline void vgpu_vm_flags_mod(struct vm_area_struct *vma,
 #endif
 }
 
+/*
+ * An importer maps another driver's dma-buf into the kernel: 6.2 made
+ * dma_buf_vmap() a call under the buffer's reservation lock and added
+ * the variant that takes the lock itself, which is what 6.1's was.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define vgpu_dma_buf_vmap dma_buf_vmap_unlocked
+#define vgpu_dma_buf_vunmap dma_buf_vunmap_unlocked
+#else
+#define vgpu_dma_buf_vmap dma_buf_vmap
+#define vgpu_dma_buf_vunmap dma_buf_vunmap
+#endif
+
 #endif /* _VGPU_COMPAT_H */

@@ -275,11 +275,15 @@ static int vgpu_fill_range(struct vgpu_vm *vm, u64 dst, u64 len, u32 value,
 	return 0;
 }
 
-/* Maps the semaphore word at @va (4 or 8 bytes, aligned by the checker). */
+/*
+ * Maps the semaphore word at @va (4 or 8 bytes, aligned by the checker),
+ * to be written (a release) or only read (an acquire, which memory the
+ * context may only read serves as well).
+ */
 static int vgpu_sem_map(struct vgpu_vm *vm, u64 va, unsigned int size,
-			struct vgpu_seg *seg, u64 *fault)
+			bool write, struct vgpu_seg *seg, u64 *fault)
 {
-	if (vgpu_seg_get(vm, va, size, true, seg) || seg->len < size) {
+	if (vgpu_seg_get(vm, va, size, write, seg) || seg->len < size) {
 		if (seg->mapped)
 			vgpu_seg_put(seg);
 		*fault = va;
@@ -295,7 +299,7 @@ static int vgpu_sem_release(struct vgpu_vm *vm, const struct vgpu_cmd *cmd,
 	int ret;
 
 	if (cmd->flags & VGPU_SEM_TIMESTAMP) {
-		ret = vgpu_sem_map(vm, cmd->sem.addr + 8, 8, &d, fault);
+		ret = vgpu_sem_map(vm, cmd->sem.addr + 8, 8, true, &d, fault);
 		if (ret)
 			return ret;
 		WRITE_ONCE(*(u64 *)d.ptr, ktime_get_ns());
@@ -307,11 +311,11 @@ static int vgpu_sem_release(struct vgpu_vm *vm, const struct vgpu_cmd *cmd,
 	 * load of the word).
 	 */
 	if (cmd->flags & VGPU_SEM_32) {
-		ret = vgpu_sem_map(vm, cmd->sem.addr, 4, &d, fault);
+		ret = vgpu_sem_map(vm, cmd->sem.addr, 4, true, &d, fault);
 		if (!ret)	/* pairs with vgpu_sem_acquire() */
 			smp_store_release((u32 *)d.ptr, (u32)cmd->sem.value);
 	} else {
-		ret = vgpu_sem_map(vm, cmd->sem.addr, 8, &d, fault);
+		ret = vgpu_sem_map(vm, cmd->sem.addr, 8, true, &d, fault);
 		if (!ret)	/* pairs with vgpu_sem_acquire() */
 			smp_store_release((u64 *)d.ptr, cmd->sem.value);
 	}
@@ -330,7 +334,8 @@ static int vgpu_sem_acquire(struct vgpu_vm *vm, const struct vgpu_cmd *cmd,
 	bool ok;
 	int ret;
 
-	ret = vgpu_sem_map(vm, cmd->sem.addr, sem32 ? 4 : 8, &d, fault);
+	ret = vgpu_sem_map(vm, cmd->sem.addr, sem32 ? 4 : 8, false, &d,
+			   fault);
 	if (ret)
 		return ret;
 	/*

@@ -27,6 +27,9 @@
  *     lock of their own: they wait on vgpu_compute.wq for blocks.
  *   - the xarray lock of vgpu_ctx.modules: the table of loaded modules;
  *     alone.
+ *   - the xarray locks of vgpu_ctx.mobjs (a context's memory object
+ *     handles) and of the IPC registry (both vgpu_mobj.c): alone, or
+ *     inside 4 (the registry, as allocations come and go).
  *   - the internal locks of vgpu_vm's maple trees and xarray: inside 4.
  *     A lookup in a maple tree takes only RCU's read side; the tree of
  *     host ranges is in RCU mode, so vgpu_vm_is_host() may look without
@@ -71,6 +74,15 @@
 #include "vgpu_fault_inject.h"
 
 #define VGPU_MAX_DEVICES 16
+
+/*
+ * The dispatcher's buffer (vgpu_file.c): large enough for every argument
+ * structure, and for what a handler keeps after it for its commit or undo
+ * (never copied to user space). vgpu_ioctl() refuses, with a warning, a
+ * command whose structure outgrows it; a handler that keeps more checks
+ * at build time.
+ */
+#define VGPU_IOCTL_MAX_ARG 256
 
 /* The copy engines of a device (vgpu_engine.c). */
 enum {
@@ -128,11 +140,18 @@ struct vgpu_device {
 	struct vgpu_fi fi;	/* fault injection (vgpu_fault_inject.c) */
 };
 
-/* A range of device memory: one kernel mapping, one place in the window. */
+/*
+ * A range of device memory: one object (one kernel mapping), one place in
+ * the window; or, @mobj NULL, a reservation (vgpu_vmm.c), a place without
+ * memory, which, @ipc, holds one mapping IPC_OPEN made (vgpu_ipc.c).
+ */
+struct vgpu_mobj;
+
 struct vgpu_chunk {
 	u64 va;
 	u64 size;
-	void *vaddr;
+	struct vgpu_mobj *mobj;	/* a reference */
+	bool ipc;
 	/* Shared chunks only: granule map, granules in use, list link. */
 	unsigned long *bitmap;
 	unsigned int used;
@@ -140,16 +159,37 @@ struct vgpu_chunk {
 };
 
 /*
+ * struct vgpu_mobj - a memory object (vgpu_mobj.c): device memory apart
+ * from any address, or, @foreign set, another driver's dma-buf imported
+ * (vgpu_dmabuf.c), whose memory is that driver's. Held by handles,
+ * mappings and exported dma-bufs; nothing in it changes after creation.
+ */
+struct dma_buf;
+
+struct vgpu_mobj {
+	struct kref ref;
+	struct vgpu_device *vdev;	/* get_device()'d; charged there */
+	u64 size;
+	void *vaddr;		/* vmalloc'd, or @foreign's kernel mapping */
+	struct dma_buf *foreign;	/* held, and vmap'd at @vaddr */
+};
+
+/*
  * One allocation, as user space sees it; or, @hidden, one the module made
  * for itself (the device heap), which kernels reach but MEM_QUERY and
- * MEM_FREE do not see.
+ * MEM_FREE do not see; or, with @mobj, a mapping of a memory object
+ * (vgpu_vmm.c), which MEM_FREE does not see either.
  */
 struct vgpu_alloc {
 	u64 va;
 	u64 size;		/* as requested */
 	u64 span;		/* as reserved: a multiple of the granule */
-	struct vgpu_chunk *chunk;
+	struct vgpu_chunk *chunk;	/* an allocation's */
 	bool hidden;
+	struct vgpu_mobj *mobj;	/* a mapping's: holds a reference */
+	u64 offset;		/* a mapping's first byte in @mobj */
+	u32 prot;		/* a mapping's VGPU_PROT_* */
+	u64 ipc_id;		/* an allocation's IPC token number, or 0 */
 };
 
 /*
@@ -247,6 +287,7 @@ struct vgpu_ctx {
 	struct delayed_work sem_work;
 	wait_queue_head_t poll_wq;
 	struct xarray modules;	/* loaded modules by handle (vgpu_module.c) */
+	struct xarray mobjs;	/* memory objects by handle (vgpu_vmm.c) */
 	atomic64_t kmem;	/* kernel memory held for it (vgpu_kmem.c) */
 	bool dying;		/* release has begun: skip queued work */
 };
@@ -341,6 +382,47 @@ int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s);
 int vgpu_vm_place(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc);
 void vgpu_vm_unplace(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc);
 bool vgpu_vm_is_host(struct vgpu_vm *vm, u64 va);
+int vgpu_vm_find_gap(struct vgpu_vm *vm, u64 size, u64 align,
+		     unsigned long *va);
+
+/* vgpu_mobj.c */
+struct vgpu_mobj *vgpu_mobj_create(struct vgpu_device *vdev, u64 size);
+void vgpu_mobj_put(struct vgpu_mobj *mobj);
+struct vgpu_mobj *vgpu_mobj_get(struct vgpu_ctx *ctx, u32 handle);
+int vgpu_mobj_add(struct vgpu_ctx *ctx, struct vgpu_mobj *mobj, u32 *handle);
+void vgpu_ipc_forget(u64 id);
+int vgpu_ipc_name(struct vgpu_ctx *ctx, struct vgpu_mobj *mobj, u64 offset,
+		  u64 size, u64 *id, u64 *token);
+int vgpu_ipc_token(u64 id, u64 *token);
+int vgpu_ipc_find(struct vgpu_ctx *ctx, const u64 *token,
+		  struct vgpu_mobj **mobj, u64 *offset, u64 *size);
+
+/* vgpu_vmm.c */
+int vgpu_ioctl_mem_create(struct vgpu_ctx *ctx, void *data);
+int vgpu_ioctl_mem_release(struct vgpu_ctx *ctx, void *data);
+void vgpu_mem_handle_undo(struct vgpu_ctx *ctx, u32 handle);
+void vgpu_mem_create_undo(struct vgpu_ctx *ctx, const void *data);
+int vgpu_ioctl_va_reserve(struct vgpu_ctx *ctx, void *data);
+void vgpu_va_reserve_undo(struct vgpu_ctx *ctx, const void *data);
+int vgpu_ioctl_va_free(struct vgpu_ctx *ctx, void *data);
+int vgpu_ioctl_mem_map(struct vgpu_ctx *ctx, void *data);
+int vgpu_ioctl_mem_unmap(struct vgpu_ctx *ctx, void *data);
+int vgpu_ioctl_mem_access(struct vgpu_ctx *ctx, void *data);
+void vgpu_vmm_fini(struct vgpu_ctx *ctx);
+
+/* vgpu_ipc.c */
+int vgpu_ioctl_ipc_export(struct vgpu_ctx *ctx, void *data);
+int vgpu_ioctl_ipc_open(struct vgpu_ctx *ctx, void *data);
+void vgpu_ipc_open_undo(struct vgpu_ctx *ctx, const void *data);
+int vgpu_ioctl_ipc_close(struct vgpu_ctx *ctx, void *data);
+
+/* vgpu_dmabuf.c */
+int vgpu_ioctl_mem_export(struct vgpu_ctx *ctx, void *data);
+void vgpu_mem_export_commit(struct vgpu_ctx *ctx, const void *data);
+void vgpu_mem_export_undo(struct vgpu_ctx *ctx, const void *data);
+int vgpu_ioctl_mem_import(struct vgpu_ctx *ctx, void *data);
+void vgpu_dmabuf_foreign_put(struct vgpu_mobj *mobj);
+void vgpu_mem_import_undo(struct vgpu_ctx *ctx, const void *data);
 
 /* vgpu_heap.c */
 int vgpu_ioctl_heap_create(struct vgpu_ctx *ctx, void *data);

@@ -44,6 +44,7 @@ static int vgpu_open(struct inode *inode, struct file *file)
 	if (ctx->mm)
 		mmgrab(ctx->mm);
 	vgpu_vm_init(&ctx->vm);
+	xa_init_flags(&ctx->mobjs, XA_FLAGS_ALLOC1);
 	vgpu_modules_init(ctx);
 	file->private_data = ctx;
 	return 0;
@@ -60,6 +61,7 @@ static int vgpu_release(struct inode *inode, struct file *file)
 	/* The heap's bookkeeping; its memory goes with the address space. */
 	vgpu_heap_fini(&ctx->vm);
 	vgpu_vm_fini(ctx);
+	vgpu_vmm_fini(ctx);
 	put_device(&ctx->vdev->dev);
 	mem_cgroup_put(ctx->memcg);
 	if (ctx->mm)
@@ -77,12 +79,17 @@ static int vgpu_release(struct inode *inode, struct file *file)
  * @undo: for a command that creates something and writes its handle back:
  *	destroys what @func created, given the argument @func filled in.
  *	Called when the handle cannot be written back.
+ * @commit: for a command whose result must not exist before the caller
+ *	learns of it (a file descriptor: once installed, nobody but the
+ *	caller may close it): makes it exist, once the argument is written
+ *	back; @undo takes it back otherwise. Neither fails.
  */
 struct vgpu_ioctl_desc {
 	unsigned int cmd;
 	unsigned int min_size;
 	int (*func)(struct vgpu_ctx *ctx, void *data);
 	void (*undo)(struct vgpu_ctx *ctx, const void *data);
+	void (*commit)(struct vgpu_ctx *ctx, const void *data);
 	bool out_on_einval;	/* -EINVAL still writes the argument back */
 };
 
@@ -91,6 +98,10 @@ struct vgpu_ioctl_desc {
 #define VGPU_IOCTL_CREATE(ioctl, first_size, handler, undoer) \
 	[_IOC_NR(ioctl)] = { .cmd = ioctl, .min_size = first_size, \
 			     .func = handler, .undo = undoer }
+#define VGPU_IOCTL_FD(ioctl, first_size, handler, undoer, committer) \
+	[_IOC_NR(ioctl)] = { .cmd = ioctl, .min_size = first_size, \
+			     .func = handler, .undo = undoer, \
+			     .commit = committer }
 #define VGPU_IOCTL_VERDICT(ioctl, first_size, handler, undoer) \
 	[_IOC_NR(ioctl)] = { .cmd = ioctl, .min_size = first_size, \
 			     .func = handler, .undo = undoer, \
@@ -133,14 +144,36 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 	VGPU_IOCTL_CREATE(VGPU_IOCTL_HEAP_CREATE,
 			  sizeof(struct vgpu_heap_create),
 			  vgpu_ioctl_heap_create, vgpu_heap_create_undo),
+	VGPU_IOCTL_CREATE(VGPU_IOCTL_MEM_CREATE,
+			  sizeof(struct vgpu_mem_create),
+			  vgpu_ioctl_mem_create, vgpu_mem_create_undo),
+	VGPU_IOCTL(VGPU_IOCTL_MEM_RELEASE, sizeof(struct vgpu_mem_release),
+		   vgpu_ioctl_mem_release),
+	VGPU_IOCTL_CREATE(VGPU_IOCTL_VA_RESERVE,
+			  sizeof(struct vgpu_va_reserve),
+			  vgpu_ioctl_va_reserve, vgpu_va_reserve_undo),
+	VGPU_IOCTL(VGPU_IOCTL_VA_FREE, sizeof(struct vgpu_va_free),
+		   vgpu_ioctl_va_free),
+	VGPU_IOCTL(VGPU_IOCTL_MEM_MAP, sizeof(struct vgpu_mem_map),
+		   vgpu_ioctl_mem_map),
+	VGPU_IOCTL(VGPU_IOCTL_MEM_UNMAP, sizeof(struct vgpu_mem_unmap),
+		   vgpu_ioctl_mem_unmap),
+	VGPU_IOCTL(VGPU_IOCTL_MEM_ACCESS, sizeof(struct vgpu_mem_access),
+		   vgpu_ioctl_mem_access),
+	VGPU_IOCTL_FD(VGPU_IOCTL_MEM_EXPORT, sizeof(struct vgpu_mem_export),
+		      vgpu_ioctl_mem_export, vgpu_mem_export_undo,
+		      vgpu_mem_export_commit),
+	VGPU_IOCTL_CREATE(VGPU_IOCTL_MEM_IMPORT,
+			  sizeof(struct vgpu_mem_import),
+			  vgpu_ioctl_mem_import, vgpu_mem_import_undo),
+	/* A token that cannot be reported is harmless: it holds nothing. */
+	VGPU_IOCTL(VGPU_IOCTL_IPC_EXPORT, sizeof(struct vgpu_ipc_export),
+		   vgpu_ioctl_ipc_export),
+	VGPU_IOCTL_CREATE(VGPU_IOCTL_IPC_OPEN, sizeof(struct vgpu_ipc_open),
+			  vgpu_ioctl_ipc_open, vgpu_ipc_open_undo),
+	VGPU_IOCTL(VGPU_IOCTL_IPC_CLOSE, sizeof(struct vgpu_ipc_close),
+		   vgpu_ioctl_ipc_close),
 };
-
-/*
- * Large enough for every argument structure. Nothing checks that at build
- * time: vgpu_ioctl() refuses, with a warning, a command whose structure
- * outgrows it.
- */
-#define VGPU_IOCTL_MAX_ARG 256
 
 /*
  * vgpu_ioctl() - the dispatcher.
@@ -200,6 +233,8 @@ static long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 			desc->undo(ctx, kbuf);
 		return -EFAULT;
 	}
+	if (!ret && desc->commit)
+		desc->commit(ctx, kbuf);
 	return ret;
 }
 

@@ -9,7 +9,9 @@
  * larger ones get a chunk of their own. Two maple trees index a context's
  * chunks and its allocations by address range. The allocations' tree and
  * a third, of host ranges (vgpu_host.c, vgpu_host_alloc.c), are what
- * vgpu_vm_translate() walks to find what a device address reaches. The
+ * vgpu_vm_translate() walks to find what a device address reaches; the
+ * chunk tree also holds reservations, and the allocation tree mappings,
+ * of memory objects (vgpu_vmm.c). The
  * module's own allocations (the device heap, vgpu_heap.c) are hidden:
  * engines reach them, MEM_QUERY and MEM_FREE do not see them.
  *
@@ -46,38 +48,33 @@ void vgpu_vm_init(struct vgpu_vm *vm)
 	vm->heap = NULL;
 }
 
-static int vgpu_mem_charge(struct vgpu_device *vdev, u64 bytes)
-{
-	if (atomic64_add_return(bytes, &vdev->mem_used) > vdev->props.mem_size) {
-		atomic64_sub(bytes, &vdev->mem_used);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
 u64 vgpu_mem_free_bytes(struct vgpu_device *vdev)
 {
 	return vdev->props.mem_size - atomic64_read(&vdev->mem_used);
 }
 
 /*
- * First fit: the lowest free range of @size bytes in the window. Chunks are
- * whole multiples of VGPU_VA_ALIGN, so every gap is aligned too. Linear in
- * the number of chunks, which are at least VGPU_VA_ALIGN bytes each.
+ * First fit: the lowest free range of @size bytes in the window that
+ * starts on a multiple of @align (a power of two, at least VGPU_VA_ALIGN
+ * and at most VGPU_VA_WINDOW_MAX, so nothing here overflows). Chunks and
+ * reservations are whole multiples of VGPU_VA_ALIGN, so every gap is
+ * aligned that far. Linear in the number of chunks, which are at least
+ * VGPU_VA_ALIGN bytes each.
  */
-static int vgpu_vm_find_gap(struct vgpu_vm *vm, u64 size, unsigned long *va)
+int vgpu_vm_find_gap(struct vgpu_vm *vm, u64 size, u64 align,
+		     unsigned long *va)
 {
-	u64 cursor = vm->base, end = vm->base + vm->size;
+	u64 cursor = ALIGN(vm->base, align), end = vm->base + vm->size;
 	struct vgpu_chunk *chunk;
 	unsigned long index = 0;
 
 	lockdep_assert_held_write(&vm->lock);
 	mt_for_each(&vm->chunks, chunk, index, ULONG_MAX) {
-		if (chunk->va - cursor >= size)
+		if (chunk->va >= cursor && chunk->va - cursor >= size)
 			break;
-		cursor = chunk->va + chunk->size;
+		cursor = max(cursor, ALIGN(chunk->va + chunk->size, align));
 	}
-	if (end - cursor < size)
+	if (cursor > end || end - cursor < size)
 		return -ENOSPC;
 	*va = cursor;
 	return 0;
@@ -93,26 +90,15 @@ static struct vgpu_chunk *vgpu_chunk_create(struct vgpu_ctx *ctx, u64 size,
 	int ret;
 
 	lockdep_assert_held_write(&vm->lock);
-	ret = vgpu_mem_charge(ctx->vdev, size);
-	if (ret)
-		return ERR_PTR(ret);
 	chunk = vgpu_fi_fail(ctx->vdev, VGPU_FI_MEM) ? NULL :
 		kzalloc(sizeof(*chunk), GFP_KERNEL_ACCOUNT);
-	if (!chunk) {
-		ret = -ENOMEM;
-		goto err_uncharge;
-	}
+	if (!chunk)
+		return ERR_PTR(-ENOMEM);
 	chunk->size = size;
-	/*
-	 * Out of memory (or over the caller's memcg limit), the allocation
-	 * fails with -ENOMEM, as cuMemAlloc does, rather than waking the OOM
-	 * killer.
-	 */
-	chunk->vaddr = vgpu_fi_fail(ctx->vdev, VGPU_FI_MEM) ? NULL :
-		__vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
-			  __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
-	if (!chunk->vaddr) {
-		ret = -ENOMEM;
+	/* Its memory is an object, so that IPC (vgpu_ipc.c) can share it. */
+	chunk->mobj = vgpu_mobj_create(ctx->vdev, size);
+	if (IS_ERR(chunk->mobj)) {
+		ret = PTR_ERR(chunk->mobj);
 		goto err_free;
 	}
 	if (shared) {
@@ -120,10 +106,10 @@ static struct vgpu_chunk *vgpu_chunk_create(struct vgpu_ctx *ctx, u64 size,
 			bitmap_zalloc(VGPU_GRANULES, GFP_KERNEL_ACCOUNT);
 		if (!chunk->bitmap) {
 			ret = -ENOMEM;
-			goto err_vfree;
+			goto err_put;
 		}
 	}
-	ret = vgpu_vm_find_gap(vm, size, &va);
+	ret = vgpu_vm_find_gap(vm, size, VGPU_VA_ALIGN, &va);
 	if (ret)
 		goto err_bitmap;
 	ret = vgpu_fi_fail(ctx->vdev, VGPU_FI_MEM) ? -ENOMEM :
@@ -138,21 +124,23 @@ static struct vgpu_chunk *vgpu_chunk_create(struct vgpu_ctx *ctx, u64 size,
 
 err_bitmap:
 	bitmap_free(chunk->bitmap);
-err_vfree:
-	vfree(chunk->vaddr);
+err_put:
+	vgpu_mobj_put(chunk->mobj);
 err_free:
 	kfree(chunk);
-err_uncharge:
-	atomic64_sub(size, &ctx->vdev->mem_used);
 	return ERR_PTR(ret);
 }
 
-/* Frees a chunk that is already out of the chunk tree. */
+/*
+ * Frees a chunk that is already out of the chunk tree. Its memory goes
+ * with the last holder of its object (an IPC mapping may outlive it); a
+ * reservation (vgpu_vmm.c) has none.
+ */
 static void vgpu_chunk_free(struct vgpu_ctx *ctx, struct vgpu_chunk *chunk)
 {
-	atomic64_sub(chunk->size, &ctx->vdev->mem_used);
+	if (chunk->mobj)
+		vgpu_mobj_put(chunk->mobj);
 	bitmap_free(chunk->bitmap);
-	vfree(chunk->vaddr);
 	kfree(chunk);
 }
 
@@ -353,12 +341,14 @@ int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data)
 
 	down_write(&vm->lock);
 	alloc = mtree_load(&vm->allocs, f->va);
-	if (!alloc || alloc->hidden) {
+	if (!alloc || alloc->hidden || alloc->mobj) {
 		ret = -ENOENT;
 	} else if (alloc->va != f->va) {
 		ret = -EINVAL;
 	} else {
 		mtree_erase(&vm->allocs, alloc->va);
+		if (alloc->ipc_id)
+			vgpu_ipc_forget(alloc->ipc_id);
 		vgpu_unplace(ctx, alloc);
 		kfree(alloc);
 	}
@@ -367,7 +357,8 @@ int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data)
 }
 
 /**
- * vgpu_ioctl_mem_query() - VGPU_IOCTL_MEM_QUERY.
+ * vgpu_ioctl_mem_query() - VGPU_IOCTL_MEM_QUERY: an allocation or a
+ * mapping (vgpu_vmm.c).
  * Return: 0, -EINVAL (flags, padding), -ENOENT (no allocation holds the
  * address).
  */
@@ -415,12 +406,23 @@ int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s)
 	if (va > ULONG_MAX)
 		return -EFAULT;
 	a = mtree_load(&vm->allocs, va);
+	if (a && a->mobj) {
+		/* A mapping (vgpu_vmm.c) reaches only what its rights allow. */
+		if (!(a->prot & VGPU_PROT_READ) || va - a->va >= a->size)
+			return -EFAULT;
+		s->va = a->va;
+		s->size = a->size;
+		s->ptr = a->mobj->vaddr + a->offset;
+		s->page = NULL;
+		s->writable = a->prot & VGPU_PROT_WRITE;
+		return 0;
+	}
 	if (a) {
 		if (va - a->va >= a->size)
 			return -EFAULT;
 		s->va = a->va;
 		s->size = a->size;
-		s->ptr = a->chunk->vaddr + (a->va - a->chunk->va);
+		s->ptr = a->chunk->mobj->vaddr + (a->va - a->chunk->va);
 		s->page = NULL;
 		s->writable = true;
 		return 0;
@@ -456,8 +458,13 @@ void vgpu_vm_fini(struct vgpu_ctx *ctx)
 	struct vgpu_chunk *chunk;
 	unsigned long index = 0;
 
-	mt_for_each(&vm->allocs, alloc, index, ULONG_MAX)
+	mt_for_each(&vm->allocs, alloc, index, ULONG_MAX) {
+		if (alloc->mobj)
+			vgpu_mobj_put(alloc->mobj);
+		if (alloc->ipc_id)
+			vgpu_ipc_forget(alloc->ipc_id);
 		kfree(alloc);
+	}
 	mtree_destroy(&vm->allocs);
 	index = 0;
 	mt_for_each(&vm->chunks, chunk, index, ULONG_MAX)

@@ -151,6 +151,14 @@ CUresult vg_attribute(const struct vgpu_info *info, int attrib, int *value)
 	case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
 		v = 1;
 		break;
+	/*
+	 * Virtual memory management (vmm.c), its memory shared through
+	 * file descriptors (the module's dma-bufs).
+	 */
+	case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED:
+		v = 1;
+		break;
 	/* Stream memory operations: waits (NOR too) and writes, 32 and 64-bit;
 	 * the first ABI's names and remote-write flushes are not offered. */
 	case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS:

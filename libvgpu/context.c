@@ -195,6 +195,9 @@ void vg_ctx_close(struct CUctx_st *ctx)
 	pthread_mutex_unlock(&ctx->lock);
 	vg_host_forget(ctx);
 	vg_sync_forget_ctx(ctx);
+	vg_vmm_ctx_close(ctx);
+	vg_ext_ctx_close(ctx);
+	vg_ipc_ctx_close(ctx);
 	if (ctx->printf_map)
 		munmap((void *)(uintptr_t)ctx->printf_fifo, ctx->printf_map);
 	ctx->printf_fifo = 0;

@@ -25,12 +25,18 @@
 
 /*
  * Is [va, va + n) inside one allocation of @ctx: device memory, or
- * managed memory, which its engines reach at the same address?
+ * managed memory, which its engines reach at the same address? Or in
+ * mappings of one reservation, which let the copy read (and, with
+ * @write, write) there: an H100 refuses the call otherwise.
  */
-static bool vg_dev_range(struct CUctx_st *ctx, CUdeviceptr va, size_t n)
+static bool vg_dev_range(struct CUctx_st *ctx, CUdeviceptr va, size_t n,
+			 bool write)
 {
 	struct vgpu_mem_query q = { .va = va };
+	int vmm = vg_vmm_range(ctx, va, n, write);
 
+	if (vmm >= 0)
+		return vmm;
 	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_QUERY, &q))
 		return vg_managed_in(ctx, va, n);
 	return n <= q.size && va - q.base <= q.size - n;
@@ -169,8 +175,8 @@ CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
 	r = vg_stream_resolve(hs, &ctx, &st);
 	if (r || !n)
 		goto out;
-	if ((dir != VG_HTOD && !vg_dev_range(ctx, src, n)) ||
-	    (dir != VG_DTOH && !vg_dev_range(ctx, dst, n)) ||
+	if ((dir != VG_HTOD && !vg_dev_range(ctx, src, n, false)) ||
+	    (dir != VG_DTOH && !vg_dev_range(ctx, dst, n, true)) ||
 	    (dir == VG_HTOD && !src) || (dir == VG_DTOH && !dst)) {
 		r = CUDA_ERROR_INVALID_VALUE;
 		goto out;
@@ -333,7 +339,7 @@ struct vg_side {
 static CUresult vg_side_get(struct CUctx_st *ctx, CUmemorytype type,
 			    const void *host, CUdeviceptr dev, size_t x,
 			    size_t y, size_t pitch, size_t width, size_t height,
-			    struct vg_side *s)
+			    bool write, struct vg_side *s)
 {
 	uint64_t base, span;
 
@@ -359,7 +365,7 @@ static CUresult vg_side_get(struct CUctx_st *ctx, CUmemorytype type,
 	s->device = vg_ctx_by_address(s->addr) != NULL;
 	if (type == CU_MEMORYTYPE_DEVICE && !s->device)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (s->device && !vg_dev_range(ctx, s->addr, span))
+	if (s->device && !vg_dev_range(ctx, s->addr, span, write))
 		return CUDA_ERROR_INVALID_VALUE;
 	s->pinned = false;
 	if (!s->device) {
@@ -457,11 +463,11 @@ CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
 	}
 	r = vg_side_get(ctx, p->srcMemoryType, p->srcHost, p->srcDevice,
 			p->srcXInBytes, p->srcY, p->srcPitch, p->WidthInBytes,
-			p->Height, &s);
+			p->Height, false, &s);
 	if (r == CUDA_SUCCESS)
 		r = vg_side_get(ctx, p->dstMemoryType, p->dstHost, p->dstDevice,
 				p->dstXInBytes, p->dstY, p->dstPitch,
-				p->WidthInBytes, p->Height, &d);
+				p->WidthInBytes, p->Height, true, &d);
 	if (r)
 		goto out;
 	sync = !async && (vg_sync_memops(s.addr) || vg_sync_memops(d.addr));
@@ -541,7 +547,8 @@ CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 	if (dst % elem || pitch % elem || height > UINT32_MAX ||
 	    width > SIZE_MAX / elem || (height > 1 && pitch < width * elem) ||
 	    (height > 1 && pitch > (SIZE_MAX - width * elem) / (height - 1)) ||
-	    (!vg_dev_range(ctx, dst, (height - 1) * pitch + width * elem) &&
+	    (!vg_dev_range(ctx, dst, (height - 1) * pitch + width * elem,
+			   true) &&
 	     !vg_heap_holds(ctx, dst, (height - 1) * pitch + width * elem))) {
 		r = CUDA_ERROR_INVALID_VALUE;
 		goto out;
@@ -650,11 +657,13 @@ static CUresult vg_copy3d_direct(const CUDA_MEMCPY3D *p, bool async,
 	if (r == CUDA_SUCCESS)
 		r = vg_side_get(ctx, p->srcMemoryType, p->srcHost, p->srcDevice,
 				p->srcXInBytes, p->srcY + p->srcZ * p->srcHeight,
-				p->srcPitch, p->WidthInBytes, src_rows, &s);
+				p->srcPitch, p->WidthInBytes, src_rows, false,
+				&s);
 	if (r == CUDA_SUCCESS)
 		r = vg_side_get(ctx, p->dstMemoryType, p->dstHost, p->dstDevice,
 				p->dstXInBytes, p->dstY + p->dstZ * p->dstHeight,
-				p->dstPitch, p->WidthInBytes, dst_rows, &d);
+				p->dstPitch, p->WidthInBytes, dst_rows, true,
+				&d);
 	if (r || !(s.device || s.pinned) || !(d.device || d.pinned)) {
 		pthread_mutex_unlock(&vg_lock);
 		return r;

@@ -6,8 +6,9 @@
  * stack of current contexts.
  *
  * Locking: vg_lock protects the context registry, context reference
- * counts and state, host registrations, the primary-context table, and
- * the stream and event registries. Each context's own lock
+ * counts and state, host registrations, the primary-context table, the
+ * stream and event registries, and virtual memory's handles, reservations
+ * and mappings (vmm.c, vmm_track.c). Each context's own lock
  * (CUctx_st.lock) protects its channels (rings, fences, stream and event
  * points) and the sticky error; long waits for the device drop it
  * (vg_wait_unlocked()), so one thread's synchronization never holds up

@@ -63,7 +63,8 @@ static bool vg_memop_cmd(struct CUctx_st *ctx,
 		return false;
 	}
 	if (!w->address || w->address % size ||
-	    !vg_pointer_in(ctx, w->address, size))
+	    !vg_pointer_in(ctx, w->address, size,
+			   cmd->op == VGPU_CMD_SEM_RELEASE))
 		return false;
 	if (!is64)
 		cmd->flags |= VGPU_SEM_32;

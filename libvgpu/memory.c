@@ -114,12 +114,18 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width,
 CUresult vg_mem_free(CUdeviceptr dptr)
 {
 	struct vgpu_mem_free f = { .va = dptr };
+	struct vg_vmm_info vi;
 	struct CUctx_st *ctx;
 	CUresult r = CUDA_SUCCESS;
 
 	if (!dptr)
 		return r;
 	pthread_mutex_lock(&vg_lock);
+	/* Reserved addresses are cuMemUnmap's and cuMemAddressFree's. */
+	if (vg_vmm_lookup(dptr, &vi)) {
+		pthread_mutex_unlock(&vg_lock);
+		return CUDA_ERROR_INVALID_VALUE;
+	}
 	ctx = vg_ctx_by_address(dptr);
 	if (!ctx) {
 		pthread_mutex_unlock(&vg_lock);
@@ -131,6 +137,11 @@ CUresult vg_mem_free(CUdeviceptr dptr)
 	vg_ctx_begin(ctx);
 	/* Like cudaFree, work already queued finishes before memory goes. */
 	vg_ctx_idle(ctx);
+	/* A buffer of external memory is unmapped (extmem.c). */
+	if (vg_ext_free_now(dptr)) {
+		vg_ctx_end(ctx);
+		return r;
+	}
 	/* A pool's allocation goes back to its pool (mempool.c). */
 	switch (vg_pool_free_now(dptr)) {
 	case 0:
@@ -178,6 +189,7 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size,
 				 CUdeviceptr dptr)
 {
 	struct vgpu_mem_query q = { .va = dptr };
+	struct vg_vmm_info vi;
 	struct CUctx_st *ctx;
 	CUmemoryPool pool;
 	uint64_t start, len;
@@ -187,10 +199,22 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size,
 		return r;
 	pthread_mutex_lock(&vg_lock);
 	ctx = vg_ctx_by_address(dptr);
-	if (!ctx || ioctl(ctx->fd, VGPU_IOCTL_MEM_QUERY, &q))
+	if (vg_vmm_lookup(dptr, &vi)) {
+		/* A reservation: the mapping there, as on an H100. */
+		q.base = vi.map_va;
+		q.size = vi.map_size;
+		if (!vi.mapped)
+			r = CUDA_ERROR_NOT_FOUND;
+	} else if (!ctx || ioctl(ctx->fd, VGPU_IOCTL_MEM_QUERY, &q)) {
 		r = CUDA_ERROR_NOT_FOUND;
+	}
 	/* A pool's allocation is the bytes asked for, in its block. */
 	if (r == CUDA_SUCCESS && vg_pool_lookup(dptr, &start, &len, &pool)) {
+		q.base = start;
+		q.size = len;
+	}
+	/* A buffer of external memory is what was asked for too. */
+	if (r == CUDA_SUCCESS && vg_ext_lookup(dptr, &start, &len)) {
 		q.base = start;
 		q.size = len;
 	}

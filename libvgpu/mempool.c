@@ -56,6 +56,13 @@ struct CUmemPoolHandle_st {
 	int dev;
 	bool is_default;
 	bool destroyed;		/* by cuMemPoolDestroy, blocks outstanding */
+	uint64_t serial;	/* names it in the process, for export */
+	/*
+	 * Another process's pool, imported (mempool_ipc.c): it only takes
+	 * that process's exported pointers; no call on pools accepts it.
+	 */
+	bool imported;
+	uint64_t src_pid, src_serial;
 	CUmemPoolProps props;
 	bool follow_events, opportunistic, internal_deps;
 	uint64_t threshold;
@@ -69,13 +76,16 @@ static struct CUmemPoolHandle_st *vg_pools;
 static struct CUmemPoolHandle_st *vg_default_pool[VG_MAX_DEVICES];
 static struct CUmemPoolHandle_st *vg_current_pool[VG_MAX_DEVICES];
 
-/* With vg_pool_lock held: the live pool @h names, or NULL. */
+/*
+ * With vg_pool_lock held: the live pool of this process @h names, or
+ * NULL (an imported pool is no pool the pool calls act on).
+ */
 static struct CUmemPoolHandle_st *vg_pool_find(CUmemoryPool h)
 {
 	struct CUmemPoolHandle_st *p;
 
 	for (p = vg_pools; p; p = p->next)
-		if (p == h && !p->destroyed)
+		if (p == h && !p->destroyed && !p->imported)
 			return p;
 	return NULL;
 }
@@ -83,11 +93,13 @@ static struct CUmemPoolHandle_st *vg_pool_find(CUmemoryPool h)
 static struct CUmemPoolHandle_st *vg_pool_new(int dev,
 					      const CUmemPoolProps *props)
 {
+	static uint64_t serial;
 	struct CUmemPoolHandle_st *p = calloc(1, sizeof(*p));
 
 	if (!p)
 		return NULL;
 	p->magic = VG_POOL_MAGIC;
+	p->serial = ++serial;
 	p->dev = dev;
 	p->props = *props;
 	p->follow_events = p->opportunistic = p->internal_deps = true;
@@ -206,6 +218,7 @@ void vg_pools_ctx_close(struct CUctx_st *ctx)
 			vg_pool_unlink(p);
 	}
 	pthread_mutex_unlock(&vg_pool_lock);
+	vg_pool_imports_ctx_close(ctx);
 }
 
 /* May @st, of @b's context, take free block @b now? */
@@ -326,7 +339,7 @@ bool vg_pool_lookup(CUdeviceptr ptr, uint64_t *start, uint64_t *size,
 		}
 	}
 	pthread_mutex_unlock(&vg_pool_lock);
-	return found;
+	return found || vg_pool_import_lookup(ptr, start, size, pool);
 }
 
 /*
@@ -338,8 +351,10 @@ int vg_pool_free_now(CUdeviceptr va)
 {
 	struct CUmemPoolHandle_st *p;
 	struct vg_pool_block *b;
-	int ret = 0;
+	int ret = vg_pool_import_free(va);
 
+	if (ret)
+		return ret;
 	pthread_mutex_lock(&vg_pool_lock);
 	b = vg_pool_block_at(va, &p);
 	if (b && !b->used) {
@@ -816,4 +831,104 @@ CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool pool,
 	*flags = location->id == dev ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE :
 		CU_MEM_ACCESS_FLAGS_PROT_NONE;
 	return CUDA_SUCCESS;
+}
+
+/* --- export and import (mempool_ipc.c) ------------------------------------ */
+
+/*
+ * A pool of this process that may be exported: its device and serial.
+ * CUDA_ERROR_INVALID_VALUE for one made without
+ * CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR (a device's default pool too).
+ */
+CUresult vg_pool_export_info(CUmemoryPool pool, int *dev, uint64_t *serial)
+{
+	struct CUmemPoolHandle_st *p;
+	CUresult r = CUDA_ERROR_INVALID_VALUE;
+
+	pthread_mutex_lock(&vg_pool_lock);
+	p = vg_pool_find(pool);
+	if (p && (p->props.handleTypes &
+		  CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)) {
+		*dev = p->dev;
+		*serial = p->serial;
+		r = CUDA_SUCCESS;
+	}
+	pthread_mutex_unlock(&vg_pool_lock);
+	return r;
+}
+
+/*
+ * The allocation starting at @ptr, of an exportable pool: its pool's
+ * device and serial and its context. CUDA_ERROR_INVALID_VALUE for any
+ * other address, an interior one included (as an H100 answers).
+ */
+CUresult vg_pool_ptr_info(CUdeviceptr ptr, int *dev, uint64_t *serial,
+			  struct CUctx_st **ctx)
+{
+	struct CUmemPoolHandle_st *p;
+	struct vg_pool_block *b;
+	CUresult r = CUDA_ERROR_INVALID_VALUE;
+
+	pthread_mutex_lock(&vg_pool_lock);
+	b = ptr ? vg_pool_block_at(ptr, &p) : NULL;
+	if (b && b->used && !p->imported &&
+	    (p->props.handleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)) {
+		*dev = p->dev;
+		*serial = p->serial;
+		*ctx = b->ctx;
+		r = CUDA_SUCCESS;
+	}
+	pthread_mutex_unlock(&vg_pool_lock);
+	return r;
+}
+
+/*
+ * The pool standing for pool @serial of process @pid on @dev, made on
+ * the first import: importing it again gives the same one, as on an H100.
+ */
+CUmemoryPool vg_pool_imported(int dev, uint64_t pid, uint64_t serial)
+{
+	CUmemPoolProps props = {
+		.allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
+		.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+		.location = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = dev },
+	};
+	struct CUmemPoolHandle_st *p;
+
+	pthread_mutex_lock(&vg_pool_lock);
+	for (p = vg_pools; p; p = p->next)
+		if (p->imported && p->dev == dev && p->src_pid == pid &&
+		    p->src_serial == serial)
+			break;
+	if (!p) {
+		p = vg_pool_new(dev, &props);
+		if (p) {
+			p->imported = true;
+			p->src_pid = pid;
+			p->src_serial = serial;
+		}
+	}
+	pthread_mutex_unlock(&vg_pool_lock);
+	return p;
+}
+
+/* An imported pool: whose pool it stands for. */
+bool vg_pool_source(CUmemoryPool pool, int *dev, uint64_t *pid,
+		    uint64_t *serial)
+{
+	struct CUmemPoolHandle_st *p;
+	bool found = false;
+
+	pthread_mutex_lock(&vg_pool_lock);
+	for (p = vg_pools; p; p = p->next) {
+		if (p == pool && p->imported) {
+			*dev = p->dev;
+			*pid = p->src_pid;
+			*serial = p->src_serial;
+			found = true;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&vg_pool_lock);
+	return found;
 }

@@ -6,8 +6,11 @@
  * NVIDIA's driver on an H100 for what vgpu has (no IPC, no RDMA, no
  * hardware decompression: those read as absent); managed memory reads as
  * device memory that the host reaches at the same address
- * (tests/e2e/ref/h100_managed.log). cuPointerSetAttribute sets the
- * one attribute a program may set, SYNC_MEMOPS.
+ * (tests/e2e/ref/h100_managed.log). Mapped virtual memory (vmm_track.c)
+ * reads as device memory whose range is its whole reservation, with its
+ * mapping's rights and its handle's types, as on an H100
+ * (tests/e2e/ref/h100_vmm.log). cuPointerSetAttribute sets the one
+ * attribute a program may set, SYNC_MEMOPS.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -69,20 +72,43 @@ struct vg_pointer {
 	struct CUctx_st *ctx;
 	uint64_t start, size;		/* the allocation or registration */
 	uint64_t map_base, map_size;	/* the chunk or pages behind it */
-	bool read_only;
+	unsigned int access;		/* CU_POINTER_ATTRIBUTE_ACCESS_FLAG_* */
+	uint64_t handle_types;		/* a mapping's handle's */
 	bool managed;
 	bool module_var;		/* managed: a __managed__ variable's */
 	bool sync_memops;		/* marked SYNC_MEMOPS */
 	CUmemoryPool pool;		/* a pool's allocation: the pool */
 };
 
+/* Virtual memory: only where mapped. With vg_lock held. */
+static bool vg_pointer_vmm(const struct vg_vmm_info *vi,
+			   struct vg_pointer *pi)
+{
+	if (!vi->mapped)
+		return false;
+	pi->type = CU_MEMORYTYPE_DEVICE;
+	pi->ctx = vi->ctx;
+	pi->start = vi->res_va;
+	pi->size = vi->res_size;
+	pi->map_base = vi->map_va;
+	pi->map_size = vi->map_size;
+	pi->access = vi->access;
+	pi->handle_types = vi->handle_types;
+	pi->sync_memops = *vg_sync_find(pi->ctx, pi->start) != NULL;
+	return true;
+}
+
 /* With vg_lock held. */
 static bool vg_pointer_find(CUdeviceptr ptr, struct vg_pointer *pi)
 {
 	struct vgpu_mem_query q = { .va = ptr };
 	struct vg_host_info hi;
+	struct vg_vmm_info vi;
 
 	memset(pi, 0, sizeof(*pi));
+	pi->access = CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
+	if (vg_vmm_lookup(ptr, &vi))
+		return vg_pointer_vmm(&vi, pi);
 	pi->ctx = vg_ctx_by_address(ptr);
 	if (pi->ctx) {
 		if (ioctl(pi->ctx->fd, VGPU_IOCTL_MEM_QUERY, &q))
@@ -100,6 +126,8 @@ static bool vg_pointer_find(CUdeviceptr ptr, struct vg_pointer *pi)
 		pi->sync_memops = *vg_sync_find(pi->ctx, pi->start) != NULL;
 		/* A pool's allocation: the bytes asked for, in its block. */
 		vg_pool_lookup(ptr, &pi->start, &pi->size, &pi->pool);
+		/* A buffer of external memory: its own bytes (extmem.c). */
+		vg_ext_lookup(ptr, &pi->start, &pi->size);
 		return true;
 	}
 	if (!vg_host_lookup((uintptr_t)ptr, &hi))
@@ -112,7 +140,8 @@ static bool vg_pointer_find(CUdeviceptr ptr, struct vg_pointer *pi)
 	pi->size = hi.size;
 	pi->map_base = hi.map_base;
 	pi->map_size = hi.map_size;
-	pi->read_only = hi.read_only;
+	if (hi.read_only)
+		pi->access = CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ;
 	/* An H100 reads SYNC_MEMOPS set on managed memory from the start. */
 	pi->sync_memops = hi.managed ||
 		*vg_sync_find(pi->ctx, pi->start) != NULL;
@@ -133,12 +162,18 @@ bool vg_sync_memops(uint64_t ptr)
 
 /*
  * Does [@ptr, @ptr + @len) lie inside one allocation or page-locked range
- * of @ctx, where @ctx's engines reach it? With vg_lock held.
+ * of @ctx, where @ctx's engines reach it (to read, and with @write to
+ * write, in virtual memory)? With vg_lock held.
  */
-bool vg_pointer_in(struct CUctx_st *ctx, CUdeviceptr ptr, size_t len)
+bool vg_pointer_in(struct CUctx_st *ctx, CUdeviceptr ptr, size_t len,
+		   bool write)
 {
 	struct vg_pointer pi;
+	int vmm = vg_vmm_range(ctx, ptr, len, write);
 
+	/* Virtual memory: mapped, with the rights, all the way. */
+	if (vmm >= 0)
+		return vmm;
 	return vg_pointer_find(ptr, &pi) && pi.ctx == ctx &&
 		len <= pi.start + pi.size - ptr;
 }
@@ -197,15 +232,13 @@ static CUresult vg_pointer_attr(const struct vg_pointer *pi, void *data,
 		*(unsigned int *)data = 0;
 		break;
 	case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
-		*(unsigned long long *)data = 0;
+		*(unsigned long long *)data = pi->handle_types;
 		break;
 	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
 		*(CUmemoryPool *)data = pi->pool;
 		break;
 	case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS:
-		*(unsigned int *)data = pi->read_only ?
-			CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ :
-			CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
+		*(unsigned int *)data = pi->access;
 		break;
 	case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
 		*(size_t *)data = pi->map_size;

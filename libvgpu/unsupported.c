@@ -35,7 +35,6 @@
 #undef cuGraphicsResourceGetMappedPointer
 #undef cuGraphicsResourceSetMapFlags
 #undef cuGraphicsUnmapResources
-#undef cuIpcOpenMemHandle
 #undef cuMemBatchDecompressAsync
 #undef cuMemMapArrayAsync
 #undef cuMemcpy3DBatchAsync
@@ -1468,11 +1467,6 @@ CUresult cuCtxEnablePeerAccess(CUcontext a0, unsigned int a1)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuDestroyExternalMemory(CUexternalMemory a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuDestroyExternalSemaphore(CUexternalSemaphore a0)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
@@ -1494,21 +1488,9 @@ CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int *a0,
 }
 
 
-CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr *a0, CUexternalMemory a1,
-		const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *a0,
 		CUexternalMemory a1,
 		const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuImportExternalMemory(CUexternalMemory *a0,
-		const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -1519,17 +1501,7 @@ CUresult cuImportExternalSemaphore(CUexternalSemaphore *a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuIpcCloseMemHandle(CUdeviceptr a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuIpcGetEventHandle(CUipcEventHandle *a0, CUevent a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuIpcGetMemHandle(CUipcMemHandle *a0, CUdeviceptr a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -1538,31 +1510,6 @@ CUresult cuIpcOpenEventHandle(CUevent *a0, CUipcEventHandle a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
-
-CUresult cuIpcOpenMemHandle(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *a0, CUipcMemHandle a1,
-		unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemAddressFree(CUdeviceptr a0, size_t a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemAddressReserve(CUdeviceptr *a0, size_t a1, size_t a2,
-		CUdeviceptr a3, unsigned long long a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-
-
 
 
 CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *a0, size_t a1,
@@ -1577,43 +1524,6 @@ CUresult cuMemBatchDecompressAsync_ptsz(CUmemDecompressParams *a0, size_t a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemCreate(CUmemGenericAllocationHandle *a0, size_t a1,
-		const CUmemAllocationProp *a2, unsigned long long a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-
-
-
-
-CUresult cuMemExportToShareableHandle(void *a0, CUmemGenericAllocationHandle a1,
-		CUmemAllocationHandleType a2, unsigned long long a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-
-
-CUresult cuMemGetAccess(unsigned long long *a0, const CUmemLocation *a1,
-		CUdeviceptr a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemGetAllocationGranularity(size_t *a0,
-		const CUmemAllocationProp *a1,
-		CUmemAllocationGranularity_flags a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *a0,
-		CUmemGenericAllocationHandle a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 
 CUresult cuMemGetHandleForAddressRange(void *a0, CUdeviceptr a1, size_t a2,
 		CUmemRangeHandleType a3, unsigned long long a4)
@@ -1621,18 +1531,6 @@ CUresult cuMemGetHandleForAddressRange(void *a0, CUdeviceptr a1, size_t a2,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
-CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *a0,
-		void *a1, CUmemAllocationHandleType a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemMap(CUdeviceptr a0, size_t a1, size_t a2,
-		CUmemGenericAllocationHandle a3, unsigned long long a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuMemMapArrayAsync(CUarrayMapInfo *a0, unsigned int a1, CUstream a2)
 {
@@ -1645,59 +1543,6 @@ CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *a0, unsigned int a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
-
-CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *a0, CUdeviceptr a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemPoolExportToShareableHandle(void *a0, CUmemoryPool a1,
-		CUmemAllocationHandleType a2, unsigned long long a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-
-
-CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *a0, void *a1,
-		CUmemAllocationHandleType a2, unsigned long long a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemPoolImportPointer(CUdeviceptr *a0, CUmemoryPool a1,
-		CUmemPoolPtrExportData *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-
-
-
-
-
-CUresult cuMemRelease(CUmemGenericAllocationHandle a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *a0, void *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemSetAccess(CUdeviceptr a0, size_t a1, const CUmemAccessDesc *a2,
-		size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-
-CUresult cuMemUnmap(CUdeviceptr a0, size_t a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuMemcpy3DBatchAsync(size_t a0, CUDA_MEMCPY3D_BATCH_OP *a1, size_t *a2,
 		unsigned long long a3, CUstream a4)

@@ -539,10 +539,66 @@ bool vg_host_rows(bool put, unsigned char *stage, uintptr_t host,
 		  size_t pitch, size_t width, size_t rows);
 
 /* pointer.c */
-bool vg_pointer_in(struct CUctx_st *ctx, CUdeviceptr ptr, size_t len);
+bool vg_pointer_in(struct CUctx_st *ctx, CUdeviceptr ptr, size_t len,
+		   bool write);
 bool vg_sync_memops(uint64_t ptr);
 void vg_sync_forget(struct CUctx_st *ctx, uint64_t start);
 void vg_sync_forget_ctx(struct CUctx_st *ctx);
+
+/*
+ * vmm.c and vmm_track.c: virtual memory management. A
+ * CUmemGenericAllocationHandle is a struct vg_mem; vmm_track.c keeps the
+ * reservations and their mappings. All of it under vg_lock.
+ */
+struct vg_mem_alias;
+struct vg_mem {
+	struct vg_mem *next;		/* every vg_mem not yet freed (vmm.c) */
+	unsigned int refs;		/* the program's; 0: it let go */
+	unsigned int maps;		/* mappings of it (vmm_track.c) */
+	struct CUctx_st *ctx;		/* where @kh names it; NULL: gone */
+	uint32_t kh;			/* the module's handle in @ctx */
+	uint64_t size;
+	CUmemAllocationProp prop;
+	struct vg_mem_alias *aliases;	/* its handles in other contexts */
+};
+struct vg_mem *vg_mem_find(CUmemGenericAllocationHandle h);
+CUresult vg_mem_handle_in(struct vg_mem *m, struct CUctx_st *ctx,
+			  uint32_t *kh);
+void vg_mem_unmapped(struct vg_mem *m);
+void vg_mem_ctx_close(struct CUctx_st *ctx);
+/* What vmm_track.c knows of an address in a reservation. */
+struct vg_vmm_info {
+	struct CUctx_st *ctx;
+	uint64_t res_va, res_size;	/* the reservation */
+	bool mapped;			/* the rest is the mapping's */
+	uint64_t map_va, map_size;
+	unsigned int access;		/* CU_POINTER_ATTRIBUTE_ACCESS_FLAG_* */
+	uint64_t handle_types;		/* its handle's requested types */
+	struct vg_mem *mem;
+};
+bool vg_vmm_lookup(uint64_t va, struct vg_vmm_info *info);
+int vg_vmm_range(struct CUctx_st *ctx, uint64_t va, size_t n, bool write);
+void vg_vmm_ctx_close(struct CUctx_st *ctx);
+
+/* extmem.c: buffers mapped from external memory, until cuMemFree. */
+bool vg_ext_lookup(CUdeviceptr ptr, uint64_t *start, uint64_t *size);
+int vg_ext_free_now(CUdeviceptr ptr);
+void vg_ext_ctx_close(struct CUctx_st *ctx);
+
+/* mempool.c and mempool_ipc.c: pool export and import. */
+CUresult vg_pool_export_info(CUmemoryPool pool, int *dev, uint64_t *serial);
+CUresult vg_pool_ptr_info(CUdeviceptr ptr, int *dev, uint64_t *serial,
+			  struct CUctx_st **ctx);
+CUmemoryPool vg_pool_imported(int dev, uint64_t pid, uint64_t serial);
+bool vg_pool_source(CUmemoryPool pool, int *dev, uint64_t *pid,
+		    uint64_t *serial);
+bool vg_pool_import_lookup(CUdeviceptr ptr, uint64_t *start, uint64_t *size,
+			   CUmemoryPool *pool);
+int vg_pool_import_free(CUdeviceptr va);
+void vg_pool_imports_ctx_close(struct CUctx_st *ctx);
+
+/* ipc.c */
+void vg_ipc_ctx_close(struct CUctx_st *ctx);
 
 /* errors.c */
 const char *vg_error_name(CUresult error);

@@ -751,6 +751,286 @@ struct vgpu_heap_create {
 /* The heap's granule: every block's address and span are multiples. */
 #define VGPU_HEAP_ALIGN 16ULL
 
+/*
+ * Virtual memory management: physical memory objects apart from any
+ * address, address ranges kept out of MEM_ALLOC's way, and mappings of
+ * objects into those ranges with access rights the engines enforce.
+ * Objects are sized, and mappings placed, in units of VGPU_VA_ALIGN.
+ * An object lives while a handle, a mapping or an exported file of it
+ * remains; its memory is charged to the device (and to the creator's
+ * memory cgroup) until then.
+ */
+
+/* Access rights of a mapping (struct vgpu_mem_access). */
+#define VGPU_PROT_READ _BITUL(0)
+#define VGPU_PROT_WRITE _BITUL(1)
+
+/**
+ * struct vgpu_mem_create - VGPU_IOCTL_MEM_CREATE: make a memory object.
+ * @size: In. Bytes, a nonzero multiple of VGPU_VA_ALIGN. Reads as zero.
+ * @flags: In. Must be 0.
+ * @handle: Out. Names the object in this context (MEM_MAP, MEM_EXPORT,
+ *	MEM_RELEASE); never 0.
+ *
+ * Errors:
+ *  -EINVAL: a bad size;
+ *  -ENOMEM: the device (or the caller's memory cgroup) has no room, or
+ *	@size is more than the device's memory.
+ */
+struct vgpu_mem_create {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+};
+
+/**
+ * struct vgpu_mem_release - VGPU_IOCTL_MEM_RELEASE: let go of a handle.
+ * The object lives on while mapped or exported.
+ * @handle: In. From MEM_CREATE or MEM_IMPORT.
+ * @flags: In. Must be 0.
+ *
+ * Errors:
+ *  -ENOENT: no such handle.
+ */
+struct vgpu_mem_release {
+	__u32 handle;
+	__u32 flags;
+};
+
+/**
+ * struct vgpu_va_reserve - VGPU_IOCTL_VA_RESERVE: keep a range of the VA
+ * window for mappings (MEM_MAP); MEM_ALLOC places nothing there.
+ * @va: In: where it should start, or 0 for anywhere; a multiple of
+ *	VGPU_VA_ALIGN. Where that range is not free, it goes elsewhere.
+ *	Out: where it starts.
+ * @size: In. Bytes, a nonzero multiple of VGPU_VA_ALIGN.
+ * @align: In. 0, or a power of two at most VGPU_VA_WINDOW_MAX that @va
+ *	is to be a multiple of (at least VGPU_VA_ALIGN is used).
+ * @flags: In. Must be 0.
+ * @pad: Structure padding. Must be 0.
+ *
+ * Errors:
+ *  -EINVAL: bad arguments, or no window yet;
+ *  -ENOSPC: the window has no such room;
+ *  -ENOMEM: no kernel memory for its bookkeeping.
+ */
+struct vgpu_va_reserve {
+	__u64 va;
+	__u64 size;
+	__u64 align;
+	__u32 flags;
+	__u32 pad;
+};
+
+/**
+ * struct vgpu_va_free - VGPU_IOCTL_VA_FREE: give a reserved range back.
+ * @va: In. Its start.
+ * @size: In. Its whole size.
+ * @flags: In. Must be 0.
+ * @pad: Structure padding. Must be 0.
+ *
+ * Errors:
+ *  -EINVAL: no reservation is exactly [@va, @va + @size);
+ *  -EBUSY: something is still mapped in it.
+ */
+struct vgpu_va_free {
+	__u64 va;
+	__u64 size;
+	__u32 flags;
+	__u32 pad;
+};
+
+/**
+ * struct vgpu_mem_map - VGPU_IOCTL_MEM_MAP: map @size bytes of an object,
+ * from @offset on, at @va. The mapping starts with no access rights
+ * (MEM_ACCESS gives them); it holds the object.
+ * @va: In. Inside one reservation, with the rest of the range.
+ * @size: In. Nonzero.
+ * @offset: In. Where in the object; @offset + @size at most its size.
+ * @handle: In. From MEM_CREATE or MEM_IMPORT.
+ * @flags: In. Must be 0.
+ *
+ * @va, @size and @offset are multiples of VGPU_VA_ALIGN; @size may also
+ * reach exactly the end of an object whose size is not, and the mapping
+ * then takes up its last granule whole.
+ *
+ * Errors:
+ *  -EINVAL: bad arguments, or the range is not inside one reservation;
+ *  -ENOENT: no such handle;
+ *  -EEXIST: part of the range is mapped already;
+ *  -ENOMEM: no kernel memory for its bookkeeping.
+ */
+struct vgpu_mem_map {
+	__u64 va;
+	__u64 size;
+	__u64 offset;
+	__u32 handle;
+	__u32 flags;
+};
+
+/**
+ * struct vgpu_mem_unmap - VGPU_IOCTL_MEM_UNMAP: remove every mapping in a
+ * range of one reservation; each must lie wholly inside it. A range with
+ * none is not an error.
+ * @va: In. Start, a multiple of VGPU_VA_ALIGN.
+ * @size: In. Bytes, a nonzero multiple of VGPU_VA_ALIGN.
+ * @flags: In. Must be 0.
+ * @pad: Structure padding. Must be 0.
+ *
+ * Errors:
+ *  -EINVAL: bad arguments, the range is not inside one reservation, or a
+ *	mapping reaches outside it.
+ */
+struct vgpu_mem_unmap {
+	__u64 va;
+	__u64 size;
+	__u32 flags;
+	__u32 pad;
+};
+
+/**
+ * struct vgpu_mem_access - VGPU_IOCTL_MEM_ACCESS: set what kernels and
+ * copies may do with a mapped range. Without VGPU_PROT_READ an access
+ * faults; without VGPU_PROT_WRITE a write does.
+ * @va: In. Start, a multiple of VGPU_VA_ALIGN.
+ * @size: In. Bytes, a nonzero multiple of VGPU_VA_ALIGN.
+ * @prot: In. 0, VGPU_PROT_READ, or VGPU_PROT_READ | VGPU_PROT_WRITE.
+ * @flags: In. Must be 0.
+ *
+ * Errors:
+ *  -EINVAL: bad arguments; a part of the range is not mapped, or a
+ *	mapping reaches outside it.
+ */
+struct vgpu_mem_access {
+	__u64 va;
+	__u64 size;
+	__u32 prot;
+	__u32 flags;
+};
+
+/**
+ * struct vgpu_mem_export - VGPU_IOCTL_MEM_EXPORT: a dma-buf of an object,
+ * for MEM_IMPORT in any context of the same device (another process's
+ * too) and for other drivers. It holds the object until closed.
+ * @handle: In. From MEM_CREATE or MEM_IMPORT.
+ * @flags: In. Must be 0.
+ * @fd: Out. The dma-buf's file descriptor, close-on-exec.
+ * @pad: Structure padding. Must be 0.
+ *
+ * Errors:
+ *  -ENOENT: no such handle;
+ *  -EINVAL: the object is another driver's (VGPU_IMPORT_FOREIGN);
+ *  -EMFILE: no free file descriptor;
+ *  -ENOMEM: no kernel memory for the dma-buf.
+ */
+struct vgpu_mem_export {
+	__u32 handle;
+	__u32 flags;
+	__s32 fd;
+	__u32 pad;
+};
+
+/* struct vgpu_mem_import flags */
+#define VGPU_IMPORT_FOREIGN _BITUL(0)
+
+/**
+ * struct vgpu_mem_import - VGPU_IOCTL_MEM_IMPORT: a handle of the object
+ * that a dma-buf from MEM_EXPORT holds; or, with VGPU_IMPORT_FOREIGN, of
+ * a new object over another driver's dma-buf, whose memory stays that
+ * driver's (not charged to the device) and which cannot be exported.
+ * @fd: In. The dma-buf.
+ * @flags: In. 0 or VGPU_IMPORT_FOREIGN.
+ * @handle: Out. As MEM_CREATE's.
+ * @pad: Structure padding. Must be 0.
+ * @size: Out. The object's size. A mapping of an object whose size is
+ *	no multiple of VGPU_VA_ALIGN may end with it (MEM_MAP).
+ *
+ * Errors:
+ *  -EBADF: @fd is no open file;
+ *  -EINVAL: it is no dma-buf, or one of another driver without
+ *	VGPU_IMPORT_FOREIGN, or one the kernel cannot map;
+ *  -EXDEV: the memory is another vgpu device's;
+ *  -ENOMEM: no kernel memory for the handle, or for mapping the buffer.
+ */
+struct vgpu_mem_import {
+	__s32 fd;
+	__u32 flags;
+	__u32 handle;
+	__u32 pad;
+	__u64 size;
+};
+
+/*
+ * IPC: an allocation of MEM_ALLOC named by a token for other processes,
+ * which map the same memory into their contexts. The module keeps the
+ * tokens; a token holds no memory, a mapping does.
+ */
+
+/**
+ * struct vgpu_ipc_export - VGPU_IOCTL_IPC_EXPORT: the token of the
+ * allocation holding an address. The same for every call on one
+ * allocation; it names nothing once the allocation is freed.
+ * @va: In. Any address inside an allocation of MEM_ALLOC.
+ * @flags: In. Must be 0.
+ * @pad: Structure padding. Must be 0.
+ * @token: Out. A number, never reused, and a random secret.
+ *
+ * Errors:
+ *  -EINVAL: no allocation of MEM_ALLOC holds @va;
+ *  -ENOMEM: no kernel memory for the token.
+ */
+struct vgpu_ipc_export {
+	__u64 va;
+	__u32 flags;
+	__u32 pad;
+	__u64 token[2];
+};
+
+/**
+ * struct vgpu_ipc_open - VGPU_IOCTL_IPC_OPEN: map the allocation a token
+ * names into this context, read-write, at an address of the window the
+ * module chooses. Each call makes a mapping of its own, which holds the
+ * memory until IPC_CLOSE or the context's end. The caller must run as
+ * the exporter's effective user, or have CAP_SYS_ADMIN.
+ * @token: In. From IPC_EXPORT, in any process.
+ * @flags: In. Must be 0.
+ * @pad: Structure padding. Must be 0.
+ * @va: Out. Where the allocation's first byte is mapped.
+ * @size: Out. Its size.
+ *
+ * Errors:
+ *  -EINVAL: no window yet, or the token is this context's own;
+ *  -ENOENT: the token names nothing, and never did;
+ *  -ESTALE: it named an allocation that is freed;
+ *  -EXDEV: the allocation is another device's;
+ *  -EACCES: the exporter ran as another user;
+ *  -ENOSPC: the window has no room;
+ *  -ENOMEM: no kernel memory for the mapping.
+ */
+struct vgpu_ipc_open {
+	__u64 token[2];
+	__u32 flags;
+	__u32 pad;
+	__u64 va;
+	__u64 size;
+};
+
+/**
+ * struct vgpu_ipc_close - VGPU_IOCTL_IPC_CLOSE: remove a mapping that
+ * IPC_OPEN made.
+ * @va: In. The address IPC_OPEN returned.
+ * @flags: In. Must be 0.
+ * @pad: Structure padding. Must be 0.
+ *
+ * Errors:
+ *  -EINVAL: no mapping of IPC_OPEN starts at @va.
+ */
+struct vgpu_ipc_close {
+	__u64 va;
+	__u32 flags;
+	__u32 pad;
+};
+
 #define VGPU_IOCTL_GET_INFO _IOWR(VGPU_IOCTL_TYPE, 0x00, struct vgpu_info)
 #define VGPU_IOCTL_SET_VA_WINDOW _IOW(VGPU_IOCTL_TYPE, 0x01, struct vgpu_va_window)
 #define VGPU_IOCTL_MEM_ALLOC _IOWR(VGPU_IOCTL_TYPE, 0x02, struct vgpu_mem_alloc)
@@ -767,5 +1047,17 @@ struct vgpu_heap_create {
 #define VGPU_IOCTL_MODULE_UNLOAD _IOW(VGPU_IOCTL_TYPE, 0x0d, struct vgpu_module_unload)
 #define VGPU_IOCTL_CHAN_FAULT _IOWR(VGPU_IOCTL_TYPE, 0x0e, struct vgpu_chan_fault)
 #define VGPU_IOCTL_HEAP_CREATE _IOWR(VGPU_IOCTL_TYPE, 0x0f, struct vgpu_heap_create)
+#define VGPU_IOCTL_MEM_CREATE _IOWR(VGPU_IOCTL_TYPE, 0x10, struct vgpu_mem_create)
+#define VGPU_IOCTL_MEM_RELEASE _IOW(VGPU_IOCTL_TYPE, 0x11, struct vgpu_mem_release)
+#define VGPU_IOCTL_VA_RESERVE _IOWR(VGPU_IOCTL_TYPE, 0x12, struct vgpu_va_reserve)
+#define VGPU_IOCTL_VA_FREE _IOW(VGPU_IOCTL_TYPE, 0x13, struct vgpu_va_free)
+#define VGPU_IOCTL_MEM_MAP _IOW(VGPU_IOCTL_TYPE, 0x14, struct vgpu_mem_map)
+#define VGPU_IOCTL_MEM_UNMAP _IOW(VGPU_IOCTL_TYPE, 0x15, struct vgpu_mem_unmap)
+#define VGPU_IOCTL_MEM_ACCESS _IOW(VGPU_IOCTL_TYPE, 0x16, struct vgpu_mem_access)
+#define VGPU_IOCTL_MEM_EXPORT _IOWR(VGPU_IOCTL_TYPE, 0x17, struct vgpu_mem_export)
+#define VGPU_IOCTL_MEM_IMPORT _IOWR(VGPU_IOCTL_TYPE, 0x18, struct vgpu_mem_import)
+#define VGPU_IOCTL_IPC_EXPORT _IOWR(VGPU_IOCTL_TYPE, 0x19, struct vgpu_ipc_export)
+#define VGPU_IOCTL_IPC_OPEN _IOWR(VGPU_IOCTL_TYPE, 0x1a, struct vgpu_ipc_open)
+#define VGPU_IOCTL_IPC_CLOSE _IOW(VGPU_IOCTL_TYPE, 0x1b, struct vgpu_ipc_close)
 
 #endif /* _UAPI_VGPU_H */

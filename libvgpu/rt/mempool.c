@@ -216,3 +216,63 @@ cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location,
 					 (CUmemAllocationType)type,
 					 (CUmemoryPool)pool));
 }
+
+/* Pools between processes (libvgpu/mempool_ipc.c). */
+
+cudaError_t cudaMemPoolExportToShareableHandle(void *handle,
+		cudaMemPool_t pool, enum cudaMemAllocationHandleType type,
+		unsigned int flags)
+{
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuMemPoolExportToShareableHandle(handle,
+		(CUmemoryPool)pool, (CUmemAllocationHandleType)type, flags));
+}
+
+cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *pool,
+		void *handle, enum cudaMemAllocationHandleType type,
+		unsigned int flags)
+{
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuMemPoolImportFromShareableHandle(
+		(CUmemoryPool *)pool, handle, (CUmemAllocationHandleType)type,
+		flags));
+}
+
+_Static_assert(sizeof(struct cudaMemPoolPtrExportData) ==
+	       sizeof(CUmemPoolPtrExportData),
+	       "the runtime's and the driver's export data are alike");
+
+cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *data,
+				     void *ptr)
+{
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuMemPoolExportPointer((CUmemPoolPtrExportData *)data,
+						(CUdeviceptr)(uintptr_t)ptr));
+}
+
+cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t pool,
+				     struct cudaMemPoolPtrExportData *data)
+{
+	CUdeviceptr p = 0;
+	cudaError_t e;
+
+	if (!ptr)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_enter();
+	if (e)
+		return rt_ret(e);
+	e = rt_ret_cu(cuMemPoolImportPointer(&p, (CUmemoryPool)pool,
+					     (CUmemPoolPtrExportData *)data));
+	if (e == cudaSuccess)
+		*ptr = (void *)(uintptr_t)p;
+	return e;
+}

@@ -65,6 +65,7 @@ struct ctx {
 	int dev;
 	uint64_t wbase, wsize;	/* the window once set */
 	uint64_t bytes;		/* allocated so far */
+	int dmabuf;		/* the newest MEM_EXPORT's file, or -1 */
 	struct res_set res[FZ_RES_COUNT];
 	struct chan chans[NRES];
 };

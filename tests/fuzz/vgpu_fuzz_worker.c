@@ -98,9 +98,12 @@ static void ctx_drop(struct ctx *c)
 	for (i = 0; i < NRES; i++)
 		if (c->chans[i].live)
 			chan_drop(&c->chans[i]);
+	if (c->dmabuf >= 0)
+		close(c->dmabuf);
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
 	c->alias = -1;
+	c->dmabuf = -1;
 	c->gen = gen;
 }
 
@@ -214,7 +217,8 @@ static void record(struct thr *t, const struct fz_ioctl *d, unsigned char *a,
 
 	if (d->makes != FZ_RES_NONE)
 		memcpy(&v, a + d->makes_off, d->makes == FZ_RES_CHAN ||
-		       d->makes == FZ_RES_MODULE ? 4 : 8);
+		       d->makes == FZ_RES_MODULE || d->makes == FZ_RES_MOBJ ?
+		       4 : 8);
 	switch (d->nr) {
 	case VGPU_IOCTL_SET_VA_WINDOW:
 		c->wbase = ((struct vgpu_va_window *)a)->base;
@@ -234,6 +238,24 @@ static void record(struct thr *t, const struct fz_ioctl *d, unsigned char *a,
 		return;
 	case VGPU_IOCTL_MODULE_LOAD:
 		res_add(&c->res[FZ_RES_MODULE], v, 0);
+		return;
+	case VGPU_IOCTL_MEM_CREATE:
+		res_add(&c->res[FZ_RES_MOBJ], v, ((struct vgpu_mem_create *)a)->size);
+		return;
+	case VGPU_IOCTL_MEM_IMPORT:
+		res_add(&c->res[FZ_RES_MOBJ], v, ((struct vgpu_mem_import *)a)->size);
+		return;
+	case VGPU_IOCTL_VA_RESERVE:
+		res_add(&c->res[FZ_RES_VARES], v, ((struct vgpu_va_reserve *)a)->size);
+		return;
+	case VGPU_IOCTL_MEM_EXPORT:
+		/*
+		 * The dma-buf holds its object: keep the newest open for
+		 * MEM_IMPORT to find, close the one before.
+		 */
+		if (c->dmabuf >= 0)
+			close(c->dmabuf);
+		c->dmabuf = ((struct vgpu_mem_export *)a)->fd;
 		return;
 	case VGPU_IOCTL_CHAN_CREATE:
 		for (i = 0; i < NRES; i++) {
@@ -262,8 +284,10 @@ static void record(struct thr *t, const struct fz_ioctl *d, unsigned char *a,
 	}
 	}
 	if (d->frees != FZ_RES_NONE) {
-		memcpy(&v, a + d->frees_off, d->frees == FZ_RES_MODULE ? 4 : 8);
-		res_forget(&c->res[d->frees], d->frees == FZ_RES_MODULE ? (uint32_t)v : v);
+		int small = d->frees == FZ_RES_MODULE || d->frees == FZ_RES_MOBJ;
+
+		memcpy(&v, a + d->frees_off, small ? 4 : 8);
+		res_forget(&c->res[d->frees], small ? (uint32_t)v : v);
 	}
 }
 
@@ -404,7 +428,8 @@ static void do_ioctl(struct thr *t, const struct fz_ioctl *d)
 		t->chan = chan_of(c, ((struct vgpu_chan_submit *)a)->handle);
 	if (ret == 0 && argp == a && (d->nr == VGPU_IOCTL_MEM_ALLOC ||
 					 d->nr == VGPU_IOCTL_HOST_ALLOC ||
-					 d->nr == VGPU_IOCTL_HEAP_CREATE))
+					 d->nr == VGPU_IOCTL_HEAP_CREATE ||
+					 d->nr == VGPU_IOCTL_MEM_CREATE))
 		c->bytes += *(uint64_t *)a;	/* each one's size comes first */
 	/* The kernel keeps a queue as long as the ring: count it too. */
 	if (ret == 0 && argp == a && d->nr == VGPU_IOCTL_CHAN_CREATE)
@@ -834,6 +859,7 @@ void fz_worker_main(const struct fz_worker_cfg *config)
 	for (i = 0; i < NCTX; i++) {
 		ctxs[i].fd = -1;
 		ctxs[i].alias = -1;
+		ctxs[i].dmabuf = -1;
 	}
 	for (i = 0; i < NDEV; i++)
 		for (j = 0; j < NCTX; j++)

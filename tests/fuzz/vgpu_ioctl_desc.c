@@ -131,6 +131,94 @@ static const struct fz_field f_heap_create[] = {
 	FLD(struct vgpu_heap_create, va, FZ_OUT, 0),
 };
 
+static const struct fz_field f_mem_create[] = {
+	FLD(struct vgpu_mem_create, size, FZ_SIZE, VGPU_VA_ALIGN),
+	FLD(struct vgpu_mem_create, flags, FZ_FLAGS, 0),
+	FLD(struct vgpu_mem_create, handle, FZ_OUT, 0),
+};
+
+static const struct fz_field f_mem_release[] = {
+	FLD(struct vgpu_mem_release, handle, FZ_HANDLE, FZ_RES_MOBJ),
+	FLD(struct vgpu_mem_release, flags, FZ_FLAGS, 0),
+};
+
+static const struct fz_field f_va_reserve[] = {
+	FLD(struct vgpu_va_reserve, va, FZ_DEVADDR, VGPU_VA_ALIGN),
+	FLD(struct vgpu_va_reserve, size, FZ_SIZE, VGPU_VA_ALIGN),
+	FLD(struct vgpu_va_reserve, align, FZ_SIZE, VGPU_VA_ALIGN),
+	FLD(struct vgpu_va_reserve, flags, FZ_FLAGS, 0),
+	FLD(struct vgpu_va_reserve, pad, FZ_PAD, 0),
+};
+
+static const struct fz_field f_va_free[] = {
+	FLD(struct vgpu_va_free, va, FZ_HANDLE, FZ_RES_VARES),
+	FLD(struct vgpu_va_free, size, FZ_SIZE, VGPU_VA_ALIGN),
+	FLD(struct vgpu_va_free, flags, FZ_FLAGS, 0),
+	FLD(struct vgpu_va_free, pad, FZ_PAD, 0),
+};
+
+static const struct fz_field f_mem_map[] = {
+	FLD(struct vgpu_mem_map, va, FZ_HANDLE, FZ_RES_VARES),
+	FLD(struct vgpu_mem_map, size, FZ_SIZE, VGPU_VA_ALIGN),
+	FLD(struct vgpu_mem_map, offset, FZ_SIZE, VGPU_VA_ALIGN),
+	FLD(struct vgpu_mem_map, handle, FZ_HANDLE, FZ_RES_MOBJ),
+	FLD(struct vgpu_mem_map, flags, FZ_FLAGS, 0),
+};
+
+static const struct fz_field f_mem_unmap[] = {
+	FLD(struct vgpu_mem_unmap, va, FZ_HANDLE, FZ_RES_VARES),
+	FLD(struct vgpu_mem_unmap, size, FZ_SIZE, VGPU_VA_ALIGN),
+	FLD(struct vgpu_mem_unmap, flags, FZ_FLAGS, 0),
+	FLD(struct vgpu_mem_unmap, pad, FZ_PAD, 0),
+};
+
+static const struct fz_field f_mem_access[] = {
+	FLD(struct vgpu_mem_access, va, FZ_HANDLE, FZ_RES_VARES),
+	FLD(struct vgpu_mem_access, size, FZ_SIZE, VGPU_VA_ALIGN),
+	FLD(struct vgpu_mem_access, prot, FZ_FLAGS, VGPU_PROT_READ | VGPU_PROT_WRITE),
+	FLD(struct vgpu_mem_access, flags, FZ_FLAGS, 0),
+};
+
+static const struct fz_field f_mem_export[] = {
+	FLD(struct vgpu_mem_export, handle, FZ_HANDLE, FZ_RES_MOBJ),
+	FLD(struct vgpu_mem_export, flags, FZ_FLAGS, 0),
+	FLD(struct vgpu_mem_export, fd, FZ_OUT, 0),
+	FLD(struct vgpu_mem_export, pad, FZ_PAD, 0),
+};
+
+/* Small descriptors: now and then a dma-buf an export left open. */
+static const struct fz_field f_mem_import[] = {
+	FLD(struct vgpu_mem_import, fd, FZ_COUNT, 64),
+	FLD(struct vgpu_mem_import, flags, FZ_FLAGS, VGPU_IMPORT_FOREIGN),
+	FLD(struct vgpu_mem_import, handle, FZ_OUT, 0),
+	FLD(struct vgpu_mem_import, pad, FZ_PAD, 0),
+	FLD(struct vgpu_mem_import, size, FZ_OUT, 0),
+};
+
+static const struct fz_field f_ipc_export[] = {
+	FLD(struct vgpu_ipc_export, va, FZ_HANDLE, FZ_RES_DEVMEM),
+	FLD(struct vgpu_ipc_export, flags, FZ_FLAGS, 0),
+	FLD(struct vgpu_ipc_export, pad, FZ_PAD, 0),
+	FLD(struct vgpu_ipc_export, token[0], FZ_OUT, 0),
+	FLD(struct vgpu_ipc_export, token[1], FZ_OUT, 0),
+};
+
+/* Token numbers are small counts; the secrets mostly wrong. */
+static const struct fz_field f_ipc_open[] = {
+	FLD(struct vgpu_ipc_open, token[0], FZ_COUNT, 64),
+	FLD(struct vgpu_ipc_open, token[1], FZ_OUT, 0),
+	FLD(struct vgpu_ipc_open, flags, FZ_FLAGS, 0),
+	FLD(struct vgpu_ipc_open, pad, FZ_PAD, 0),
+	FLD(struct vgpu_ipc_open, va, FZ_OUT, 0),
+	FLD(struct vgpu_ipc_open, size, FZ_OUT, 0),
+};
+
+static const struct fz_field f_ipc_close[] = {
+	FLD(struct vgpu_ipc_close, va, FZ_DEVADDR, VGPU_VA_ALIGN),
+	FLD(struct vgpu_ipc_close, flags, FZ_FLAGS, 0),
+	FLD(struct vgpu_ipc_close, pad, FZ_PAD, 0),
+};
+
 #define IOC(name_, nr_, type, min, fl, mk, mkf, fr, frf) { \
 	.name = name_, .nr = nr_, .size = sizeof(type), .min_size = (min), \
 	.fields = fl, .nfields = NFIELDS(fl), \
@@ -172,6 +260,28 @@ const struct fz_ioctl fz_ioctls[] = {
 	    FZ_RES_MODULE, offsetof(struct vgpu_module_unload, handle)),
 	IOC("VGPU_IOCTL_HEAP_CREATE", VGPU_IOCTL_HEAP_CREATE, struct vgpu_heap_create, sizeof(struct vgpu_heap_create),
 	    f_heap_create, FZ_RES_HEAP, offsetof(struct vgpu_heap_create, va), FZ_RES_NONE, 0),
+	IOC("VGPU_IOCTL_MEM_CREATE", VGPU_IOCTL_MEM_CREATE, struct vgpu_mem_create,
+	    sizeof(struct vgpu_mem_create), f_mem_create, FZ_RES_MOBJ,
+	    offsetof(struct vgpu_mem_create, handle), FZ_RES_NONE, 0),
+	IOC("VGPU_IOCTL_MEM_RELEASE", VGPU_IOCTL_MEM_RELEASE, struct vgpu_mem_release,
+	    sizeof(struct vgpu_mem_release), f_mem_release, FZ_RES_NONE, 0,
+	    FZ_RES_MOBJ, offsetof(struct vgpu_mem_release, handle)),
+	IOC("VGPU_IOCTL_VA_RESERVE", VGPU_IOCTL_VA_RESERVE, struct vgpu_va_reserve,
+	    sizeof(struct vgpu_va_reserve), f_va_reserve, FZ_RES_VARES,
+	    offsetof(struct vgpu_va_reserve, va), FZ_RES_NONE, 0),
+	IOC("VGPU_IOCTL_VA_FREE", VGPU_IOCTL_VA_FREE, struct vgpu_va_free,
+	    sizeof(struct vgpu_va_free), f_va_free, FZ_RES_NONE, 0,
+	    FZ_RES_VARES, offsetof(struct vgpu_va_free, va)),
+	PLAIN(VGPU_IOCTL_MEM_MAP, struct vgpu_mem_map, f_mem_map),
+	PLAIN(VGPU_IOCTL_MEM_UNMAP, struct vgpu_mem_unmap, f_mem_unmap),
+	PLAIN(VGPU_IOCTL_MEM_ACCESS, struct vgpu_mem_access, f_mem_access),
+	PLAIN(VGPU_IOCTL_MEM_EXPORT, struct vgpu_mem_export, f_mem_export),
+	IOC("VGPU_IOCTL_MEM_IMPORT", VGPU_IOCTL_MEM_IMPORT, struct vgpu_mem_import,
+	    sizeof(struct vgpu_mem_import), f_mem_import, FZ_RES_MOBJ,
+	    offsetof(struct vgpu_mem_import, handle), FZ_RES_NONE, 0),
+	PLAIN(VGPU_IOCTL_IPC_EXPORT, struct vgpu_ipc_export, f_ipc_export),
+	PLAIN(VGPU_IOCTL_IPC_OPEN, struct vgpu_ipc_open, f_ipc_open),
+	PLAIN(VGPU_IOCTL_IPC_CLOSE, struct vgpu_ipc_close, f_ipc_close),
 };
 const unsigned int fz_nioctls = NFIELDS(fz_ioctls);
 

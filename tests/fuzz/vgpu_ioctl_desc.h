@@ -20,6 +20,8 @@ enum fz_res {
 	FZ_RES_HEAP,		/* device address of the heap (u64) */
 	FZ_RES_HOSTREG,		/* address of a registered host range (u64) */
 	FZ_RES_HOSTALLOC,	/* mmap offset of a HOST_ALLOC (u64) */
+	FZ_RES_MOBJ,		/* memory object handle (u32) */
+	FZ_RES_VARES,		/* start of a VA reservation (u64) */
 	FZ_RES_COUNT,
 };
 

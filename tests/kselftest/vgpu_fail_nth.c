@@ -384,6 +384,162 @@ static void op_module_undo(struct op_state *s)
 	ioctl(s->f->fd, VGPU_IOCTL_MODULE_UNLOAD, &mu);
 }
 
+/* Memory objects, reservations and mappings (vgpu_vmm.c). */
+static int op_mem_create_call(struct op_state *s)
+{
+	struct vgpu_mem_create mc = { .size = 2 * MIB };
+
+	if (ioctl(s->f->fd, VGPU_IOCTL_MEM_CREATE, &mc))
+		return -errno;
+	s->handle = mc.handle;
+	return 0;
+}
+
+static void op_mem_create_undo(struct op_state *s)
+{
+	struct vgpu_mem_release r = { .handle = s->handle };
+
+	ioctl(s->f->fd, VGPU_IOCTL_MEM_RELEASE, &r);
+}
+
+static int reserve_in(struct op_state *s, int fd)
+{
+	struct vgpu_va_reserve r = { .size = 4 * MIB };
+
+	if (ioctl(fd, VGPU_IOCTL_VA_RESERVE, &r))
+		return -errno;
+	s->handle = r.va;
+	return 0;
+}
+
+static int op_reserve_call(struct op_state *s)
+{
+	return reserve_in(s, s->f->fd);
+}
+
+static void op_reserve_undo(struct op_state *s)
+{
+	struct vgpu_va_free f = { .va = s->handle, .size = 4 * MIB };
+
+	ioctl(s->f->fd, VGPU_IOCTL_VA_FREE, &f);
+}
+
+/* An object of 2 MiB (@size: its handle) and a reservation (@handle). */
+static int op_mobj_prep(struct op_state *s)
+{
+	struct vgpu_mem_create mc = { .size = 2 * MIB };
+
+	if (op_own_ctx_prep(s) ||
+	    ioctl(s->own.fd, VGPU_IOCTL_MEM_CREATE, &mc))
+		return -1;
+	s->size = mc.handle;
+	return reserve_in(s, s->own.fd);
+}
+
+static int op_map_call(struct op_state *s)
+{
+	struct vgpu_mem_map m = {
+		.va = s->handle, .size = 2 * MIB, .handle = s->size,
+	};
+
+	return ioctl(s->own.fd, VGPU_IOCTL_MEM_MAP, &m) ? -errno : 0;
+}
+
+static int op_export_call(struct op_state *s)
+{
+	struct vgpu_mem_export e = { .handle = s->size };
+
+	if (ioctl(s->own.fd, VGPU_IOCTL_MEM_EXPORT, &e))
+		return -errno;
+	s->mem = (void *)(uintptr_t)e.fd;
+	return 0;
+}
+
+static void op_export_undo(struct op_state *s)
+{
+	close((int)(uintptr_t)s->mem);
+}
+
+/* A dma-buf of an object of another context, to import into f. */
+static int op_import_prep(struct op_state *s)
+{
+	return op_mobj_prep(s) || op_export_call(s) ? -1 : 0;
+}
+
+static int op_import_call(struct op_state *s)
+{
+	struct vgpu_mem_import im = { .fd = (int)(uintptr_t)s->mem };
+
+	if (ioctl(s->own.fd, VGPU_IOCTL_MEM_IMPORT, &im))
+		return -errno;
+	s->handle = im.handle;
+	return 0;
+}
+
+static void op_import_undo(struct op_state *s)
+{
+	struct vgpu_mem_release r = { .handle = s->handle };
+
+	ioctl(s->own.fd, VGPU_IOCTL_MEM_RELEASE, &r);
+}
+
+static void op_import_fini(struct op_state *s)
+{
+	op_export_undo(s);
+	op_own_ctx_undo(s);
+}
+
+/* IPC: an allocation of another context (@size) exported as @handle. */
+static int op_ipc_prep(struct op_state *s)
+{
+	struct vgpu_mem_alloc a = { .size = 4096 };
+	struct vgpu_ipc_export x = { 0 };
+
+	if (op_own_ctx_prep(s) || ioctl(s->own.fd, VGPU_IOCTL_MEM_ALLOC, &a))
+		return -1;
+	x.va = a.va;
+	if (ioctl(s->own.fd, VGPU_IOCTL_IPC_EXPORT, &x))
+		return -1;
+	s->size = x.token[0];
+	s->handle = x.token[1];
+	return 0;
+}
+
+/* An allocation of the call's own context (@handle) to export. */
+static int op_ipc_export_prep(struct op_state *s)
+{
+	struct vgpu_mem_alloc a = { .size = 4096 };
+
+	if (op_own_ctx_prep(s) || ioctl(s->own.fd, VGPU_IOCTL_MEM_ALLOC, &a))
+		return -1;
+	s->handle = a.va;
+	return 0;
+}
+
+static int op_ipc_export_call(struct op_state *s)
+{
+	struct vgpu_ipc_export x = { .va = s->handle };
+
+	return ioctl(s->own.fd, VGPU_IOCTL_IPC_EXPORT, &x) ? -errno : 0;
+}
+
+static int op_ipc_open_call(struct op_state *s)
+{
+	struct vgpu_ipc_open o = { .token = { s->size, s->handle } };
+
+	if (ioctl(s->f->fd, VGPU_IOCTL_IPC_OPEN, &o))
+		return -errno;
+	s->mem = (void *)(uintptr_t)o.va;
+	return 0;
+}
+
+static void op_ipc_open_undo(struct op_state *s)
+{
+	struct vgpu_ipc_close c = { .va = (uintptr_t)s->mem };
+
+	ioctl(s->f->fd, VGPU_IOCTL_IPC_CLOSE, &c);
+}
+
 FIXTURE(nth) {
 	struct fctx f;
 };
@@ -447,6 +603,38 @@ FIXTURE_VARIANT_ADD(nth, chan_submit) {
 
 FIXTURE_VARIANT_ADD(nth, module_load) {
 	.call = op_module_call, .undo = op_module_undo,
+};
+
+FIXTURE_VARIANT_ADD(nth, mem_create) {
+	.call = op_mem_create_call, .undo = op_mem_create_undo,
+};
+
+FIXTURE_VARIANT_ADD(nth, va_reserve) {
+	.call = op_reserve_call, .undo = op_reserve_undo,
+};
+
+FIXTURE_VARIANT_ADD(nth, mem_map) {
+	.prep = op_mobj_prep, .call = op_map_call, .fini = op_own_ctx_undo,
+};
+
+FIXTURE_VARIANT_ADD(nth, mem_export) {
+	.prep = op_mobj_prep, .call = op_export_call,
+	.undo = op_export_undo, .fini = op_own_ctx_undo,
+};
+
+FIXTURE_VARIANT_ADD(nth, mem_import) {
+	.prep = op_import_prep, .call = op_import_call,
+	.undo = op_import_undo, .fini = op_import_fini,
+};
+
+FIXTURE_VARIANT_ADD(nth, ipc_export) {
+	.prep = op_ipc_export_prep, .call = op_ipc_export_call,
+	.fini = op_own_ctx_undo,
+};
+
+FIXTURE_VARIANT_ADD(nth, ipc_open) {
+	.prep = op_ipc_prep, .call = op_ipc_open_call,
+	.undo = op_ipc_open_undo, .fini = op_own_ctx_undo,
 };
 
 /* Whether the kernel injects faults; sets the capabilities up if so. */

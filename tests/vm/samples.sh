@@ -19,27 +19,33 @@
 # cuGetProcAddress_v2 too and runs vectorAdd through those pointers) and
 # peers (peer queries and a copy between the two devices through the
 # host; the suite runs with num_devices=2), devmalloc (linked lists built
-# with device-side malloc in one launch, summed and freed in the next).
-# All of those but library, launchex, gridsync, devmalloc, memops, peers
-# and the streams programs also compare their results with an H100's
+# with device-side malloc in one launch, summed and freed in the next),
+# vmm_grow (a buffer grown in place by mapping a second handle after the
+# first in a larger reservation, then written whole by a kernel),
+# vgem_roundtrip (buffers shared with vgem, the kernel's virtual GEM
+# driver, as dma-bufs both ways through libdrm, written by kernels and
+# read back through the other side's mapping).
+# All of those but library, launchex, gridsync, devmalloc, memops, peers,
+# vmm_grow, vgem_roundtrip and the streams programs also compare their
+# results with an H100's
 # (tests/samples/ref): bit for bit, or within PTX's bounds for approximate
 # instructions; "matches the H100's" is printed per result.
 cd "$(dirname "$0")/../.." || exit 1
 export VGPU_SAMPLE_REF=tests/samples/ref
 n=0
 fail=0
-echo "1..26"
+echo "1..28"
 for s in "bandwidth 8" pitched_copy vectoradd hello matmul reduce histogram \
 	globals grid2d devchain dynsmem math votes link barriers library streams \
 	callback simplestreams threads memops launchex gridsync dlopen peers \
-	devmalloc; do
+	devmalloc vmm_grow vgem_roundtrip; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	out=$(build/samples/$s 2>&1)
 	status=$?
 	if [ $status -eq 0 ] && echo "$out" | grep -q '^Result = PASS$'; then
 		echo "ok $n sample $s verifies its results"
-		echo "$out" | grep "the H100's\| ms\|callback\|libcuda.so.1 loaded\|resolved\|PeerAccess\|through the host\|cooperative" |
+		echo "$out" | grep "the H100's\| ms\|callback\|libcuda.so.1 loaded\|resolved\|PeerAccess\|through the host\|cooperative\|in place\|vgem" |
 			sed 's/^/# /'
 	else
 		echo "not ok $n sample $s (exit status $status)"
