@@ -64,14 +64,17 @@ CUresult vg_errno_result(int err)
 
 /*
  * The device-address window of a context: four times the device's memory
- * (room for fragmentation), at least 1 GiB, aligned as the module wants.
+ * (room for fragmentation), at least 64 GiB, aligned as the module wants.
+ * Address space costs nothing until used, and programs reserve large,
+ * aligned ranges of it for virtual memory management (cuMemAddressReserve
+ * with a 4 GiB alignment, say, as an H100 grants).
  */
 static uint64_t vg_window_size(const struct vgpu_info *info)
 {
 	uint64_t size = info->mem_size * 4;
 
-	if (size < (1ULL << 30))
-		size = 1ULL << 30;
+	if (size < (1ULL << 36))
+		size = 1ULL << 36;
 	if (size > VGPU_VA_WINDOW_MAX)
 		size = VGPU_VA_WINDOW_MAX;
 	return size & ~(VGPU_VA_ALIGN - 1);

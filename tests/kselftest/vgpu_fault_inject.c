@@ -244,6 +244,98 @@ static int op_heap(struct fctx *unused)
 	return ret;
 }
 
+/*
+ * Memory objects (vgpu_vmm.c, vgpu_dmabuf.c), stage by stage in a context
+ * of their own: create; reserve; map; export; import. @stages: how many.
+ */
+static int op_vmm(int stages)
+{
+	struct vgpu_mem_create mc = { .size = 2 * MIB };
+	struct vgpu_va_reserve r = { .size = 2 * MIB };
+	struct vgpu_mem_map m = { .size = 2 * MIB };
+	struct vgpu_mem_export e = { .fd = -1 };
+	struct vgpu_mem_import im = { 0 };
+	struct fctx f;
+	int ret = 0;
+
+	if (fctx_open(&f))
+		return -1000;
+	if (ioctl(f.fd, VGPU_IOCTL_MEM_CREATE, &mc))
+		ret = -errno;
+	if (!ret && stages > 1 && ioctl(f.fd, VGPU_IOCTL_VA_RESERVE, &r))
+		ret = -errno;
+	m.va = r.va;
+	m.handle = mc.handle;
+	if (!ret && stages > 2 && ioctl(f.fd, VGPU_IOCTL_MEM_MAP, &m))
+		ret = -errno;
+	e.handle = mc.handle;
+	if (!ret && stages > 3 && ioctl(f.fd, VGPU_IOCTL_MEM_EXPORT, &e))
+		ret = -errno;
+	im.fd = e.fd;
+	if (!ret && stages > 4 && ioctl(f.fd, VGPU_IOCTL_MEM_IMPORT, &im))
+		ret = -errno;
+	if (e.fd >= 0)
+		close(e.fd);
+	fctx_close(&f);
+	return ret;
+}
+
+static int op_vmm_create(struct fctx *unused)
+{
+	return op_vmm(1);
+}
+
+static int op_vmm_reserve(struct fctx *unused)
+{
+	return op_vmm(2);
+}
+
+static int op_vmm_map(struct fctx *unused)
+{
+	return op_vmm(3);
+}
+
+static int op_vmm_export(struct fctx *unused)
+{
+	return op_vmm(4);
+}
+
+static int op_vmm_import(struct fctx *unused)
+{
+	return op_vmm(5);
+}
+
+/* IPC (vgpu_ipc.c): an allocation exported by one context, opened by another. */
+static int op_ipc(struct fctx *unused)
+{
+	struct vgpu_mem_alloc a = { .size = 4096 };
+	struct vgpu_ipc_export x = { 0 };
+	struct vgpu_ipc_open o = { 0 };
+	struct vgpu_va_window w = { .base = WIN_BASE + (1ULL << 32),
+				    .size = 1ULL << 32 };
+	struct fctx f;
+	int ret = 0, fd;
+
+	if (fctx_open(&f))
+		return -1000;
+	fd = open("/dev/vgpu0", O_RDWR | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, VGPU_IOCTL_SET_VA_WINDOW, &w))
+		ret = -1000;
+	if (!ret && ioctl(f.fd, VGPU_IOCTL_MEM_ALLOC, &a))
+		ret = -errno;
+	x.va = a.va;
+	if (!ret && ioctl(f.fd, VGPU_IOCTL_IPC_EXPORT, &x))
+		ret = -errno;
+	o.token[0] = x.token[0];
+	o.token[1] = x.token[1];
+	if (!ret && ioctl(fd, VGPU_IOCTL_IPC_OPEN, &o))
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	fctx_close(&f);
+	return ret;
+}
+
 static int host_register(struct fctx *f, size_t size)
 {
 	struct vgpu_host_register hr = { .size = size };
@@ -396,14 +488,50 @@ FIXTURE_VARIANT_ADD(walk, ctx_open) {
 	.knob = "fail_ctx", .sites = 2, .err = ENOMEM, .op = op_open,
 };
 
-/* The record, the shared chunk, its memory, granule map, place; the record's place. */
+/*
+ * The record, the shared chunk, its object, the object's memory, granule
+ * map, place; the record's place.
+ */
 FIXTURE_VARIANT_ADD(walk, mem_alloc_small) {
-	.knob = "fail_mem", .sites = 6, .err = ENOMEM, .op = op_mem_small,
+	.knob = "fail_mem", .sites = 7, .err = ENOMEM, .op = op_mem_small,
 };
 
-/* The record, a chunk of its own, its memory, place; the record's place. */
+/* The record, a chunk of its own, its object, memory, place; the record's place. */
 FIXTURE_VARIANT_ADD(walk, mem_alloc_large) {
-	.knob = "fail_mem", .sites = 5, .err = ENOMEM, .op = op_mem_large,
+	.knob = "fail_mem", .sites = 6, .err = ENOMEM, .op = op_mem_large,
+};
+
+/* An object, its memory, its handle. */
+FIXTURE_VARIANT_ADD(walk, vmm_create) {
+	.knob = "fail_mem", .sites = 3, .err = ENOMEM, .op = op_vmm_create,
+};
+
+/* Those; a reservation, its place. */
+FIXTURE_VARIANT_ADD(walk, vmm_reserve) {
+	.knob = "fail_mem", .sites = 5, .err = ENOMEM, .op = op_vmm_reserve,
+};
+
+/* Those; a mapping, its place. */
+FIXTURE_VARIANT_ADD(walk, vmm_map) {
+	.knob = "fail_mem", .sites = 7, .err = ENOMEM, .op = op_vmm_map,
+};
+
+/* Those; the dma-buf. */
+FIXTURE_VARIANT_ADD(walk, vmm_export) {
+	.knob = "fail_mem", .sites = 8, .err = ENOMEM, .op = op_vmm_export,
+};
+
+/* Those; the imported handle. */
+FIXTURE_VARIANT_ADD(walk, vmm_import) {
+	.knob = "fail_mem", .sites = 9, .err = ENOMEM, .op = op_vmm_import,
+};
+
+/*
+ * A small allocation's seven; the token and its place; the opener's
+ * reservation and mapping, and the places of both.
+ */
+FIXTURE_VARIANT_ADD(walk, ipc) {
+	.knob = "fail_mem", .sites = 12, .err = ENOMEM, .op = op_ipc,
 };
 
 /* The heap, its two bitmaps, its hidden record. */
@@ -411,9 +539,9 @@ FIXTURE_VARIANT_ADD(walk, heap_create) {
 	.knob = "fail_heap", .sites = 4, .err = ENOMEM, .op = op_heap,
 };
 
-/* The heap's device memory: a chunk, its memory, place; the record's place. */
+/* The heap's device memory: a chunk, its object, memory, place; the record's place. */
 FIXTURE_VARIANT_ADD(walk, heap_create_mem) {
-	.knob = "fail_mem", .sites = 4, .err = ENOMEM, .op = op_heap,
+	.knob = "fail_mem", .sites = 5, .err = ENOMEM, .op = op_heap,
 };
 
 /* The range, its page array, its place. */
