@@ -166,8 +166,15 @@ static CUresult vg_ext_map(struct CUextMemory_st *em, uint64_t off,
 		return vg_errno_result(errno);
 	}
 	/* Rights go by whole granules; the last one is the mapping's too. */
-	if (ioctl(fd, VGPU_IOCTL_MEM_ACCESS, &a))
+	if (ioctl(fd, VGPU_IOCTL_MEM_ACCESS, &a)) {
+		struct vgpu_mem_unmap u = { .va = rv.va, .size = rv.size };
+
+		ioctl(fd, VGPU_IOCTL_MEM_UNMAP, &u);
+		f.va = rv.va;
+		f.size = rv.size;
+		ioctl(fd, VGPU_IOCTL_VA_FREE, &f);
 		return CUDA_ERROR_UNKNOWN;
+	}
 	b->ctx = em->ctx;
 	b->ptr = rv.va + (off - first);
 	b->size = size;

@@ -7,6 +7,7 @@
 #ifndef VGPU_CHAN_UTIL_H
 #define VGPU_CHAN_UTIL_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,20 @@ static inline void cmd_memset(struct chan *c, __u64 dst, __u32 value, __u32 es,
 	cmd->memset.elem_size = es;
 	cmd->memset.width = width;
 	cmd->memset.height = 1;
+}
+
+/*
+ * Copies @n bytes and waits; the channel's error (0: none). A wait on a
+ * failed channel fails too (-EIO), its fence having advanced.
+ */
+static inline __u32 copy_wait(struct chan *c, __u64 dst, __u64 src, __u64 n)
+{
+	cmd_copy(c, dst, src, n, 1, 0, 0);
+	if (submit(c))
+		return ~0u;
+	if (wait_for(c, c->put) && errno != EIO)
+		return ~0u;
+	return c->status->error;
 }
 
 /*

@@ -125,16 +125,6 @@ FIXTURE_TEARDOWN(dmabuf)
 	free(self->c.ring);
 }
 
-static __u32 copy_wait(struct chan *c, __u64 dst, __u64 src, __u64 n)
-{
-	cmd_copy(c, dst, src, n, 1, 0, 0);
-	if (submit(c))
-		return ~0u;
-	if (wait_for(c, c->put) && errno != EIO)
-		return ~0u;
-	return c->status->error;
-}
-
 /* A vgem buffer read and written by vgpu's copy engines. */
 TEST_F(dmabuf, vgem_to_vgpu)
 {

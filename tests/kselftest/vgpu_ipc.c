@@ -113,15 +113,10 @@ static void side_close(struct side *s)
 	free(s->c.ring);
 }
 
-/* Copies @n bytes; the channel's error afterwards (0: none). */
+/* Copies @n bytes in @s; the channel's error afterwards (0: none). */
 static __u32 copy(struct side *s, __u64 dst, __u64 src, __u64 n)
 {
-	cmd_copy(&s->c, dst, src, n, 1, 0, 0);
-	if (submit(&s->c))
-		return ~0u;
-	if (wait_for(&s->c, s->c.put) && errno != EIO)
-		return ~0u;
-	return s->c.status->error;
+	return copy_wait(&s->c, dst, src, n);
 }
 
 static __u64 hva(struct side *s, unsigned int word)

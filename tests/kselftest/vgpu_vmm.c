@@ -159,20 +159,6 @@ FIXTURE_TEARDOWN(vmm)
 	free(self->c.ring);
 }
 
-/*
- * Copies @n bytes and waits; the channel's error (0: none). A wait on a
- * failed channel fails too (-EIO), its fence having advanced.
- */
-static __u32 copy_wait(struct chan *c, __u64 dst, __u64 src, __u64 n)
-{
-	cmd_copy(c, dst, src, n, 1, 0, 0);
-	if (submit(c))
-		return ~0u;
-	if (wait_for(c, c->put) && errno != EIO)
-		return ~0u;
-	return c->status->error;
-}
-
 TEST(create_rules)
 {
 	struct vgpu_mem_create c = { .size = G };
