@@ -590,7 +590,7 @@ demo:
 bench:
 	tools/install-deps
 	$(MAKE) all vm-module-stock
-	tools/vm/run --module-args "mem_mb=512" -- sh -c 'for b in $(BENCHES); do $$b || exit 1; done'
+	tools/vm/run --module-args "num_devices=2 mem_mb=512" -- sh -c 'for b in $(BENCHES); do $$b || exit 1; done'
 
 # The debug kernel's VM for SOAK_MINUTES: the ioctl fuzzer, then the
 # driver-API soak (tests/vm/soak.sh). The VM's limit leaves room to boot

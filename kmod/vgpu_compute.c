@@ -47,6 +47,7 @@
 #include <linux/memcontrol.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -452,9 +453,12 @@ static int vgpu_slice(struct vgpu_run *run, struct vgpu_block *state,
 
 	down_read(&ctx->vm.lock);
 	vgpu_block_flush_tlb(state);
+	/* Peers' memory the slice finds stays while it runs (vgpu_peer.c). */
+	rcu_read_lock();
 	kernel_fpu_begin();
 	r = vgpu_block_run(state, budget);
 	kernel_fpu_end();
+	rcu_read_unlock();
 	up_read(&ctx->vm.lock);
 	cond_resched();
 	return r;

@@ -13,6 +13,7 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/minmax.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 
@@ -21,17 +22,26 @@
 /*
  * A piece of device address space mapped for the CPU: @len bytes at @ptr,
  * contiguous. Host pages are mapped one at a time (@mapped: unmap with
- * kunmap_local()).
+ * kunmap_local()). A piece of a peer's memory (@peer) is good until
+ * vgpu_seg_put() ends the RCU read-side section it was found in.
  */
 struct vgpu_seg {
 	void *ptr;
 	u64 len;
 	bool mapped;
+	bool peer;
 };
 
 /*
+ * Longest piece of a peer's memory used in one RCU read-side section:
+ * the engine does not sleep with it, and a grace period waits for it.
+ */
+#define VGPU_PEER_PIECE SZ_256K
+
+/*
  * Maps as much of [@va, @va + @len) as is contiguous, or fails with
- * -EFAULT: nothing mapped at @va, or a write to read-only host memory.
+ * -EFAULT: nothing mapped at @va, or a write to read-only memory. An
+ * address the context does not map may be a peer's (vgpu_peer.c).
  */
 static int vgpu_seg_get(struct vgpu_vm *vm, u64 va, u64 len, bool write,
 			struct vgpu_seg *seg)
@@ -40,8 +50,21 @@ static int vgpu_seg_get(struct vgpu_vm *vm, u64 va, u64 len, bool write,
 	u64 off;
 
 	seg->mapped = false;
-	if (vgpu_vm_translate(vm, va, &s) || (write && !s.writable))
+	seg->peer = false;
+	if (vgpu_vm_translate(vm, va, &s)) {
+		rcu_read_lock();
+		if (vgpu_peer_translate(vm, va, false, &s)) {
+			rcu_read_unlock();
+			return -EFAULT;
+		}
+		seg->peer = true;
+		len = min_t(u64, len, VGPU_PEER_PIECE);
+	}
+	if (write && !s.writable) {
+		if (seg->peer)
+			rcu_read_unlock();
 		return -EFAULT;
+	}
 	off = va - s.va;
 	if (s.page) {
 		seg->ptr = kmap_local_page(s.page) + off;
@@ -57,6 +80,8 @@ static void vgpu_seg_put(struct vgpu_seg *seg)
 {
 	if (seg->mapped)
 		kunmap_local(seg->ptr);
+	if (seg->peer)
+		rcu_read_unlock();
 }
 
 /*

@@ -31,7 +31,9 @@ u64 vgpu_core_time_ns(void)
  * device allocation whole, or one page of registered or allocated host
  * memory. The core calls this from vgpu_block_run(), which an SM worker
  * runs holding the context's vgpu_vm.lock for reading, inside its FPU
- * section (nothing here sleeps).
+ * section (nothing here sleeps), inside an RCU read-side section that
+ * keeps what a peer's memory lookup found (vgpu_peer_translate()) until
+ * the slice ends and the core's TLB is flushed.
  */
 bool vgpu_core_lookup(void *mmu, u64 va, struct vgpu_range *r)
 {
@@ -39,7 +41,8 @@ bool vgpu_core_lookup(void *mmu, u64 va, struct vgpu_range *r)
 	struct vgpu_vm_span s;
 
 	lockdep_assert_held_read(&ctx->vm.lock);
-	if (vgpu_vm_translate(&ctx->vm, va, &s))
+	if (vgpu_vm_translate(&ctx->vm, va, &s) &&
+	    vgpu_peer_translate(&ctx->vm, va, true, &s))
 		return false;
 	r->va = s.va;
 	r->size = s.size;

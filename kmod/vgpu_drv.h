@@ -7,6 +7,8 @@
  * first. A lock may be taken while those above it are held, never while
  * one below it is. What each protects is written at its declaration.
  *
+ *   0. vgpu_peer_lock (mutex, vgpu_peer.c): the links between contexts;
+ *      takes 4 of one context at a time, never two at once.
  *   1. vgpu_ctx.chan_lock (mutex): a context's channel table.
  *   2. vgpu_chan.lock (mutex): one channel's queue, counters, state and
  *      error. Never two channels' at once.
@@ -49,6 +51,9 @@
  *     (kernel_fpu_begin() to kernel_fpu_end(), preemption off), where
  *     nothing may sleep: the core's lookups there (vgpu_core_lookup())
  *     take no lock beyond the maple tree's RCU read side.
+ *   - an engine reaching a peer's memory (vgpu_peer.c) holds only its own
+ *     context's vgpu_vm.lock, and RCU's read side while it uses what it
+ *     found there; it never takes the peer's vgpu_vm.lock.
  */
 #ifndef _VGPU_DRV_H
 #define _VGPU_DRV_H
@@ -236,6 +241,8 @@ struct vgpu_vm {
 	struct maple_tree hosts;
 	struct xarray host_bufs;
 	struct vgpu_heap *heap;
+	struct list_head peers;	/* links to other contexts (vgpu_peer.c) */
+	bool peer_target;	/* some context links here: vgpu_vm_retire() */
 };
 
 /*
@@ -289,6 +296,7 @@ struct vgpu_ctx {
 	struct xarray modules;	/* loaded modules by handle (vgpu_module.c) */
 	struct xarray mobjs;	/* memory objects by handle (vgpu_vmm.c) */
 	atomic64_t kmem;	/* kernel memory held for it (vgpu_kmem.c) */
+	struct list_head peered_by;	/* links to it (vgpu_peer.c) */
 	bool dying;		/* release has begun: skip queued work */
 };
 
@@ -379,11 +387,21 @@ void vgpu_mem_alloc_undo(struct vgpu_ctx *ctx, const void *data);
 int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data);
 int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s);
+int vgpu_vm_translate_device(struct vgpu_vm *vm, u64 va,
+			     struct vgpu_vm_span *s);
+void vgpu_vm_retire(struct vgpu_vm *vm);
 int vgpu_vm_place(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc);
 void vgpu_vm_unplace(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc);
 bool vgpu_vm_is_host(struct vgpu_vm *vm, u64 va);
 int vgpu_vm_find_gap(struct vgpu_vm *vm, u64 size, u64 align,
 		     unsigned long *va);
+
+/* vgpu_peer.c */
+void vgpu_peer_init(struct vgpu_ctx *ctx);
+void vgpu_peer_fini(struct vgpu_ctx *ctx);
+int vgpu_peer_set(struct vgpu_ctx *ctx, struct vgpu_ctx *to, u32 flags);
+int vgpu_peer_translate(struct vgpu_vm *vm, u64 va, bool kernel,
+			struct vgpu_vm_span *s);
 
 /* vgpu_mobj.c */
 struct vgpu_mobj *vgpu_mobj_create(struct vgpu_device *vdev, u64 size);

@@ -5,6 +5,7 @@
  * of uapi/vgpu.h (type, direction and size of every command) before any
  * handler sees its argument.
  */
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/memcontrol.h>
 #include <linux/module.h>
@@ -44,6 +45,7 @@ static int vgpu_open(struct inode *inode, struct file *file)
 	if (ctx->mm)
 		mmgrab(ctx->mm);
 	vgpu_vm_init(&ctx->vm);
+	vgpu_peer_init(ctx);
 	xa_init_flags(&ctx->mobjs, XA_FLAGS_ALLOC1);
 	vgpu_modules_init(ctx);
 	file->private_data = ctx;
@@ -57,6 +59,8 @@ static int vgpu_release(struct inode *inode, struct file *file)
 	vgpu_chan_stop(ctx);
 	vgpu_compute_cancel(ctx);
 	vgpu_chan_fini(ctx);
+	/* Nothing of another context's reads this one's memory after this. */
+	vgpu_peer_fini(ctx);
 	vgpu_modules_fini(ctx);
 	/* The heap's bookkeeping; its memory goes with the address space. */
 	vgpu_heap_fini(&ctx->vm);
@@ -68,6 +72,25 @@ static int vgpu_release(struct inode *inode, struct file *file)
 		mmdrop(ctx->mm);
 	kfree(ctx);
 	return 0;
+}
+
+/*
+ * vgpu_ioctl_peer_set() - VGPU_IOCTL_PEER_SET: the descriptor must be
+ * another open context (vgpu_peer.c links the two).
+ * Return: 0, -EBADF, -EINVAL, -ENOSPC or -ENOMEM (uapi/vgpu.h).
+ */
+static int vgpu_ioctl_peer_set(struct vgpu_ctx *ctx, void *data)
+{
+	struct vgpu_peer_set *s = data;
+	struct file *file = fget(s->fd);
+	int ret;
+
+	if (!file)
+		return -EBADF;
+	ret = file->f_op == &vgpu_fops ?
+		vgpu_peer_set(ctx, file->private_data, s->flags) : -EINVAL;
+	fput(file);
+	return ret;
 }
 
 /*
@@ -173,6 +196,8 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 			  vgpu_ioctl_ipc_open, vgpu_ipc_open_undo),
 	VGPU_IOCTL(VGPU_IOCTL_IPC_CLOSE, sizeof(struct vgpu_ipc_close),
 		   vgpu_ioctl_ipc_close),
+	VGPU_IOCTL(VGPU_IOCTL_PEER_SET, sizeof(struct vgpu_peer_set),
+		   vgpu_ioctl_peer_set),
 };
 
 /*

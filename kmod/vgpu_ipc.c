@@ -141,6 +141,7 @@ int vgpu_ioctl_ipc_close(struct vgpu_ctx *ctx, void *data)
 	} else {
 		mtree_erase(&vm->allocs, map->va);
 		mtree_erase(&vm->chunks, r->va);
+		vgpu_vm_retire(vm);
 		vgpu_mobj_put(map->mobj);
 		kfree(map);
 		kfree(r);

@@ -36,13 +36,13 @@ void vgpu_vm_init(struct vgpu_vm *vm)
 {
 	init_rwsem(&vm->lock);
 	mt_init(&vm->chunks);
-	mt_init(&vm->allocs);
 	INIT_LIST_HEAD(&vm->shared);
 	/*
 	 * In RCU mode a tree node is freed only after a grace period, so
 	 * vgpu_vm_is_host() may look without the lock while ranges come
-	 * and go.
+	 * and go, and peers (vgpu_peer.c) may look up allocations.
 	 */
+	mt_init_flags(&vm->allocs, MT_FLAGS_USE_RCU);
 	mt_init_flags(&vm->hosts, MT_FLAGS_USE_RCU);
 	xa_init_flags(&vm->host_bufs, XA_FLAGS_ALLOC);
 	vm->heap = NULL;
@@ -272,7 +272,21 @@ void vgpu_vm_unplace(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
 {
 	lockdep_assert_held_write(&ctx->vm.lock);
 	mtree_erase(&ctx->vm.allocs, alloc->va);
+	vgpu_vm_retire(&ctx->vm);
 	vgpu_unplace(ctx, alloc);
+}
+
+/**
+ * vgpu_vm_retire() - between taking allocations out of @vm's tree and
+ * freeing them or their memory: in a context that peers may read
+ * (vgpu_peer.c), waits until no engine of theirs can still be using what
+ * it found there before. The caller holds vm->lock for writing.
+ */
+void vgpu_vm_retire(struct vgpu_vm *vm)
+{
+	lockdep_assert_held_write(&vm->lock);
+	if (vm->peer_target)
+		synchronize_rcu();
 }
 
 /**
@@ -347,6 +361,7 @@ int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data)
 		ret = -EINVAL;
 	} else {
 		mtree_erase(&vm->allocs, alloc->va);
+		vgpu_vm_retire(vm);
 		if (alloc->ipc_id)
 			vgpu_ipc_forget(alloc->ipc_id);
 		vgpu_unplace(ctx, alloc);
@@ -398,35 +413,14 @@ int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data)
 int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s)
 {
 	struct vgpu_host_range *h;
-	struct vgpu_alloc *a;
 	u64 page;
 
 	lockdep_assert_held(&vm->lock);
+	if (!vgpu_vm_translate_device(vm, va, s))
+		return 0;
 	/* The trees are indexed by unsigned long. */
 	if (va > ULONG_MAX)
 		return -EFAULT;
-	a = mtree_load(&vm->allocs, va);
-	if (a && a->mobj) {
-		/* A mapping (vgpu_vmm.c) reaches only what its rights allow. */
-		if (!(a->prot & VGPU_PROT_READ) || va - a->va >= a->size)
-			return -EFAULT;
-		s->va = a->va;
-		s->size = a->size;
-		s->ptr = a->mobj->vaddr + a->offset;
-		s->page = NULL;
-		s->writable = a->prot & VGPU_PROT_WRITE;
-		return 0;
-	}
-	if (a) {
-		if (va - a->va >= a->size)
-			return -EFAULT;
-		s->va = a->va;
-		s->size = a->size;
-		s->ptr = a->chunk->mobj->vaddr + (a->va - a->chunk->va);
-		s->page = NULL;
-		s->writable = true;
-		return 0;
-	}
 	h = mtree_load(&vm->hosts, va);
 	if (!h)
 		return -EFAULT;
@@ -436,6 +430,48 @@ int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s)
 	s->ptr = NULL;
 	s->page = h->pages[page];
 	s->writable = h->writable;
+	return 0;
+}
+
+/**
+ * vgpu_vm_translate_device() - the device-memory part of
+ * vgpu_vm_translate(): an allocation or a mapping. Needs no lock of @vm
+ * inside an RCU read-side section (the tree is in RCU mode, and what it
+ * finds is freed only after a grace period once peers may look:
+ * vgpu_vm_retire()), which is how peers call it; the span is good for as
+ * long as the caller holds @vm->lock or stays in that section.
+ * Return: 0, or -EFAULT when no device memory is mapped at @va.
+ */
+int vgpu_vm_translate_device(struct vgpu_vm *vm, u64 va,
+			     struct vgpu_vm_span *s)
+{
+	struct vgpu_alloc *a;
+
+	if (va > ULONG_MAX)
+		return -EFAULT;
+	a = mtree_load(&vm->allocs, va);
+	if (!a)
+		return -EFAULT;
+	if (a->mobj) {
+		/* A mapping (vgpu_vmm.c) reaches only what its rights allow. */
+		u32 prot = READ_ONCE(a->prot);
+
+		if (!(prot & VGPU_PROT_READ) || va - a->va >= a->size)
+			return -EFAULT;
+		s->va = a->va;
+		s->size = a->size;
+		s->ptr = a->mobj->vaddr + a->offset;
+		s->page = NULL;
+		s->writable = prot & VGPU_PROT_WRITE;
+		return 0;
+	}
+	if (va - a->va >= a->size)
+		return -EFAULT;
+	s->va = a->va;
+	s->size = a->size;
+	s->ptr = a->chunk->mobj->vaddr + (a->va - a->chunk->va);
+	s->page = NULL;
+	s->writable = true;
 	return 0;
 }
 

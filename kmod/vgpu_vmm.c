@@ -304,6 +304,7 @@ int vgpu_ioctl_mem_unmap(struct vgpu_ctx *ctx, void *data)
 	index = u->va;
 	mt_for_each(&vm->allocs, map, index, u->va + u->size - 1) {
 		mtree_erase(&vm->allocs, map->va);
+		vgpu_vm_retire(vm);
 		vgpu_mobj_put(map->mobj);
 		kfree(map);
 	}
@@ -338,7 +339,7 @@ int vgpu_ioctl_mem_access(struct vgpu_ctx *ctx, void *data)
 	}
 	index = a->va;
 	mt_for_each(&vm->allocs, map, index, a->va + a->size - 1)
-		map->prot = a->prot;
+		WRITE_ONCE(map->prot, a->prot);
 out:
 	up_write(&vm->lock);
 	return ret;

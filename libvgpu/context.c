@@ -281,6 +281,7 @@ CUresult vg_ctx_create(CUcontext *pctx, CUctxCreateParams *params,
 	}
 	ctx->next = vg_ctx_list;
 	vg_ctx_list = ctx;
+	vg_peer_ctx_opened(ctx);
 	pthread_mutex_unlock(&vg_lock);
 	*pctx = ctx;
 	return CUDA_SUCCESS;

@@ -29,8 +29,8 @@
  * mappings of one reservation, which let the copy read (and, with
  * @write, write) there: an H100 refuses the call otherwise.
  */
-static bool vg_dev_range(struct CUctx_st *ctx, CUdeviceptr va, size_t n,
-			 bool write)
+static bool vg_dev_range_in(struct CUctx_st *ctx, CUdeviceptr va, size_t n,
+			    bool write)
 {
 	struct vgpu_mem_query q = { .va = va };
 	int vmm = vg_vmm_range(ctx, va, n, write);
@@ -40,6 +40,22 @@ static bool vg_dev_range(struct CUctx_st *ctx, CUdeviceptr va, size_t n,
 	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_QUERY, &q))
 		return vg_managed_in(ctx, va, n);
 	return n <= q.size && va - q.base <= q.size - n;
+}
+
+/*
+ * The same for memory of any context, under vg_lock: another context's
+ * (another device's, or another of this device) is reached through a
+ * link to it (peer.c), as NVIDIA's driver copies between any two.
+ */
+static bool vg_dev_range(struct CUctx_st *ctx, CUdeviceptr va, size_t n,
+			 bool write)
+{
+	struct CUctx_st *owner = vg_ctx_by_address(va);
+
+	if (owner && owner != ctx)
+		return vg_dev_range_in(owner, va, n, write) &&
+		       vg_peer_reach(ctx, owner) == CUDA_SUCCESS;
+	return vg_dev_range_in(ctx, va, n, write);
 }
 
 static CUresult vg_copy_cmd(struct CUstream_st *st, uint64_t dst, uint64_t src,
@@ -166,9 +182,14 @@ CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
 	uint64_t seq = 0;
-	bool sync;
+	bool sync, cross = false;
 	CUresult r = vg_check_init();
 
+	if (r)
+		return r;
+	if (!async && n)
+		r = vg_peer_drain(hs, dir != VG_HTOD ? src : 0,
+				  dir != VG_DTOH ? dst : 0, &cross);
 	if (r)
 		return r;
 	pthread_mutex_lock(&vg_lock);
@@ -192,10 +213,10 @@ CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
 	 * host reads what a synchronous copy from pageable memory wrote
 	 * there once the call returns, not once the engine gets to it.
 	 */
-	sync = !async && (dir == VG_DTOD ?
+	sync = !async && (cross || (dir == VG_DTOD ?
 		(vg_sync_memops(dst) || vg_sync_memops(src)) :
 		dir == VG_HTOD && use == VG_HOST_PAGEABLE &&
-		vg_managed_in(ctx, dst, n));
+		vg_managed_in(ctx, dst, n)));
 	vg_ctx_begin(ctx);
 	switch (dir) {
 	case VG_HTOD:
@@ -689,6 +710,13 @@ static CUresult vg_copy3d_direct(const CUDA_MEMCPY3D *p, bool async,
 	return r;
 }
 
+/* A side's device address, for vg_peer_drain(); 0 for host memory. */
+static uint64_t vg_copy3d_dev(CUmemorytype type, CUdeviceptr dev)
+{
+	return type == CU_MEMORYTYPE_DEVICE || type == CU_MEMORYTYPE_UNIFIED ?
+		dev : 0;
+}
+
 /*
  * Otherwise a 3D copy is Depth 2D copies, slice z of each side starting
  * Height-pitch rows further on. The last slice goes first: it holds the
@@ -697,7 +725,7 @@ static CUresult vg_copy3d_direct(const CUDA_MEMCPY3D *p, bool async,
  */
 CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs)
 {
-	bool done;
+	bool done, cross = false;
 	CUDA_MEMCPY2D s = { 0 };
 	size_t z;
 	CUresult r = vg_check_init();
@@ -710,7 +738,14 @@ CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs)
 		return CUDA_SUCCESS;
 	if (p->Depth > 1 && (p->srcHeight < p->Height || p->dstHeight < p->Height))
 		return CUDA_ERROR_INVALID_VALUE;
-	r = vg_copy3d_direct(p, async, hs, &done);
+	if (!async)
+		r = vg_peer_drain(hs, vg_copy3d_dev(p->srcMemoryType, p->srcDevice),
+				  vg_copy3d_dev(p->dstMemoryType, p->dstDevice),
+				  &cross);
+	if (r == CUDA_SUCCESS)
+		r = vg_copy3d_direct(p, async, hs, &done);
+	if (r == CUDA_SUCCESS && done && cross)
+		r = cuStreamSynchronize(hs);
 	if (r || done)
 		return r;
 	s.srcXInBytes = p->srcXInBytes;
@@ -732,6 +767,8 @@ CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs)
 		s.dstY = p->dstY + (p->dstZ + z) * p->dstHeight;
 		r = vg_copy2d(&s, async, hs);
 	}
+	if (r == CUDA_SUCCESS && cross)
+		r = cuStreamSynchronize(hs);
 	return r;
 }
 

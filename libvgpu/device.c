@@ -218,8 +218,8 @@ CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *width,
 }
 
 /*
- * Peers: vgpu devices cannot reach each other's memory yet, so no pair
- * can access, and every P2P attribute of a pair reads 0. A device and
+ * Peers: every vgpu device reaches every other's memory, by copies and,
+ * once cuCtxEnablePeerAccess asks, by kernels (peer.c). A device and
  * itself are no pair: cuDeviceCanAccessPeer answers 0 for it, and
  * cuDeviceGetP2PAttribute refuses it, as NVIDIA's driver does.
  */
@@ -236,10 +236,14 @@ CUresult cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer)
 		r = vg_check_device(peer);
 	if (r)
 		return r;
-	*can = 0;
+	*can = dev != peer;
 	return CUDA_SUCCESS;
 }
 
+/*
+ * A pair's link: one rank for all; access; atomics, which are the host's
+ * own on the same memory, whole; no CUDA arrays (vgpu has none yet).
+ */
 CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib,
 				 CUdevice src, CUdevice dst)
 {
@@ -256,9 +260,17 @@ CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib,
 		return r;
 	if (src == dst)
 		return CUDA_ERROR_INVALID_DEVICE;
-	if (attrib < CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK ||
-	    attrib > CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED)
+	switch (attrib) {
+	case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
+	case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED:
+	case CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED:
+		*value = 0;
+		return CUDA_SUCCESS;
+	case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED:
+	case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED:
+		*value = 1;
+		return CUDA_SUCCESS;
+	default:
 		return CUDA_ERROR_INVALID_VALUE;
-	*value = 0;
-	return CUDA_SUCCESS;
+	}
 }

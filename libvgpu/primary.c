@@ -25,8 +25,11 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 		return r;
 	d = &vg_devices[dev];
 	pthread_mutex_lock(&vg_lock);
-	if (d->primary->fd < 0)
+	if (d->primary->fd < 0) {
 		r = vg_ctx_open(d->primary);
+		if (r == CUDA_SUCCESS)
+			vg_peer_ctx_opened(d->primary);
+	}
 	if (r == CUDA_SUCCESS) {
 		d->primary_refs++;
 		*pctx = d->primary;

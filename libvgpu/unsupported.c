@@ -38,8 +38,6 @@
 #undef cuMemBatchDecompressAsync
 #undef cuMemMapArrayAsync
 #undef cuMemcpy3DBatchAsync
-#undef cuMemcpy3DPeer
-#undef cuMemcpy3DPeerAsync
 #undef cuMemcpyAtoA
 #undef cuMemcpyAtoD
 #undef cuMemcpyAtoH
@@ -48,8 +46,6 @@
 #undef cuMemcpyDtoA
 #undef cuMemcpyHtoA
 #undef cuMemcpyHtoAAsync
-#undef cuMemcpyPeer
-#undef cuMemcpyPeerAsync
 #undef cuSignalExternalSemaphoresAsync
 #undef cuStreamBeginCapture
 #undef cuStreamBeginCaptureToGraph
@@ -1457,16 +1453,6 @@ CUresult cuTexRefSetMipmappedArray(CUtexref a0, CUmipmappedArray a1,
  * Issue 17: virtual and managed memory, IPC, memory pools, peers, external
  * memory and semaphores, multicast.
  */
-CUresult cuCtxDisablePeerAccess(CUcontext a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuCtxEnablePeerAccess(CUcontext a0, unsigned int a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuDestroyExternalSemaphore(CUexternalSemaphore a0)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
@@ -1568,26 +1554,6 @@ CUresult cuMemcpy3DBatchAsync_v2_ptsz(size_t a0, CUDA_MEMCPY3D_BATCH_OP *a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *a0, CUstream a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *a0, CUstream a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuMemcpyBatchAsync(CUdeviceptr *a0, CUdeviceptr *a1, size_t *a2,
 		size_t a3, CUmemcpyAttributes *a4, size_t *a5, size_t a6,
 		size_t *a7, CUstream a8)
@@ -1612,30 +1578,6 @@ CUresult cuMemcpyBatchAsync_v2(CUdeviceptr *a0, CUdeviceptr *a1, size_t *a2,
 CUresult cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr *a0, CUdeviceptr *a1,
 		size_t *a2, size_t a3, CUmemcpyAttributes *a4, size_t *a5,
 		size_t a6, CUstream a7)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyPeer(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2,
-		CUcontext a3, size_t a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyPeerAsync(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2,
-		CUcontext a3, size_t a4, CUstream a5)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2,
-		CUcontext a3, size_t a4, CUstream a5)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyPeer_ptds(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2,
-		CUcontext a3, size_t a4)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

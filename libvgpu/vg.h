@@ -112,6 +112,21 @@ struct CUevent_st {
  * destroyed and no thread's stack holds them any more; the primary context
  * of a device lives as long as the process and is (re)activated by retain.
  */
+/*
+ * A link from one context to another (peer.c): the other as it was when
+ * linked (@serial tells a reopened one apart), whether the module lets
+ * this context's kernels reach it, and whether cuCtxEnablePeerAccess
+ * asked for that.
+ */
+struct vg_peer_link {
+	struct CUctx_st *ctx;
+	uint64_t serial;
+	bool access;
+	bool enabled;
+};
+
+#define VG_MAX_PEER_LINKS VGPU_MAX_PEERS
+
 struct CUctx_st {
 	struct CUctx_st *next;	/* registry of live regular contexts */
 	int dev;		/* visible ordinal */
@@ -186,6 +201,9 @@ struct CUctx_st {
 	unsigned int usage;	/* users (ctx_attach.c), under vg_lock */
 	bool primary;
 	bool abi_v1;		/* made by the first ABI's cuCtxCreate */
+	/* Links to other contexts (peer.c), under vg_lock. */
+	struct vg_peer_link peers[VG_MAX_PEER_LINKS];
+	unsigned int npeers;
 };
 
 /*
@@ -295,6 +313,11 @@ bool vg_ctx_alive(const struct CUctx_st *ctx);
 struct CUctx_st *vg_ctx_by_address(uint64_t va);
 struct CUctx_st *vg_ctx_next(const struct CUctx_st *prev);
 CUresult vg_errno_result(int err);
+
+/* peer.c */
+CUresult vg_peer_reach(struct CUctx_st *ctx, struct CUctx_st *peer);
+void vg_peer_ctx_opened(struct CUctx_st *ctx);
+CUresult vg_peer_drain(CUstream hs, uint64_t a, uint64_t b, bool *cross);
 
 /* channel.c */
 #define VG_STAGE_SIZE (2u << 20)

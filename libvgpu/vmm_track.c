@@ -381,7 +381,7 @@ static CUresult vg_access_prot(const CUmemAccessDesc *d, int dev,
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}
-	/* vgpu's devices reach no other's memory (no peer access). */
+	/* Another device's access to a mapping is not offered yet. */
 	return d->location.id == dev ? CUDA_SUCCESS : CUDA_ERROR_NOT_SUPPORTED;
 }
 

@@ -1031,6 +1031,38 @@ struct vgpu_ipc_close {
 	__u32 pad;
 };
 
+/* VGPU_IOCTL_PEER_SET flags. */
+#define VGPU_PEER_ACCESS _BITUL(0)	/* kernels may reach the peer's memory */
+
+/**
+ * struct vgpu_peer_set - VGPU_IOCTL_PEER_SET: link this context to
+ * another of the same process (@fd, its open device file: any device's)
+ * so that this context's copy engines reach the other's device memory at
+ * its unified addresses, and say whether this context's kernels may too.
+ * The copy engines carry copies between the two devices directly, with
+ * no pass through user space. A kernel touching the peer's memory
+ * without VGPU_PEER_ACCESS faults, as an address nothing maps does.
+ * Calling again changes only VGPU_PEER_ACCESS; a kernel running while it
+ * is cleared finishes its current slice first. The link lasts until
+ * either context is closed; the peer's registered host memory is not
+ * reached through it.
+ * @fd: In. The peer context's device file.
+ * @flags: In. 0 or VGPU_PEER_ACCESS.
+ *
+ * Errors:
+ *  -EBADF: @fd is no open file;
+ *  -EINVAL: unknown flags, @fd is no vgpu context, is this context, or
+ *	belongs to another process;
+ *  -ENOSPC: this context has VGPU_MAX_PEERS links already;
+ *  -ENOMEM: no kernel memory for the link.
+ */
+struct vgpu_peer_set {
+	__s32 fd;
+	__u32 flags;
+};
+
+#define VGPU_MAX_PEERS 64
+
 #define VGPU_IOCTL_GET_INFO _IOWR(VGPU_IOCTL_TYPE, 0x00, struct vgpu_info)
 #define VGPU_IOCTL_SET_VA_WINDOW _IOW(VGPU_IOCTL_TYPE, 0x01, struct vgpu_va_window)
 #define VGPU_IOCTL_MEM_ALLOC _IOWR(VGPU_IOCTL_TYPE, 0x02, struct vgpu_mem_alloc)
@@ -1059,5 +1091,6 @@ struct vgpu_ipc_close {
 #define VGPU_IOCTL_IPC_EXPORT _IOWR(VGPU_IOCTL_TYPE, 0x19, struct vgpu_ipc_export)
 #define VGPU_IOCTL_IPC_OPEN _IOWR(VGPU_IOCTL_TYPE, 0x1a, struct vgpu_ipc_open)
 #define VGPU_IOCTL_IPC_CLOSE _IOW(VGPU_IOCTL_TYPE, 0x1b, struct vgpu_ipc_close)
+#define VGPU_IOCTL_PEER_SET _IOW(VGPU_IOCTL_TYPE, 0x1c, struct vgpu_peer_set)
 
 #endif /* _UAPI_VGPU_H */

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Peers: access from the thread's device to another's memory, and copies
- * between devices, through each device's primary context (the driver does
- * not copy between two devices yet: those answer its
- * cudaErrorNotSupported).
+ * between devices, through each device's primary context.
  */
 #include "rt.h"
 

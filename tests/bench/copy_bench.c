@@ -8,6 +8,10 @@
  *   copy_pageable_vs_pinned    pageable / pinned host-to-device bandwidth
  *   memcpy4b_vs_null_ioctl     a 4-byte synchronous cuMemcpyHtoD / an
  *                              ioctl the module refuses at once
+ *   peer_copy_vs_memcpy        cuMemcpyPeer of 64 MiB from device 0 to
+ *                              device 1 (device 0's copy engine, memory
+ *                              to memory) / memcpy bandwidth of the same
+ *                              size; with two devices only
  * Each figure is the best of several repetitions.
  */
 #include <fcntl.h>
@@ -57,6 +61,8 @@ int main(void)
 {
 	unsigned char *src = aligned_alloc(4096, N), *dst = aligned_alloc(4096, N);
 	double t_memcpy, t_h2d_pinned, t_d2h_pinned, t_h2d_pageable, t_small, t_null;
+	double t_peer = 0;
+	int count = 0;
 	unsigned int word = 0x12345678;
 	CUdeviceptr d, small;
 	CUcontext ctx;
@@ -89,9 +95,23 @@ int main(void)
 	}) / 1000;
 	close(fd);
 
+	TRY(cuDeviceGetCount(&count));
+	if (count > 1) {
+		CUcontext ctx1;
+		CUdeviceptr d1;
+
+		TRY(cuCtxCreate(&ctx1, NULL, 0, 1));
+		TRY(cuMemAlloc(&d1, N));
+		TRY(cuCtxSetCurrent(ctx));
+		TRY(cuMemcpyPeer(d1, ctx1, d, ctx, N));
+		t_peer = BEST(TRY(cuMemcpyPeer(d1, ctx1, d, ctx, N)));
+	}
+
 	printf("copy_h2d_pinned_vs_memcpy: %.3f\n", t_memcpy / t_h2d_pinned);
 	printf("copy_d2h_pinned_vs_memcpy: %.3f\n", t_memcpy / t_d2h_pinned);
 	printf("copy_pageable_vs_pinned: %.3f\n", t_h2d_pinned / t_h2d_pageable);
 	printf("memcpy4b_vs_null_ioctl: %.1f\n", t_small / t_null);
+	if (t_peer)
+		printf("peer_copy_vs_memcpy: %.3f\n", t_memcpy / t_peer);
 	return 0;
 }

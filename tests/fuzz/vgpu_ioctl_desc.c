@@ -219,6 +219,12 @@ static const struct fz_field f_ipc_close[] = {
 	FLD(struct vgpu_ipc_close, pad, FZ_PAD, 0),
 };
 
+/* Small descriptors: often another of the worker's own contexts. */
+static const struct fz_field f_peer_set[] = {
+	FLD(struct vgpu_peer_set, fd, FZ_COUNT, 64),
+	FLD(struct vgpu_peer_set, flags, FZ_FLAGS, VGPU_PEER_ACCESS),
+};
+
 #define IOC(name_, nr_, type, min, fl, mk, mkf, fr, frf) { \
 	.name = name_, .nr = nr_, .size = sizeof(type), .min_size = (min), \
 	.fields = fl, .nfields = NFIELDS(fl), \
@@ -282,6 +288,7 @@ const struct fz_ioctl fz_ioctls[] = {
 	PLAIN(VGPU_IOCTL_IPC_EXPORT, struct vgpu_ipc_export, f_ipc_export),
 	PLAIN(VGPU_IOCTL_IPC_OPEN, struct vgpu_ipc_open, f_ipc_open),
 	PLAIN(VGPU_IOCTL_IPC_CLOSE, struct vgpu_ipc_close, f_ipc_close),
+	PLAIN(VGPU_IOCTL_PEER_SET, struct vgpu_peer_set, f_peer_set),
 };
 const unsigned int fz_nioctls = NFIELDS(fz_ioctls);
 

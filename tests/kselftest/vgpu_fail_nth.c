@@ -540,6 +540,14 @@ static void op_ipc_open_undo(struct op_state *s)
 	ioctl(s->f->fd, VGPU_IOCTL_IPC_CLOSE, &c);
 }
 
+/* A link from the fixture's context to one of the call's own. */
+static int op_peer_call(struct op_state *s)
+{
+	struct vgpu_peer_set p = { .fd = s->own.fd, .flags = VGPU_PEER_ACCESS };
+
+	return ioctl(s->f->fd, VGPU_IOCTL_PEER_SET, &p) ? -errno : 0;
+}
+
 FIXTURE(nth) {
 	struct fctx f;
 };
@@ -635,6 +643,12 @@ FIXTURE_VARIANT_ADD(nth, ipc_export) {
 FIXTURE_VARIANT_ADD(nth, ipc_open) {
 	.prep = op_ipc_prep, .call = op_ipc_open_call,
 	.undo = op_ipc_open_undo, .fini = op_own_ctx_undo,
+};
+
+/* Closing the peer ends the link. */
+FIXTURE_VARIANT_ADD(nth, peer_set) {
+	.prep = op_own_ctx_prep, .call = op_peer_call,
+	.fini = op_own_ctx_undo,
 };
 
 /* Whether the kernel injects faults; sets the capabilities up if so. */

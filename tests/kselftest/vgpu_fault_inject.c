@@ -336,6 +336,26 @@ static int op_ipc(struct fctx *unused)
 	return ret;
 }
 
+/* Peers (vgpu_peer.c): one context linked to another. */
+static int op_peer(struct fctx *unused)
+{
+	struct vgpu_peer_set p = { .flags = VGPU_PEER_ACCESS };
+	struct fctx f;
+	int ret = 0;
+
+	if (fctx_open(&f))
+		return -1000;
+	p.fd = open("/dev/vgpu0", O_RDWR | O_CLOEXEC);
+	if (p.fd < 0)
+		ret = -1000;
+	if (!ret && ioctl(f.fd, VGPU_IOCTL_PEER_SET, &p))
+		ret = -errno;
+	if (p.fd >= 0)
+		close(p.fd);
+	fctx_close(&f);
+	return ret;
+}
+
 static int host_register(struct fctx *f, size_t size)
 {
 	struct vgpu_host_register hr = { .size = size };
@@ -532,6 +552,11 @@ FIXTURE_VARIANT_ADD(walk, vmm_import) {
  */
 FIXTURE_VARIANT_ADD(walk, ipc) {
 	.knob = "fail_mem", .sites = 12, .err = ENOMEM, .op = op_ipc,
+};
+
+/* The link. */
+FIXTURE_VARIANT_ADD(walk, peer) {
+	.knob = "fail_mem", .sites = 1, .err = ENOMEM, .op = op_peer,
 };
 
 /* The heap, its two bitmaps, its hidden record. */

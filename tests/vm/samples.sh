@@ -17,8 +17,10 @@
 # dlopen()s libcuda.so.1, checks that vgpu's was loaded, dlsym()s every
 # entry point of the toolkit's stub library, resolves its calls through
 # cuGetProcAddress_v2 too and runs vectorAdd through those pointers) and
-# peers (peer queries and a copy between the two devices through the
-# host; the suite runs with num_devices=2), devmalloc (linked lists built
+# peers (NVIDIA's simpleP2P in the driver API: peer queries, access
+# enabled both ways, copies between the two devices by the copy engines,
+# kernels of each device reading the other's memory; the suite runs with
+# num_devices=2), devmalloc (linked lists built
 # with device-side malloc in one launch, summed and freed in the next),
 # vmm_grow (a buffer grown in place by mapping a second handle after the
 # first in a larger reservation, then written whole by a kernel),
