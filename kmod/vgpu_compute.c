@@ -460,6 +460,7 @@ static int vgpu_slice(struct vgpu_run *run, struct vgpu_block *state,
 	kernel_fpu_end();
 	rcu_read_unlock();
 	up_read(&ctx->vm.lock);
+	vgpu_managed_unmap(ctx);
 	cond_resched();
 	return r;
 }

@@ -456,5 +456,6 @@ int vgpu_exec(struct vgpu_ctx *ctx, const struct vgpu_cmd *cmd, u64 *fault)
 		break;
 	}
 	up_read(&vm->lock);
+	vgpu_managed_unmap(ctx);
 	return ret;
 }

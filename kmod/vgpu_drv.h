@@ -51,6 +51,11 @@
  *     (kernel_fpu_begin() to kernel_fpu_end(), preemption off), where
  *     nothing may sleep: the core's lookups there (vgpu_core_lookup())
  *     take no lock beyond the maple tree's RCU read side.
+ *   - managed memory's pages leave the process's page tables
+ *     (unmap_mapping_range(), which takes the file's i_mmap_rwsem) under
+ *     4 held for reading, after the engine work that touched them and
+ *     outside every other lock here (vgpu_managed.c); the mapping's fault
+ *     handler, under mmap_lock, takes none of the module's locks.
  *   - an engine reaching a peer's memory (vgpu_peer.c) holds only its own
  *     context's vgpu_vm.lock, and RCU's read side while it uses what it
  *     found there; it never takes the peer's vgpu_vm.lock.
@@ -139,6 +144,8 @@ struct vgpu_device {
 	struct vgpu_info props;	/* what GET_INFO reports; flags/pad zero */
 	atomic64_t mem_used;	/* device memory held by all contexts */
 	atomic64_t kmem_used;	/* their vgpu_ctx.kmem together */
+	atomic64_t managed_faults_device;	/* vgpu_managed.c */
+	atomic64_t managed_faults_host;
 	struct workqueue_struct *engine_wq;	/* runs the engines' work */
 	struct vgpu_engine ce[VGPU_NUM_CE];
 	struct vgpu_compute compute;
@@ -211,6 +218,11 @@ struct vgpu_host_range {
 	refcount_t maps;	/* allocated: the mappings of it */
 	bool allocated;
 	u64 kmem;		/* allocated: charged to the context's budget */
+	/* Managed memory (vgpu_managed.c): where each page lives. */
+	bool managed;
+	unsigned long *on_device;	/* pages the device has */
+	unsigned long *unmap;	/* of those, still in the page tables */
+	pgoff_t pgoff;		/* the mapping's offset in the file */
 };
 
 /*
@@ -242,6 +254,7 @@ struct vgpu_vm {
 	struct xarray host_bufs;
 	struct vgpu_heap *heap;
 	struct list_head peers;	/* links to other contexts (vgpu_peer.c) */
+	bool managed_unmap;	/* managed pages wait to leave page tables */
 	bool peer_target;	/* some context links here: vgpu_vm_retire() */
 };
 
@@ -297,6 +310,7 @@ struct vgpu_ctx {
 	struct xarray mobjs;	/* memory objects by handle (vgpu_vmm.c) */
 	atomic64_t kmem;	/* kernel memory held for it (vgpu_kmem.c) */
 	struct list_head peered_by;	/* links to it (vgpu_peer.c) */
+	struct address_space *mapping;	/* the file's, for unmapping pages */
 	bool dying;		/* release has begun: skip queued work */
 };
 
@@ -395,6 +409,15 @@ void vgpu_vm_unplace(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc);
 bool vgpu_vm_is_host(struct vgpu_vm *vm, u64 va);
 int vgpu_vm_find_gap(struct vgpu_vm *vm, u64 size, u64 align,
 		     unsigned long *va);
+
+/* vgpu_managed.c */
+int vgpu_managed_init(struct vgpu_host_range *r);
+void vgpu_managed_touch(struct vgpu_vm *vm, struct vgpu_host_range *h,
+			unsigned long page);
+void vgpu_managed_host_fault(struct vgpu_ctx *ctx, struct vgpu_host_range *r,
+			     unsigned long page);
+void vgpu_managed_unmap(struct vgpu_ctx *ctx);
+int vgpu_ioctl_managed_prefetch(struct vgpu_ctx *ctx, void *data);
 
 /* vgpu_peer.c */
 void vgpu_peer_init(struct vgpu_ctx *ctx);

@@ -46,6 +46,7 @@ static int vgpu_open(struct inode *inode, struct file *file)
 		mmgrab(ctx->mm);
 	vgpu_vm_init(&ctx->vm);
 	vgpu_peer_init(ctx);
+	ctx->mapping = file->f_mapping;
 	xa_init_flags(&ctx->mobjs, XA_FLAGS_ALLOC1);
 	vgpu_modules_init(ctx);
 	file->private_data = ctx;
@@ -198,6 +199,9 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 		   vgpu_ioctl_ipc_close),
 	VGPU_IOCTL(VGPU_IOCTL_PEER_SET, sizeof(struct vgpu_peer_set),
 		   vgpu_ioctl_peer_set),
+	VGPU_IOCTL(VGPU_IOCTL_MANAGED_PREFETCH,
+		   sizeof(struct vgpu_managed_prefetch),
+		   vgpu_ioctl_managed_prefetch),
 };
 
 /*

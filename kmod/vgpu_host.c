@@ -13,6 +13,7 @@
  * deadlock against them. Charging takes the opener's mmap_lock, also
  * outside vgpu_vm.lock.
  */
+#include <linux/bitmap.h>
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
@@ -71,6 +72,8 @@ void vgpu_host_range_free(struct vgpu_host_range *r)
 		vgpu_host_uncharge(r);
 	}
 	kvfree(r->pages);
+	bitmap_free(r->on_device);
+	bitmap_free(r->unmap);
 	kfree(r);
 }
 

@@ -54,7 +54,7 @@ int vgpu_ioctl_host_alloc(struct vgpu_ctx *ctx, void *data)
 	u32 id;
 	int ret;
 
-	if (ha->flags || ha->pad)
+	if ((ha->flags & ~VGPU_HOST_ALLOC_MANAGED) || ha->pad)
 		return -EINVAL;
 	if (!ha->size || ha->size > VGPU_HOST_ALLOC_MAX ||
 	    !PAGE_ALIGNED(ha->size))
@@ -88,6 +88,11 @@ int vgpu_ioctl_host_alloc(struct vgpu_ctx *ctx, void *data)
 		kfree(r);
 		vgpu_kmem_uncharge(ctx, kmem);
 		return -ENOMEM;
+	}
+	if ((ha->flags & VGPU_HOST_ALLOC_MANAGED) &&
+	    (vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) || vgpu_managed_init(r))) {
+		ret = -ENOMEM;
+		goto err_free;
 	}
 	for (i = 0; i < r->npages; i++) {
 		r->pages[i] = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? NULL :
@@ -161,6 +166,25 @@ static void vgpu_host_vma_close(struct vm_area_struct *vma)
 	vgpu_host_alloc_free(ctx, r);
 }
 
+/*
+ * A page the mapping lost: managed memory's after the device took it
+ * (vgpu_managed.c), or any allocation's that another context's unmapping
+ * reached through the shared offsets of the device file. Mapped back.
+ */
+static vm_fault_t vgpu_host_vma_fault(struct vm_fault *vmf)
+{
+	struct vgpu_ctx *ctx = vmf->vma->vm_file->private_data;
+	struct vgpu_host_range *r = vmf->vma->vm_private_data;
+	unsigned long i = vmf->pgoff - vmf->vma->vm_pgoff;
+
+	if (i >= r->npages)
+		return VM_FAULT_SIGBUS;
+	vgpu_managed_host_fault(ctx, r, i);
+	get_page(r->pages[i]);
+	vmf->page = r->pages[i];
+	return 0;
+}
+
 /* The device maps the memory at one address: it cannot move or split. */
 static int vgpu_host_vma_may_split(struct vm_area_struct *vma,
 				   unsigned long addr)
@@ -176,6 +200,7 @@ static int vgpu_host_vma_mremap(struct vm_area_struct *vma)
 static const struct vm_operations_struct vgpu_host_vm_ops = {
 	.open = vgpu_host_vma_open,
 	.close = vgpu_host_vma_close,
+	.fault = vgpu_host_vma_fault,
 	.may_split = vgpu_host_vma_may_split,
 	.mremap = vgpu_host_vma_mremap,
 };
@@ -216,6 +241,7 @@ int vgpu_host_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma)
 	if (ret)
 		goto out;
 	r->addr = vma->vm_start;
+	r->pgoff = vma->vm_pgoff;
 	ret = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? -ENOMEM :
 		mtree_insert_range(&vm->hosts, r->addr, r->addr + r->size - 1,
 				   r, GFP_KERNEL_ACCOUNT);

@@ -280,13 +280,16 @@ void vgpu_vm_unplace(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
  * vgpu_vm_retire() - between taking allocations out of @vm's tree and
  * freeing them or their memory: in a context that peers may read
  * (vgpu_peer.c), waits until no engine of theirs can still be using what
- * it found there before. The caller holds vm->lock for writing.
+ * it found there before. The caller holds vm->lock for writing. The
+ * expedited grace period: a normal one takes tens of milliseconds, and
+ * every free of a context that another of its device links to (any
+ * program with two contexts on a device) waits for one.
  */
 void vgpu_vm_retire(struct vgpu_vm *vm)
 {
 	lockdep_assert_held_write(&vm->lock);
 	if (vm->peer_target)
-		synchronize_rcu();
+		synchronize_rcu_expedited();
 }
 
 /**
@@ -425,6 +428,8 @@ int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s)
 	if (!h)
 		return -EFAULT;
 	page = (va - h->addr) >> PAGE_SHIFT;
+	if (h->managed)
+		vgpu_managed_touch(vm, h, page);
 	s->va = h->addr + (page << PAGE_SHIFT);
 	s->size = PAGE_SIZE;
 	s->ptr = NULL;

@@ -60,6 +60,32 @@ static ssize_t ctx_kmem_limit_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(ctx_kmem_limit);
 
+/*
+ * managed_faults_device, managed_faults_host: faults on managed memory
+ * since the device appeared, as the module models them (vgpu_managed.c).
+ */
+static ssize_t managed_faults_device_show(struct device *dev,
+					  struct device_attribute *attr,
+					  char *buf)
+{
+	struct vgpu_device *vdev = to_vgpu_device(dev);
+
+	return sysfs_emit(buf, "%lld\n",
+			  (long long)atomic64_read(&vdev->managed_faults_device));
+}
+static DEVICE_ATTR_RO(managed_faults_device);
+
+static ssize_t managed_faults_host_show(struct device *dev,
+					struct device_attribute *attr,
+					char *buf)
+{
+	struct vgpu_device *vdev = to_vgpu_device(dev);
+
+	return sysfs_emit(buf, "%lld\n",
+			  (long long)atomic64_read(&vdev->managed_faults_host));
+}
+static DEVICE_ATTR_RO(managed_faults_host);
+
 static ssize_t sm_count_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
@@ -89,6 +115,8 @@ static struct attribute *vgpu_dev_attrs[] = {
 	&dev_attr_mem_used.attr,
 	&dev_attr_kmem_used.attr,
 	&dev_attr_ctx_kmem_limit.attr,
+	&dev_attr_managed_faults_device.attr,
+	&dev_attr_managed_faults_host.attr,
 	&dev_attr_sm_count.attr,
 	&dev_attr_compute_capability.attr,
 	&dev_attr_uuid.attr,

@@ -94,7 +94,7 @@ CUresult cuCtxWaitEvent(CUcontext h, CUevent he)
 	if (!r && !e)
 		r = CUDA_ERROR_INVALID_HANDLE;
 	if (!r)
-		r = vg_event_wait_other(e, ctx, &slept);
+		r = vg_event_wait_other(e, ctx, false, &slept);
 	/* The context may have gone while it slept; the event is done with. */
 	if (!r && slept) {
 		r = vg_ctx_named(h, false, &ctx);

@@ -46,7 +46,9 @@ static void vg_events_reap(struct CUctx_st *ctx)
 	while ((e = *pp)) {
 		if (vg_chan_reached(e->at.ch, e->at.seqno)) {
 			*pp = e->next;
-			vg_slot_free(ctx, e->slot);
+			if (vg_event_timed(e))
+				vg_slot_free(ctx, e->slot);
+			vg_ipc_event_free(e, true);
 			free(e);
 		} else {
 			pp = &e->next;
@@ -80,16 +82,25 @@ CUresult cuEventCreate(CUevent *pe, unsigned int flags)
 		r = vg_slot_alloc(ctx, &e->slot);
 		pthread_mutex_unlock(&ctx->lock);
 	}
+	if (r == CUDA_SUCCESS && (flags & CU_EVENT_INTERPROCESS))
+		r = vg_ipc_event_create(ctx, e);
 	if (r == CUDA_SUCCESS) {
 		e->ctx = ctx;
-		e->next = vg_events;
-		vg_events = e;
+		vg_event_add(e);
 		*pe = e;
 	} else {
 		free(e);
 	}
 	pthread_mutex_unlock(&vg_lock);
 	return r;
+}
+
+/* Enters @e, its context set, in the registry; with vg_lock held. */
+void vg_event_add(struct CUevent_st *e)
+{
+	e->magic = VG_EVENT_MAGIC;
+	e->next = vg_events;
+	vg_events = e;
 }
 
 /* Unlinks @e from the registry; with vg_lock held. */
@@ -126,7 +137,8 @@ CUresult cuEventDestroy_v2(CUevent h)
 	pthread_mutex_lock(&ctx->lock);
 	if (ctx->fd >= 0 && !r)
 		r = vg_ctx_check(ctx);
-	if (ctx->fd >= 0 && vg_event_timed(e) && e->recorded &&
+	/* An interprocess event's page stays while our engine may use it. */
+	if (ctx->fd >= 0 && (vg_event_timed(e) || e->ipc) && e->recorded &&
 	    !vg_chan_reached(e->at.ch, e->at.seqno)) {
 		e->next = ctx->dead_events;
 		ctx->dead_events = e;
@@ -134,6 +146,8 @@ CUresult cuEventDestroy_v2(CUevent h)
 	} else if (ctx->fd >= 0 && vg_event_timed(e)) {
 		vg_slot_free(ctx, e->slot);
 	}
+	if (e)
+		vg_ipc_event_free(e, ctx->fd >= 0);
 	pthread_mutex_unlock(&ctx->lock);
 	pthread_mutex_unlock(&vg_lock);
 	free(e);
@@ -149,6 +163,7 @@ void vg_events_close(struct CUctx_st *ctx)
 		if (e->ctx == ctx) {
 			*pp = e->next;
 			e->magic = 0;
+			vg_ipc_event_free(e, ctx->fd >= 0);
 			free(e);
 		} else {
 			pp = &e->next;
@@ -156,6 +171,7 @@ void vg_events_close(struct CUctx_st *ctx)
 	}
 	while ((e = ctx->dead_events)) {
 		ctx->dead_events = e->next;
+		vg_ipc_event_free(e, ctx->fd >= 0);
 		free(e);
 	}
 }
@@ -171,7 +187,7 @@ void vg_events_close(struct CUctx_st *ctx)
  * context's lock is taken, and let go, alone.
  */
 CUresult vg_event_wait_other(struct CUevent_st *e, struct CUctx_st *ctx,
-			     bool *slept)
+			     bool engine, bool *slept)
 {
 	struct CUctx_st *other = e->ctx;
 	struct vg_fence at;
@@ -179,6 +195,14 @@ CUresult vg_event_wait_other(struct CUevent_st *e, struct CUctx_st *ctx,
 	CUresult r;
 
 	*slept = false;
+	/* An interprocess event's own context may wait on its engine. */
+	if (e->ipc && !(engine && other == ctx)) {
+		pthread_mutex_unlock(&vg_lock);
+		vg_ipc_event_sleep(e);
+		pthread_mutex_lock(&vg_lock);
+		*slept = true;
+		return CUDA_SUCCESS;
+	}
 	if (other == ctx)
 		return CUDA_SUCCESS;
 	pthread_mutex_lock(&other->lock);
@@ -206,7 +230,7 @@ void vg_event_point_begin(struct CUevent_st *e, struct CUctx_st *ctx,
 			  bool *recorded, struct vg_fence *at)
 {
 	vg_ctx_begin(ctx);
-	*recorded = e && e->ctx == ctx && e->recorded;
+	*recorded = e && e->ctx == ctx && e->recorded && !e->ipc;
 	if (*recorded)
 		*at = e->at;
 }
@@ -220,8 +244,11 @@ CUresult vg_event_record(struct CUevent_st *e, struct CUstream_st *st)
 	struct vgpu_cmd cmd = { .op = VGPU_CMD_SEM_RELEASE };
 	struct CUctx_st *ctx = st->ctx;
 	struct vg_chan *ch = st->ch;
-	CUresult r = vg_stream_enter(st);
+	CUresult r;
 
+	if (e->ipc)
+		return vg_ipc_event_record(e, st);
+	r = vg_stream_enter(st);
 	if (r == CUDA_SUCCESS && vg_event_timed(e)) {
 		if (e->recorded)
 			r = vg_chan_after(ch, e->at.ch, e->at.seqno);
@@ -276,16 +303,11 @@ CUresult cuEventRecord(CUevent h, CUstream hs)
 	return cuEventRecordWithFlags(h, hs, 0);
 }
 
-/* Takes @h's context's lock (vg_ctx_end() undoes it). */
-static CUresult vg_event_begin(CUevent h, struct CUevent_st **pe)
+/* vg_event_begin() with vg_lock held already. */
+static CUresult vg_event_begin_locked(CUevent h, struct CUevent_st **pe)
 {
-	struct CUevent_st *e;
-	CUresult r = vg_check_init();
+	struct CUevent_st *e = vg_event_find(h);
 
-	if (r)
-		return r;
-	pthread_mutex_lock(&vg_lock);
-	e = vg_event_find(h);
 	if (!e) {
 		pthread_mutex_unlock(&vg_lock);
 		return CUDA_ERROR_INVALID_HANDLE;
@@ -293,6 +315,17 @@ static CUresult vg_event_begin(CUevent h, struct CUevent_st **pe)
 	vg_ctx_begin(e->ctx);
 	*pe = e;
 	return CUDA_SUCCESS;
+}
+
+/* Takes @h's context's lock (vg_ctx_end() undoes it). */
+static CUresult vg_event_begin(CUevent h, struct CUevent_st **pe)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_lock);
+	return vg_event_begin_locked(h, pe);
 }
 
 /* A never-recorded event counts as complete, as on NVIDIA's driver. */
@@ -304,8 +337,10 @@ CUresult cuEventQuery(CUevent h)
 	if (r)
 		return r;
 	r = vg_ctx_check(e->ctx);
-	if (r == CUDA_SUCCESS && e->recorded &&
-	    !vg_chan_reached(e->at.ch, e->at.seqno))
+	if (r == CUDA_SUCCESS && e->ipc && !vg_ipc_event_done(e))
+		r = CUDA_ERROR_NOT_READY;
+	else if (r == CUDA_SUCCESS && e->recorded &&
+		 !vg_chan_reached(e->at.ch, e->at.seqno))
 		r = CUDA_ERROR_NOT_READY;
 	vg_ctx_end(e->ctx);
 	return r;
@@ -319,9 +354,18 @@ CUresult cuEventSynchronize(CUevent h)
 	if (r)
 		return r;
 	r = vg_ctx_check(e->ctx);
-	if (r == CUDA_SUCCESS && e->recorded)
+	/* Records of other processes come from no channel of ours. */
+	if (r == CUDA_SUCCESS && e->ipc) {
+		vg_ctx_end(e->ctx);
+		vg_ipc_event_sleep(e);
+		pthread_mutex_lock(&vg_lock);
+		r = vg_event_begin_locked(h, &e);
+		if (r)
+			return r;
+	} else if (r == CUDA_SUCCESS && e->recorded) {
 		r = vg_wait_unlocked(e->at.ch, e->at.seqno,
 				     e->flags & CU_EVENT_BLOCKING_SYNC);
+	}
 	/* A synchronizing call: what kernels printed comes out, as on CUDA. */
 	if (r == CUDA_SUCCESS) {
 		vg_printf_drain(e->ctx);

@@ -112,6 +112,17 @@ struct vg_mpage *vg_managed_pages(uintptr_t p, size_t len, uintptr_t *base)
 }
 
 /*
+ * The file of the context that holds the managed allocation at @p, or -1;
+ * with vg_lock held.
+ */
+int vg_managed_fd(uintptr_t p)
+{
+	struct vg_host *h = vg_host_at(p);
+
+	return h && h->managed ? h->ctx->fd : -1;
+}
+
+/*
  * Does [p, p + len) lie in one managed allocation of @ctx? With vg_lock
  * held.
  */
@@ -439,6 +450,8 @@ static CUresult vg_host_alloc_in(struct CUctx_st *in, void **pp,
 		r = in->fd < 0 ? CUDA_ERROR_CONTEXT_IS_DESTROYED : CUDA_SUCCESS;
 	if (r == CUDA_SUCCESS) {
 		ha.size = len;
+		/* The module counts managed memory's faults (vgpu_managed.c). */
+		ha.flags = managed ? VGPU_HOST_ALLOC_MANAGED : 0;
 		if (ioctl(ctx->fd, VGPU_IOCTL_HOST_ALLOC, &ha))
 			r = CUDA_ERROR_OUT_OF_MEMORY;
 		else

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "vg.h"
@@ -200,9 +201,49 @@ CUresult cuMemAdvise(CUdeviceptr p, size_t count, CUmem_advise advice,
 	return cuMemAdvise_v2(p, count, advice, l);
 }
 
+/* A prefetch for the module's model, run in stream order. */
+struct vg_prefetch {
+	int fd;
+	struct vgpu_managed_prefetch arg;
+};
+
+static void CUDA_CB vg_prefetch_run(void *data)
+{
+	struct vg_prefetch *pf = data;
+
+	/* The model only counts faults: nothing to report if it fails. */
+	ioctl(pf->fd, VGPU_IOCTL_MANAGED_PREFETCH, &pf->arg);
+	free(pf);
+}
+
+/*
+ * Tells the module, once the work queued on @hs before is done, that the
+ * pages now live on the device or the host: touching them there counts no
+ * fault (vgpu-smi and sysfs show the counts).
+ */
+static CUresult vg_prefetch_queue(int fd, CUdeviceptr p, size_t count,
+				  bool device, CUstream hs)
+{
+	struct vg_prefetch *pf = malloc(sizeof(*pf));
+	CUresult r;
+
+	if (!pf)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*pf = (struct vg_prefetch){
+		.fd = fd,
+		.arg = { .addr = p, .size = count,
+			 .flags = device ? VGPU_PREFETCH_DEVICE : 0 },
+	};
+	r = cuLaunchHostFunc(hs, vg_prefetch_run, pf);
+	if (r)
+		free(pf);
+	return r;
+}
+
 /*
  * Nothing moves: the pages are where both processors reach them. The call
- * is checked as an H100 checks it and records where the range went.
+ * is checked as an H100 checks it and records where the range went, and
+ * the module's fault model hears of it in stream order.
  */
 CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t count,
 			       CUmemLocation location, unsigned int flags,
@@ -213,6 +254,7 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t count,
 	struct vg_mpage *pages;
 	struct CUctx_st *ctx;
 	size_t i, first, last;
+	int fd;
 	CUresult r = vg_check_init();
 
 	if (r)
@@ -244,7 +286,12 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t count,
 		pages[i].last_type = (uint8_t)type;
 		pages[i].last_id = id;
 	}
+	fd = r == CUDA_SUCCESS ? vg_managed_fd(p) : -1;
 	pthread_mutex_unlock(&vg_lock);
+	if (fd >= 0)
+		r = vg_prefetch_queue(fd, p, count,
+				      type == CU_MEM_LOCATION_TYPE_DEVICE,
+				      hstream);
 	return r;
 }
 

@@ -568,7 +568,7 @@ CUresult cuStreamWaitEvent(CUstream h, CUevent e, unsigned int flags)
 	if (r == CUDA_SUCCESS && !vg_event_find(e))
 		r = CUDA_ERROR_INVALID_HANDLE;
 	if (r == CUDA_SUCCESS)
-		r = vg_event_wait_other(e, ctx, &slept);
+		r = vg_event_wait_other(e, ctx, true, &slept);
 	/* The stream may have gone while it slept; the event is done with. */
 	if (r == CUDA_SUCCESS && slept) {
 		r = vg_stream_resolve(h, &ctx, &st);
@@ -582,6 +582,9 @@ CUresult cuStreamWaitEvent(CUstream h, CUevent e, unsigned int flags)
 	r = vg_stream_enter(st);
 	if (r == CUDA_SUCCESS && recorded)
 		r = vg_chan_after(st->ch, at.ch, at.seqno);
+	/* An interprocess event of this context: its engine waits. */
+	if (r == CUDA_SUCCESS && e && e->ipc)
+		r = vg_ipc_event_wait(e, st);
 	if (r == CUDA_SUCCESS)
 		st->last = st->ch->put;
 	vg_ctx_end(ctx);

@@ -1487,16 +1487,6 @@ CUresult cuImportExternalSemaphore(CUexternalSemaphore *a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuIpcGetEventHandle(CUipcEventHandle *a0, CUevent a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuIpcOpenEventHandle(CUevent *a0, CUipcEventHandle a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 
 CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *a0, size_t a1,
 		unsigned int a2, size_t *a3, CUstream a4)

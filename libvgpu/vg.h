@@ -105,6 +105,7 @@ struct CUevent_st {
 	bool recorded;
 	struct vg_fence at;	/* the last record */
 	struct CUevent_st *next;	/* vg_events */
+	struct vg_ipc_event *ipc;	/* interprocess: ipc_event.c */
 };
 
 /*
@@ -373,7 +374,17 @@ void vg_hostfn_stop(struct CUctx_st *ctx);
 #define VG_EVENT_MAGIC 0x45564e54U
 struct CUevent_st *vg_event_find(CUevent e);
 CUresult vg_event_wait_other(struct CUevent_st *e, struct CUctx_st *ctx,
-			     bool *slept);
+			     bool engine, bool *slept);
+void vg_event_add(struct CUevent_st *e);
+
+/* ipc_event.c */
+struct vg_ipc_event;
+CUresult vg_ipc_event_create(struct CUctx_st *ctx, struct CUevent_st *e);
+void vg_ipc_event_free(struct CUevent_st *e, bool registered);
+CUresult vg_ipc_event_record(struct CUevent_st *e, struct CUstream_st *st);
+bool vg_ipc_event_done(const struct CUevent_st *e);
+void vg_ipc_event_sleep(const struct CUevent_st *e);
+CUresult vg_ipc_event_wait(struct CUevent_st *e, struct CUstream_st *st);
 void vg_event_point_begin(struct CUevent_st *e, struct CUctx_st *ctx,
 			  bool *recorded, struct vg_fence *at);
 CUresult vg_event_record(struct CUevent_st *e, struct CUstream_st *st);
@@ -556,6 +567,7 @@ struct vg_mpage {
 #define VG_MPAGE_HOST (1ull << 63)
 void vg_mpages_init(struct vg_mpage *pages, size_t n);
 struct vg_mpage *vg_managed_pages(uintptr_t p, size_t len, uintptr_t *base);
+int vg_managed_fd(uintptr_t p);
 
 /* host_copy.c: pageable rows to (@put) or from a packed staging buffer */
 bool vg_host_rows(bool put, unsigned char *stage, uintptr_t host,

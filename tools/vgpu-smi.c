@@ -27,7 +27,10 @@ static const char usage[] =
 	"  --query-gpu=FIELDS          the FIELDS of each GPU, comma-separated:\n"
 	"                              index, name, uuid, memory.total, memory.used,\n"
 	"                              memory.free, compute_cap, pci.bus_id,\n"
-	"                              driver_version, count\n"
+	"                              driver_version, count, and vgpu's own\n"
+	"                              managed.faults.device and\n"
+	"                              managed.faults.host (faults on managed\n"
+	"                              memory, as the module models them)\n"
 	"  --query-compute-apps=FIELDS the FIELDS of each process holding a GPU:\n"
 	"                              pid, process_name, gpu_index, gpu_name,\n"
 	"                              gpu_uuid, gpu_bus_id, used_memory\n"
@@ -45,6 +48,8 @@ struct gpu {
 	char sms[16];
 	unsigned long long mem_size;
 	unsigned long long mem_used;
+	unsigned long long faults_device;	/* on managed memory */
+	unsigned long long faults_host;
 	dev_t devt;		/* of /dev/vgpuN */
 };
 
@@ -107,6 +112,10 @@ static int read_gpus(struct gpu **gpus)
 		g->mem_size = strtoull(buf, NULL, 10);
 		attr(d, "mem_used", buf, sizeof(buf));
 		g->mem_used = strtoull(buf, NULL, 10);
+		attr(d, "managed_faults_device", buf, sizeof(buf));
+		g->faults_device = strtoull(buf, NULL, 10);
+		attr(d, "managed_faults_host", buf, sizeof(buf));
+		g->faults_host = strtoull(buf, NULL, 10);
 		attr(d, "dev", buf, sizeof(buf));
 		if (sscanf(buf, "%u:%u", &maj, &min) == 2)
 			g->devt = makedev(maj, min);
@@ -327,6 +336,16 @@ static void f_count(const struct row *r, char *b, size_t l)
 	snprintf(b, l, "%d", r->ngpus);
 }
 
+static void f_faults_device(const struct row *r, char *b, size_t l)
+{
+	snprintf(b, l, "%llu", r->g->faults_device);
+}
+
+static void f_faults_host(const struct row *r, char *b, size_t l)
+{
+	snprintf(b, l, "%llu", r->g->faults_host);
+}
+
 static void f_pid(const struct row *r, char *b, size_t l)
 {
 	snprintf(b, l, "%ld", r->a->pid);
@@ -355,6 +374,8 @@ static const struct field gpu_fields[] = {
 	{ { "pci.bus_id", "gpu_bus_id" }, 0, f_bus_id },
 	{ { "driver_version" }, 0, f_driver },
 	{ { "count" }, 0, f_count },
+	{ { "managed.faults.device" }, 0, f_faults_device },
+	{ { "managed.faults.host" }, 0, f_faults_host },
 	{ { NULL }, 0, NULL },
 };
 

@@ -294,6 +294,9 @@ struct vgpu_host_unregister {
 /* Largest host allocation one call makes; the memory cgroup bounds the total. */
 #define VGPU_HOST_ALLOC_MAX _BITULL(40)
 
+/* VGPU_IOCTL_HOST_ALLOC flags. */
+#define VGPU_HOST_ALLOC_MANAGED _BITUL(0)
+
 /**
  * struct vgpu_host_alloc - VGPU_IOCTL_HOST_ALLOC: allocate zeroed, pinned
  * host memory (cuMemHostAlloc) from the kernel, charged to the caller's
@@ -307,9 +310,18 @@ struct vgpu_host_unregister {
  * x86-64 or arm64 does.
  * @size: In. Bytes, a nonzero multiple of the page size, at most
  *	VGPU_HOST_ALLOC_MAX.
- * @flags: In. Must be 0.
+ * @flags: In. 0 or VGPU_HOST_ALLOC_MANAGED.
  * @pad: Structure padding. Must be 0.
  * @offset: Out. The mmap offset that names the memory.
+ *
+ * With VGPU_HOST_ALLOC_MANAGED the memory is managed memory
+ * (cuMemAllocManaged): still one set of pages, but the module models
+ * where each page lives. The engines' first touch of a page the CPU had
+ * counts a device fault, and the page leaves the process's page tables
+ * once the command or slice that touched it ends; the CPU's next touch
+ * of it then counts a host fault and maps it back. MANAGED_PREFETCH
+ * moves pages without faults. The counts are the device's, in sysfs:
+ * managed_faults_device and managed_faults_host.
  *
  * The memory, with 8 bytes a page of bookkeeping, counts against the
  * context's budget of kernel memory (the module's ctx_kmem_mb parameter,
@@ -1063,6 +1075,33 @@ struct vgpu_peer_set {
 
 #define VGPU_MAX_PEERS 64
 
+/* VGPU_IOCTL_MANAGED_PREFETCH flags. */
+#define VGPU_PREFETCH_DEVICE _BITUL(0)	/* to the device; without: the host */
+
+/**
+ * struct vgpu_managed_prefetch - VGPU_IOCTL_MANAGED_PREFETCH: say that the
+ * pages of [@addr, @addr + @size) of managed memory (HOST_ALLOC with
+ * VGPU_HOST_ALLOC_MANAGED, mapped) now live on the device or on the host,
+ * as cuMemPrefetchAsync moves them: touching them there afterwards counts
+ * no fault. Pages moved to the device leave the process's page tables at
+ * once. The range may be unaligned; it takes the pages it touches.
+ * @addr: In. The first byte.
+ * @size: In. Bytes, not 0.
+ * @flags: In. 0 (to the host) or VGPU_PREFETCH_DEVICE.
+ * @pad: Structure padding. Must be 0.
+ *
+ * Errors:
+ *  -EINVAL: flags, padding, a size of 0 or one that wraps;
+ *  -ENOENT: the range is not inside one managed allocation of this
+ *	context.
+ */
+struct vgpu_managed_prefetch {
+	__u64 addr;
+	__u64 size;
+	__u32 flags;
+	__u32 pad;
+};
+
 #define VGPU_IOCTL_GET_INFO _IOWR(VGPU_IOCTL_TYPE, 0x00, struct vgpu_info)
 #define VGPU_IOCTL_SET_VA_WINDOW _IOW(VGPU_IOCTL_TYPE, 0x01, struct vgpu_va_window)
 #define VGPU_IOCTL_MEM_ALLOC _IOWR(VGPU_IOCTL_TYPE, 0x02, struct vgpu_mem_alloc)
@@ -1092,5 +1131,6 @@ struct vgpu_peer_set {
 #define VGPU_IOCTL_IPC_OPEN _IOWR(VGPU_IOCTL_TYPE, 0x1a, struct vgpu_ipc_open)
 #define VGPU_IOCTL_IPC_CLOSE _IOW(VGPU_IOCTL_TYPE, 0x1b, struct vgpu_ipc_close)
 #define VGPU_IOCTL_PEER_SET _IOW(VGPU_IOCTL_TYPE, 0x1c, struct vgpu_peer_set)
+#define VGPU_IOCTL_MANAGED_PREFETCH _IOW(VGPU_IOCTL_TYPE, 0x1d, struct vgpu_managed_prefetch)
 
 #endif /* _UAPI_VGPU_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * IPC of device memory: the runtime's calls forward to the driver's
- * (libvgpu/ipc.c). The two APIs' handles are the same 64 bytes.
+ * IPC of device memory and events: the runtime's calls forward to the
+ * driver's (libvgpu/ipc.c, libvgpu/ipc_event.c). The two APIs' handles
+ * are the same 64 bytes.
  */
 #include <string.h>
 
@@ -9,6 +10,8 @@
 
 _Static_assert(sizeof(cudaIpcMemHandle_t) == sizeof(CUipcMemHandle),
 	       "the runtime's and the driver's IPC handles are alike");
+_Static_assert(sizeof(cudaIpcEventHandle_t) == sizeof(CUipcEventHandle),
+	       "the runtime's and the driver's IPC event handles are alike");
 
 cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *dev_ptr)
 {
@@ -52,4 +55,40 @@ cudaError_t cudaIpcCloseMemHandle(void *dev_ptr)
 	if (e)
 		return rt_ret(e);
 	return rt_ret_cu(cuIpcCloseMemHandle((CUdeviceptr)(uintptr_t)dev_ptr));
+}
+
+cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle,
+				  cudaEvent_t event)
+{
+	CUipcEventHandle h;
+	cudaError_t e;
+
+	if (!handle)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_enter();
+	if (e)
+		return rt_ret(e);
+	e = rt_ret_cu(cuIpcGetEventHandle(&h, (CUevent)event));
+	if (e == cudaSuccess)
+		memcpy(handle, &h, sizeof(h));
+	return e;
+}
+
+cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event,
+				   cudaIpcEventHandle_t handle)
+{
+	CUipcEventHandle h;
+	CUevent ev = NULL;
+	cudaError_t e;
+
+	if (!event)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_enter();
+	if (e)
+		return rt_ret(e);
+	memcpy(&h, &handle, sizeof(h));
+	e = rt_ret_cu(cuIpcOpenEventHandle(&ev, h));
+	if (e == cudaSuccess)
+		*event = (cudaEvent_t)ev;
+	return e;
 }

@@ -5,9 +5,11 @@
  * process and in another one (this program again, started with exec,
  * which gets the handles through a pipe): the memory read and written
  * from both sides, opening twice, the flags, a forged handle, a handle of
- * memory freed meanwhile. Every answer is held to an H100's for the same
- * sequence (tests/e2e/ref/h100_ipc.log, from ref/h100_ipc.c there). The
- * event calls are not there yet: vgpu answers CUDA_ERROR_NOT_SUPPORTED.
+ * memory freed meanwhile; an interprocess event opened by the other
+ * process, which waits for the exporter's record (on the host, and with
+ * a stream whose copy then sees what the exporter's kernel wrote before
+ * the record). Every answer is held to an H100's for the same sequence
+ * (tests/e2e/ref/h100_ipc.log, from ref/h100_ipc.c there).
  */
 #include <stdint.h>
 #include <string.h>
@@ -21,7 +23,16 @@
 
 struct msg {
 	CUipcMemHandle mem, freed, forged;
+	CUipcEventHandle ev;
 };
+
+/* put(p, v): *p = v. */
+static const char ptx[] =
+	".version 8.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry put(.param .u64 p, .param .u32 v)\n{\n"
+	"\t.reg .b64 %rd<2>;\n\t.reg .b32 %r<2>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [v];\n"
+	"\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
 
 static const char *self_path;
 
@@ -42,6 +53,8 @@ static int child(int rfd, int wfd)
 	CUdeviceptr p = 0, p2 = 0;
 	struct msg m;
 	unsigned int v = 0;
+	CUstream s;
+	CUevent ev;
 	char c = 1;
 
 	setup();
@@ -71,11 +84,37 @@ static int child(int rfd, int wfd)
 	CHECK((p2 == p) == h100("child range base same"));
 	/* Not an allocation of this process: cuMemFree refuses it. */
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFree(p));
+
+	CHECK_RES(h100("child open event"), cuIpcOpenEventHandle(&ev, m.ev));
+	CHECK_RES(h100("child event query"), cuEventQuery(ev));
+	/* Tell the parent, which records the event after a kernel. */
+	if (write(wfd, &c, 1) != 1)
+		return 101;
+	CHECK_RES(h100("child event sync"), cuEventSynchronize(ev));
+	CHECK_RES(h100("child event query after"), cuEventQuery(ev));
+	/*
+	 * Beyond the H100's sequence: once the parent says it recorded, a
+	 * stream that waits for the event sees what its kernel wrote first.
+	 */
+	if (read(rfd, &c, 1) != 1)
+		return 102;
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	CHECK_RES(CUDA_SUCCESS, cuStreamWaitEvent(s, ev, 0));
+	v = 0;
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoHAsync(&v, p + 8, 4, s));
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	CHECK(v == 0x5eed);
+	CHECK_RES(CUDA_SUCCESS, cuEventSynchronize(ev));
+	CHECK_RES(CUDA_SUCCESS, cuEventQuery(ev));
+	/* This process records it too; the parent sees that. */
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD32Async(p + 12, 0xbee, 1, s));
+	CHECK_RES(CUDA_SUCCESS, cuEventRecord(ev, s));
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(s));
+	CHECK_RES(h100("child event destroy"), cuEventDestroy(ev));
 	CHECK_RES(h100("child close"), cuIpcCloseMemHandle(p));
 	CHECK_RES(h100("child close twice"), cuIpcCloseMemHandle(p));
 	CHECK_RES(h100("child close null"), cuIpcCloseMemHandle(0));
-	if (write(wfd, &c, 1) != 1)
-		return 101;
 	return tap_failed;
 }
 
@@ -83,7 +122,10 @@ static void memory(void)
 {
 	CUdeviceptr a, b, freed, managed, p;
 	CUipcMemHandle h, h2;
-	CUevent ev;
+	CUevent ev, ev_own;
+	CUfunction put;
+	CUmodule mod;
+	CUstream s;
 	struct msg m;
 	unsigned int v = 0xfeedf00d;
 	int to_child[2], from_child[2], st;
@@ -115,13 +157,19 @@ static void memory(void)
 	m.forged = h;
 	memset(m.forged.reserved, 0x5a, sizeof(m.forged.reserved));
 
+	CHECK_RES(CUDA_SUCCESS, cuEventCreate(&ev, 0));
+	CHECK_RES(h100("event get plain"), cuIpcGetEventHandle(&m.ev, ev));
+	CHECK_RES(CUDA_SUCCESS, cuEventDestroy(ev));
 	CHECK_RES(h100("event create ipc no disable"),
 		  cuEventCreate(&ev, CU_EVENT_INTERPROCESS));
 	CHECK_RES(h100("event create ipc"),
 		  cuEventCreate(&ev, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
-	/* The H100 gives a handle; vgpu has no IPC events yet. */
-	CHECK_RES(CUDA_ERROR_NOT_SUPPORTED, cuIpcGetEventHandle((CUipcEventHandle *)&h2, ev));
-	CHECK_RES(CUDA_SUCCESS, cuEventDestroy(ev));
+	CHECK_RES(h100("event get"), cuIpcGetEventHandle(&m.ev, ev));
+	CHECK_RES(h100("event get null"), cuIpcGetEventHandle(NULL, ev));
+	CHECK_RES(h100("event open own"), cuIpcOpenEventHandle(&ev_own, m.ev));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&mod, ptx));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&put, mod, "put"));
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
 
 	REQUIRE_RES(0, pipe(to_child) || pipe(from_child));
 	snprintf(rfd, sizeof(rfd), "%d", to_child[0]);
@@ -134,7 +182,25 @@ static void memory(void)
 	REQUIRE_RES(1, pid > 0);
 	CHECK(write(to_child[1], &m, sizeof(m)) == sizeof(m));
 	CHECK(read(from_child[0], &c, 1) == 1);
+	/* The child waits on the event: a kernel, then the record. */
+	{
+		CUdeviceptr at = a + 8;
+		unsigned int val = 0x5eed;
+		void *args[] = { &at, &val };
+
+		CHECK_RES(CUDA_SUCCESS, cuLaunchKernel(put, 1, 1, 1, 1, 1, 1, 0, s, args, NULL));
+	}
+	CHECK_RES(h100("event record"), cuEventRecord(ev, s));
+	CHECK(write(to_child[1], &c, 1) == 1);
 	CHECK(waitpid(pid, &st, 0) == pid);
+	/* The child's record, after its fill: reached, and the fill seen. */
+	CHECK_RES(CUDA_SUCCESS, cuEventQuery(ev));
+	CHECK_RES(CUDA_SUCCESS, cuStreamWaitEvent(s, ev, 0));
+	v = 0;
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoHAsync(&v, a + 12, 4, s));
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	CHECK(v == 0xbee);
+	CHECK_RES(h100("event destroy"), cuEventDestroy(ev));
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == h100("child status"));
 	v = 0;
 	CHECK_RES(h100("read child write"), cuMemcpyDtoH(&v, a + 4, 4));

@@ -311,6 +311,8 @@ static void two_device_copies(void)
 	CHECK_RES(CUDA_SUCCESS, cuMemcpyHtoD(big0, h, N));
 	CHECK_RES(CUDA_SUCCESS, cuMemcpyHtoD(big0 + N, h, N));
 	CHECK_RES(CUDA_SUCCESS, cuMemcpyHtoD(big0 + 2 * N, h, N));
+	/* A non-blocking stream is not ordered after the legacy one. */
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
 	CHECK_RES(CUDA_SUCCESS, cuMemcpyPeerAsync(big1 + 1, c1, big0 + 3, c0, 3 * N - 3, s0));
 	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s0));
 	{

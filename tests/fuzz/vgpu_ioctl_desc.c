@@ -67,7 +67,7 @@ static const struct fz_field f_host_unregister[] = {
 
 static const struct fz_field f_host_alloc[] = {
 	FLD(struct vgpu_host_alloc, size, FZ_SIZE, PAGE),
-	FLD(struct vgpu_host_alloc, flags, FZ_FLAGS, 0),
+	FLD(struct vgpu_host_alloc, flags, FZ_FLAGS, VGPU_HOST_ALLOC_MANAGED),
 	FLD(struct vgpu_host_alloc, pad, FZ_PAD, 0),
 	FLD(struct vgpu_host_alloc, offset, FZ_OUT, 0),
 };
@@ -225,6 +225,13 @@ static const struct fz_field f_peer_set[] = {
 	FLD(struct vgpu_peer_set, flags, FZ_FLAGS, VGPU_PEER_ACCESS),
 };
 
+static const struct fz_field f_managed_prefetch[] = {
+	FLD(struct vgpu_managed_prefetch, addr, FZ_HOSTPTR, 1),
+	FLD(struct vgpu_managed_prefetch, size, FZ_SIZE, 1),
+	FLD(struct vgpu_managed_prefetch, flags, FZ_FLAGS, VGPU_PREFETCH_DEVICE),
+	FLD(struct vgpu_managed_prefetch, pad, FZ_PAD, 0),
+};
+
 #define IOC(name_, nr_, type, min, fl, mk, mkf, fr, frf) { \
 	.name = name_, .nr = nr_, .size = sizeof(type), .min_size = (min), \
 	.fields = fl, .nfields = NFIELDS(fl), \
@@ -289,6 +296,8 @@ const struct fz_ioctl fz_ioctls[] = {
 	PLAIN(VGPU_IOCTL_IPC_OPEN, struct vgpu_ipc_open, f_ipc_open),
 	PLAIN(VGPU_IOCTL_IPC_CLOSE, struct vgpu_ipc_close, f_ipc_close),
 	PLAIN(VGPU_IOCTL_PEER_SET, struct vgpu_peer_set, f_peer_set),
+	PLAIN(VGPU_IOCTL_MANAGED_PREFETCH, struct vgpu_managed_prefetch,
+	      f_managed_prefetch),
 };
 const unsigned int fz_nioctls = NFIELDS(fz_ioctls);
 

@@ -389,10 +389,13 @@ static int op_host_register_4m(struct fctx *f)
 	return host_register(f, 4 * MIB);
 }
 
-/* HOST_ALLOC of two pages, then its mmap() (which places the range). */
-static int op_host_alloc(struct fctx *unused)
+/*
+ * HOST_ALLOC of two pages, managed memory with @flags, then its mmap()
+ * (which places the range).
+ */
+static int host_alloc(__u32 flags)
 {
-	struct vgpu_host_alloc ha = { .size = 8192 };
+	struct vgpu_host_alloc ha = { .size = 8192, .flags = flags };
 	struct fctx f;
 	void *p;
 	int ret = 0;
@@ -411,6 +414,16 @@ static int op_host_alloc(struct fctx *unused)
 	}
 	fctx_close(&f);
 	return ret;
+}
+
+static int op_host_alloc(struct fctx *unused)
+{
+	return host_alloc(0);
+}
+
+static int op_host_alloc_managed(struct fctx *unused)
+{
+	return host_alloc(VGPU_HOST_ALLOC_MANAGED);
 }
 
 static int op_chan_create(struct fctx *f)
@@ -584,6 +597,12 @@ FIXTURE_VARIANT_ADD(walk, host_register_pin) {
 /* The range, its page array, two pages, its id; mmap(): its place. */
 FIXTURE_VARIANT_ADD(walk, host_alloc) {
 	.knob = "fail_host", .sites = 6, .err = ENOMEM, .op = op_host_alloc,
+};
+
+/* Those, and the managed range's page bitmaps. */
+FIXTURE_VARIANT_ADD(walk, host_alloc_managed) {
+	.knob = "fail_host", .sites = 7, .err = ENOMEM,
+	.op = op_host_alloc_managed,
 };
 
 /* The channel, its queue. */

@@ -71,6 +71,9 @@
 #                 kernels, read back after cudaDeviceSynchronize with no
 #                 copy; initializers, atomics, arrays, a struct, the
 #                 symbol calls and pointer attributes on them;
+#   rt_ipc        two processes sharing device memory and an
+#                 interprocess event, the simpleIPC kind: each side's
+#                 stream waits for the other's record; bad handles;
 #   rt_badinput   bad input to every entry point the runtime implements
 #                 (NULL pointers, unknown kinds, flags and attributes,
 #                 freed pointers, bad devices, sizes, launch
@@ -101,7 +104,8 @@ samples="rt_vectoradd rt_streams rt_fault rt_reset rt_assert rt_interop rt_ptds
 	rt_noptx rt_rdc rt_rdc_dlink rt_misc rt_memory3d rt_calls rt_library
 	rt_matmul rt_async rt_callback rt_priorities rt_zerocopy rt_printf
 	rt_templates rt_atomics rt_vote rt_cg rt_occupancy rt_multicopy
-	rt_hyperq rt_onestream rt_managed rt_managed_var rt_mempool rt_badinput"
+	rt_hyperq rt_onestream rt_managed rt_managed_var rt_mempool rt_ipc
+	rt_badinput"
 echo "1..$(echo $samples | wc -w)"
 for s in $samples; do
 	n=$((n + 1))

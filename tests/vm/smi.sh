@@ -1,7 +1,8 @@
 #!/bin/sh
 # vgpu-smi answers as nvidia-smi, checked against the module's sysfs view
 # of every device: -L, --query-gpu with --format=csv (header, units,
-# noheader, nounits), and the processes holding a device, while
+# noheader, nounits; vgpu's own managed-memory fault counts), and the
+# processes holding a device, while
 # gpu_holder keeps a context with 64 MiB on the last device.
 cd "$(dirname "$0")/../.." || exit 1
 smi=build/tools/vgpu-smi
@@ -65,6 +66,12 @@ same "--query-gpu=$fields --format=csv" "$tmp/query" $smi --query-gpu=$fields --
 sed 1d "$tmp/query" | sed 's/ MiB//g' > "$tmp/query-bare"
 same "--format=csv,noheader,nounits" "$tmp/query-bare" \
 	$smi --query-gpu=$fields --format=csv,noheader,nounits
+for i in $(ls /sys/class/vgpu | sed 's/vgpu//' | sort -n); do
+	echo "$(cat /sys/class/vgpu/vgpu$i/managed_faults_device), $(cat /sys/class/vgpu/vgpu$i/managed_faults_host)"
+done > "$tmp/faults"
+same "managed.faults.device and managed.faults.host are sysfs's counts" \
+	"$tmp/faults" $smi --query-gpu=managed.faults.device,managed.faults.host \
+	--format=csv,noheader
 $smi --query-gpu=nonsense --format=csv > "$tmp/out" 2>&1
 status=$?
 check "an unknown field is refused, exit status 2" -- \

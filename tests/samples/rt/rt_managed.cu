@@ -6,6 +6,9 @@
 // back (cudaMemPrefetchAsync) and advice (cudaMemAdvise), read back with
 // cudaMemRangeGetAttribute(s); what cudaPointerGetAttributes says of the
 // memory; and the answers for memory that is not managed and bad input.
+// On vgpu, also the faults its module counts on managed memory (a GPU's
+// page faults, which the guide's prefetches avoid): a kernel and the host
+// taking turns fault on every page, prefetching both ways on none.
 #include <stdint.h>
 
 #include "rt.h"
@@ -56,6 +59,59 @@ static void ranges(const char *when, const void *p, size_t n)
 	       acc[0], acc[1], acc[2], last, last_type);
 }
 
+// vgpu's counts of managed-memory faults on device 0 (sysfs); false on
+// another driver, which has no such file.
+static bool fault_counts(long long *dev, long long *host)
+{
+	FILE *d = fopen("/sys/class/vgpu/vgpu0/managed_faults_device", "r");
+	FILE *h = fopen("/sys/class/vgpu/vgpu0/managed_faults_host", "r");
+	bool ok = d && h && fscanf(d, "%lld", dev) == 1 &&
+		  fscanf(h, "%lld", host) == 1;
+
+	if (d)
+		fclose(d);
+	if (h)
+		fclose(h);
+	return ok;
+}
+
+// The host and a kernel taking turns on 64 pages, without prefetches and
+// with them; the lines are the device's own ("~ ").
+static void faults(cudaStream_t s)
+{
+	long long d0, h0, d1, h1, d2, h2;
+	float *b;
+	int i;
+
+	TRY(cudaMallocManaged((void **)&b, N * sizeof(float)));
+	for (i = 0; i < N; i++)
+		b[i] = (float)i;
+	if (!fault_counts(&d0, &h0))
+		d0 = h0 = -1;
+	scale_add<<<(N + 255) / 256, 256, 0, s>>>(b, 2.f, 1.f, N);
+	TRY(cudaStreamSynchronize(s));
+	EXPECT_TRUE(wrong(b, 2.f, 1.f) == 0);
+	if (d0 >= 0 && fault_counts(&d1, &h1)) {
+		printf("~ taking turns: %lld device faults, %lld host faults\n",
+		       d1 - d0, h1 - h0);
+		EXPECT_TRUE(d1 - d0 == N * sizeof(float) / 4096);
+		EXPECT_TRUE(h1 - h0 == N * sizeof(float) / 4096);
+	}
+	TRY(cudaMemPrefetchAsync(b, N * sizeof(float),
+				 where(cudaMemLocationTypeDevice, 0), 0, s));
+	scale_add<<<(N + 255) / 256, 256, 0, s>>>(b, 1.f, 3.f, N);
+	TRY(cudaMemPrefetchAsync(b, N * sizeof(float),
+				 where(cudaMemLocationTypeHost, 0), 0, s));
+	TRY(cudaStreamSynchronize(s));
+	EXPECT_TRUE(wrong(b, 2.f, 4.f) == 0);
+	if (d0 >= 0 && fault_counts(&d2, &h2)) {
+		printf("~ prefetched both ways: %lld device faults, %lld host "
+		       "faults\n", d2 - d1, h2 - h1);
+		EXPECT_TRUE(d2 == d1 && h2 == h1);
+	}
+	TRY(cudaFree(b));
+}
+
 int main(void)
 {
 	struct cudaPointerAttributes pa;
@@ -104,6 +160,8 @@ int main(void)
 	v = wrong(a, 2.f, 4.f);
 	EXPECT_TRUE(v == 0);
 	printf("prefetched there and back: %d wrong\n", v);
+
+	faults(s);
 
 	// Advice: read-mostly, preferred location, accessed by.
 	TRY(cudaMemAdvise(a, N * sizeof(float), cudaMemAdviseSetReadMostly,
