@@ -83,8 +83,6 @@
 #include "../core/core.h"
 #include "vgpu_fault_inject.h"
 
-#define VGPU_MAX_DEVICES 16
-
 /*
  * The dispatcher's buffer (vgpu_file.c): large enough for every argument
  * structure, and for what a handler keeps after it for its commit or undo
@@ -201,6 +199,7 @@ struct vgpu_alloc {
 	struct vgpu_mobj *mobj;	/* a mapping's: holds a reference */
 	u64 offset;		/* a mapping's first byte in @mobj */
 	u32 prot;		/* a mapping's VGPU_PROT_* */
+	u8 dev_prot[VGPU_MAX_DEVICES];	/* and other devices' (their index) */
 	u64 ipc_id;		/* an allocation's IPC token number, or 0 */
 };
 
@@ -401,8 +400,8 @@ void vgpu_mem_alloc_undo(struct vgpu_ctx *ctx, const void *data);
 int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data);
 int vgpu_ioctl_mem_query(struct vgpu_ctx *ctx, void *data);
 int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s);
-int vgpu_vm_translate_device(struct vgpu_vm *vm, u64 va,
-			     struct vgpu_vm_span *s);
+int vgpu_vm_translate_device(struct vgpu_vm *vm, u64 va, int dev,
+			     bool allocs, struct vgpu_vm_span *s);
 void vgpu_vm_retire(struct vgpu_vm *vm);
 int vgpu_vm_place(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc);
 void vgpu_vm_unplace(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc);

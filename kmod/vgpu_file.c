@@ -182,7 +182,7 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 		   vgpu_ioctl_mem_map),
 	VGPU_IOCTL(VGPU_IOCTL_MEM_UNMAP, sizeof(struct vgpu_mem_unmap),
 		   vgpu_ioctl_mem_unmap),
-	VGPU_IOCTL(VGPU_IOCTL_MEM_ACCESS, sizeof(struct vgpu_mem_access),
+	VGPU_IOCTL(VGPU_IOCTL_MEM_ACCESS, VGPU_MEM_ACCESS_SIZE_V1,
 		   vgpu_ioctl_mem_access),
 	VGPU_IOCTL_FD(VGPU_IOCTL_MEM_EXPORT, sizeof(struct vgpu_mem_export),
 		      vgpu_ioctl_mem_export, vgpu_mem_export_undo,

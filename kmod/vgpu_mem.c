@@ -419,7 +419,7 @@ int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s)
 	u64 page;
 
 	lockdep_assert_held(&vm->lock);
-	if (!vgpu_vm_translate_device(vm, va, s))
+	if (!vgpu_vm_translate_device(vm, va, -1, true, s))
 		return 0;
 	/* The trees are indexed by unsigned long. */
 	if (va > ULONG_MAX)
@@ -440,15 +440,17 @@ int vgpu_vm_translate(struct vgpu_vm *vm, u64 va, struct vgpu_vm_span *s)
 
 /**
  * vgpu_vm_translate_device() - the device-memory part of
- * vgpu_vm_translate(): an allocation or a mapping. Needs no lock of @vm
- * inside an RCU read-side section (the tree is in RCU mode, and what it
- * finds is freed only after a grace period once peers may look:
+ * vgpu_vm_translate(): an allocation or a mapping, with the rights of
+ * @vm's own device (@dev < 0) or of device @dev; without @allocs, an
+ * allocation only as far as it gives @dev rights (MEM_ACCESS). Needs no lock
+ * of @vm inside an RCU read-side section (the tree is in RCU mode, and
+ * what it finds is freed only after a grace period once peers may look:
  * vgpu_vm_retire()), which is how peers call it; the span is good for as
  * long as the caller holds @vm->lock or stays in that section.
- * Return: 0, or -EFAULT when no device memory is mapped at @va.
+ * Return: 0, or -EFAULT when no device memory is mapped at @va for it.
  */
-int vgpu_vm_translate_device(struct vgpu_vm *vm, u64 va,
-			     struct vgpu_vm_span *s)
+int vgpu_vm_translate_device(struct vgpu_vm *vm, u64 va, int dev,
+			     bool allocs, struct vgpu_vm_span *s)
 {
 	struct vgpu_alloc *a;
 
@@ -459,7 +461,8 @@ int vgpu_vm_translate_device(struct vgpu_vm *vm, u64 va,
 		return -EFAULT;
 	if (a->mobj) {
 		/* A mapping (vgpu_vmm.c) reaches only what its rights allow. */
-		u32 prot = READ_ONCE(a->prot);
+		u32 prot = dev < 0 ? READ_ONCE(a->prot) :
+			READ_ONCE(a->dev_prot[dev]);
 
 		if (!(prot & VGPU_PROT_READ) || va - a->va >= a->size)
 			return -EFAULT;
@@ -477,6 +480,14 @@ int vgpu_vm_translate_device(struct vgpu_vm *vm, u64 va,
 	s->ptr = a->chunk->mobj->vaddr + (a->va - a->chunk->va);
 	s->page = NULL;
 	s->writable = true;
+	/* Without the link's access, what the allocation gives @dev. */
+	if (!allocs) {
+		u32 prot = dev < 0 ? 0 : READ_ONCE(a->dev_prot[dev]);
+
+		if (!(prot & VGPU_PROT_READ))
+			return -EFAULT;
+		s->writable = prot & VGPU_PROT_WRITE;
+	}
 	return 0;
 }
 

@@ -155,7 +155,8 @@ void vgpu_peer_fini(struct vgpu_ctx *ctx)
  * vgpu_peer_translate() - what device address @va reaches in a context
  * @vm links to: the copy engines' view (@kernel false) or a kernel's
  * (only peers with VGPU_PEER_ACCESS). Device memory only, never the
- * peer's host ranges. The caller holds @vm->lock and is inside an RCU
+ * peer's host ranges; of its mappings (vgpu_vmm.c), what they let the
+ * linking context's device do, whichever the link. The caller holds @vm->lock and is inside an RCU
  * read-side section for as long as it uses *@s.
  * Return: 0, or -EFAULT.
  */
@@ -168,12 +169,15 @@ int vgpu_peer_translate(struct vgpu_vm *vm, u64 va, bool kernel,
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "peer lookup outside RCU");
 	list_for_each_entry(p, &vm->peers, node) {
 		struct vgpu_vm *pv = &p->to->vm;
+		int dev = -1;
 
 		if (va - READ_ONCE(pv->base) >= READ_ONCE(pv->size))
 			continue;
-		if (kernel && !p->access)
-			return -EFAULT;
-		return vgpu_vm_translate_device(pv, va, s);
+		/* Mappings: the rights they give the linking device. */
+		if (p->to->vdev != p->from->vdev)
+			dev = MINOR(p->from->vdev->dev.devt);
+		return vgpu_vm_translate_device(pv, va, dev,
+						!kernel || p->access, s);
 	}
 	return -EFAULT;
 }

@@ -21,6 +21,7 @@
 #include <linux/lockdep.h>
 #include <linux/log2.h>
 #include <linux/maple_tree.h>
+#include <linux/nospec.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -316,7 +317,7 @@ out:
 /**
  * vgpu_ioctl_mem_access() - VGPU_IOCTL_MEM_ACCESS.
  * Return: 0, -EINVAL (bad arguments, not wholly mapped, a mapping
- * reaching outside the range).
+ * reaching outside the range, no allocation starting at the address).
  */
 int vgpu_ioctl_mem_access(struct vgpu_ctx *ctx, void *data)
 {
@@ -324,22 +325,46 @@ int vgpu_ioctl_mem_access(struct vgpu_ctx *ctx, void *data)
 	struct vgpu_vm *vm = &ctx->vm;
 	struct vgpu_alloc *map;
 	unsigned long index;
+	u32 dev;
 	int ret = 0;
 
-	if (a->flags || !vgpu_vmm_range_ok(a->va, a->size))
+	if ((a->flags & ~(VGPU_ACCESS_DEVICE | VGPU_ACCESS_ALLOC)) ||
+	    a->pad || a->flags == VGPU_ACCESS_ALLOC)
+		return -EINVAL;
+	if (a->flags & VGPU_ACCESS_ALLOC ? a->size || a->va > ULONG_MAX :
+	    !vgpu_vmm_range_ok(a->va, a->size))
+		return -EINVAL;
+	if (a->flags ? a->device >= VGPU_MAX_DEVICES : a->device)
 		return -EINVAL;
 	if (a->prot && a->prot != VGPU_PROT_READ &&
 	    a->prot != (VGPU_PROT_READ | VGPU_PROT_WRITE))
 		return -EINVAL;
+	dev = array_index_nospec(a->device, VGPU_MAX_DEVICES);
+	/* This device's own rights asked for by number. */
+	if (a->flags == VGPU_ACCESS_DEVICE && dev == MINOR(ctx->vdev->dev.devt))
+		a->flags = 0;
 
 	down_write(&vm->lock);
+	if (a->flags & VGPU_ACCESS_ALLOC) {
+		/* An allocation: its own device reaches it whole, always. */
+		map = mtree_load(&vm->allocs, a->va);
+		if (!map || map->mobj || map->hidden || map->va != a->va)
+			ret = -EINVAL;
+		else
+			WRITE_ONCE(map->dev_prot[dev], a->prot);
+		goto out;
+	}
 	if (!vgpu_vmm_maps_inside(vm, a->va, a->size, true)) {
 		ret = -EINVAL;
 		goto out;
 	}
 	index = a->va;
-	mt_for_each(&vm->allocs, map, index, a->va + a->size - 1)
-		WRITE_ONCE(map->prot, a->prot);
+	mt_for_each(&vm->allocs, map, index, a->va + a->size - 1) {
+		if (a->flags)
+			WRITE_ONCE(map->dev_prot[dev], a->prot);
+		else
+			WRITE_ONCE(map->prot, a->prot);
+	}
 out:
 	up_write(&vm->lock);
 	return ret;

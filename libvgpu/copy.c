@@ -25,37 +25,38 @@
 
 /*
  * Is [va, va + n) inside one allocation of @ctx: device memory, or
- * managed memory, which its engines reach at the same address? Or in
- * mappings of one reservation, which let the copy read (and, with
- * @write, write) there: an H100 refuses the call otherwise.
+ * managed memory, which its engines reach at the same address?
  */
-static bool vg_dev_range_in(struct CUctx_st *ctx, CUdeviceptr va, size_t n,
-			    bool write)
+static bool vg_dev_range_in(struct CUctx_st *ctx, CUdeviceptr va, size_t n)
 {
 	struct vgpu_mem_query q = { .va = va };
-	int vmm = vg_vmm_range(ctx, va, n, write);
 
-	if (vmm >= 0)
-		return vmm;
 	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_QUERY, &q))
 		return vg_managed_in(ctx, va, n);
 	return n <= q.size && va - q.base <= q.size - n;
 }
 
 /*
- * The same for memory of any context, under vg_lock: another context's
- * (another device's, or another of this device) is reached through a
- * link to it (peer.c), as NVIDIA's driver copies between any two.
+ * May @ctx's engines copy from (or, with @write, to) [va, va + n)? Under
+ * vg_lock. Mappings of one reservation must cover it with the rights
+ * they give @ctx's device (an H100 refuses the call otherwise); an
+ * allocation may be another context's (another device's, or another of
+ * this device), reached through a link to it (peer.c), as NVIDIA's
+ * driver copies between any two.
  */
 static bool vg_dev_range(struct CUctx_st *ctx, CUdeviceptr va, size_t n,
 			 bool write)
 {
-	struct CUctx_st *owner = vg_ctx_by_address(va);
+	struct CUctx_st *owner;
+	int vmm = vg_vmm_range(ctx, va, n, write);
 
+	if (vmm >= 0)
+		return vmm;
+	owner = vg_ctx_by_address(va);
 	if (owner && owner != ctx)
-		return vg_dev_range_in(owner, va, n, write) &&
+		return vg_dev_range_in(owner, va, n) &&
 		       vg_peer_reach(ctx, owner) == CUDA_SUCCESS;
-	return vg_dev_range_in(ctx, va, n, write);
+	return vg_dev_range_in(ctx, va, n);
 }
 
 static CUresult vg_copy_cmd(struct CUstream_st *st, uint64_t dst, uint64_t src,

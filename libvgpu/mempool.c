@@ -68,6 +68,8 @@ struct CUmemPoolHandle_st {
 	uint64_t threshold;
 	uint64_t reserved, reserved_high, used, used_high;
 	struct vg_pool_block *blocks;
+	/* Other devices' access (cuMemPoolSetAccess): VGPU_PROT_* each. */
+	unsigned char peer_prot[VG_MAX_DEVICES];
 	struct CUmemPoolHandle_st *next;
 };
 
@@ -237,6 +239,34 @@ static bool vg_pool_reusable(const struct CUmemPoolHandle_st *p,
 }
 
 /*
+ * Device @dev's rights (VGPU_PROT_*) over block @b, for its kernels that
+ * reach @b's context through a link without access (the module's
+ * VGPU_ACCESS_ALLOC); copies reach it whatever they are.
+ */
+static void vg_pool_block_set(const struct vg_pool_block *b, int dev,
+			      unsigned int prot)
+{
+	struct vgpu_mem_access a = {
+		.va = b->va, .prot = prot,
+		.flags = VGPU_ACCESS_DEVICE | VGPU_ACCESS_ALLOC,
+		.device = (uint32_t)vg_devices[dev].minor,
+	};
+
+	ioctl(b->ctx->fd, VGPU_IOCTL_MEM_ACCESS, &a);
+}
+
+/* A new block of @p gets the access other devices have to @p. */
+static void vg_pool_block_access(const struct CUmemPoolHandle_st *p,
+				 const struct vg_pool_block *b)
+{
+	int dev;
+
+	for (dev = 0; dev < vg_device_count; dev++)
+		if (p->peer_prot[dev])
+			vg_pool_block_set(b, dev, p->peer_prot[dev]);
+}
+
+/*
  * With vg_pool_lock and @st's context's lock held: @bytes of @p for work
  * on @st, a free block taken again or a new one.
  */
@@ -284,6 +314,7 @@ static CUresult vg_pool_take(struct CUmemPoolHandle_st *p,
 	b->size = need;
 	b->next = p->blocks;
 	p->blocks = b;
+	vg_pool_block_access(p, b);
 	p->reserved += need;
 	if (p->reserved > p->reserved_high)
 		p->reserved_high = p->reserved;
@@ -780,17 +811,71 @@ static int vg_pool_device(CUmemoryPool pool)
 	return dev;
 }
 
+/* Device @id's access to @pool, another device's pool. */
+static CUmemAccess_flags vg_pool_flags(CUmemoryPool pool, int id)
+{
+	struct CUmemPoolHandle_st *p;
+	unsigned int prot = 0;
+
+	pthread_mutex_lock(&vg_pool_lock);
+	p = vg_pool_find(pool);
+	if (p)
+		prot = p->peer_prot[id];
+	pthread_mutex_unlock(&vg_pool_lock);
+	if (prot & VGPU_PROT_WRITE)
+		return CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+	return prot ? CU_MEM_ACCESS_FLAGS_PROT_READ :
+		CU_MEM_ACCESS_FLAGS_PROT_NONE;
+}
+
+/*
+ * @ctx has just opened (vg_lock held): it reaches the blocks of pools
+ * that give its device access, through links to their contexts.
+ */
+void vg_pools_ctx_opened(struct CUctx_st *ctx)
+{
+	struct CUmemPoolHandle_st *p;
+	struct vg_pool_block *b;
+
+	pthread_mutex_lock(&vg_pool_lock);
+	for (p = vg_pools; p; p = p->next)
+		for (b = p->peer_prot[ctx->dev] ? p->blocks : NULL; b;
+		     b = b->next)
+			vg_peer_reach(ctx, b->ctx);
+	pthread_mutex_unlock(&vg_pool_lock);
+}
+
+/* VGPU_PROT_* of an access flag that is one, or -1. */
+static int vg_pool_prot(CUmemAccess_flags flags)
+{
+	switch (flags) {
+	case CU_MEM_ACCESS_FLAGS_PROT_NONE:
+		return 0;
+	case CU_MEM_ACCESS_FLAGS_PROT_READ:
+		return VGPU_PROT_READ;
+	case CU_MEM_ACCESS_FLAGS_PROT_READWRITE:
+		return VGPU_PROT_READ | VGPU_PROT_WRITE;
+	default:
+		return -1;
+	}
+}
+
 /*
  * Access from the pool's own device is read-write and stays so (an H100
- * answers CUDA_ERROR_NOT_SUPPORTED to anything else); other devices are
- * peers, whose access vgpu does not have yet.
+ * answers CUDA_ERROR_NOT_SUPPORTED to anything else). Other devices are
+ * peers: what they get, the module enforces on each block for their
+ * kernels, which reach the pool's context through links (peer.c), made
+ * here for their open contexts; their copies reach it anyway.
  */
 CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map,
 			    size_t count)
 {
+	struct CUmemPoolHandle_st *p;
+	struct vg_pool_block *b;
+	struct CUctx_st *c;
 	CUresult r = vg_check_init();
 	size_t i;
-	int dev;
+	int dev, id, prot;
 
 	if (r)
 		return r;
@@ -801,16 +886,38 @@ CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map,
 		return CUDA_ERROR_INVALID_VALUE;
 	for (i = 0; i < count && r == CUDA_SUCCESS; i++) {
 		if (map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
-		    map[i].flags > CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+		    vg_pool_prot(map[i].flags) < 0)
 			r = CUDA_ERROR_INVALID_VALUE;
 		else if (map[i].location.id < 0 ||
 			 map[i].location.id >= vg_device_count)
 			r = CUDA_ERROR_INVALID_DEVICE;
-		else if (map[i].location.id != dev ||
+		else if (map[i].location.id == dev &&
 			 map[i].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
 			r = CUDA_ERROR_NOT_SUPPORTED;
 	}
-	return r;
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_lock);
+	pthread_mutex_lock(&vg_pool_lock);
+	p = vg_pool_find(pool);
+	for (i = 0; p && i < count; i++) {
+		id = map[i].location.id;
+		prot = vg_pool_prot(map[i].flags);
+		if (id == dev || p->peer_prot[id] == prot)
+			continue;
+		p->peer_prot[id] = (unsigned char)prot;
+		for (b = p->blocks; b; b = b->next)
+			vg_pool_block_set(b, id, (unsigned int)prot);
+	}
+	/* The blocks live in the device's contexts; link the peers' to them. */
+	for (b = p ? p->blocks : NULL; b; b = b->next)
+		for (c = vg_ctx_next(NULL); c; c = vg_ctx_next(c))
+			if (c->fd >= 0 && c->dev != dev &&
+			    p->peer_prot[c->dev])
+				vg_peer_reach(c, b->ctx);
+	pthread_mutex_unlock(&vg_pool_lock);
+	pthread_mutex_unlock(&vg_lock);
+	return p ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool pool,
@@ -829,7 +936,7 @@ CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool pool,
 	if (dev < 0)
 		return CUDA_ERROR_INVALID_VALUE;
 	*flags = location->id == dev ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE :
-		CU_MEM_ACCESS_FLAGS_PROT_NONE;
+		vg_pool_flags(pool, location->id);
 	return CUDA_SUCCESS;
 }
 

@@ -101,8 +101,9 @@ CUresult vg_peer_reach(struct CUctx_st *ctx, struct CUctx_st *peer)
 
 /*
  * @ctx has just opened (under vg_lock): it and every open context of its
- * device reach each other's memory, kernels included. A link that cannot
- * be made leaves those kernels faulting there, nothing worse.
+ * device reach each other's memory, kernels included; it reaches the
+ * pools and mappings that give its device access. A link that cannot be
+ * made leaves those kernels faulting there, nothing worse.
  */
 void vg_peer_ctx_opened(struct CUctx_st *ctx)
 {
@@ -116,6 +117,8 @@ void vg_peer_ctx_opened(struct CUctx_st *ctx)
 		vg_peer_set(ctx, c, true, &r);
 		vg_peer_set(c, ctx, true, &r);
 	}
+	vg_pools_ctx_opened(ctx);
+	vg_vmm_ctx_opened(ctx);
 }
 
 /*

@@ -20,7 +20,7 @@
 #include "jit/jit.h"
 #include "../uapi/vgpu.h"
 
-#define VG_MAX_DEVICES 16	/* matches the module's limit */
+#define VG_MAX_DEVICES VGPU_MAX_DEVICES	/* the module's limit */
 
 /* A device visible to this process (after CUDA_VISIBLE_DEVICES). */
 struct vg_device {
@@ -548,6 +548,7 @@ bool vg_pool_lookup(CUdeviceptr ptr, uint64_t *start, uint64_t *size,
 int vg_pool_free_now(CUdeviceptr va);
 void vg_pools_sync(struct CUctx_st *ctx);
 void vg_pools_ctx_close(struct CUctx_st *ctx);
+void vg_pools_ctx_opened(struct CUctx_st *ctx);
 CUresult vg_managed_var_alloc(struct CUctx_st *ctx, void **pp, size_t size);
 void vg_managed_var_free(void *p);
 bool vg_managed_in(struct CUctx_st *ctx, uintptr_t p, size_t len);
@@ -613,6 +614,7 @@ struct vg_vmm_info {
 };
 bool vg_vmm_lookup(uint64_t va, struct vg_vmm_info *info);
 int vg_vmm_range(struct CUctx_st *ctx, uint64_t va, size_t n, bool write);
+void vg_vmm_ctx_opened(struct CUctx_st *ctx);
 void vg_vmm_ctx_close(struct CUctx_st *ctx);
 
 /* extmem.c: buffers mapped from external memory, until cuMemFree. */

@@ -28,7 +28,8 @@ struct vg_vmap {
 	struct vg_vmap *next;
 	uint64_t va, size;
 	struct vg_mem *mem;	/* holds it: vg_mem.maps */
-	unsigned int prot;	/* VGPU_PROT_* */
+	unsigned int prot;	/* VGPU_PROT_*, of the reservation's device */
+	unsigned char dev_prot[VG_MAX_DEVICES];	/* other devices', by ordinal */
 };
 
 struct vg_vres {
@@ -85,19 +86,26 @@ static bool vg_vmaps_inside(const struct vg_vres *r, uint64_t va,
 	return true;
 }
 
+/* The rights of device @dev (an ordinal) over mapping @m of @r. */
+static unsigned int vg_vmap_prot(const struct vg_vres *r,
+				 const struct vg_vmap *m, int dev)
+{
+	return dev == r->ctx->dev ? m->prot : m->dev_prot[dev];
+}
+
 /*
- * Do mappings of @r with at least the rights @prot cover [@va, @va + @n)
- * without a gap?
+ * Do mappings of @r that give device @dev at least the rights @prot
+ * cover [@va, @va + @n) without a gap?
  */
 static bool vg_vmaps_cover(const struct vg_vres *r, uint64_t va, uint64_t n,
-			   unsigned int prot)
+			   unsigned int prot, int dev)
 {
 	const struct vg_vmap *m;
 	uint64_t at = va;
 
 	while (at - va < n) {
 		m = vg_vmap_at(r, at);
-		if (!m || (m->prot & prot) != prot)
+		if (!m || (vg_vmap_prot(r, m, dev) & prot) != prot)
 			return false;
 		at = m->va + m->size;
 	}
@@ -110,6 +118,14 @@ static unsigned int vg_prot_access(unsigned int prot)
 		return CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
 	return prot & VGPU_PROT_READ ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ :
 		CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE;
+}
+
+/* Device @dev's rights over the mapping at @va (one there); vg_lock held. */
+static unsigned int vg_vmm_prot_of(uint64_t va, int dev)
+{
+	struct vg_vres *r = vg_vres_holding(va, 0);
+
+	return vg_vmap_prot(r, vg_vmap_at(r, va), dev);
 }
 
 /*
@@ -144,6 +160,8 @@ bool vg_vmm_lookup(uint64_t va, struct vg_vmm_info *info)
  * With vg_lock held: may @ctx's engines read (or, with @write, write)
  * [@va, @va + @n)? 1: mapped with the rights; 0: reserved, but not so
  * (as on an H100, the call is refused); -1: no reservation holds @va.
+ * A reservation of another context is reached with the rights its
+ * mappings give @ctx's device (cuMemSetAccess), through a link (peer.c).
  */
 int vg_vmm_range(struct CUctx_st *ctx, uint64_t va, size_t n, bool write)
 {
@@ -152,9 +170,10 @@ int vg_vmm_range(struct CUctx_st *ctx, uint64_t va, size_t n, bool write)
 
 	if (!r)
 		return -1;
-	if (r->ctx != ctx || n > r->size - (va - r->va))
+	if (n > r->size - (va - r->va) ||
+	    !vg_vmaps_cover(r, va, n, prot, ctx->dev))
 		return 0;
-	return vg_vmaps_cover(r, va, n, prot);
+	return r->ctx == ctx || vg_peer_reach(ctx, r->ctx) == CUDA_SUCCESS;
 }
 
 /* @ctx closed, its reservations and mappings with it; with vg_lock held. */
@@ -355,11 +374,10 @@ CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
 }
 
 /*
- * The rights one CUmemAccessDesc asks for @dev's reservation, or the
- * error an H100 gives (a host location: vgpu has none to give).
+ * The rights one CUmemAccessDesc asks for, or the error an H100 gives (a
+ * host location: vgpu has none to give).
  */
-static CUresult vg_access_prot(const CUmemAccessDesc *d, int dev,
-			       unsigned int *prot)
+static CUresult vg_access_prot(const CUmemAccessDesc *d, unsigned int *prot)
 {
 	if (d->location.type == CU_MEM_LOCATION_TYPE_HOST ||
 	    d->location.type == CU_MEM_LOCATION_TYPE_HOST_NUMA ||
@@ -381,21 +399,57 @@ static CUresult vg_access_prot(const CUmemAccessDesc *d, int dev,
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}
-	/* Another device's access to a mapping is not offered yet. */
-	return d->location.id == dev ? CUDA_SUCCESS : CUDA_ERROR_NOT_SUPPORTED;
+	return CUDA_SUCCESS;
 }
 
 /*
- * Rights over a range of one reservation that mappings cover whole; of
- * several descriptors of the device, the last one counts.
+ * Device @dev's rights @prot over [@va, @va + @size) of @r, which
+ * mappings cover whole: the module's (its engines enforce them), and
+ * ours. Another device's contexts reach the mappings through links to
+ * @r's context (peer.c); a context of @dev opened later links on its
+ * first copy there, and its kernels reach them once it has.
+ */
+static CUresult vg_access_set(struct vg_vres *r, uint64_t va, uint64_t size,
+			      int dev, unsigned int prot)
+{
+	struct vgpu_mem_access a = { .va = va, .size = size, .prot = prot };
+	struct CUctx_st *c;
+	struct vg_vmap *m;
+
+	if (dev != r->ctx->dev) {
+		a.flags = VGPU_ACCESS_DEVICE;
+		a.device = (uint32_t)vg_devices[dev].minor;
+	}
+	if (ioctl(r->ctx->fd, VGPU_IOCTL_MEM_ACCESS, &a))
+		return CUDA_ERROR_INVALID_VALUE;
+	for (m = r->maps; m; m = m->next) {
+		if (m->va - va >= size)
+			continue;
+		if (dev == r->ctx->dev)
+			m->prot = prot;
+		else
+			m->dev_prot[dev] = (unsigned char)prot;
+	}
+	for (c = vg_ctx_next(NULL); c && dev != r->ctx->dev && prot;
+	     c = vg_ctx_next(c))
+		if (c->fd >= 0 && c->dev == dev)
+			vg_peer_reach(c, r->ctx);
+	return CUDA_SUCCESS;
+}
+
+/*
+ * Rights of devices over a range of one reservation that mappings cover
+ * whole: its own device's, and other devices', whose engines reach the
+ * mappings through links to the reservation's context.
  */
 CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size,
 			const CUmemAccessDesc *desc, size_t count)
 {
-	struct vgpu_mem_access a = { .va = ptr, .size = size };
-	struct vg_vmap *m;
+	unsigned int prot[VG_MAX_DEVICES];
+	bool set[VG_MAX_DEVICES] = { false };
 	struct vg_vres *r;
 	size_t i;
+	int dev;
 	CUresult res = vg_check_init();
 
 	if (res)
@@ -406,19 +460,43 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size,
 	r = vg_vres_holding(ptr, size);
 	if (!r)
 		res = CUDA_ERROR_INVALID_VALUE;
-	for (i = 0; res == CUDA_SUCCESS && i < count; i++)
-		res = vg_access_prot(&desc[i], r->ctx->dev, &a.prot);
+	/* Of several descriptors of one device, the last one counts. */
+	for (i = 0; res == CUDA_SUCCESS && i < count; i++) {
+		unsigned int p;
+
+		res = vg_access_prot(&desc[i], &p);
+		if (res == CUDA_SUCCESS) {
+			dev = desc[i].location.id;
+			prot[dev] = p;
+			set[dev] = true;
+		}
+	}
 	if (res == CUDA_SUCCESS && (!vg_vmaps_inside(r, ptr, size) ||
-				    !vg_vmaps_cover(r, ptr, size, 0)))
+				    !vg_vmaps_cover(r, ptr, size, 0,
+						    r->ctx->dev)))
 		res = CUDA_ERROR_INVALID_VALUE;
-	if (res == CUDA_SUCCESS && ioctl(r->ctx->fd, VGPU_IOCTL_MEM_ACCESS, &a))
-		res = CUDA_ERROR_INVALID_VALUE;
-	if (res == CUDA_SUCCESS)
-		for (m = r->maps; m; m = m->next)
-			if (m->va - ptr < size)
-				m->prot = a.prot;
+	for (dev = 0; res == CUDA_SUCCESS && dev < vg_device_count; dev++)
+		if (set[dev])
+			res = vg_access_set(r, ptr, size, dev, prot[dev]);
 	pthread_mutex_unlock(&vg_lock);
 	return res;
+}
+
+/*
+ * @ctx has just opened (vg_lock held): it reaches the mappings that give
+ * its device rights, through links to their reservations' contexts.
+ */
+void vg_vmm_ctx_opened(struct CUctx_st *ctx)
+{
+	struct vg_vres *r;
+	struct vg_vmap *m;
+
+	for (r = vg_vress; r; r = r->next)
+		for (m = r->ctx != ctx ? r->maps : NULL; m; m = m->next)
+			if (m->dev_prot[ctx->dev]) {
+				vg_peer_reach(ctx, r->ctx);
+				break;
+			}
 }
 
 /* The rights of a device over the mapping that holds @ptr. */
@@ -438,10 +516,8 @@ CUresult cuMemGetAccess(unsigned long long *flags,
 	pthread_mutex_lock(&vg_lock);
 	if (!vg_vmm_lookup(ptr, &vi) || !vi.mapped)
 		res = CUDA_ERROR_INVALID_VALUE;
-	else if (location->id != vi.ctx->dev)
-		*flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
 	else
-		*flags = vi.access;
+		*flags = vg_prot_access(vg_vmm_prot_of(ptr, location->id));
 	pthread_mutex_unlock(&vg_lock);
 	return res;
 }

@@ -903,22 +903,48 @@ struct vgpu_mem_unmap {
 /**
  * struct vgpu_mem_access - VGPU_IOCTL_MEM_ACCESS: set what kernels and
  * copies may do with a mapped range. Without VGPU_PROT_READ an access
- * faults; without VGPU_PROT_WRITE a write does.
- * @va: In. Start, a multiple of VGPU_VA_ALIGN.
- * @size: In. Bytes, a nonzero multiple of VGPU_VA_ALIGN.
+ * faults; without VGPU_PROT_WRITE a write does. The rights are this
+ * context's device's (its contexts'), or, with VGPU_ACCESS_DEVICE,
+ * another device's, whose contexts reach the mappings through a link to
+ * this one (PEER_SET; with or without VGPU_PEER_ACCESS, which concerns
+ * other memory). Another device has none until given. With
+ * VGPU_ACCESS_ALLOC (and VGPU_ACCESS_DEVICE), @va names an allocation of
+ * MEM_ALLOC instead, @size is 0, and the rights are what the kernels of
+ * device @device have there when their link to this context lacks
+ * VGPU_PEER_ACCESS (a memory pool's access, cuMemPoolSetAccess).
+ * @va: In. Start, a multiple of VGPU_VA_ALIGN (an allocation's first
+ *	byte, with VGPU_ACCESS_ALLOC).
+ * @size: In. Bytes, a nonzero multiple of VGPU_VA_ALIGN (0, with
+ *	VGPU_ACCESS_ALLOC).
  * @prot: In. 0, VGPU_PROT_READ, or VGPU_PROT_READ | VGPU_PROT_WRITE.
- * @flags: In. Must be 0.
+ * @flags: In. 0, VGPU_ACCESS_DEVICE, or that and VGPU_ACCESS_ALLOC.
+ * @device: In. With VGPU_ACCESS_DEVICE, the device (N of /dev/vgpuN)
+ *	whose rights these are; else must be 0.
+ * @pad: Structure padding. Must be 0.
+ *	(@device and @pad are appended after the first layout, which ends
+ *	at @flags: a caller that passes that one sets this device's rights.)
  *
  * Errors:
- *  -EINVAL: bad arguments; a part of the range is not mapped, or a
- *	mapping reaches outside it.
+ *  -EINVAL: bad arguments (a device past the module's limit); a part of
+ *	the range is not mapped, or a mapping reaches outside it; no
+ *	allocation starts at @va (VGPU_ACCESS_ALLOC).
  */
 struct vgpu_mem_access {
 	__u64 va;
 	__u64 size;
 	__u32 prot;
 	__u32 flags;
+	__u32 device;
+	__u32 pad;
 };
+
+/* The most devices the module makes (/dev/vgpu0 to /dev/vgpu15). */
+#define VGPU_MAX_DEVICES 16
+
+/* VGPU_IOCTL_MEM_ACCESS flags, and the size of its first layout. */
+#define VGPU_ACCESS_DEVICE _BITUL(0)
+#define VGPU_ACCESS_ALLOC _BITUL(1)
+#define VGPU_MEM_ACCESS_SIZE_V1 24
 
 /**
  * struct vgpu_mem_export - VGPU_IOCTL_MEM_EXPORT: a dma-buf of an object,

@@ -379,13 +379,22 @@ static void created_pool(void)
 	CHECK_RES(h100("set access bad dev"), cuMemPoolSetAccess(p, &acc, 1));
 	loc.id = 7;
 	CHECK_RES(h100("get access bad dev"), cuMemPoolGetAccess(&fl, p, &loc));
-	/* Another device is a peer, whose access vgpu does not give yet. */
+	/* Another device is a peer: no access until given (peer_api.c uses it). */
 	if (cuDeviceGetCount(&iv) == CUDA_SUCCESS && iv > 1) {
 		loc.id = 1;
 		CHECK_RES(CUDA_SUCCESS, cuMemPoolGetAccess(&fl, p, &loc));
 		CHECK(fl == CU_MEM_ACCESS_FLAGS_PROT_NONE);
 		acc.location = loc;
-		CHECK_RES(CUDA_ERROR_NOT_SUPPORTED, cuMemPoolSetAccess(p, &acc, 1));
+		acc.flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
+		CHECK_RES(CUDA_SUCCESS, cuMemPoolSetAccess(p, &acc, 1));
+		CHECK_RES(CUDA_SUCCESS, cuMemPoolGetAccess(&fl, p, &loc));
+		CHECK(fl == CU_MEM_ACCESS_FLAGS_PROT_READ);
+		acc.flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+		CHECK_RES(CUDA_SUCCESS, cuMemPoolSetAccess(p, &acc, 1));
+		CHECK_RES(CUDA_SUCCESS, cuMemPoolGetAccess(&fl, p, &loc));
+		CHECK(fl == CU_MEM_ACCESS_FLAGS_PROT_NONE);
+		acc.flags = 7;
+		CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolSetAccess(p, &acc, 1));
 	}
 	/* Destroyed with an allocation outstanding: the handle goes, the memory stays. */
 	CHECK_RES(h100("destroy with outstanding"), cuMemPoolDestroy(p));

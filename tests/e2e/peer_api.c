@@ -9,7 +9,8 @@
  * devices (the H100 had one: NVIDIA's documentation is the reference),
  * access enabled and disabled, kernels of one device reading and writing
  * the other's memory only while enabled, and copies both ways carried out
- * by the engines, ordered against the other device's work.
+ * by the engines, ordered against the other device's work; a pool of one
+ * device reached by the other's kernels as cuMemPoolSetAccess says.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -420,6 +421,65 @@ static void two_device_kernels(void)
 	CHECK(h[0] == 2000);
 }
 
+/* put7 on @ctx's stream 0, writing @p; the launch's and the sync's codes. */
+static CUresult put_from(CUcontext ctx, CUfunction put, CUdeviceptr p)
+{
+	void *args[] = { &p };
+	CUresult r;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(ctx));
+	r = cuLaunchKernel(put, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL);
+	return r ? r : cuCtxSynchronize();
+}
+
+/*
+ * A pool of device 0 reached by device 1's kernels only as
+ * cuMemPoolSetAccess says, for blocks made before and after the call;
+ * device 1's context never enables peer access.
+ */
+static void two_device_pools(void)
+{
+	CUmemAccessDesc acc = {
+		.location = { CU_MEM_LOCATION_TYPE_DEVICE, 1 },
+		.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+	};
+	CUdeviceptr a, b;
+	CUcontext c0, c1, lone;
+	CUmemoryPool pool;
+	CUfunction put1, put_lone;
+	unsigned int v[2] = { 0, 0 };
+
+	init();
+	if (!two_devices())
+		TAP_SKIP("one device");
+	REQUIRE_RES(CUDA_SUCCESS, cuDevicePrimaryCtxRetain(&c1, 1));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(c1));
+	put1 = load("put7");
+	REQUIRE_RES(CUDA_SUCCESS, cuDevicePrimaryCtxRetain(&c0, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(c0));
+	REQUIRE_RES(CUDA_SUCCESS, cuDeviceGetDefaultMemPool(&pool, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAllocAsync(&a, 4096, NULL));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD32(a, 0, 1024));
+	CHECK_RES(CUDA_SUCCESS, cuMemPoolSetAccess(pool, &acc, 1));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAllocAsync(&b, 4096, NULL));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD32(b, 0, 1024));
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	CHECK_RES(CUDA_SUCCESS, put_from(c1, put1, a));
+	CHECK_RES(CUDA_SUCCESS, put_from(c1, put1, b + 4));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(c0));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&v[0], a, 4));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&v[1], b + 4, 4));
+	CHECK(v[0] == 7 && v[1] == 7);
+
+	/* Taken back: a context of device 1 opened now faults there. */
+	acc.flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+	CHECK_RES(CUDA_SUCCESS, cuMemPoolSetAccess(pool, &acc, 1));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&lone, NULL, 0, 1));
+	put_lone = load("put7");
+	CHECK_RES(CUDA_ERROR_ILLEGAL_ADDRESS, put_from(lone, put_lone, a));
+	cuCtxDestroy(lone);
+}
+
 int main(void)
 {
 	static const struct tap_test tests[] = {
@@ -427,6 +487,7 @@ int main(void)
 		TAP_TEST(two_device_access),
 		TAP_TEST(two_device_copies),
 		TAP_TEST(two_device_kernels),
+		TAP_TEST(two_device_pools),
 	};
 
 	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));

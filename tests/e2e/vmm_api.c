@@ -902,8 +902,9 @@ static void other_context(void)
  * vgpu's own, with two devices: memory of device 1 made while device 0's
  * context is current (a context of device 1 is open), shared with device
  * 0's context through a descriptor, which names device 1's memory still.
- * vgpu's devices reach no other's memory: mapping it in device 0's
- * reservation, or giving device 1 rights there, is not supported.
+ * Device 1 gets rights over device 0's mapping (cuMemSetAccess), which
+ * its copy engine then has, and no more; mapping device 1's memory in
+ * device 0's reservation is not supported.
  */
 static void two_devices(void)
 {
@@ -927,9 +928,46 @@ static void two_devices(void)
 	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(ctx));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemCreate(&h1, g, &p1, 0));
 	CHECK_RES(CUDA_ERROR_NOT_SUPPORTED, cuMemMap(va + g, g, 0, h1, 0));
-	CHECK_RES(CUDA_ERROR_NOT_SUPPORTED, cuMemSetAccess(va, g, &d1, 1));
+	/* Device 1 has no rights over device 0's mapping until given some. */
 	CHECK_RES(CUDA_SUCCESS, cuMemGetAccess(&flags, &loc, va));
 	CHECK(flags == 0);
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(c1));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemsetD32(va, 0xabc, 1));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(ctx));
+	CHECK_RES(CUDA_SUCCESS, cuMemSetAccess(va, g, &d1, 1));
+	CHECK_RES(CUDA_SUCCESS, cuMemGetAccess(&flags, &loc, va));
+	CHECK(flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+	/* Device 0's own rights are its own. */
+	loc.id = 0;
+	CHECK_RES(CUDA_SUCCESS, cuMemGetAccess(&flags, &loc, va));
+	CHECK(flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+	loc.id = 1;
+	/* Device 1's copy engine writes there now, and reads. */
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(c1));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD32(va, 0xabc, 1));
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	{
+		unsigned int v = 0;
+
+		CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&v, va, 4));
+		CHECK(v == 0xabc);
+	}
+	/* Read-only for device 1: its writes are refused, its reads not. */
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(ctx));
+	d1.flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
+	CHECK_RES(CUDA_SUCCESS, cuMemSetAccess(va, g, &d1, 1));
+	CHECK_RES(CUDA_SUCCESS, cuMemGetAccess(&flags, &loc, va));
+	CHECK(flags == CU_MEM_ACCESS_FLAGS_PROT_READ);
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(c1));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemsetD32(va, 0xdef, 1));
+	{
+		unsigned int v = 0;
+
+		CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&v, va, 4));
+		CHECK(v == 0xabc);
+	}
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(ctx));
+	d1.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
 	REQUIRE_RES(CUDA_SUCCESS, cuMemExportToShareableHandle(&fd, h1,
 		    CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
 	CHECK_RES(CUDA_SUCCESS, cuMemImportFromShareableHandle(&hi,

@@ -176,7 +176,9 @@ static const struct fz_field f_mem_access[] = {
 	FLD(struct vgpu_mem_access, va, FZ_HANDLE, FZ_RES_VARES),
 	FLD(struct vgpu_mem_access, size, FZ_SIZE, VGPU_VA_ALIGN),
 	FLD(struct vgpu_mem_access, prot, FZ_FLAGS, VGPU_PROT_READ | VGPU_PROT_WRITE),
-	FLD(struct vgpu_mem_access, flags, FZ_FLAGS, 0),
+	FLD(struct vgpu_mem_access, flags, FZ_FLAGS, VGPU_ACCESS_DEVICE),
+	FLD(struct vgpu_mem_access, device, FZ_COUNT, VGPU_MAX_DEVICES),
+	FLD(struct vgpu_mem_access, pad, FZ_PAD, 0),
 };
 
 static const struct fz_field f_mem_export[] = {
@@ -287,7 +289,8 @@ const struct fz_ioctl fz_ioctls[] = {
 	    FZ_RES_VARES, offsetof(struct vgpu_va_free, va)),
 	PLAIN(VGPU_IOCTL_MEM_MAP, struct vgpu_mem_map, f_mem_map),
 	PLAIN(VGPU_IOCTL_MEM_UNMAP, struct vgpu_mem_unmap, f_mem_unmap),
-	PLAIN(VGPU_IOCTL_MEM_ACCESS, struct vgpu_mem_access, f_mem_access),
+	IOC("VGPU_IOCTL_MEM_ACCESS", VGPU_IOCTL_MEM_ACCESS, struct vgpu_mem_access,
+	    VGPU_MEM_ACCESS_SIZE_V1, f_mem_access, FZ_RES_NONE, 0, FZ_RES_NONE, 0),
 	PLAIN(VGPU_IOCTL_MEM_EXPORT, struct vgpu_mem_export, f_mem_export),
 	IOC("VGPU_IOCTL_MEM_IMPORT", VGPU_IOCTL_MEM_IMPORT, struct vgpu_mem_import,
 	    sizeof(struct vgpu_mem_import), f_mem_import, FZ_RES_MOBJ,

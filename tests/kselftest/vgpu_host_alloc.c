@@ -176,7 +176,7 @@ TEST_F(halloc, map_and_copy)
 
 TEST_F(halloc, bad_allocations)
 {
-	struct vgpu_host_alloc a = { .size = self->page, .flags = 1 };
+	struct vgpu_host_alloc a = { .size = self->page, .flags = 2 };
 	__u64 off;
 
 	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_HOST_ALLOC, &a));

@@ -6,7 +6,9 @@
  * while VGPU_PEER_ACCESS is set; links both ways; the peer freeing memory
  * while linked, under copies that read the peer; teardown with links
  * outstanding (close in either order, exit) leaves both devices' memory
- * at baseline. Needs vgpu.ko loaded with two devices (inside the VM).
+ * at baseline; mappings (MEM_MAP) reached by another device with the
+ * rights MEM_ACCESS gives that device, whatever the link's access.
+ * Needs vgpu.ko loaded with two devices (inside the VM).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -287,6 +289,140 @@ static void launch_put7(struct chan *c, __u32 module, __u64 *params,
 	cmd->launch.block[2] = 1;
 	cmd->launch.params = (uintptr_t)params;
 	cmd->launch.param_bytes = 8;
+}
+
+/* Device @dev's rights over a's mappings in [@va, @va + @size). */
+static int dev_access(int fd, __u64 va, __u64 size, __u32 dev, __u32 prot)
+{
+	struct vgpu_mem_access a = {
+		.va = va, .size = size, .prot = prot,
+		.flags = VGPU_ACCESS_DEVICE, .device = dev,
+	};
+
+	return ioctl(fd, VGPU_IOCTL_MEM_ACCESS, &a);
+}
+
+/*
+ * A mapping of a (device 0) that b (device 1) reaches through a link with
+ * access: only with the rights device 1 was given there, by copies and
+ * kernels alike; device 0's own rights are apart.
+ */
+TEST_F(peer, mappings_obey_device_rights)
+{
+	struct vgpu_module_load ml = {
+		.insns = (uintptr_t)put7, .funcs = (uintptr_t)&put7_func,
+		.ninsns = sizeof(put7) / sizeof(put7[0]), .nfuncs = 1,
+	};
+	struct vgpu_mem_create mc = { .size = VGPU_VA_ALIGN };
+	struct vgpu_va_reserve vr = { .size = VGPU_VA_ALIGN };
+	struct vgpu_mem_map mm = { .size = VGPU_VA_ALIGN };
+	struct vgpu_mem_access own = {
+		.size = VGPU_VA_ALIGN, .prot = VGPU_PROT_READ | VGPU_PROT_WRITE,
+	};
+	__u64 *params = (__u64 *)(self->host + HOST_BYTES - 64);
+	__u32 *w = (__u32 *)self->host;
+	__u64 va, db = alloc(self->b, 4096);
+
+	if (!two_devices())
+		SKIP(return, "needs vgpu.ko with num_devices=2");
+	ASSERT_NE(0, db);
+	ASSERT_EQ(0, ioctl(self->a, VGPU_IOCTL_MEM_CREATE, &mc));
+	ASSERT_EQ(0, ioctl(self->a, VGPU_IOCTL_VA_RESERVE, &vr));
+	va = vr.va;
+	mm.va = va;
+	mm.handle = mc.handle;
+	ASSERT_EQ(0, ioctl(self->a, VGPU_IOCTL_MEM_MAP, &mm));
+	own.va = va;
+	ASSERT_EQ(0, ioctl(self->a, VGPU_IOCTL_MEM_ACCESS, &own));
+	ASSERT_EQ(0, ioctl(self->b, VGPU_IOCTL_MODULE_LOAD, &ml));
+	ASSERT_EQ(0, peer_set(self->b, self->a, VGPU_PEER_ACCESS));
+
+	/* Bad input. */
+	EXPECT_EQ(-1, dev_access(self->a, va, VGPU_VA_ALIGN, VGPU_MAX_DEVICES,
+				 VGPU_PROT_READ));
+	EXPECT_EQ(EINVAL, errno);
+	own.device = 1;
+	EXPECT_EQ(-1, ioctl(self->a, VGPU_IOCTL_MEM_ACCESS, &own));
+	EXPECT_EQ(EINVAL, errno);
+	own.device = 0;
+	own.pad = 1;
+	EXPECT_EQ(-1, ioctl(self->a, VGPU_IOCTL_MEM_ACCESS, &own));
+	EXPECT_EQ(EINVAL, errno);
+	own.pad = 0;
+	own.flags = 2;
+	EXPECT_EQ(-1, ioctl(self->a, VGPU_IOCTL_MEM_ACCESS, &own));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* Device 1 may read: b's engine copies from the mapping. */
+	w[0] = 0x51;
+	ASSERT_EQ(0, copy_wait(&self->ca, va, self->hva, 4));
+	ASSERT_EQ(0, dev_access(self->a, va, VGPU_VA_ALIGN, 1, VGPU_PROT_READ));
+	w[0] = 0;
+	EXPECT_EQ(0, copy_wait(&self->cb, self->hva, va, 4));
+	EXPECT_EQ(0x51, w[0]);
+	/* Its kernel may not write there: a fault, which ends b. */
+	launch_put7(&self->cb, ml.handle, params, va);
+	ASSERT_EQ(0, submit(&self->cb));
+	EXPECT_EQ(-1, wait_for(&self->cb, self->cb.put));
+	EXPECT_EQ(VGPU_CHAN_LAUNCH_FAULT, self->cb.status->error);
+	/* Device 0's rights did not change: a writes there still. */
+	EXPECT_EQ(0, copy_wait(&self->ca, va + 4, self->hva, 4));
+}
+
+/*
+ * An allocation of a reached by b's kernels through a link without
+ * access: only with the rights device 1 was given over it (a pool's
+ * access, VGPU_ACCESS_ALLOC).
+ */
+TEST_F(peer, allocations_obey_device_rights)
+{
+	struct vgpu_module_load ml = {
+		.insns = (uintptr_t)put7, .funcs = (uintptr_t)&put7_func,
+		.ninsns = sizeof(put7) / sizeof(put7[0]), .nfuncs = 1,
+	};
+	struct vgpu_mem_access acc = {
+		.flags = VGPU_ACCESS_DEVICE | VGPU_ACCESS_ALLOC, .device = 1,
+	};
+	__u64 *params = (__u64 *)(self->host + HOST_BYTES - 64);
+	__u32 *w = (__u32 *)self->host;
+	__u64 da = alloc(self->a, 4096);
+
+	if (!two_devices())
+		SKIP(return, "needs vgpu.ko with num_devices=2");
+	ASSERT_NE(0, da);
+	ASSERT_EQ(0, ioctl(self->b, VGPU_IOCTL_MODULE_LOAD, &ml));
+	ASSERT_EQ(0, peer_set(self->b, self->a, 0));
+
+	/* Bad input. */
+	acc.va = da + 512;
+	EXPECT_EQ(-1, ioctl(self->a, VGPU_IOCTL_MEM_ACCESS, &acc));
+	EXPECT_EQ(EINVAL, errno);
+	acc.va = da;
+	acc.size = 4096;
+	EXPECT_EQ(-1, ioctl(self->a, VGPU_IOCTL_MEM_ACCESS, &acc));
+	EXPECT_EQ(EINVAL, errno);
+	acc.size = 0;
+	acc.flags = VGPU_ACCESS_ALLOC;
+	EXPECT_EQ(-1, ioctl(self->a, VGPU_IOCTL_MEM_ACCESS, &acc));
+	EXPECT_EQ(EINVAL, errno);
+	acc.flags = VGPU_ACCESS_DEVICE | VGPU_ACCESS_ALLOC;
+
+	/* Read-write for device 1: b's kernel writes a's allocation. */
+	acc.prot = VGPU_PROT_READ | VGPU_PROT_WRITE;
+	ASSERT_EQ(0, ioctl(self->a, VGPU_IOCTL_MEM_ACCESS, &acc));
+	launch_put7(&self->cb, ml.handle, params, da + 12);
+	ASSERT_EQ(0, submit(&self->cb));
+	EXPECT_EQ(0, wait_for(&self->cb, self->cb.put));
+	w[3] = 0;
+	EXPECT_EQ(0, copy_wait(&self->ca, self->hva + 12, da + 12, 4));
+	EXPECT_EQ(7, w[3]);
+	/* Read-only: the same store faults. */
+	acc.prot = VGPU_PROT_READ;
+	ASSERT_EQ(0, ioctl(self->a, VGPU_IOCTL_MEM_ACCESS, &acc));
+	launch_put7(&self->cb, ml.handle, params, da + 16);
+	ASSERT_EQ(0, submit(&self->cb));
+	EXPECT_EQ(-1, wait_for(&self->cb, self->cb.put));
+	EXPECT_EQ(VGPU_CHAN_LAUNCH_FAULT, self->cb.status->error);
 }
 
 /* Kernels reach the peer only while access is set. */
