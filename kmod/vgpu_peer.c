@@ -3,7 +3,9 @@
  * Peers: one context reaching another's device memory (PEER_SET). A link
  * from context A to context B lets A's copy engines resolve B's device
  * addresses, and A's kernels too once VGPU_PEER_ACCESS is set; copies
- * between two devices then run on one engine, memory to memory.
+ * between two devices then run on one engine, memory to memory. Of B's
+ * mappings (vgpu_vmm.c), and of its allocations where the link lacks
+ * access, A reaches what B gave A's device (MEM_ACCESS), no more.
  *
  * A reads B's allocation tree without B's lock: taking B's vgpu_vm.lock
  * inside A's could deadlock against writers queued on both (two readers

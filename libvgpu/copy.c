@@ -463,6 +463,13 @@ static CUresult vg_copy2d_staged(struct CUstream_st *st, struct vg_side d,
 	return r;
 }
 
+/* A side's device address, for vg_peer_drain(); 0 for host memory. */
+static uint64_t vg_side_dev(CUmemorytype type, CUdeviceptr dev)
+{
+	return type == CU_MEMORYTYPE_DEVICE || type == CU_MEMORYTYPE_UNIFIED ?
+		dev : 0;
+}
+
 CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
 {
 	struct vg_side s, d;
@@ -470,11 +477,19 @@ CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
 	struct CUctx_st *ctx;
 	uint64_t seq = 0;
 	size_t row;
-	bool sync;
+	bool sync, cross = false, direct = false;
 	CUresult r;
 
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* Between contexts: after their work, and done on return. */
+	if (!async && p->WidthInBytes && p->Height) {
+		r = vg_peer_drain(hs, vg_side_dev(p->srcMemoryType, p->srcDevice),
+				  vg_side_dev(p->dstMemoryType, p->dstDevice),
+				  &cross);
+		if (r)
+			return r;
+	}
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(hs, &ctx, &st);
 	if (r || !p->WidthInBytes || !p->Height)
@@ -492,9 +507,11 @@ CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
 				p->WidthInBytes, p->Height, true, &d);
 	if (r)
 		goto out;
-	sync = !async && (vg_sync_memops(s.addr) || vg_sync_memops(d.addr));
+	sync = !async && (cross || vg_sync_memops(s.addr) ||
+			  vg_sync_memops(d.addr));
 	vg_ctx_begin(ctx);
 	if ((s.device || s.pinned) && (d.device || d.pinned)) {
+		direct = true;
 		r = vg_copy2d_cmd(st, &d, &s, p->WidthInBytes, 0, p->Height, &seq);
 		if (!async && !(s.device && d.device))
 			sync = true;
@@ -522,6 +539,8 @@ CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
 				p->WidthInBytes);
 	}
 	vg_ctx_end(ctx);
+	if (r == CUDA_SUCCESS && cross && !direct)
+		r = cuStreamSynchronize(hs);
 	return r;
 out:
 	pthread_mutex_unlock(&vg_lock);
@@ -711,13 +730,6 @@ static CUresult vg_copy3d_direct(const CUDA_MEMCPY3D *p, bool async,
 	return r;
 }
 
-/* A side's device address, for vg_peer_drain(); 0 for host memory. */
-static uint64_t vg_copy3d_dev(CUmemorytype type, CUdeviceptr dev)
-{
-	return type == CU_MEMORYTYPE_DEVICE || type == CU_MEMORYTYPE_UNIFIED ?
-		dev : 0;
-}
-
 /*
  * Otherwise a 3D copy is Depth 2D copies, slice z of each side starting
  * Height-pitch rows further on. The last slice goes first: it holds the
@@ -740,8 +752,8 @@ CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs)
 	if (p->Depth > 1 && (p->srcHeight < p->Height || p->dstHeight < p->Height))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!async)
-		r = vg_peer_drain(hs, vg_copy3d_dev(p->srcMemoryType, p->srcDevice),
-				  vg_copy3d_dev(p->dstMemoryType, p->dstDevice),
+		r = vg_peer_drain(hs, vg_side_dev(p->srcMemoryType, p->srcDevice),
+				  vg_side_dev(p->dstMemoryType, p->dstDevice),
 				  &cross);
 	if (r == CUDA_SUCCESS)
 		r = vg_copy3d_direct(p, async, hs, &done);

@@ -316,8 +316,12 @@ CUresult vg_peer_drain(CUstream hs, uint64_t a, uint64_t b, bool *cross)
 	pthread_mutex_unlock(&vg_lock);
 	*cross = n > 0;
 	r = CUDA_SUCCESS;
-	for (i = 0; i < n && r == CUDA_SUCCESS; i++)
+	/* vg_ctx_idle() drops and retakes the context's lock: it must hold it. */
+	for (i = 0; i < n && r == CUDA_SUCCESS; i++) {
+		pthread_mutex_lock(&own[i]->lock);
 		r = vg_ctx_idle(own[i]);
+		pthread_mutex_unlock(&own[i]->lock);
+	}
 	pthread_mutex_lock(&vg_lock);
 	for (i = 0; i < n; i++)
 		vg_ctx_release(own[i]);

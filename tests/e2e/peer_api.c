@@ -356,6 +356,34 @@ static void two_device_copies(void)
 		bad += h[(z * 2 + y) * 32 + x] != (z * 4 + y) * 64 + x;
 	}
 	CHECK(bad == 0);
+
+	/* A 2D copy from device 1 comes after device 1's kernel before it. */
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(c1));
+	{
+		unsigned int rows = 256;
+		void *args[] = { &d1, &d1, &rows };
+
+		CHECK_RES(CUDA_SUCCESS, cuLaunchKernel(add1, 1, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
+	}
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(c0));
+	{
+		CUDA_MEMCPY2D c2 = { 0 };
+
+		c2.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+		c2.srcDevice = d1;
+		c2.srcPitch = 256;
+		c2.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+		c2.dstDevice = d0;
+		c2.dstPitch = 64;
+		c2.WidthInBytes = 64;
+		c2.Height = 4;
+		CHECK_RES(CUDA_SUCCESS, cuMemcpy2D(&c2));
+	}
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(h, d0, 256));
+	/* Row y, word x: source word y * 64 + x, doubled. */
+	for (i = 0, bad = 0; i < 64; i++)
+		bad += h[i] != 2 * ((i / 16) * 64 + i % 16);
+	CHECK(bad == 0);
 	free(h);
 }
 
