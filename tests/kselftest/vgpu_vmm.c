@@ -401,9 +401,14 @@ TEST_F(vmm, access_rules)
 	ASSERT_EQ(0, map(self->fd, va, G, 0, h));
 	ASSERT_EQ(0, map(self->fd, va + G, G, 0, h));
 	a.va = va;
-	a.flags = 1;
+	/* An unknown flag; VGPU_ACCESS_ALLOC without VGPU_ACCESS_DEVICE. */
+	a.flags = 4;
 	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_MEM_ACCESS, &a));
 	EXPECT_EQ(EINVAL, errno);
+	a.flags = VGPU_ACCESS_ALLOC;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_MEM_ACCESS, &a));
+	EXPECT_EQ(EINVAL, errno);
+	a.flags = 0;
 	EXPECT_EQ(-1, access_set(self->fd, va, G, VGPU_PROT_WRITE));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, access_set(self->fd, va, G, 4));
