@@ -63,9 +63,10 @@ SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samp
 # Runtime-API programs (tests/samples/rt/NAME.cu), built by nvcc as users
 # build them for vgpu: -cudart shared, PTX only, vgpu's libcudart.so.13
 # found through the rpath.
-# rt_interop also calls the driver API: it links the toolkit's stub
-# libcuda.so and runs on vgpu's libcuda.so.1.
+# rt_interop and rt_extmem also call the driver API: they link the
+# toolkit's stub libcuda.so and run on vgpu's libcuda.so.1.
 RT_SAMPLE_LIBS_rt_interop = -L$(dir $(CUDA_STUB)) -lcuda
+RT_SAMPLE_LIBS_rt_extmem = -L$(dir $(CUDA_STUB)) -lcuda
 # Host threads: rt_ptds's workers, rt_callback's, rt_async's gate.
 RT_SAMPLE_LIBS_rt_ptds := -lpthread
 RT_SAMPLE_LIBS_rt_async := -lpthread

@@ -44,7 +44,7 @@ cudaError_t cudaFree(void *dev_ptr)
 		e = rt_error(cuStreamQuery(CU_STREAM_LEGACY));
 		return e == cudaErrorNotReady ? cudaSuccess : rt_ret(e);
 	}
-	return rt_ret_cu(cuMemFree((CUdeviceptr)(uintptr_t)dev_ptr));
+	return rt_ret_cu(cuMemFree(rt_ext_base((CUdeviceptr)(uintptr_t)dev_ptr)));
 }
 
 cudaError_t cudaHostAlloc(void **host_ptr, size_t size, unsigned int flags)

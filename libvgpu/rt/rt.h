@@ -77,6 +77,15 @@ bool rt_known_to_device(const void *p);
 cudaError_t rt_copy_check(void *dst, const void *src,
 			  enum cudaMemcpyKind kind);
 
+/* --- external memory (extmem.c) --- */
+
+/*
+ * What cudaFree gives the driver for @p: the mapping under a buffer
+ * cudaExternalMemoryGetMappedBuffer handed out off the driver's offset
+ * grid (forgotten from then on), else @p itself.
+ */
+CUdeviceptr rt_ext_base(CUdeviceptr p);
+
 /* --- registration (register.c) --- */
 
 struct rt_fatbin;

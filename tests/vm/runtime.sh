@@ -74,6 +74,10 @@
 #   rt_ipc        two processes sharing device memory and an
 #                 interprocess event, the simpleIPC kind: each side's
 #                 stream waits for the other's record; bad handles;
+#   rt_extmem     external memory: device memory handed over as a file
+#                 descriptor, imported, mapped twice, written by a kernel
+#                 through one mapping and read through the other; bad
+#                 input to each call;
 #   rt_badinput   bad input to every entry point the runtime implements
 #                 (NULL pointers, unknown kinds, flags and attributes,
 #                 freed pointers, bad devices, sizes, launch
@@ -105,7 +109,7 @@ samples="rt_vectoradd rt_streams rt_fault rt_reset rt_assert rt_interop rt_ptds
 	rt_matmul rt_async rt_callback rt_priorities rt_zerocopy rt_printf
 	rt_templates rt_atomics rt_vote rt_cg rt_occupancy rt_multicopy
 	rt_hyperq rt_onestream rt_managed rt_managed_var rt_mempool rt_ipc
-	rt_badinput"
+	rt_extmem rt_badinput"
 echo "1..$(echo $samples | wc -w)"
 for s in $samples; do
 	n=$((n + 1))
