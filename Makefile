@@ -156,7 +156,7 @@ $(BUILD)/libvgpu/%.o: libvgpu/%.c $(LIB_HDRS) libvgpu/include/cuda.h uapi/vgpu.h
 # compute core.
 LIB_CORE_OBJS := $(BUILD)/libvgpu/core/isa_desc.o
 
-$(BUILD)/libvgpu/core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
+$(BUILD)/libvgpu/core/%.o: core/%.c core/*.h uapi/vgpu_isa.h uapi/vgpu_tex.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) -fPIC -c $< -o $@
 
@@ -246,7 +246,7 @@ $(SOAK_API): tests/soak/soak_api.c tests/tap.h libvgpu/include/cuda.h $(LIBVGPU)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
 
 # The core's benchmark links the core built for speed, not for checking.
-$(BUILD)/bench-core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
+$(BUILD)/bench-core/%.o: core/%.c core/*.h uapi/vgpu_isa.h uapi/vgpu_tex.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CORE_OBJ_FLAGS) $(CFLAGS) -c $< -o $@
 
@@ -296,11 +296,11 @@ $(BUILD)/tests/unit/test_isa_text: tests/unit/test_isa_text.c tools/isa_text.c \
 	$(CC) $(CPPFLAGS) -Ilibvgpu -Ilibvgpu/jit $(CORE_USER) $(CFLAGS) $(SAN) $< tools/isa_text.c \
 		$(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) $(LIB_LIBS) -lm -o $@
 
-$(BUILD)/unit/core/%.o: core/%.c core/*.h uapi/vgpu_isa.h
+$(BUILD)/unit/core/%.o: core/%.c core/*.h uapi/vgpu_isa.h uapi/vgpu_tex.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CORE_OBJ_FLAGS) $(CFLAGS) $(SAN) -c $< -o $@
 
-$(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h tests/fp_h100_cases.h tests/unit/core_run.h tests/gridsync_ptx.h tests/isa_build.h tests/isa_verify_cases.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
+$(BUILD)/tests/unit/%: tests/unit/%.c tests/tap.h tests/unit/data/h100_tex_sets.h tests/fp_h100_cases.h tests/unit/core_run.h tests/gridsync_ptx.h tests/isa_build.h tests/isa_verify_cases.h $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ilibvgpu -Ilibvgpu/jit $(CORE_USER) $(CFLAGS) $(SAN) $< $(UNIT_LIB_OBJS) \
 		$(UNIT_CORE_OBJS) $(LIB_LIBS) -lm -o $@

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The texture unit: sampling and gathering through a texture descriptor
+ * (uapi/vgpu_tex.h), as an H100 samples. Integer arithmetic only, so the
+ * module runs it without the FPU.
+ */
+#ifndef VGPU_CORE_TEX_H
+#define VGPU_CORE_TEX_H
+
+#include "core.h"
+#include "../uapi/vgpu_tex.h"
+
+/* What a fetch asks for (vgpu_tex_req.variant). */
+#define VGPU_TEXV_PLAIN 0	/* level 0 (plus the bias) */
+#define VGPU_TEXV_LEVEL 1	/* an explicit level of detail */
+#define VGPU_TEXV_GRAD 2	/* the level from gradients */
+#define VGPU_TEXV_GATHER 3	/* four texels' channel @comp, unfiltered */
+
+/**
+ * struct vgpu_tex_req - one lane's fetch.
+ * @coord: x, y, z: f32 bits, or integers (texel indices) with @int_coords.
+ * @layer: the layer or cube array index.
+ * @lod: f32 bits: the level (VGPU_TEXV_LEVEL) or the bias (otherwise).
+ * @grad: f32 bits of dP/dx (x, y, z) then dP/dy.
+ * @variant: VGPU_TEXV_*.
+ * @comp: the channel a gather takes.
+ * @int_coords: @coord are integers: no filtering, no normalization.
+ */
+struct vgpu_tex_req {
+	u32 coord[3];
+	u32 layer;
+	u32 lod;
+	u32 grad[6];
+	u8 variant;
+	u8 comp;
+	bool int_coords;
+};
+
+/*
+ * Reads @n bytes at device address @va into @buf for the sampler; false
+ * when nothing readable is there (the fetch then faults at @va).
+ */
+typedef bool (*vgpu_tex_read_fn)(void *ctx, u64 va, void *buf, u32 n);
+
+/* What vgpu_tex_sample() returns. */
+#define VGPU_TEX_OK 0
+#define VGPU_TEX_FAULT 1	/* a texel could not be read: *fault_va */
+#define VGPU_TEX_BAD 2		/* the descriptor is not well formed */
+
+/*
+ * Samples (or gathers) @d for @q: four channel values in @out, f32 bits
+ * or, for integer formats read as such, the integers.
+ */
+int vgpu_tex_sample(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
+		    vgpu_tex_read_fn read, void *ctx, u32 out[4], u64 *fault_va);
+
+/* Whether @d is a descriptor the texture unit takes (VGPU_TEX_BAD else). */
+bool vgpu_tex_desc_ok(const struct vgpu_tex_desc *d);
+
+/* Bytes of one texel of @d. */
+u32 vgpu_tex_texel_bytes(const struct vgpu_tex_desc *d);
+
+#endif /* VGPU_CORE_TEX_H */
