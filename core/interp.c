@@ -22,6 +22,7 @@
  */
 #include "core.h"
 #include "fp.h"
+#include "tex.h"
 
 #define VGPU_FAIR_LOOPS 64
 #define VGPU_FAIR_SLICE 256
@@ -47,6 +48,7 @@
  * @loops: backward branches the group took since it was chosen.
  * @fair: instructions left in which the group is not switched for others.
  * @regs: nregs x 32 lane values; @preds: npreds lane masks.
+ * @tslots: the texture slots, VGPU_TEX_SLOTS x 32 lane values.
  * @code: the block's program, at hand for the dispatch loop.
  */
 struct vgpu_warp {
@@ -69,6 +71,7 @@ struct vgpu_warp {
 	u32 fair;
 	u64 *regs;
 	u32 *preds;
+	u32 *tslots;
 	const struct vgpu_insn *code;
 };
 
@@ -132,6 +135,7 @@ u64 vgpu_block_bytes(const struct vgpu_launch *l)
 	n = ALIGN16(sizeof(struct vgpu_block) + nwarps * sizeof(struct vgpu_warp));
 	n += nwarps * f->nregs * VGPU_WARP * sizeof(u64);
 	n += ALIGN16(nwarps * f->npreds * sizeof(u32));
+	n += nwarps * VGPU_TEX_SLOTS * VGPU_WARP * sizeof(u32);
 	n += ALIGN16((u64)f->shared_bytes + l->dyn_shared);
 	n += ALIGN16(nthreads * f->local_bytes);
 	return n;
@@ -211,6 +215,10 @@ void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 	}
 	vgpu_zero(b->warps[0].preds, p - (u8 *)b->warps[0].preds);
 	p = (u8 *)ALIGN16((unsigned long)p);
+	for (i = 0; i < b->nwarps; i++) {
+		b->warps[i].tslots = (u32 *)p;
+		p += VGPU_TEX_SLOTS * VGPU_WARP * sizeof(u32);
+	}
 	b->shared = p;
 	p += ALIGN16(b->shared_bytes);
 	b->local = p;
@@ -1691,6 +1699,174 @@ static void vgpu_bar_exit(struct vgpu_block *b, struct vgpu_warp *w)
 	}
 }
 
+/* --- textures and surfaces ------------------------------------------------ */
+
+#define TSLOT(w, k, lane) ((w)->tslots[(u32)(k) * VGPU_WARP + (lane)])
+
+/* Reads @n bytes at @va for the sampler (vgpu_tex_read_fn). */
+static bool vgpu_tex_read(void *ctx, u64 va, void *buf, u32 n)
+{
+	u8 *p = vgpu_global(ctx, va, n, false);
+
+	if (!p)
+		return false;
+	__builtin_memcpy(buf, p, n);
+	return true;
+}
+
+/*
+ * The descriptor at @va: false when nothing is mapped there (a fault).
+ * Address 0, a destroyed object's descriptor, or anything else not well
+ * formed leave @d's magic 0: an H100 reads zeros through such handles
+ * rather than faulting.
+ */
+static bool vgpu_desc(struct vgpu_block *b, u64 va, struct vgpu_tex_desc *d)
+{
+	d->magic = 0;
+	if (!va)
+		return true;
+	if (!vgpu_tex_read(b, va, d, sizeof(*d)))
+		return false;
+	if (!vgpu_tex_desc_ok(d))
+		d->magic = 0;
+	return true;
+}
+
+static int vgpu_tex_op(struct vgpu_block *b, struct vgpu_warp *w,
+		       const struct vgpu_insn *in, u32 em)
+{
+	struct vgpu_tex_desc d;
+	struct vgpu_tex_req q;
+	u32 lane, k, out[4];
+	u64 fva;
+
+	VGPU_EACH_LANE(em, lane, {
+		u64 va = REG(w, in->a, lane);
+
+		if (!vgpu_desc(b, va, &d))
+			return vgpu_fail(b, w, 1U << lane, VGPU_FAULT_ADDRESS, va);
+		for (k = 0; k < 4; k++)
+			out[k] = 0;
+		if (d.magic) {
+			for (k = 0; k < 3; k++)
+				q.coord[k] = TSLOT(w, k, lane);
+			q.layer = TSLOT(w, 3, lane);
+			q.lod = TSLOT(w, 4, lane);
+			for (k = 0; k < 6; k++)
+				q.grad[k] = TSLOT(w, 5 + k, lane);
+			q.variant = in->mod;
+			q.comp = in->mod2;
+			q.int_coords = in->stype == VGPU_T_S32;
+			if (vgpu_tex_sample(&d, &q, vgpu_tex_read, b, out, &fva) ==
+			    VGPU_TEX_FAULT)
+				return vgpu_fail(b, w, 1U << lane,
+						 VGPU_FAULT_ADDRESS, fva);
+		}
+		for (k = 0; k < 4; k++)
+			TSLOT(w, k, lane) = out[k];
+	});
+	return 0;
+}
+
+static int vgpu_txq_op(struct vgpu_block *b, struct vgpu_warp *w,
+		       const struct vgpu_insn *in, u32 em)
+{
+	struct vgpu_tex_desc d;
+	u32 lane;
+
+	VGPU_EACH_LANE(em, lane, {
+		u64 va = REG(w, in->a, lane);
+
+		if (!vgpu_desc(b, va, &d))
+			return vgpu_fail(b, w, 1U << lane, VGPU_FAULT_ADDRESS, va);
+		REG(w, in->dst, lane) = vgpu_tex_query(&d, in->mod,
+						       (u32)vgpu_b(w, in, lane));
+	});
+	return 0;
+}
+
+/* SULD and SUST: whole elements between the slots and the surface. */
+static int vgpu_surf_op(struct vgpu_block *b, struct vgpu_warp *w,
+			const struct vgpu_insn *in, u32 em)
+{
+	static const u8 elem_bytes[] = {
+		[VGPU_T_U8] = 1, [VGPU_T_U16] = 2, [VGPU_T_U32] = 4, [VGPU_T_U64] = 8,
+	};
+	u32 elem = elem_bytes[in->type], n = (u32)in->imm, bytes = elem * n;
+	u32 per = elem == 8 ? 2 : 1, base = in->op == VGPU_OP_SUST ? 4 : 0;
+	bool store = in->op == VGPU_OP_SUST;
+	struct vgpu_tex_desc d;
+	u32 lane, k;
+
+	VGPU_EACH_LANE(em, lane, {
+		u64 va = REG(w, in->a, lane);
+		s32 xyz[3] = { (s32)TSLOT(w, 0, lane), (s32)TSLOT(w, 1, lane),
+			       (s32)TSLOT(w, 2, lane) };
+		int at;
+		u8 *p;
+
+		if (!vgpu_desc(b, va, &d))
+			return vgpu_fail(b, w, 1U << lane, VGPU_FAULT_ADDRESS, va);
+		/* A formatted store's x counts elements, not bytes. */
+		if (in->mod2 && d.magic)
+			xyz[0] *= (s32)vgpu_tex_texel_bytes(&d);
+		at = vgpu_surf_addr(&d, xyz, TSLOT(w, 3, lane), elem, bytes,
+				    in->mod, &va);
+		if (at == VGPU_SURF_MISALIGNED)
+			return vgpu_fail(b, w, 1U << lane, VGPU_FAULT_MISALIGNED,
+					 d.addr + (u32)xyz[0]);
+		if (at == VGPU_SURF_FAULT)
+			return vgpu_fail(b, w, 1U << lane, VGPU_FAULT_ADDRESS, va);
+		if (at == VGPU_SURF_NONE) {
+			if (!store)
+				for (k = 0; k < n * per; k++)
+					TSLOT(w, k, lane) = 0;
+			continue;
+		}
+		p = vgpu_global(b, va, bytes, store);
+		if (!p)
+			return vgpu_fail(b, w, 1U << lane, VGPU_FAULT_ADDRESS, va);
+		for (k = 0; k < n; k++) {
+			u64 v = 0;
+
+			if (store) {
+				v = TSLOT(w, base + k * per, lane);
+				if (per == 2)
+					v |= (u64)TSLOT(w, base + k * per + 1, lane) << 32;
+				if (in->mod2)
+					v = vgpu_surf_format(&d, v);
+				vgpu_store(p + k * elem, elem, v);
+				continue;
+			}
+			v = vgpu_load(p + k * elem, VGPU_T_U64, elem);
+			TSLOT(w, k * per, lane) = (u32)v;
+			if (per == 2)
+				TSLOT(w, k * per + 1, lane) = (u32)(v >> 32);
+		}
+	});
+	return 0;
+}
+
+static void vgpu_texslot_op(struct vgpu_warp *w, const struct vgpu_insn *in,
+			    u32 em)
+{
+	bool wide = in->type == VGPU_T_U64;
+	u32 lane;
+
+	VGPU_EACH_LANE(em, lane, {
+		if (in->op == VGPU_OP_TEXSET) {
+			u64 v = REG(w, in->a, lane);
+
+			TSLOT(w, in->mod, lane) = (u32)v;
+			if (wide)
+				TSLOT(w, in->mod + 1, lane) = (u32)(v >> 32);
+		} else {
+			REG(w, in->dst, lane) = TSLOT(w, in->mod, lane) |
+				(wide ? (u64)TSLOT(w, in->mod + 1, lane) << 32 : 0);
+		}
+	});
+}
+
 /* --- one warp ------------------------------------------------------------ */
 
 /*
@@ -1885,6 +2061,26 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 		case VGPU_OP_MALLOC:
 		case VGPU_OP_FREE:
 			ret = vgpu_heap_op(b, w, in, em);
+			if (ret)
+				return ret;
+			break;
+		case VGPU_OP_TEXSET:
+		case VGPU_OP_TEXGET:
+			vgpu_texslot_op(w, in, em);
+			break;
+		case VGPU_OP_TEX:
+			ret = vgpu_tex_op(b, w, in, em);
+			if (ret)
+				return ret;
+			break;
+		case VGPU_OP_TXQ:
+			ret = vgpu_txq_op(b, w, in, em);
+			if (ret)
+				return ret;
+			break;
+		case VGPU_OP_SULD:
+		case VGPU_OP_SUST:
+			ret = vgpu_surf_op(b, w, in, em);
 			if (ret)
 				return ret;
 			break;

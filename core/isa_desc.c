@@ -20,6 +20,7 @@
 #define T_B32 TB(VGPU_T_U32)
 #define T_BITS (T_I32 | T_I64)
 #define T_ATOM (T_I32 | T_I64 | T_FLT)
+#define T_SURF (TB(VGPU_T_U8) | TB(VGPU_T_U16) | TB(VGPU_T_U32) | TB(VGPU_T_U64))
 
 /*
  * struct vgpu_op_spec - the shape of one operation.
@@ -115,6 +116,12 @@ static const struct vgpu_op_spec vgpu_ops[VGPU_OP_COUNT] = {
 			      OPND_REG_INLINE, OPND_REG_INLINE, .imm = 1 },
 	[VGPU_OP_MALLOC] = { "malloc", TB(VGPU_T_U64), OPND_REG, OPND_REG },
 	[VGPU_OP_FREE] = { "free", TB(VGPU_T_U64), OPND_NONE, OPND_REG },
+	[VGPU_OP_TEXSET] = { "texset", T_B32 | TB(VGPU_T_U64), OPND_NONE, OPND_REG },
+	[VGPU_OP_TEXGET] = { "texget", T_B32 | TB(VGPU_T_U64), OPND_REG },
+	[VGPU_OP_TEX] = { "tex", T_I32 | TB(VGPU_T_F32), OPND_NONE, OPND_REG },
+	[VGPU_OP_TXQ] = { "txq", T_B32, OPND_REG, OPND_REG, OPND_REG_IMM },
+	[VGPU_OP_SULD] = { "suld", T_SURF, OPND_NONE, OPND_REG, .imm = 1 },
+	[VGPU_OP_SUST] = { "sust", T_SURF, OPND_NONE, OPND_REG, .imm = 1 },
 };
 
 /**
@@ -199,7 +206,34 @@ static bool vgpu_is_u32(const struct vgpu_insn *in)
 static bool vgpu_has_mod2(u8 op)
 {
 	return op == VGPU_OP_ATOM || op == VGPU_OP_SHFL || op == VGPU_OP_MATCH ||
-	       vgpu_is_bar(op);
+	       op == VGPU_OP_TEX || op == VGPU_OP_SUST || vgpu_is_bar(op);
+}
+
+/* The texture and surface operations: slots, variants, element counts. */
+static const char *vgpu_check_tex(const struct vgpu_insn *in)
+{
+	u32 slots = in->type == VGPU_T_U64 ? 2 : 1;
+
+	switch (in->op) {
+	case VGPU_OP_TEXSET:
+	case VGPU_OP_TEXGET:
+		return in->mod + slots <= VGPU_TEX_SLOTS ? NULL :
+			"texture slot out of range";
+	case VGPU_OP_TEX:
+		if (in->stype != VGPU_T_F32 && in->stype != VGPU_T_S32)
+			return "coordinates are f32 or s32";
+		if (in->mod2 > 3 || (in->mod2 && in->mod != VGPU_TEXV_GATHER))
+			return "channel out of range, or not a gather";
+		return NULL;
+	case VGPU_OP_SULD:
+	case VGPU_OP_SUST:
+		if (in->imm != 1 && in->imm != 2 && in->imm != 4)
+			return "element count is 1, 2 or 4";
+		if (in->mod2 > 1)
+			return "a store is formatted (1) or not (0)";
+		return NULL;
+	}
+	return NULL;
 }
 
 /* What the warp operations and atomics add to the common rules. */
@@ -304,6 +338,20 @@ static const char *vgpu_check_mod(const struct vgpu_insn *in)
 	case VGPU_OP_RCP:
 		max = VGPU_RND_RP + 1;
 		break;
+	case VGPU_OP_TEXSET:
+	case VGPU_OP_TEXGET:
+		max = VGPU_TEX_SLOTS;
+		break;
+	case VGPU_OP_TEX:
+		max = VGPU_TEXV_GATHER + 1;
+		break;
+	case VGPU_OP_TXQ:
+		max = VGPU_TXQ_COUNT;
+		break;
+	case VGPU_OP_SULD:
+	case VGPU_OP_SUST:
+		max = VGPU_SURF_ZERO + 1;
+		break;
 	}
 	if (in->mod == VGPU_RND_APPROX && in->type == VGPU_T_F32 &&
 	    (in->op == VGPU_OP_SQRT || in->op == VGPU_OP_RCP ||
@@ -381,7 +429,7 @@ const char *vgpu_isa_check_shape(const struct vgpu_insn *in, u32 ninsns)
 		return "reserved field is not 0";
 	if (in->type >= VGPU_T_COUNT || !(TB(in->type) & s->types))
 		return "type not allowed for the operation";
-	if (in->op != VGPU_OP_CVT && in->stype)
+	if (in->op != VGPU_OP_CVT && in->op != VGPU_OP_TEX && in->stype)
 		return "source type on an operation without one";
 	if (in->flags & ~(VGPU_IF_B_IMM | VGPU_IF_C_IMM | VGPU_IF_GUARD_NOT |
 			  VGPU_IF_CC_OUT | VGPU_IF_CC_IN | s->flags))
@@ -422,6 +470,9 @@ const char *vgpu_isa_check_shape(const struct vgpu_insn *in, u32 ninsns)
 		if (why)
 			return why;
 	}
+	why = vgpu_check_tex(in);
+	if (why)
+		return why;
 	if (in->op == VGPU_OP_BRA && in->imm >= ninsns)
 		return "branch target out of range";
 	if (vgpu_is_bar(in->op))

@@ -1012,3 +1012,131 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
 	}
 	return VGPU_TEX_OK;
 }
+
+/* --- queries ----------------------------------------------------------- */
+
+u32 vgpu_tex_query(const struct vgpu_tex_desc *d, u32 what, u32 level)
+{
+	bool layered1 = d->kind == VGPU_TEXK_1D_LAYERED;
+	u32 w, h, dp;
+
+	if (!vgpu_tex_desc_ok(d))
+		return 0;
+	if (what >= VGPU_TXQ_LEVEL_WIDTH) {
+		if (level >= d->levels)
+			return 0;
+		what -= VGPU_TXQ_LEVEL_WIDTH;
+	} else {
+		level = 0;
+	}
+	/* As an H100 answers: a layered shape's layers where the next axis is. */
+	w = d->width >> level ? d->width >> level : 1;
+	h = d->height >> level ? d->height >> level : 1;
+	dp = d->kind == VGPU_TEXK_3D ? (d->depth >> level ? d->depth >> level : 1) : 0;
+	if (layered1)
+		h = d->depth;
+	else if (d->kind == VGPU_TEXK_BUFFER)
+		h = 0;
+	if (d->kind == VGPU_TEXK_2D_LAYERED)
+		dp = d->depth;
+	else if (d->kind == VGPU_TEXK_CUBE_LAYERED)
+		dp = d->depth / 6;
+	return what == VGPU_TXQ_WIDTH ? w : what == VGPU_TXQ_HEIGHT ? h : dp;
+}
+
+/* --- surfaces ---------------------------------------------------------- */
+
+int vgpu_surf_addr(const struct vgpu_tex_desc *d, const s32 *xyz, u32 layer,
+		   u32 elem, u32 bytes, u32 mode, u64 *va)
+{
+	u64 row = (u64)d->width * vgpu_tex_texel_bytes(d);
+	s64 x = xyz[0], y = 0, z = 0, rows = d->height, slices = 1;
+
+	if (!vgpu_tex_desc_ok(d) || !(d->flags & VGPU_TEX_SURFACE) ||
+	    bytes > row)
+		return VGPU_SURF_NONE;
+	if (x % elem)
+		return VGPU_SURF_MISALIGNED;
+	switch (d->kind) {
+	case VGPU_TEXK_3D:
+		y = xyz[1];
+		z = xyz[2];
+		slices = d->depth;
+		break;
+	case VGPU_TEXK_1D_LAYERED:
+		z = layer;
+		slices = d->depth;
+		break;
+	case VGPU_TEXK_2D_LAYERED:
+	case VGPU_TEXK_CUBE:
+	case VGPU_TEXK_CUBE_LAYERED:
+		y = xyz[1];
+		z = layer;
+		slices = d->depth;
+		break;
+	case VGPU_TEXK_2D:
+		y = xyz[1];
+		break;
+	default:
+		break;
+	}
+	if (x < 0 || x > (s64)(row - bytes) || y < 0 || y >= rows || z < 0 ||
+	    z >= slices) {
+		if (mode == VGPU_SURF_TRAP) {
+			*va = d->addr;
+			return VGPU_SURF_FAULT;
+		}
+		if (mode == VGPU_SURF_ZERO)
+			return VGPU_SURF_NONE;
+		x = x < 0 ? 0 : x > (s64)(row - bytes) ? (s64)(row - bytes) / elem * elem : x;
+		y = y < 0 ? 0 : y >= rows ? rows - 1 : y;
+		z = z < 0 ? 0 : z >= slices ? slices - 1 : z;
+	}
+	*va = d->addr + ((u64)z * rows + (u64)y) * d->pitch + (u64)x;
+	return VGPU_SURF_AT;
+}
+
+/* The f16 nearest the f32 @f (ties to even), as f16 bits. */
+static u32 tex_f32_to_f16(u32 f)
+{
+	u32 sign = f >> 16 & 0x8000, e = f >> 23 & 0xff, m = f & 0x7fffff;
+	s32 ex = (s32)e - 112;	/* the f16 exponent field */
+	u32 sh, r, rem, half;
+
+	if (e == 0xff)
+		return sign | 0x7c00 | (m ? 0x200 | m >> 13 : 0);
+	if (!e || ex < -10)
+		return sign;
+	m |= 0x800000;
+	sh = ex > 0 ? 13 : 14 - (u32)ex;	/* subnormal: fewer bits */
+	r = m >> sh;
+	rem = m & ((1U << sh) - 1);
+	half = 1U << (sh - 1);
+	if (rem > half || (rem == half && (r & 1)))
+		r++;
+	if (ex <= 0)
+		return sign | r;	/* 0x400 is the least normal */
+	if (r >> 11) {
+		r >>= 1;
+		ex++;
+	}
+	if (ex >= 31)
+		return sign | 0x7c00;
+	return sign | (u32)ex << 10 | (r & 0x3ff);
+}
+
+u64 vgpu_surf_format(const struct vgpu_tex_desc *d, u64 v)
+{
+	switch (d->format) {
+	case VGPU_TEXF_F16:
+		return tex_f32_to_f16((u32)v);
+	case VGPU_TEXF_U8:
+	case VGPU_TEXF_S8:
+		return v & 0xff;
+	case VGPU_TEXF_U16:
+	case VGPU_TEXF_S16:
+		return v & 0xffff;
+	default:
+		return v & 0xffffffff;
+	}
+}

@@ -10,19 +10,13 @@
 #include "core.h"
 #include "../uapi/vgpu_tex.h"
 
-/* What a fetch asks for (vgpu_tex_req.variant). */
-#define VGPU_TEXV_PLAIN 0	/* level 0 (plus the bias) */
-#define VGPU_TEXV_LEVEL 1	/* an explicit level of detail */
-#define VGPU_TEXV_GRAD 2	/* the level from gradients */
-#define VGPU_TEXV_GATHER 3	/* four texels' channel @comp, unfiltered */
-
 /**
  * struct vgpu_tex_req - one lane's fetch.
  * @coord: x, y, z: f32 bits, or integers (texel indices) with @int_coords.
  * @layer: the layer or cube array index.
  * @lod: f32 bits: the level (VGPU_TEXV_LEVEL) or the bias (otherwise).
  * @grad: f32 bits of dP/dx (x, y, z) then dP/dy.
- * @variant: VGPU_TEXV_*.
+ * @variant: VGPU_TEXV_* (uapi/vgpu_isa.h).
  * @comp: the channel a gather takes.
  * @int_coords: @coord are integers: no filtering, no normalization.
  */
@@ -59,5 +53,33 @@ bool vgpu_tex_desc_ok(const struct vgpu_tex_desc *d);
 
 /* Bytes of one texel of @d. */
 u32 vgpu_tex_texel_bytes(const struct vgpu_tex_desc *d);
+
+/*
+ * What txq asks of @d (VGPU_TXQ_*; @level for the level queries), as an
+ * H100 answers: a layered shape's layer count where the next axis is.
+ * 0 for a descriptor that is not well formed.
+ */
+u32 vgpu_tex_query(const struct vgpu_tex_desc *d, u32 what, u32 level);
+
+/* What vgpu_surf_addr() returns. */
+#define VGPU_SURF_AT 0		/* *va is where to access */
+#define VGPU_SURF_NONE 1	/* nothing to access: loads read zeros */
+#define VGPU_SURF_FAULT 2		/* out of range, trapping: a fault at *va */
+#define VGPU_SURF_MISALIGNED 3	/* x is not a multiple of the element */
+
+/*
+ * Where a surface access of @bytes (elements of @elem bytes) at byte x,
+ * row y, slice z of @xyz (@layer for layered shapes) lands in @d, which
+ * must be a surface; @mode (VGPU_SURF_TRAP, _CLAMP, _ZERO) says what an
+ * access out of range does.
+ */
+int vgpu_surf_addr(const struct vgpu_tex_desc *d, const s32 *xyz, u32 layer,
+		   u32 elem, u32 bytes, u32 mode, u64 *va);
+
+/*
+ * A formatted store's value (sust.p) as @d's channels hold it: f32 to
+ * f16, integers cut to the channel's width, f32 as it is.
+ */
+u64 vgpu_surf_format(const struct vgpu_tex_desc *d, u64 v);
 
 #endif /* VGPU_CORE_TEX_H */

@@ -57,6 +57,7 @@ struct vg_imgfile_var {
 
 #define VG_IMGVAR_CONST 1u
 #define VG_IMGVAR_MANAGED 2u
+#define VG_IMGVAR_REF_SHIFT 2	/* bits 2-3: vg_jit_var.ref */
 
 _Static_assert(sizeof(struct vg_imgfile) == VG_IMGFILE_HDR, "header size");
 _Static_assert(sizeof(struct vg_imgfile_kernel) == 48, "kernel record");
@@ -194,7 +195,8 @@ int vg_image_save(const struct vg_jit_image *img, const char *magic,
 		struct vg_imgfile_var r = {
 			.offset = v->offset, .size = v->size,
 			.flags = (v->is_const ? VG_IMGVAR_CONST : 0) |
-				 (v->managed ? VG_IMGVAR_MANAGED : 0),
+				 (v->managed ? VG_IMGVAR_MANAGED : 0) |
+				 (uint32_t)v->ref << VG_IMGVAR_REF_SHIFT,
 			.name_len = (uint32_t)strlen(v->name),
 		};
 
@@ -342,7 +344,8 @@ static void vg_read_var(struct vg_in *in, struct vg_jit_var *v,
 		return;
 	}
 	if ((r->flags != 0 && r->flags != VG_IMGVAR_CONST &&
-	     r->flags != VG_IMGVAR_MANAGED) ||
+	     r->flags != VG_IMGVAR_MANAGED &&
+	     (r->flags & ~(3u << VG_IMGVAR_REF_SHIFT))) ||
 	    ((r->flags & VG_IMGVAR_MANAGED) &&
 	     r->size > VG_JIT_MANAGED_MAX_BYTES)) {
 		vg_bad(in, "bad variable flags at byte", in->off - sizeof(*r));
@@ -352,6 +355,7 @@ static void vg_read_var(struct vg_in *in, struct vg_jit_var *v,
 	v->size = r->size;
 	v->is_const = r->flags == VG_IMGVAR_CONST;
 	v->managed = r->flags == VG_IMGVAR_MANAGED;
+	v->ref = (uint8_t)(r->flags >> VG_IMGVAR_REF_SHIFT & 3);
 	v->name = vg_take_name(in, r->name_len);
 }
 

@@ -339,6 +339,49 @@ static const struct vcase cases[] = {
 	{ "free with a destination", {
 		I(.op = VGPU_OP_FREE, .type = VGPU_T_U64, .guard = NONE,
 		  .dst = 1, .a = 2), EXIT }, 2, { 0 }, 0, "unused operand is not 0" },
+	{ "a texture fetch through its slots", {
+		I(.op = VGPU_OP_TEXSET, .type = VGPU_T_U32, .guard = NONE, .a = 1),
+		I(.op = VGPU_OP_TEXSET, .type = VGPU_T_U64, .mod = 10, .guard = NONE,
+		  .a = 2),
+		I(.op = VGPU_OP_TEX, .type = VGPU_T_F32, .stype = VGPU_T_F32,
+		  .mod = VGPU_TEXV_GATHER, .mod2 = 3, .guard = NONE, .a = 3),
+		I(.op = VGPU_OP_TEXGET, .type = VGPU_T_U32, .mod = 3, .guard = NONE,
+		  .dst = 1),
+		I(.op = VGPU_OP_TXQ, .type = VGPU_T_U32, .mod = VGPU_TXQ_LEVEL_WIDTH,
+		  .guard = NONE, .dst = 1, .a = 3, .flags = VGPU_IF_B_IMM, .imm = 2),
+		I(.op = VGPU_OP_SULD, .type = VGPU_T_U64, .mod = VGPU_SURF_ZERO,
+		  .guard = NONE, .a = 3, .imm = 4),
+		I(.op = VGPU_OP_SUST, .type = VGPU_T_U32, .mod2 = 1, .guard = NONE,
+		  .a = 3, .imm = 2),
+		EXIT }, 8, { 0 }, -2, NULL },
+	{ "a texture slot out of range", {
+		I(.op = VGPU_OP_TEXSET, .type = VGPU_T_U64, .mod = 11, .guard = NONE,
+		  .a = 1), EXIT }, 2, { 0 }, 0, "texture slot out of range" },
+	{ "texture coordinates of another type", {
+		I(.op = VGPU_OP_TEX, .type = VGPU_T_F32, .stype = VGPU_T_U32,
+		  .guard = NONE, .a = 1), EXIT }, 2, { 0 }, 0,
+	  "coordinates are f32 or s32" },
+	{ "a channel for what is no gather", {
+		I(.op = VGPU_OP_TEX, .type = VGPU_T_F32, .stype = VGPU_T_F32,
+		  .mod = VGPU_TEXV_LEVEL, .mod2 = 1, .guard = NONE, .a = 1), EXIT },
+	  2, { 0 }, 0, "channel out of range, or not a gather" },
+	{ "a fetch of an unknown kind", {
+		I(.op = VGPU_OP_TEX, .type = VGPU_T_F32, .stype = VGPU_T_F32,
+		  .mod = VGPU_TEXV_GATHER + 1, .guard = NONE, .a = 1), EXIT }, 2,
+	  { 0 }, 0, "modifier out of range" },
+	{ "three surface elements", {
+		I(.op = VGPU_OP_SULD, .type = VGPU_T_U32, .guard = NONE, .a = 1,
+		  .imm = 3), EXIT }, 2, { 0 }, 0, "element count is 1, 2 or 4" },
+	{ "a formatted surface load", {
+		I(.op = VGPU_OP_SULD, .type = VGPU_T_U32, .mod2 = 1, .guard = NONE,
+		  .a = 1, .imm = 1), EXIT }, 2, { 0 }, 0, "reserved field is not 0" },
+	{ "a store's format out of range", {
+		I(.op = VGPU_OP_SUST, .type = VGPU_T_U32, .mod2 = 2, .guard = NONE,
+		  .a = 1, .imm = 1), EXIT }, 2, { 0 }, 0,
+	  "a store is formatted (1) or not (0)" },
+	{ "a texture query's descriptor out of range", {
+		I(.op = VGPU_OP_TXQ, .type = VGPU_T_U32, .guard = NONE, .dst = 1,
+		  .a = 4), EXIT }, 2, { 0 }, 0, "register out of range" },
 	{ "too many predicates", { EXIT }, 1,
 	  { .nregs = 1, .npreds = VGPU_MAX_PREDS + 1 }, -1,
 	  "predicate count out of range" },

@@ -37,6 +37,10 @@ static const char *const sreg_names[] = {
 	"lanemask_gt", "lanemask_ge", "dynamic_smem_size", "grid_sync_hi",
 	"grid_sync_lo", NULL };
 static const char *const shfl_names[] = { "up", "down", "bfly", "idx", NULL };
+static const char *const texv_names[] = { "plain", "level", "grad", "gather", NULL };
+static const char *const txq_names[] = {
+	"width", "height", "depth", "level_width", "level_height", "level_depth", NULL };
+static const char *const surf_names[] = { "trap", "clamp", "zero", NULL };
 static const char *const vote_names[] = { "all", "any", "uni", "ballot", NULL };
 static const char *const match_names[] = { "any", "all", NULL };
 static const char *const scope_names[] = { "cta", "gpu", "sys", NULL };
@@ -91,6 +95,13 @@ static const char *const *mod_names(const struct vgpu_insn *in)
 		return bar_names;
 	case VGPU_OP_TRAP:
 		return trap_names;
+	case VGPU_OP_TEX:
+		return texv_names;
+	case VGPU_OP_TXQ:
+		return txq_names;
+	case VGPU_OP_SULD:
+	case VGPU_OP_SUST:
+		return surf_names;
 	}
 	return NULL;
 }

@@ -138,7 +138,58 @@
  */
 #define VGPU_OP_MALLOC 52
 #define VGPU_OP_FREE 53
-#define VGPU_OP_COUNT 54
+/*
+ * Textures and surfaces, through descriptors (uapi/vgpu_tex.h) whose
+ * device address is register @a. Their other operands pass through the
+ * warp's texture slots, VGPU_TEX_SLOTS 32-bit values per lane: TEXSET
+ * copies register @a to slot @mod (type U64: to slots @mod and @mod + 1,
+ * low half first), TEXGET slot @mod (U64: two) to register @dst.
+ * TEX, SULD and SUST take their coordinates from slots 0 to 2 (x, y, z;
+ * a surface's x in bytes) and 3 (a layer or cube array index); TEX its
+ * level or bias from slot 4 and its gradients (d/dx x, y, z, then d/dy)
+ * from slots 5 to 10; SUST its values from slot 4 on. TEX and SULD leave
+ * their results from slot 0 on.
+ */
+#define VGPU_OP_TEXSET 54
+#define VGPU_OP_TEXGET 55
+/*
+ * TEX: @mod VGPU_TEXV_*, @mod2 the channel a gather takes; @type F32,
+ * S32 or U32 (the results); @stype F32, or S32 for integer coordinates
+ * (texel indices: no filtering).
+ */
+#define VGPU_OP_TEX 56
+/* TXQ: d = @mod (VGPU_TXQ_*) of the descriptor, of level b for LEVEL_*. */
+#define VGPU_OP_TXQ 57
+/*
+ * SULD and SUST: @type the element (U8, U16, U32, U64), @imm how many
+ * (1, 2 or 4), @mod what an access out of range does (VGPU_SURF_*); SUST
+ * with @mod2 1 converts its values to the surface's format (sust.p).
+ */
+#define VGPU_OP_SULD 58
+#define VGPU_OP_SUST 59
+#define VGPU_OP_COUNT 60
+
+#define VGPU_TEX_SLOTS 12
+
+/* TEX (mod): what a fetch samples. */
+#define VGPU_TEXV_PLAIN 0	/* level 0, plus the descriptor's bias */
+#define VGPU_TEXV_LEVEL 1	/* the level of detail in slot 4 */
+#define VGPU_TEXV_GRAD 2	/* the level the gradients give */
+#define VGPU_TEXV_GATHER 3	/* four texels' channel mod2, unfiltered */
+
+/* TXQ (mod). */
+#define VGPU_TXQ_WIDTH 0
+#define VGPU_TXQ_HEIGHT 1
+#define VGPU_TXQ_DEPTH 2
+#define VGPU_TXQ_LEVEL_WIDTH 3
+#define VGPU_TXQ_LEVEL_HEIGHT 4
+#define VGPU_TXQ_LEVEL_DEPTH 5
+#define VGPU_TXQ_COUNT 6
+
+/* SULD and SUST (mod): an access out of range. */
+#define VGPU_SURF_TRAP 0	/* faults */
+#define VGPU_SURF_CLAMP 1	/* goes to the nearest element in range */
+#define VGPU_SURF_ZERO 2	/* loads zeros, stores nothing */
 
 /* SHFL (mod); b is the lane or delta, c the clamp and segment mask. */
 #define VGPU_SHFL_UP 0

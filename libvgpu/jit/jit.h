@@ -21,7 +21,7 @@
  * the old compiler is taken for one of the new. (Cache keys also carry
  * the library's build ID, which covers builds that forgot.)
  */
-#define VG_JIT_VERSION "vgpu-jit-10"
+#define VG_JIT_VERSION "vgpu-jit-11"
 
 /* One kernel parameter: where cuLaunchKernel puts its bytes. */
 struct vg_jit_param {
@@ -48,9 +48,17 @@ struct vg_jit_var {
 	char *name;
 	bool is_const;		/* __constant__ (read only to kernels) */
 	bool managed;		/* __managed__: storage of its own */
+	uint8_t ref;		/* VG_JIT_REF_*: a texture, surface or sampler
+				 * reference's slot (a descriptor's address) */
 	uint64_t offset;	/* in the module's global block */
 	uint64_t size;
 };
+
+/* vg_jit_var.ref */
+#define VG_JIT_REF_NONE 0
+#define VG_JIT_REF_TEX 1
+#define VG_JIT_REF_SURF 2
+#define VG_JIT_REF_SAMPLER 3
 
 /*
  * Where code and initializers name the k-th managed variable of

@@ -86,6 +86,7 @@ struct ptx_var {
 	bool visible;
 	bool weak;
 	bool managed;		/* .attribute(.managed): __managed__ */
+	uint8_t ref;		/* PTX_REF_*: .texref, .surfref, .samplerref */
 	uint8_t *init;		/* initializer bytes, little endian, or NULL */
 	uint64_t init_bytes;	/* may be less than the size: the rest is 0 */
 	struct ptx_init_func *init_funcs;	/* functions named in @init */
@@ -93,6 +94,9 @@ struct ptx_var {
 	struct ptx_init_var *init_vars;		/* variables named in @init */
 	uint32_t ninit_vars;
 };
+
+/* What a .texref, .surfref or .samplerref variable is (ptx_var.ref). */
+enum { PTX_REF_NONE, PTX_REF_TEX, PTX_REF_SURF, PTX_REF_SAMPLER };
 
 /* A register, after ranges (%r<11>) are expanded: one entry each. */
 struct ptx_reg {
@@ -143,6 +147,10 @@ enum ptx_opnd_kind {
 	PTX_O_LABEL,		/* @label: index into the function's labels */
 	PTX_O_LIST,		/* (a, b, ...) of a call: @nvec symbols in @list */
 	PTX_O_SINK,		/* "_" */
+	PTX_O_TEX,		/* [t, {c...}] of a texture or surface
+				 * instruction: t as PTX_O_ADDR's base, the
+				 * coordinates as PTX_O_VEC's; @comp 1 when a
+				 * sampler came between ([t, s, {c...}]) */
 };
 
 enum ptx_base { PTX_BASE_NONE, PTX_BASE_REG, PTX_BASE_SYM };

@@ -206,9 +206,12 @@ static int ptx_layout_module(struct ptx_lower *pl, struct vg_jit_image *img)
 		*end = place->offset + ptx_var_size(v);
 		if (v->space == PTX_S_CONST)
 			csize += ptx_var_size(v);
+		if (v->ref && v->space != PTX_S_GLOBAL)
+			return ptx_error(pl, v->pos, "'%s': references are .global variables",
+					 v->name);
 		img->vars[img->nvars++] = (struct vg_jit_var){
 			.name = strdup(v->name), .is_const = v->space == PTX_S_CONST,
-			.offset = place->offset, .size = ptx_var_size(v),
+			.ref = v->ref, .offset = place->offset, .size = ptx_var_size(v),
 		};
 		if (!img->vars[img->nvars - 1].name)
 			return ptx_out_of_memory(pl);

@@ -49,6 +49,15 @@ int ptx_lower_vote(struct ptx_lower *pl, const struct ptx_insn *in);
 int ptx_lower_match(struct ptx_lower *pl, const struct ptx_insn *in);
 int ptx_lower_activemask(struct ptx_lower *pl, const struct ptx_insn *in);
 
+/* ptx_tex.c */
+int ptx_lower_tex(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_tld4(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_txq(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_suq(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_suld(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_sust(struct ptx_lower *pl, const struct ptx_insn *in);
+int ptx_lower_istypep(struct ptx_lower *pl, const struct ptx_insn *in);
+
 /* ptx_printf.c: a call to vprintf, with its return and argument lists */
 int ptx_lower_printf(struct ptx_lower *pl, const struct ptx_insn *in,
 		     const struct ptx_opnd *rets, const struct ptx_opnd *args);

@@ -605,6 +605,15 @@ static void ptx_parse_decl_type(struct ptx_parser *p, struct ptx_var *v)
 				ptx_next(p);
 				ptx_parse_uint(p, 1u << 30);
 			}
+		} else if (ptx_is_dir(p, ".texref") || ptx_is_dir(p, ".surfref") ||
+			   ptx_is_dir(p, ".samplerref")) {
+			/* The variable holds a descriptor's address. */
+			if (v->type != PTX_T_NONE)
+				ptx_fail(p, t->pos, "more than one type");
+			v->ref = t->s[1] == 't' ? PTX_REF_TEX :
+				 t->s[2] == 'u' ? PTX_REF_SURF : PTX_REF_SAMPLER;
+			v->type = PTX_T_U64;
+			ptx_next(p);
 		} else {
 			enum ptx_type ty = ptx_type_lookup(t->s + 1, t->len - 1);
 
@@ -1098,6 +1107,28 @@ static int64_t ptx_parse_offset(struct ptx_parser *p)
 	return 0;
 }
 
+static void ptx_parse_vec(struct ptx_parser *p, struct ptx_opnd *o);
+
+/*
+ * The rest of a texture or surface operand, after "[t,": an independent
+ * sampler ("s,"), then the coordinates' vector and the ']'.
+ */
+static void ptx_parse_tex_coords(struct ptx_parser *p, struct ptx_opnd *o)
+{
+	o->kind = PTX_O_TEX;
+	if (!ptx_is(p, '{')) {
+		ptx_expect_name(p, "a sampler or the coordinates");
+		o->comp = 1;
+		ptx_next(p);
+		ptx_expect(p, ',');
+	}
+	if (!ptx_is(p, '{'))
+		ptx_expected(p, "the coordinates");
+	ptx_parse_vec(p, o);
+	o->kind = PTX_O_TEX;
+	ptx_expect(p, ']');
+}
+
 static void ptx_parse_addr(struct ptx_parser *p, struct ptx_opnd *o)
 {
 	struct ptx_name *e;
@@ -1116,6 +1147,10 @@ static void ptx_parse_addr(struct ptx_parser *p, struct ptx_opnd *o)
 			o->sym = e->sym;
 		}
 		ptx_next(p);
+		if (ptx_accept(p, ',')) {
+			ptx_parse_tex_coords(p, o);
+			return;
+		}
 		o->imm = ptx_parse_offset(p);
 	} else {
 		o->imm = ptx_parse_sint(p);

@@ -380,6 +380,13 @@ static const struct ptx_opcode {
 	{ "dp4a", .lower = ptx_lower_dp4a },
 	{ "dp2a", .lower = ptx_lower_dp2a },
 	{ "vabsdiff4", .lower = ptx_lower_vabsdiff4 },
+	{ "tex", .lower = ptx_lower_tex },
+	{ "tld4", .lower = ptx_lower_tld4 },
+	{ "txq", .lower = ptx_lower_txq },
+	{ "suq", .lower = ptx_lower_suq },
+	{ "suld", .lower = ptx_lower_suld },
+	{ "sust", .lower = ptx_lower_sust },
+	{ "istypep", .lower = ptx_lower_istypep },
 };
 
 /* @in's entry in the table, or NULL. */

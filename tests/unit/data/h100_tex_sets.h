@@ -54,6 +54,11 @@ enum ts_texels {
 	/* Pairs along x (pair k = x / 2), floats or halves: */
 	TT_PAIRS_ZX,	/* (0, X) for even k, (X, 0) for odd, X = +-[1, 2) */
 	TT_PAIRS_GAP,	/* (X, Y), X = +-[1, 2), Y = +-[1, 2) * 2^-(k % 32) */
+	/*
+	 * Pairs of 4-channel 8-bit texels along x, value v = k (unsigned) or
+	 * k - 128 (signed), top m = 255 or 127: (v, 0, m, v) then (0, v, v, m).
+	 */
+	TT_PAIRS_8BIT,
 };
 
 /* Coordinate generators (ts_coords). */
@@ -205,6 +210,10 @@ static const struct ts_set ts_sets[] = {
 	{ "r2_grad_1d", TS_1D, TS_F32, TF_GRAD, TT_LEVEL, TC_GRAD_X, 1, 1, 1, TA_CLAMP, 0, 1, 0, 0, 256, 1, 1, 9, 0, 0, 100, 0, TS_N, 1, 120 },
 	{ "r2_grad_x_opt", TS_2D, TS_F32, TF_GRAD, TT_LEVEL, TC_GRAD_X, 1, 1, 1, TA_CLAMP, 0, 0, 0, 0, 64, 64, 1, 7, 0, 0, 100, 0, TS_N, 1, 121 },
 	{ "r2_lod_rand_opt", TS_2D, TS_F32, TF_LOD, TT_LEVEL, TC_LOD_RANDOM, 1, 1, 1, TA_CLAMP, 0, 0, 0, 0, 64, 64, 1, 7, 0, 0, 100, 0, TS_N, 1, 122 },
+	/* Round 3: every 8-bit value against 0 and the top at every weight. */
+	{ "r3_pairs_u8", TS_2D, TS_U8X4, TF_PLAIN, TT_PAIRS_8BIT, TC_PAIRS_ALLW, 1, 0, 0, TA_CLAMP, 0, 0, 0, 0, 512, 1, 1, 1, 0, 0, 0, 0, TS_N, 4, 130 },
+	{ "r3_pairs_srgb", TS_2D, TS_U8X4, TF_PLAIN, TT_PAIRS_8BIT, TC_PAIRS_ALLW, 1, 0, 0, TA_CLAMP, 1, 0, 0, 0, 512, 1, 1, 1, 0, 0, 0, 0, TS_N, 4, 131 },
+	{ "r3_pairs_s8", TS_2D, TS_S8X4, TF_PLAIN, TT_PAIRS_8BIT, TC_PAIRS_ALLW, 1, 0, 0, TA_CLAMP, 0, 0, 0, 0, 512, 1, 1, 1, 0, 0, 0, 0, TS_N, 4, 132 },
 };
 
 #define TS_COUNT (sizeof(ts_sets) / sizeof(ts_sets[0]))
@@ -327,6 +336,15 @@ static inline void ts_texel(const struct ts_set *s, int l, int x, int y,
 					       (uint32_t)(127 - gap) << 23 |
 					       ((uint32_t)r & 0x7fffff));
 		break;
+	}
+	case TT_PAIRS_8BIT: {
+		int kk = x >> 1, top = s->fmt == TS_S8X4 ? 127 : 255;
+		int vv = s->fmt == TS_S8X4 ? kk - 128 : kk;
+		int t4[2][4] = { { vv, 0, top, vv }, { 0, vv, vv, top } };
+
+		for (k = 0; k < 4; k++)
+			out[k] = (unsigned char)t4[x & 1][k];
+		return;
 	}
 	case TT_RANDOM:
 		idx += (uint64_t)l << 32;
