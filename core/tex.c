@@ -438,65 +438,6 @@ static u32 tex_le(const u8 *p, u32 n)
 	return v;
 }
 
-/* Signed 8-bit to 16-bit fixed point: the magnitude's bits repeated. */
-static s32 tex_s8_fix(s32 v)
-{
-	u32 m = v < 0 ? -v : v;
-
-	if (m > 127)
-		return -32768;
-	m = m << 8 | m << 1 | m >> 6;
-	return v < 0 ? -(s32)m : (s32)m;
-}
-
-/*
- * Channel @c of the raw texel @p as the filter takes it: f32 bits for
- * floats, 16-bit fixed point for 8/16-bit integers read normalized, the
- * integer otherwise.
- */
-static u32 tex_chan(const struct vgpu_tex_desc *d, const u8 *p, u32 c)
-{
-	u32 cb = tex_chan_bytes[d->format], v = tex_le(p + c * cb, cb);
-	bool norm = d->flags & VGPU_TEX_READ_NORM;
-
-	switch (d->format) {
-	case VGPU_TEXF_U8:
-		return norm ? v * 257 : v;
-	case VGPU_TEXF_S8:
-		return norm ? (u32)tex_s8_fix((__s8)v) : (u32)(s32)(__s8)v;
-	case VGPU_TEXF_S16:
-		return (u32)(s32)(__s16)v;
-	case VGPU_TEXF_F16:
-		return tex_f16_to_f32(v);
-	default:
-		return v;
-	}
-}
-
-/* Whether channels of @d filter as floats (else as 16-bit fixed point). */
-static bool tex_float(const struct vgpu_tex_desc *d)
-{
-	return d->format == VGPU_TEXF_F16 || d->format == VGPU_TEXF_F32;
-}
-
-/* The border colour's channel @c, as tex_chan() gives channels. */
-static u32 tex_border(const struct vgpu_tex_desc *d, u32 c)
-{
-	u32 b = d->border[c];
-
-	if (tex_float(d) || !(d->flags & VGPU_TEX_READ_NORM))
-		return b;
-	/* Normalized integers: the colour as the format holds it. */
-	switch (d->format) {
-	case VGPU_TEXF_U8:
-		return (b & 0xff) * 257;
-	case VGPU_TEXF_S8:
-		return (u32)tex_s8_fix((__s8)b);
-	default:
-		return b;
-	}
-}
-
 /*
  * sRGB to linear, as an H100 decodes each 8-bit value (read back through
  * point sampling): 1.0 is 65536, and every value has at most 8
@@ -536,6 +477,78 @@ static const u32 tex_srgb[256] = {
 	57088, 57600, 58112, 58624, 59392, 59904, 60416, 60928,
 	61440, 61952, 62464, 62976, 64000, 64512, 65024, 65536,
 };
+
+/* Signed 8-bit to 16-bit fixed point: the magnitude's bits repeated. */
+static s32 tex_s8_fix(s32 v)
+{
+	u32 m = v < 0 ? -v : v;
+
+	if (m > 127)
+		return -32768;
+	m = m << 8 | m << 1 | m >> 6;
+	return v < 0 ? -(s32)m : (s32)m;
+}
+
+/*
+ * Channel @c of the raw texel @p as the filter takes it: f32 bits for
+ * floats, 16-bit fixed point for 8/16-bit integers read normalized, the
+ * integer otherwise.
+ */
+static u32 tex_chan(const struct vgpu_tex_desc *d, const u8 *p, u32 c)
+{
+	u32 cb = tex_chan_bytes[d->format], v = tex_le(p + c * cb, cb);
+	bool norm = d->flags & VGPU_TEX_READ_NORM;
+
+	switch (d->format) {
+	case VGPU_TEXF_U8:
+		/* sRGB colour decodes to a float, which filters as floats do. */
+		if (norm && (d->flags & VGPU_TEX_SRGB) && c < 3)
+			return tex_f32_rna(tex_srgb[v], -16);
+		return norm ? v * 257 : v;
+	case VGPU_TEXF_S8:
+		return norm ? (u32)tex_s8_fix((__s8)v) : (u32)(s32)(__s8)v;
+	case VGPU_TEXF_S16:
+		return (u32)(s32)(__s16)v;
+	case VGPU_TEXF_F16:
+		return tex_f16_to_f32(v);
+	default:
+		return v;
+	}
+}
+
+/* Whether channels of @d filter as floats (else as 16-bit fixed point). */
+static bool tex_float(const struct vgpu_tex_desc *d)
+{
+	return d->format == VGPU_TEXF_F16 || d->format == VGPU_TEXF_F32;
+}
+
+/* Whether channel @c of @d holds a float once read (sRGB colour too). */
+static bool tex_float_chan(const struct vgpu_tex_desc *d, u32 c)
+{
+	return tex_float(d) || (c < 3 && (d->flags & VGPU_TEX_SRGB) &&
+				(d->flags & VGPU_TEX_READ_NORM) &&
+				d->format == VGPU_TEXF_U8);
+}
+
+/* The border colour's channel @c, as tex_chan() gives channels. */
+static u32 tex_border(const struct vgpu_tex_desc *d, u32 c)
+{
+	u32 b = d->border[c];
+
+	if (tex_float(d) || !(d->flags & VGPU_TEX_READ_NORM))
+		return b;
+	/* Normalized integers: the colour as the format holds it. */
+	switch (d->format) {
+	case VGPU_TEXF_U8:
+		if (tex_float_chan(d, c))
+			return tex_f32_rna(tex_srgb[b & 0xff], -16);
+		return (b & 0xff) * 257;
+	case VGPU_TEXF_S8:
+		return (u32)tex_s8_fix((__s8)b);
+	default:
+		return b;
+	}
+}
 
 /* --- filtering --------------------------------------------------------- */
 
@@ -614,12 +627,10 @@ static u32 tex_point_chan(const struct vgpu_tex_desc *d, u32 raw, u32 c)
 	bool norm = d->flags & VGPU_TEX_READ_NORM;
 	bool srgb = (d->flags & VGPU_TEX_SRGB) && c < 3;
 
-	if (tex_float(d) || !norm)
-		return raw;
+	if (tex_float(d) || !norm || srgb)
+		return raw;	/* (sRGB colour was decoded as it was read) */
 	switch (d->format) {
 	case VGPU_TEXF_U8:
-		if (srgb)
-			return tex_f32_rna(tex_srgb[raw / 257], -16);
 		return tex_f32_div(raw / 257, 255);
 	case VGPU_TEXF_S8: {
 		s32 v = (s32)raw;
@@ -999,7 +1010,7 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
 	for (c = 0; c < d->channels; c++) {
 		if (nt == 1) {
 			out[c] = tex_point_chan(d, vals[c][0], c);
-		} else if (tex_float(d)) {
+		} else if (tex_float_chan(d, c)) {
 			out[c] = tex_blend_f32(vals[c], wts, grp, nt,
 					       d->format == VGPU_TEXF_F16 ? 11 : 24);
 		} else {

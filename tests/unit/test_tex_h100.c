@@ -31,6 +31,8 @@ static const struct {
 	{ "r2_w2_s8", "signed 8-bit linear filtering" },
 	{ "r2_rand_s8", "signed 8-bit linear filtering" },
 	{ "srgb_lerp", "sRGB linear filtering" },
+	{ "r3_pairs_srgb", "sRGB linear filtering" },
+	{ "r3_pairs_s8", "signed 8-bit linear filtering" },
 	{ "mip_grad_aniso", "anisotropic filtering" },
 	{ "mip_aniso", "anisotropic filtering" },
 	{ "r2_grad_xy_aniso", "anisotropic filtering" },
