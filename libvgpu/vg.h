@@ -512,6 +512,9 @@ CUresult vg_mem_alloc(CUdeviceptr *dptr, size_t bytes);
 CUresult vg_mem_alloc_pitch(CUdeviceptr *dptr, size_t *pitch, size_t width,
 			    size_t height, unsigned int element_size);
 CUresult vg_mem_free(CUdeviceptr dptr);
+CUresult vg_mem_alloc_in(struct CUctx_st *ctx, CUdeviceptr *dptr,
+			 size_t bytes);
+void vg_mem_free_in(struct CUctx_st *ctx, CUdeviceptr dptr);
 
 /*
  * abi_v1.c: contexts of the first ABI, whose device addresses fit 32 bits
