@@ -518,13 +518,14 @@ void vg_mem_free_in(struct CUctx_st *ctx, CUdeviceptr dptr);
 
 /*
  * abi_v1.c: contexts of the first ABI, whose device addresses fit 32 bits
- * (a window below 4 GiB), and the gate that refuses them the current
- * ABI's allocation calls.
+ * (a window below 4 GiB), the gate that refuses them the current ABI's
+ * allocation calls, and the check that lets the first ABI's calls in.
  */
 #define VG_V1_VA_END (1ULL << 32)
 void *vg_v1_window_reserve(uint64_t *size);
 bool vg_v1_current(void);
 CUresult vg_v1_gate(void);
+CUresult vg_v1_enter(unsigned int *a, unsigned int *b);
 
 /* host.c */
 void vg_host_forget(struct CUctx_st *ctx);
