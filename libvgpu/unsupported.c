@@ -977,13 +977,8 @@ CUresult cuUserObjectRetain(CUuserObject a0, unsigned int a1)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-/* Issue 18: arrays, mipmapped arrays, textures, surfaces, tensor maps. */
+/* Issue 18: textures, surfaces, tensor maps. */
 CUresult cuArray3DCreate(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR_v1 *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArray3DCreate_v2(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -993,49 +988,12 @@ CUresult cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *a0, CUarray a1)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *a0, CUarray a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuArrayCreate(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuArrayCreate_v2(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayDestroy(CUarray a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR_v1 *a0, CUarray a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *a0, CUarray a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0,
-		CUarray a1, CUdevice a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayGetPlane(CUarray *a0, CUarray a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *a0,
-		CUarray a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -1153,35 +1111,6 @@ CUresult cuMemcpyHtoA_v2(CUarray a0, size_t a1, const void *a2, size_t a3)
 }
 
 CUresult cuMemcpyHtoA_v2_ptds(CUarray a0, size_t a1, const void *a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMipmappedArrayCreate(CUmipmappedArray *a0,
-		const CUDA_ARRAY3D_DESCRIPTOR *a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMipmappedArrayDestroy(CUmipmappedArray a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMipmappedArrayGetLevel(CUarray *a0, CUmipmappedArray a1,
-		unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0,
-		CUmipmappedArray a1, CUdevice a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *a0,
-		CUmipmappedArray a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
