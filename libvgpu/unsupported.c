@@ -1004,30 +1004,8 @@ CUresult cuMemcpyAtoA(CUarray a0, unsigned int a1, CUarray a2, unsigned int a3,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemcpyAtoA_v2(CUarray a0, size_t a1, CUarray a2, size_t a3,
-		size_t a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoA_v2_ptds(CUarray a0, size_t a1, CUarray a2, size_t a3,
-		size_t a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuMemcpyAtoD(CUdeviceptr_v1 a0, CUarray a1, unsigned int a2,
 		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoD_v2(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoD_v2_ptds(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -1043,40 +1021,8 @@ CUresult cuMemcpyAtoHAsync(void *a0, CUarray a1, unsigned int a2,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuMemcpyAtoHAsync_v2(void *a0, CUarray a1, size_t a2, size_t a3,
-		CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoHAsync_v2_ptsz(void *a0, CUarray a1, size_t a2, size_t a3,
-		CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoH_v2(void *a0, CUarray a1, size_t a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoH_v2_ptds(void *a0, CUarray a1, size_t a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuMemcpyDtoA(CUarray a0, unsigned int a1, CUdeviceptr_v1 a2,
 		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyDtoA_v2(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyDtoA_v2_ptds(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -1089,28 +1035,6 @@ CUresult cuMemcpyHtoA(CUarray a0, unsigned int a1, const void *a2,
 
 CUresult cuMemcpyHtoAAsync(CUarray a0, unsigned int a1, const void *a2,
 		unsigned int a3, CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyHtoAAsync_v2(CUarray a0, size_t a1, const void *a2, size_t a3,
-		CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray a0, size_t a1, const void *a2,
-		size_t a3, CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyHtoA_v2(CUarray a0, size_t a1, const void *a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyHtoA_v2_ptds(CUarray a0, size_t a1, const void *a2, size_t a3)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

@@ -553,6 +553,8 @@ void vg_mipmap_unref(CUmipmappedArray m);
 CUresult vg_array_side(CUarray a, size_t x, size_t y, size_t z, size_t width,
 		       size_t height, size_t depth, CUdeviceptr *addr,
 		       size_t *pitch, size_t *rows);
+CUresult vg_array_sides2d(const CUDA_MEMCPY2D *p, CUDA_MEMCPY2D *c);
+CUresult vg_array_sides3d(const CUDA_MEMCPY3D *p, CUDA_MEMCPY3D *c);
 void vg_arrays_ctx_close(struct CUctx_st *ctx);
 
 /*
