@@ -12,10 +12,6 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* The macros of cuda.h would rename these definitions. */
-#undef cuArray3DCreate
-#undef cuArray3DGetDescriptor
-#undef cuArrayCreate
-#undef cuArrayGetDescriptor
 #undef cuGraphAddDependencies
 #undef cuGraphAddKernelNode
 #undef cuGraphAddNode
@@ -38,14 +34,7 @@
 #undef cuMemBatchDecompressAsync
 #undef cuMemMapArrayAsync
 #undef cuMemcpy3DBatchAsync
-#undef cuMemcpyAtoA
-#undef cuMemcpyAtoD
-#undef cuMemcpyAtoH
-#undef cuMemcpyAtoHAsync
 #undef cuMemcpyBatchAsync
-#undef cuMemcpyDtoA
-#undef cuMemcpyHtoA
-#undef cuMemcpyHtoAAsync
 #undef cuSignalExternalSemaphoresAsync
 #undef cuStreamBeginCapture
 #undef cuStreamBeginCaptureToGraph
@@ -61,7 +50,6 @@
 /* Types of older ABIs, named only by their entry points. */
 typedef unsigned int CUdeviceptr_v1;
 typedef struct CUDA_ARRAY_DESCRIPTOR_v1_st CUDA_ARRAY_DESCRIPTOR_v1;
-typedef struct CUDA_ARRAY3D_DESCRIPTOR_v1_st CUDA_ARRAY3D_DESCRIPTOR_v1;
 
 /*
  * Cannot exist here: graphics, NvSci, green contexts, checkpoints, core
@@ -978,67 +966,6 @@ CUresult cuUserObjectRetain(CUuserObject a0, unsigned int a1)
 }
 
 /* Issue 18: textures, surfaces, tensor maps. */
-CUresult cuArray3DCreate(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR_v1 *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *a0, CUarray a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayCreate(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR_v1 *a0, CUarray a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoA(CUarray a0, unsigned int a1, CUarray a2, unsigned int a3,
-		unsigned int a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoD(CUdeviceptr_v1 a0, CUarray a1, unsigned int a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoH(void *a0, CUarray a1, unsigned int a2, unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoHAsync(void *a0, CUarray a1, unsigned int a2,
-		unsigned int a3, CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyDtoA(CUarray a0, unsigned int a1, CUdeviceptr_v1 a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyHtoA(CUarray a0, unsigned int a1, const void *a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyHtoAAsync(CUarray a0, unsigned int a1, const void *a2,
-		unsigned int a3, CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuModuleGetSurfRef(CUsurfref *a0, CUmodule a1, const char *a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
