@@ -4,7 +4,8 @@
  * cuCtxCreate: their device addresses fit the 32-bit CUdeviceptr of that
  * ABI, and the current ABI's allocation calls refuse them, as NVIDIA's
  * driver does on an H100 (tests/e2e/ref/h100_ctx_v1.log). The first
- * ABI's memory calls themselves are in compat_v1.c.
+ * ABI's memory calls themselves are in compat_v1.c, its array calls in
+ * array_v1.c.
  */
 #include <sys/mman.h>
 
@@ -86,4 +87,24 @@ bool vg_v1_current(void)
 CUresult vg_v1_gate(void)
 {
 	return vg_v1_current() ? CUDA_ERROR_INVALID_CONTEXT : CUDA_SUCCESS;
+}
+
+/*
+ * Whether a call of the first ABI goes on: CUDA_SUCCESS when a context of
+ * that ABI is current; else what the call answers, having cleared the
+ * outputs given (either may be NULL) once initialized.
+ */
+CUresult vg_v1_enter(unsigned int *a, unsigned int *b)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (vg_v1_current())
+		return CUDA_SUCCESS;
+	if (a)
+		*a = 0;
+	if (b)
+		*b = 0;
+	return CUDA_ERROR_INVALID_CONTEXT;
 }

@@ -134,26 +134,6 @@ CUresult cuMemsetD2D32(CUdeviceptr_v1 dst, unsigned int pitch, unsigned int v,
 CUresult cuModuleGetGlobal(CUdeviceptr_v1 *dptr, unsigned int *bytes,
 			   CUmodule mod, const char *name);
 
-/*
- * Whether a call of the first ABI goes on: CUDA_SUCCESS when a context of
- * that ABI is current; else what the call answers, having cleared the
- * outputs given (either may be NULL) once initialized.
- */
-static CUresult vg_v1_enter(unsigned int *a, unsigned int *b)
-{
-	CUresult r = vg_check_init();
-
-	if (r)
-		return r;
-	if (vg_v1_current())
-		return CUDA_SUCCESS;
-	if (a)
-		*a = 0;
-	if (b)
-		*b = 0;
-	return CUDA_ERROR_INVALID_CONTEXT;
-}
-
 /* Stores @v in *@out, if given, unless it does not fit the first ABI. */
 static CUresult vg_v1_narrow(uint64_t v, unsigned int *out)
 {

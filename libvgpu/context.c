@@ -200,6 +200,7 @@ void vg_ctx_close(struct CUctx_st *ctx)
 	vg_sync_forget_ctx(ctx);
 	vg_vmm_ctx_close(ctx);
 	vg_ext_ctx_close(ctx);
+	vg_arrays_ctx_close(ctx);
 	vg_ipc_ctx_close(ctx);
 	if (ctx->printf_map)
 		munmap((void *)(uintptr_t)ctx->printf_fifo, ctx->printf_map);

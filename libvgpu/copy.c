@@ -9,7 +9,8 @@
  * the engine copies one while the CPU fills the other. Pageable memory the
  * caller may not touch (unmapped, read-only where the copy writes) fails
  * the copy with CUDA_ERROR_INVALID_VALUE, where NVIDIA's driver dies of
- * SIGSEGV (host_copy.c).
+ * SIGSEGV (host_copy.c). A side in a CUDA array is the device memory it
+ * is, its range checked against the array first (array_copy.c).
  *
  * Synchronisation follows CUDA's rules for the synchronous calls: copies
  * with host memory return once the host side is done with (host-to-device:
@@ -373,9 +374,7 @@ static CUresult vg_side_get(struct CUctx_st *ctx, CUmemorytype type,
 	case CU_MEMORYTYPE_UNIFIED:
 		base = dev;
 		break;
-	case CU_MEMORYTYPE_ARRAY:
-		return CUDA_ERROR_NOT_SUPPORTED;
-	default:
+	default:	/* arrays: device memory by now (array_copy.c) */
 		return CUDA_ERROR_INVALID_VALUE;
 	}
 	if (!base || (height > 1 && pitch < width) ||
@@ -472,6 +471,7 @@ static uint64_t vg_side_dev(CUmemorytype type, CUdeviceptr dev)
 
 CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
 {
+	CUDA_MEMCPY2D c;
 	struct vg_side s, d;
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
@@ -482,6 +482,11 @@ CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
 
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* An array is device memory in a layout of its own. */
+	r = vg_array_sides2d(p, &c);
+	if (r)
+		return r;
+	p = &c;
 	/* Between contexts: after their work, and done on return. */
 	if (!async && p->WidthInBytes && p->Height) {
 		r = vg_peer_drain(hs, vg_side_dev(p->srcMemoryType, p->srcDevice),
@@ -740,6 +745,7 @@ CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs)
 {
 	bool done, cross = false;
 	CUDA_MEMCPY2D s = { 0 };
+	CUDA_MEMCPY3D c;
 	size_t z;
 	CUresult r = vg_check_init();
 
@@ -749,6 +755,10 @@ CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!p->WidthInBytes || !p->Height || !p->Depth)
 		return CUDA_SUCCESS;
+	r = vg_array_sides3d(p, &c);
+	if (r)
+		return r;
+	p = &c;
 	if (p->Depth > 1 && (p->srcHeight < p->Height || p->dstHeight < p->Height))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!async)

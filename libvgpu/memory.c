@@ -44,20 +44,30 @@ CUresult vg_current_check(void)
 	return r;
 }
 
+/* @bytes (nonzero) of device memory in @ctx, open; under vg_lock. */
+CUresult vg_mem_alloc_in(struct CUctx_st *ctx, CUdeviceptr *dptr,
+			 size_t bytes)
+{
+	struct vgpu_mem_alloc a = { .size = bytes };
+
+	if (ioctl(ctx->fd, VGPU_IOCTL_MEM_ALLOC, &a))
+		return errno == ENOSPC ? CUDA_ERROR_OUT_OF_MEMORY :
+			vg_errno_result(errno);
+	*dptr = a.va;
+	return CUDA_SUCCESS;
+}
+
 /* cuMemAlloc's allocation, for a @dptr and @bytes already checked. */
 CUresult vg_mem_alloc(CUdeviceptr *dptr, size_t bytes)
 {
-	struct vgpu_mem_alloc a = { .size = bytes };
 	struct CUctx_st *ctx;
 	CUresult r;
 
 	pthread_mutex_lock(&vg_lock);
 	r = vg_current_open(&ctx);
-	if (r == CUDA_SUCCESS && ioctl(ctx->fd, VGPU_IOCTL_MEM_ALLOC, &a))
-		r = errno == ENOSPC ? CUDA_ERROR_OUT_OF_MEMORY : vg_errno_result(errno);
-	pthread_mutex_unlock(&vg_lock);
 	if (r == CUDA_SUCCESS)
-		*dptr = a.va;
+		r = vg_mem_alloc_in(ctx, dptr, bytes);
+	pthread_mutex_unlock(&vg_lock);
 	return r;
 }
 
@@ -154,6 +164,22 @@ CUresult vg_mem_free(CUdeviceptr dptr)
 	}
 	vg_ctx_end(ctx);
 	return r;
+}
+
+/*
+ * Frees @dptr, an allocation of vg_mem_alloc_in() in @ctx, open, once the
+ * work queued there is done, as cuMemFree does. Called with vg_lock held;
+ * returns with it released (vg_ctx_begin()).
+ */
+void vg_mem_free_in(struct CUctx_st *ctx, CUdeviceptr dptr)
+{
+	struct vgpu_mem_free f = { .va = dptr };
+
+	vg_sync_forget(ctx, dptr);
+	vg_ctx_begin(ctx);
+	vg_ctx_idle(ctx);
+	ioctl(ctx->fd, VGPU_IOCTL_MEM_FREE, &f);
+	vg_ctx_end(ctx);
 }
 
 CUresult cuMemFree_v2(CUdeviceptr dptr)

@@ -12,10 +12,6 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* The macros of cuda.h would rename these definitions. */
-#undef cuArray3DCreate
-#undef cuArray3DGetDescriptor
-#undef cuArrayCreate
-#undef cuArrayGetDescriptor
 #undef cuGraphAddDependencies
 #undef cuGraphAddKernelNode
 #undef cuGraphAddNode
@@ -38,14 +34,7 @@
 #undef cuMemBatchDecompressAsync
 #undef cuMemMapArrayAsync
 #undef cuMemcpy3DBatchAsync
-#undef cuMemcpyAtoA
-#undef cuMemcpyAtoD
-#undef cuMemcpyAtoH
-#undef cuMemcpyAtoHAsync
 #undef cuMemcpyBatchAsync
-#undef cuMemcpyDtoA
-#undef cuMemcpyHtoA
-#undef cuMemcpyHtoAAsync
 #undef cuSignalExternalSemaphoresAsync
 #undef cuStreamBeginCapture
 #undef cuStreamBeginCaptureToGraph
@@ -61,7 +50,6 @@
 /* Types of older ABIs, named only by their entry points. */
 typedef unsigned int CUdeviceptr_v1;
 typedef struct CUDA_ARRAY_DESCRIPTOR_v1_st CUDA_ARRAY_DESCRIPTOR_v1;
-typedef struct CUDA_ARRAY3D_DESCRIPTOR_v1_st CUDA_ARRAY3D_DESCRIPTOR_v1;
 
 /*
  * Cannot exist here: graphics, NvSci, green contexts, checkpoints, core
@@ -977,215 +965,7 @@ CUresult cuUserObjectRetain(CUuserObject a0, unsigned int a1)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-/* Issue 18: arrays, mipmapped arrays, textures, surfaces, tensor maps. */
-CUresult cuArray3DCreate(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR_v1 *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArray3DCreate_v2(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *a0, CUarray a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *a0, CUarray a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayCreate(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayCreate_v2(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayDestroy(CUarray a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR_v1 *a0, CUarray a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *a0, CUarray a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0,
-		CUarray a1, CUdevice a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayGetPlane(CUarray *a0, CUarray a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *a0,
-		CUarray a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoA(CUarray a0, unsigned int a1, CUarray a2, unsigned int a3,
-		unsigned int a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoA_v2(CUarray a0, size_t a1, CUarray a2, size_t a3,
-		size_t a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoA_v2_ptds(CUarray a0, size_t a1, CUarray a2, size_t a3,
-		size_t a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoD(CUdeviceptr_v1 a0, CUarray a1, unsigned int a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoD_v2(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoD_v2_ptds(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoH(void *a0, CUarray a1, unsigned int a2, unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoHAsync(void *a0, CUarray a1, unsigned int a2,
-		unsigned int a3, CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoHAsync_v2(void *a0, CUarray a1, size_t a2, size_t a3,
-		CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoHAsync_v2_ptsz(void *a0, CUarray a1, size_t a2, size_t a3,
-		CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoH_v2(void *a0, CUarray a1, size_t a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyAtoH_v2_ptds(void *a0, CUarray a1, size_t a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyDtoA(CUarray a0, unsigned int a1, CUdeviceptr_v1 a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyDtoA_v2(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyDtoA_v2_ptds(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyHtoA(CUarray a0, unsigned int a1, const void *a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyHtoAAsync(CUarray a0, unsigned int a1, const void *a2,
-		unsigned int a3, CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyHtoAAsync_v2(CUarray a0, size_t a1, const void *a2, size_t a3,
-		CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray a0, size_t a1, const void *a2,
-		size_t a3, CUstream a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyHtoA_v2(CUarray a0, size_t a1, const void *a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMemcpyHtoA_v2_ptds(CUarray a0, size_t a1, const void *a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMipmappedArrayCreate(CUmipmappedArray *a0,
-		const CUDA_ARRAY3D_DESCRIPTOR *a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMipmappedArrayDestroy(CUmipmappedArray a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMipmappedArrayGetLevel(CUarray *a0, CUmipmappedArray a1,
-		unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0,
-		CUmipmappedArray a1, CUdevice a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *a0,
-		CUmipmappedArray a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
+/* Issue 18: textures, surfaces, tensor maps. */
 CUresult cuModuleGetSurfRef(CUsurfref *a0, CUmodule a1, const char *a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;

@@ -512,16 +512,61 @@ CUresult vg_mem_alloc(CUdeviceptr *dptr, size_t bytes);
 CUresult vg_mem_alloc_pitch(CUdeviceptr *dptr, size_t *pitch, size_t width,
 			    size_t height, unsigned int element_size);
 CUresult vg_mem_free(CUdeviceptr dptr);
+CUresult vg_mem_alloc_in(struct CUctx_st *ctx, CUdeviceptr *dptr,
+			 size_t bytes);
+void vg_mem_free_in(struct CUctx_st *ctx, CUdeviceptr dptr);
+
+/*
+ * CUDA arrays (array.c): device memory of their context in the layout of
+ * uapi/vgpu_tex.h, reached by copies (array_copy.c) and by texture and
+ * surface objects.
+ */
+/* What the texture unit needs of an array, or of a mipmapped array. */
+struct vg_array_info {
+	CUdeviceptr addr;	/* the first texel of level 0 (of the level, for a level's handle) */
+	uint8_t kind;		/* VGPU_TEXK_* of uapi/vgpu_tex.h */
+	uint8_t format;		/* VGPU_TEXF_* */
+	uint8_t channels;	/* 1, 2 or 4 */
+	uint8_t levels;		/* 1, or a mipmapped array's levels */
+	bool norm;		/* a UNORM/SNORM format: read as normalized floats always */
+	uint32_t width, height, depth;	/* texels; height 1 for 1D; depth: 3D depth, layer count (cubemaps: 6 per cube), 1 if none */
+	unsigned int flags;	/* CUDA_ARRAY3D_* it was created with */
+	CUarray_format cu_format;	/* as created */
+	unsigned int cu_channels;	/* as created */
+	struct CUctx_st *ctx;	/* its context */
+};
+/* Fills @info for @a; CUDA_ERROR_INVALID_HANDLE (NULL) or CUDA_ERROR_CONTEXT_IS_DESTROYED (not a live array), as cuArrayGetDescriptor answers. Takes vg_lock itself. */
+CUresult vg_array_info(CUarray a, struct vg_array_info *info);
+CUresult vg_mipmap_info(CUmipmappedArray m, struct vg_array_info *info);
+/* References that keep an array's (or mipmapped array's) memory after cuArrayDestroy/cuMipmappedArrayDestroy, until the last is dropped: texture and surface objects hold one, as on an H100 destroying an array under a texture object succeeds and the texture still reads. Take vg_lock themselves; vg_array_ref fails for a dead handle. */
+CUresult vg_array_ref(CUarray a);
+void vg_array_unref(CUarray a);
+CUresult vg_mipmap_ref(CUmipmappedArray m);
+void vg_mipmap_unref(CUmipmappedArray m);
+/*
+ * For copies: where [@x, @x + @width) bytes of rows [@y, @y + @height) of
+ * slices [@z, @z + @depth) of live array @a lie, *@addr its first texel,
+ * *@pitch bytes a row and *@rows rows a slice; CUDA_ERROR_INVALID_VALUE
+ * for a range outside it or a handle that is no live array. Takes
+ * vg_lock. array_copy.c turns a copy's array sides into device memory so.
+ */
+CUresult vg_array_side(CUarray a, size_t x, size_t y, size_t z, size_t width,
+		       size_t height, size_t depth, CUdeviceptr *addr,
+		       size_t *pitch, size_t *rows);
+CUresult vg_array_sides2d(const CUDA_MEMCPY2D *p, CUDA_MEMCPY2D *c);
+CUresult vg_array_sides3d(const CUDA_MEMCPY3D *p, CUDA_MEMCPY3D *c);
+void vg_arrays_ctx_close(struct CUctx_st *ctx);
 
 /*
  * abi_v1.c: contexts of the first ABI, whose device addresses fit 32 bits
- * (a window below 4 GiB), and the gate that refuses them the current
- * ABI's allocation calls.
+ * (a window below 4 GiB), the gate that refuses them the current ABI's
+ * allocation calls, and the check that lets the first ABI's calls in.
  */
 #define VG_V1_VA_END (1ULL << 32)
 void *vg_v1_window_reserve(uint64_t *size);
 bool vg_v1_current(void);
 CUresult vg_v1_gate(void);
+CUresult vg_v1_enter(unsigned int *a, unsigned int *b);
 
 /* host.c */
 void vg_host_forget(struct CUctx_st *ctx);
