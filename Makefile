@@ -67,6 +67,10 @@ SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samp
 # toolkit's stub libcuda.so and run on vgpu's libcuda.so.1.
 RT_SAMPLE_LIBS_rt_interop = -L$(dir $(CUDA_STUB)) -lcuda
 RT_SAMPLE_LIBS_rt_extmem = -L$(dir $(CUDA_STUB)) -lcuda
+RT_SAMPLE_LIBS_rt_texobj = -L$(dir $(CUDA_STUB)) -lcuda
+# rt_texobj's istypep and integer-coordinate kernels are modules of their
+# own (tests/samples/rt/texobj/).
+RT_SAMPLE_SRCS_rt_texobj := $(wildcard tests/samples/rt/texobj/*.cu)
 # Host threads: rt_ptds's workers, rt_callback's, rt_async's gate.
 RT_SAMPLE_LIBS_rt_ptds := -lpthread
 RT_SAMPLE_LIBS_rt_async := -lpthread
@@ -458,6 +462,7 @@ $(BUILD)/samples/rt/%: tests/samples/rt/%.cu tests/samples/rt/rt.h $(LIBCUDART)
 		$(RT_SAMPLE_LIBS_$*) -o $@
 
 $(BUILD)/samples/rt/rt_rdc: $(RT_SAMPLE_SRCS_rt_rdc)
+$(BUILD)/samples/rt/rt_texobj: $(RT_SAMPLE_SRCS_rt_texobj)
 
 # rt_rdc_dlink is rt_rdc built the other way: each file compiled alone
 # (-dc), the device link in a step of its own (-dlink), and the host link

@@ -909,7 +909,11 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
 		norm = true;
 	}
 
-	/* Integer coordinates, and linear memory: one texel, as it is. */
+	/*
+	 * Integer coordinates, and linear memory: one texel, as it is. Out
+	 * of range, whatever the address mode, it reads zeros, as an H100's
+	 * does (tests/samples/rt/ref/h100_rt_texobj.log).
+	 */
 	if (q->int_coords || d->kind == VGPU_TEXK_BUFFER) {
 		s64 p[3] = { 0, 0, slice };
 
@@ -917,18 +921,9 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
 			s64 i = (s32)coord[k];
 			u32 n = k == 0 ? d->width : k == 1 ? d->height : d->depth;
 
-			if (d->kind == VGPU_TEXK_BUFFER) {
-				if (i < 0 || i >= n)
-					return VGPU_TEX_OK;	/* zeros */
-				p[k] = i;
-				continue;
-			}
-			p[k] = tex_address(i, n, d->address[k], false);
-			if (p[k] < 0) {
-				for (c = 0; c < d->channels; c++)
-					out[c] = d->border[c];
-				return VGPU_TEX_OK;
-			}
+			if (i < 0 || i >= n)
+				return VGPU_TEX_OK;	/* zeros */
+			p[k] = i;
 		}
 		if (!tex_read(d, 0, p[0], p[1], p[2], read, ctx, buf, fault_va))
 			return VGPU_TEX_FAULT;

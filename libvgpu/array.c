@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "vg.h"
-#include "../uapi/vgpu_tex.h"
 
 /* The flags an H100 takes: it refuses DEPTH_TEXTURE and COLOR_ATTACHMENT. */
 #define VG_ARRAY_FLAGS (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST | \
@@ -778,43 +777,64 @@ static CUresult vg_info_fill(const CUDA_ARRAY3D_DESCRIPTOR *d, CUdeviceptr addr,
 }
 
 /* A level's handle is an array of one level, at that level. */
-CUresult vg_array_info(CUarray h, struct vg_array_info *info)
+CUresult vg_array_info_locked(CUarray h, struct vg_array_info *info)
 {
 	struct CUarray_st *a;
-	CUresult r;
+	CUresult r = vg_array_get(h, &a);
 
-	pthread_mutex_lock(&vg_lock);
-	r = vg_array_get(h, &a);
 	if (r == CUDA_SUCCESS)
 		r = vg_info_fill(&a->d, a->addr, 1,
 				 a->mip ? a->mip->mem.ctx : a->mem.ctx, info);
+	return r;
+}
+
+CUresult vg_array_info(CUarray h, struct vg_array_info *info)
+{
+	CUresult r;
+
+	pthread_mutex_lock(&vg_lock);
+	r = vg_array_info_locked(h, info);
 	pthread_mutex_unlock(&vg_lock);
+	return r;
+}
+
+CUresult vg_mipmap_info_locked(CUmipmappedArray h, struct vg_array_info *info)
+{
+	struct CUmipmappedArray_st *m;
+	CUresult r = vg_mipmap_get(h, &m);
+
+	if (r == CUDA_SUCCESS)
+		r = vg_info_fill(&m->d, m->mem.va, m->levels, m->mem.ctx, info);
 	return r;
 }
 
 CUresult vg_mipmap_info(CUmipmappedArray h, struct vg_array_info *info)
 {
-	struct CUmipmappedArray_st *m;
 	CUresult r;
 
 	pthread_mutex_lock(&vg_lock);
-	r = vg_mipmap_get(h, &m);
-	if (r == CUDA_SUCCESS)
-		r = vg_info_fill(&m->d, m->mem.va, m->levels, m->mem.ctx, info);
+	r = vg_mipmap_info_locked(h, info);
 	pthread_mutex_unlock(&vg_lock);
 	return r;
 }
 
 /* A level's reference holds its mipmapped array. */
-CUresult vg_array_ref(CUarray h)
+CUresult vg_array_ref_locked(CUarray h)
 {
 	struct CUarray_st *a;
+	CUresult r = vg_array_get(h, &a);
+
+	if (r == CUDA_SUCCESS)
+		(a->mip ? &a->mip->mem : &a->mem)->refs++;
+	return r;
+}
+
+CUresult vg_array_ref(CUarray h)
+{
 	CUresult r;
 
 	pthread_mutex_lock(&vg_lock);
-	r = vg_array_get(h, &a);
-	if (r == CUDA_SUCCESS)
-		(a->mip ? &a->mip->mem : &a->mem)->refs++;
+	r = vg_array_ref_locked(h);
 	pthread_mutex_unlock(&vg_lock);
 	return r;
 }
@@ -834,15 +854,22 @@ void vg_array_unref(CUarray h)
 	}
 }
 
-CUresult vg_mipmap_ref(CUmipmappedArray h)
+CUresult vg_mipmap_ref_locked(CUmipmappedArray h)
 {
 	struct CUmipmappedArray_st *m;
+	CUresult r = vg_mipmap_get(h, &m);
+
+	if (r == CUDA_SUCCESS)
+		m->mem.refs++;
+	return r;
+}
+
+CUresult vg_mipmap_ref(CUmipmappedArray h)
+{
 	CUresult r;
 
 	pthread_mutex_lock(&vg_lock);
-	r = vg_mipmap_get(h, &m);
-	if (r == CUDA_SUCCESS)
-		m->mem.refs++;
+	r = vg_mipmap_ref_locked(h);
 	pthread_mutex_unlock(&vg_lock);
 	return r;
 }
@@ -852,6 +879,24 @@ void vg_mipmap_unref(CUmipmappedArray h)
 	pthread_mutex_lock(&vg_lock);
 	h->mem.refs--;
 	vg_mipmap_put(h);
+}
+
+/*
+ * Drops a reference with vg_lock held, freeing nothing: for a reference
+ * taken under the same hold, or as @h's context closes, when its memory
+ * goes with the context and vg_arrays_ctx_close(), which runs next, frees
+ * the records nothing holds any more.
+ */
+void vg_array_unref_locked(CUarray h)
+{
+	struct CUarray_st *a = h;
+
+	(a->mip ? &a->mip->mem : &a->mem)->refs--;
+}
+
+void vg_mipmap_unref_locked(CUmipmappedArray h)
+{
+	h->mem.refs--;
 }
 
 /*

@@ -402,6 +402,7 @@ int vg_jit_compile_cached(const char *ptx, size_t len,
 			  struct vg_jit_image **out, char *err, size_t err_len)
 {
 	struct vg_jit_image *img = vg_jit_cache_lookup(ptx, len);
+	int r;
 
 	if (img) {
 		if (err_len)
@@ -409,8 +410,9 @@ int vg_jit_compile_cached(const char *ptx, size_t len,
 		*out = img;
 		return 0;
 	}
-	if (vg_jit_compile(ptx, len, out, err, err_len))
-		return -1;
+	r = vg_jit_compile(ptx, len, out, err, err_len);
+	if (r)
+		return r;
 	vg_jit_cache_store(*out, ptx, len);
 	return 0;
 }

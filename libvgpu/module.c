@@ -127,10 +127,21 @@ CUresult vg_module_image(int dev, const void *image, struct vg_jit_image **img,
 	r = vg_image_ptx(dev, image, &ptx, &len, &owned, logs);
 	if (r)
 		return r;
-	if (vg_jit_compile_cached(ptx, len, img, err, sizeof(err))) {
-		vg_log(logs->error, logs->error_size, err);
+	switch (vg_jit_compile_cached(ptx, len, img, err, sizeof(err))) {
+	case 0:
+		break;
+	case VG_JIT_REFUSED_HANDLE:
+		r = CUDA_ERROR_INVALID_HANDLE;
+		break;
+	case VG_JIT_REFUSED_UNSUPPORTED:
+		r = CUDA_ERROR_NOT_SUPPORTED;
+		break;
+	default:
 		r = CUDA_ERROR_INVALID_PTX;
+		break;
 	}
+	if (r)
+		vg_log(logs->error, logs->error_size, err);
 	free(owned);
 	return r;
 }
@@ -331,7 +342,7 @@ static struct CUmod_st **vg_module_slot(const struct CUmod_st *mod)
 }
 
 /* Whether @mod is a handle of a module not unloaded. */
-static bool vg_module_known(const struct CUmod_st *mod)
+bool vg_module_known(const struct CUmod_st *mod)
 {
 	bool known;
 
@@ -576,6 +587,7 @@ CUresult vg_module_unload(struct CUmod_st *module)
 	struct CUctx_st *ctx;
 	CUresult idle;
 
+	vg_texref_module_gone(module);
 	pthread_mutex_lock(&vg_lock);
 	ctx = module->ctx;
 	if (!vg_module_live(module)) {
@@ -675,7 +687,8 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule module,
 	for (i = 0; i < module->img->nvars; i++) {
 		const struct vg_jit_var *v = &module->img->vars[i];
 
-		if (strcmp(v->name, name))
+		/* Texture and surface references are not variables to CUDA. */
+		if (v->ref || strcmp(v->name, name))
 			continue;
 		if (dptr)
 			*dptr = v->managed ? vg_module_managed_at(module, i) :

@@ -966,42 +966,7 @@ CUresult cuUserObjectRetain(CUuserObject a0, unsigned int a1)
 }
 
 /* Issue 18: textures, surfaces, tensor maps. */
-CUresult cuModuleGetSurfRef(CUsurfref *a0, CUmodule a1, const char *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuModuleGetTexRef(CUtexref *a0, CUmodule a1, const char *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuParamSetTexRef(CUfunction a0, int a1, CUtexref a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuSurfObjectCreate(CUsurfObject *a0, const CUDA_RESOURCE_DESC *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuSurfObjectDestroy(CUsurfObject a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *a0, CUsurfObject a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuSurfRefGetArray(CUarray *a0, CUsurfref a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuSurfRefSetArray(CUsurfref a0, CUarray a1, unsigned int a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -1041,104 +1006,7 @@ CUresult cuTensorMapReplaceAddress(CUtensorMap *a0, void *a1)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuTexObjectCreate(CUtexObject *a0, const CUDA_RESOURCE_DESC *a1,
-		const CUDA_TEXTURE_DESC *a2, const CUDA_RESOURCE_VIEW_DESC *a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexObjectDestroy(CUtexObject a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *a0, CUtexObject a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *a0,
-		CUtexObject a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *a0, CUtexObject a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefCreate(CUtexref *a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefDestroy(CUtexref a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuTexRefGetAddress(CUdeviceptr_v1 *a0, CUtexref a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefGetAddressMode(CUaddress_mode *a0, CUtexref a1, int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefGetAddress_v2(CUdeviceptr *a0, CUtexref a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefGetArray(CUarray *a0, CUtexref a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefGetBorderColor(float *a0, CUtexref a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefGetFilterMode(CUfilter_mode *a0, CUtexref a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefGetFlags(unsigned int *a0, CUtexref a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefGetFormat(CUarray_format *a0, int *a1, CUtexref a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefGetMaxAnisotropy(int *a0, CUtexref a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefGetMipmapFilterMode(CUfilter_mode *a0, CUtexref a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefGetMipmapLevelBias(float *a0, CUtexref a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefGetMipmapLevelClamp(float *a0, float *a1, CUtexref a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefGetMipmappedArray(CUmipmappedArray *a0, CUtexref a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -1151,80 +1019,6 @@ CUresult cuTexRefSetAddress(unsigned int *a0, CUtexref a1, CUdeviceptr_v1 a2,
 
 CUresult cuTexRefSetAddress2D(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1,
 		CUdeviceptr_v1 a2, unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetAddress2D_v2(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1,
-		CUdeviceptr a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetAddress2D_v3(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1,
-		CUdeviceptr a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetAddressMode(CUtexref a0, int a1, CUaddress_mode a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetAddress_v2(size_t *a0, CUtexref a1, CUdeviceptr a2,
-		size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetArray(CUtexref a0, CUarray a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetBorderColor(CUtexref a0, float *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetFilterMode(CUtexref a0, CUfilter_mode a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetFlags(CUtexref a0, unsigned int a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetFormat(CUtexref a0, CUarray_format a1, int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetMaxAnisotropy(CUtexref a0, unsigned int a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetMipmapFilterMode(CUtexref a0, CUfilter_mode a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetMipmapLevelBias(CUtexref a0, float a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetMipmapLevelClamp(CUtexref a0, float a1, float a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetMipmappedArray(CUtexref a0, CUmipmappedArray a1,
-		unsigned int a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

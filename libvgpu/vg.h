@@ -19,6 +19,7 @@
 #include "cuda.h"
 #include "jit/jit.h"
 #include "../uapi/vgpu.h"
+#include "../uapi/vgpu_tex.h"
 
 #define VG_MAX_DEVICES VGPU_MAX_DEVICES	/* the module's limit */
 
@@ -205,6 +206,7 @@ struct CUctx_st {
 	/* Links to other contexts (peer.c), under vg_lock. */
 	struct vg_peer_link peers[VG_MAX_PEER_LINKS];
 	unsigned int npeers;
+	void *texpool;		/* texture descriptors (texobj.c), vg_lock */
 };
 
 /*
@@ -464,6 +466,7 @@ CUresult vg_module_image(int dev, const void *image, struct vg_jit_image **img,
 			 struct vg_jit_logs *logs);
 CUresult vg_module_create(struct CUctx_st *ctx, const void *image,
 			  struct vg_jit_logs *logs, struct CUmod_st **pmod);
+bool vg_module_known(const struct CUmod_st *mod);
 bool vg_module_live(const struct CUmod_st *mod);
 CUresult vg_module_unload(struct CUmod_st *module);
 CUresult vg_func_get(CUfunction f, struct CUfunc_st **pf);
@@ -538,11 +541,19 @@ struct vg_array_info {
 /* Fills @info for @a; CUDA_ERROR_INVALID_HANDLE (NULL) or CUDA_ERROR_CONTEXT_IS_DESTROYED (not a live array), as cuArrayGetDescriptor answers. Takes vg_lock itself. */
 CUresult vg_array_info(CUarray a, struct vg_array_info *info);
 CUresult vg_mipmap_info(CUmipmappedArray m, struct vg_array_info *info);
+/* The same, for callers that hold vg_lock. */
+CUresult vg_array_info_locked(CUarray a, struct vg_array_info *info);
+CUresult vg_mipmap_info_locked(CUmipmappedArray m, struct vg_array_info *info);
 /* References that keep an array's (or mipmapped array's) memory after cuArrayDestroy/cuMipmappedArrayDestroy, until the last is dropped: texture and surface objects hold one, as on an H100 destroying an array under a texture object succeeds and the texture still reads. Take vg_lock themselves; vg_array_ref fails for a dead handle. */
 CUresult vg_array_ref(CUarray a);
 void vg_array_unref(CUarray a);
 CUresult vg_mipmap_ref(CUmipmappedArray m);
 void vg_mipmap_unref(CUmipmappedArray m);
+/* With vg_lock held: taking one, and dropping one taken under the same hold or as the array's context closes (array.c says why no more). */
+CUresult vg_array_ref_locked(CUarray a);
+CUresult vg_mipmap_ref_locked(CUmipmappedArray m);
+void vg_array_unref_locked(CUarray a);
+void vg_mipmap_unref_locked(CUmipmappedArray m);
 /*
  * For copies: where [@x, @x + @width) bytes of rows [@y, @y + @height) of
  * slices [@z, @z + @depth) of live array @a lie, *@addr its first texel,
@@ -556,6 +567,25 @@ CUresult vg_array_side(CUarray a, size_t x, size_t y, size_t z, size_t width,
 CUresult vg_array_sides2d(const CUDA_MEMCPY2D *p, CUDA_MEMCPY2D *c);
 CUresult vg_array_sides3d(const CUDA_MEMCPY3D *p, CUDA_MEMCPY3D *c);
 void vg_arrays_ctx_close(struct CUctx_st *ctx);
+
+/*
+ * Texture and surface objects (texobj.c) and references (texref.c): each
+ * a descriptor of uapi/vgpu_tex.h in a pool of page-locked memory the
+ * context's device reads at the same address (ctx->texpool); the handle
+ * kernels get is that address.
+ */
+/* @t NULL: a surface. With vg_lock held; @ctx the context it is for. */
+CUresult vg_tex_describe(struct CUctx_st *ctx, const CUDA_RESOURCE_DESC *r,
+			 const CUDA_TEXTURE_DESC *t,
+			 const CUDA_RESOURCE_VIEW_DESC *v, struct vgpu_tex_desc *d);
+CUresult vg_tex_pool_slot(struct CUctx_st *ctx, struct vgpu_tex_desc **slot);
+void vg_tex_pool_put(struct CUctx_st *ctx, struct vgpu_tex_desc *slot,
+		     const struct vgpu_tex_desc *d);
+void vg_tex_ctx_close(struct CUctx_st *ctx);
+uint32_t vg_tex_texel_size(const struct vgpu_tex_desc *d);
+CUresult vg_texref_format(CUarray_format f, int ch, struct vgpu_tex_desc *d);
+void vg_texref_module_gone(const struct CUmod_st *mod);
+void vg_texref_ctx_close(const struct CUctx_st *ctx);
 
 /*
  * abi_v1.c: contexts of the first ABI, whose device addresses fit 32 bits

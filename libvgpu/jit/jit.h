@@ -163,9 +163,15 @@ struct vg_jit_image {
 };
 
 /*
- * Compiles PTX text. Returns 0 with *@out, or -1 with "LINE:COL: message"
- * in @err (PTX that is malformed or uses what vgpu does not support).
+ * Compiles PTX text. Returns 0 with *@out, or with "LINE:COL: message" in
+ * @err: -1 (PTX that is malformed or uses what vgpu does not support), or
+ * a VG_JIT_REFUSED_* code for what NVIDIA's driver refuses with an error
+ * of its own (the queries an H100 does not answer for texture and surface
+ * objects: CUDA_ERROR_INVALID_HANDLE for txq's, CUDA_ERROR_NOT_SUPPORTED
+ * for suq's).
  */
+#define VG_JIT_REFUSED_HANDLE 2
+#define VG_JIT_REFUSED_UNSUPPORTED 3
 /* "file.cu:LINE" of instruction @insn into @buf, or "" when unknown. */
 void vg_jit_where(const struct vg_jit_image *img, uint32_t insn, char *buf,
 		  size_t len);

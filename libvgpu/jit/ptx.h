@@ -158,7 +158,7 @@ enum ptx_base { PTX_BASE_NONE, PTX_BASE_REG, PTX_BASE_SYM };
 #define PTX_MAX_VEC 8
 #define PTX_MAX_OPNDS 6
 #define PTX_MAX_MODS 10
-#define PTX_MOD_LEN 16
+#define PTX_MOD_LEN 24	/* txq.normalized_coords: 17 characters */
 
 struct ptx_opnd {
 	enum ptx_opnd_kind kind;
@@ -175,6 +175,8 @@ struct ptx_opnd {
 	uint32_t label;
 	uint32_t nvec;		/* PTX_O_VEC, PTX_O_LIST */
 	int32_t vec[PTX_MAX_VEC];	/* register indexes, -1 for "_" */
+	uint8_t vimm;		/* PTX_O_TEX: bit k, @vec[k] holds the bits of
+				 * a 32-bit immediate coordinate */
 	struct ptx_sym list[PTX_MAX_VEC];
 };
 

@@ -56,6 +56,7 @@ struct ptx_frame {
 
 /* A module being lowered: what the parts of the lowering share. */
 struct ptx_lower {
+	int refusal;		/* VG_JIT_REFUSED_*, for a refusal NVIDIA codes apart */
 	const struct ptx_module *m;
 	struct ptx_place *modvars;	/* per module variable */
 	uint64_t *func_addr;	/* per module function: its address, or 0 */

@@ -650,5 +650,5 @@ fail:
 	if (m)
 		ptx_free(m);
 	vg_jit_free(img);
-	return -1;
+	return pl.refusal ? pl.refusal : -1;
 }

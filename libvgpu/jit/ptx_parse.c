@@ -1107,8 +1107,6 @@ static int64_t ptx_parse_offset(struct ptx_parser *p)
 	return 0;
 }
 
-static void ptx_parse_vec(struct ptx_parser *p, struct ptx_opnd *o);
-
 /*
  * The rest of a texture or surface operand, after "[t,": an independent
  * sampler ("s,"), then the coordinates' vector and the ']'.
@@ -1124,8 +1122,31 @@ static void ptx_parse_tex_coords(struct ptx_parser *p, struct ptx_opnd *o)
 	}
 	if (!ptx_is(p, '{'))
 		ptx_expected(p, "the coordinates");
-	ptx_parse_vec(p, o);
-	o->kind = PTX_O_TEX;
+	ptx_next(p);
+	do {
+		uint64_t bits;
+
+		if (o->nvec == PTX_MAX_VEC)
+			ptx_fail(p, p->tok.pos,
+				 "too many vector elements (at most %d)", PTX_MAX_VEC);
+		if (ptx_tok_is(&p->tok, PTX_TK_WORD, "_")) {
+			o->vec[o->nvec++] = -1;
+			ptx_next(p);
+		} else if (ptx_is(p, '-')) {
+			o->vimm |= (uint8_t)(1u << o->nvec);
+			o->vec[o->nvec++] = (int32_t)ptx_parse_sint(p);
+		} else if (p->tok.kind == PTX_TK_NUM) {
+			/* A constant coordinate: an integer, or an f32's bits. */
+			if (ptx_number(p, &p->tok, &bits) == 64)
+				ptx_fail(p, p->tok.pos, "coordinates are 32-bit");
+			o->vimm |= (uint8_t)(1u << o->nvec);
+			o->vec[o->nvec++] = (int32_t)(uint32_t)bits;
+			ptx_next(p);
+		} else {
+			o->vec[o->nvec++] = (int32_t)ptx_parse_reg(p);
+		}
+	} while (ptx_accept(p, ','));
+	ptx_expect(p, '}');
 	ptx_expect(p, ']');
 }
 

@@ -112,6 +112,16 @@ static int ptx_coords(struct ptx_lower *pl, const struct ptx_insn *in,
 	if (o->nvec != g->ncoords)
 		return ptx_bad(pl, in, "wrong number of coordinates for the geometry");
 	for (i = 0; i < g->ncoords; i++) {
+		if (g->slot[i] >= 0 && (o->vimm & 1u << i)) {
+			struct ptx_opnd c = { .kind = PTX_O_IMM, .pos = o->pos,
+					      .imm = (uint32_t)o->vec[i] };
+			uint32_t r;
+
+			if (ptx_src_reg(pl, &c, VGPU_T_U32, &r) ||
+			    ptx_set(pl, (uint32_t)g->slot[i], r, false))
+				return -1;
+			continue;
+		}
 		if (g->slot[i] < 0 || o->vec[i] < 0)
 			continue;
 		if (ptx_set(pl, (uint32_t)g->slot[i],
@@ -278,8 +288,11 @@ static int ptx_query(struct ptx_lower *pl, const struct ptx_insn *in,
 	for (q = 0; q < 3; q++)
 		if (ptx_has_mod(in, names[q]))
 			break;
-	if (q == 3)
+	if (q == 3) {
+		pl->refusal = ref == PTX_REF_TEX ? VG_JIT_REFUSED_HANDLE :
+			VG_JIT_REFUSED_UNSUPPORTED;
 		return ptx_bad(pl, in, "only width, height and depth can be queried of texture and surface objects");
+	}
 	x.mod = (uint8_t)(level ? VGPU_TXQ_LEVEL_WIDTH + q : q);
 	if (ptx_nopnds(pl, in, level ? 3 : 2) || ptx_dst(pl, in, 0, false, &x.dst) ||
 	    ptx_handle(pl, in, &in->opnds[1], ref, &x.a))

@@ -306,17 +306,18 @@ static void texref_variables(void)
 	struct vg_jit_image *img = NULL;
 	char err[512];
 
-	CHECK(vg_jit_compile(texref_ptx, strlen(texref_ptx), &img, err, sizeof(err)) != 0);
-	/* (vector immediates are refused: coordinates are registers) */
+	/* Constant coordinates, which ptxas takes too. */
+	CHECK(vg_jit_compile(texref_ptx, strlen(texref_ptx), &img, err, sizeof(err)) == 0);
 	if (img)
 		vg_jit_free(img);
+	img = NULL;
 	{
 		static const char ok[] = PTX_HEAD
 			".global .texref tr;\n.global .surfref sr;\n"
 			".visible .entry r(.param .u64 o)\n{\n"
 			"  .reg .f32 %f<6>; .reg .b64 %rd<2>; .reg .b32 %r<3>; .reg .pred %p<2>;\n"
 			"  ld.param.u64 %rd1, [o]; mov.f32 %f5, 0f3f000000;\n"
-			"  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tr, {%f5, %f5}];\n"
+			"  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tr, {%f5, 0f3f000000}];\n"
 			"  st.global.v4.f32 [%rd1], {%f1, %f2, %f3, %f4};\n"
 			"  txq.width.b32 %r1, [tr]; st.global.u32 [%rd1+16], %r1;\n"
 			"  istypep.texref %p1, tr; selp.u32 %r2, 1, 0, %p1;\n"
@@ -372,15 +373,19 @@ static void texref_variables(void)
 /* Forms vgpu refuses say why, with the line. */
 static void refusals_name_the_line(void)
 {
-	static const char *const bad[] = {
-		"tex.2d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, %rd1, {%f1, %f1}];",
-		"txq.channel_order.b32 %r1, [%rd1];",
-		"tex.2d.v4.f16.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1, %f1}];",
-		"tex.2d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1}];",
-		"suld.b.2d.b32.trap {%r1}, [%rd1, {%r1, %r1}], %r1;",
+	/* Each with the code the loader answers (an H100's for the queries). */
+	static const struct { const char *insn; int code; } bad[] = {
+		{ "tex.2d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, %rd1, {%f1, %f1}];", -1 },
+		{ "txq.channel_order.b32 %r1, [%rd1];", VG_JIT_REFUSED_HANDLE },
+		{ "txq.normalized_coords.b32 %r1, [%rd1];", VG_JIT_REFUSED_HANDLE },
+		{ "suq.channel_data_type.b32 %r1, [%rd1];", VG_JIT_REFUSED_UNSUPPORTED },
+		{ "tex.2d.v4.f16.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1, %f1}];", -1 },
+		{ "tex.2d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1}];", -1 },
+		{ "suld.b.2d.b32.trap {%r1}, [%rd1, {%r1, %r1}], %r1;", -1 },
 	};
 	char ptx[1024], err[512];
 	unsigned int i;
+	int r;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct vg_jit_image *img = NULL;
@@ -388,12 +393,15 @@ static void refusals_name_the_line(void)
 		snprintf(ptx, sizeof(ptx), PTX_HEAD
 			 ".visible .entry b(.param .u64 t)\n{\n"
 			 "  .reg .f32 %%f<3>; .reg .b32 %%r<3>; .reg .b64 %%rd<3>;\n"
-			 "  ld.param.u64 %%rd1, [t];\n  %s\n  ret;\n}\n", bad[i]);
-		if (!vg_jit_compile(ptx, strlen(ptx), &img, err, sizeof(err))) {
-			TAP_FAIL("accepted: %s", bad[i]);
+			 "  ld.param.u64 %%rd1, [t];\n  %s\n  ret;\n}\n", bad[i].insn);
+		r = vg_jit_compile(ptx, strlen(ptx), &img, err, sizeof(err));
+		if (!r) {
+			TAP_FAIL("accepted: %s", bad[i].insn);
 			vg_jit_free(img);
 			continue;
 		}
+		if (r != bad[i].code)
+			TAP_FAIL("%s: %d, not %d", bad[i].insn, r, bad[i].code);
 		CHECK(atoi(err) == 8);
 	}
 }

@@ -78,6 +78,11 @@
 #                 descriptor, imported, mapped twice, written by a kernel
 #                 through one mapping and read through the other; bad
 #                 input to each call;
+#   rt_texobj     texture and surface objects and references through the
+#                 driver API: creation with good and bad resources and
+#                 descriptors, the getters, txq/suq/istypep, fetches,
+#                 surface boundary modes, trapping stores, destroyed and
+#                 made-up handles in kernels;
 #   rt_badinput   bad input to every entry point the runtime implements
 #                 (NULL pointers, unknown kinds, flags and attributes,
 #                 freed pointers, bad devices, sizes, launch
@@ -109,7 +114,7 @@ samples="rt_vectoradd rt_streams rt_fault rt_reset rt_assert rt_interop rt_ptds
 	rt_matmul rt_async rt_callback rt_priorities rt_zerocopy rt_printf
 	rt_templates rt_atomics rt_vote rt_cg rt_occupancy rt_multicopy
 	rt_hyperq rt_onestream rt_managed rt_managed_var rt_mempool rt_ipc
-	rt_extmem rt_badinput"
+	rt_extmem rt_texobj rt_badinput"
 echo "1..$(echo $samples | wc -w)"
 for s in $samples; do
 	n=$((n + 1))
