@@ -195,8 +195,8 @@ unsigned int vg_texture_channels(int format)
 
 /*
  * The format and channels are checked before the device, as NVIDIA's
- * driver does. vgpu has no textures (MAXIMUM_TEXTURE1D_LINEAR_WIDTH reads
- * 0): the widest texture it can make is 0 elements wide.
+ * driver does; then, as an H100 answers for every format and channel
+ * count (tests/e2e/ref/h100_texattr.log), a width of 0.
  */
 CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *width,
 					    CUarray_format format,

@@ -27,6 +27,7 @@
 #define VG_TEX_LINEAR_MAX (1ULL << 28)	/* texels of a linear texture */
 #define VG_TEX_PITCH_MAX_W 131072
 #define VG_TEX_PITCH_MAX_H 65000
+#define VG_TEX_PITCH_MAX 2097120	/* bytes a row */
 
 /* A context's pool: its chunks, and the free descriptors. */
 struct vg_tex_chunk {
@@ -287,6 +288,7 @@ static CUresult vg_tex_resource(struct CUctx_st *ctx, const CUDA_RESOURCE_DESC *
 		if (e || !r->res.pitch2D.devPtr ||
 		    r->res.pitch2D.devPtr % VG_TEX_ALIGN ||
 		    r->res.pitch2D.pitchInBytes % VG_TEX_PITCH_ALIGN ||
+		    r->res.pitch2D.pitchInBytes > VG_TEX_PITCH_MAX ||
 		    r->res.pitch2D.width > VG_TEX_PITCH_MAX_W ||
 		    r->res.pitch2D.height > VG_TEX_PITCH_MAX_H)
 			return CUDA_ERROR_INVALID_VALUE;
@@ -538,7 +540,18 @@ static CUresult vg_obj_get(void *dst, unsigned long long h, bool surface, int wh
 	} else if (what == 0) {
 		memcpy(dst, &o->res, sizeof(o->res));
 	} else if (what == 1) {
-		memcpy(dst, &o->tex, sizeof(o->tex));
+		CUDA_TEXTURE_DESC *t = dst;
+
+		/* All but the border colour, which an H100 never writes back. */
+		memcpy(t->addressMode, o->tex.addressMode, sizeof(t->addressMode));
+		t->filterMode = o->tex.filterMode;
+		t->flags = o->tex.flags;
+		t->maxAnisotropy = o->tex.maxAnisotropy;
+		t->mipmapFilterMode = o->tex.mipmapFilterMode;
+		t->mipmapLevelBias = o->tex.mipmapLevelBias;
+		t->minMipmapLevelClamp = o->tex.minMipmapLevelClamp;
+		t->maxMipmapLevelClamp = o->tex.maxMipmapLevelClamp;
+		memcpy(t->reserved, o->tex.reserved, sizeof(t->reserved));
 	} else if (o->has_view) {
 		/* Without a view, an H100 answers success and writes nothing. */
 		memcpy(dst, &o->view, sizeof(o->view));

@@ -311,7 +311,7 @@ static void texture_1d_width(void)
 	size_t i, w;
 
 	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
-	CHECK(attr(0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH) == 0);
+	CHECK(attr(0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH) == 268435456);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		CUresult r;
 

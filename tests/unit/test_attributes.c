@@ -108,7 +108,21 @@ static void features_not_offered_read_zero(void)
 
 	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS) == 0);
 	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES) == 0);
-	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH) == 0);
+}
+
+/* The texture unit's limits are an H100's (tests/e2e/ref/h100_texattr.log). */
+static void texture_limits_are_an_h100s(void)
+{
+	struct vgpu_info i = fake(9, 0);
+
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH) == 131072);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT) == 65536);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE) == 32768);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS) == 2046);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH) == 32768);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT) == 32);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH) == 268435456);
+	CHECK(attr(&i, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH) == 2097120);
 }
 
 static const struct tap_test tests[] = {
@@ -118,6 +132,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(turing_has_no_reserved_shared_memory),
 	TAP_TEST(unified_addressing),
 	TAP_TEST(managed_memory),
+	TAP_TEST(texture_limits_are_an_h100s),
 	TAP_TEST(features_not_offered_read_zero),
 };
 

@@ -26,21 +26,30 @@
 # first in a larger reservation, then written whole by a kernel),
 # vgem_roundtrip (buffers shared with vgem, the kernel's virtual GEM
 # driver, as dma-bufs both ways through libdrm, written by kernels and
-# read back through the other side's mapping).
+# read back through the other side's mapping), and the texture programs:
+# texrotate (an image rotated through a texture object with wrapping
+# normalized coordinates and linear filtering, float and 8-bit RGBA),
+# texlayered (layered 2D, cubemap and layered cubemap textures), surfwrite
+# (a surface written by a kernel, then read through it and through a
+# filtering texture), tex3d (3D textures filtered in three axes under
+# each address mode), texmip (a mipmap sampled at levels of detail and
+# with gradients, filtered between levels) and texgather (tld4 gathers).
 # All of those but library, launchex, gridsync, devmalloc, memops, peers,
 # vmm_grow, vgem_roundtrip and the streams programs also compare their
-# results with an H100's
+# results with an H100's (the texture programs' filtered results bit for
+# bit)
 # (tests/samples/ref): bit for bit, or within PTX's bounds for approximate
 # instructions; "matches the H100's" is printed per result.
 cd "$(dirname "$0")/../.." || exit 1
 export VGPU_SAMPLE_REF=tests/samples/ref
 n=0
 fail=0
-echo "1..28"
+echo "1..34"
 for s in "bandwidth 8" pitched_copy vectoradd hello matmul reduce histogram \
 	globals grid2d devchain dynsmem math votes link barriers library streams \
 	callback simplestreams threads memops launchex gridsync dlopen peers \
-	devmalloc vmm_grow vgem_roundtrip; do
+	devmalloc vmm_grow vgem_roundtrip texrotate texlayered surfwrite tex3d \
+	texmip texgather; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	out=$(build/samples/$s 2>&1)
