@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * cudaCreateChannelDesc: a texel's format, returned by value (so it cannot
- * be a stub of unsupported.c). Arrays and textures come with their issue.
+ * cudaCreateChannelDesc: a texel's format, returned by value, as given:
+ * what it names is checked where it is used (texdesc.c's rt_format_of()).
  */
 #include "rt.h"
 

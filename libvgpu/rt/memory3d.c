@@ -2,9 +2,8 @@
 /*
  * Three-dimensional memory: cudaMalloc3D's pitched allocation and the 3D
  * copies and fills, between any two kinds of memory (unified addressing
- * tells them apart), on one device or between two (the peer forms).
- * CUDA arrays come with the texture work: a copy naming one answers
- * cudaErrorNotSupported until then.
+ * tells them apart) and CUDA arrays, on one device or between two (the
+ * peer forms).
  */
 #include <string.h>
 
@@ -38,57 +37,100 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitched, struct cudaExtent ext)
 	return e;
 }
 
+/* What cudaMemcpy3DParms and cudaMemcpy3DPeerParms share. */
+struct rt_copy3d {
+	cudaArray_t src_array, dst_array;
+	struct cudaPos src_pos, dst_pos;
+	struct cudaPitchedPtr src_ptr, dst_ptr;
+	struct cudaExtent ext;
+};
+
 /*
- * The driver's copy of @ext from @src at @spos to @dst at @dpos, linear
- * memory of any kind on either side.
+ * What holds whatever the devices: an array or a pointer on each side,
+ * not both (NVIDIA documents more than one as an error). cudaSuccess with
+ * *@nothing set for an empty extent, which copies nothing.
  */
-static void rt_desc3d(CUDA_MEMCPY3D *c, struct cudaPitchedPtr src,
-		      struct cudaPos spos, struct cudaPitchedPtr dst,
-		      struct cudaPos dpos, struct cudaExtent ext)
+static cudaError_t rt_check3d(const struct rt_copy3d *p, bool *nothing)
 {
-	memset(c, 0, sizeof(*c));
-	c->srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-	c->srcDevice = (CUdeviceptr)(uintptr_t)src.ptr;
-	c->srcPitch = src.pitch;
-	c->srcHeight = src.ysize;
-	c->srcXInBytes = spos.x;
-	c->srcY = spos.y;
-	c->srcZ = spos.z;
-	c->dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-	c->dstDevice = (CUdeviceptr)(uintptr_t)dst.ptr;
-	c->dstPitch = dst.pitch;
-	c->dstHeight = dst.ysize;
-	c->dstXInBytes = dpos.x;
-	c->dstY = dpos.y;
-	c->dstZ = dpos.z;
-	c->WidthInBytes = ext.width;
-	c->Height = ext.height;
-	c->Depth = ext.depth;
+	if ((p->src_array && p->src_ptr.ptr) || (p->dst_array && p->dst_ptr.ptr))
+		return cudaErrorInvalidValue;
+	*nothing = !p->ext.width || !p->ext.height || !p->ext.depth;
+	return cudaSuccess;
 }
 
 /*
- * What a copy's parameters must hold whatever the devices: linear memory
- * on both sides, rows within both pitches. cudaSuccess with *@nothing set
- * for an empty extent, which copies nothing.
+ * One side of the driver's copy: an array at its element @pos.x (@elem
+ * bytes each), row and slice, or linear memory of type @linear at byte
+ * @pos.x, whose rows must hold @width bytes.
  */
-static cudaError_t rt_check3d(const struct cudaPitchedPtr *src,
-			      const struct cudaPitchedPtr *dst, bool arrays,
-			      struct cudaExtent ext, bool *nothing)
+static cudaError_t rt_side3d(cudaArray_t a, struct cudaPitchedPtr ptr,
+			     struct cudaPos pos, size_t elem, size_t width,
+			     CUmemorytype linear, CUmemorytype *type,
+			     CUarray *array, CUdeviceptr *dev, size_t *pitch,
+			     size_t *height, size_t *x)
 {
-	if (arrays)
-		return cudaErrorNotSupported;
-	*nothing = !ext.width || !ext.height || !ext.depth;
-	if (*nothing)
-		return cudaSuccess;
-	if (!src->ptr || !dst->ptr || ext.width > src->pitch ||
-	    ext.width > dst->pitch)
+	if (a) {
+		*type = CU_MEMORYTYPE_ARRAY;
+		*array = (CUarray)a;
+		return __builtin_mul_overflow(pos.x, elem, x) ?
+			cudaErrorInvalidValue : cudaSuccess;
+	}
+	if (!ptr.ptr || width > ptr.pitch)
 		return cudaErrorInvalidValue;
+	*type = linear;
+	*dev = (CUdeviceptr)(uintptr_t)ptr.ptr;
+	*pitch = ptr.pitch;
+	*height = ptr.ysize;
+	*x = pos.x;
 	return cudaSuccess;
+}
+
+/*
+ * The driver's copy for @p, linear memory of type @linear; after
+ * rt_enter(). Where an array takes part, the extent's width is in its
+ * elements, as NVIDIA documents (else in bytes), and two arrays must
+ * have elements of one size.
+ */
+static cudaError_t rt_desc3d(const struct rt_copy3d *p, CUmemorytype linear,
+			     CUDA_MEMCPY3D *c)
+{
+	size_t selem = 0, delem = 0, elem, width, row, rows;
+	cudaError_t e = cudaSuccess;
+
+	if (p->src_array)
+		e = rt_array_shape(p->src_array, &selem, &row, &rows);
+	if (e == cudaSuccess && p->dst_array)
+		e = rt_array_shape(p->dst_array, &delem, &row, &rows);
+	if (e)
+		return e;
+	if (selem && delem && selem != delem)
+		return cudaErrorInvalidValue;
+	elem = selem ? selem : delem ? delem : 1;
+	if (__builtin_mul_overflow(p->ext.width, elem, &width))
+		return cudaErrorInvalidValue;
+	memset(c, 0, sizeof(*c));
+	e = rt_side3d(p->src_array, p->src_ptr, p->src_pos, elem, width, linear,
+		      &c->srcMemoryType, &c->srcArray, &c->srcDevice,
+		      &c->srcPitch, &c->srcHeight, &c->srcXInBytes);
+	if (e == cudaSuccess)
+		e = rt_side3d(p->dst_array, p->dst_ptr, p->dst_pos, elem, width,
+			      linear, &c->dstMemoryType, &c->dstArray,
+			      &c->dstDevice, &c->dstPitch, &c->dstHeight,
+			      &c->dstXInBytes);
+	c->srcY = p->src_pos.y;
+	c->srcZ = p->src_pos.z;
+	c->dstY = p->dst_pos.y;
+	c->dstZ = p->dst_pos.z;
+	c->WidthInBytes = width;
+	c->Height = p->ext.height;
+	c->Depth = p->ext.depth;
+	return e;
 }
 
 static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p, bool async,
 			       cudaStream_t stream)
 {
+	struct rt_copy3d r;
 	CUDA_MEMCPY3D c;
 	bool nothing;
 	cudaError_t e;
@@ -101,13 +143,17 @@ static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p, bool async,
 	    p->kind != cudaMemcpyDeviceToDevice &&
 	    p->kind != cudaMemcpyDefault)
 		return cudaErrorInvalidMemcpyDirection;
-	e = rt_check3d(&p->srcPtr, &p->dstPtr, p->srcArray || p->dstArray,
-		       p->extent, &nothing);
+	r = (struct rt_copy3d){ p->srcArray, p->dstArray, p->srcPos, p->dstPos,
+				p->srcPtr, p->dstPtr, p->extent };
+	e = rt_check3d(&r, &nothing);
 	if (e == cudaSuccess)
 		e = rt_enter();
 	if (e || nothing)
 		return e;
-	rt_desc3d(&c, p->srcPtr, p->srcPos, p->dstPtr, p->dstPos, p->extent);
+	/* The kind is not needed: unified addressing tells the sides apart. */
+	e = rt_desc3d(&r, CU_MEMORYTYPE_UNIFIED, &c);
+	if (e)
+		return e;
 	if (async)
 		return rt_error(cuMemcpy3DAsync(&c, (CUstream)stream));
 	return rt_error(cuMemcpy3D(&c));
@@ -128,27 +174,28 @@ static cudaError_t rt_memcpy3d_peer(const struct cudaMemcpy3DPeerParms *p,
 				    bool async, cudaStream_t stream)
 {
 	CUDA_MEMCPY3D_PEER cp;
+	struct rt_copy3d r;
 	CUDA_MEMCPY3D c;
 	bool nothing;
 	cudaError_t e;
 
 	if (!p)
 		return cudaErrorInvalidValue;
+	r = (struct rt_copy3d){ p->srcArray, p->dstArray, p->srcPos, p->dstPos,
+				p->srcPtr, p->dstPtr, p->extent };
 	e = rt_check_device(p->srcDevice);
 	if (e == cudaSuccess)
 		e = rt_check_device(p->dstDevice);
 	if (e == cudaSuccess)
-		e = rt_check3d(&p->srcPtr, &p->dstPtr,
-			       p->srcArray || p->dstArray, p->extent,
-			       &nothing);
+		e = rt_check3d(&r, &nothing);
 	if (e == cudaSuccess)
 		e = rt_enter();
 	if (e || nothing)
 		return e;
-	/* Both sides are device memory (an H100 refuses host memory). */
-	rt_desc3d(&c, p->srcPtr, p->srcPos, p->dstPtr, p->dstPos, p->extent);
-	c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-	c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+	/* Linear sides are device memory (an H100 refuses host memory). */
+	e = rt_desc3d(&r, CU_MEMORYTYPE_DEVICE, &c);
+	if (e)
+		return e;
 	/* Within one device a peer copy is a device-to-device copy. */
 	if (p->srcDevice == p->dstDevice && async)
 		return rt_error(cuMemcpy3DAsync(&c, (CUstream)stream));
@@ -160,6 +207,7 @@ static cudaError_t rt_memcpy3d_peer(const struct cudaMemcpy3DPeerParms *p,
 	cp.srcZ = c.srcZ;
 	cp.srcMemoryType = c.srcMemoryType;
 	cp.srcDevice = c.srcDevice;
+	cp.srcArray = c.srcArray;
 	cp.srcPitch = c.srcPitch;
 	cp.srcHeight = c.srcHeight;
 	cp.dstXInBytes = c.dstXInBytes;
@@ -167,6 +215,7 @@ static cudaError_t rt_memcpy3d_peer(const struct cudaMemcpy3DPeerParms *p,
 	cp.dstZ = c.dstZ;
 	cp.dstMemoryType = c.dstMemoryType;
 	cp.dstDevice = c.dstDevice;
+	cp.dstArray = c.dstArray;
 	cp.dstPitch = c.dstPitch;
 	cp.dstHeight = c.dstHeight;
 	cp.WidthInBytes = c.WidthInBytes;

@@ -77,6 +77,48 @@ bool rt_known_to_device(const void *p);
 cudaError_t rt_copy_check(void *dst, const void *src,
 			  enum cudaMemcpyKind kind);
 
+/* --- arrays, textures and surfaces: the runtime's structs (texdesc.c) --- */
+
+/*
+ * The driver's format and channel count for channel descriptor @d:
+ * cudaErrorInvalidChannelDescriptor for a kind or bit counts that name
+ * none (three channels, channels of different sizes, a gap, 8-bit floats).
+ */
+cudaError_t rt_format_of(const struct cudaChannelFormatDesc *d,
+			 CUarray_format *format, unsigned int *channels);
+/* The channel descriptor of @format with @channels ({0, None} if none). */
+struct cudaChannelFormatDesc rt_channel_desc(CUarray_format format,
+					     unsigned int channels);
+/*
+ * The bytes of an array element of @format and @channels (of a 4x4 block
+ * for the compressed formats), 0 for the video formats.
+ */
+size_t rt_element_bytes(CUarray_format format, unsigned int channels);
+/* cudaErrorInvalidValue for a read mode cudaTextureReadMode lacks. */
+cudaError_t rt_tex_desc_to_cu(const struct cudaTextureDesc *t,
+			      CUDA_TEXTURE_DESC *c);
+void rt_tex_desc_from_cu(const CUDA_TEXTURE_DESC *c, struct cudaTextureDesc *t);
+cudaError_t rt_res_desc_to_cu(const struct cudaResourceDesc *r,
+			      CUDA_RESOURCE_DESC *c);
+void rt_res_desc_from_cu(const CUDA_RESOURCE_DESC *c,
+			 struct cudaResourceDesc *r);
+void rt_view_desc_to_cu(const struct cudaResourceViewDesc *v,
+			CUDA_RESOURCE_VIEW_DESC *c);
+void rt_view_desc_from_cu(const CUDA_RESOURCE_VIEW_DESC *c,
+			  struct cudaResourceViewDesc *v);
+
+/* --- arrays (array.c) --- */
+
+/*
+ * What a copy needs of array @a: the bytes of an element (*@elem), of a
+ * row (*@row) and the rows of a slice (*@rows), as the driver lays it out.
+ * cudaErrorInvalidValue for a handle that names no live array, or an
+ * array of a format without elements (the video formats). Call after
+ * rt_enter().
+ */
+cudaError_t rt_array_shape(cudaArray_const_t a, size_t *elem, size_t *row,
+			   size_t *rows);
+
 /* --- external memory (extmem.c) --- */
 
 /*
