@@ -322,6 +322,13 @@ $(BUILD)/tests/unit/test_rt_rdc: tests/unit/test_rt_rdc.c tests/tap.h libvgpu/rt
 	$(CC) $(RT_CPPFLAGS) -I$(CURDIR)/tests -I$(CURDIR)/libvgpu/rt $(CFLAGS) $(SAN) $< \
 		libvgpu/rt/rdc.c -o $@
 
+# The runtime's descriptors of arrays, textures and surfaces as the
+# driver's: conversions alone, no driver.
+$(BUILD)/tests/unit/test_rt_texdesc: tests/unit/test_rt_texdesc.c tests/tap.h libvgpu/rt/texdesc.c libvgpu/rt/*.h
+	@mkdir -p $(@D)
+	$(CC) $(RT_CPPFLAGS) -I$(CURDIR)/tests -I$(CURDIR)/libvgpu/rt $(CFLAGS) $(SAN) $< \
+		libvgpu/rt/texdesc.c -o $@
+
 # The fatbin reader's test reads vecadd built by nvcc in the ways of
 # ptx-notes §5.6: the default (PTX compressed with ZSTD), uncompressed,
 # LZ4, SASS only, arch-specific (sm_90a), and PTX for several archs.

@@ -17,7 +17,8 @@
 
 /* One side of a copy: an array at (x bytes, row y), or linear memory. */
 struct rt_side {
-	CUarray array;		/* NULL: linear memory at ptr */
+	bool is_array;
+	CUarray array;		/* NULL is refused by the driver */
 	CUdeviceptr ptr;
 	size_t pitch;		/* linear memory's */
 	size_t x, y;		/* an array's */
@@ -26,7 +27,8 @@ struct rt_side {
 
 static struct rt_side rt_array_side(cudaArray_const_t a, size_t x, size_t y)
 {
-	return (struct rt_side){ .array = (CUarray)a, .x = x, .y = y };
+	return (struct rt_side){ .is_array = true, .array = (CUarray)a,
+				 .x = x, .y = y };
 }
 
 static struct rt_side rt_linear_side(const void *p, size_t pitch)
@@ -60,11 +62,11 @@ static cudaError_t rt_sides_check(const struct rt_side *dst,
 	bool src_dev = kind == cudaMemcpyDeviceToHost ||
 		       kind == cudaMemcpyDeviceToDevice;
 
-	if ((!dst->array && !dst->ptr) || (!src->array && !src->ptr))
+	if ((!dst->is_array && !dst->ptr) || (!src->is_array && !src->ptr))
 		return cudaErrorInvalidValue;
-	if ((!dst->array && dst_dev &&
+	if ((!dst->is_array && dst_dev &&
 	     !rt_known_to_device((void *)(uintptr_t)dst->ptr)) ||
-	    (!src->array && src_dev &&
+	    (!src->is_array && src_dev &&
 	     !rt_known_to_device((void *)(uintptr_t)src->ptr)))
 		return cudaErrorInvalidValue;
 	return cudaSuccess;
@@ -78,7 +80,7 @@ static cudaError_t rt_copy2d(const struct rt_side *dst,
 	CUDA_MEMCPY2D c;
 
 	memset(&c, 0, sizeof(c));
-	if (src->array) {
+	if (src->is_array) {
 		c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
 		c.srcArray = src->array;
 		c.srcXInBytes = src->x;
@@ -88,7 +90,7 @@ static cudaError_t rt_copy2d(const struct rt_side *dst,
 		c.srcDevice = src->ptr;
 		c.srcPitch = src->pitch;
 	}
-	if (dst->array) {
+	if (dst->is_array) {
 		c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
 		c.dstArray = dst->array;
 		c.dstXInBytes = dst->x;
@@ -114,8 +116,8 @@ static cudaError_t rt_memcpy2d_array(struct rt_side dst, struct rt_side src,
 
 	if (e)
 		return e;
-	if ((!dst.array && width > dst.pitch) ||
-	    (!src.array && width > src.pitch))
+	if ((!dst.is_array && width > dst.pitch) ||
+	    (!src.is_array && width > src.pitch))
 		return cudaErrorInvalidPitchValue;
 	e = rt_enter();
 	if (e || !width || !height)
@@ -136,7 +138,7 @@ static cudaError_t rt_run_side(struct rt_side *s, size_t count)
 	size_t elem, start, end;
 	cudaError_t e;
 
-	if (!s->array)
+	if (!s->is_array)
 		return cudaSuccess;
 	e = rt_array_shape((cudaArray_const_t)s->array, &elem, &s->row,
 			   &s->rows);
@@ -153,7 +155,7 @@ static cudaError_t rt_run_side(struct rt_side *s, size_t count)
 /* Moves side @s on by @n bytes a row over @h rows. */
 static void rt_run_advance(struct rt_side *s, size_t n, size_t h)
 {
-	if (!s->array) {
+	if (!s->is_array) {
 		s->ptr += n * h;
 		return;
 	}
@@ -190,23 +192,23 @@ static cudaError_t rt_run(struct rt_side dst, struct rt_side src,
 	if (e == cudaSuccess)
 		e = rt_run_side(&src, count);
 	while (e == cudaSuccess && count) {
-		row = dst.array ? dst.row : src.row;
+		row = dst.is_array ? dst.row : src.row;
 		h = 1;
-		if ((!dst.array || !dst.x) && (!src.array || !src.x) &&
-		    (!dst.array || !src.array || dst.row == src.row) &&
+		if ((!dst.is_array || !dst.x) && (!src.is_array || !src.x) &&
+		    (!dst.is_array || !src.is_array || dst.row == src.row) &&
 		    count >= row) {
 			n = row;
 			h = count / row;
 		} else {
 			n = count;
-			if (dst.array && n > dst.row - dst.x)
+			if (dst.is_array && n > dst.row - dst.x)
 				n = dst.row - dst.x;
-			if (src.array && n > src.row - src.x)
+			if (src.is_array && n > src.row - src.x)
 				n = src.row - src.x;
 		}
-		if (!dst.array)
+		if (!dst.is_array)
 			dst.pitch = n;
-		if (!src.array)
+		if (!src.is_array)
 			src.pitch = n;
 		e = rt_copy2d(&dst, &src, n, h, async, stream);
 		rt_run_advance(&dst, n, h);
