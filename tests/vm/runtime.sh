@@ -83,6 +83,14 @@
 #                 descriptors, the getters, txq/suq/istypep, fetches,
 #                 surface boundary modes, trapping stores, destroyed and
 #                 made-up handles in kernels;
+#   rt_texture    CUDA arrays, textures and surfaces through the runtime:
+#                 arrays of every kind and what cudaGetChannelDesc and
+#                 cudaArrayGetInfo say of them, tex2D point and linear,
+#                 normalized or not, each address mode; a surface written
+#                 by a kernel and read back; a layered array filled by
+#                 cudaMemcpy3D; mipmap levels; tex1Dfetch; the array
+#                 copies; the getters; bad channel descriptors, NULL
+#                 pointers and destroyed objects, with the last error;
 #   rt_badinput   bad input to every entry point the runtime implements
 #                 (NULL pointers, unknown kinds, flags and attributes,
 #                 freed pointers, bad devices, sizes, launch
@@ -114,7 +122,7 @@ samples="rt_vectoradd rt_streams rt_fault rt_reset rt_assert rt_interop rt_ptds
 	rt_matmul rt_async rt_callback rt_priorities rt_zerocopy rt_printf
 	rt_templates rt_atomics rt_vote rt_cg rt_occupancy rt_multicopy
 	rt_hyperq rt_onestream rt_managed rt_managed_var rt_mempool rt_ipc
-	rt_extmem rt_texobj rt_badinput"
+	rt_extmem rt_texobj rt_texture rt_badinput"
 echo "1..$(echo $samples | wc -w)"
 for s in $samples; do
 	n=$((n + 1))
