@@ -194,15 +194,53 @@ unsigned int vg_texture_channels(int format)
 }
 
 /*
+ * The bytes a linear texture of @format takes an element (a 4x4 block of
+ * the compressed formats). The video formats and 10:10:10:2 count as 4,
+ * which is what an H100's widths for NV12 and 10:10:10:2 imply.
+ */
+static unsigned int vg_linear_texel_bytes(CUarray_format format,
+					  unsigned int channels)
+{
+	switch (format) {
+	case CU_AD_FORMAT_UNSIGNED_INT8: case CU_AD_FORMAT_SIGNED_INT8:
+	case CU_AD_FORMAT_UNORM_INT8X1: case CU_AD_FORMAT_UNORM_INT8X2:
+	case CU_AD_FORMAT_UNORM_INT8X4: case CU_AD_FORMAT_SNORM_INT8X1:
+	case CU_AD_FORMAT_SNORM_INT8X2: case CU_AD_FORMAT_SNORM_INT8X4:
+		return channels;
+	case CU_AD_FORMAT_UNSIGNED_INT16: case CU_AD_FORMAT_SIGNED_INT16:
+	case CU_AD_FORMAT_HALF:
+	case CU_AD_FORMAT_UNORM_INT16X1: case CU_AD_FORMAT_UNORM_INT16X2:
+	case CU_AD_FORMAT_UNORM_INT16X4: case CU_AD_FORMAT_SNORM_INT16X1:
+	case CU_AD_FORMAT_SNORM_INT16X2: case CU_AD_FORMAT_SNORM_INT16X4:
+		return 2 * channels;
+	case CU_AD_FORMAT_UNSIGNED_INT32: case CU_AD_FORMAT_SIGNED_INT32:
+	case CU_AD_FORMAT_FLOAT:
+		return 4 * channels;
+	case CU_AD_FORMAT_BC1_UNORM: case CU_AD_FORMAT_BC1_UNORM_SRGB:
+	case CU_AD_FORMAT_BC4_UNORM: case CU_AD_FORMAT_BC4_SNORM:
+		return 8;
+	case CU_AD_FORMAT_BC2_UNORM: case CU_AD_FORMAT_BC2_UNORM_SRGB:
+	case CU_AD_FORMAT_BC3_UNORM: case CU_AD_FORMAT_BC3_UNORM_SRGB:
+	case CU_AD_FORMAT_BC5_UNORM: case CU_AD_FORMAT_BC5_SNORM:
+	case CU_AD_FORMAT_BC6H_UF16: case CU_AD_FORMAT_BC6H_SF16:
+	case CU_AD_FORMAT_BC7_UNORM: case CU_AD_FORMAT_BC7_UNORM_SRGB:
+		return 16;
+	default:
+		return 4;
+	}
+}
+
+/*
  * The format and channels are checked before the device, as NVIDIA's
- * driver does; then, as an H100 answers for every format and channel
- * count (tests/e2e/ref/h100_texattr.log), a width of 0.
+ * driver does. The width is an H100's (tests/e2e/ref/h100_api.log): 4 GiB
+ * of elements, at most 2^30 of them.
  */
 CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *width,
 					    CUarray_format format,
 					    unsigned int channels,
 					    CUdevice dev)
 {
+	size_t n;
 	CUresult r = vg_check_init();
 
 	if (r)
@@ -213,7 +251,8 @@ CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *width,
 	r = vg_check_device(dev);
 	if (r)
 		return r;
-	*width = 0;
+	n = (1ULL << 32) / vg_linear_texel_bytes(format, channels);
+	*width = n < (1ULL << 30) ? n : 1ULL << 30;
 	return CUDA_SUCCESS;
 }
 

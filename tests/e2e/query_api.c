@@ -6,9 +6,9 @@
  * ids, devices and attributes, and the dynamic shared memory a number of
  * blocks leaves. Every rule and error code is the one an H100 showed for
  * the same call (tests/e2e/ref/h100_api.log, written by h100_api_probe.c
- * next to it); values differ where vgpu's devices do (no textures, no
- * peers, no persisting L2, one memory synchronization domain). Where the
- * H100 crashed on a bad pointer or handle, vgpu's answer is checked
+ * next to it); values differ where vgpu's devices do (texture sizes,
+ * no peers, no persisting L2, one memory synchronization domain). Where
+ * the H100 crashed on a bad pointer or handle, vgpu's answer is checked
  * instead. Needs two devices (num_devices=2).
  */
 #include <pthread.h>
@@ -280,8 +280,8 @@ static void luid_not_supported(void)
 }
 
 /*
- * The format and channels are checked before the device; vgpu has no
- * textures, so every valid combination is 0 elements wide.
+ * The format and channels are checked before the device; the widths are
+ * an H100's: 4 GiB of elements, at most 2^30 of them.
  */
 static void texture_1d_width(void)
 {
@@ -289,24 +289,29 @@ static void texture_1d_width(void)
 		CUarray_format f;
 		unsigned int ch;
 		CUresult r;
+		size_t w;
 	} cases[] = {
-		{ CU_AD_FORMAT_UNSIGNED_INT8, 1, CUDA_SUCCESS },
-		{ CU_AD_FORMAT_UNSIGNED_INT8, 2, CUDA_SUCCESS },
-		{ CU_AD_FORMAT_UNSIGNED_INT8, 4, CUDA_SUCCESS },
-		{ CU_AD_FORMAT_FLOAT, 4, CUDA_SUCCESS },
-		{ CU_AD_FORMAT_UNSIGNED_INT8, 0, CUDA_ERROR_INVALID_VALUE },
-		{ CU_AD_FORMAT_UNSIGNED_INT8, 3, CUDA_ERROR_INVALID_VALUE },
-		{ CU_AD_FORMAT_HALF, 5, CUDA_ERROR_INVALID_VALUE },
-		{ CU_AD_FORMAT_NV12, 3, CUDA_SUCCESS },
-		{ CU_AD_FORMAT_NV12, 1, CUDA_ERROR_INVALID_VALUE },
-		{ CU_AD_FORMAT_UNORM_INT8X1, 1, CUDA_SUCCESS },
-		{ CU_AD_FORMAT_UNORM_INT8X1, 2, CUDA_ERROR_INVALID_VALUE },
-		{ CU_AD_FORMAT_BC1_UNORM, 4, CUDA_SUCCESS },
-		{ CU_AD_FORMAT_BC1_UNORM, 1, CUDA_ERROR_INVALID_VALUE },
-		{ CU_AD_FORMAT_UNORM_INT_101010_2, 4, CUDA_SUCCESS },
-		{ (CUarray_format)0, 1, CUDA_ERROR_INVALID_VALUE },
-		{ (CUarray_format)4, 4, CUDA_ERROR_INVALID_VALUE },
-		{ (CUarray_format)99, 1, CUDA_ERROR_INVALID_VALUE },
+		{ CU_AD_FORMAT_UNSIGNED_INT8, 1, CUDA_SUCCESS, 1u << 30 },
+		{ CU_AD_FORMAT_UNSIGNED_INT8, 2, CUDA_SUCCESS, 1u << 30 },
+		{ CU_AD_FORMAT_UNSIGNED_INT8, 4, CUDA_SUCCESS, 1u << 30 },
+		{ CU_AD_FORMAT_UNSIGNED_INT16, 4, CUDA_SUCCESS, 1u << 29 },
+		{ CU_AD_FORMAT_SIGNED_INT32, 2, CUDA_SUCCESS, 1u << 29 },
+		{ CU_AD_FORMAT_HALF, 2, CUDA_SUCCESS, 1u << 30 },
+		{ CU_AD_FORMAT_FLOAT, 4, CUDA_SUCCESS, 1u << 28 },
+		{ CU_AD_FORMAT_UNSIGNED_INT8, 0, CUDA_ERROR_INVALID_VALUE, 0 },
+		{ CU_AD_FORMAT_UNSIGNED_INT8, 3, CUDA_ERROR_INVALID_VALUE, 0 },
+		{ CU_AD_FORMAT_HALF, 5, CUDA_ERROR_INVALID_VALUE, 0 },
+		{ CU_AD_FORMAT_NV12, 3, CUDA_SUCCESS, 1u << 30 },
+		{ CU_AD_FORMAT_NV12, 1, CUDA_ERROR_INVALID_VALUE, 0 },
+		{ CU_AD_FORMAT_UNORM_INT8X1, 1, CUDA_SUCCESS, 1u << 30 },
+		{ CU_AD_FORMAT_UNORM_INT8X1, 2, CUDA_ERROR_INVALID_VALUE, 0 },
+		{ CU_AD_FORMAT_SNORM_INT16X4, 4, CUDA_SUCCESS, 1u << 29 },
+		{ CU_AD_FORMAT_BC1_UNORM, 4, CUDA_SUCCESS, 1u << 29 },
+		{ CU_AD_FORMAT_BC1_UNORM, 1, CUDA_ERROR_INVALID_VALUE, 0 },
+		{ CU_AD_FORMAT_UNORM_INT_101010_2, 4, CUDA_SUCCESS, 1u << 30 },
+		{ (CUarray_format)0, 1, CUDA_ERROR_INVALID_VALUE, 0 },
+		{ (CUarray_format)4, 4, CUDA_ERROR_INVALID_VALUE, 0 },
+		{ (CUarray_format)99, 1, CUDA_ERROR_INVALID_VALUE, 0 },
 	};
 	size_t i, w;
 
@@ -317,7 +322,7 @@ static void texture_1d_width(void)
 
 		w = 777;
 		r = cuDeviceGetTexture1DLinearMaxWidth(&w, cases[i].f, cases[i].ch, 0);
-		if (r != cases[i].r || w != (r ? 777u : 0u))
+		if (r != cases[i].r || w != (r ? 777u : cases[i].w))
 			TAP_FAIL("format %d, %u channels: %d, width %zu",
 				 cases[i].f, cases[i].ch, r, w);
 	}
