@@ -53,9 +53,11 @@ int main(void)
 			printf("attr %d = %d\n", i, v);
 	for (i = 0; i < 5; i++)
 		for (m = 1; m <= 4; m *= 2) {
-			w = 0;
-			printf("linear max %s x%d = %d %zu\n", fmts[i].n, m,
-			       (int)cuDeviceGetTexture1DLinearMaxWidth(&w, fmts[i].f, m, 0), w);
+			CUresult e;
+
+			w = 777;
+			e = cuDeviceGetTexture1DLinearMaxWidth(&w, fmts[i].f, m, 0);
+			printf("linear max %s x%d = %d %zu\n", fmts[i].n, m, (int)e, w);
 		}
 	for (i = 0; i < 64; i++)
 		hv[i] = (float)i + 0.5f;
