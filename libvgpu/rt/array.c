@@ -187,6 +187,19 @@ static void rt_mem_req(const CUDA_ARRAY_MEMORY_REQUIREMENTS *c,
 	req->alignment = c->alignment;
 }
 
+/*
+ * The device the requirements are asked for: NVIDIA's runtime answers for
+ * the array's own, whatever the caller names (device 99 succeeds,
+ * tests/samples/rt/ref/h100_rt_texture.log), where its driver refuses a
+ * bad device.
+ */
+static CUdevice rt_req_device(int device)
+{
+	CUdevice dev;
+
+	return cuCtxGetDevice(&dev) == CUDA_SUCCESS ? dev : device;
+}
+
 cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *req,
 					   cudaArray_t array, int device)
 {
@@ -198,7 +211,7 @@ cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *r
 	e = rt_enter();
 	if (e == cudaSuccess)
 		e = rt_error(cuArrayGetMemoryRequirements(&c, (CUarray)array,
-							  device));
+							  rt_req_device(device)));
 	if (e)
 		return rt_ret(e);
 	rt_mem_req(&c, req);
@@ -217,7 +230,7 @@ cudaError_t cudaMipmappedArrayGetMemoryRequirements(
 	e = rt_enter();
 	if (e == cudaSuccess)
 		e = rt_error(cuMipmappedArrayGetMemoryRequirements(
-			&c, (CUmipmappedArray)mipmap, device));
+			&c, (CUmipmappedArray)mipmap, rt_req_device(device)));
 	if (e)
 		return rt_ret(e);
 	rt_mem_req(&c, req);

@@ -7,9 +7,12 @@
  * one or a few of the driver's 2D copies with an array side; linear
  * memory is of any kind (unified addressing tells them apart).
  *
- * Any of the five kinds will do: it says where the linear side is, and
- * an array side is the device's whatever it says, as NVIDIA documents
- * (for cudaMemcpy3D: the kind is "silently corrected").
+ * The kind says where the linear side is; an array side is the device's,
+ * and a kind that puts it on the host is refused with
+ * cudaErrorInvalidMemcpyDirection, as NVIDIA's runtime refuses a copy to
+ * an array from host to host, or between arrays from host to device
+ * (tests/samples/rt/ref/h100_rt_texture.log). A NULL array is a bad
+ * handle there.
  */
 #include <string.h>
 
@@ -37,16 +40,28 @@ static struct rt_side rt_linear_side(const void *p, size_t pitch)
 				 .pitch = pitch };
 }
 
-static cudaError_t rt_kind_check(enum cudaMemcpyKind kind)
+static cudaError_t rt_kind_check(enum cudaMemcpyKind kind,
+				 const struct rt_side *dst,
+				 const struct rt_side *src)
 {
+	bool dst_host = kind == cudaMemcpyHostToHost ||
+			kind == cudaMemcpyDeviceToHost;
+	bool src_host = kind == cudaMemcpyHostToHost ||
+			kind == cudaMemcpyHostToDevice;
+
 	switch (kind) {
 	case cudaMemcpyHostToHost: case cudaMemcpyHostToDevice:
 	case cudaMemcpyDeviceToHost: case cudaMemcpyDeviceToDevice:
 	case cudaMemcpyDefault:
-		return cudaSuccess;
+		break;
 	default:
 		return cudaErrorInvalidMemcpyDirection;
 	}
+	if ((dst->is_array && dst_host) || (src->is_array && src_host))
+		return cudaErrorInvalidMemcpyDirection;
+	if ((dst->is_array && !dst->array) || (src->is_array && !src->array))
+		return cudaErrorInvalidResourceHandle;
+	return cudaSuccess;
 }
 
 /*
@@ -112,7 +127,7 @@ static cudaError_t rt_memcpy2d_array(struct rt_side dst, struct rt_side src,
 				     enum cudaMemcpyKind kind, bool async,
 				     cudaStream_t stream)
 {
-	cudaError_t e = rt_kind_check(kind);
+	cudaError_t e = rt_kind_check(kind, &dst, &src);
 
 	if (e)
 		return e;
@@ -129,9 +144,10 @@ static cudaError_t rt_memcpy2d_array(struct rt_side dst, struct rt_side src,
 }
 
 /*
- * Where an array side of a run of @count bytes starts: within the first
- * slice, and the run too, else cudaErrorInvalidValue before anything
- * moves.
+ * Where an array side of a run of @count bytes starts: a byte offset past
+ * a row's end goes on into the rows below (an H100's runtime copies to
+ * byte 16 of a 16-byte row); the run must end within the first slice,
+ * else cudaErrorInvalidValue before anything moves.
  */
 static cudaError_t rt_run_side(struct rt_side *s, size_t count)
 {
@@ -144,6 +160,10 @@ static cudaError_t rt_run_side(struct rt_side *s, size_t count)
 			   &s->rows);
 	if (e)
 		return e;
+	if (s->row) {
+		s->y += s->x / s->row;
+		s->x %= s->row;
+	}
 	if (s->x >= s->row || s->y >= s->rows ||
 	    __builtin_mul_overflow(s->y, s->row, &start) ||
 	    __builtin_add_overflow(start + s->x, count, &end) ||
@@ -182,7 +202,7 @@ static cudaError_t rt_run(struct rt_side dst, struct rt_side src,
 	/* Nothing to copy is no error, whatever the arguments (as cudaMemcpy). */
 	if (!count)
 		return cudaSuccess;
-	e = rt_kind_check(kind);
+	e = rt_kind_check(kind, &dst, &src);
 	if (e == cudaSuccess)
 		e = rt_enter();
 	if (e == cudaSuccess)

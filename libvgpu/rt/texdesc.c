@@ -223,20 +223,19 @@ size_t rt_element_bytes(CUarray_format format, unsigned int channels)
 }
 
 /*
- * The runtime reads 8- and 16-bit integers as normalized floats only when
- * asked (cudaReadModeNormalizedFloat); the driver does unless told not to
- * (CU_TRSF_READ_AS_INTEGER). The flag is set for every format read as its
- * element type: the driver leaves floats and 32-bit integers alone either
- * way, and the getter gives the read mode back as it was.
+ * The runtime reads 8- and 16-bit integers as their elements only when
+ * asked (cudaReadModeElementType); the driver does when told to
+ * (CU_TRSF_READ_AS_INTEGER). Any other read mode reads normalized floats,
+ * as NVIDIA's runtime takes a read mode of 2 (h100_rt_texture.log). The
+ * flag is set for every format read as its element type: the driver
+ * leaves floats and 32-bit integers alone either way, and the getter
+ * gives the read mode back as it was.
  */
 cudaError_t rt_tex_desc_to_cu(const struct cudaTextureDesc *t,
 			      CUDA_TEXTURE_DESC *c)
 {
 	unsigned int i;
 
-	if (t->readMode != cudaReadModeElementType &&
-	    t->readMode != cudaReadModeNormalizedFloat)
-		return cudaErrorInvalidValue;
 	memset(c, 0, sizeof(*c));
 	for (i = 0; i < 3; i++)
 		c->addressMode[i] = (CUaddress_mode)t->addressMode[i];
@@ -288,7 +287,9 @@ void rt_tex_desc_from_cu(const CUDA_TEXTURE_DESC *c, struct cudaTextureDesc *t)
 /*
  * Arrays and mipmapped arrays are the driver's handles. A resource type
  * the runtime does not define is a bad value; a bad channel descriptor of
- * linear or pitched memory a bad channel descriptor.
+ * linear or pitched memory a bad channel descriptor. The flags, which the
+ * driver wants 0, NVIDIA's runtime does not pass on (flags 1 is taken,
+ * h100_rt_texture.log).
  */
 cudaError_t rt_res_desc_to_cu(const struct cudaResourceDesc *r,
 			      CUDA_RESOURCE_DESC *c)
@@ -297,7 +298,6 @@ cudaError_t rt_res_desc_to_cu(const struct cudaResourceDesc *r,
 
 	memset(c, 0, sizeof(*c));
 	c->resType = (CUresourcetype)r->resType;
-	c->flags = r->flags;
 	switch (r->resType) {
 	case cudaResourceTypeArray:
 		c->res.array.hArray = (CUarray)r->res.array.array;

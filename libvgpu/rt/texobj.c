@@ -5,10 +5,89 @@
  * (libvgpu/texobj.c), the descriptors the runtime's, converted both ways
  * (texdesc.c); every other answer is the driver's.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "rt.h"
 
+/*
+ * The format of @cr's elements, when it can be had here (a resource it
+ * cannot is left to the driver to judge).
+ */
+static bool rt_res_format(const CUDA_RESOURCE_DESC *cr, CUarray_format *f)
+{
+	CUDA_ARRAY3D_DESCRIPTOR d;
+	CUarray a = NULL;
+
+	switch (cr->resType) {
+	case CU_RESOURCE_TYPE_ARRAY:
+		a = cr->res.array.hArray;
+		break;
+	case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
+		if (cuMipmappedArrayGetLevel(&a, cr->res.mipmap.hMipmappedArray, 0))
+			return false;
+		break;
+	case CU_RESOURCE_TYPE_LINEAR:
+		*f = cr->res.linear.format;
+		return true;
+	case CU_RESOURCE_TYPE_PITCH2D:
+		*f = cr->res.pitch2D.format;
+		return true;
+	default:
+		return false;
+	}
+	if (!a || cuArray3DGetDescriptor(&d, a))
+		return false;
+	*f = d.Format;
+	return true;
+}
+
+static bool rt_format_is_float(CUarray_format f)
+{
+	return f == CU_AD_FORMAT_HALF || f == CU_AD_FORMAT_FLOAT;
+}
+
+static bool rt_format_is_int32(CUarray_format f)
+{
+	return f == CU_AD_FORMAT_UNSIGNED_INT32 || f == CU_AD_FORMAT_SIGNED_INT32;
+}
+
+/*
+ * What NVIDIA's runtime checks before its driver sees a texture
+ * (tests/samples/rt/ref/h100_rt_texture.log): linear filtering of what
+ * does not read as floats, cudaErrorInvalidFilterSetting (32-bit integers
+ * whatever the read mode, smaller ones read as integers); then floats and
+ * 32-bit integers read as normalized floats, cudaErrorInvalidNormSetting.
+ */
+static cudaError_t rt_tex_check(const CUDA_RESOURCE_DESC *cr,
+				const struct cudaTextureDesc *desc)
+{
+	CUarray_format f;
+
+	if (!rt_res_format(cr, &f))
+		return cudaSuccess;
+	if (desc->filterMode == cudaFilterModeLinear && !rt_format_is_float(f) &&
+	    (rt_format_is_int32(f) || desc->readMode == cudaReadModeElementType))
+		return cudaErrorInvalidFilterSetting;
+	if (desc->readMode == cudaReadModeNormalizedFloat &&
+	    (rt_format_is_float(f) || rt_format_is_int32(f)))
+		return cudaErrorInvalidNormSetting;
+	return cudaSuccess;
+}
+
+/* A resource naming no array: NVIDIA's runtime answers as for a bad handle. */
+static bool rt_res_null(const struct cudaResourceDesc *res)
+{
+	return (res->resType == cudaResourceTypeArray && !res->res.array.array) ||
+	       (res->resType == cudaResourceTypeMipmappedArray &&
+		!res->res.mipmap.mipmap);
+}
+
+/*
+ * A texture descriptor of NULL reads as a bad handle on an H100's runtime;
+ * mipmap state on a resource without levels is dropped there, where the
+ * driver would refuse it.
+ */
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t *tex,
 				    const struct cudaResourceDesc *res,
 				    const struct cudaTextureDesc *desc,
@@ -19,15 +98,25 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *tex,
 	CUDA_TEXTURE_DESC ct;
 	cudaError_t e;
 
-	if (!tex || !res || !desc)
+	if (!tex || !res)
 		return rt_ret(cudaErrorInvalidValue);
+	if (!desc || rt_res_null(res))
+		return rt_ret(cudaErrorInvalidResourceHandle);
 	e = rt_res_desc_to_cu(res, &cr);
 	if (e == cudaSuccess)
 		e = rt_tex_desc_to_cu(desc, &ct);
 	if (e == cudaSuccess)
 		e = rt_enter();
+	if (e == cudaSuccess)
+		e = rt_tex_check(&cr, desc);
 	if (e)
 		return rt_ret(e);
+	if (cr.resType != CU_RESOURCE_TYPE_MIPMAPPED_ARRAY) {
+		ct.mipmapFilterMode = CU_TR_FILTER_MODE_POINT;
+		ct.mipmapLevelBias = 0;
+		ct.minMipmapLevelClamp = 0;
+		ct.maxMipmapLevelClamp = 0;
+	}
 	if (view)
 		rt_view_desc_to_cu(view, &cv);
 	return rt_ret_cu(cuTexObjectCreate((CUtexObject *)tex, &cr, &ct,
@@ -67,8 +156,9 @@ cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *desc,
 	CUDA_TEXTURE_DESC ct;
 	cudaError_t e;
 
+	/* NULL reads as a bad handle on an H100's runtime. */
 	if (!desc)
-		return rt_ret(cudaErrorInvalidValue);
+		return rt_ret(cudaErrorInvalidResourceHandle);
 	/* What the driver leaves unwritten reads as zero. */
 	memset(&ct, 0, sizeof(ct));
 	e = rt_enter();
@@ -91,8 +181,6 @@ cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *vi
 	CUDA_RESOURCE_VIEW_DESC cv;
 	cudaError_t e;
 
-	if (!view)
-		return rt_ret(cudaErrorInvalidValue);
 	memset(&cv, 0, sizeof(cv));
 	e = rt_enter();
 	if (e == cudaSuccess)
@@ -100,7 +188,9 @@ cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *vi
 							    (CUtexObject)tex));
 	if (e)
 		return rt_ret(e);
-	rt_view_desc_from_cu(&cv, view);
+	/* NULL is taken, and nothing written, on an H100's runtime. */
+	if (view)
+		rt_view_desc_from_cu(&cv, view);
 	return cudaSuccess;
 }
 
@@ -112,6 +202,8 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *surf,
 
 	if (!surf || !res)
 		return rt_ret(cudaErrorInvalidValue);
+	if (rt_res_null(res))
+		return rt_ret(cudaErrorInvalidResourceHandle);
 	e = rt_res_desc_to_cu(res, &cr);
 	if (e == cudaSuccess)
 		e = rt_enter();
@@ -135,8 +227,9 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *res,
 	CUDA_RESOURCE_DESC cr;
 	cudaError_t e;
 
+	/* NVIDIA's runtime answers NULL so (h100_rt_texture.log). */
 	if (!res)
-		return rt_ret(cudaErrorInvalidValue);
+		return rt_ret(cudaErrorInvalidDevice);
 	e = rt_enter();
 	if (e == cudaSuccess)
 		e = rt_error(cuSurfObjectGetResourceDesc(&cr,
