@@ -64,6 +64,7 @@ static CUresult vg_tex_slot(struct CUctx_st *ctx, struct vgpu_tex_desc **out)
 	struct vg_tex_pool *pool = ctx->texpool;
 	struct vgpu_host_register hr = { .size = VG_TEX_CHUNK,
 					 .flags = VGPU_HOST_READ_ONLY };
+	struct vgpu_tex_desc **f;
 	struct vg_tex_chunk *c;
 	size_t i;
 	void *p;
@@ -78,18 +79,15 @@ static CUresult vg_tex_slot(struct CUctx_st *ctx, struct vgpu_tex_desc **out)
 		c = calloc(1, sizeof(*c));
 		if (!c)
 			return CUDA_ERROR_OUT_OF_MEMORY;
-		if (pool->capfree < VG_TEX_SLOTS_PER_CHUNK * 2) {
-			struct vgpu_tex_desc **f =
-				realloc(pool->free, (pool->capfree + VG_TEX_SLOTS_PER_CHUNK) *
-					sizeof(*f));
-
-			if (!f) {
-				free(c);
-				return CUDA_ERROR_OUT_OF_MEMORY;
-			}
-			pool->free = f;
-			pool->capfree += VG_TEX_SLOTS_PER_CHUNK;
+		/* Room for every slot of the pool to be free at once. */
+		f = realloc(pool->free, (pool->capfree + VG_TEX_SLOTS_PER_CHUNK) *
+			    sizeof(*f));
+		if (!f) {
+			free(c);
+			return CUDA_ERROR_OUT_OF_MEMORY;
 		}
+		pool->free = f;
+		pool->capfree += VG_TEX_SLOTS_PER_CHUNK;
 		p = mmap(NULL, VG_TEX_CHUNK, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED) {
@@ -129,7 +127,7 @@ static void vg_tex_unslot(struct CUctx_st *ctx, struct vgpu_tex_desc *d)
 
 	__atomic_store_n(&d->magic, 0, __ATOMIC_RELEASE);
 	memset((char *)d + sizeof(d->magic), 0, sizeof(*d) - sizeof(d->magic));
-	if (pool && pool->nfree < pool->capfree)
+	if (pool)	/* the stack has room for every slot */
 		pool->free[pool->nfree++] = d;
 }
 

@@ -246,11 +246,18 @@ static void context_teardown(void)
 	}
 }
 
+static int cmp_handles(const void *x, const void *y)
+{
+	CUtexObject a = *(const CUtexObject *)x, b = *(const CUtexObject *)y;
+
+	return a < b ? -1 : a > b;
+}
+
 /* More objects than one pool page holds: distinct handles, all reading. */
 static void many_objects(void)
 {
 	enum { N = 1500 };
-	static CUtexObject o[N];
+	static CUtexObject o[N], again[N];
 	CUcontext c;
 	CUmodule m = open_ctx(&c);
 	CUarray a = array8(7, 0);
@@ -265,13 +272,16 @@ static void many_objects(void)
 	CHECK(reads(m, o[0], 7, false) && reads(m, o[N / 2], 7, false) && reads(m, o[N - 1], 7, false));
 	for (i = 0; i < N; i++)
 		CHECK_RES(CUDA_SUCCESS, cuTexObjectDestroy(o[i]));
-	/* Freed descriptors are taken again. */
-	o[0] = tex_of(a);
-	for (i = 1, dup = 0; i < N; i++)
-		dup += o[i] == o[0];
-	CHECK(dup == 1);
-	CHECK(reads(m, o[0], 7, false));
-	CHECK_RES(CUDA_SUCCESS, cuTexObjectDestroy(o[0]));
+	/* Freed descriptors are taken again, every one of them. */
+	for (i = 0; i < N; i++)
+		again[i] = tex_of(a);
+	qsort(o, N, sizeof(o[0]), cmp_handles);
+	for (i = 0, dup = 0; i < N; i++)
+		dup += bsearch(&again[i], o, N, sizeof(o[0]), cmp_handles) != NULL;
+	CHECK(dup == N);
+	CHECK(reads(m, again[N - 1], 7, false));
+	for (i = 0; i < N; i++)
+		CHECK_RES(CUDA_SUCCESS, cuTexObjectDestroy(again[i]));
 	CHECK_RES(CUDA_SUCCESS, cuArrayDestroy(a));
 }
 
