@@ -59,7 +59,7 @@ static struct vg_texobj *vg_texobjs;
 /* --- the pool ----------------------------------------------------------- */
 
 /* A free descriptor of @ctx's pool; called with vg_lock held. */
-static CUresult vg_tex_slot(struct CUctx_st *ctx, struct vgpu_tex_desc **out)
+CUresult vg_tex_pool_slot(struct CUctx_st *ctx, struct vgpu_tex_desc **out)
 {
 	struct vg_tex_pool *pool = ctx->texpool;
 	struct vgpu_host_register hr = { .size = VG_TEX_CHUNK,
@@ -150,22 +150,26 @@ uint32_t vg_tex_texel_size(const struct vgpu_tex_desc *d)
 	return (uint32_t)bytes[d->format] * d->channels;
 }
 
-/* A CUarray_format and channel count as the texture unit's format. */
-static CUresult vg_tex_format(CUarray_format f, unsigned int ch, uint8_t *texf)
+/*
+ * A plain CUarray_format and channel count (what linear and pitched
+ * memory and references take) as the texture unit's, into @d.
+ */
+CUresult vg_tex_format(CUarray_format f, int ch, struct vgpu_tex_desc *d)
 {
 	if (ch != 1 && ch != 2 && ch != 4)
 		return CUDA_ERROR_INVALID_VALUE;
 	switch (f) {
-	case CU_AD_FORMAT_UNSIGNED_INT8: *texf = VGPU_TEXF_U8; break;
-	case CU_AD_FORMAT_SIGNED_INT8: *texf = VGPU_TEXF_S8; break;
-	case CU_AD_FORMAT_UNSIGNED_INT16: *texf = VGPU_TEXF_U16; break;
-	case CU_AD_FORMAT_SIGNED_INT16: *texf = VGPU_TEXF_S16; break;
-	case CU_AD_FORMAT_UNSIGNED_INT32: *texf = VGPU_TEXF_U32; break;
-	case CU_AD_FORMAT_SIGNED_INT32: *texf = VGPU_TEXF_S32; break;
-	case CU_AD_FORMAT_HALF: *texf = VGPU_TEXF_F16; break;
-	case CU_AD_FORMAT_FLOAT: *texf = VGPU_TEXF_F32; break;
+	case CU_AD_FORMAT_UNSIGNED_INT8: d->format = VGPU_TEXF_U8; break;
+	case CU_AD_FORMAT_SIGNED_INT8: d->format = VGPU_TEXF_S8; break;
+	case CU_AD_FORMAT_UNSIGNED_INT16: d->format = VGPU_TEXF_U16; break;
+	case CU_AD_FORMAT_SIGNED_INT16: d->format = VGPU_TEXF_S16; break;
+	case CU_AD_FORMAT_UNSIGNED_INT32: d->format = VGPU_TEXF_U32; break;
+	case CU_AD_FORMAT_SIGNED_INT32: d->format = VGPU_TEXF_S32; break;
+	case CU_AD_FORMAT_HALF: d->format = VGPU_TEXF_F16; break;
+	case CU_AD_FORMAT_FLOAT: d->format = VGPU_TEXF_F32; break;
 	default: return CUDA_ERROR_INVALID_VALUE;
 	}
+	d->channels = (uint8_t)ch;
 	return CUDA_SUCCESS;
 }
 
@@ -262,13 +266,12 @@ static CUresult vg_tex_resource(struct CUctx_st *ctx, const CUDA_RESOURCE_DESC *
 	case CU_RESOURCE_TYPE_LINEAR:
 		if (surface)
 			return CUDA_ERROR_INVALID_VALUE;
-		e = vg_tex_format(r->res.linear.format, r->res.linear.numChannels,
-				  &d->format);
+		e = vg_tex_format(r->res.linear.format,
+				  (int)r->res.linear.numChannels, d);
 		if (e || !r->res.linear.devPtr ||
 		    r->res.linear.devPtr % VG_TEX_ALIGN)
 			return CUDA_ERROR_INVALID_VALUE;
 		d->kind = VGPU_TEXK_BUFFER;
-		d->channels = (uint8_t)r->res.linear.numChannels;
 		d->addr = r->res.linear.devPtr;
 		if (r->res.linear.sizeInBytes / vg_tex_texel_size(d) > VG_TEX_LINEAR_MAX)
 			return CUDA_ERROR_INVALID_VALUE;
@@ -281,8 +284,8 @@ static CUresult vg_tex_resource(struct CUctx_st *ctx, const CUDA_RESOURCE_DESC *
 	case CU_RESOURCE_TYPE_PITCH2D:
 		if (surface)
 			return CUDA_ERROR_INVALID_VALUE;
-		e = vg_tex_format(r->res.pitch2D.format, r->res.pitch2D.numChannels,
-				  &d->format);
+		e = vg_tex_format(r->res.pitch2D.format,
+				  (int)r->res.pitch2D.numChannels, d);
 		if (e || !r->res.pitch2D.devPtr ||
 		    r->res.pitch2D.devPtr % VG_TEX_ALIGN ||
 		    r->res.pitch2D.pitchInBytes % VG_TEX_PITCH_ALIGN ||
@@ -291,7 +294,6 @@ static CUresult vg_tex_resource(struct CUctx_st *ctx, const CUDA_RESOURCE_DESC *
 		    r->res.pitch2D.height > VG_TEX_PITCH_MAX_H)
 			return CUDA_ERROR_INVALID_VALUE;
 		d->kind = VGPU_TEXK_2D;
-		d->channels = (uint8_t)r->res.pitch2D.numChannels;
 		d->addr = r->res.pitch2D.devPtr;
 		d->width = (uint32_t)r->res.pitch2D.width;
 		d->height = (uint32_t)r->res.pitch2D.height;
@@ -384,20 +386,20 @@ CUresult vg_tex_describe(struct CUctx_st *ctx, const CUDA_RESOURCE_DESC *r,
 		return CUDA_ERROR_INVALID_VALUE;
 	if (v) {
 		static const CUDA_RESOURCE_VIEW_DESC zero;
-		uint8_t vf, vch;
+		struct vgpu_tex_desc vd = { 0 };
 
 		if (!memcmp(v, &zero, sizeof(zero)))
 			return CUDA_ERROR_INVALID_VALUE;
-		if (!vg_view_format(v->format, &vf, &vch) ||
-		    vch * (vf <= VGPU_TEXF_S8 ? 1u : vf >= VGPU_TEXF_U32 &&
-			   vf != VGPU_TEXF_F16 ? 4u : 2u) != vg_tex_texel_size(d) ||
+		/* A view keeps the texel's size. */
+		if (!vg_view_format(v->format, &vd.format, &vd.channels) ||
+		    vg_tex_texel_size(&vd) != vg_tex_texel_size(d) ||
 		    (v->width && v->width != d->width) ||
 		    (v->height && v->height != d->height && d->kind != VGPU_TEXK_1D) ||
 		    v->firstMipmapLevel || v->lastMipmapLevel || v->firstLayer ||
 		    v->lastLayer)
 			return CUDA_ERROR_NOT_SUPPORTED;
-		d->format = vf;
-		d->channels = vch;
+		d->format = vd.format;
+		d->channels = vd.channels;
 		norm = false;
 	}
 	d->flags = 0;
@@ -479,7 +481,7 @@ static CUresult vg_obj_create(unsigned long long *out, const CUDA_RESOURCE_DESC 
 		e = CUDA_ERROR_INVALID_VALUE;
 		goto out;
 	}
-	e = vg_tex_slot(ctx, &o->desc);
+	e = vg_tex_pool_slot(ctx, &o->desc);
 	if (e) {
 		vg_tex_release(r, true);
 		goto out;
@@ -602,11 +604,6 @@ CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject 
 }
 
 /* --- the pool of a context, and its ending ------------------------------ */
-
-CUresult vg_tex_pool_slot(struct CUctx_st *ctx, struct vgpu_tex_desc **slot)
-{
-	return vg_tex_slot(ctx, slot);
-}
 
 void vg_tex_pool_put(struct CUctx_st *ctx, struct vgpu_tex_desc *slot,
 		     const struct vgpu_tex_desc *d)

@@ -13,36 +13,45 @@
 
 #include "vg.h"
 
-/* Texture reference state, and what it is bound to. */
-struct CUtexref_st {
-	struct CUtexref_st *next;	/* vg_texrefs */
+/* What texture and surface references share; one list holds them all. */
+struct vg_ref {
+	struct vg_ref *next;		/* vg_refs */
+	uint8_t kind;			/* VG_JIT_REF_TEX or VG_JIT_REF_SURF */
 	struct CUmod_st *mod;		/* NULL: from cuTexRefCreate */
 	uint32_t var;			/* the module's variable */
 	struct vgpu_tex_desc *slot;	/* its descriptor, or NULL */
+};
+
+/* Texture reference state, and what it is bound to. */
+struct CUtexref_st {
+	struct vg_ref h;
 	CUDA_RESOURCE_DESC res;		/* the binding */
 	bool bound;
 	bool override_format;		/* cuTexRefSetArray's flag */
-	CUarray_format format;		/* cuTexRefSetFormat's */
-	int channels;
+	CUarray_format format;		/* cuTexRefSetFormat's; channels 0: */
+	int channels;			/* never set, a float of one channel */
 	CUDA_TEXTURE_DESC tex;		/* the sampler state */
 	CUdeviceptr linear;		/* what cuTexRefSetAddress was given */
 };
 
 struct CUsurfref_st {
-	struct CUsurfref_st *next;	/* vg_surfrefs */
-	struct CUmod_st *mod;
-	uint32_t var;
-	struct vgpu_tex_desc *slot;
+	struct vg_ref h;
 	CUarray array;			/* bound, or NULL */
 };
 
 /* Live references, under vg_lock. */
-static struct CUtexref_st *vg_texrefs;
-static struct CUsurfref_st *vg_surfrefs;
+static struct vg_ref *vg_refs;
 
 /* The alignment a linear binding is moved down to (cuTexRefSetAddress). */
 #define VG_TEXREF_ALIGN 512
 #define VG_TEXREF_PITCH_ALIGN 32
+
+/* @t's format: cuTexRefSetFormat's, else a float of one channel. */
+static void vg_texref_fmt(const struct CUtexref_st *t, CUarray_format *f, int *ch)
+{
+	*f = t->channels ? t->format : CU_AD_FORMAT_FLOAT;
+	*ch = t->channels ? t->channels : 1;
+}
 
 /* Rewrites @t's descriptor from its state; vg_lock held. */
 static CUresult vg_texref_update(struct CUtexref_st *t)
@@ -51,12 +60,12 @@ static CUresult vg_texref_update(struct CUtexref_st *t)
 	struct vgpu_tex_desc d;
 	CUresult e;
 
-	if (!t->slot)
+	if (!t->h.slot)
 		return CUDA_SUCCESS;
 	if (!t->bound) {
 		static const struct vgpu_tex_desc none;	/* reads zeros */
 
-		vg_tex_pool_put(t->mod->ctx, t->slot, &none);
+		vg_tex_pool_put(t->h.mod->ctx, t->h.slot, &none);
 		return CUDA_SUCCESS;
 	}
 	/* References carry no mipmap state but for mipmapped arrays. */
@@ -66,30 +75,38 @@ static CUresult vg_texref_update(struct CUtexref_st *t)
 		tex.minMipmapLevelClamp = 0;
 		tex.maxMipmapLevelClamp = 0;
 	}
-	e = vg_tex_describe(t->mod->ctx, &t->res, &tex, NULL, &d);
+	e = vg_tex_describe(t->h.mod->ctx, &t->res, &tex, NULL, &d);
 	if (e)
 		return e;
 	if (t->override_format && t->res.resType == CU_RESOURCE_TYPE_ARRAY) {
 		struct vgpu_tex_desc o = d;
+		CUarray_format f;
+		int ch;
 
 		/* The reference's format, over the array's texels of that size. */
-		if (vg_texref_format(t->format, t->channels, &o) == CUDA_SUCCESS &&
+		vg_texref_fmt(t, &f, &ch);
+		if (vg_tex_format(f, ch, &o) == CUDA_SUCCESS &&
 		    vg_tex_texel_size(&o) == vg_tex_texel_size(&d))
 			d = o;
 	}
-	vg_tex_pool_put(t->mod->ctx, t->slot, &d);
+	vg_tex_pool_put(t->h.mod->ctx, t->h.slot, &d);
 	return CUDA_SUCCESS;
 }
 
-/* A live texture reference, vg_lock held. */
+/* Whether @r is a live reference of @kind; vg_lock held. */
+static bool vg_ref_live(const void *r, uint8_t kind)
+{
+	const struct vg_ref *x;
+
+	for (x = vg_refs; x; x = x->next)
+		if (x == r)
+			return x->kind == kind;
+	return false;
+}
+
 static bool vg_texref_live(const struct CUtexref_st *t)
 {
-	const struct CUtexref_st *x;
-
-	for (x = vg_texrefs; x; x = x->next)
-		if (x == t)
-			return true;
-	return false;
+	return vg_ref_live(t, VG_JIT_REF_TEX);
 }
 
 /*
@@ -128,32 +145,6 @@ static bool vg_texref_live(const struct CUtexref_st *t)
 	pthread_mutex_unlock(&vg_lock);					\
 	return e_;							\
 } while (0)
-
-CUresult vg_texref_format(CUarray_format f, int ch, struct vgpu_tex_desc *d)
-{
-	static const struct { CUarray_format f; uint8_t texf; } fm[] = {
-		{ CU_AD_FORMAT_UNSIGNED_INT8, VGPU_TEXF_U8 },
-		{ CU_AD_FORMAT_SIGNED_INT8, VGPU_TEXF_S8 },
-		{ CU_AD_FORMAT_UNSIGNED_INT16, VGPU_TEXF_U16 },
-		{ CU_AD_FORMAT_SIGNED_INT16, VGPU_TEXF_S16 },
-		{ CU_AD_FORMAT_UNSIGNED_INT32, VGPU_TEXF_U32 },
-		{ CU_AD_FORMAT_SIGNED_INT32, VGPU_TEXF_S32 },
-		{ CU_AD_FORMAT_HALF, VGPU_TEXF_F16 },
-		{ CU_AD_FORMAT_FLOAT, VGPU_TEXF_F32 },
-	};
-	size_t i;
-
-	if (ch != 1 && ch != 2 && ch != 4)
-		return CUDA_ERROR_INVALID_VALUE;
-	for (i = 0; i < sizeof(fm) / sizeof(fm[0]); i++) {
-		if (fm[i].f == f) {
-			d->format = fm[i].texf;
-			d->channels = (uint8_t)ch;
-			return CUDA_SUCCESS;
-		}
-	}
-	return CUDA_ERROR_INVALID_VALUE;
-}
 
 /*
  * The module's reference variable @name of kind @ref: its index, or
@@ -206,49 +197,81 @@ static CUresult vg_ref_slot(struct CUmod_st *mod, uint32_t var,
 	return e;
 }
 
-CUresult cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name)
+/*
+ * The reference of kind @kind (@size bytes, a struct vg_ref first) to
+ * module @hmod's variable @name: the one made before, or a new one with
+ * its descriptor taken and its address written into the variable.
+ */
+static CUresult vg_module_ref(CUmodule hmod, const char *name, uint8_t kind,
+			      size_t size, struct vg_ref **out)
 {
-	struct CUtexref_st *t, *x;
+	struct vg_ref *r = NULL, *x;
+	struct CUctx_st *ctx = NULL;
+	uint64_t serial = 0;
 	uint32_t var;
 	CUresult e = vg_check_init();
 
 	if (e)
 		return e;
-	if (!pTexRef || !name)
+	if (!out || !name)
 		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&vg_lock);
-	if (!vg_module_known(hmod) || !vg_module_live(hmod))
-		e = CUDA_ERROR_INVALID_HANDLE;
-	else
-		e = vg_ref_var(hmod, name, VG_JIT_REF_TEX, &var);
-	for (x = vg_texrefs; !e && x; x = x->next) {
-		if (x->mod == hmod && x->var == var) {
-			*pTexRef = x;
-			pthread_mutex_unlock(&vg_lock);
-			return CUDA_SUCCESS;
+	for (;;) {
+		pthread_mutex_lock(&vg_lock);
+		if (!vg_module_known(hmod) || !vg_module_live(hmod)) {
+			e = CUDA_ERROR_INVALID_HANDLE;
+		} else {
+			ctx = hmod->ctx;
+			serial = ctx->serial;
+			e = vg_ref_var(hmod, name, kind, &var);
+		}
+		for (x = vg_refs; !e && x; x = x->next)
+			if (x->mod == hmod && x->var == var)
+				break;
+		if (e || x || r)
+			break;
+		pthread_mutex_unlock(&vg_lock);
+		/* Made with no lock held (the slot's address is a copy). */
+		r = calloc(1, size);
+		if (!r)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		r->kind = kind;
+		r->mod = hmod;
+		r->var = var;
+		e = vg_ref_slot(hmod, var, &r->slot);
+		if (e) {
+			free(r);
+			return e;
 		}
 	}
-	pthread_mutex_unlock(&vg_lock);
-	if (e)
-		return e;
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	t->mod = hmod;
-	t->var = var;
-	t->format = CU_AD_FORMAT_FLOAT;
-	t->channels = 1;
-	e = vg_ref_slot(hmod, var, &t->slot);
-	if (e) {
-		free(t);
-		return e;
+	/*
+	 * Another thread's, made meanwhile, wins, and ours goes; its slot
+	 * back to the pool unless that went with its context.
+	 */
+	if (r && (e || x) && vg_ctx_alive(ctx) && ctx->fd >= 0 &&
+	    ctx->serial == serial)
+		vg_tex_pool_put(ctx, r->slot, NULL);
+	if (!e && !x) {
+		r->next = vg_refs;
+		vg_refs = r;
+		x = r;
+		r = NULL;
 	}
-	pthread_mutex_lock(&vg_lock);
-	t->next = vg_texrefs;
-	vg_texrefs = t;
 	pthread_mutex_unlock(&vg_lock);
-	*pTexRef = t;
-	return CUDA_SUCCESS;
+	free(r);
+	if (!e)
+		*out = x;
+	return e;
+}
+
+CUresult cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name)
+{
+	struct vg_ref *r;
+	CUresult e = vg_module_ref(hmod, name, VG_JIT_REF_TEX, sizeof(struct CUtexref_st),
+				   pTexRef ? &r : NULL);
+
+	if (!e)	/* the head is the first member */
+		*pTexRef = (struct CUtexref_st *)r;
+	return e;
 }
 
 CUresult cuTexRefCreate(CUtexref *pTexRef)
@@ -263,11 +286,10 @@ CUresult cuTexRefCreate(CUtexref *pTexRef)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	t->format = CU_AD_FORMAT_FLOAT;
-	t->channels = 1;
+	t->h.kind = VG_JIT_REF_TEX;
 	pthread_mutex_lock(&vg_lock);
-	t->next = vg_texrefs;
-	vg_texrefs = t;
+	t->h.next = vg_refs;
+	vg_refs = &t->h;
 	pthread_mutex_unlock(&vg_lock);
 	*pTexRef = t;
 	return CUDA_SUCCESS;
@@ -275,16 +297,17 @@ CUresult cuTexRefCreate(CUtexref *pTexRef)
 
 CUresult cuTexRefDestroy(CUtexref hTexRef)
 {
-	struct CUtexref_st **pp;
+	struct vg_ref **pp;
 	CUresult e = vg_check_init();
 
 	if (e)
 		return e;
 	pthread_mutex_lock(&vg_lock);
-	for (pp = &vg_texrefs; *pp; pp = &(*pp)->next) {
+	for (pp = &vg_refs; *pp; pp = &(*pp)->next) {
 		/* A module's references go with the module. */
-		if (*pp == hTexRef && !hTexRef->mod) {
-			*pp = hTexRef->next;
+		if (*pp == &hTexRef->h && hTexRef->h.kind == VG_JIT_REF_TEX &&
+		    !hTexRef->h.mod) {
+			*pp = hTexRef->h.next;
 			pthread_mutex_unlock(&vg_lock);
 			free(hTexRef);
 			return CUDA_SUCCESS;
@@ -332,11 +355,13 @@ CUresult cuTexRefSetAddress_v2(size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr
 	size_t off = dptr % VG_TEXREF_ALIGN;
 
 	VG_TEXREF_SET(hTexRef, {
+		int ch;
+
 		memset(&hTexRef->res, 0, sizeof(hTexRef->res));
 		hTexRef->res.resType = CU_RESOURCE_TYPE_LINEAR;
 		hTexRef->res.res.linear.devPtr = dptr - off;
-		hTexRef->res.res.linear.format = hTexRef->format;
-		hTexRef->res.res.linear.numChannels = (unsigned int)hTexRef->channels;
+		vg_texref_fmt(hTexRef, &hTexRef->res.res.linear.format, &ch);
+		hTexRef->res.res.linear.numChannels = (unsigned int)ch;
 		hTexRef->res.res.linear.sizeInBytes = bytes + off;
 		hTexRef->bound = dptr != 0;
 		hTexRef->linear = dptr;
@@ -374,7 +399,7 @@ CUresult cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedCo
 {
 	struct vgpu_tex_desc probe;
 
-	if (vg_texref_format(fmt, NumPackedComponents, &probe))
+	if (vg_tex_format(fmt, NumPackedComponents, &probe))
 		return CUDA_ERROR_INVALID_VALUE;
 	VG_TEXREF_SET(hTexRef, {
 		hTexRef->format = fmt;
@@ -503,9 +528,11 @@ CUresult cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUtexref 
 			if (pNumChannels)
 				*pNumChannels = (int)ai.cu_channels;
 		} else {
-			*pFormat = hTexRef->format;
+			int ch;
+
+			vg_texref_fmt(hTexRef, pFormat, &ch);
 			if (pNumChannels)
-				*pNumChannels = hTexRef->channels;
+				*pNumChannels = ch;
 		}
 	});
 }
@@ -548,55 +575,18 @@ CUresult cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp,
 
 CUresult cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name)
 {
-	struct CUsurfref_st *s, *x;
-	uint32_t var;
-	CUresult e = vg_check_init();
+	struct vg_ref *r;
+	CUresult e = vg_module_ref(hmod, name, VG_JIT_REF_SURF, sizeof(struct CUsurfref_st),
+				   pSurfRef ? &r : NULL);
 
-	if (e)
-		return e;
-	if (!pSurfRef || !name)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&vg_lock);
-	if (!vg_module_known(hmod) || !vg_module_live(hmod))
-		e = CUDA_ERROR_INVALID_HANDLE;
-	else
-		e = vg_ref_var(hmod, name, VG_JIT_REF_SURF, &var);
-	for (x = vg_surfrefs; !e && x; x = x->next) {
-		if (x->mod == hmod && x->var == var) {
-			*pSurfRef = x;
-			pthread_mutex_unlock(&vg_lock);
-			return CUDA_SUCCESS;
-		}
-	}
-	pthread_mutex_unlock(&vg_lock);
-	if (e)
-		return e;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	s->mod = hmod;
-	s->var = var;
-	e = vg_ref_slot(hmod, var, &s->slot);
-	if (e) {
-		free(s);
-		return e;
-	}
-	pthread_mutex_lock(&vg_lock);
-	s->next = vg_surfrefs;
-	vg_surfrefs = s;
-	pthread_mutex_unlock(&vg_lock);
-	*pSurfRef = s;
-	return CUDA_SUCCESS;
+	if (!e)	/* the head is the first member */
+		*pSurfRef = (struct CUsurfref_st *)r;
+	return e;
 }
 
 static bool vg_surfref_live(const struct CUsurfref_st *s)
 {
-	const struct CUsurfref_st *x;
-
-	for (x = vg_surfrefs; x; x = x->next)
-		if (x == s)
-			return true;
-	return false;
+	return vg_ref_live(s, VG_JIT_REF_SURF);
 }
 
 CUresult cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags)
@@ -618,11 +608,11 @@ CUresult cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flag
 		/* Unlike surface objects, references need surface load/store arrays. */
 		e = CUDA_ERROR_INVALID_VALUE;
 	} else {
-		e = vg_tex_describe(hSurfRef->mod->ctx, &r, NULL, NULL, &d);
+		e = vg_tex_describe(hSurfRef->h.mod->ctx, &r, NULL, NULL, &d);
 	}
 	if (!e) {
 		hSurfRef->array = hArray;
-		vg_tex_pool_put(hSurfRef->mod->ctx, hSurfRef->slot, &d);
+		vg_tex_pool_put(hSurfRef->h.mod->ctx, hSurfRef->h.slot, &d);
 	}
 	pthread_mutex_unlock(&vg_lock);
 	return e;
@@ -653,28 +643,17 @@ CUresult cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef)
  */
 static void vg_texref_forget(const struct CUmod_st *mod, const struct CUctx_st *ctx)
 {
-	struct CUtexref_st **tp = &vg_texrefs, *t;
-	struct CUsurfref_st **sp = &vg_surfrefs, *s;
+	struct vg_ref **pp = &vg_refs, *r;
 
-	while ((t = *tp)) {
-		if (!t->mod || (mod ? t->mod != mod : t->mod->ctx != ctx)) {
-			tp = &t->next;
+	while ((r = *pp)) {
+		if (!r->mod || (mod ? r->mod != mod : r->mod->ctx != ctx)) {
+			pp = &r->next;
 			continue;
 		}
-		*tp = t->next;
-		if (mod && t->slot)
-			vg_tex_pool_put(t->mod->ctx, t->slot, NULL);
-		free(t);
-	}
-	while ((s = *sp)) {
-		if (mod ? s->mod != mod : s->mod->ctx != ctx) {
-			sp = &s->next;
-			continue;
-		}
-		*sp = s->next;
-		if (mod && s->slot)
-			vg_tex_pool_put(s->mod->ctx, s->slot, NULL);
-		free(s);
+		*pp = r->next;
+		if (mod && r->slot)
+			vg_tex_pool_put(r->mod->ctx, r->slot, NULL);
+		free(r);
 	}
 }
 

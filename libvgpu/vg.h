@@ -129,6 +129,8 @@ struct vg_peer_link {
 
 #define VG_MAX_PEER_LINKS VGPU_MAX_PEERS
 
+struct vg_tex_pool;
+
 struct CUctx_st {
 	struct CUctx_st *next;	/* registry of live regular contexts */
 	int dev;		/* visible ordinal */
@@ -206,7 +208,7 @@ struct CUctx_st {
 	/* Links to other contexts (peer.c), under vg_lock. */
 	struct vg_peer_link peers[VG_MAX_PEER_LINKS];
 	unsigned int npeers;
-	void *texpool;		/* texture descriptors (texobj.c), vg_lock */
+	struct vg_tex_pool *texpool;	/* texture descriptors (texobj.c), vg_lock */
 };
 
 /*
@@ -583,7 +585,7 @@ void vg_tex_pool_put(struct CUctx_st *ctx, struct vgpu_tex_desc *slot,
 		     const struct vgpu_tex_desc *d);
 void vg_tex_ctx_close(struct CUctx_st *ctx);
 uint32_t vg_tex_texel_size(const struct vgpu_tex_desc *d);
-CUresult vg_texref_format(CUarray_format f, int ch, struct vgpu_tex_desc *d);
+CUresult vg_tex_format(CUarray_format f, int ch, struct vgpu_tex_desc *d);
 void vg_texref_module_gone(const struct CUmod_st *mod);
 void vg_texref_ctx_close(const struct CUctx_st *ctx);
 

@@ -376,12 +376,57 @@ static void threads(void)
 	CHECK(reads(m, o, 3, false));
 }
 
+struct ref_race {
+	CUcontext ctx;
+	CUmodule mod;
+	CUtexref ref;
+	CUresult r;
+};
+
+static void *get_ref(void *p)
+{
+	struct ref_race *w = p;
+
+	w->r = cuCtxSetCurrent(w->ctx);
+	if (!w->r)
+		w->r = cuModuleGetTexRef(&w->ref, w->mod, "tr");
+	return NULL;
+}
+
+/* Threads asking for one reference at once all get the same one. */
+static void references_raced(void)
+{
+	struct ref_race w[8];
+	pthread_t th[8];
+	CUcontext c;
+	int round, i;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&c, NULL, 0, 0));
+	for (round = 0; round < 20; round++) {
+		CUmodule m;
+
+		REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&m, ptx));
+		for (i = 0; i < 8; i++) {
+			w[i] = (struct ref_race){ .ctx = c, .mod = m };
+			pthread_create(&th[i], NULL, get_ref, &w[i]);
+		}
+		for (i = 0; i < 8; i++) {
+			pthread_join(th[i], NULL);
+			CHECK_RES(CUDA_SUCCESS, w[i].r);
+			CHECK(w[i].ref == w[0].ref);
+		}
+		CHECK_RES(CUDA_SUCCESS, cuModuleUnload(m));
+	}
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(trap_report),
 	TAP_TEST(array_destroyed_under_texture),
 	TAP_TEST(context_teardown),
 	TAP_TEST(many_objects),
 	TAP_TEST(references_rebound),
+	TAP_TEST(references_raced),
 	TAP_TEST(threads),
 };
 
