@@ -24,8 +24,10 @@
  * - Floats filter in a 28-bit window: each texel is cut toward zero to
  *   the bits within 28 of the top of the largest one weighed, the sum of
  *   the weighted texels is exact, and the result is rounded to nearest,
- *   ties away from zero. Half floats are read as floats and the result
- *   rounded to a half.
+ *   ties away from zero. Half floats are read as floats, in a 15-bit
+ *   window, and the result rounded to a half. Decoded sRGB colour (a
+ *   float of at most 8 significant bits) filters in an 8-bit window and
+ *   is rounded to a half too.
  * - Levels of detail are in 1/256: the level and the bias are each cut
  *   to that grid, summed and clamped; point mip filtering picks the
  *   nearest level, ties up.
@@ -555,10 +557,11 @@ static u32 tex_border(const struct vgpu_tex_desc *d, u32 c)
 /*
  * The filter's float blend of @n values @v with weights @w (sum 256),
  * taken in groups (@g: a z plane of a 3D texture, a mip level) that each
- * cut their texels to a window of their own; the groups' sums add exactly.
+ * cut their texels to a window of @win bits of their own; the groups'
+ * sums add exactly, and the result keeps @bits significant bits.
  */
 static u32 tex_blend_f32(const u32 *v, const u32 *w, const u8 *g, u32 n,
-			 s32 bits)
+			 s32 win, s32 bits)
 {
 	s32 top[4] = { -1, -1, -1, -1 }, e, hi = -1;
 	s64 gsum[4] = { 0, 0, 0, 0 }, sum = 0;
@@ -582,12 +585,9 @@ static u32 tex_blend_f32(const u32 *v, const u32 *w, const u8 *g, u32 n,
 		e = v[k] >> 23 & 0xff;
 		if (!w[k] || !e)
 			continue;
-		/*
-		 * In units of 2^(top - 130 - bits): the window is four bits
-		 * wider than the format's significand (28 for f32, 15 f16).
-		 */
+		/* In units of 2^(top - 126 - win). */
 		m = (v[k] & 0x7fffff) | 0x800000;
-		sh = e - top[g[k]] + 4 - (24 - bits);
+		sh = e - top[g[k]] + win - 24;
 		m = sh >= 0 ? m << sh : sh > -40 ? m >> -sh : 0;
 		gsum[g[k]] += (v[k] >> 31 ? -m : m) * w[k];
 	}
@@ -602,7 +602,7 @@ static u32 tex_blend_f32(const u32 *v, const u32 *w, const u8 *g, u32 n,
 		sum += hi - top[k] > 60 ? (gsum[k] < 0 ? -1 : 0) :
 		       (gsum[k] * 4) >> (hi - top[k]);
 	}
-	return tex_f32_rna_bits(sum, hi - 164 + (24 - bits), bits);
+	return tex_f32_rna_bits(sum, hi - 136 - win, bits);
 }
 
 /* A 16-bit fixed-point value as the f32 a normalized read returns. */
@@ -1006,8 +1006,12 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
 		if (nt == 1) {
 			out[c] = tex_point_chan(d, vals[c][0], c);
 		} else if (tex_float_chan(d, c)) {
+			/* f32: 28 and 24 bits; f16 15, 11; sRGB 8, 11 */
+			bool f32 = d->format == VGPU_TEXF_F32;
+
 			out[c] = tex_blend_f32(vals[c], wts, grp, nt,
-					       d->format == VGPU_TEXF_F16 ? 11 : 24);
+					       f32 ? 28 : tex_float(d) ? 15 : 8,
+					       f32 ? 24 : 11);
 		} else {
 			s64 sum = 0;
 
