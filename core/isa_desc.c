@@ -118,7 +118,7 @@ static const struct vgpu_op_spec vgpu_ops[VGPU_OP_COUNT] = {
 	[VGPU_OP_FREE] = { "free", TB(VGPU_T_U64), OPND_NONE, OPND_REG },
 	[VGPU_OP_TEXSET] = { "texset", T_B32 | TB(VGPU_T_U64), OPND_NONE, OPND_REG },
 	[VGPU_OP_TEXGET] = { "texget", T_B32 | TB(VGPU_T_U64), OPND_REG },
-	[VGPU_OP_TEX] = { "tex", T_I32 | TB(VGPU_T_F32), OPND_NONE, OPND_REG },
+	[VGPU_OP_TEX] = { "tex", T_I32 | TB(VGPU_T_F32), OPND_NONE, OPND_REG, .imm = 1 },
 	[VGPU_OP_TXQ] = { "txq", T_B32, OPND_REG, OPND_REG, OPND_REG_IMM },
 	[VGPU_OP_SULD] = { "suld", T_SURF, OPND_NONE, OPND_REG, .imm = 1 },
 	[VGPU_OP_SUST] = { "sust", T_SURF, OPND_NONE, OPND_REG, .imm = 1 },
@@ -224,6 +224,8 @@ static const char *vgpu_check_tex(const struct vgpu_insn *in)
 			return "coordinates are f32 or s32";
 		if (in->mod2 > 3 || (in->mod2 && in->mod != VGPU_TEXV_GATHER))
 			return "channel out of range, or not a gather";
+		if (in->imm > 2)
+			return "texel offsets: none (0), 4 (1) or 6 bits (2) each in slot 11";
 		return NULL;
 	case VGPU_OP_SULD:
 	case VGPU_OP_SUST:

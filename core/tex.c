@@ -833,8 +833,8 @@ static void tex_levels(const struct vgpu_tex_desc *d, const struct vgpu_tex_req 
 
 /* Where level @l is addressed along each axis, for coordinates @xy. */
 static void tex_place(const struct vgpu_tex_desc *d, u32 l, u32 axes,
-		      const u32 *coord, bool norm, bool linear, bool gather,
-		      struct tex_at *at)
+		      const u32 *coord, const s8 *off, bool norm, bool linear,
+		      bool gather, struct tex_at *at)
 {
 	u32 a, n[3];
 
@@ -844,9 +844,12 @@ static void tex_place(const struct vgpu_tex_desc *d, u32 l, u32 axes,
 		at->w[a] = 0;
 		at->n[a] = n[a];
 	}
-	for (a = 0; a < axes; a++)
+	for (a = 0; a < axes; a++) {
 		tex_axis(coord[a], n[a], norm, linear, d->address[a], &at->i[a],
 			 &at->w[a]);
+		/* An offset moves the footprint, before clamping or wrapping. */
+		at->i[a] += off[a];
+	}
 	/* A 1D texture is a row sampled at y = 0: linearly, half the row above. */
 	if (axes == 1 && linear) {
 		at->i[1] = -1;
@@ -918,7 +921,7 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
 		s64 p[3] = { 0, 0, slice };
 
 		for (k = 0; k < axes; k++) {
-			s64 i = (s32)coord[k];
+			s64 i = (s64)(s32)coord[k] + q->off[k];
 			u32 n = k == 0 ? d->width : k == 1 ? d->height : d->depth;
 
 			if (i < 0 || i >= n)
@@ -937,7 +940,7 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
 		/* The 2x2 footprint of linear filtering, channel @comp of each. */
 		static const u8 gx[4] = { 0, 1, 1, 0 }, gy[4] = { 1, 1, 0, 0 };
 
-		tex_place(d, l0, axes, coord, norm, true, true, &at);
+		tex_place(d, l0, axes, coord, q->off, norm, true, true, &at);
 		for (k = 0; k < 4; k++) {
 			s64 x = tex_address(at.i[0] + gx[k], at.n[0], d->address[0], norm);
 			s64 y = tex_address(at.i[1] + gy[k], at.n[1], d->address[1], norm);
@@ -959,7 +962,7 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
 	for (k = 0; k < (f ? 2U : 1U); k++) {
 		u32 l = l0 + k, p = f ? (k ? f : 256 - f) : 256;
 
-		tex_place(d, l, axes, coord, norm, linear, false, &at);
+		tex_place(d, l, axes, coord, q->off, norm, linear, false, &at);
 		at_z[k] = at.i[2];
 		if (!linear) {
 			taps[nt].level = l;

@@ -19,6 +19,8 @@
  * @variant: VGPU_TEXV_* (uapi/vgpu_isa.h).
  * @comp: the channel a gather takes.
  * @int_coords: @coord are integers: no filtering, no normalization.
+ * @off: texel offsets (PTX's -8..7) of x, y, z, added to the texel
+ *	position (each level's) before addressing and filtering.
  */
 struct vgpu_tex_req {
 	u32 coord[3];
@@ -28,6 +30,7 @@ struct vgpu_tex_req {
 	u8 variant;
 	u8 comp;
 	bool int_coords;
+	s8 off[3];
 };
 
 /*

@@ -344,7 +344,8 @@ static const struct vcase cases[] = {
 		I(.op = VGPU_OP_TEXSET, .type = VGPU_T_U64, .mod = 10, .guard = NONE,
 		  .a = 2),
 		I(.op = VGPU_OP_TEX, .type = VGPU_T_F32, .stype = VGPU_T_F32,
-		  .mod = VGPU_TEXV_GATHER, .mod2 = 3, .guard = NONE, .a = 3),
+		  .mod = VGPU_TEXV_GATHER, .mod2 = 3, .guard = NONE, .a = 3,
+		  .imm = 2),
 		I(.op = VGPU_OP_TEXGET, .type = VGPU_T_U32, .mod = 3, .guard = NONE,
 		  .dst = 1),
 		I(.op = VGPU_OP_TXQ, .type = VGPU_T_U32, .mod = VGPU_TXQ_LEVEL_WIDTH,
@@ -365,6 +366,10 @@ static const struct vcase cases[] = {
 		I(.op = VGPU_OP_TEX, .type = VGPU_T_F32, .stype = VGPU_T_F32,
 		  .mod = VGPU_TEXV_LEVEL, .mod2 = 1, .guard = NONE, .a = 1), EXIT },
 	  2, { 0 }, 0, "channel out of range, or not a gather" },
+	{ "texel offsets of an unknown width", {
+		I(.op = VGPU_OP_TEX, .type = VGPU_T_F32, .stype = VGPU_T_F32,
+		  .guard = NONE, .a = 1, .imm = 3), EXIT }, 2, { 0 }, 0,
+	  "texel offsets: none (0), 4 (1) or 6 bits (2) each in slot 11" },
 	{ "a fetch of an unknown kind", {
 		I(.op = VGPU_OP_TEX, .type = VGPU_T_F32, .stype = VGPU_T_F32,
 		  .mod = VGPU_TEXV_GATHER + 1, .guard = NONE, .a = 1), EXIT }, 2,

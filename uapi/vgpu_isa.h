@@ -147,8 +147,10 @@
  * TEX, SULD and SUST take their coordinates from slots 0 to 2 (x, y, z;
  * a surface's x in bytes) and 3 (a layer or cube array index); TEX its
  * level or bias from slot 4 and its gradients (d/dx x, y, z, then d/dy)
- * from slots 5 to 10; SUST its values from slot 4 on. TEX and SULD leave
- * their results from slot 0 on.
+ * from slots 5 to 10, and with @imm 1 or 2 its texel offsets from slot
+ * 11 (x, y, z: @imm 1 in bits 0-3, 4-7, 8-11, each -8..7; 2 in six bits
+ * each from bit 0, -32..31); SUST its values from slot 4 on. TEX and SULD
+ * leave their results from slot 0 on.
  */
 #define VGPU_OP_TEXSET 54
 #define VGPU_OP_TEXGET 55

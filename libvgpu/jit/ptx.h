@@ -176,7 +176,8 @@ struct ptx_opnd {
 	uint32_t nvec;		/* PTX_O_VEC, PTX_O_LIST */
 	int32_t vec[PTX_MAX_VEC];	/* register indexes, -1 for "_" */
 	uint8_t vimm;		/* PTX_O_TEX: bit k, @vec[k] holds the bits of
-				 * a 32-bit immediate coordinate */
+				 * a 32-bit immediate coordinate; PTX_O_VEC
+				 * (texel offsets): an integer */
 	struct ptx_sym list[PTX_MAX_VEC];
 };
 

@@ -1179,8 +1179,15 @@ static void ptx_parse_addr(struct ptx_parser *p, struct ptx_opnd *o)
 	ptx_expect(p, ']');
 }
 
-static void ptx_parse_vec(struct ptx_parser *p, struct ptx_opnd *o)
+/*
+ * "{%r1, _, %r2}". Texel offsets (tex and tld4's vectors) may also be
+ * integers, @vimm saying which.
+ */
+static void ptx_parse_vec(struct ptx_parser *p, const struct ptx_insn *in,
+			  struct ptx_opnd *o)
 {
+	bool imm = !strcmp(in->op, "tex") || !strcmp(in->op, "tld4");
+
 	ptx_next(p);
 	o->kind = PTX_O_VEC;
 	do {
@@ -1190,6 +1197,9 @@ static void ptx_parse_vec(struct ptx_parser *p, struct ptx_opnd *o)
 		if (ptx_tok_is(&p->tok, PTX_TK_WORD, "_")) {
 			o->vec[o->nvec++] = -1;
 			ptx_next(p);
+		} else if (imm && (ptx_is(p, '-') || p->tok.kind == PTX_TK_NUM)) {
+			o->vimm |= (uint8_t)(1u << o->nvec);
+			o->vec[o->nvec++] = (int32_t)ptx_parse_sint(p);
 		} else {
 			o->vec[o->nvec++] = (int32_t)ptx_parse_reg(p);
 		}
@@ -1279,7 +1289,7 @@ static void ptx_parse_opnd(struct ptx_parser *p, struct ptx_insn *in,
 	if (ptx_is(p, '[')) {
 		ptx_parse_addr(p, o);
 	} else if (ptx_is(p, '{')) {
-		ptx_parse_vec(p, o);
+		ptx_parse_vec(p, in, o);
 	} else if (ptx_is(p, '(')) {
 		ptx_parse_list(p, o);
 	} else if (ptx_accept(p, '!')) {

@@ -11,8 +11,11 @@
 
 #include "ptx_ops.h"
 
-/* Slots of the coordinates: x, y, z, and the layer. */
-enum { SLOT_X, SLOT_Y, SLOT_Z, SLOT_LAYER, SLOT_LOD, SLOT_GRAD };
+/*
+ * Slots of the coordinates: x, y, z, and the layer; the level, the six
+ * gradients' components, the texel offsets.
+ */
+enum { SLOT_X, SLOT_Y, SLOT_Z, SLOT_LAYER, SLOT_LOD, SLOT_GRAD, SLOT_OFFSET = 11 };
 
 /*
  * A geometry: the slots its coordinate vector's elements go to, in
@@ -160,6 +163,74 @@ static int ptx_results(struct ptx_lower *pl, const struct ptx_insn *in,
 	return 0;
 }
 
+/*
+ * The optional operands after the coordinates (and level or gradients):
+ * texel offsets @in->opnds[@at], a vector of the geometry's axes (3d: of
+ * four), each wrapped as an H100 does to 4 bits (-9 is 7, 8 is -8), or
+ * tld4's to 6 (-32..31), into SLOT_OFFSET for TEX @x; then the depth
+ * comparison value. CUDA's texture
+ * descriptors carry no comparison function, and an H100 then samples as
+ * if there were no operand (texoffset's depth kernels): it is checked
+ * and dropped.
+ */
+static int ptx_tex_extra(struct ptx_lower *pl, const struct ptx_insn *in,
+			 uint32_t at, const struct ptx_geom *g, struct vgpu_insn *x)
+{
+	const struct ptx_opnd *o = &in->opnds[at];
+	bool vec = o->kind == PTX_O_VEC;
+	bool gather = x->mod == VGPU_TEXV_GATHER;
+	uint32_t k, n = g->ngrad, acc, packed = 0, bits = gather ? 6 : 4;
+
+	if (in->nopnds <= at)
+		return 0;
+	if (in->nopnds > at + 2)
+		return ptx_bad(pl, in, "wrong number of operands");
+	if (!strcmp(g->name, "cube") || !strcmp(g->name, "acube"))
+		return ptx_bad(pl, in, "cube textures take no texel offsets");
+	if (!(o->kind == PTX_O_REG && n == 1) &&
+	    !(vec && (o->nvec == n || (n == 3 && o->nvec == 4))))
+		return ptx_bad(pl, in, "texel offsets are a vector of one .s32 per axis");
+	for (k = 0; vec && k < n; k++) {
+		if (o->vimm & 1u << k)
+			packed |= ((uint32_t)o->vec[k] & ((1u << bits) - 1)) << (bits * k);
+		else if (o->vec[k] < 0)
+			return ptx_bad(pl, in, "missing texel offset");
+	}
+	acc = ptx_temp(pl);
+	if (ptx_movi(pl, VGPU_T_U32, acc, packed))
+		return -1;
+	/* Offsets in registers: their low bits each, or'ed in place. */
+	for (k = 0; k < n; k++) {
+		uint32_t t = ptx_temp(pl), r;
+
+		if (vec && (o->vimm & 1u << k))
+			continue;
+		r = ptx_reg_of(pl, vec ? (uint32_t)o->vec[k] : o->reg, false);
+		if (ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_AND,
+				.type = VGPU_T_U32, .guard = VGPU_PRED_NONE, .dst = t,
+				.a = r, .flags = VGPU_IF_B_IMM, .imm = (1u << bits) - 1 },
+				false) ||
+		    ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_SHL,
+				.type = VGPU_T_U32, .guard = VGPU_PRED_NONE, .dst = t,
+				.a = t, .flags = VGPU_IF_B_IMM, .imm = bits * k }, false) ||
+		    ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_OR,
+				.type = VGPU_T_U32, .guard = VGPU_PRED_NONE, .dst = acc,
+				.a = acc, .b = t }, false))
+			return -1;
+	}
+	if (ptx_set(pl, SLOT_OFFSET, acc, false))
+		return -1;
+	x->imm = gather ? 2 : 1;
+	if (in->nopnds == at + 2) {
+		uint32_t r;
+
+		if (!strcmp(g->name, "3d"))
+			return ptx_bad(pl, in, "3d textures take no depth comparison");
+		return ptx_src_reg(pl, &in->opnds[at + 1], VGPU_T_F32, &r);
+	}
+	return 0;
+}
+
 /* The result and coordinate types: the instruction's last two types. */
 static int ptx_tex_types(struct ptx_lower *pl, const struct ptx_insn *in,
 			 uint8_t *dtype, uint8_t *ctype)
@@ -197,9 +268,7 @@ int ptx_lower_tex(struct ptx_lower *pl, const struct ptx_insn *in)
 		return ptx_bad(pl, in, "sparse residency results are not supported");
 	if (!ptx_has_mod(in, "v4"))
 		return ptx_bad(pl, in, "only four-element results (.v4) are supported");
-	if (in->nopnds > want)
-		return ptx_bad(pl, in, "texel offsets and depth comparison are not supported");
-	if (ptx_nopnds(pl, in, want) ||
+	if ((in->nopnds < want && ptx_nopnds(pl, in, want)) ||
 	    ptx_tex_types(pl, in, &x.type, &x.stype) ||
 	    ptx_handle(pl, in, &in->opnds[1], PTX_REF_TEX, &x.a) ||
 	    ptx_coords(pl, in, &in->opnds[1], g))
@@ -239,7 +308,7 @@ int ptx_lower_tex(struct ptx_lower *pl, const struct ptx_insn *in)
 		}
 		x.mod = VGPU_TEXV_GRAD;
 	}
-	if (ptx_emit(pl, x, false))
+	if (ptx_tex_extra(pl, in, want, g, &x) || ptx_emit(pl, x, false))
 		return -1;
 	return ptx_results(pl, in, &in->opnds[0], 4, false);
 }
@@ -261,11 +330,13 @@ int ptx_lower_tld4(struct ptx_lower *pl, const struct ptx_insn *in)
 	if (c == 4)
 		return ptx_bad(pl, in, "missing channel (.r, .g, .b or .a)");
 	x.mod2 = (uint8_t)c;
-	if (in->has_pipe || in->nopnds > 2)
-		return ptx_bad(pl, in, "offsets, depth comparison and sparse results are not supported");
-	if (ptx_nopnds(pl, in, 2) || ptx_tex_types(pl, in, &x.type, &x.stype) ||
+	if (in->has_pipe)
+		return ptx_bad(pl, in, "sparse residency results are not supported");
+	if ((in->nopnds < 2 && ptx_nopnds(pl, in, 2)) ||
+	    ptx_tex_types(pl, in, &x.type, &x.stype) ||
 	    ptx_handle(pl, in, &in->opnds[1], PTX_REF_TEX, &x.a) ||
-	    ptx_coords(pl, in, &in->opnds[1], g) || ptx_emit(pl, x, false))
+	    ptx_coords(pl, in, &in->opnds[1], g) || ptx_tex_extra(pl, in, 2, g, &x) ||
+	    ptx_emit(pl, x, false))
 		return -1;
 	return ptx_results(pl, in, &in->opnds[0], 4, false);
 }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * The texture and surface instructions from PTX to the core: tex (plain,
- * .level, .grad, integer coordinates), tld4, txq, suld and sust with each
- * clamp mode, istypep, and .texref variables, JIT-compiled and run by the
- * interpreter over descriptors in the test's memory. The sampler's own
- * numbers are test_tex_h100's; here each lane's fetch must give what the
- * core's vgpu_tex_sample() gives for the same request, and faults and
- * bad handles behave as on an H100 (tests/e2e/ref/h100_texobj.log).
+ * .level, .grad, integer coordinates, texel offsets), tld4, txq, suld
+ * and sust with each clamp mode, istypep, and .texref variables,
+ * JIT-compiled and run by the interpreter over descriptors in the test's
+ * memory. The sampler's own numbers are test_tex_h100's; here each lane's
+ * fetch must give what the core's vgpu_tex_sample() gives for the same
+ * request, and faults and bad handles behave as on an H100
+ * (tests/e2e/ref/h100_texobj.log).
  */
 #include <math.h>
 #include <stdio.h>
@@ -370,6 +371,85 @@ static void texref_variables(void)
 	}
 }
 
+static const char offset_ptx[] = PTX_HEAD
+	".visible .entry k(.param .u64 t, .param .u64 c, .param .u64 o)\n{\n"
+	"  .reg .b32 %r<40>; .reg .f32 %f<40>; .reg .b64 %rd<10>;\n"
+	"  ld.param.u64 %rd1, [t]; ld.param.u64 %rd2, [c]; ld.param.u64 %rd3, [o];\n"
+	"  mov.u32 %r1, %tid.x; mul.wide.u32 %rd4, %r1, 8; add.s64 %rd5, %rd2, %rd4;\n"
+	"  ld.global.v2.f32 {%f1, %f2}, [%rd5];\n"
+	"  mul.wide.u32 %rd6, %r1, 64; add.s64 %rd7, %rd3, %rd6;\n"
+	"  tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}], {-9, 8};\n"
+	"  st.global.v4.f32 [%rd7], {%f3, %f4, %f5, %f6};\n"
+	"  and.b32 %r2, %r1, 7; sub.s32 %r2, %r2, 4; sub.s32 %r3, 11, %r2;\n"
+	"  tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}], {%r2, %r3}, %f1;\n"
+	"  st.global.v4.f32 [%rd7+16], {%f3, %f4, %f5, %f6};\n"
+	"  tld4.b.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}], {-33, %r2};\n"
+	"  st.global.v4.f32 [%rd7+32], {%f3, %f4, %f5, %f6};\n"
+	"  cvt.rzi.s32.f32 %r4, %f1; cvt.rzi.s32.f32 %r5, %f2;\n"
+	"  tex.2d.v4.f32.s32 {%f3, %f4, %f5, %f6}, [%rd1, {%r4, %r5}], {%r3, -1};\n"
+	"  st.global.v4.f32 [%rd7+48], {%f3, %f4, %f5, %f6};\n"
+	"  ret;\n}\n";
+
+/*
+ * Texel offsets, immediate and in registers, reach the sampler wrapped as
+ * an H100 wraps them: tex's to 4 bits, tld4's to 6 (the depth comparison
+ * operand changes nothing).
+ */
+static void offsets_reach_the_sampler(void)
+{
+	enum { N = 64 };
+	static float coords[N][2], out[N][16];
+	struct vgpu_range mem[] = {
+		core_range(coords, sizeof(coords), false),
+		core_range(out, sizeof(out), true),
+		core_range(&desc, sizeof(desc), false),
+		core_range(texels, sizeof(texels), false), { 0 },
+	};
+	uint64_t params[3] = { (uintptr_t)&desc, (uintptr_t)coords, (uintptr_t)out };
+	int i, bad = 0;
+
+	make_texture();
+	for (i = 0; i < N; i++) {
+		coords[i][0] = (float)i / 13.0f - 0.4f;
+		coords[i][1] = (float)(i * 5 % 19) / 7.0f - 0.2f;
+	}
+	if (run(offset_ptx, N, params, mem, NULL) != VGPU_RUN_DONE) {
+		TAP_FAIL("the kernel did not run to the end");
+		return;
+	}
+	for (i = 0; i < N; i++) {
+		int r2 = (i & 7) - 4, r3 = 11 - r2 - 16;	/* 8..15 wrap */
+		struct vgpu_tex_req q = { .off = { 7, -8 } };
+		u32 want[4];
+		u64 fva;
+
+		memcpy(&q.coord[0], &coords[i][0], 4);
+		memcpy(&q.coord[1], &coords[i][1], 4);
+		vgpu_tex_sample(&desc, &q, read_host, NULL, want, &fva);
+		bad += memcmp(want, out[i], 16) != 0;
+		q.off[0] = (s8)r2;
+		q.off[1] = (s8)r3;
+		vgpu_tex_sample(&desc, &q, read_host, NULL, want, &fva);
+		bad += memcmp(want, out[i] + 4, 16) != 0;
+		q.variant = VGPU_TEXV_GATHER;
+		q.comp = 2;
+		q.off[0] = 31;
+		q.off[1] = (s8)r2;
+		vgpu_tex_sample(&desc, &q, read_host, NULL, want, &fva);
+		bad += memcmp(want, out[i] + 8, 16) != 0;
+		q.variant = VGPU_TEXV_PLAIN;
+		q.comp = 0;
+		q.int_coords = true;
+		q.coord[0] = (u32)(int)coords[i][0];
+		q.coord[1] = (u32)(int)coords[i][1];
+		q.off[0] = (s8)r3;
+		q.off[1] = -1;
+		vgpu_tex_sample(&desc, &q, read_host, NULL, want, &fva);
+		bad += memcmp(want, out[i] + 12, 16) != 0;
+	}
+	CHECK(bad == 0);
+}
+
 /* Forms vgpu refuses say why, with the line. */
 static void refusals_name_the_line(void)
 {
@@ -382,6 +462,13 @@ static void refusals_name_the_line(void)
 		{ "tex.2d.v4.f16.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1, %f1}];", -1 },
 		{ "tex.2d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1}];", -1 },
 		{ "suld.b.2d.b32.trap {%r1}, [%rd1, {%r1, %r1}], %r1;", -1 },
+		/* texel offsets: not on cubes, one per axis; no 3D depth */
+		{ "tex.cube.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1, %f1, %f1, %f1}], {1, 1};", -1 },
+		{ "tex.2d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1, %f1}], {1};", -1 },
+		{ "tex.2d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1, %f1}], {1, _};", -1 },
+		{ "tex.3d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1, %f1, %f1, %f1}], {1, 1, 1, 1}, %f1;", -1 },
+		{ "tex.2d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1, %f1}], {1, 1}, %f1, %f1;", -1 },
+		{ "st.global.v2.u32 [%rd1], {1, 2};", -1 },
 	};
 	char ptx[1024], err[512];
 	unsigned int i;
@@ -414,6 +501,7 @@ int main(void)
 		TAP_TEST(bad_handles),
 		TAP_TEST(surfaces),
 		TAP_TEST(texref_variables),
+		TAP_TEST(offsets_reach_the_sampler),
 		TAP_TEST(refusals_name_the_line),
 	};
 

@@ -33,7 +33,9 @@
 # (a surface written by a kernel, then read through it and through a
 # filtering texture), tex3d (3D textures filtered in three axes under
 # each address mode), texmip (a mipmap sampled at levels of detail and
-# with gradients, filtered between levels) and texgather (tld4 gathers).
+# with gradients, filtered between levels), texgather (tld4 gathers) and
+# texoffset (PTX texel offsets on tex and tld4, the depth comparison
+# operand).
 # All of those but library, launchex, gridsync, devmalloc, memops, peers,
 # vmm_grow, vgem_roundtrip and the streams programs also compare their
 # results with an H100's (the texture programs' filtered results bit for
@@ -44,12 +46,12 @@ cd "$(dirname "$0")/../.." || exit 1
 export VGPU_SAMPLE_REF=tests/samples/ref
 n=0
 fail=0
-echo "1..34"
+echo "1..35"
 for s in "bandwidth 8" pitched_copy vectoradd hello matmul reduce histogram \
 	globals grid2d devchain dynsmem math votes link barriers library streams \
 	callback simplestreams threads memops launchex gridsync dlopen peers \
 	devmalloc vmm_grow vgem_roundtrip texrotate texlayered surfwrite tex3d \
-	texmip texgather; do
+	texmip texgather texoffset; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	out=$(build/samples/$s 2>&1)
