@@ -42,14 +42,10 @@
 #undef cuStreamGetCaptureInfo
 #undef cuStreamIsCapturing
 #undef cuStreamUpdateCaptureDependencies
-#undef cuTexRefGetAddress
-#undef cuTexRefSetAddress
-#undef cuTexRefSetAddress2D
 #undef cuWaitExternalSemaphoresAsync
 
 /* Types of older ABIs, named only by their entry points. */
 typedef unsigned int CUdeviceptr_v1;
-typedef struct CUDA_ARRAY_DESCRIPTOR_v1_st CUDA_ARRAY_DESCRIPTOR_v1;
 
 /*
  * Cannot exist here: graphics, NvSci, green contexts, checkpoints, core
@@ -1002,23 +998,6 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *a0, CUtensorMapDataType a1,
 }
 
 CUresult cuTensorMapReplaceAddress(CUtensorMap *a0, void *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefGetAddress(CUdeviceptr_v1 *a0, CUtexref a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetAddress(unsigned int *a0, CUtexref a1, CUdeviceptr_v1 a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuTexRefSetAddress2D(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1,
-		CUdeviceptr_v1 a2, unsigned int a3)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

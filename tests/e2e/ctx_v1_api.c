@@ -20,6 +20,13 @@
 
 typedef unsigned int u32;
 
+/* The first ABI's array descriptor. */
+struct desc_v1 {
+	unsigned int Width, Height;
+	CUarray_format Format;
+	unsigned int NumChannels;
+};
+
 /* The first ABI's entry points, resolved by name. */
 static CUresult (*create1)(CUcontext *, unsigned int, CUdevice);
 static CUresult (*alloc1)(u32 *, unsigned int);
@@ -253,6 +260,80 @@ static void other_calls(void)
 	CHECK_RES(CUDA_SUCCESS, free1(p));
 }
 
+static const char tex_ptx[] =
+	".version 8.0\n.target sm_75\n.address_size 64\n"
+	".global .texref tr;\n"
+	".visible .entry fetch(.param .u64 o)\n{\n"
+	".reg .b64 %rd<3>;\n.reg .b32 %r<8>;\n"
+	"ld.param.u64 %rd1, [o];\ncvta.to.global.u64 %rd2, %rd1;\nmov.u32 %r1, 2;\n"
+	"tex.1d.v4.u32.s32 {%r2, %r3, %r4, %r5}, [tr, {%r1}];\n"
+	"st.global.u32 [%rd2], %r2;\nret;\n}\n";
+
+/*
+ * The first ABI's texture reference calls (not probed: outcomes asserted):
+ * linear memory bound by a 32-bit address, read back and fetched through;
+ * a pitched 2D binding; in an ordinary context, refused with the output
+ * cleared, as the first ABI's memory calls are.
+ */
+static void texture_references(void)
+{
+	CUresult (*setaddr1)(unsigned int *, CUtexref, u32, unsigned int) =
+		sym("cuTexRefSetAddress");
+	CUresult (*setaddr2d1)(CUtexref, const struct desc_v1 *, u32, unsigned int) =
+		sym("cuTexRefSetAddress2D");
+	CUresult (*getaddr1)(u32 *, CUtexref) = sym("cuTexRefGetAddress");
+	unsigned int words[16], off = 77, pitch = 0, got = 0;
+	struct desc_v1 d = { 4, 4, CU_AD_FORMAT_UNSIGNED_INT32, 1 };
+	CUcontext v1, ordinary;
+	CUdeviceptr wide;
+	CUfunction fn;
+	CUmodule mod;
+	CUtexref tr;
+	u32 p = 0, o = 0, q = 0, back = 0;
+	void *args[] = { &wide };
+	int i;
+
+	v1 = setup();
+	for (i = 0; i < 16; i++)
+		words[i] = 1000u + (unsigned int)i;
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&mod, tex_ptx));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&fn, mod, "fetch"));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetTexRef(&tr, mod, "tr"));
+	CHECK_RES(CUDA_SUCCESS, cuTexRefSetFormat(tr, CU_AD_FORMAT_UNSIGNED_INT32, 1));
+	CHECK_RES(CUDA_SUCCESS, alloc1(&p, sizeof(words)));
+	CHECK_RES(CUDA_SUCCESS, alloc1(&o, 4));
+	CHECK_RES(CUDA_SUCCESS, htod1(p, words, sizeof(words)));
+	CHECK_RES(CUDA_SUCCESS, setaddr1(&off, tr, p, sizeof(words)));
+	CHECK(off == 0);
+	CHECK_RES(CUDA_SUCCESS, getaddr1(&back, tr));
+	CHECK(back == p);
+	wide = o;
+	CHECK_RES(CUDA_SUCCESS, cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	CHECK_RES(CUDA_SUCCESS, dtoh1(&got, o, 4));
+	CHECK(got == 1002);
+	CHECK_RES(CUDA_SUCCESS, pitch1(&q, &pitch, 16, 4, 4));
+	CHECK_RES(CUDA_SUCCESS, setaddr2d1(tr, &d, q, pitch));
+	back = 0;
+	CHECK_RES(CUDA_SUCCESS, getaddr1(&back, tr));
+	CHECK(back == q);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, setaddr2d1(tr, NULL, q, pitch));
+	CHECK_RES(CUDA_SUCCESS, free1(q));
+	CHECK_RES(CUDA_SUCCESS, free1(o));
+	CHECK_RES(CUDA_SUCCESS, free1(p));
+	CHECK_RES(CUDA_SUCCESS, cuCtxCreate(&ordinary, NULL, 0, 0));
+	off = 77;
+	back = 5;
+	CHECK_RES(CUDA_ERROR_INVALID_CONTEXT, setaddr1(&off, tr, p, 64));
+	CHECK(off == 0);
+	CHECK_RES(CUDA_ERROR_INVALID_CONTEXT, getaddr1(&back, tr));
+	CHECK(back == 0);
+	CHECK_RES(CUDA_ERROR_INVALID_CONTEXT, setaddr2d1(tr, &d, p, 64));
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(ordinary));
+	CHECK_RES(CUDA_SUCCESS, cuCtxSetCurrent(v1));
+	CHECK_RES(CUDA_SUCCESS, cuModuleUnload(mod));
+}
+
 /*
  * Which context is current decides: a context of the first ABI and an
  * ordinary one side by side, each answering as its ABI does (an ordinary
@@ -318,6 +399,7 @@ int main(void)
 		TAP_TEST(module_global_and_launch),
 		TAP_TEST(other_calls),
 		TAP_TEST(host_memory),
+		TAP_TEST(texture_references),
 		TAP_TEST(ordinary_context_unchanged),
 	};
 
