@@ -215,6 +215,46 @@ int ptx_lower_arith(struct ptx_lower *pl, const struct ptx_insn *in, uint8_t op,
 	return ptx_alu(pl, in, x, nsrc);
 }
 
+/*
+ * An add or sub @in that takes the product of @mul (ptx_contract.c) in
+ * its operand register @prod, negated there with @neg: one fma.rn of the
+ * mul's sources and the other operand, with the add's ftz and sat.
+ */
+int ptx_lower_fused(struct ptx_lower *pl, const struct ptx_insn *in,
+		    const struct ptx_insn *mul, uint32_t prod, bool neg)
+{
+	struct vgpu_insn x = { .op = VGPU_OP_FMA, .mod = VGPU_RND_RN };
+	uint32_t k = in->opnds[1].kind == PTX_O_REG && in->opnds[1].reg == prod ? 1 : 2;
+	bool sub = !strcmp(in->op, "sub");
+	bool neg_prod = neg != (sub && k == 2), neg_other = sub && k == 1;
+	uint32_t *r[2] = { &x.a, &x.c };
+	bool negate[2] = { neg_prod, neg_other };
+	int i;
+
+	if (ptx_nopnds(pl, in, 3) || ptx_itype(pl, in, 0, &x.type) ||
+	    ptx_dst(pl, in, 0, false, &x.dst) ||
+	    ptx_src_reg(pl, &mul->opnds[1], x.type, &x.a) ||
+	    ptx_src_reg(pl, &mul->opnds[2], x.type, &x.b) ||
+	    ptx_src_reg(pl, &in->opnds[3 - k], x.type, &x.c))
+		return -1;
+	for (i = 0; i < 2; i++) {
+		uint32_t t;
+
+		if (!negate[i])
+			continue;
+		t = ptx_temp(pl);
+		if (ptx_emit(pl, (struct vgpu_insn){ .op = VGPU_OP_NEG, .type = x.type,
+				.guard = VGPU_PRED_NONE, .dst = t, .a = *r[i] }, false))
+			return -1;
+		*r[i] = t;
+	}
+	x.flags = ptx_fflags(in);
+	if (x.type == VGPU_T_F64)
+		x.flags &= ~VGPU_IF_FTZ;
+	x.guard = VGPU_PRED_NONE;
+	return ptx_emit(pl, x, false);
+}
+
 int ptx_lower_setp(struct ptx_lower *pl, const struct ptx_insn *in)
 {
 	static const char *const cmps[] = {

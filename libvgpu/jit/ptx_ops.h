@@ -18,6 +18,9 @@ int ptx_lower_cvt(struct ptx_lower *pl, const struct ptx_insn *in);
 int ptx_lower_bfi(struct ptx_lower *pl, const struct ptx_insn *in);
 int ptx_lower_prmt(struct ptx_lower *pl, const struct ptx_insn *in);
 int ptx_lower_mov(struct ptx_lower *pl, const struct ptx_insn *in);
+/* an add or sub that takes a mul's product (ptx_contract.c) */
+int ptx_lower_fused(struct ptx_lower *pl, const struct ptx_insn *in,
+		    const struct ptx_insn *mul, uint32_t prod, bool neg);
 
 /* ptx_seq.c */
 int ptx_lower_shf(struct ptx_lower *pl, const struct ptx_insn *in);

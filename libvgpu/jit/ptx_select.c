@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptx_contract.h"
 #include "ptx_frame.h"
 #include "ptx_ops.h"
 #include "ptx_select.h"
@@ -405,8 +406,10 @@ static const struct ptx_opcode *ptx_opcode_of(const struct ptx_insn *in)
  * program being written.
  * Return: 0, or -1 with the error recorded.
  */
-static int ptx_lower_insn(struct ptx_lower *pl, const struct ptx_insn *in)
+static int ptx_lower_insn(struct ptx_lower *pl, const struct ptx_insn *in,
+			  int32_t fuse)
 {
+	const struct ptx_func *fn = pl->f.fn;
 	const struct ptx_opcode *oc;
 	int ret;
 
@@ -417,7 +420,19 @@ static int ptx_lower_insn(struct ptx_lower *pl, const struct ptx_insn *in)
 		pl->guard_not = in->guard_neg;
 	}
 	oc = ptx_opcode_of(in);
-	if (!oc)
+	if (fuse >= 0) {
+		/* The product in a register: the mul's, or its neg's. */
+		const struct ptx_insn *mul = &fn->insns[fuse & ~PTX_FUSE_NEG];
+		uint32_t prod = mul->opnds[0].reg, j;
+
+		for (j = (uint32_t)(in - fn->insns); (fuse & PTX_FUSE_NEG) && j-- > 0;)
+			if (!strcmp(fn->insns[j].op, "neg") &&
+			    fn->insns[j].opnds[1].reg == mul->opnds[0].reg) {
+				prod = fn->insns[j].opnds[0].reg;
+				break;
+			}
+		ret = ptx_lower_fused(pl, in, mul, prod, fuse & PTX_FUSE_NEG);
+	} else if (!oc)
 		ret = ptx_bad(pl, in, "unsupported instruction");
 	else if (oc->lower)
 		ret = oc->lower(pl, in);
@@ -436,19 +451,27 @@ int ptx_lower_body(struct ptx_lower *pl)
 {
 	const struct ptx_func *fn = pl->f.fn;
 	uint32_t *start = malloc((fn->ninsns + 1) * sizeof(*start)), i, l;
+	int32_t *fuse = ptx_contract(fn);
 
 	/* Where each PTX instruction's code starts: its labels point there. */
-	if (!start)
+	if (!start || !fuse) {
+		free(start);
+		free(fuse);
 		return ptx_out_of_memory(pl);
+	}
 	for (i = 0; i < fn->ninsns; i++) {
 		start[i] = pl->ncode;
 		pl->ntemps = 0;
 		pl->cur = &fn->insns[i];
-		if (ptx_lower_insn(pl, &fn->insns[i])) {
+		if (fuse[i] == PTX_FUSE_DROP)
+			continue;
+		if (ptx_lower_insn(pl, &fn->insns[i], fuse[i])) {
 			free(start);
+			free(fuse);
 			return -1;
 		}
 	}
+	free(fuse);
 	start[fn->ninsns] = pl->ncode;
 	for (l = 0; l < fn->nlabels; l++)
 		pl->f.label_at[l] = start[fn->labels[l].insn];
