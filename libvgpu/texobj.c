@@ -307,8 +307,11 @@ static CUresult vg_tex_resource(struct CUctx_st *ctx, const CUDA_RESOURCE_DESC *
 	/* The block-compressed formats: no texture unit of vgpu reads them. */
 	if (e == CUDA_ERROR_NOT_SUPPORTED)
 		return e;
-	if (e || ai.ctx != ctx)
+	if (e)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* Another context's array, as an H100 answers (h100_texctx.log). */
+	if (ai.ctx != ctx)
+		return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
 	d->kind = ai.kind;
 	d->format = ai.format;
 	d->channels = ai.channels;

@@ -7,7 +7,8 @@
  * contexts go in any order; an array destroyed under a texture still read
  * through it; descriptor pools that grow and are reused; references bound,
  * rebound and unbound between launches; objects made and destroyed by
- * several threads at once.
+ * several threads at once; objects over another context's array refused
+ * as an H100 refuses them (h100_texctx.log).
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -15,6 +16,9 @@
 #include <unistd.h>
 
 #include "tap.h"
+
+#define H100_LOG "tests/e2e/ref/h100_texctx.log"
+#include "h100_log.h"
 
 #define HEAD ".version 8.0\n.target sm_75\n.address_size 64\n"
 
@@ -128,6 +132,54 @@ static CUmodule open_ctx(CUcontext *c)
 	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(c, NULL, 0, 0));
 	REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&m, ptx));
 	return m;
+}
+
+/*
+ * Objects of one context over another's array: refused with
+ * CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, as on an H100, while copies to that
+ * array and its descriptor still work from there.
+ */
+static void other_context_array(void)
+{
+	CUDA_ARRAY3D_DESCRIPTOR got = { 0 };
+	CUDA_RESOURCE_DESC r = { .resType = CU_RESOURCE_TYPE_ARRAY };
+	CUDA_TEXTURE_DESC t = { .filterMode = CU_TR_FILTER_MODE_POINT };
+	CUDA_MEMCPY2D c = { 0 };
+	CUcontext a, b;
+	CUtexObject o = 0;
+	CUsurfObject s = 0;
+	CUmodule m;
+	CUarray arr;
+	float v[64];
+	int i;
+
+	m = open_ctx(&a);
+	arr = array8(0.0f, CUDA_ARRAY3D_SURFACE_LDST);
+	REQUIRE_RES(h100("ctx b"), cuCtxCreate(&b, NULL, 0, 0));
+	r.res.array.hArray = arr;
+	CHECK_RES(h100("texobj in b over a's array"), cuTexObjectCreate(&o, &r, &t, NULL));
+	CHECK_RES(h100("surfobj in b over a's array"), cuSurfObjectCreate(&s, &r));
+	CHECK(o == 0 && s == 0);
+	for (i = 0; i < 64; i++)
+		v[i] = 50.0f + (float)i;
+	c.srcMemoryType = CU_MEMORYTYPE_HOST;
+	c.srcHost = v;
+	c.srcPitch = 32;
+	c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+	c.dstArray = arr;
+	c.WidthInBytes = 32;
+	c.Height = 8;
+	CHECK_RES(h100("copy in b to a's array"), cuMemcpy2D(&c));
+	CHECK_RES(h100("descriptor in b of a's array"), cuArray3DGetDescriptor(&got, arr));
+	CHECK(got.Width == 8 && got.Height == 8);
+	CHECK_RES(h100("destroy b"), cuCtxDestroy(b));
+	/* In its own context the array reads what b copied. */
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(a));
+	o = tex_of(arr);
+	CHECK(reads(m, o, 50.0f, false));
+	CHECK_RES(CUDA_SUCCESS, cuTexObjectDestroy(o));
+	CHECK_RES(CUDA_SUCCESS, cuArrayDestroy(arr));
+	CHECK_RES(h100("destroy a"), cuCtxDestroy(a));
 }
 
 /* A trapping store past the surface: 700, and with VGPU_ERROR_REPORT=1 */
@@ -428,6 +480,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(references_rebound),
 	TAP_TEST(references_raced),
 	TAP_TEST(threads),
+	TAP_TEST(other_context_array),
 };
 
 int main(void)
