@@ -28,6 +28,11 @@
  *   window, and the result rounded to a half. Decoded sRGB colour (a
  *   float of at most 8 significant bits) filters in an 8-bit window and
  *   is rounded to a half too.
+ * - Seamless cubes filter across the faces' edges: a tap past an edge is
+ *   the texel of the next face that the direction through its centre
+ *   meets; at a corner of the cube the missing fourth texel's weight goes
+ *   a third (rounded) to each texel across an edge, the rest to the one on
+ *   the face.
  * - Levels of detail are in 1/256: the level and the bias are each cut
  *   to that grid, summed and clamped; point mip filtering picks the
  *   nearest level, ties up.
@@ -801,6 +806,51 @@ static u32 tex_cube(const u32 dir[3], u32 xy[2])
 	return face;
 }
 
+/* Whether @d is a cube filtered across its faces' edges. */
+static bool tex_seamless(const struct vgpu_tex_desc *d)
+{
+	return (d->flags & VGPU_TEX_SEAMLESS) &&
+	       (d->kind == VGPU_TEXK_CUBE || d->kind == VGPU_TEXK_CUBE_LAYERED);
+}
+
+/*
+ * Seamless filtering: texel (@x, @y) of face @face, @n a side, which lies
+ * past an edge, as the texel of the face the direction through its
+ * centre points at (*@x, *@y updated). Returns that face.
+ */
+static u32 tex_cube_across(u32 face, s64 *x, s64 *y, u32 n)
+{
+	static const u8 cube_s[6] = { 2, 2, 0, 0, 0, 0 };
+	static const u8 cube_t[6] = { 1, 1, 2, 2, 1, 1 };
+	static const u8 cube_flip[6] = { 3, 2, 0, 2, 2, 3 };
+	s64 d[3], sc = 2 * *x + 1 - n, tc = 2 * *y + 1 - n, m[3], c;
+	u32 major, g, k;
+
+	/* The centre's direction, in units of 1/n of a half side. */
+	d[face / 2] = face & 1 ? -(s64)n : (s64)n;
+	d[cube_s[face]] = cube_flip[face] & 1 ? -sc : sc;
+	d[cube_t[face]] = cube_flip[face] & 2 ? -tc : tc;
+	for (k = 0; k < 3; k++)
+		m[k] = d[k] < 0 ? -d[k] : d[k];
+	if (m[2] >= m[0] && m[2] >= m[1])
+		major = 2;
+	else if (m[1] >= m[0])
+		major = 1;
+	else
+		major = 0;
+	g = major * 2 + (d[major] < 0);
+	for (k = 0; k < 2; k++) {
+		c = d[k ? cube_t[g] : cube_s[g]];
+		if (cube_flip[g] & (k ? 2 : 1))
+			c = -c;
+		/* floor((c / M + 1) / 2 * n), in the side */
+		c = (c + m[major]) * n / (2 * m[major]);
+		c = c < 0 ? 0 : c >= n ? n - 1 : c;
+		*(k ? y : x) = c;
+	}
+	return g;
+}
+
 /* --- the fetch --------------------------------------------------------- */
 
 /* Levels and their weights: *l0 with 256 - *f, *l0 + 1 with *f. */
@@ -865,9 +915,11 @@ static void tex_place(const struct vgpu_tex_desc *d, u32 l, u32 axes,
 	/*
 	 * Clamping clamps the coordinate: past either end the edge texel
 	 * takes the whole weight (it matters to how the weights round). A
-	 * gather's footprint stays where it is.
+	 * gather's footprint stays where it is, and so does a seamless
+	 * cube's, whose taps past an edge read the next face.
 	 */
-	for (a = 0; !gather && a < (axes == 1 && linear ? 2U : axes); a++) {
+	for (a = 0; !gather && !tex_seamless(d) &&
+		    a < (axes == 1 && linear ? 2U : axes); a++) {
 		u32 mode = d->address[a];
 
 		if (mode != VGPU_TEXA_CLAMP && (norm || mode == VGPU_TEXA_BORDER))
@@ -879,6 +931,39 @@ static void tex_place(const struct vgpu_tex_desc *d, u32 l, u32 axes,
 			at->i[a] = (s64)n[a] - 1;
 			at->w[a] = 0;
 		}
+	}
+}
+
+/*
+ * A seamless cube's footprint at a corner of the cube has no fourth
+ * texel: its weight goes a third (rounded) to each texel across an edge,
+ * the rest to the one on the face (as an H100 does).
+ */
+static void tex_cube_corner(const struct vgpu_tex_desc *d, struct tex_tap *taps, u32 nt)
+{
+	u32 k, j, n[3];
+
+	for (k = 0; k < nt; k++) {
+		bool ox, oy;
+
+		tex_level(d, taps[k].level, n);
+		ox = taps[k].pos[0] < 0 || taps[k].pos[0] >= n[0];
+		oy = taps[k].pos[1] < 0 || taps[k].pos[1] >= n[1];
+		if (!ox || !oy || !taps[k].w)
+			continue;
+		for (j = 0; j < nt; j++) {
+			bool jx, jy;
+
+			if (j == k || taps[j].level != taps[k].level)
+				continue;
+			jx = taps[j].pos[0] < 0 || taps[j].pos[0] >= n[0];
+			jy = taps[j].pos[1] < 0 || taps[j].pos[1] >= n[1];
+			if (jx != jy)	/* across an edge */
+				taps[j].w += (taps[k].w + 1) / 3;
+			else		/* on the face */
+				taps[j].w += taps[k].w - 2 * ((taps[k].w + 1) / 3);
+		}
+		taps[k].w = 0;
 	}
 }
 
@@ -895,6 +980,7 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
 	s64 at_z[2] = { 0, 0 };
 	u8 buf[16];
 	s64 slice = 0;
+	u32 face = 0;
 	struct tex_at at;
 
 	if (!vgpu_tex_desc_ok(d))
@@ -915,7 +1001,8 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
 			slice *= 6;
 	}
 	if (d->kind == VGPU_TEXK_CUBE || d->kind == VGPU_TEXK_CUBE_LAYERED) {
-		slice += tex_cube(q->coord, coord);
+		face = tex_cube(q->coord, coord);
+		slice += face;
 		norm = true;
 	}
 
@@ -983,6 +1070,9 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
 		nt += tex_split(&at, l, axes == 1 ? 2 : axes, p, slice, taps + nt);
 	}
 
+	if (tex_seamless(d) && linear)
+		tex_cube_corner(d, taps, nt);
+
 	/* Read them (border texels take the border colour). */
 	for (k = 0; k < nt; k++) {
 		u32 n[3];
@@ -990,9 +1080,15 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
 		bool border = false;
 
 		tex_level(d, taps[k].level, n);
-		for (c = 0; c < 3; c++) {
+		for (c = 0; c < 3; c++)
 			pos[c] = taps[k].pos[c];
-			if (c < (axes == 1 ? 2U : axes)) {
+		if (tex_seamless(d) && linear &&
+		    (pos[0] < 0 || pos[0] >= n[0] || pos[1] < 0 || pos[1] >= n[1])) {
+			/* Past a face's edge: the neighbouring face's texel. */
+			pos[2] = slice - face +
+				 tex_cube_across(face, &pos[0], &pos[1], n[0]);
+		} else {
+			for (c = 0; c < (axes == 1 ? 2U : axes); c++) {
 				pos[c] = tex_address(pos[c], n[c], d->address[c], norm);
 				border |= pos[c] < 0;
 			}

@@ -37,7 +37,6 @@ static const struct {
 	{ "r2_grad_xy_aniso", "anisotropic filtering" },
 	{ "mip_grad", "levels of detail from two gradients neither parallel to the axes nor at right angles" },
 	{ "r2_grad_dir", "a 1/256 level in 1.3% of gradient directions off the axes" },
-	{ "cube_lin_seamless", "seamless cubemap filtering" },
 	{ "f32_trilerp", "the last bit of 0.05% of 3D float blends" },
 	{ "mip_tri_rand", "the last bit of 0.1% of trilinear float blends" },
 };
