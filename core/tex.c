@@ -740,6 +740,17 @@ static s32 tex_lod_grad(const struct vgpu_tex_desc *d, const struct vgpu_tex_req
 	a = tex_grad_len(d, q->grad, axes);
 	b = tex_grad_len(d, q->grad + 3, axes);
 	len = a > b ? a : b;
+	/*
+	 * Anisotropic filtering takes up to max_aniso samples along the
+	 * longer gradient: the level is that of its length over max_aniso,
+	 * or of the shorter one's if longer (measured along the axes, where
+	 * an H100's level is this or 1/256 away).
+	 */
+	if (d->max_aniso > 1) {
+		s64 minor = a > b ? b : a, m = len / d->max_aniso;
+
+		len = m > minor ? m : minor;
+	}
 
 	if (len <= 0)
 		return -(1 << 20);
