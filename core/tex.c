@@ -689,24 +689,38 @@ static const u8 tex_log2_frac[256] = {
 #define TEX_LEN_MAX 0x4000000000000LL	/* 2^50 */
 
 /*
- * The length of gradient @g (f32 bits of @axes components) in texels of
- * @d's level 0, in 2^-20 units: the longest component plus 11/32 of the
- * others, each cut to the longest one's top 10 bits (an H100's, exact
- * along the axes and for 98.7% of directions off them; the rest are a
- * 1/256 level away).
+ * Gradient @g's @axes components (f32 bits) in texels of @d's level 0, in
+ * 2^-20 units, signed, into @c (three).
  */
-static s64 tex_grad_len(const struct vgpu_tex_desc *d, const u32 *g, u32 axes)
+static void tex_grad_vec(const struct vgpu_tex_desc *d, const u32 *g, u32 axes, s64 *c)
 {
-	s64 c[3] = { 0, 0, 0 }, t;
+	s64 t;
 	u32 a, n;
 
+	for (a = 0; a < 3; a++)
+		c[a] = 0;
 	for (a = 0; a < axes; a++) {
 		n = a == 0 ? d->width : a == 1 ? d->height : d->depth;
 		t = tex_floor_scaled(g[a] & 0x7fffffffU, 20, false);
 		if (t > TEX_LEN_MAX / n)
 			t = TEX_LEN_MAX / n;
-		c[a] = t * n;
+		c[a] = g[a] >> 31 ? -t * n : t * n;
 	}
+}
+
+/*
+ * The length of vector @v as an H100's level of detail takes it: the
+ * longest component plus 11/32 of the others, each cut to the longest
+ * one's top 10 bits (exact along the axes, and for 98.7% of directions
+ * off them; the rest are a 1/256 level away).
+ */
+static s64 tex_vec_len(const s64 *v)
+{
+	s64 c[3], t;
+	u32 a;
+
+	for (a = 0; a < 3; a++)
+		c[a] = v[a] < 0 ? -v[a] : v[a];
 	/* c[0] the longest */
 	for (a = 1; a < 3; a++) {
 		if (c[a] > c[0]) {
@@ -725,21 +739,36 @@ static s64 tex_grad_len(const struct vgpu_tex_desc *d, const u32 *g, u32 axes)
 }
 
 /*
- * The level of detail of a gradient fetch, in 1/256: log2 of the longer
- * gradient's length, the fraction from tex_log2_frac. Exact for gradients
- * along the texture's axes; an H100 takes the footprint's major axis
- * (gradients that are neither along the axes nor at right angles come
- * out longer there: up to half a level for two equal ones along x).
+ * The level of detail of a gradient fetch, in 1/256: log2 of the
+ * footprint's extent (the longer gradient, or 11/16 of their sum or
+ * difference where that is longer), the fraction from tex_log2_frac.
+ * Exact for gradients along the texture's axes.
  */
 static s32 tex_lod_grad(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
 			u32 axes)
 {
-	s64 a, b, len;
+	s64 x[3], y[3], sum[3], dif[3], a, b, len, diag, t;
 	s32 top;
+	u32 k;
 
-	a = tex_grad_len(d, q->grad, axes);
-	b = tex_grad_len(d, q->grad + 3, axes);
+	tex_grad_vec(d, q->grad, axes, x);
+	tex_grad_vec(d, q->grad + 3, axes, y);
+	a = tex_vec_len(x);
+	b = tex_vec_len(y);
 	len = a > b ? a : b;
+	/*
+	 * The footprint's extent along the screen's diagonals too, 11/16 of
+	 * dP/dx + dP/dy and of dP/dx - dP/dy (two gradients along one axis
+	 * reach further than either; measured with mip_grad, mip_grad_1d).
+	 */
+	for (k = 0; k < 3; k++) {
+		sum[k] = (x[k] + y[k]) * 11 / 16;
+		dif[k] = (x[k] - y[k]) * 11 / 16;
+	}
+	diag = tex_vec_len(sum);
+	t = tex_vec_len(dif);
+	diag = t > diag ? t : diag;
+	len = diag > len ? diag : len;
 	/*
 	 * Anisotropic filtering takes up to max_aniso samples along the
 	 * longer gradient: the level is that of its length over max_aniso,

@@ -35,7 +35,7 @@ static const struct {
 	{ "mip_grad_aniso", "anisotropic filtering" },
 	{ "mip_aniso", "anisotropic filtering's samples along the footprint" },
 	{ "r2_grad_xy_aniso", "a 1/256 level in 11-15% of anisotropic footprints" },
-	{ "mip_grad", "levels of detail from two gradients neither parallel to the axes nor at right angles" },
+	{ "mip_grad", "a 1/256 level in 1-2% of gradient pairs (8% in 3D)" },
 	{ "r2_grad_dir", "a 1/256 level in 1.3% of gradient directions off the axes" },
 	{ "f32_trilerp", "the last bit of 0.05% of 3D float blends" },
 	{ "mip_tri_rand", "the last bit of 0.1% of trilinear float blends" },
