@@ -427,6 +427,7 @@ static int ptx_lower_insn(struct ptx_lower *pl, const struct ptx_insn *in,
 
 		for (j = (uint32_t)(in - fn->insns); (fuse & PTX_FUSE_NEG) && j-- > 0;)
 			if (!strcmp(fn->insns[j].op, "neg") &&
+			    fn->insns[j].opnds[1].kind == PTX_O_REG &&
 			    fn->insns[j].opnds[1].reg == mul->opnds[0].reg) {
 				prod = fn->insns[j].opnds[0].reg;
 				break;
