@@ -739,13 +739,15 @@ static s64 tex_vec_len(const s64 *v)
 }
 
 /*
- * The level of detail of a gradient fetch, in 1/256: log2 of the
- * footprint's extent (the longer gradient, or 11/16 of their sum or
+ * The level of detail of a gradient fetch, in 1/256 (noinline, as the
+ * seamless cube's helpers: their locals stay off vgpu_tex_sample()'s
+ * frame, which the debug kernel holds to 2 KiB): log2 of the footprint's
+ * extent (the longer gradient, or 11/16 of their sum or
  * difference where that is longer), the fraction from tex_log2_frac.
  * Exact for gradients along the texture's axes.
  */
-static s32 tex_lod_grad(const struct vgpu_tex_desc *d, const struct vgpu_tex_req *q,
-			u32 axes)
+static noinline s32 tex_lod_grad(const struct vgpu_tex_desc *d,
+				  const struct vgpu_tex_req *q, u32 axes)
 {
 	s64 x[3], y[3], sum[3], dif[3], a, b, len, diag, t;
 	s32 top;
@@ -858,7 +860,7 @@ static bool tex_seamless(const struct vgpu_tex_desc *d)
  * past an edge, as the texel of the face the direction through its
  * centre points at (*@x, *@y updated). Returns that face.
  */
-static u32 tex_cube_across(u32 face, s64 *x, s64 *y, u32 n)
+static noinline u32 tex_cube_across(u32 face, s64 *x, s64 *y, u32 n)
 {
 	static const u8 cube_s[6] = { 2, 2, 0, 0, 0, 0 };
 	static const u8 cube_t[6] = { 1, 1, 2, 2, 1, 1 };
@@ -979,7 +981,8 @@ static void tex_place(const struct vgpu_tex_desc *d, u32 l, u32 axes,
  * texel: its weight goes a third (rounded) to each texel across an edge,
  * the rest to the one on the face (as an H100 does).
  */
-static void tex_cube_corner(const struct vgpu_tex_desc *d, struct tex_tap *taps, u32 nt)
+static noinline void tex_cube_corner(const struct vgpu_tex_desc *d,
+				     struct tex_tap *taps, u32 nt)
 {
 	u32 k, j, n[3];
 

@@ -234,7 +234,7 @@ static void native_reduce(const float *in, float *out, unsigned int blocks)
 typedef uint64_t lanes[32];
 
 /* A load of @n consecutive words into a register's lanes. */
-static __attribute__((noinline)) void floor_load(uint64_t *r, const float *p,
+static noinline void floor_load(uint64_t *r, const float *p,
 						 unsigned int n)
 {
 	unsigned int l;
@@ -249,7 +249,7 @@ static __attribute__((noinline)) void floor_load(uint64_t *r, const float *p,
 }
 
 /* A store of @n lanes of a register to consecutive words. */
-static __attribute__((noinline)) void floor_store(float *p, const uint64_t *r,
+static noinline void floor_store(float *p, const uint64_t *r,
 						  unsigned int n)
 {
 	unsigned int l;
@@ -263,7 +263,7 @@ static __attribute__((noinline)) void floor_store(float *p, const uint64_t *r,
 }
 
 /* d = x * y + z, lane by lane; @x may be NULL for @xs in every lane. */
-static __attribute__((noinline, target("fma")))
+static noinline __attribute__((target("fma")))
 void floor_fma(uint64_t *d, const uint64_t *x, float xs, const uint64_t *y,
 	       const uint64_t *z)
 {
@@ -299,7 +299,7 @@ static void floor_saxpy(float a, const float *x, float *y, unsigned int n)
 }
 
 /* A shared-memory load of one word per half warp (A's row, at k). */
-static __attribute__((noinline)) void floor_load2(uint64_t *r, const float *p0,
+static noinline void floor_load2(uint64_t *r, const float *p0,
 						  const float *p1)
 {
 	unsigned int l;
