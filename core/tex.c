@@ -794,14 +794,19 @@ static noinline s32 tex_lod_grad(const struct vgpu_tex_desc *d,
 /* --- cubemaps ---------------------------------------------------------- */
 
 /*
+ * A cube face's s and t axes (OpenGL's) among x, y, z, and their sign
+ * flips (bit 0: s, bit 1: t), for the faces +x, -x, +y, -y, +z, -z.
+ */
+static const u8 cube_s[6] = { 2, 2, 0, 0, 0, 0 };
+static const u8 cube_t[6] = { 1, 1, 2, 2, 1, 1 };
+static const u8 cube_flip[6] = { 3, 2, 0, 2, 2, 3 };
+
+/*
  * The face a direction points at and its coordinates there, as f32 bits
  * of normalized x and y (exactly (sc / |ma| + 1) / 2 cut to 21 bits).
  */
 static u32 tex_cube(const u32 dir[3], u32 xy[2])
 {
-	static const u8 cube_s[6] = { 2, 2, 0, 0, 0, 0 };
-	static const u8 cube_t[6] = { 1, 1, 2, 2, 1, 1 };
-	static const u8 cube_flip[6] = { 3, 2, 0, 2, 2, 3 };
 	u32 mag[3], k, face, major;
 	u32 sc, tc;
 	s32 i;
@@ -816,7 +821,6 @@ static u32 tex_cube(const u32 dir[3], u32 xy[2])
 	else
 		major = 0;
 	face = major * 2 + (dir[major] >> 31);
-	/* The faces' s and t axes (OpenGL's), as sign flips of x, y, z. */
 	sc = dir[cube_s[face]] ^ (cube_flip[face] & 1 ? 0x80000000U : 0);
 	tc = dir[cube_t[face]] ^ (cube_flip[face] & 2 ? 0x80000000U : 0);
 	for (k = 0; k < 2; k++) {
@@ -862,9 +866,6 @@ static bool tex_seamless(const struct vgpu_tex_desc *d)
  */
 static noinline u32 tex_cube_across(u32 face, s64 *x, s64 *y, u32 n)
 {
-	static const u8 cube_s[6] = { 2, 2, 0, 0, 0, 0 };
-	static const u8 cube_t[6] = { 1, 1, 2, 2, 1, 1 };
-	static const u8 cube_flip[6] = { 3, 2, 0, 2, 2, 3 };
 	s64 d[3], sc = 2 * *x + 1 - n, tc = 2 * *y + 1 - n, m[3], c;
 	u32 major, g, k;
 

@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "abi_v1.h"
 #include "vg.h"
 
 /* The macros of cuda.h would rename the definitions below. */
@@ -24,23 +25,6 @@
 #undef cuMemcpyDtoA
 #undef cuMemcpyHtoA
 #undef cuMemcpyHtoAAsync
-
-/* The first ABI's descriptors: the current ones with 32-bit sizes. */
-typedef unsigned int CUdeviceptr_v1;
-typedef struct CUDA_ARRAY_DESCRIPTOR_v1_st {
-	unsigned int Width;
-	unsigned int Height;
-	CUarray_format Format;
-	unsigned int NumChannels;
-} CUDA_ARRAY_DESCRIPTOR_v1;
-typedef struct CUDA_ARRAY3D_DESCRIPTOR_v1_st {
-	unsigned int Width;
-	unsigned int Height;
-	unsigned int Depth;
-	CUarray_format Format;
-	unsigned int NumChannels;
-	unsigned int Flags;
-} CUDA_ARRAY3D_DESCRIPTOR_v1;
 
 CUresult cuArrayCreate(CUarray *pa, const CUDA_ARRAY_DESCRIPTOR_v1 *d);
 CUresult cuArray3DCreate(CUarray *pa, const CUDA_ARRAY3D_DESCRIPTOR_v1 *d);

@@ -13,6 +13,7 @@
  * (tests/e2e/ref/h100_compat.log). cuMemHostRegister, which has no 32-bit
  * argument, works in any context.
  */
+#include "abi_v1.h"
 #include "vg.h"
 
 /* The macros of cuda.h would rename the definitions below. */
@@ -42,58 +43,6 @@
 #undef cuMemsetD32
 #undef cuMemsetD8
 #undef cuModuleGetGlobal
-
-/*
- * Types of the first ABI: its device pointer, and its copy descriptors,
- * the current ones' fields in the same order with 32-bit positions,
- * pitches, sizes and pointers.
- */
-typedef unsigned int CUdeviceptr_v1;
-typedef struct CUDA_MEMCPY2D_v1_st {
-	unsigned int srcXInBytes;
-	unsigned int srcY;
-	CUmemorytype srcMemoryType;
-	const void *srcHost;
-	CUdeviceptr_v1 srcDevice;
-	CUarray srcArray;
-	unsigned int srcPitch;
-	unsigned int dstXInBytes;
-	unsigned int dstY;
-	CUmemorytype dstMemoryType;
-	void *dstHost;
-	CUdeviceptr_v1 dstDevice;
-	CUarray dstArray;
-	unsigned int dstPitch;
-	unsigned int WidthInBytes;
-	unsigned int Height;
-} CUDA_MEMCPY2D_v1;
-typedef struct CUDA_MEMCPY3D_v1_st {
-	unsigned int srcXInBytes;
-	unsigned int srcY;
-	unsigned int srcZ;
-	unsigned int srcLOD;
-	CUmemorytype srcMemoryType;
-	const void *srcHost;
-	CUdeviceptr_v1 srcDevice;
-	CUarray srcArray;
-	void *reserved0;
-	unsigned int srcPitch;
-	unsigned int srcHeight;
-	unsigned int dstXInBytes;
-	unsigned int dstY;
-	unsigned int dstZ;
-	unsigned int dstLOD;
-	CUmemorytype dstMemoryType;
-	void *dstHost;
-	CUdeviceptr_v1 dstDevice;
-	CUarray dstArray;
-	void *reserved1;
-	unsigned int dstPitch;
-	unsigned int dstHeight;
-	unsigned int WidthInBytes;
-	unsigned int Height;
-	unsigned int Depth;
-} CUDA_MEMCPY3D_v1;
 
 CUresult cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytes);
 CUresult cuMemAllocHost(void **pp, unsigned int bytes);

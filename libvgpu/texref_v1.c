@@ -8,20 +8,13 @@
  * answers CUDA_ERROR_INVALID_CONTEXT having cleared the outputs it was
  * given.
  */
+#include "abi_v1.h"
 #include "vg.h"
 
 /* The macros of cuda.h would rename the definitions below. */
 #undef cuTexRefGetAddress
 #undef cuTexRefSetAddress
 #undef cuTexRefSetAddress2D
-
-typedef unsigned int CUdeviceptr_v1;
-typedef struct CUDA_ARRAY_DESCRIPTOR_v1_st {
-	unsigned int Width;
-	unsigned int Height;
-	CUarray_format Format;
-	unsigned int NumChannels;
-} CUDA_ARRAY_DESCRIPTOR_v1;
 
 CUresult cuTexRefSetAddress(unsigned int *ByteOffset, CUtexref hTexRef,
 			    CUdeviceptr_v1 dptr, unsigned int bytes);

@@ -6,6 +6,7 @@
  * stubs (the symbols of the toolkit's stub libcuda.so that libvgpu lacked);
  * an entry point leaves this file when it is implemented.
  */
+#include "abi_v1.h"
 #include "vg.h"
 
 /* The stubs take their arguments and do nothing with them. */
@@ -43,9 +44,6 @@
 #undef cuStreamIsCapturing
 #undef cuStreamUpdateCaptureDependencies
 #undef cuWaitExternalSemaphoresAsync
-
-/* Types of older ABIs, named only by their entry points. */
-typedef unsigned int CUdeviceptr_v1;
 
 /*
  * Cannot exist here: graphics, NvSci, green contexts, checkpoints, core
@@ -1011,13 +1009,11 @@ CUresult cuDestroyExternalSemaphore(CUexternalSemaphore a0)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
 CUresult cuDeviceGetHostAtomicCapabilities(unsigned int *a0,
 		const CUatomicOperation *a1, unsigned int a2, CUdevice a3)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
-
 
 CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int *a0,
 		const CUatomicOperation *a1, unsigned int a2, CUdevice a3,
@@ -1025,7 +1021,6 @@ CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int *a0,
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
-
 
 CUresult cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *a0,
 		CUexternalMemory a1,
@@ -1040,7 +1035,6 @@ CUresult cuImportExternalSemaphore(CUexternalSemaphore *a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
 CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *a0, size_t a1,
 		unsigned int a2, size_t *a3, CUstream a4)
 {
@@ -1053,13 +1047,11 @@ CUresult cuMemBatchDecompressAsync_ptsz(CUmemDecompressParams *a0, size_t a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
 CUresult cuMemGetHandleForAddressRange(void *a0, CUdeviceptr a1, size_t a2,
 		CUmemRangeHandleType a3, unsigned long long a4)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
-
 
 CUresult cuMemMapArrayAsync(CUarrayMapInfo *a0, unsigned int a1, CUstream a2)
 {
@@ -1071,7 +1063,6 @@ CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *a0, unsigned int a1,
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
-
 
 CUresult cuMemcpy3DBatchAsync(size_t a0, CUDA_MEMCPY3D_BATCH_OP *a1, size_t *a2,
 		unsigned long long a3, CUstream a4)

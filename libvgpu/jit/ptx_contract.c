@@ -211,7 +211,7 @@ int32_t *ptx_contract(const struct ptx_func *fn)
 	c.fill = calloc(nr + 1, sizeof(uint32_t));
 	ok = ok && c.defs && c.uses && c.first && c.fill;
 	if (!ok)
-		goto fail;
+		goto out;
 	for (i = 0; i < n; i++) {
 		plan[i] = PTX_FUSE_NONE;
 		takes[i] = -1;
@@ -222,8 +222,9 @@ int32_t *ptx_contract(const struct ptx_func *fn)
 		total += c.uses[i];
 	}
 	c.use_at = malloc((total + 1) * sizeof(uint32_t));
-	if (!c.use_at)
-		goto fail;
+	ok = c.use_at != NULL;
+	if (!ok)
+		goto out;
 	for (i = 0; i < n; i++) {
 		c.insn = i;
 		ptx_insn_regs(&fn->insns[i], NULL, ptx_list_use, &c);
@@ -319,20 +320,16 @@ int32_t *ptx_contract(const struct ptx_func *fn)
 		}
 	}
 	free(c.use_at);
+out:
 	free(c.defs);
 	free(c.uses);
 	free(c.first);
 	free(c.fill);
 	free(block);
 	free(takes);
+	if (!ok) {
+		free(plan);
+		return NULL;
+	}
 	return plan;
-fail:
-	free(c.defs);
-	free(c.uses);
-	free(c.first);
-	free(c.fill);
-	free(block);
-	free(takes);
-	free(plan);
-	return NULL;
 }
