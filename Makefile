@@ -44,7 +44,8 @@ UNIT_CORE_OBJS := $(patsubst core/%.c,$(BUILD)/unit/core/%.o,$(CORE_SRCS))
 BENCH_CORE_OBJS := $(patsubst core/%.c,$(BUILD)/bench-core/%.o,$(CORE_SRCS))
 CORE_USER := -Icore -frounding-math \
 	'-D__printf(a,b)=__attribute__((format(printf, a, b)))' \
-	'-D__always_inline=__inline __attribute__ ((__always_inline__))'
+	'-D__always_inline=__inline __attribute__ ((__always_inline__))' \
+	'-Dnoinline=__attribute__((__noinline__))'
 # The core's objects, with the lane loops unrolled as Kbuild builds fp.o and
 # interp.o.
 CORE_OBJ_FLAGS := -funroll-loops

@@ -14,7 +14,6 @@
 #ifndef __KERNEL__
 #include <stdbool.h>	/* freestanding: no library behind it */
 #define fallthrough __attribute__((__fallthrough__))
-#define noinline __attribute__((__noinline__))
 #define asm __asm__	/* strict C11 has only the reserved spelling */
 #endif
 

@@ -747,7 +747,7 @@ static s64 tex_vec_len(const s64 *v)
  * Exact for gradients along the texture's axes.
  */
 static noinline s32 tex_lod_grad(const struct vgpu_tex_desc *d,
-				  const struct vgpu_tex_req *q, u32 axes)
+				 const struct vgpu_tex_req *q, u32 axes)
 {
 	s64 x[3], y[3], sum[3], dif[3], a, b, len, diag, t;
 	s32 top;
@@ -962,7 +962,7 @@ static void tex_place(const struct vgpu_tex_desc *d, u32 l, u32 axes,
 	 * cube's, whose taps past an edge read the next face.
 	 */
 	for (a = 0; !gather && !tex_seamless(d) &&
-		    a < (axes == 1 && linear ? 2U : axes); a++) {
+	     a < (axes == 1 && linear ? 2U : axes); a++) {
 		u32 mode = d->address[a];
 
 		if (mode != VGPU_TEXA_CLAMP && (norm || mode == VGPU_TEXA_BORDER))
