@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: MIT
 // An image rotated through a texture object: normalized coordinates that
 // wrap, filtered linearly (the simpleTexture idea), over a float image and
-// an 8-bit RGBA one read as normalized floats. The rotation is written
-// with explicit roundings: a plain a * b - c * d leaves ptxas free to fuse
-// either product into an fma (it fuses the first), and the coordinates'
-// last bits decide the 8-bit filter weights.
+// an 8-bit RGBA one read as normalized floats. The rotation is plain C:
+// nvcc leaves u * c - v * s as two muls and a sub, which ptxas fuses (the
+// first product into an fma), and the coordinates' last bits decide the
+// 8-bit filter weights, so the results hold vgpu's JIT to ptxas's
+// contraction.
 
-/* The coordinates, rounded as the H100's code rounded them. */
 __device__ static float2 rotated(float u, float v, float c, float s)
 {
-	return make_float2(__fadd_rn(__fmaf_rn(u, c, -__fmul_rn(v, s)), 0.5f),
-			   __fadd_rn(__fmaf_rn(u, s, __fmul_rn(v, c)), 0.5f));
+	return make_float2(u * c - v * s + 0.5f, u * s + v * c + 0.5f);
 }
 
 extern "C" __global__ void rotate(float *out, int w, int h, float c, float s,
