@@ -1737,7 +1737,7 @@ static int vgpu_tex_op(struct vgpu_block *b, struct vgpu_warp *w,
 {
 	struct vgpu_tex_desc d;
 	struct vgpu_tex_req q;
-	u32 lane, k, out[4];
+	u32 lane, k, out[4], bits = in->imm == 2 ? 6 : 4;
 	u64 fva;
 
 	VGPU_EACH_LANE(em, lane, {
@@ -1757,12 +1757,10 @@ static int vgpu_tex_op(struct vgpu_block *b, struct vgpu_warp *w,
 			q.variant = in->mod;
 			q.comp = in->mod2;
 			q.int_coords = in->stype == VGPU_T_S32;
-			for (k = 0; k < 3; k++) {
-				u32 bits = in->imm == 2 ? 6 : 4;
-
+			/* Texel offsets: sign-extended fields of slot 11. */
+			for (k = 0; k < 3; k++)
 				q.off[k] = in->imm ? (s8)((s32)(TSLOT(w, 11, lane) <<
 						   (32 - bits * (k + 1))) >> (32 - bits)) : 0;
-			}
 			if (vgpu_tex_sample(&d, &q, vgpu_tex_read, b, out, &fva) ==
 			    VGPU_TEX_FAULT)
 				return vgpu_fail(b, w, 1U << lane,

@@ -802,6 +802,17 @@ static const u8 cube_t[6] = { 1, 1, 2, 2, 1, 1 };
 static const u8 cube_flip[6] = { 3, 2, 0, 2, 2, 3 };
 
 /*
+ * The axis of the largest of magnitudes @x, @y, @z (f32 bits compare as
+ * their values): ties go to z, then y.
+ */
+static u32 tex_cube_major(u64 x, u64 y, u64 z)
+{
+	if (z >= x && z >= y)
+		return 2;
+	return y >= x ? 1 : 0;
+}
+
+/*
  * The face a direction points at and its coordinates there, as f32 bits
  * of normalized x and y (exactly (sc / |ma| + 1) / 2 cut to 21 bits).
  */
@@ -813,13 +824,7 @@ static u32 tex_cube(const u32 dir[3], u32 xy[2])
 
 	for (k = 0; k < 3; k++)
 		mag[k] = dir[k] & 0x7fffffffU;
-	/* Ties go to z, then y. */
-	if (mag[2] >= mag[0] && mag[2] >= mag[1])
-		major = 2;
-	else if (mag[1] >= mag[0])
-		major = 1;
-	else
-		major = 0;
+	major = tex_cube_major(mag[0], mag[1], mag[2]);
 	face = major * 2 + (dir[major] >> 31);
 	sc = dir[cube_s[face]] ^ (cube_flip[face] & 1 ? 0x80000000U : 0);
 	tc = dir[cube_t[face]] ^ (cube_flip[face] & 2 ? 0x80000000U : 0);
@@ -875,12 +880,7 @@ static noinline u32 tex_cube_across(u32 face, s64 *x, s64 *y, u32 n)
 	d[cube_t[face]] = cube_flip[face] & 2 ? -tc : tc;
 	for (k = 0; k < 3; k++)
 		m[k] = d[k] < 0 ? -d[k] : d[k];
-	if (m[2] >= m[0] && m[2] >= m[1])
-		major = 2;
-	else if (m[1] >= m[0])
-		major = 1;
-	else
-		major = 0;
+	major = tex_cube_major(m[0], m[1], m[2]);
 	g = major * 2 + (d[major] < 0);
 	for (k = 0; k < 2; k++) {
 		c = d[k ? cube_t[g] : cube_s[g]];
