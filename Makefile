@@ -89,7 +89,10 @@ RT_SAMPLES := $(patsubst tests/samples/rt/%.cu,$(BUILD)/samples/rt/%,$(wildcard 
 # rt_rdc again, compiled with -dc and device-linked on its own (below).
 RT_SAMPLES += $(BUILD)/samples/rt/rt_rdc_dlink
 SAMPLE_PTX := $(patsubst tests/samples/%.cu,$(BUILD)/samples/%.ptx,$(wildcard tests/samples/*.cu))
-BENCHES := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
+# The VM's benchmarks; the native engine's (native_*) run on the host.
+BENCHES := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,\
+	$(filter-out tests/bench/native_%,$(wildcard tests/bench/*.c)))
+NATIVE_BENCH := $(BUILD)/bench/native_bench
 TOOLS := $(BUILD)/tools/vgpu-smi $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis \
 	$(BUILD)/tools/vgpu-ptxas
 
@@ -100,7 +103,8 @@ LINUX_SOURCE := /usr/src/linux-source-6.1.tar.xz
 .PHONY: all module lib tools tests demo check bench soak install-deps clean install uninstall \
 	vm-module-stock vm-module-newer vm-module-debug
 .SUFFIXES:
-.SECONDARY: $(SAMPLE_PTX) $(LIB_OBJS) $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) $(BENCH_CORE_OBJS)
+.SECONDARY: $(SAMPLE_PTX) $(LIB_OBJS) $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) $(BENCH_CORE_OBJS) \
+	$(UNIT_NATIVE_OBJS) $(BENCH_NATIVE_OBJS)
 
 all: module lib tools tests
 
@@ -234,7 +238,7 @@ SOAK_API := $(BUILD)/tests/soak/soak_api
 # and the kselftests check what the module returns against.
 ERRNO_TABLE := $(BUILD)/gen/vgpu_errno_table.h
 
-tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(RT_SAMPLES) $(BENCHES) $(BUILD)/fuzz/fuzz_isa \
+tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(RT_SAMPLES) $(BENCHES) $(NATIVE_BENCH) $(BUILD)/fuzz/fuzz_isa \
 	$(BUILD)/fuzz/fuzz_ptx $(BUILD)/fuzz/fuzz_fatbin $(BUILD)/fuzz/fuzz_link \
 	$(BUILD)/tests/vm/gpu_holder $(IOCTL_FUZZ) $(SOAK_API)
 
@@ -255,10 +259,49 @@ $(BUILD)/bench-core/%.o: core/%.c core/*.h uapi/vgpu_isa.h uapi/vgpu_tex.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CORE_OBJ_FLAGS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/bench/interp_bench: tests/bench/interp_bench.c tests/isa_build.h \
+$(BUILD)/bench/interp_bench: tests/bench/interp_bench.c tests/isa_build.h tests/bench/bench_kernels.h \
 		tests/kselftest/vgpu_chan_util.h $(BENCH_CORE_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $< $(BENCH_CORE_OBJS) -lm -o $@
+
+# The native engine (libvgpu/native): the ISA compiled by LLVM (through its C
+# API) into warp-vectorised host code. Its unit test and bench link it
+# directly with the core; libcuda.so does not use it yet.
+LLVM_CONFIG := llvm-config-19
+LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags)
+LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags) $(shell $(LLVM_CONFIG) --libs) -lpthread
+NATIVE_SRCS := $(wildcard libvgpu/native/*.c)
+NATIVE_HDRS := $(wildcard libvgpu/native/*.h)
+UNIT_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/unit/native/%.o,$(NATIVE_SRCS))
+BENCH_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/bench-native/%.o,$(NATIVE_SRCS))
+
+$(BUILD)/unit/native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) core/*.h uapi/vgpu_isa.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LLVM_CFLAGS) $(CORE_USER) $(CFLAGS) $(SAN) -c $< -o $@
+
+$(BUILD)/bench-native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) core/*.h uapi/vgpu_isa.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LLVM_CFLAGS) $(CORE_USER) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/unit/test_native: tests/unit/test_native.c tests/unit/core_run.h \
+		tests/bench/bench_kernels.h tests/tap.h \
+		tests/isa_build.h $(UNIT_NATIVE_OBJS) $(UNIT_CORE_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ilibvgpu/native $(CORE_USER) $(CFLAGS) $(SAN) $< \
+		$(UNIT_NATIVE_OBJS) $(UNIT_CORE_OBJS) $(LLVM_LIBS) -lm -o $@
+
+# The C the native engine is measured against: only these get
+# -O3 -march=native.
+$(BUILD)/bench-native/ref_kernels.o: tests/bench/native_ref.c tests/bench/native_ref.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O3 -march=native $(WARN) -Itests/bench -c $< -o $@
+
+$(BUILD)/bench/native_bench: tests/bench/native_bench.c tests/bench/bench_kernels.h tests/bench/native_ref.h \
+		tests/isa_build.h $(BENCH_NATIVE_OBJS) $(BENCH_CORE_OBJS) \
+		$(BUILD)/bench-native/ref_kernels.o
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ilibvgpu/native $(CORE_USER) $(CFLAGS) $< $(BENCH_NATIVE_OBJS) \
+		$(BENCH_CORE_OBJS) $(BUILD)/bench-native/ref_kernels.o $(LLVM_LIBS) -lm -o $@
 
 # libFuzzer needs clang; the target links the core's sources directly.
 $(BUILD)/fuzz/fuzz_isa: tests/fuzz/fuzz_isa.c $(CORE_SRCS) core/*.h uapi/vgpu_isa.h
@@ -600,10 +643,12 @@ demo:
 	$(MAKE) all vm-module-stock
 	tools/vm/run --module-args "num_devices=2" -- $(BUILD)/samples/devicequery
 
-# Benchmarks: ratios measured in one VM run, printed as "NAME: VALUE".
+# Benchmarks: ratios measured in one run, printed as "NAME: VALUE": the
+# native engine's on the host (the VM has no LLVM), then the VM's.
 bench:
 	tools/install-deps
 	$(MAKE) all vm-module-stock
+	$(NATIVE_BENCH)
 	tools/vm/run --module-args "num_devices=2 mem_mb=512" -- sh -c 'for b in $(BENCHES); do $$b || exit 1; done'
 
 # The debug kernel's VM for SOAK_MINUTES: the ioctl fuzzer, then the

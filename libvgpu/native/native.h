@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The native compute engine: a kernel's verified vgpu ISA compiled by LLVM
+ * into host code that runs a warp's 32 lanes as vector operations, and a
+ * block runner for it. It keeps the interpreter's semantics (core/interp.c)
+ * bit for bit; a program it cannot compile yet is refused with a reason
+ * and stays on the interpreter.
+ *
+ * Device memory is reached through a shadow translation: a range's host
+ * address is its device address plus a per-range delta, and every access
+ * is checked against the ranges the block was given.
+ */
+#ifndef VGPU_NATIVE_H
+#define VGPU_NATIVE_H
+
+#include <stddef.h>
+
+#include "core.h"
+
+struct vgpu_native_kernel;
+struct vgpu_native_block;
+
+/* What vgpu_native_block_run() returns: VGPU_RUN_DONE, VGPU_RUN_FAULT, or
+ * VGPU_RUN_MORE when it yielded (a spinning warp gave others their turn). */
+
+/*
+ * Compiles kernel @func of the verified @prog. Returns the kernel, or NULL
+ * with the reason in @why (@why_len bytes) when the engine cannot run it.
+ */
+struct vgpu_native_kernel *vgpu_native_compile(const struct vgpu_program *prog,
+					       u32 func, char *why,
+					       size_t why_len);
+void vgpu_native_kernel_free(struct vgpu_native_kernel *k);
+
+/*
+ * A block of launch @l of @k, reaching the @nranges ranges at @ranges
+ * (copied). NULL when out of memory.
+ */
+struct vgpu_native_block *vgpu_native_block_new(struct vgpu_native_kernel *k,
+						const struct vgpu_launch *l,
+						const struct vgpu_range *ranges,
+						u32 nranges);
+/* Readies block @block_index (x fastest) of the launch: zeroed state. */
+void vgpu_native_block_start(struct vgpu_native_block *b, u32 block_index);
+/* Runs the block on: VGPU_RUN_DONE, VGPU_RUN_MORE or VGPU_RUN_FAULT. */
+int vgpu_native_block_run(struct vgpu_native_block *b);
+const struct vgpu_fault *vgpu_native_block_fault(const struct vgpu_native_block *b);
+void vgpu_native_block_free(struct vgpu_native_block *b);
+
+/* The host's vector width the code was generated for ("avx512", ...). */
+const char *vgpu_native_isa_level(void);
+
+#endif /* VGPU_NATIVE_H */

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Memory accesses the generated code's fast path leaves to the runtime:
+ * a warp whose addresses do not all lie in the range the last access hit,
+ * local, constant and register-addressed parameter memory, and every
+ * fault. Lane by lane in the interpreter's order and with its checks, so
+ * that the lanes before a faulting one have done their part and the fault
+ * names the same lane, address and kind.
+ */
+#include <stdint.h>
+
+#include "native_rt.h"
+#include "fp.h"
+
+static bool nrt_signed(u8 t)
+{
+	return t == VGPU_T_S8 || t == VGPU_T_S16 || t == VGPU_T_S32 ||
+	       t == VGPU_T_S64;
+}
+
+static u32 nrt_len(u8 t)
+{
+	switch (t) {
+	case VGPU_T_U8:
+	case VGPU_T_S8:
+		return 1;
+	case VGPU_T_U16:
+	case VGPU_T_S16:
+	case VGPU_T_F16:
+		return 2;
+	case VGPU_T_U32:
+	case VGPU_T_S32:
+	case VGPU_T_F32:
+		return 4;
+	default:
+		return 8;
+	}
+}
+
+/* A global access: the first range holding @va, as vgpu_core_lookup(). */
+static u8 *nrt_global(struct nrt_block *b, u64 va, u32 len, bool write)
+{
+	u32 i;
+
+	for (i = 0; i < b->nranges; i++) {
+		const struct vgpu_range *r = &b->ranges[i];
+
+		if (va - r->va >= r->size)
+			continue;
+		if (len > r->size - (va - r->va))
+			return NULL;
+		/* The next warp checks against this range first. */
+		b->fast_va = r->va;
+		b->fast_end = r->va + r->size;
+		b->fast_delta = (u64)(uintptr_t)r->ptr - r->va;
+		b->fast_writable = r->writable;
+		if (write && !r->writable)
+			return NULL;
+		return r->ptr + (va - r->va);
+	}
+	return NULL;
+}
+
+static u8 *nrt_addr(struct nrt_block *b, u32 thread, u8 space, u64 addr,
+		    u32 len, bool write, u32 *kind)
+{
+	const struct vgpu_launch *l = b->l;
+
+	*kind = VGPU_FAULT_ADDRESS;
+	if (addr & (len - 1)) {
+		*kind = VGPU_FAULT_MISALIGNED;
+		return NULL;
+	}
+	if (space == VGPU_SPACE_GENERIC) {
+		if (addr - VGPU_SHARED_WINDOW < VGPU_WINDOW_SIZE) {
+			space = VGPU_SPACE_SHARED;
+			addr -= VGPU_SHARED_WINDOW;
+		} else if (addr - VGPU_LOCAL_WINDOW < VGPU_WINDOW_SIZE) {
+			space = VGPU_SPACE_LOCAL;
+			addr -= VGPU_LOCAL_WINDOW;
+		} else {
+			space = VGPU_SPACE_GLOBAL;
+		}
+	}
+	switch (space) {
+	case VGPU_SPACE_GLOBAL:
+		return nrt_global(b, addr, len, write);
+	case VGPU_SPACE_SHARED:
+		if (addr >= b->shared_bytes || len > b->shared_bytes - addr)
+			return NULL;
+		return b->shared + addr;
+	case VGPU_SPACE_LOCAL:
+		if (addr >= b->local_bytes || len > b->local_bytes - addr)
+			return NULL;
+		return b->local + (u64)thread * b->local_bytes + addr;
+	case VGPU_SPACE_PARAM:
+		if (write || addr >= l->func->param_bytes ||
+		    len > l->func->param_bytes - addr)
+			return NULL;
+		return (u8 *)l->params + addr;
+	default:
+		if (write || addr >= l->const_bytes ||
+		    len > l->const_bytes - addr)
+			return NULL;
+		return (u8 *)l->consts + addr;
+	}
+}
+
+/*
+ * LD or ST at w->cur_pc for lanes @em: addresses in w->scratch_a, values
+ * to store (or loaded) in w->scratch_v. NRT_GO_ON or NRT_FAULT.
+ */
+int nrt_mem(struct nrt_warp *w, u32 em)
+{
+	const struct vgpu_insn *in = &w->blk->k->insns[w->cur_pc];
+	bool write = in->op == VGPU_OP_ST, sgn = nrt_signed(in->type);
+	u32 len = nrt_len(in->type), m, kind;
+
+	for (m = em; m; m &= m - 1) {
+		u32 lane = __builtin_ctz(m);
+		u64 addr = w->scratch_a[lane], v = 0;
+		u8 *p = nrt_addr(w->blk, w->index * 32 + lane, in->mod, addr,
+				 len, write, &kind);
+
+		if (!p)
+			return nrt_fail(w, 1U << lane, kind, addr);
+		if (write) {
+			v = w->scratch_v[lane];
+			__builtin_memcpy(p, &v, len);
+			continue;
+		}
+		__builtin_memcpy(&v, p, len);
+		if (sgn && len < 8)
+			v = (u64)((s64)(v << (64 - len * 8)) >> (64 - len * 8));
+		w->scratch_v[lane] = v;
+	}
+	return NRT_GO_ON;
+}
+
+/* Special register @sr of every lane, into w->sreg (as the interpreter
+ * computes it, before truncation to the instruction's type). */
+void nrt_sreg(struct nrt_warp *w, u32 sr)
+{
+	const struct nrt_block *b = w->blk;
+	const struct vgpu_launch *l = b->l;
+	u32 lane;
+
+	for (lane = 0; lane < VGPU_WARP; lane++) {
+		u32 t = w->index * 32 + lane;
+		u64 v;
+
+		switch (sr) {
+		case VGPU_SR_TID_X: v = t % l->block[0]; break;
+		case VGPU_SR_TID_Y: v = t / l->block[0] % l->block[1]; break;
+		case VGPU_SR_TID_Z: v = t / l->block[0] / l->block[1]; break;
+		case VGPU_SR_NTID_X: v = l->block[0]; break;
+		case VGPU_SR_NTID_Y: v = l->block[1]; break;
+		case VGPU_SR_NTID_Z: v = l->block[2]; break;
+		case VGPU_SR_CTAID_X: v = b->ctaid[0]; break;
+		case VGPU_SR_CTAID_Y: v = b->ctaid[1]; break;
+		case VGPU_SR_CTAID_Z: v = b->ctaid[2]; break;
+		case VGPU_SR_NCTAID_X: v = l->grid[0]; break;
+		case VGPU_SR_NCTAID_Y: v = l->grid[1]; break;
+		case VGPU_SR_NCTAID_Z: v = l->grid[2]; break;
+		case VGPU_SR_LANEID: v = lane; break;
+		case VGPU_SR_WARPID: v = w->index; break;
+		case VGPU_SR_NWARPID: v = b->nwarps; break;
+		case VGPU_SR_SMID: v = l->smid; break;
+		case VGPU_SR_NSMID: v = l->nsmid; break;
+		case VGPU_SR_LANEMASK_EQ: v = 1U << lane; break;
+		case VGPU_SR_LANEMASK_LT: v = (1U << lane) - 1; break;
+		case VGPU_SR_LANEMASK_LE: v = (2ULL << lane) - 1; break;
+		case VGPU_SR_LANEMASK_GT: v = (u32)~((2ULL << lane) - 1); break;
+		case VGPU_SR_LANEMASK_GE: v = (u32)~((1U << lane) - 1); break;
+		case VGPU_SR_GRID_SYNC_HI: v = (u32)(l->grid_sync >> 32); break;
+		case VGPU_SR_GRID_SYNC_LO: v = (u32)l->grid_sync; break;
+		default: v = l->dyn_shared; break;	/* DYN_SMEM */
+		}
+		w->sreg[lane] = v;
+	}
+}

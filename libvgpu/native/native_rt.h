@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What generated code and the native runtime share: a warp's state (at
+ * offsets the IR builder reads with offsetof), a block's, and the runtime
+ * helpers generated code calls for the rare paths.
+ */
+#ifndef VGPU_NATIVE_RT_H
+#define VGPU_NATIVE_RT_H
+
+#include "native.h"
+
+#define NRT_FAIR_LOOPS 64	/* as the interpreter's VGPU_FAIR_LOOPS */
+#define NRT_FAIR_SLICE 256	/* VGPU_FAIR_SLICE */
+/* Uniform backward branches a warp takes before it yields its turn. */
+#define NRT_YIELD_LOOPS 4096
+
+/* What a helper tells generated code to do next. */
+#define NRT_GO_ON 0		/* continue at this instruction */
+#define NRT_DISPATCH 1		/* a new group: go to cur_pc */
+#define NRT_STOP 2		/* the warp has nothing to run: return */
+#define NRT_FAULT 3		/* the block faulted: return */
+
+struct nrt_block;
+
+/*
+ * struct nrt_warp - one warp; the fields from @pc to @fair mean what the
+ * interpreter's struct vgpu_warp's do.
+ * @thresh: generated code asks nrt_check() before running instruction
+ *	pc >= @thresh: ~0 while no other lanes can run, @min_other while
+ *	they can, 0 when every step must be checked.
+ * @yield_left: backward branches left before the warp yields.
+ * @resume_check: the warp yielded after a branch: on resuming, the
+ *	group check the branch's target is owed comes first.
+ * @scratch_a, @scratch_v: lane values passed to the memory helper.
+ * @sreg: SREG results from nrt_sreg().
+ */
+struct nrt_warp {
+	u64 *regs;
+	u32 *preds;
+	struct nrt_block *blk;
+	u32 index;
+	u32 pc[VGPU_WARP];
+	u32 live;
+	u32 at_bar;
+	u32 bar_arrive;
+	u32 bar_count;
+	u8 bar;
+	bool counted;
+	u32 cur_pc;
+	u32 cur_mask;
+	u32 others;
+	u32 min_other;
+	u32 loops;
+	u32 fair;
+	u32 thresh;
+	u32 yield_left;
+	u32 resume_check;
+	u64 scratch_a[VGPU_WARP] __attribute__((aligned(64)));
+	u64 scratch_v[VGPU_WARP] __attribute__((aligned(64)));
+	u64 sreg[VGPU_WARP] __attribute__((aligned(64)));
+};
+
+struct nrt_barrier {
+	u32 arrived;
+	u32 count;
+};
+
+/*
+ * struct nrt_block - a block being run.
+ * @fast_va, @fast_end, @fast_delta, @fast_writable: the range the last
+ *	global access hit, which generated code checks whole warps against.
+ */
+struct nrt_block {
+	u64 fast_va;
+	u64 fast_end;
+	u64 fast_delta;
+	u64 fast_writable;
+	u8 *shared;
+	u64 shared_bytes;
+	struct vgpu_native_kernel *k;
+	const struct vgpu_launch *l;
+	struct vgpu_range *ranges;
+	u32 nranges;
+	u32 ctaid[3];
+	u32 nthreads;
+	u32 nwarps;
+	u32 live_warps;
+	u32 next;
+	u32 bars_used;
+	struct nrt_barrier bars[VGPU_MAX_BARRIERS];
+	u32 local_bytes;
+	u8 *local;
+	struct vgpu_fault fault;
+	struct nrt_warp *warps;
+	void *mem;
+	u64 mem_bytes;
+};
+
+/* The compiled warp function: runs @w's group on; 0, or VGPU_RUN_FAULT
+ * or VGPU_RUN_MORE. */
+typedef int (*nrt_warp_fn)(struct nrt_warp *w);
+
+/*
+ * struct vgpu_native_kernel - a compiled kernel.
+ * @insns: a copy of the program, which helpers read instructions from.
+ */
+struct vgpu_native_kernel {
+	struct vgpu_insn *insns;
+	u32 ninsns;
+	struct vgpu_func func;
+	nrt_warp_fn fn;
+	void *jit;
+	double compile_ms;
+};
+
+/* native_sched.c: the interpreter's group and barrier rules. */
+void nrt_set_thresh(struct nrt_warp *w);
+bool nrt_group_pick(struct nrt_warp *w, u32 handover);
+int nrt_check(struct nrt_warp *w);
+int nrt_diverge(struct nrt_warp *w, u32 em, u32 target);
+int nrt_exit(struct nrt_warp *w, u32 em);
+int nrt_bar(struct nrt_warp *w, u32 em);
+int nrt_fail(struct nrt_warp *w, u32 lanes, u32 kind, u64 addr);
+
+/* native_mem.c: accesses the fast path does not take. */
+int nrt_mem(struct nrt_warp *w, u32 em);
+void nrt_sreg(struct nrt_warp *w, u32 sr);
+
+/* native_fp.c: the core's floating point for one instruction. */
+void nrt_fp_alu(struct nrt_warp *w, u32 em);
+u32 nrt_fp_setp(struct nrt_warp *w, u32 em);
+void nrt_fp_cvt(struct nrt_warp *w, u32 em);
+void nrt_fp_func(struct nrt_warp *w, u32 em);
+
+/* native_llvm.c */
+int nrt_llvm_compile(struct vgpu_native_kernel *k, char *why, size_t why_len);
+void nrt_llvm_release(struct vgpu_native_kernel *k);
+
+#endif /* VGPU_NATIVE_RT_H */

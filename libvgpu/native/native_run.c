@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The native engine's front: compiling a kernel (or refusing it), and the
+ * block runner, which runs a block's warps in turn as the interpreter
+ * does: each until it exits, waits at a barrier, faults or yields.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "native_ir.h"
+
+static double nrt_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+struct vgpu_native_kernel *vgpu_native_compile(const struct vgpu_program *prog,
+					       u32 func, char *why,
+					       size_t why_len)
+{
+	struct vgpu_native_kernel *k;
+	double t0 = nrt_now_ms();
+
+	if (func >= prog->nfuncs) {
+		snprintf(why, why_len, "no kernel %u", func);
+		return NULL;
+	}
+	k = calloc(1, sizeof(*k));
+	if (k)
+		k->insns = malloc(sizeof(*k->insns) * prog->ninsns);
+	if (!k || !k->insns) {
+		if (k)
+			free(k);
+		snprintf(why, why_len, "out of memory");
+		return NULL;
+	}
+	memcpy(k->insns, prog->insns, sizeof(*k->insns) * prog->ninsns);
+	k->ninsns = prog->ninsns;
+	k->func = prog->funcs[func];
+	if (!nrt_ir_supported(k, why, why_len) ||
+	    nrt_llvm_compile(k, why, why_len)) {
+		free(k->insns);
+		free(k);
+		return NULL;
+	}
+	k->compile_ms = nrt_now_ms() - t0;
+	return k;
+}
+
+void vgpu_native_kernel_free(struct vgpu_native_kernel *k)
+{
+	if (!k)
+		return;
+	nrt_llvm_release(k);
+	free(k->insns);
+	free(k);
+}
+
+#define NRT_ALIGN(x) (((x) + 63) & ~(u64)63)
+
+struct vgpu_native_block *vgpu_native_block_new(struct vgpu_native_kernel *k,
+						const struct vgpu_launch *l,
+						const struct vgpu_range *ranges,
+						u32 nranges)
+{
+	struct nrt_block *b = calloc(1, sizeof(*b));
+	u64 nthreads = (u64)l->block[0] * l->block[1] * l->block[2];
+	u64 nwarps = (nthreads + 31) / 32, bytes;
+
+	if (!b)
+		return NULL;
+	b->k = k;
+	b->l = l;
+	b->nthreads = (u32)nthreads;
+	b->nwarps = (u32)nwarps;
+	b->shared_bytes = (u64)k->func.shared_bytes + l->dyn_shared;
+	b->local_bytes = k->func.local_bytes;
+	b->ranges = malloc(sizeof(*ranges) * (nranges ? nranges : 1));
+	bytes = NRT_ALIGN(nwarps * sizeof(struct nrt_warp)) +
+		NRT_ALIGN(nwarps * k->func.nregs * VGPU_WARP * sizeof(u64)) +
+		NRT_ALIGN(nwarps * (k->func.npreds + 1) * sizeof(u32)) +
+		NRT_ALIGN(b->shared_bytes) + NRT_ALIGN(nthreads * b->local_bytes);
+	b->mem = aligned_alloc(64, bytes);
+	if (!b->ranges || !b->mem) {
+		free(b->ranges);
+		free(b->mem);
+		free(b);
+		return NULL;
+	}
+	memcpy(b->ranges, ranges, sizeof(*ranges) * nranges);
+	b->nranges = nranges;
+	b->mem_bytes = bytes;
+	return (struct vgpu_native_block *)b;
+}
+
+void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
+{
+	struct nrt_block *b = (struct nrt_block *)nb;
+	const struct vgpu_launch *l = b->l;
+	const struct vgpu_func *f = &b->k->func;
+	u8 *p = b->mem;
+	u32 i, lane;
+
+	memset(b->mem, 0, b->mem_bytes);
+	b->ctaid[0] = block_index % l->grid[0];
+	b->ctaid[1] = block_index / l->grid[0] % l->grid[1];
+	b->ctaid[2] = block_index / l->grid[0] / l->grid[1];
+	b->live_warps = b->nwarps;
+	b->next = 0;
+	b->bars_used = 0;
+	memset(b->bars, 0, sizeof(b->bars));
+	memset(&b->fault, 0, sizeof(b->fault));
+	b->warps = (struct nrt_warp *)p;
+	p += NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp));
+	for (i = 0; i < b->nwarps; i++) {
+		struct nrt_warp *w = &b->warps[i];
+		u32 n = b->nthreads - i * 32 < 32 ? b->nthreads - i * 32 : 32;
+
+		w->blk = b;
+		w->index = i;
+		w->regs = (u64 *)p;
+		p += (u64)f->nregs * VGPU_WARP * sizeof(u64);
+		w->live = n == 32 ? ~0U : (1U << n) - 1;
+		for (lane = 0; lane < VGPU_WARP; lane++)
+			w->pc[lane] = f->entry;
+		w->cur_pc = f->entry;
+		w->cur_mask = w->live;
+		w->min_other = ~0U;
+		nrt_set_thresh(w);
+	}
+	p = (u8 *)b->warps + NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp)) +
+	    NRT_ALIGN((u64)b->nwarps * f->nregs * VGPU_WARP * sizeof(u64));
+	for (i = 0; i < b->nwarps; i++) {
+		b->warps[i].preds = (u32 *)p;
+		p += (f->npreds + 1) * sizeof(u32);
+	}
+	p = (u8 *)b->warps + NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp)) +
+	    NRT_ALIGN((u64)b->nwarps * f->nregs * VGPU_WARP * sizeof(u64)) +
+	    NRT_ALIGN((u64)b->nwarps * (f->npreds + 1) * sizeof(u32));
+	b->shared = p;
+	b->local = p + NRT_ALIGN(b->shared_bytes);
+}
+
+int vgpu_native_block_run(struct vgpu_native_block *nb)
+{
+	struct nrt_block *b = (struct nrt_block *)nb;
+	u32 i;
+
+	for (;;) {
+		bool ran = false, live = false, yielded = false;
+
+		for (i = 0; i < b->nwarps; i++) {
+			struct nrt_warp *w = &b->warps[b->next];
+			int r;
+
+			b->next = (b->next + 1) % b->nwarps;
+			if (!(w->live & ~w->at_bar))
+				continue;
+			if (w->cur_mask & w->at_bar)
+				continue;
+			if (!w->cur_mask && !nrt_group_pick(w, 0))
+				continue;
+			nrt_set_thresh(w);
+			w->yield_left = NRT_YIELD_LOOPS;
+			r = b->k->fn(w);
+			ran = true;
+			if (r == VGPU_RUN_FAULT)
+				return VGPU_RUN_FAULT;
+			yielded |= r == VGPU_RUN_MORE;
+		}
+		for (i = 0; i < b->nwarps; i++)
+			live |= b->warps[i].live != 0;
+		if (!live)
+			return VGPU_RUN_DONE;
+		if (!ran) {
+			struct nrt_warp *w = &b->warps[0];
+
+			b->fault.kind = VGPU_FAULT_DEADLOCK;
+			b->fault.insn = w->cur_pc;
+			b->fault.thread = 0;
+			b->fault.addr = 0;
+			return VGPU_RUN_FAULT;
+		}
+		if (yielded)
+			return VGPU_RUN_MORE;
+	}
+}
+
+const struct vgpu_fault *vgpu_native_block_fault(const struct vgpu_native_block *nb)
+{
+	return &((const struct nrt_block *)nb)->fault;
+}
+
+void vgpu_native_block_free(struct vgpu_native_block *nb)
+{
+	struct nrt_block *b = (struct nrt_block *)nb;
+
+	if (!b)
+		return;
+	free(b->mem);
+	free(b->ranges);
+	free(b);
+}
