@@ -2,10 +2,11 @@
 /*
  * The IR builder: a kernel's ISA as one LLVM function that runs a warp.
  *
- * Each register is a <32 x i64> (one element a lane) and each predicate
- * an i32 lane mask, in allocas that LLVM promotes to vector registers;
- * they are loaded from the warp state on entry and stored back on every
- * return. Every instruction has two blocks: "chk", where the group asks
+ * Each register is a <32 x i64> (one element a lane) in the warp's
+ * register file, which instructions load and store (LLVM forwards and
+ * keeps them in vector registers within a block: SSA across the whole
+ * program made compiling slow); each predicate is an i32 lane mask in an
+ * alloca, loaded on entry and stored back on every return. Every instruction has two blocks: "chk", where the group asks
  * the scheduler (native_sched.c) whether others lanes join or go first,
  * which is one compare while no other lane waits, and "body". The group's
  * mask, the scheduler's threshold and the loop count are allocas too,
@@ -303,15 +304,18 @@ static LLVMValueRef mask_of(struct irb *g, LLVMValueRef vm)
 
 static LLVMValueRef getreg(struct irb *g, u32 r)
 {
-	return LLVMBuildLoad2(g->b, g->v64, g->regs[r], "");
+	LLVMValueRef v = LLVMBuildLoad2(g->b, g->v64, g->regs[r], "");
+
+	LLVMSetAlignment(v, 8);
+	return v;
 }
 
 static void setreg(struct irb *g, u32 r, LLVMValueRef v, LLVMValueRef em)
 {
 	LLVMValueRef old = getreg(g, r);
 
-	LLVMBuildStore(g->b, LLVMBuildSelect(g->b, lanes(g, em), v, old, ""),
-		       g->regs[r]);
+	LLVMSetAlignment(LLVMBuildStore(g->b, LLVMBuildSelect(g->b, lanes(g, em), v, old, ""),
+					g->regs[r]), 8);
 }
 
 static LLVMValueRef getpred(struct irb *g, u32 p)
@@ -447,28 +451,6 @@ static LLVMValueRef guard_mask(struct irb *g, const struct vgpu_insn *in)
 	if (in->flags & VGPU_IF_GUARD_NOT)
 		p = LLVMBuildNot(g->b, p, "");
 	return LLVMBuildAnd(g->b, m, p, "");
-}
-
-/* Stores register @r's lanes to the warp state for a runtime helper. */
-static void spill(struct irb *g, u32 r)
-{
-	LLVMValueRef regs;
-
-	if (r >= g->k->func.nregs)
-		return;
-	regs = wload(g, g->ptr, offsetof(struct nrt_warp, regs));
-	LLVMSetAlignment(LLVMBuildStore(g->b, getreg(g, r),
-			 at(g, regs, k64(g, (u64)r * VGPU_WARP * 8))), 8);
-}
-
-static void reload(struct irb *g, u32 r)
-{
-	LLVMValueRef regs = wload(g, g->ptr, offsetof(struct nrt_warp, regs));
-	LLVMValueRef v = LLVMBuildLoad2(g->b, g->v64,
-					at(g, regs, k64(g, (u64)r * VGPU_WARP * 8)), "");
-
-	LLVMSetAlignment(v, 8);
-	LLVMBuildStore(g->b, v, g->regs[r]);
 }
 
 /* --- integer and float arithmetic ---------------------------------------- */
@@ -664,19 +646,10 @@ static void fp_helper(struct irb *g, u32 pc, const struct vgpu_insn *in,
 {
 	LLVMValueRef args[2] = { g->w, em }, r;
 
-	spill(g, in->a);
-	if (!(in->flags & VGPU_IF_B_IMM))
-		spill(g, in->b);
-	if (!(in->flags & VGPU_IF_C_IMM))
-		spill(g, in->c);
-	if (!pred_result)
-		spill(g, in->dst);
 	sync_out(g, pc);
 	r = call(g, fnp, pred_result ? g->i32 : LLVMVoidTypeInContext(g->c), args, 2);
 	if (pred_result)
 		setpred(g, in->dst, r, em);
-	else
-		reload(g, in->dst);
 }
 
 /* --- memory -------------------------------------------------------------- */
@@ -843,15 +816,21 @@ static void emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		return;
 	}
 	if (in->mod == VGPU_SPACE_GLOBAL || in->mod == VGPU_SPACE_GENERIC) {
-		LLVMValueRef end = bload(g, g->i64, offsetof(struct nrt_block, fast_end));
+		LLVMValueRef site = at(g, bload(g, g->ptr, offsetof(struct nrt_block, sites)),
+				       k64(g, (u64)pc * sizeof(struct nrt_site)));
+		LLVMValueRef end = LLVMBuildLoad2(g->b, g->i64, at(g, site,
+				   k64(g, offsetof(struct nrt_site, end))), "");
 
-		base = bload(g, g->i64, offsetof(struct nrt_block, fast_va));
+		base = LLVMBuildLoad2(g->b, g->i64, at(g, site,
+				      k64(g, offsetof(struct nrt_site, va))), "");
 		ok = span_ok(g, addr, em, len, base, end);
 		if (write)
 			ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntNE,
-					  bload(g, g->i64, offsetof(struct nrt_block, fast_writable)),
+					  LLVMBuildLoad2(g->b, g->i64, at(g, site,
+					  k64(g, offsetof(struct nrt_site, writable))), ""),
 					  k64(g, 0), ""), "");
-		off = bload(g, g->i64, offsetof(struct nrt_block, fast_delta));
+		off = LLVMBuildLoad2(g->b, g->i64, at(g, site,
+				     k64(g, offsetof(struct nrt_site, delta))), "");
 	} else if (in->mod == VGPU_SPACE_SHARED) {
 		LLVMValueRef end = bload(g, g->i64, offsetof(struct nrt_block, shared_bytes));
 
@@ -889,6 +868,56 @@ static void emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		return;
 	}
 	after_call(g, r, next);
+}
+
+/* --- special registers ----------------------------------------------------- */
+
+/* @sr's lanes without a call, or NULL (the clocks: nrt_sreg()). */
+static LLVMValueRef sreg(struct irb *g, u8 sr)
+{
+	LLVMValueRef e[VGPU_WARP], v;
+	int l;
+
+	switch (sr) {
+	case VGPU_SR_TID_X:
+	case VGPU_SR_TID_Y:
+	case VGPU_SR_TID_Z:
+		v = wload(g, g->ptr, offsetof(struct nrt_warp, tid));
+		v = LLVMBuildLoad2(g->b, g->v64, at(g, v, k64(g, (u64)(sr - VGPU_SR_TID_X) *
+				   VGPU_WARP * 8)), "");
+		LLVMSetAlignment(v, 8);
+		return v;
+	case VGPU_SR_WARPID:
+		v = LLVMBuildZExt(g->b, wload(g, g->i32, offsetof(struct nrt_warp, index)),
+				  g->i64, "");
+		return vsplat(g, v, g->v64);
+	case VGPU_SR_LANEID:
+	case VGPU_SR_LANEMASK_EQ:
+	case VGPU_SR_LANEMASK_LT:
+	case VGPU_SR_LANEMASK_LE:
+	case VGPU_SR_LANEMASK_GT:
+	case VGPU_SR_LANEMASK_GE:
+		for (l = 0; l < VGPU_WARP; l++) {
+			u64 x = sr == VGPU_SR_LANEID ? (u64)l :
+				sr == VGPU_SR_LANEMASK_EQ ? 1ULL << l :
+				sr == VGPU_SR_LANEMASK_LT ? (1ULL << l) - 1 :
+				sr == VGPU_SR_LANEMASK_LE ? (2ULL << l) - 1 :
+				sr == VGPU_SR_LANEMASK_GT ? (u32)~((2ULL << l) - 1) :
+				(u32)~((1ULL << l) - 1);
+
+			e[l] = k64(g, x);
+		}
+		return LLVMConstVector(e, VGPU_WARP);
+	case VGPU_SR_CLOCK:
+	case VGPU_SR_CLOCK64:
+	case VGPU_SR_GLOBALTIMER:
+		return NULL;
+	default:
+		if (sr >= VGPU_SR_COUNT)
+			return NULL;
+		v = bload(g, g->i64, offsetof(struct nrt_block, sr_uni) + sr * 8);
+		return vsplat(g, v, g->v64);
+	}
 }
 
 /* --- one instruction ------------------------------------------------------ */
@@ -964,10 +993,13 @@ static void emit_insn(struct irb *g, u32 pc)
 			setreg(g, in->dst, vtrunc(g, opb(g, in), in->type), em);
 		break;
 	case VGPU_OP_SREG:
-		args[0] = g->w;
-		args[1] = k32(g, in->mod);
-		call(g, (void *)nrt_sreg, LLVMVoidTypeInContext(g->c), args, 2);
-		v = wload(g, g->v64, offsetof(struct nrt_warp, sreg));
+		v = sreg(g, in->mod);
+		if (!v) {
+			args[0] = g->w;
+			args[1] = k32(g, in->mod);
+			call(g, (void *)nrt_sreg, LLVMVoidTypeInContext(g->c), args, 2);
+			v = wload(g, g->v64, offsetof(struct nrt_warp, sreg));
+		}
 		setreg(g, in->dst, vtrunc(g, v, in->type), em);
 		break;
 	case VGPU_OP_ACTIVEMASK:
@@ -1059,10 +1091,6 @@ static void emit_insn(struct irb *g, u32 pc)
 		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
 				next, some);
 		LLVMPositionBuilderAtEnd(g->b, some);
-		if ((in->mod2 & VGPU_BAR_COUNT) && !(in->flags & VGPU_IF_B_IMM))
-			spill(g, in->b);
-		if (in->mod2 & VGPU_BAR_ID_REG)
-			spill(g, in->c);
 		sync_out(g, pc);
 		args[0] = g->w;
 		args[1] = em;
@@ -1140,8 +1168,6 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 			g->chk[i] = bad;
 
 	LLVMPositionBuilderAtEnd(g->b, entry);
-	for (i = 0; i < nregs; i++)
-		g->regs[i] = LLVMBuildAlloca(g->b, g->v64, "r");
 	for (i = 0; i < npreds; i++)
 		g->preds[i] = LLVMBuildAlloca(g->b, g->i32, "p");
 	g->mask = LLVMBuildAlloca(g->b, g->i32, "mask");
@@ -1149,13 +1175,8 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	g->loops = LLVMBuildAlloca(g->b, g->i32, "loops");
 	regs = wload(g, g->ptr, offsetof(struct nrt_warp, regs));
 	preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
-	for (i = 0; i < nregs; i++) {
-		LLVMValueRef v = LLVMBuildLoad2(g->b, g->v64,
-						at(g, regs, k64(g, (u64)i * VGPU_WARP * 8)), "");
-
-		LLVMSetAlignment(v, 8);
-		LLVMBuildStore(g->b, v, g->regs[i]);
-	}
+	for (i = 0; i < nregs; i++)
+		g->regs[i] = at(g, regs, k64(g, (u64)i * VGPU_WARP * 8));
 	for (i = 0; i < npreds; i++)
 		LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i32,
 			       at(g, preds, k64(g, (u64)i * 4)), ""), g->preds[i]);
@@ -1164,11 +1185,7 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	/* The return: the registers back to the warp state. */
 	LLVMPositionBuilderAtEnd(g->b, g->ret);
 	g->ret_phi = LLVMBuildPhi(g->b, g->i32, "code");
-	regs = wload(g, g->ptr, offsetof(struct nrt_warp, regs));
 	preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
-	for (i = 0; i < nregs; i++)
-		LLVMSetAlignment(LLVMBuildStore(g->b, getreg(g, i),
-				 at(g, regs, k64(g, (u64)i * VGPU_WARP * 8))), 8);
 	for (i = 0; i < npreds; i++)
 		LLVMBuildStore(g->b, getpred(g, i), at(g, preds, k64(g, (u64)i * 4)));
 	LLVMBuildRet(g->b, g->ret_phi);

@@ -38,8 +38,10 @@ static u32 nrt_len(u8 t)
 }
 
 /* A global access: the first range holding @va, as vgpu_core_lookup(). */
-static u8 *nrt_global(struct nrt_block *b, u64 va, u32 len, bool write)
+static u8 *nrt_global(struct nrt_block *b, u32 pc, u64 va, u32 len,
+		      bool write)
 {
+	struct nrt_site *site = &b->sites[pc];
 	u32 i;
 
 	for (i = 0; i < b->nranges; i++) {
@@ -50,10 +52,10 @@ static u8 *nrt_global(struct nrt_block *b, u64 va, u32 len, bool write)
 		if (len > r->size - (va - r->va))
 			return NULL;
 		/* The next warp checks against this range first. */
-		b->fast_va = r->va;
-		b->fast_end = r->va + r->size;
-		b->fast_delta = (u64)(uintptr_t)r->ptr - r->va;
-		b->fast_writable = r->writable;
+		site->va = r->va;
+		site->end = r->va + r->size;
+		site->delta = (u64)(uintptr_t)r->ptr - r->va;
+		site->writable = r->writable;
 		if (write && !r->writable)
 			return NULL;
 		return r->ptr + (va - r->va);
@@ -61,8 +63,8 @@ static u8 *nrt_global(struct nrt_block *b, u64 va, u32 len, bool write)
 	return NULL;
 }
 
-static u8 *nrt_addr(struct nrt_block *b, u32 thread, u8 space, u64 addr,
-		    u32 len, bool write, u32 *kind)
+static u8 *nrt_addr(struct nrt_block *b, u32 pc, u32 thread, u8 space,
+		    u64 addr, u32 len, bool write, u32 *kind)
 {
 	const struct vgpu_launch *l = b->l;
 
@@ -84,7 +86,7 @@ static u8 *nrt_addr(struct nrt_block *b, u32 thread, u8 space, u64 addr,
 	}
 	switch (space) {
 	case VGPU_SPACE_GLOBAL:
-		return nrt_global(b, addr, len, write);
+		return nrt_global(b, pc, addr, len, write);
 	case VGPU_SPACE_SHARED:
 		if (addr >= b->shared_bytes || len > b->shared_bytes - addr)
 			return NULL;
@@ -119,7 +121,7 @@ int nrt_mem(struct nrt_warp *w, u32 em)
 	for (m = em; m; m &= m - 1) {
 		u32 lane = __builtin_ctz(m);
 		u64 addr = w->scratch_a[lane], v = 0;
-		u8 *p = nrt_addr(w->blk, w->index * 32 + lane, in->mod, addr,
+		u8 *p = nrt_addr(w->blk, w->cur_pc, w->index * 32 + lane, in->mod, addr,
 				 len, write, &kind);
 
 		if (!p)

@@ -31,6 +31,7 @@ struct nrt_block;
  * @yield_left: backward branches left before the warp yields.
  * @resume_check: the warp yielded after a branch: on resuming, the
  *	group check the branch's target is owed comes first.
+ * @tid: its lanes' TID_X, TID_Y and TID_Z, 32 values each.
  * @scratch_a, @scratch_v: lane values passed to the memory helper.
  * @sreg: SREG results from nrt_sreg().
  */
@@ -55,9 +56,18 @@ struct nrt_warp {
 	u32 thresh;
 	u32 yield_left;
 	u32 resume_check;
+	u64 *tid;
 	u64 scratch_a[VGPU_WARP] __attribute__((aligned(64)));
 	u64 scratch_v[VGPU_WARP] __attribute__((aligned(64)));
 	u64 sreg[VGPU_WARP] __attribute__((aligned(64)));
+};
+
+/* The range a memory instruction last hit, which its next warp tries. */
+struct nrt_site {
+	u64 va;
+	u64 end;
+	u64 delta;
+	u64 writable;
 };
 
 struct nrt_barrier {
@@ -67,14 +77,14 @@ struct nrt_barrier {
 
 /*
  * struct nrt_block - a block being run.
- * @fast_va, @fast_end, @fast_delta, @fast_writable: the range the last
- *	global access hit, which generated code checks whole warps against.
+ * @sites: per instruction, the range its last global access hit, which
+ *	generated code checks whole warps against.
+ * @sr_uni: the special registers one value gives for the whole block.
  */
 struct nrt_block {
-	u64 fast_va;
-	u64 fast_end;
-	u64 fast_delta;
-	u64 fast_writable;
+	struct nrt_site *sites;
+	u64 sr_uni[VGPU_SR_COUNT];
+	u64 *tid;
 	u8 *shared;
 	u64 shared_bytes;
 	struct vgpu_native_kernel *k;
@@ -94,6 +104,7 @@ struct nrt_block {
 	struct nrt_warp *warps;
 	void *mem;
 	u64 mem_bytes;
+	u64 regs_bytes;
 };
 
 /* The compiled warp function: runs @w's group on; 0, or VGPU_RUN_FAULT

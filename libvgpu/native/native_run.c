@@ -70,7 +70,7 @@ struct vgpu_native_block *vgpu_native_block_new(struct vgpu_native_kernel *k,
 {
 	struct nrt_block *b = calloc(1, sizeof(*b));
 	u64 nthreads = (u64)l->block[0] * l->block[1] * l->block[2];
-	u64 nwarps = (nthreads + 31) / 32, bytes;
+	u64 nwarps = (nthreads + 31) / 32, bytes, t;
 
 	if (!b)
 		return NULL;
@@ -81,16 +81,27 @@ struct vgpu_native_block *vgpu_native_block_new(struct vgpu_native_kernel *k,
 	b->shared_bytes = (u64)k->func.shared_bytes + l->dyn_shared;
 	b->local_bytes = k->func.local_bytes;
 	b->ranges = malloc(sizeof(*ranges) * (nranges ? nranges : 1));
-	bytes = NRT_ALIGN(nwarps * sizeof(struct nrt_warp)) +
-		NRT_ALIGN(nwarps * k->func.nregs * VGPU_WARP * sizeof(u64)) +
+	b->sites = calloc(k->ninsns, sizeof(*b->sites));
+	b->tid = malloc(nwarps * 3 * VGPU_WARP * sizeof(u64));
+	b->regs_bytes = NRT_ALIGN(nwarps * k->func.nregs * VGPU_WARP * sizeof(u64));
+	bytes = NRT_ALIGN(nwarps * sizeof(struct nrt_warp)) + b->regs_bytes +
 		NRT_ALIGN(nwarps * (k->func.npreds + 1) * sizeof(u32)) +
 		NRT_ALIGN(b->shared_bytes) + NRT_ALIGN(nthreads * b->local_bytes);
 	b->mem = aligned_alloc(64, bytes);
-	if (!b->ranges || !b->mem) {
+	if (!b->ranges || !b->mem || !b->sites || !b->tid) {
 		free(b->ranges);
 		free(b->mem);
+		free(b->sites);
+		free(b->tid);
 		free(b);
 		return NULL;
+	}
+	for (t = 0; t < nwarps * VGPU_WARP; t++) {
+		u64 *w = b->tid + t / VGPU_WARP * 3 * VGPU_WARP + t % VGPU_WARP;
+
+		w[0] = t % l->block[0];
+		w[VGPU_WARP] = t / l->block[0] % l->block[1];
+		w[2 * VGPU_WARP] = t / l->block[0] / l->block[1];
 	}
 	memcpy(b->ranges, ranges, sizeof(*ranges) * nranges);
 	b->nranges = nranges;
@@ -111,6 +122,21 @@ void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 	b->ctaid[1] = block_index / l->grid[0] % l->grid[1];
 	b->ctaid[2] = block_index / l->grid[0] / l->grid[1];
 	b->live_warps = b->nwarps;
+	b->sr_uni[VGPU_SR_NTID_X] = l->block[0];
+	b->sr_uni[VGPU_SR_NTID_Y] = l->block[1];
+	b->sr_uni[VGPU_SR_NTID_Z] = l->block[2];
+	b->sr_uni[VGPU_SR_CTAID_X] = b->ctaid[0];
+	b->sr_uni[VGPU_SR_CTAID_Y] = b->ctaid[1];
+	b->sr_uni[VGPU_SR_CTAID_Z] = b->ctaid[2];
+	b->sr_uni[VGPU_SR_NCTAID_X] = l->grid[0];
+	b->sr_uni[VGPU_SR_NCTAID_Y] = l->grid[1];
+	b->sr_uni[VGPU_SR_NCTAID_Z] = l->grid[2];
+	b->sr_uni[VGPU_SR_NWARPID] = b->nwarps;
+	b->sr_uni[VGPU_SR_SMID] = l->smid;
+	b->sr_uni[VGPU_SR_NSMID] = l->nsmid;
+	b->sr_uni[VGPU_SR_DYN_SMEM] = l->dyn_shared;
+	b->sr_uni[VGPU_SR_GRID_SYNC_HI] = (u32)(l->grid_sync >> 32);
+	b->sr_uni[VGPU_SR_GRID_SYNC_LO] = (u32)l->grid_sync;
 	b->next = 0;
 	b->bars_used = 0;
 	memset(b->bars, 0, sizeof(b->bars));
@@ -131,6 +157,7 @@ void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 		w->cur_pc = f->entry;
 		w->cur_mask = w->live;
 		w->min_other = ~0U;
+		w->tid = b->tid + (u64)i * 3 * VGPU_WARP;
 		nrt_set_thresh(w);
 	}
 	p = (u8 *)b->warps + NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp)) +
@@ -204,5 +231,7 @@ void vgpu_native_block_free(struct vgpu_native_block *nb)
 		return;
 	free(b->mem);
 	free(b->ranges);
+	free(b->sites);
+	free(b->tid);
 	free(b);
 }

@@ -274,7 +274,7 @@ static uint64_t rnd_value(void)
 	}
 }
 
-static __attribute__((unused)) uint8_t *random_window(void)
+static uint8_t *random_window(void)
 {
 	uint8_t *m = malloc(WIN_BYTES);
 	size_t i;
@@ -325,8 +325,381 @@ static void bench_kernels_agree(void)
 	free(init);
 }
 
+
+/* --- random programs --------------------------------------------------------- */
+
+/*
+ * Registers of the generated programs: r0 the thread index, r1 and r2 the
+ * thread's input and output rows, r3..r11 the values operated on, r12 a
+ * loop counter, r13 an address, r14 the scratch area. p3 is the loops';
+ * p0..p2 are the ones random SETPs write.
+ */
+#define F_NREGS 15
+#define F_NPREDS 4
+#define F_VAL0 3
+#define F_NVAL 9
+#define F_MAXN 400
+#define F_IN 0x0ULL		/* window offsets */
+#define F_OUT 0x10000ULL
+#define F_SCRATCH 0x20000ULL
+
+struct gen {
+	struct vgpu_insn code[F_MAXN];
+	unsigned int n;
+	bool faults;		/* the program may reach for unmapped memory */
+	bool bars;		/* it may use barriers */
+};
+
+static void emit(struct gen *g, struct vgpu_insn in)
+{
+	if (g->n < F_MAXN)
+		g->code[g->n++] = in;
+}
+
+/* Is @in, alone, an instruction the verifier accepts? */
+static bool insn_ok(struct vgpu_insn in)
+{
+	struct vgpu_insn prog[2] = { in, EXIT() };
+	struct vgpu_func f = { .nregs = F_NREGS, .npreds = F_NPREDS, .param_bytes = 24,
+			       .shared_bytes = 512 };
+	struct setup s = { prog, 2, f, { 1, 1 }, { 32, 1, 1 }, NULL, NULL, NULL };
+
+	return verified(&s);
+}
+
+static u32 rval(void)
+{
+	return F_VAL0 + rnd() % F_NVAL;
+}
+
+static u8 rint_type(void)
+{
+	static const u8 t[] = { VGPU_T_U8, VGPU_T_S8, VGPU_T_U16, VGPU_T_S16, VGPU_T_U32,
+				VGPU_T_S32, VGPU_T_U64, VGPU_T_S64, VGPU_T_U32, VGPU_T_S32 };
+
+	return t[rnd() % (sizeof(t) / sizeof(t[0]))];
+}
+
+static u8 rany_type(void)
+{
+	static const u8 t[] = { VGPU_T_U8, VGPU_T_S8, VGPU_T_U16, VGPU_T_S16, VGPU_T_U32,
+				VGPU_T_S32, VGPU_T_U64, VGPU_T_S64, VGPU_T_F16, VGPU_T_F32,
+				VGPU_T_F64 };
+
+	return t[rnd() % (sizeof(t) / sizeof(t[0]))];
+}
+
+/* One random computing instruction the verifier accepts. */
+static struct vgpu_insn random_alu(void)
+{
+	static const u8 int_ops[] = {
+		VGPU_OP_ADD, VGPU_OP_SUB, VGPU_OP_MUL, VGPU_OP_MAD, VGPU_OP_DIV, VGPU_OP_REM,
+		VGPU_OP_MIN, VGPU_OP_MAX, VGPU_OP_ABS, VGPU_OP_NEG, VGPU_OP_AND, VGPU_OP_OR,
+		VGPU_OP_XOR, VGPU_OP_NOT, VGPU_OP_SHL, VGPU_OP_SHR,
+	};
+	static const u8 f_ops[] = {
+		VGPU_OP_ADD, VGPU_OP_SUB, VGPU_OP_MUL, VGPU_OP_FMA, VGPU_OP_ADD, VGPU_OP_FMA,
+		VGPU_OP_MIN, VGPU_OP_MAX, VGPU_OP_ABS, VGPU_OP_NEG, VGPU_OP_DIV, VGPU_OP_SQRT,
+		VGPU_OP_RCP, VGPU_OP_RSQRT, VGPU_OP_EX2, VGPU_OP_LG2, VGPU_OP_SIN,
+		VGPU_OP_TANH, VGPU_OP_COPYSIGN,
+	};
+	unsigned int tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		struct vgpu_insn in = INSN(.dst = rval(), .a = rval(), .b = rval(), .c = rval());
+		unsigned int kind = rnd() % 16;
+
+		if (kind < 6) {
+			in.op = int_ops[rnd() % (sizeof(int_ops) / sizeof(int_ops[0]))];
+			in.type = rint_type();
+			if (in.op == VGPU_OP_MUL || in.op == VGPU_OP_MAD)
+				in.mod = rnd() % 3;
+			/* The engine refuses 64-bit mul.hi (for now). */
+			if (in.mod == VGPU_MUL_HI &&
+			    (in.type == VGPU_T_U64 || in.type == VGPU_T_S64))
+				in.mod = VGPU_MUL_LO;
+		} else if (kind < 10) {
+			in.op = f_ops[rnd() % (sizeof(f_ops) / sizeof(f_ops[0]))];
+			in.type = rnd() % 4 ? VGPU_T_F32 : VGPU_T_F64;
+			in.mod = rnd() % 3 ? VGPU_RND_RN : rnd() % 10;
+			if (rnd() % 4 == 0)
+				in.flags |= VGPU_IF_FTZ;
+			if (rnd() % 6 == 0)
+				in.flags |= VGPU_IF_SAT;
+		} else if (kind < 12) {
+			in.op = VGPU_OP_SETP;
+			in.dst = rnd() % 3;
+			in.mod = rnd() % VGPU_CMP_COUNT;
+			in.type = rnd() % 3 ? rint_type() : (rnd() % 2 ? VGPU_T_F32 : VGPU_T_F64);
+		} else if (kind == 12) {
+			in.op = VGPU_OP_CVT;
+			in.type = rany_type();
+			in.stype = rany_type();
+			in.mod = rnd() % 8;
+			if (rnd() % 4 == 0)
+				in.flags |= VGPU_IF_FTZ;
+			if (rnd() % 6 == 0)
+				in.flags |= VGPU_IF_SAT;
+		} else if (kind == 13) {
+			in.op = VGPU_OP_SELP;
+			in.type = rint_type();
+			in.c = rnd() % F_NPREDS;
+		} else if (kind == 14) {
+			in.op = VGPU_OP_MOV;
+			in.type = rint_type();
+			if (rnd() % 2) {
+				in.flags |= VGPU_IF_B_IMM;
+				in.imm = rnd_value();
+				in.b = 0;
+			}
+		} else {
+			in.op = rnd() % 4 == 0 ? VGPU_OP_ACTIVEMASK :
+				(u8[]){ VGPU_OP_AND, VGPU_OP_OR, VGPU_OP_XOR, VGPU_OP_NOT }[rnd() % 4];
+			in.type = in.op == VGPU_OP_ACTIVEMASK ? VGPU_T_U32 : VGPU_T_PRED;
+			if (in.type == VGPU_T_PRED) {
+				in.dst = rnd() % 3;
+				in.a = rnd() % F_NPREDS;
+				in.b = rnd() % F_NPREDS;
+			}
+		}
+		if (in.op != VGPU_OP_MOV && in.type != VGPU_T_PRED && rnd() % 4 == 0) {
+			in.flags |= VGPU_IF_B_IMM;
+			in.imm = rnd_value();
+			in.b = 0;
+		}
+		if (rnd() % 3 == 0) {
+			in.guard = rnd() % F_NPREDS;
+			if (rnd() % 2)
+				in.flags |= VGPU_IF_GUARD_NOT;
+		}
+		/* Operands the operation does not read must be 0. */
+		{
+			struct vgpu_insn t = in;
+			int cut;
+
+			for (cut = 0; cut < 8 && !insn_ok(t); cut++) {
+				t = in;
+				if (cut & 1)
+					t.c = 0;
+				if (cut & 2)
+					t.b = (t.flags & VGPU_IF_B_IMM) ? 0 : 0;
+				if (cut & 4)
+					t.a = 0;
+			}
+			if (insn_ok(t))
+				return t;
+		}
+	}
+	return INSN(.op = VGPU_OP_NOP);
+}
+
+/* A load or store of a random type at an address made from a value. */
+static void random_mem(struct gen *g)
+{
+	static const u8 t[] = { VGPU_T_U8, VGPU_T_S8, VGPU_T_U16, VGPU_T_S16, VGPU_T_U32,
+				VGPU_T_S32, VGPU_T_U64, VGPU_T_F32, VGPU_T_U32, VGPU_T_U64 };
+	u8 type = t[rnd() % (sizeof(t) / sizeof(t[0]))];
+	bool shared = rnd() % 3 == 0, store = rnd() % 2;
+	u64 mask = shared ? 0x1f8 : 0xff8;
+	struct vgpu_insn in;
+
+	if (g->faults && rnd() % 6 == 0)
+		mask = rnd() % 2 ? 0xfff : ~0ULL;	/* misaligned, or anywhere */
+	emit(g, OPI(VGPU_OP_AND, VGPU_T_U64, 13, rval(), mask));
+	if (!shared)
+		emit(g, OP3(VGPU_OP_ADD, VGPU_T_U64, 13, 13, 14));
+	if (store)
+		in = ST(shared ? VGPU_SPACE_SHARED : VGPU_SPACE_GLOBAL, type, 13, 0, rval());
+	else
+		in = LD(shared ? VGPU_SPACE_SHARED : VGPU_SPACE_GLOBAL, type, rval(), 13, 0);
+	if (rnd() % 4 == 0) {
+		in.guard = rnd() % F_NPREDS;
+		if (rnd() % 2)
+			in.flags |= VGPU_IF_GUARD_NOT;
+	}
+	emit(g, in);
+}
+
+/* A straight run of @n random instructions. */
+static void random_run(struct gen *g, unsigned int n)
+{
+	while (n--) {
+		if (rnd() % 5 == 0)
+			random_mem(g);
+		else
+			emit(g, random_alu());
+	}
+}
+
+/*
+ * A random program: a prologue that loads each thread's values, blocks of
+ * straight code, forward branches (divergent where their guard differs
+ * between lanes), loops whose trip count depends on the thread, guarded
+ * exits and barriers, and an epilogue that stores the values and
+ * predicates (the registers of record).
+ */
+static unsigned int random_program(struct gen *g)
+{
+	unsigned int k, blocks = 2 + rnd() % 5, b;
+
+	g->n = 0;
+	emit(g, SREG(0, VGPU_SR_TID_X));
+	emit(g, OPI(VGPU_OP_SHL, VGPU_T_U64, 1, 0, 7));
+	emit(g, OP3(VGPU_OP_MOV, VGPU_T_U64, 2, 0, 1));
+	emit(g, LDP(VGPU_T_U64, 12, 0));
+	emit(g, OP3(VGPU_OP_ADD, VGPU_T_U64, 1, 1, 12));
+	emit(g, LDP(VGPU_T_U64, 12, 8));
+	emit(g, OP3(VGPU_OP_ADD, VGPU_T_U64, 2, 2, 12));
+	emit(g, LDP(VGPU_T_U64, 14, 16));
+	for (k = 0; k < F_NVAL; k++)
+		emit(g, LD(VGPU_SPACE_GLOBAL, VGPU_T_U64, F_VAL0 + k, 1, k * 8));
+	for (k = 0; k < 3; k++)
+		emit(g, SETPI(VGPU_T_U32, VGPU_CMP_LT, k, F_VAL0 + k, rnd() % 64 ? (u32)rnd() : 0));
+	emit(g, OPI(VGPU_OP_AND, VGPU_T_U32, 12, 0, 5));
+	emit(g, SETPI(VGPU_T_U32, VGPU_CMP_NE, 3, 12, 0));
+	for (b = 0; b < blocks; b++) {
+		switch (rnd() % 5) {
+		case 0: {	/* if: a forward branch over a run */
+			unsigned int at = g->n, len = 1 + rnd() % 6;
+			struct vgpu_insn br = BRA_IF(rnd() % F_NPREDS, 0);
+
+			if (rnd() % 2)
+				br.flags |= VGPU_IF_GUARD_NOT;
+			emit(g, br);
+			random_run(g, len);
+			g->code[at].imm = g->n;
+			break;
+		}
+		case 1: {	/* a loop of 1 to 4 trips, by thread */
+			unsigned int top;
+
+			emit(g, OPI(VGPU_OP_AND, VGPU_T_U32, 12, 0, rnd() % 2 ? 3 : 1));
+			emit(g, OPI(VGPU_OP_ADD, VGPU_T_U32, 12, 12, 1));
+			top = g->n;
+			random_run(g, 1 + rnd() % 5);
+			emit(g, OPI(VGPU_OP_SUB, VGPU_T_U32, 12, 12, 1));
+			emit(g, SETPI(VGPU_T_U32, VGPU_CMP_NE, 3, 12, 0));
+			emit(g, BRA_IF(3, top));
+			break;
+		}
+		case 2:		/* a guarded exit, or a barrier */
+			if (g->bars && rnd() % 2) {
+				emit(g, BAR());
+			} else if (rnd() % 3 == 0) {
+				struct vgpu_insn ex = INSN(.op = VGPU_OP_EXIT, .guard = rnd() % 3);
+
+				emit(g, ex);
+			}
+			break;
+		default:
+			random_run(g, 1 + rnd() % 8);
+			break;
+		}
+	}
+	for (k = 0; k < F_NVAL; k++)
+		emit(g, ST(VGPU_SPACE_GLOBAL, VGPU_T_U64, 2, k * 8, F_VAL0 + k));
+	for (k = 0; k < F_NPREDS; k++) {
+		emit(g, INSN(.op = VGPU_OP_SELP, .type = VGPU_T_U32, .dst = 13, .a = 0,
+			     .flags = VGPU_IF_B_IMM, .imm = 0xffff, .c = k));
+		emit(g, ST(VGPU_SPACE_GLOBAL, VGPU_T_U64, 2, 72 + k * 8, 13));
+	}
+	emit(g, EXIT());
+	return g->n;
+}
+
+static unsigned int fuzz_runs, fuzz_faults;
+
+/*
+ * One random program on both engines: 2 blocks of @threads threads (a
+ * partial warp when not a multiple of 32).
+ */
+static bool fuzz_one(uint64_t seed, bool verbose)
+{
+	static struct gen g;
+	struct { uint64_t in, out, scratch; } p = {
+		WIN_VA + F_IN, WIN_VA + F_OUT, WIN_VA + F_SCRATCH,
+	};
+	unsigned int threads;
+	uint8_t *init;
+	struct setup s;
+	char what[64];
+	bool ok;
+
+	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
+	g.faults = rnd() % 4 == 0;
+	g.bars = rnd() % 2 == 0;
+	threads = (u32[]){ 32, 64, 45, 96, 7, 128 }[rnd() % 6];
+	random_program(&g);
+	init = random_window();
+	s = (struct setup){ g.code, g.n,
+			    { .nregs = F_NREGS, .npreds = F_NPREDS, .param_bytes = 24,
+			      .shared_bytes = 512 },
+			    { 2, 1 }, { threads, 1, 1 }, &p, init, NULL };
+	if (!verified(&s)) {
+		free(init);
+		return true;	/* not a program; the generator's miss */
+	}
+	snprintf(what, sizeof(what), "fuzz seed %llu", (unsigned long long)seed);
+	{
+		struct outcome a;
+
+		run_interp(&s, &a);
+		fuzz_faults += a.ret != VGPU_RUN_DONE;
+		fuzz_runs++;
+		ok = agree(what, &s, a.ret == VGPU_RUN_DONE ? VGPU_FAULT_NONE : a.fault.kind);
+		outcome_free(&a);
+	}
+	if (!ok && verbose) {
+		unsigned int i;
+
+		for (i = 0; i < g.n; i++)
+			printf("#  %u: op %u type %u stype %u mod %u flags %#x guard %u d %u a %u b %u c %u imm %#llx\n",
+			       i, g.code[i].op, g.code[i].type, g.code[i].stype, g.code[i].mod,
+			       g.code[i].flags, g.code[i].guard, g.code[i].dst, g.code[i].a,
+			       g.code[i].b, g.code[i].c, (unsigned long long)g.code[i].imm);
+	}
+	free(init);
+	return ok;
+}
+
+static void fuzz_fixed_seeds(void)
+{
+	uint64_t seed;
+
+	for (seed = 1; seed <= 40; seed++)
+		if (!fuzz_one(seed, true))
+			break;
+	printf("# %u programs ran, %u of them faulted\n", fuzz_runs, fuzz_faults);
+	CHECK(fuzz_runs >= 30 && fuzz_faults > 0);
+}
+
+static void fuzz_for_seconds(void)
+{
+	struct timespec ts;
+	double end, t;
+	uint64_t seed;
+	unsigned int n = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20);
+	end = ts.tv_sec + ts.tv_nsec * 1e-9 + 4;
+	do {
+		if (!fuzz_one(seed, true)) {
+			printf("# failing seed %llu\n", (unsigned long long)seed);
+			break;
+		}
+		seed++;
+		n++;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		t = ts.tv_sec + ts.tv_nsec * 1e-9;
+	} while (t < end);
+	printf("# %u random programs, %u ran, %u faulted\n", n, fuzz_runs, fuzz_faults);
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(bench_kernels_agree),
+	TAP_TEST(fuzz_fixed_seeds),
+	TAP_TEST(fuzz_for_seconds),
 };
 
 int main(void)
