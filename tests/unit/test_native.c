@@ -326,6 +326,219 @@ static void bench_kernels_agree(void)
 }
 
 
+/* --- targeted programs ------------------------------------------------------- */
+
+/* r0 = tid.x; r1 = param 0 + tid * @shift-scaled; common prologue. */
+#define PRO(SHIFT) SREG(0, VGPU_SR_TID_X), OPI(VGPU_OP_SHL, VGPU_T_U64, 1, 0, SHIFT), \
+	LDP(VGPU_T_U64, 2, 0), OP3(VGPU_OP_ADD, VGPU_T_U64, 1, 1, 2)
+
+static struct setup one_block(const struct vgpu_insn *code, unsigned int n,
+			      unsigned int threads, const void *params)
+{
+	struct setup s = { code, n, { .nregs = 8, .npreds = 2, .param_bytes = 8,
+				      .shared_bytes = 512, .local_bytes = 16 },
+			   { 2, 1 }, { threads, 1, 1 }, params, NULL, NULL };
+
+	return s;
+}
+
+#define RUN(name, code, threads, params, want) do { \
+	struct setup s_ = one_block(code, sizeof(code) / sizeof(code[0]), threads, params); \
+	CHECK(agree(name, &s_, want)); \
+} while (0)
+
+static void faults_match(void)
+{
+	uint64_t near_end = WIN_VA + WIN_BYTES - 20, win = WIN_VA, ro = RO_VA;
+	/* a store running off the window's end at lane 5: lanes 0-4 land */
+	const struct vgpu_insn off_end[] = {
+		PRO(2), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0), EXIT(),
+	};
+	/* misaligned u32 loads */
+	const struct vgpu_insn misaligned[] = {
+		PRO(2), LD(VGPU_SPACE_GLOBAL, VGPU_T_U32, 3, 1, 2), EXIT(),
+	};
+	/* a store to a read-only range */
+	const struct vgpu_insn read_only[] = {
+		PRO(3), ST(VGPU_SPACE_GLOBAL, VGPU_T_U64, 1, 0, 0), EXIT(),
+	};
+	/* shared memory past its 512 bytes from thread 3 on */
+	const struct vgpu_insn shared_oob[] = {
+		SREG(0, VGPU_SR_TID_X), OPI(VGPU_OP_SHL, VGPU_T_U32, 1, 0, 2),
+		ST(VGPU_SPACE_SHARED, VGPU_T_U32, 1, 500, 0), EXIT(),
+	};
+	/* a trap in thread 37 (the second warp) */
+	const struct vgpu_insn trap[] = {
+		SREG(0, VGPU_SR_TID_X), SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 0, 37),
+		INSN(.op = VGPU_OP_TRAP, .guard = 0), PRO(2),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0), EXIT(),
+	};
+	/* the second warp's loads fall in the gap after the window */
+	const struct vgpu_insn second_warp[] = {
+		PRO(7), LD(VGPU_SPACE_GLOBAL, VGPU_T_U64, 3, 1, 0),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U64, 1, 8, 3), EXIT(),
+	};
+	/* local memory round trip, then a parameter read out of bounds */
+	const struct vgpu_insn local_then_param[] = {
+		SREG(0, VGPU_SR_TID_X), ST(VGPU_SPACE_LOCAL, VGPU_T_U32, VGPU_NO_REG, 4, 0),
+		LD(VGPU_SPACE_LOCAL, VGPU_T_U32, 3, VGPU_NO_REG, 4), PRO(2),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 3),
+		OPI(VGPU_OP_AND, VGPU_T_U64, 4, 0, 8),
+		LD(VGPU_SPACE_PARAM, VGPU_T_U64, 5, 4, 0), EXIT(),
+	};
+	/* the constant bank, which these launches do not have */
+	const struct vgpu_insn no_consts[] = {
+		LD(VGPU_SPACE_CONST, VGPU_T_U32, 3, VGPU_NO_REG, 0), EXIT(),
+	};
+	/* generic addresses in the shared and local windows */
+	const struct vgpu_insn generic[] = {
+		PRO(2), MOVI(VGPU_T_U64, 4, VGPU_SHARED_WINDOW),
+		OPI(VGPU_OP_SHL, VGPU_T_U64, 5, 0, 2), OP3(VGPU_OP_ADD, VGPU_T_U64, 4, 4, 5),
+		ST(VGPU_SPACE_GENERIC, VGPU_T_U32, 4, 0, 0),
+		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 6, 5, 0),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 6),
+		MOVI(VGPU_T_U64, 4, VGPU_LOCAL_WINDOW + 16), ST(VGPU_SPACE_GENERIC, VGPU_T_U32, 4, 0, 0),
+		EXIT(),
+	};
+
+	RUN("store off the end", off_end, 64, &near_end, VGPU_FAULT_ADDRESS);
+	RUN("misaligned", misaligned, 32, &win, VGPU_FAULT_MISALIGNED);
+	RUN("read-only", read_only, 32, &ro, VGPU_FAULT_ADDRESS);
+	RUN("shared out of bounds", shared_oob, 32, &win, VGPU_FAULT_ADDRESS);
+	RUN("trap", trap, 64, &win, VGPU_FAULT_TRAP);
+	near_end = WIN_VA + WIN_BYTES - 32 * 128;
+	RUN("second warp", second_warp, 64, &near_end, VGPU_FAULT_ADDRESS);
+	RUN("local, then parameters", local_then_param, 32, &win, VGPU_FAULT_ADDRESS);
+	RUN("no constants", no_consts, 32, &win, VGPU_FAULT_ADDRESS);
+	RUN("generic windows", generic, 40, &win, VGPU_FAULT_ADDRESS);
+}
+
+/*
+ * Divergence: each thread loops tid % 7 times, with a nested branch on
+ * the parity of the trip; lanes meet again after the loop.
+ */
+static void divergent_loops(void)
+{
+	uint64_t win = WIN_VA;
+	const struct vgpu_insn code[] = {
+		/* 0 */ PRO(2), MOVI(VGPU_T_U32, 3, 0),
+		/* 5 */ INSN(.op = VGPU_OP_REM, .type = VGPU_T_U32, .dst = 4, .a = 0,
+			     .flags = VGPU_IF_B_IMM, .imm = 7),
+		/* 6: loop */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 4, 0),
+		/* 7 */ BRA_IF(0, 14),
+		/* 8 */ OPI(VGPU_OP_AND, VGPU_T_U32, 5, 4, 1),
+		/* 9 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 1, 5, 0),
+		/* 10 */ BRA_IF(1, 12),
+		/* 11 */ OPI(VGPU_OP_MUL, VGPU_T_U32, 3, 3, 3),
+		/* 12 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 5),
+		/* 13 */ INSN(.op = VGPU_OP_SUB, .type = VGPU_T_U32, .dst = 4, .a = 4,
+			      .flags = VGPU_IF_B_IMM, .imm = 1),
+		/* 14 */ BRA_UNLESS(0, 6),
+		/* 15 */ INSN(.op = VGPU_OP_ACTIVEMASK, .type = VGPU_T_U32, .dst = 6),
+		/* 16 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 3),
+		/* 17 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 4096, 6),
+		/* 18 */ EXIT(),
+	};
+
+	RUN("divergent loops", code, 50, &win, VGPU_FAULT_NONE);
+}
+
+/*
+ * Forward progress: lane 0 of each warp spins on a word that the last
+ * warp's lane 31 sets after a long detour, and another lane of the same
+ * warp spins on one that lane 1 sets: the engine must hand over both
+ * between warps (yielding) and between the lanes of a warp (the
+ * interpreter's fairness rule).
+ */
+static void spinning_makes_progress(void)
+{
+	uint64_t win = WIN_VA;
+	const struct vgpu_insn code[] = {
+		/* 0 */ SREG(0, VGPU_SR_TID_X), LDP(VGPU_T_U64, 2, 0),
+		/* 2 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 0, 0),
+		/* 3 */ BRA_UNLESS(0, 7),
+		/* 4: spin */ LD(VGPU_SPACE_GLOBAL, VGPU_T_U32, 3, 2, 0),
+		/* 5 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 1, 3, 0),
+		/* 6 */ BRA_IF(1, 4),
+		/* 7 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 0, 95),
+		/* 8 */ BRA_UNLESS(0, 14),
+		/* 9 */ MOVI(VGPU_T_U32, 4, 3000),
+		/* 10: detour */ OPI(VGPU_OP_SUB, VGPU_T_U32, 4, 4, 1),
+		/* 11 */ SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 4, 0),
+		/* 12 */ BRA_IF(1, 10),
+		/* 13 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 2, 0, 0),
+		/* 14 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 5, 0, 2),
+		/* 15 */ OP3(VGPU_OP_ADD, VGPU_T_U64, 5, 5, 2),
+		/* 16 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 5, 64, 0),
+		/* 17 */ EXIT(),
+	};
+	uint8_t *init = calloc(1, WIN_BYTES);
+	struct setup s = one_block(code, sizeof(code) / sizeof(code[0]), 96, &win);
+
+	s.init = init;
+	init[0] = 0;
+	/* word 0 starts 0 and lane 95 stores its tid (95) there */
+	CHECK(agree("spinning", &s, VGPU_FAULT_NONE));
+	free(init);
+}
+
+/* Barriers with counts across warps, and one that can never complete. */
+static void barriers_across_warps(void)
+{
+	uint64_t win = WIN_VA;
+	/* each warp writes shared, all meet, each reads a word of another */
+	const struct vgpu_insn exchange[] = {
+		PRO(2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2),
+		OPI(VGPU_OP_MUL, VGPU_T_U32, 4, 0, 3),
+		ST(VGPU_SPACE_SHARED, VGPU_T_U32, 3, 0, 4), BAR(),
+		OPI(VGPU_OP_XOR, VGPU_T_U32, 5, 3, 0x80),
+		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 6, 5, 0), BAR_N(1, 96),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 6), EXIT(),
+	};
+	/* warp 1 exits early: warps that have exited are not waited for */
+	const struct vgpu_insn early_exit[] = {
+		PRO(2), SETPI(VGPU_T_U32, VGPU_CMP_GE, 0, 0, 32),
+		SETPI(VGPU_T_U32, VGPU_CMP_LT, 1, 0, 64),
+		INSN(.op = VGPU_OP_AND, .type = VGPU_T_PRED, .dst = 0, .a = 0, .b = 1),
+		INSN(.op = VGPU_OP_EXIT, .guard = 0), BAR(),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0), EXIT(),
+	};
+	/* only the first warp reaches a barrier of 64 threads: deadlock */
+	const struct vgpu_insn stuck[] = {
+		PRO(2), SETPI(VGPU_T_U32, VGPU_CMP_GE, 0, 0, 32),
+		BRA_IF(0, 7), BAR_N(2, 64),
+		/* 7 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0), EXIT(),
+	};
+
+	RUN("barrier exchange", exchange, 96, &win, VGPU_FAULT_NONE);
+	RUN("early exit", early_exit, 96, &win, VGPU_FAULT_NONE);
+	RUN("barrier that cannot complete", stuck, 64, &win, VGPU_FAULT_DEADLOCK);
+}
+
+/* What the engine does not compile yet is refused with a reason. */
+static void refuses_cleanly(void)
+{
+	const struct vgpu_insn code[] = {
+		LDP(VGPU_T_U64, 1, 0),
+		INSN(.op = VGPU_OP_ATOM, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+		     .mod2 = VGPU_ATOM_ADD, .dst = 2, .a = 1, .b = 0),
+		EXIT(),
+	};
+	struct vgpu_func f = { .nregs = 4, .param_bytes = 8 };
+	struct vgpu_program prog = { code, 3, &f, 1 };
+	struct vgpu_native_kernel *k;
+	struct setup s = { code, 3, f, { 1, 1 }, { 32, 1, 1 }, NULL, NULL, NULL };
+	char why[160] = "";
+
+	CHECK(verified(&s));
+	k = vgpu_native_compile(&prog, 0, why, sizeof(why));
+	CHECK(!k);
+	CHECK(strstr(why, "atomic") != NULL);
+	printf("# refused: %s\n", why);
+	k = vgpu_native_compile(&prog, 1, why, sizeof(why));
+	CHECK(!k);
+}
+
 /* --- random programs --------------------------------------------------------- */
 
 /*
@@ -698,6 +911,11 @@ static void fuzz_for_seconds(void)
 
 static const struct tap_test tests[] = {
 	TAP_TEST(bench_kernels_agree),
+	TAP_TEST(faults_match),
+	TAP_TEST(divergent_loops),
+	TAP_TEST(spinning_makes_progress),
+	TAP_TEST(barriers_across_warps),
+	TAP_TEST(refuses_cleanly),
 	TAP_TEST(fuzz_fixed_seeds),
 	TAP_TEST(fuzz_for_seconds),
 };
