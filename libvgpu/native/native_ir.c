@@ -183,6 +183,117 @@ bool nrt_ir_supported(const struct vgpu_native_kernel *k, char *why,
 	return true;
 }
 
+/*
+ * Does @in write register @in->dst (in every lane that runs it)?
+ */
+static bool nrt_defines(const struct vgpu_insn *in)
+{
+	if (in->type == VGPU_T_PRED)
+		return false;
+	switch (in->op) {
+	case VGPU_OP_SETP:
+	case VGPU_OP_ST:
+	case VGPU_OP_BRA:
+	case VGPU_OP_EXIT:
+	case VGPU_OP_BAR:
+	case VGPU_OP_TRAP:
+	case VGPU_OP_NOP:
+	case VGPU_OP_MEMBAR:
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The registers some lane may read before writing them, which must start
+ * as zeros (the interpreter's registers do): a forward analysis of the
+ * registers every path to an instruction has written unguarded. The rest
+ * need no clearing when a block starts. Returns how many, listed in
+ * @list (nregs entries).
+ */
+u32 nrt_ir_zero_regs(const struct vgpu_native_kernel *k, u32 *list)
+{
+	u32 n = k->ninsns, nregs = k->func.nregs, words = (nregs + 63) / 64;
+	u32 i, r, count = 0, w;
+	u8 *reach = nrt_reach(k), *need = calloc(nregs, 1);
+	u64 *in = NULL;
+	bool changed = true;
+
+	if ((u64)n * words <= (4u << 20))
+		in = malloc((u64)(n + 1) * words * sizeof(u64));
+	if (!reach || !need || !in) {
+		for (r = 0; r < nregs; r++)
+			list[r] = r;
+		free(reach);
+		free(need);
+		free(in);
+		return nregs;
+	}
+	memset(in, 0xff, (u64)(n + 1) * words * sizeof(u64));
+	memset(in + (u64)k->func.entry * words, 0, words * sizeof(u64));
+	while (changed) {
+		changed = false;
+		for (i = 0; i < n; i++) {
+			const struct vgpu_insn *c = &k->insns[i];
+			u64 out[64];
+			u32 succ[2], ns = 0, j;
+			bool uncond = c->guard == VGPU_PRED_NONE;
+
+			if (!reach[i])
+				continue;
+			for (w = 0; w < words && w < 64; w++)
+				out[w] = in[(u64)i * words + w];
+			if (uncond && nrt_defines(c) && c->dst < nregs && words <= 64)
+				out[c->dst / 64] |= 1ULL << (c->dst % 64);
+			if (c->op == VGPU_OP_BRA)
+				succ[ns++] = (u32)c->imm;
+			if (!(uncond && (c->op == VGPU_OP_BRA || c->op == VGPU_OP_EXIT ||
+					 c->op == VGPU_OP_TRAP)))
+				succ[ns++] = i + 1;
+			for (j = 0; j < ns; j++) {
+				u64 *t = in + (u64)succ[j] * words;
+
+				if (succ[j] >= n)
+					continue;
+				for (w = 0; w < words && w < 64; w++) {
+					u64 v = t[w] & out[w];
+
+					if (v != t[w]) {
+						t[w] = v;
+						changed = true;
+					}
+				}
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const struct vgpu_insn *c = &k->insns[i];
+		u32 rd[3] = { c->a, c->b, c->c }, j;
+		const u64 *t = in + (u64)i * words;
+
+		if (!reach[i])
+			continue;
+		if (c->flags & VGPU_IF_B_IMM)
+			rd[1] = 0;
+		if (c->flags & VGPU_IF_C_IMM)
+			rd[2] = 0;
+		for (j = 0; j < 3; j++)
+			if (rd[j] < nregs && (words > 64 || !(t[rd[j] / 64] >> (rd[j] % 64) & 1)))
+				need[rd[j]] = 1;
+		/* A guarded write keeps the other lanes' values. */
+		if (c->guard != VGPU_PRED_NONE && nrt_defines(c) && c->dst < nregs &&
+		    (words > 64 || !(t[c->dst / 64] >> (c->dst % 64) & 1)))
+			need[c->dst] = 1;
+	}
+	for (r = 0; r < nregs; r++)
+		if (need[r])
+			list[count++] = r;
+	free(reach);
+	free(need);
+	free(in);
+	return count;
+}
+
 /* --- small builders ------------------------------------------------------ */
 
 static LLVMValueRef k32(struct irb *g, u64 v)

@@ -17,6 +17,9 @@
 bool nrt_ir_supported(const struct vgpu_native_kernel *k, char *why,
 		      size_t why_len);
 
+/* The registers a block must clear before the code runs (into @list). */
+u32 nrt_ir_zero_regs(const struct vgpu_native_kernel *k, u32 *list);
+
 /* Builds @k's warp function, named @name, into @m (of context @c). */
 void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 		  LLVMModuleRef m, const char *name);

@@ -57,6 +57,7 @@ struct nrt_warp {
 	u32 yield_left;
 	u32 resume_check;
 	u64 *tid;
+	/* Scratch: not cleared when a block starts. */
 	u64 scratch_a[VGPU_WARP] __attribute__((aligned(64)));
 	u64 scratch_v[VGPU_WARP] __attribute__((aligned(64)));
 	u64 sreg[VGPU_WARP] __attribute__((aligned(64)));
@@ -114,6 +115,7 @@ typedef int (*nrt_warp_fn)(struct nrt_warp *w);
 /*
  * struct vgpu_native_kernel - a compiled kernel.
  * @insns: a copy of the program, which helpers read instructions from.
+ * @zero_regs: the @nzero registers read before written on some path.
  */
 struct vgpu_native_kernel {
 	struct vgpu_insn *insns;
@@ -121,6 +123,8 @@ struct vgpu_native_kernel {
 	struct vgpu_func func;
 	nrt_warp_fn fn;
 	void *jit;
+	u32 *zero_regs;
+	u32 nzero;
 	double compile_ms;
 };
 

@@ -42,12 +42,17 @@ struct vgpu_native_kernel *vgpu_native_compile(const struct vgpu_program *prog,
 	memcpy(k->insns, prog->insns, sizeof(*k->insns) * prog->ninsns);
 	k->ninsns = prog->ninsns;
 	k->func = prog->funcs[func];
-	if (!nrt_ir_supported(k, why, why_len) ||
+	k->zero_regs = malloc(sizeof(u32) * k->func.nregs);
+	if (!k->zero_regs || !nrt_ir_supported(k, why, why_len) ||
 	    nrt_llvm_compile(k, why, why_len)) {
+		if (!k->zero_regs)
+			snprintf(why, why_len, "out of memory");
+		free(k->zero_regs);
 		free(k->insns);
 		free(k);
 		return NULL;
 	}
+	k->nzero = nrt_ir_zero_regs(k, k->zero_regs);
 	k->compile_ms = nrt_now_ms() - t0;
 	return k;
 }
@@ -57,6 +62,7 @@ void vgpu_native_kernel_free(struct vgpu_native_kernel *k)
 	if (!k)
 		return;
 	nrt_llvm_release(k);
+	free(k->zero_regs);
 	free(k->insns);
 	free(k);
 }
@@ -106,6 +112,7 @@ struct vgpu_native_block *vgpu_native_block_new(struct vgpu_native_kernel *k,
 	memcpy(b->ranges, ranges, sizeof(*ranges) * nranges);
 	b->nranges = nranges;
 	b->mem_bytes = bytes;
+	memset(b->mem, 0, bytes);
 	return (struct vgpu_native_block *)b;
 }
 
@@ -117,7 +124,23 @@ void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 	u8 *p = b->mem;
 	u32 i, lane;
 
-	memset(b->mem, 0, b->mem_bytes);
+	/*
+	 * Clear what the code may read before writing: the warps' state, the
+	 * registers the analysis names, predicates and memories.
+	 */
+	p = (u8 *)b->mem + NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp));
+	memset(p + b->regs_bytes, 0, b->mem_bytes - b->regs_bytes -
+	       NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp)));
+	for (i = 0; i < b->nwarps; i++) {
+		u64 *regs = (u64 *)p + (u64)i * f->nregs * VGPU_WARP;
+		u32 z;
+
+		memset((struct nrt_warp *)b->mem + i, 0, offsetof(struct nrt_warp, scratch_a));
+		for (z = 0; z < b->k->nzero; z++)
+			memset(regs + (u64)b->k->zero_regs[z] * VGPU_WARP, 0,
+			       VGPU_WARP * sizeof(u64));
+	}
+	p = b->mem;
 	b->ctaid[0] = block_index % l->grid[0];
 	b->ctaid[1] = block_index / l->grid[0] % l->grid[1];
 	b->ctaid[2] = block_index / l->grid[0] / l->grid[1];

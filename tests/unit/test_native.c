@@ -515,6 +515,25 @@ static void barriers_across_warps(void)
 	RUN("barrier that cannot complete", stuck, 64, &win, VGPU_FAULT_DEADLOCK);
 }
 
+/*
+ * Registers start as zeros in every block: one never written, one written
+ * only where a guard holds. (The engine clears just these.)
+ */
+static void unwritten_registers_read_zero(void)
+{
+	uint64_t win = WIN_VA;
+	const struct vgpu_insn code[] = {
+		PRO(3), SETPI(VGPU_T_U32, VGPU_CMP_LT, 0, 0, 5),
+		INSN(.op = VGPU_OP_MOV, .type = VGPU_T_U64, .dst = 5, .guard = 0,
+		     .flags = VGPU_IF_B_IMM, .imm = 0x1234567890ULL),
+		OP3(VGPU_OP_ADD, VGPU_T_U64, 6, 5, 7),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U64, 1, 0, 6),
+		MOVI(VGPU_T_U64, 7, 99), EXIT(),
+	};
+
+	RUN("unwritten registers", code, 40, &win, VGPU_FAULT_NONE);
+}
+
 /* What the engine does not compile yet is refused with a reason. */
 static void refuses_cleanly(void)
 {
@@ -915,6 +934,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(divergent_loops),
 	TAP_TEST(spinning_makes_progress),
 	TAP_TEST(barriers_across_warps),
+	TAP_TEST(unwritten_registers_read_zero),
 	TAP_TEST(refuses_cleanly),
 	TAP_TEST(fuzz_fixed_seeds),
 	TAP_TEST(fuzz_for_seconds),
