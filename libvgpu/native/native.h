@@ -24,6 +24,12 @@ struct vgpu_native_block;
  * VGPU_RUN_MORE when it yielded (a spinning warp gave others their turn). */
 
 /*
+ * Sets LLVM up for the process (once; compiling does it too when needed):
+ * 0, or -1 with the reason in @why.
+ */
+int vgpu_native_init(char *why, size_t why_len);
+
+/*
  * Compiles kernel @func of the verified @prog. Returns the kernel, or NULL
  * with the reason in @why (@why_len bytes) when the engine cannot run it.
  */

@@ -1332,24 +1332,42 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	sync_out(g, g->n);
 	after_call(g, call(g, (void *)nrt_check, g->i32, &g->w, 1), bad);
 
-	for (i = 0; i < g->n; i++) {
-		LLVMBasicBlockRef slow;
-		LLVMValueRef t, r;
+	/*
+	 * One slow path for every instruction's check: the group state to
+	 * the warp, nrt_check(), and on through the dispatcher (which finds
+	 * the same pc when nothing changed).
+	 */
+	{
+		LLVMBasicBlockRef slow = newblock(g, "check"), stop = newblock(g, "stop");
+		LLVMValueRef pcphi, r;
 
-		if (!reach[i])
-			continue;
-		LLVMPositionBuilderAtEnd(g->b, g->chk[i]);
-		slow = newblock(g, "check");
-		t = LLVMBuildLoad2(g->b, g->i32, g->thresh, "");
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, k32(g, i), t, ""),
-				slow, g->body[i]);
 		LLVMPositionBuilderAtEnd(g->b, slow);
-		sync_out(g, i);
+		pcphi = LLVMBuildPhi(g->b, g->i32, "pc");
+		wstore(g, pcphi, offsetof(struct nrt_warp, cur_pc));
+		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""),
+		       offsetof(struct nrt_warp, cur_mask));
+		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
+		       offsetof(struct nrt_warp, loops));
 		r = call(g, (void *)nrt_check, g->i32, &g->w, 1);
-		after_call(g, r, g->body[i]);
+		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, r, k32(g, NRT_STOP), ""),
+				stop, g->dispatch);
+		LLVMPositionBuilderAtEnd(g->b, stop);
+		ret_with(g, 0);
 
-		LLVMPositionBuilderAtEnd(g->b, g->body[i]);
-		emit_insn(g, i);
+		for (i = 0; i < g->n; i++) {
+			LLVMValueRef t, pcv = k32(g, i);
+
+			if (!reach[i])
+				continue;
+			LLVMPositionBuilderAtEnd(g->b, g->chk[i]);
+			t = LLVMBuildLoad2(g->b, g->i32, g->thresh, "");
+			LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, pcv, t, ""),
+					slow, g->body[i]);
+			LLVMAddIncoming(pcphi, &pcv, &g->chk[i], 1);
+
+			LLVMPositionBuilderAtEnd(g->b, g->body[i]);
+			emit_insn(g, i);
+		}
 	}
 	LLVMDisposeBuilder(g->b);
 	free(g->regs);

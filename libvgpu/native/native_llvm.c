@@ -90,6 +90,16 @@ static bool nrt_jit_init(char *why, size_t why_len)
 	return true;
 }
 
+int vgpu_native_init(char *why, size_t why_len)
+{
+	bool ok;
+
+	pthread_mutex_lock(&nrt_llvm_lock);
+	ok = nrt_jit_init(why, why_len);
+	pthread_mutex_unlock(&nrt_llvm_lock);
+	return ok ? 0 : -1;
+}
+
 const char *vgpu_native_isa_level(void)
 {
 	return nrt_level[0] ? nrt_level : "unknown";
@@ -140,6 +150,14 @@ int nrt_llvm_compile(struct vgpu_native_kernel *k, char *why, size_t why_len)
 	LLVMDisposePassBuilderOptions(po);
 	if (getenv("VGPU_NATIVE_DUMP"))
 		LLVMDumpModule(m);
+	if (getenv("VGPU_NATIVE_ASM")) {
+		char *err = NULL;
+
+		/* Debugging: the host code, as assembly, to the file named. */
+		if (LLVMTargetMachineEmitToFile(nrt_tm, m, getenv("VGPU_NATIVE_ASM"),
+						LLVMAssemblyFile, &err))
+			LLVMDisposeMessage(err);
+	}
 	rt = LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(nrt_jit));
 	if (nrt_error(LLVMOrcLLJITAddLLVMIRModuleWithRT(nrt_jit, rt,
 			LLVMOrcCreateNewThreadSafeModule(m, tsc)), why, why_len)) {
