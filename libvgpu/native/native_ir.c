@@ -34,6 +34,7 @@ struct irb {
 	LLVMValueRef ret_phi;
 	const struct vgpu_native_kernel *k;
 	const u8 *reach;
+	u8 *narrow;		/* registers kept as 32-bit lanes */
 	u32 n;
 };
 
@@ -415,16 +416,26 @@ static LLVMValueRef mask_of(struct irb *g, LLVMValueRef vm)
 
 static LLVMValueRef getreg(struct irb *g, u32 r)
 {
-	LLVMValueRef v = LLVMBuildLoad2(g->b, g->v64, g->regs[r], "");
+	LLVMValueRef v = LLVMBuildLoad2(g->b, g->narrow[r] ? g->v32 : g->v64, g->regs[r], "");
 
-	LLVMSetAlignment(v, 8);
-	return v;
+	LLVMSetAlignment(v, g->narrow[r] ? 4 : 8);
+	return g->narrow[r] ? LLVMBuildZExt(g->b, v, g->v64, "") : v;
 }
 
 static void setreg(struct irb *g, u32 r, LLVMValueRef v, LLVMValueRef em)
 {
-	LLVMValueRef old = getreg(g, r);
+	LLVMValueRef old;
 
+	if (g->narrow[r]) {
+		/* The value's upper halves are zero (nrt_narrow_regs()). */
+		old = LLVMBuildLoad2(g->b, g->v32, g->regs[r], "");
+		LLVMSetAlignment(old, 4);
+		v = LLVMBuildTrunc(g->b, v, g->v32, "");
+		LLVMSetAlignment(LLVMBuildStore(g->b, LLVMBuildSelect(g->b, lanes(g, em), v,
+						old, ""), g->regs[r]), 4);
+		return;
+	}
+	old = getreg(g, r);
 	LLVMSetAlignment(LLVMBuildStore(g->b, LLVMBuildSelect(g->b, lanes(g, em), v, old, ""),
 					g->regs[r]), 8);
 }
@@ -692,6 +703,92 @@ static bool f32_plain(const struct vgpu_insn *in)
 	       !(in->flags & (VGPU_IF_FTZ | VGPU_IF_SAT)) &&
 	       (in->op == VGPU_OP_ADD || in->op == VGPU_OP_SUB ||
 		in->op == VGPU_OP_MUL || in->op == VGPU_OP_FMA);
+}
+
+/*
+ * Registers every write of which leaves a 32-bit value (upper half zero)
+ * and no runtime helper reads or writes through the register file: they
+ * are kept as <32 x i32>, in the low half of their slot, which halves
+ * their vector work. What a register holds is the same either way.
+ */
+static void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
+			    u8 *narrow)
+{
+	u32 i, nregs = k->func.nregs;
+
+	memset(narrow, 1, nregs);
+	for (i = 0; i < k->ninsns; i++) {
+		const struct vgpu_insn *in = &k->insns[i];
+		bool small = tbits(in->type) <= 32, helper = false, ok = false;
+
+		if (!reach[i])
+			continue;
+		switch (in->op) {
+		case VGPU_OP_LD:
+			ok = small && !tsigned(in->type);
+			break;
+		case VGPU_OP_ACTIVEMASK:
+			ok = true;
+			break;
+		case VGPU_OP_SREG:
+		case VGPU_OP_MOV:
+		case VGPU_OP_SELP:
+			ok = small;
+			break;
+		case VGPU_OP_ADD:
+		case VGPU_OP_SUB:
+		case VGPU_OP_MUL:
+		case VGPU_OP_MAD:
+		case VGPU_OP_FMA:
+		case VGPU_OP_DIV:
+		case VGPU_OP_REM:
+		case VGPU_OP_MIN:
+		case VGPU_OP_MAX:
+		case VGPU_OP_ABS:
+		case VGPU_OP_NEG:
+		case VGPU_OP_SHL:
+		case VGPU_OP_SHR:
+		case VGPU_OP_AND:
+		case VGPU_OP_OR:
+		case VGPU_OP_XOR:
+		case VGPU_OP_NOT:
+			if (f32_plain(in))
+				ok = true;
+			else if (nrt_is_float(in->type))
+				helper = true;
+			else
+				ok = small && !((in->op == VGPU_OP_MUL || in->op == VGPU_OP_MAD) &&
+						in->mod == VGPU_MUL_WIDE);
+			break;
+		case VGPU_OP_SETP:
+			helper = nrt_is_float(in->type);
+			break;
+		case VGPU_OP_BAR:
+			helper = true;
+			break;
+		case VGPU_OP_CVT:
+		case VGPU_OP_SQRT:
+		case VGPU_OP_RCP:
+		case VGPU_OP_RSQRT:
+		case VGPU_OP_EX2:
+		case VGPU_OP_LG2:
+		case VGPU_OP_SIN:
+		case VGPU_OP_COS:
+		case VGPU_OP_TANH:
+		case VGPU_OP_COPYSIGN:
+			helper = true;
+			break;
+		}
+		if (in->type != VGPU_T_PRED && nrt_defines(in) && in->dst < nregs && !ok)
+			narrow[in->dst] = 0;
+		if (helper) {
+			u32 ops[4] = { in->dst, in->a, in->b, in->c }, j;
+
+			for (j = 0; j < 4; j++)
+				if (ops[j] < nregs)
+					narrow[ops[j]] = 0;
+		}
+	}
 }
 
 static LLVMValueRef f32_op(struct irb *g, const struct vgpu_insn *in)
@@ -1240,6 +1337,10 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	u8 *reach = nrt_reach(k);
 
 	g->reach = reach;
+	g->narrow = calloc(nregs ? nregs : 1, 1);
+	nrt_narrow_regs(k, reach, g->narrow);
+	if (getenv("VGPU_NATIVE_WIDE"))
+		memset(g->narrow, 0, nregs);
 	g->b = LLVMCreateBuilderInContext(c);
 	g->i1 = LLVMInt1TypeInContext(c);
 	g->i8 = LLVMInt8TypeInContext(c);
@@ -1371,6 +1472,7 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	}
 	LLVMDisposeBuilder(g->b);
 	free(g->regs);
+	free(g->narrow);
 	free(g->preds);
 	free(g->chk);
 	free(g->body);

@@ -39,7 +39,7 @@ static LLVMTargetMachineRef nrt_host_tm(char *why, size_t why_len)
 		LLVMDisposeMessage(err);
 	} else {
 		tm = LLVMCreateTargetMachine(t, triple, cpu, feat,
-					     LLVMCodeGenLevelAggressive,
+					     LLVMCodeGenLevelDefault,
 					     LLVMRelocDefault, LLVMCodeModelJITDefault);
 		if (!tm)
 			snprintf(why, why_len, "LLVM: no target machine");

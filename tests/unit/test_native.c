@@ -643,7 +643,8 @@ static struct vgpu_insn random_alu(void)
 
 		if (kind < 6) {
 			in.op = int_ops[rnd() % (sizeof(int_ops) / sizeof(int_ops[0]))];
-			in.type = rint_type();
+			/* 32-bit often: registers the engine keeps in 32-bit lanes */
+			in.type = rnd() % 2 ? VGPU_T_U32 : rint_type();
 			if (in.op == VGPU_OP_MUL || in.op == VGPU_OP_MAD)
 				in.mod = rnd() % 3;
 			/* The engine refuses 64-bit mul.hi (for now). */
@@ -783,8 +784,10 @@ static unsigned int random_program(struct gen *g)
 	emit(g, LDP(VGPU_T_U64, 12, 8));
 	emit(g, OP3(VGPU_OP_ADD, VGPU_T_U64, 2, 2, 12));
 	emit(g, LDP(VGPU_T_U64, 14, 16));
+	/* Some values 32-bit, which the engine may keep in 32-bit lanes. */
 	for (k = 0; k < F_NVAL; k++)
-		emit(g, LD(VGPU_SPACE_GLOBAL, VGPU_T_U64, F_VAL0 + k, 1, k * 8));
+		emit(g, LD(VGPU_SPACE_GLOBAL, rnd() % 2 ? VGPU_T_U64 : VGPU_T_U32,
+			   F_VAL0 + k, 1, k * 8));
 	for (k = 0; k < 3; k++)
 		emit(g, SETPI(VGPU_T_U32, VGPU_CMP_LT, k, F_VAL0 + k, rnd() % 64 ? (u32)rnd() : 0));
 	emit(g, OPI(VGPU_OP_AND, VGPU_T_U32, 12, 0, 5));
@@ -914,7 +917,9 @@ static void fuzz_for_seconds(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20);
-	end = ts.tv_sec + ts.tv_nsec * 1e-9 + 4;
+	/* VGPU_FUZZ_SECONDS runs longer (by hand; make check takes 4). */
+	end = ts.tv_sec + ts.tv_nsec * 1e-9 +
+	      (getenv("VGPU_FUZZ_SECONDS") ? atof(getenv("VGPU_FUZZ_SECONDS")) : 4);
 	do {
 		if (!fuzz_one(seed, true)) {
 			printf("# failing seed %llu\n", (unsigned long long)seed);
