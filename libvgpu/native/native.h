@@ -20,8 +20,6 @@
 struct vgpu_native_kernel;
 struct vgpu_native_block;
 
-/* What vgpu_native_block_run() returns: VGPU_RUN_DONE, VGPU_RUN_FAULT, or
- * VGPU_RUN_MORE when it yielded (a spinning warp gave others their turn). */
 
 /*
  * Sets LLVM up for the process (once; compiling does it too when needed):
@@ -48,8 +46,12 @@ struct vgpu_native_block *vgpu_native_block_new(struct vgpu_native_kernel *k,
 						u32 nranges);
 /* Readies block @block_index (x fastest) of the launch: zeroed state. */
 void vgpu_native_block_start(struct vgpu_native_block *b, u32 block_index);
-/* Runs the block on: VGPU_RUN_DONE, VGPU_RUN_MORE or VGPU_RUN_FAULT. */
-int vgpu_native_block_run(struct vgpu_native_block *b);
+/*
+ * Runs the block on for about @budget instructions, its warps taking
+ * turns as on the interpreter (vgpu_block_run()): VGPU_RUN_DONE,
+ * VGPU_RUN_MORE (the budget ran out: call again) or VGPU_RUN_FAULT.
+ */
+int vgpu_native_block_run(struct vgpu_native_block *b, u32 budget);
 const struct vgpu_fault *vgpu_native_block_fault(const struct vgpu_native_block *b);
 void vgpu_native_block_free(struct vgpu_native_block *b);
 

@@ -28,7 +28,7 @@ struct irb {
 	LLVMTypeRef i1, i8, i32, i64, f32, ptr, v64, v32, vf, vm, vptr;
 	LLVMValueRef *regs;
 	LLVMValueRef *preds;
-	LLVMValueRef mask, thresh, loops;
+	LLVMValueRef mask, thresh, loops, left;
 	LLVMBasicBlockRef *chk, *body;
 	LLVMBasicBlockRef dispatch, ret;
 	LLVMValueRef ret_phi;
@@ -1158,27 +1158,18 @@ static void emit_branch(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		return;
 	}
 	{
-		/* A loop: the interpreter's fairness count, and a yield. */
+		/* A loop: the interpreter's fairness count. */
 		LLVMValueRef loops = LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
 						  k32(g, 1), "");
 		LLVMValueRef others = wload(g, g->i32, offsetof(struct nrt_warp, others));
 		LLVMValueRef fair = LLVMBuildAnd(g->b,
 			LLVMBuildICmp(g->b, LLVMIntUGE, loops, k32(g, NRT_FAIR_LOOPS), ""),
 			LLVMBuildICmp(g->b, LLVMIntNE, others, k32(g, 0), ""), "");
-		LLVMValueRef yl = LLVMBuildSub(g->b, wload(g, g->i32,
-					       offsetof(struct nrt_warp, yield_left)), k32(g, 1), "");
-		LLVMBasicBlockRef yield = newblock(g, "yield");
 
 		LLVMBuildStore(g->b, loops, g->loops);
 		LLVMBuildStore(g->b, LLVMBuildSelect(g->b, fair, k32(g, 0),
 				LLVMBuildLoad2(g->b, g->i32, g->thresh, ""), ""), g->thresh);
-		wstore(g, yl, offsetof(struct nrt_warp, yield_left));
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, yl, k32(g, 0), ""),
-				yield, g->chk[t]);
-		LLVMPositionBuilderAtEnd(g->b, yield);
-		sync_out(g, t);
-		wstore(g, k32(g, 1), offsetof(struct nrt_warp, resume_check));
-		ret_with(g, VGPU_RUN_MORE);
+		LLVMBuildBr(g->b, g->chk[t]);
 	}
 }
 
@@ -1331,8 +1322,8 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 {
 	struct irb gs = { .c = c, .m = m, .k = k, .n = k->ninsns }, *g = &gs;
 	u32 nregs = k->func.nregs, npreds = k->func.npreds, i;
-	LLVMBasicBlockRef entry, bad, rchk;
-	LLVMValueRef sw, swc, regs, preds, pc;
+	LLVMBasicBlockRef entry, bad;
+	LLVMValueRef sw, regs, preds, pc;
 	LLVMTypeRef ft;
 	u8 *reach = nrt_reach(k);
 
@@ -1365,7 +1356,6 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	g->dispatch = newblock(g, "dispatch");
 	g->ret = newblock(g, "ret");
 	bad = newblock(g, "bad");
-	rchk = newblock(g, "rchk");
 	for (i = 0; i < g->n; i++) {
 		if (!reach[i])
 			continue;
@@ -1385,6 +1375,8 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	g->mask = LLVMBuildAlloca(g->b, g->i32, "mask");
 	g->thresh = LLVMBuildAlloca(g->b, g->i32, "thresh");
 	g->loops = LLVMBuildAlloca(g->b, g->i32, "loops");
+	g->left = LLVMBuildAlloca(g->b, g->i32, "left");
+	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, slice_left)), g->left);
 	regs = wload(g, g->ptr, offsetof(struct nrt_warp, regs));
 	preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
 	for (i = 0; i < nregs; i++)
@@ -1397,6 +1389,7 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	/* The return: the registers back to the warp state. */
 	LLVMPositionBuilderAtEnd(g->b, g->ret);
 	g->ret_phi = LLVMBuildPhi(g->b, g->i32, "code");
+	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->left, ""), offsetof(struct nrt_warp, slice_left));
 	preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
 	for (i = 0; i < npreds; i++)
 		LLVMBuildStore(g->b, getpred(g, i), at(g, preds, k64(g, (u64)i * 4)));
@@ -1410,24 +1403,10 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	LLVMPositionBuilderAtEnd(g->b, g->dispatch);
 	sync_in(g);
 	pc = wload(g, g->i32, offsetof(struct nrt_warp, cur_pc));
-	{
-		LLVMValueRef rc = wload(g, g->i32, offsetof(struct nrt_warp, resume_check));
-		LLVMBasicBlockRef plain = newblock(g, "plain");
-
-		wstore(g, k32(g, 0), offsetof(struct nrt_warp, resume_check));
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, rc, k32(g, 0), ""),
-				rchk, plain);
-		LLVMPositionBuilderAtEnd(g->b, plain);
-		sw = LLVMBuildSwitch(g->b, pc, bad, g->n);
-		LLVMPositionBuilderAtEnd(g->b, rchk);
-		swc = LLVMBuildSwitch(g->b, pc, bad, g->n);
-	}
-	for (i = 0; i < g->n; i++) {
-		if (!reach[i])
-			continue;
-		LLVMAddCase(sw, k32(g, i), g->body[i]);
-		LLVMAddCase(swc, k32(g, i), g->chk[i]);
-	}
+	sw = LLVMBuildSwitch(g->b, pc, bad, g->n);
+	for (i = 0; i < g->n; i++)
+		if (reach[i])
+			LLVMAddCase(sw, k32(g, i), g->body[i]);
 
 	LLVMPositionBuilderAtEnd(g->b, g->chk[g->n]);
 	sync_out(g, g->n);
@@ -1455,8 +1434,25 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 		LLVMPositionBuilderAtEnd(g->b, stop);
 		ret_with(g, 0);
 
+		/*
+		 * The warp's turn ends where the interpreter's would: before an
+		 * instruction, once the slice's count has run.
+		 */
+		LLVMBasicBlockRef yield = newblock(g, "yield");
+		LLVMValueRef ypc;
+
+		LLVMPositionBuilderAtEnd(g->b, yield);
+		ypc = LLVMBuildPhi(g->b, g->i32, "pc");
+		wstore(g, ypc, offsetof(struct nrt_warp, cur_pc));
+		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""),
+		       offsetof(struct nrt_warp, cur_mask));
+		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
+		       offsetof(struct nrt_warp, loops));
+		ret_with(g, VGPU_RUN_MORE);
+
 		for (i = 0; i < g->n; i++) {
-			LLVMValueRef t, pcv = k32(g, i);
+			LLVMValueRef t, pcv = k32(g, i), l;
+			LLVMBasicBlockRef run;
 
 			if (!reach[i])
 				continue;
@@ -1467,6 +1463,13 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 			LLVMAddIncoming(pcphi, &pcv, &g->chk[i], 1);
 
 			LLVMPositionBuilderAtEnd(g->b, g->body[i]);
+			run = newblock(g, "run");
+			l = LLVMBuildLoad2(g->b, g->i32, g->left, "");
+			LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, l, k32(g, 0), ""),
+					yield, run);
+			LLVMAddIncoming(ypc, &pcv, &g->body[i], 1);
+			LLVMPositionBuilderAtEnd(g->b, run);
+			LLVMBuildStore(g->b, LLVMBuildSub(g->b, l, k32(g, 1), ""), g->left);
 			emit_insn(g, i);
 		}
 	}

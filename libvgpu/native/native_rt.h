@@ -11,8 +11,8 @@
 
 #define NRT_FAIR_LOOPS 64	/* as the interpreter's VGPU_FAIR_LOOPS */
 #define NRT_FAIR_SLICE 256	/* VGPU_FAIR_SLICE */
-/* Uniform backward branches a warp takes before it yields its turn. */
-#define NRT_YIELD_LOOPS 4096
+/* Instructions a warp runs in a turn: the interpreter's VGPU_WARP_SLICE. */
+#define NRT_WARP_SLICE 512
 
 /* What a helper tells generated code to do next. */
 #define NRT_GO_ON 0		/* continue at this instruction */
@@ -28,9 +28,8 @@ struct nrt_block;
  * @thresh: generated code asks nrt_check() before running instruction
  *	pc >= @thresh: ~0 while no other lanes can run, @min_other while
  *	they can, 0 when every step must be checked.
- * @yield_left: backward branches left before the warp yields.
- * @resume_check: the warp yielded after a branch: on resuming, the
- *	group check the branch's target is owed comes first.
+ * @slice_left: instructions left in the warp's turn (the generated code
+ *	counts them down and returns when none are).
  * @tid: its lanes' TID_X, TID_Y and TID_Z, 32 values each.
  * @scratch_a, @scratch_v: lane values passed to the memory helper.
  * @sreg: SREG results from nrt_sreg().
@@ -54,8 +53,7 @@ struct nrt_warp {
 	u32 loops;
 	u32 fair;
 	u32 thresh;
-	u32 yield_left;
-	u32 resume_check;
+	u32 slice_left;
 	u64 *tid;
 	/* Scratch: not cleared when a block starts. */
 	u64 scratch_a[VGPU_WARP] __attribute__((aligned(64)));

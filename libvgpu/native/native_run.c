@@ -196,16 +196,22 @@ void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 	b->local = p + NRT_ALIGN(b->shared_bytes);
 }
 
-int vgpu_native_block_run(struct vgpu_native_block *nb)
+/*
+ * As vgpu_block_run(): warps take turns of NRT_WARP_SLICE instructions
+ * within @budget, so that warps interleave (and a warp spinning on a
+ * flag another sets lets it run) exactly as on the interpreter.
+ */
+int vgpu_native_block_run(struct vgpu_native_block *nb, u32 budget)
 {
 	struct nrt_block *b = (struct nrt_block *)nb;
-	u32 i;
+	u32 used = 0, i;
 
-	for (;;) {
-		bool ran = false, live = false, yielded = false;
+	while (used < budget) {
+		bool ran = false, live = false;
 
-		for (i = 0; i < b->nwarps; i++) {
+		for (i = 0; i < b->nwarps && used < budget; i++) {
 			struct nrt_warp *w = &b->warps[b->next];
+			u32 slice = used + NRT_WARP_SLICE, turn;
 			int r;
 
 			b->next = (b->next + 1) % b->nwarps;
@@ -215,13 +221,14 @@ int vgpu_native_block_run(struct vgpu_native_block *nb)
 				continue;
 			if (!w->cur_mask && !nrt_group_pick(w, 0))
 				continue;
+			turn = (slice < budget ? slice : budget) - used;
 			nrt_set_thresh(w);
-			w->yield_left = NRT_YIELD_LOOPS;
+			w->slice_left = turn;
 			r = b->k->fn(w);
-			ran = true;
+			used += turn - w->slice_left;
 			if (r == VGPU_RUN_FAULT)
 				return VGPU_RUN_FAULT;
-			yielded |= r == VGPU_RUN_MORE;
+			ran |= turn != w->slice_left;
 		}
 		for (i = 0; i < b->nwarps; i++)
 			live |= b->warps[i].live != 0;
@@ -236,9 +243,8 @@ int vgpu_native_block_run(struct vgpu_native_block *nb)
 			b->fault.addr = 0;
 			return VGPU_RUN_FAULT;
 		}
-		if (yielded)
-			return VGPU_RUN_MORE;
 	}
+	return VGPU_RUN_MORE;
 }
 
 const struct vgpu_fault *vgpu_native_block_fault(const struct vgpu_native_block *nb)

@@ -80,7 +80,7 @@ static double run_native(struct vgpu_native_kernel *k, const struct vgpu_insn *c
 	for (i = 0; i < grid[0] * grid[1]; i++) {
 		vgpu_native_block_start(b, i);
 		do
-			r = vgpu_native_block_run(b);
+			r = vgpu_native_block_run(b, 1 << 20);
 		while (r == VGPU_RUN_MORE);
 		if (r != VGPU_RUN_DONE) {
 			fprintf(stderr, "native engine: block %u faulted\n", i);

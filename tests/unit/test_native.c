@@ -160,7 +160,7 @@ static bool run_native(const struct setup *s, struct outcome *o, char *why,
 
 		vgpu_native_block_start(b, i);
 		do
-			ret = vgpu_native_block_run(b);
+			ret = vgpu_native_block_run(b, 100000);
 		while (ret == VGPU_RUN_MORE);
 		if (ret == VGPU_RUN_FAULT) {
 			o->ret = ret;
@@ -401,6 +401,21 @@ static void faults_match(void)
 		EXIT(),
 	};
 
+	/*
+	 * The first warp loops past its turn (512 instructions) before its
+	 * bad store, the second stores at once: the second's fault is the
+	 * one reported, as warps take turns alike on both engines.
+	 */
+	const struct vgpu_insn turns[] = {
+		/* 0 */ SREG(0, VGPU_SR_TID_X), MOVI(VGPU_T_U32, 3, 400),
+		/* 2 */ SETPI(VGPU_T_U32, VGPU_CMP_GE, 0, 0, 32), BRA_IF(0, 7),
+		/* 4: loop */ OPI(VGPU_OP_SUB, VGPU_T_U32, 3, 3, 1),
+		/* 5 */ SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 3, 0), BRA_IF(1, 4),
+		/* 7 */ OPI(VGPU_OP_SHL, VGPU_T_U64, 4, 0, 2),
+		/* 8 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 4, 0, 0), EXIT(),
+	};
+
+	RUN("turns of warps", turns, 64, &win, VGPU_FAULT_ADDRESS);
 	RUN("store off the end", off_end, 64, &near_end, VGPU_FAULT_ADDRESS);
 	RUN("misaligned", misaligned, 32, &win, VGPU_FAULT_MISALIGNED);
 	RUN("read-only", read_only, 32, &ro, VGPU_FAULT_ADDRESS);
