@@ -142,7 +142,8 @@ static const char *nrt_insn_why(const struct vgpu_insn *in)
 	case VGPU_OP_WARPSYNC:
 		return "warp-synchronous instruction";
 	case VGPU_OP_ATOM:
-		return "atomic";
+		return in->mod == VGPU_SPACE_GLOBAL || in->mod == VGPU_SPACE_SHARED ||
+		       in->mod == VGPU_SPACE_GENERIC ? NULL : "atomic in this space";
 	case VGPU_OP_MALLOC:
 	case VGPU_OP_FREE:
 		return "device heap";
@@ -152,7 +153,7 @@ static const char *nrt_insn_why(const struct vgpu_insn *in)
 	case VGPU_OP_BFIND:
 	case VGPU_OP_BFE:
 	case VGPU_OP_PRMT:
-		return "bit-field instruction";
+		return NULL;
 	default:
 		return "texture or surface instruction";
 	}
@@ -766,6 +767,13 @@ static void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 		case VGPU_OP_BAR:
 			helper = true;
 			break;
+		case VGPU_OP_ATOM:
+		case VGPU_OP_POPC:
+		case VGPU_OP_CLZ:
+		case VGPU_OP_BREV:
+		case VGPU_OP_BFIND:
+		case VGPU_OP_BFE:
+		case VGPU_OP_PRMT:
 		case VGPU_OP_CVT:
 		case VGPU_OP_SQRT:
 		case VGPU_OP_RCP:
@@ -848,7 +856,7 @@ static LLVMValueRef int_setp(struct irb *g, const struct vgpu_insn *in)
 	return r;
 }
 
-/* A float instruction through the core's fp.c (native_fp.c). */
+/* An instruction through a runtime helper on the register file (fp.c's, bits). */
 static void fp_helper(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		      LLVMValueRef em, void *fnp, bool pred_result)
 {
@@ -1254,6 +1262,26 @@ static void emit_insn(struct irb *g, u32 pc)
 	case VGPU_OP_CVT:
 		fp_helper(g, pc, in, em, (void *)nrt_fp_cvt, false);
 		break;
+	case VGPU_OP_POPC:
+	case VGPU_OP_CLZ:
+	case VGPU_OP_BREV:
+	case VGPU_OP_BFIND:
+	case VGPU_OP_BFE:
+	case VGPU_OP_PRMT:
+		fp_helper(g, pc, in, em, (void *)nrt_bits_op, false);
+		break;
+	case VGPU_OP_ATOM: {
+		LLVMBasicBlockRef some = newblock(g, "some");
+
+		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
+				next, some);
+		LLVMPositionBuilderAtEnd(g->b, some);
+		sync_out(g, pc);
+		args[0] = g->w;
+		args[1] = em;
+		after_call(g, call(g, (void *)nrt_atom, g->i32, args, 2), next);
+		return;
+	}
 	case VGPU_OP_SQRT:
 	case VGPU_OP_RCP:
 	case VGPU_OP_RSQRT:

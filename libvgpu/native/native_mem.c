@@ -181,3 +181,102 @@ void nrt_sreg(struct nrt_warp *w, u32 sr)
 		w->sreg[lane] = v;
 	}
 }
+
+static u64 nrt_atomic64(u64 *q, const struct vgpu_insn *in, u64 b, u64 c)
+{
+	bool sgn = nrt_signed(in->type);
+	u64 old, new;
+
+	switch (in->mod2) {
+	case VGPU_ATOM_ADD: return __atomic_fetch_add(q, b, __ATOMIC_RELAXED);
+	case VGPU_ATOM_AND: return __atomic_fetch_and(q, b, __ATOMIC_RELAXED);
+	case VGPU_ATOM_OR: return __atomic_fetch_or(q, b, __ATOMIC_RELAXED);
+	case VGPU_ATOM_XOR: return __atomic_fetch_xor(q, b, __ATOMIC_RELAXED);
+	case VGPU_ATOM_EXCH: return __atomic_exchange_n(q, b, __ATOMIC_RELAXED);
+	}
+	old = __atomic_load_n(q, __ATOMIC_RELAXED);
+	do {
+		if (in->mod2 == VGPU_ATOM_CAS)
+			new = old == b ? c : old;
+		else if (in->mod2 == VGPU_ATOM_MIN)
+			new = sgn ? ((s64)b < (s64)old ? b : old) : (b < old ? b : old);
+		else
+			new = sgn ? ((s64)b > (s64)old ? b : old) : (b > old ? b : old);
+	} while (!__atomic_compare_exchange_n(q, &old, new, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return old;
+}
+
+static u64 nrt_atomic32(u32 *q, const struct vgpu_insn *in, u32 b, u32 c)
+{
+	bool sgn = nrt_signed(in->type);
+	u32 old, new;
+
+	switch (in->mod2) {
+	case VGPU_ATOM_ADD: return __atomic_fetch_add(q, b, __ATOMIC_RELAXED);
+	case VGPU_ATOM_AND: return __atomic_fetch_and(q, b, __ATOMIC_RELAXED);
+	case VGPU_ATOM_OR: return __atomic_fetch_or(q, b, __ATOMIC_RELAXED);
+	case VGPU_ATOM_XOR: return __atomic_fetch_xor(q, b, __ATOMIC_RELAXED);
+	case VGPU_ATOM_EXCH: return __atomic_exchange_n(q, b, __ATOMIC_RELAXED);
+	}
+	old = __atomic_load_n(q, __ATOMIC_RELAXED);
+	do {
+		switch (in->mod2) {
+		case VGPU_ATOM_CAS:
+			new = old == b ? c : old;
+			break;
+		case VGPU_ATOM_MIN:
+			new = sgn ? ((s32)b < (s32)old ? b : old) : (b < old ? b : old);
+			break;
+		case VGPU_ATOM_MAX:
+			new = sgn ? ((s32)b > (s32)old ? b : old) : (b > old ? b : old);
+			break;
+		case VGPU_ATOM_INC:
+			new = old >= b ? 0 : old + 1;
+			break;
+		default:
+			new = !old || old > b ? b : old - 1;
+			break;
+		}
+	} while (!__atomic_compare_exchange_n(q, &old, new, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return old;
+}
+
+/*
+ * ATOM at w->cur_pc for lanes @em, lane by lane as the interpreter: the
+ * operands from the register file (or the b and c fields themselves,
+ * with the immediate flags), the old values to it. NRT_GO_ON or
+ * NRT_FAULT.
+ */
+int nrt_atom(struct nrt_warp *w, u32 em)
+{
+	const struct vgpu_insn *in = &w->blk->k->insns[w->cur_pc];
+	u32 len = nrt_len(in->type), m, kind;
+	u64 *regs = w->regs;
+
+	for (m = em; m; m &= m - 1) {
+		u32 lane = __builtin_ctz(m);
+		u64 addr = in->imm, bv, cv, old;
+		u8 *p;
+
+		if (in->a != VGPU_NO_REG)
+			addr += regs[(u64)in->a * VGPU_WARP + lane];
+		p = nrt_addr(w->blk, w->cur_pc, w->index * 32 + lane, in->mod, addr,
+			     len, true, &kind);
+		if (!p)
+			return nrt_fail(w, 1U << lane, kind, addr);
+		bv = in->flags & VGPU_IF_B_IMM ? in->b : regs[(u64)in->b * VGPU_WARP + lane];
+		cv = in->flags & VGPU_IF_C_IMM ? in->c : regs[(u64)in->c * VGPU_WARP + lane];
+		if (in->mod2 == VGPU_ATOM_ADD && (in->type == VGPU_T_F32 ||
+						  in->type == VGPU_T_F64 ||
+						  in->type == VGPU_T_F16))
+			old = vgpu_fp_atom_add(p, in->type, bv);
+		else if (len == 8)
+			old = nrt_atomic64((u64 *)p, in, bv, cv);
+		else
+			old = nrt_atomic32((u32 *)p, in, (u32)bv, (u32)cv);
+		regs[(u64)in->dst * VGPU_WARP + lane] = old;
+	}
+	return NRT_GO_ON;
+}

@@ -137,6 +137,10 @@ int nrt_fail(struct nrt_warp *w, u32 lanes, u32 kind, u64 addr);
 
 /* native_mem.c: accesses the fast path does not take. */
 int nrt_mem(struct nrt_warp *w, u32 em);
+int nrt_atom(struct nrt_warp *w, u32 em);
+
+/* native_bits.c */
+void nrt_bits_op(struct nrt_warp *w, u32 em);
 void nrt_sreg(struct nrt_warp *w, u32 sr);
 
 /* native_fp.c: the core's floating point for one instruction. */

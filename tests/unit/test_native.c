@@ -554,8 +554,7 @@ static void refuses_cleanly(void)
 {
 	const struct vgpu_insn code[] = {
 		LDP(VGPU_T_U64, 1, 0),
-		INSN(.op = VGPU_OP_ATOM, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
-		     .mod2 = VGPU_ATOM_ADD, .dst = 2, .a = 1, .b = 0),
+		INSN(.op = VGPU_OP_WARPSYNC, .imm = 0xffffffff),
 		EXIT(),
 	};
 	struct vgpu_func f = { .nregs = 4, .param_bytes = 8 };
@@ -567,7 +566,7 @@ static void refuses_cleanly(void)
 	CHECK(verified(&s));
 	k = vgpu_native_compile(&prog, 0, why, sizeof(why));
 	CHECK(!k);
-	CHECK(strstr(why, "atomic") != NULL);
+	CHECK(strstr(why, "warp-synchronous") != NULL);
 	printf("# refused: %s\n", why);
 	k = vgpu_native_compile(&prog, 1, why, sizeof(why));
 	CHECK(!k);
@@ -654,7 +653,7 @@ static struct vgpu_insn random_alu(void)
 
 	for (tries = 0; tries < 1000; tries++) {
 		struct vgpu_insn in = INSN(.dst = rval(), .a = rval(), .b = rval(), .c = rval());
-		unsigned int kind = rnd() % 16;
+		unsigned int kind = rnd() % 18;
 
 		if (kind < 6) {
 			in.op = int_ops[rnd() % (sizeof(int_ops) / sizeof(int_ops[0]))];
@@ -700,6 +699,14 @@ static struct vgpu_insn random_alu(void)
 				in.imm = rnd_value();
 				in.b = 0;
 			}
+		} else if (kind >= 16) {
+			static const u8 bit_ops[] = { VGPU_OP_POPC, VGPU_OP_CLZ, VGPU_OP_BREV,
+						      VGPU_OP_BFIND, VGPU_OP_BFE, VGPU_OP_PRMT };
+
+			in.op = bit_ops[rnd() % 6];
+			in.type = in.op == VGPU_OP_PRMT ? VGPU_T_U32 : rint_type();
+			in.mod = in.op == VGPU_OP_PRMT ? rnd() % 7 :
+				 in.op == VGPU_OP_BFIND ? rnd() % 2 : 0;
 		} else {
 			in.op = rnd() % 4 == 0 ? VGPU_OP_ACTIVEMASK :
 				(u8[]){ VGPU_OP_AND, VGPU_OP_OR, VGPU_OP_XOR, VGPU_OP_NOT }[rnd() % 4];
@@ -756,7 +763,22 @@ static void random_mem(struct gen *g)
 	emit(g, OPI(VGPU_OP_AND, VGPU_T_U64, 13, rval(), mask));
 	if (!shared)
 		emit(g, OP3(VGPU_OP_ADD, VGPU_T_U64, 13, 13, 14));
-	if (store)
+	if (rnd() % 4 == 0) {	/* an atomic */
+		static const u8 at[] = { VGPU_T_U32, VGPU_T_S32, VGPU_T_U64, VGPU_T_S64,
+					 VGPU_T_F32, VGPU_T_U32 };
+		unsigned int tries;
+
+		for (tries = 0; tries < 50; tries++) {
+			in = INSN(.op = VGPU_OP_ATOM, .type = at[rnd() % 6],
+				  .mod = shared ? VGPU_SPACE_SHARED : VGPU_SPACE_GLOBAL,
+				  .mod2 = rnd() % VGPU_ATOM_COUNT, .dst = rval(), .a = 13,
+				  .b = rval(), .c = rnd() % 2 ? rval() : 0);
+			if (insn_ok(in))
+				break;
+		}
+		if (tries == 50)
+			return;
+	} else if (store)
 		in = ST(shared ? VGPU_SPACE_SHARED : VGPU_SPACE_GLOBAL, type, 13, 0, rval());
 	else
 		in = LD(shared ? VGPU_SPACE_SHARED : VGPU_SPACE_GLOBAL, type, rval(), 13, 0);
