@@ -140,7 +140,7 @@ static const char *nrt_insn_why(const struct vgpu_insn *in)
 	case VGPU_OP_VOTE:
 	case VGPU_OP_MATCH:
 	case VGPU_OP_WARPSYNC:
-		return "warp-synchronous instruction";
+		return NULL;
 	case VGPU_OP_ATOM:
 		return in->mod == VGPU_SPACE_GLOBAL || in->mod == VGPU_SPACE_SHARED ||
 		       in->mod == VGPU_SPACE_GENERIC ? NULL : "atomic in this space";
@@ -767,6 +767,9 @@ static void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 		case VGPU_OP_BAR:
 			helper = true;
 			break;
+		case VGPU_OP_SHFL:
+		case VGPU_OP_MATCH:
+		case VGPU_OP_VOTE:
 		case VGPU_OP_ATOM:
 		case VGPU_OP_POPC:
 		case VGPU_OP_CLZ:
@@ -1270,6 +1273,28 @@ static void emit_insn(struct irb *g, u32 pc)
 	case VGPU_OP_PRMT:
 		fp_helper(g, pc, in, em, (void *)nrt_bits_op, false);
 		break;
+	case VGPU_OP_SHFL:
+	case VGPU_OP_VOTE:
+	case VGPU_OP_MATCH:
+	case VGPU_OP_WARPSYNC: {
+		/* The helper reads and writes predicates in the warp state. */
+		LLVMValueRef preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
+		LLVMBasicBlockRef go = newblock(g, "go");
+		u32 p;
+
+		for (p = 0; p < g->k->func.npreds; p++)
+			LLVMBuildStore(g->b, getpred(g, p), at(g, preds, k64(g, (u64)p * 4)));
+		sync_out(g, pc);
+		args[0] = g->w;
+		after_call(g, call(g, (void *)nrt_warp_sync, g->i32, args, 1), go);
+		LLVMPositionBuilderAtEnd(g->b, go);
+		preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
+		for (p = 0; p < g->k->func.npreds; p++)
+			LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i32,
+				       at(g, preds, k64(g, (u64)p * 4)), ""), g->preds[p]);
+		LLVMBuildBr(g->b, next);
+		return;
+	}
 	case VGPU_OP_ATOM: {
 		LLVMBasicBlockRef some = newblock(g, "some");
 

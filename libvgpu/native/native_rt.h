@@ -46,6 +46,7 @@ struct nrt_warp {
 	u32 bar_count;
 	u8 bar;
 	bool counted;
+	u32 waiting;
 	u32 cur_pc;
 	u32 cur_mask;
 	u32 others;
@@ -133,6 +134,7 @@ int nrt_check(struct nrt_warp *w);
 int nrt_diverge(struct nrt_warp *w, u32 em, u32 target);
 int nrt_exit(struct nrt_warp *w, u32 em);
 int nrt_bar(struct nrt_warp *w, u32 em);
+int nrt_warp_sync(struct nrt_warp *w);
 int nrt_fail(struct nrt_warp *w, u32 lanes, u32 kind, u64 addr);
 
 /* native_mem.c: accesses the fast path does not take. */

@@ -29,6 +29,38 @@ static u32 nrt_lanes_at(const struct nrt_warp *w, u32 lanes, u32 pc)
 	return at & lanes;
 }
 
+/* The member mask of the warp-synchronous instruction at @pc, or 0. */
+static u32 nrt_sync_mask(const struct nrt_warp *w, u32 pc)
+{
+	const struct vgpu_insn *in = &w->blk->k->insns[pc];
+
+	switch (in->op) {
+	case VGPU_OP_SHFL:
+	case VGPU_OP_VOTE:
+	case VGPU_OP_MATCH:
+	case VGPU_OP_WARPSYNC:
+		return (u32)in->imm & w->live;
+	}
+	return 0;
+}
+
+/* Nothing else can run: waiting lanes whose other members exited go on. */
+static u32 nrt_release_waiting(struct nrt_warp *w)
+{
+	u32 m = w->waiting, freed = 0;
+
+	while (m) {
+		u32 pc = w->pc[__builtin_ctz(m)];
+		u32 at = nrt_lanes_at(w, m, pc);
+
+		m &= ~at;
+		if (!(nrt_sync_mask(w, pc) & ~at))
+			freed |= at;
+	}
+	w->waiting &= ~freed;
+	return freed;
+}
+
 /* Where generated code must stop and ask nrt_check(). */
 void nrt_set_thresh(struct nrt_warp *w)
 {
@@ -71,7 +103,9 @@ bool nrt_group_pick(struct nrt_warp *w, u32 handover)
 	u32 runnable, from, pc;
 
 	nrt_group_save(w);
-	runnable = w->live & ~w->at_bar;
+	runnable = w->live & ~w->at_bar & ~w->waiting;
+	if (!runnable && w->waiting)
+		runnable = nrt_release_waiting(w);
 	if (!runnable) {
 		nrt_set_thresh(w);
 		return false;
@@ -223,7 +257,7 @@ int nrt_exit(struct nrt_warp *w, u32 em)
 int nrt_bar(struct nrt_warp *w, u32 em)
 {
 	const struct vgpu_insn *in = &w->blk->k->insns[w->cur_pc];
-	bool whole = em == w->cur_mask && em == w->live;
+	bool whole = em == w->cur_mask && em == w->live && !w->waiting;
 	u32 lane = __builtin_ctz(em), id, count = 0, m;
 	struct nrt_block *b = w->blk;
 
@@ -260,5 +294,179 @@ int nrt_bar(struct nrt_warp *w, u32 em)
 		return NRT_STOP;
 	if (whole)
 		w->cur_pc--;	/* generated code moves on itself */
+	return NRT_GO_ON;
+}
+
+/* --- warp-synchronous instructions ----------------------------------------- */
+
+#define R(w, r, lane) ((w)->regs[(u64)(r) * VGPU_WARP + (lane)])
+
+static u32 nrt_waiting_at_warpsync(const struct nrt_warp *w)
+{
+	u32 m, at = 0;
+
+	for (m = w->waiting; m; m &= m - 1) {
+		u32 lane = __builtin_ctz(m);
+
+		if (w->blk->k->insns[w->pc[lane]].op == VGPU_OP_WARPSYNC)
+			at |= 1U << lane;
+	}
+	return at;
+}
+
+/* The interpreter's gate: are the member lanes all here? */
+static bool nrt_warp_gate(struct nrt_warp *w, const struct vgpu_insn *in)
+{
+	u32 need = (u32)in->imm & w->live, here, away = 0, m;
+
+	here = w->cur_mask | nrt_lanes_at(w, w->waiting, w->cur_pc);
+	if (in->op == VGPU_OP_WARPSYNC)
+		away = nrt_waiting_at_warpsync(w) & ~here;
+	if (!(need & ~(here | away))) {
+		for (m = away; m; m &= m - 1)
+			w->pc[__builtin_ctz(m)]++;
+		w->waiting &= ~(here | away);
+		w->others = (w->others & ~here) | away;
+		if (away)
+			w->min_other = nrt_min_pc(w, w->others);
+		w->cur_mask = here;
+		return true;
+	}
+	for (m = w->cur_mask; m; m &= m - 1)
+		w->pc[__builtin_ctz(m)] = w->cur_pc;
+	w->waiting |= w->cur_mask;
+	w->cur_mask = 0;
+	return false;
+}
+
+static u32 nrt_inline_b(const struct nrt_warp *w, const struct vgpu_insn *in, u32 lane)
+{
+	return in->flags & VGPU_IF_B_IMM ? in->b : (u32)R(w, in->b, lane);
+}
+
+static u32 nrt_inline_c(const struct nrt_warp *w, const struct vgpu_insn *in, u32 lane)
+{
+	return in->flags & VGPU_IF_C_IMM ? in->c : (u32)R(w, in->c, lane);
+}
+
+static void nrt_set_pred(struct nrt_warp *w, u32 p, u32 em, u32 val)
+{
+	w->preds[p] = (w->preds[p] & ~em) | (val & em);
+}
+
+static void nrt_shfl(struct nrt_warp *w, const struct vgpu_insn *in, u32 em)
+{
+	u64 src[VGPU_WARP];
+	u32 m, lane, valid = 0;
+
+	for (lane = 0; lane < VGPU_WARP; lane++)
+		src[lane] = R(w, in->a, lane);
+	for (m = em; m; m &= m - 1) {
+		u32 bv, cv, seg, maxl, minl, j;
+		bool ok;
+
+		lane = __builtin_ctz(m);
+		bv = nrt_inline_b(w, in, lane) & 31;
+		cv = nrt_inline_c(w, in, lane);
+		seg = (cv >> 8) & 31;
+		maxl = (lane & seg) | (cv & 31 & ~seg);
+		minl = lane & seg;
+		switch (in->mod) {
+		case VGPU_SHFL_UP:
+			j = lane - bv;
+			ok = (s32)j >= (s32)maxl;
+			break;
+		case VGPU_SHFL_DOWN:
+			j = lane + bv;
+			ok = j <= maxl;
+			break;
+		case VGPU_SHFL_BFLY:
+			j = lane ^ bv;
+			ok = j <= maxl;
+			break;
+		default:
+			j = minl | (bv & ~seg);
+			ok = j <= maxl;
+			break;
+		}
+		if (!ok)
+			j = lane;
+		R(w, in->dst, lane) = src[j & 31] & 0xffffffffU;
+		if (ok)
+			valid |= 1U << lane;
+	}
+	if (in->mod2)
+		nrt_set_pred(w, in->mod2 - 1, em, valid);
+}
+
+static void nrt_vote(struct nrt_warp *w, const struct vgpu_insn *in, u32 em)
+{
+	u32 mask = (u32)in->imm & em, p = w->preds[in->a] & mask, m;
+	bool r;
+
+	if (in->mod == VGPU_VOTE_BALLOT) {
+		for (m = em; m; m &= m - 1)
+			R(w, in->dst, __builtin_ctz(m)) = p;
+		return;
+	}
+	if (in->mod == VGPU_VOTE_ALL)
+		r = p == mask;
+	else if (in->mod == VGPU_VOTE_ANY)
+		r = p != 0;
+	else
+		r = !p || p == mask;
+	nrt_set_pred(w, in->dst, em, r ? ~0U : 0);
+}
+
+static void nrt_match(struct nrt_warp *w, const struct vgpu_insn *in, u32 em)
+{
+	u32 mask = (u32)in->imm & em, m, n, all = mask;
+	u64 v, vmask = in->type == VGPU_T_U64 || in->type == VGPU_T_S64 ?
+		~0ULL : 0xffffffffULL;
+
+	for (m = em; m; m &= m - 1) {
+		u32 lane = __builtin_ctz(m), same = 0;
+
+		v = R(w, in->a, lane) & vmask;
+		for (n = mask; n; n &= n - 1)
+			if ((R(w, in->a, __builtin_ctz(n)) & vmask) == v)
+				same |= 1U << __builtin_ctz(n);
+		if (same != mask)
+			all = 0;
+		if (in->mod == VGPU_MATCH_ANY)
+			R(w, in->dst, lane) = same;
+	}
+	if (in->mod == VGPU_MATCH_ALL) {
+		for (m = em; m; m &= m - 1)
+			R(w, in->dst, __builtin_ctz(m)) = all;
+		if (in->mod2)
+			nrt_set_pred(w, in->mod2 - 1, em, all ? ~0U : 0);
+	}
+}
+
+/*
+ * SHFL, VOTE, MATCH or WARPSYNC at w->cur_pc, with the registers and
+ * predicates in the warp state: the group waits for its member lanes
+ * (NRT_DISPATCH or NRT_STOP: another group runs, or none can), or, with
+ * them all there, runs the instruction (NRT_GO_ON).
+ */
+int nrt_warp_sync(struct nrt_warp *w)
+{
+	const struct vgpu_insn *in = &w->blk->k->insns[w->cur_pc];
+	u32 em;
+
+	if (!nrt_warp_gate(w, in))
+		return nrt_group_pick(w, 0) ? NRT_DISPATCH : NRT_STOP;
+	em = w->cur_mask;
+	if (in->guard != VGPU_PRED_NONE)
+		em &= in->flags & VGPU_IF_GUARD_NOT ? ~w->preds[in->guard] :
+		      w->preds[in->guard];
+	if (in->op == VGPU_OP_SHFL)
+		nrt_shfl(w, in, em);
+	else if (in->op == VGPU_OP_VOTE)
+		nrt_vote(w, in, em);
+	else if (in->op == VGPU_OP_MATCH)
+		nrt_match(w, in, em);
+	nrt_set_thresh(w);
 	return NRT_GO_ON;
 }

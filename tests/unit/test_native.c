@@ -549,12 +549,50 @@ static void unwritten_registers_read_zero(void)
 	RUN("unwritten registers", code, 40, &win, VGPU_FAULT_NONE);
 }
 
+/* Shuffles, votes, matches and warp barriers, in full, partial and divergent warps. */
+static void warp_synchronous(void)
+{
+	uint64_t win = WIN_VA;
+	const struct vgpu_insn code[] = {
+		/* 0 */ PRO(5), OP3(VGPU_OP_MOV, VGPU_T_U32, 3, 0, 0),
+		/* 5 */ INSN(.op = VGPU_OP_SHFL, .type = VGPU_T_U32, .mod = VGPU_SHFL_DOWN,
+			     .mod2 = 1, .dst = 4, .a = 3, .b = 16, .c = 0x1f,
+			     .flags = VGPU_IF_B_IMM | VGPU_IF_C_IMM, .imm = 0xffffffff),
+		/* 6 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 4),
+		/* 7 */ INSN(.op = VGPU_OP_SHFL, .type = VGPU_T_U32, .mod = VGPU_SHFL_BFLY,
+			     .dst = 4, .a = 3, .b = 1, .c = 0x1f,
+			     .flags = VGPU_IF_B_IMM | VGPU_IF_C_IMM, .imm = 0xffffffff),
+		/* 8 */ OPI(VGPU_OP_AND, VGPU_T_U32, 5, 0, 1),
+		/* 9 */ SETPI(VGPU_T_U32, VGPU_CMP_EQ, 1, 5, 0),
+		/* 10 */ INSN(.op = VGPU_OP_VOTE, .type = VGPU_T_U32, .mod = VGPU_VOTE_BALLOT,
+			      .dst = 6, .a = 1, .imm = 0xffffffff),
+		/* 11 */ INSN(.op = VGPU_OP_MATCH, .type = VGPU_T_U32, .mod = VGPU_MATCH_ANY,
+			      .dst = 7, .a = 5, .imm = 0xffffffff),
+		/* 12 */ BRA_IF(1, 14),
+		/* 13 */ INSN(.op = VGPU_OP_NOP),
+		/* 14 */ INSN(.op = VGPU_OP_WARPSYNC, .imm = 0xffffffff),
+		/* 15 */ INSN(.op = VGPU_OP_VOTE, .type = VGPU_T_PRED, .mod = VGPU_VOTE_ANY,
+			      .dst = 1, .a = 0, .imm = 0xffffffff),
+		/* 16 */ INSN(.op = VGPU_OP_SELP, .type = VGPU_T_U32, .dst = 2, .a = 0,
+			      .flags = VGPU_IF_B_IMM, .imm = 0xffff, .c = 1),
+		/* 17 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 3),
+		/* 18 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 4, 4),
+		/* 19 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 8, 6),
+		/* 20 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 12, 7),
+		/* 21 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 16, 2),
+		/* 22 */ EXIT(),
+	};
+
+	RUN("warp-synchronous, full warps", code, 64, &win, VGPU_FAULT_NONE);
+	RUN("warp-synchronous, a partial warp", code, 45, &win, VGPU_FAULT_NONE);
+}
+
 /* What the engine does not compile yet is refused with a reason. */
 static void refuses_cleanly(void)
 {
 	const struct vgpu_insn code[] = {
 		LDP(VGPU_T_U64, 1, 0),
-		INSN(.op = VGPU_OP_WARPSYNC, .imm = 0xffffffff),
+		INSN(.op = VGPU_OP_MALLOC, .type = VGPU_T_U64, .dst = 2, .a = 1),
 		EXIT(),
 	};
 	struct vgpu_func f = { .nregs = 4, .param_bytes = 8 };
@@ -566,7 +604,7 @@ static void refuses_cleanly(void)
 	CHECK(verified(&s));
 	k = vgpu_native_compile(&prog, 0, why, sizeof(why));
 	CHECK(!k);
-	CHECK(strstr(why, "warp-synchronous") != NULL);
+	CHECK(strstr(why, "device heap") != NULL);
 	printf("# refused: %s\n", why);
 	k = vgpu_native_compile(&prog, 1, why, sizeof(why));
 	CHECK(!k);
@@ -653,7 +691,7 @@ static struct vgpu_insn random_alu(void)
 
 	for (tries = 0; tries < 1000; tries++) {
 		struct vgpu_insn in = INSN(.dst = rval(), .a = rval(), .b = rval(), .c = rval());
-		unsigned int kind = rnd() % 18;
+		unsigned int kind = rnd() % 19;
 
 		if (kind < 6) {
 			in.op = int_ops[rnd() % (sizeof(int_ops) / sizeof(int_ops[0]))];
@@ -699,6 +737,39 @@ static struct vgpu_insn random_alu(void)
 				in.imm = rnd_value();
 				in.b = 0;
 			}
+		} else if (kind == 18) {	/* warp-synchronous, a mask of all or some */
+			u64 mask = rnd() % 3 ? 0xffffffffULL : (u32)rnd();
+
+			switch (rnd() % 4) {
+			case 0:
+				in = INSN(.op = VGPU_OP_SHFL, .type = VGPU_T_U32, .mod = rnd() % 4,
+					  .mod2 = rnd() % 2 ? 1 + rnd() % 3 : 0, .dst = rval(),
+					  .a = rval(), .b = rnd() % 32, .c = rnd() % 2 ? 0x1f : 0x1c1f,
+					  .flags = VGPU_IF_B_IMM | VGPU_IF_C_IMM, .imm = mask);
+				break;
+			case 1:
+				in = INSN(.op = VGPU_OP_VOTE, .type = VGPU_T_PRED,
+					  .mod = rnd() % 3, .dst = rnd() % 3,
+					  .a = rnd() % F_NPREDS, .imm = mask);
+				if (rnd() % 2) {
+					in.type = VGPU_T_U32;
+					in.mod = VGPU_VOTE_BALLOT;
+					in.dst = rval();
+				}
+				break;
+			case 2:
+				in = INSN(.op = VGPU_OP_MATCH, .type = rnd() % 2 ? VGPU_T_U32 : VGPU_T_U64,
+					  .mod = rnd() % 2, .dst = rval(), .a = rval(), .imm = mask);
+				if (in.mod == VGPU_MATCH_ALL && rnd() % 2)
+					in.mod2 = 1 + rnd() % 3;
+				break;
+			default:
+				in = INSN(.op = VGPU_OP_WARPSYNC, .imm = mask);
+				break;
+			}
+			if (insn_ok(in))
+				return in;
+			continue;
 		} else if (kind >= 16) {
 			static const u8 bit_ops[] = { VGPU_OP_POPC, VGPU_OP_CLZ, VGPU_OP_BREV,
 						      VGPU_OP_BFIND, VGPU_OP_BFE, VGPU_OP_PRMT };
@@ -879,7 +950,7 @@ static unsigned int random_program(struct gen *g)
 	return g->n;
 }
 
-static unsigned int fuzz_runs, fuzz_faults;
+static unsigned int fuzz_runs, fuzz_faults, fuzz_wsync;
 
 /*
  * One random program on both engines: 2 blocks of @threads threads (a
@@ -913,6 +984,13 @@ static bool fuzz_one(uint64_t seed, bool verbose)
 	}
 	snprintf(what, sizeof(what), "fuzz seed %llu", (unsigned long long)seed);
 	{
+		unsigned int i;
+
+		for (i = 0; i < g.n; i++)
+			fuzz_wsync += g.code[i].op >= VGPU_OP_SHFL &&
+				      g.code[i].op <= VGPU_OP_WARPSYNC;
+	}
+	{
 		struct outcome a;
 
 		run_interp(&s, &a);
@@ -941,7 +1019,8 @@ static void fuzz_fixed_seeds(void)
 	for (seed = 1; seed <= 40; seed++)
 		if (!fuzz_one(seed, true))
 			break;
-	printf("# %u programs ran, %u of them faulted\n", fuzz_runs, fuzz_faults);
+	printf("# %u programs ran, %u of them faulted; %u warp-synchronous instructions\n",
+	       fuzz_runs, fuzz_faults, fuzz_wsync);
 	CHECK(fuzz_runs >= 30 && fuzz_faults > 0);
 }
 
@@ -977,6 +1056,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(spinning_makes_progress),
 	TAP_TEST(barriers_across_warps),
 	TAP_TEST(unwritten_registers_read_zero),
+	TAP_TEST(warp_synchronous),
 	TAP_TEST(refuses_cleanly),
 	TAP_TEST(fuzz_fixed_seeds),
 	TAP_TEST(fuzz_for_seconds),
