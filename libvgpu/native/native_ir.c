@@ -104,6 +104,7 @@ static const char *nrt_insn_why(const struct vgpu_insn *in)
 	case VGPU_OP_COPYSIGN:
 		return NULL;
 	case VGPU_OP_BAR:
+	case VGPU_OP_BAR_RED:
 		return NULL;
 	case VGPU_OP_LD:
 	case VGPU_OP_ST:
@@ -134,8 +135,6 @@ static const char *nrt_insn_why(const struct vgpu_insn *in)
 		    (in->type == VGPU_T_U64 || in->type == VGPU_T_S64))
 			return "64-bit mul.hi";
 		return NULL;
-	case VGPU_OP_BAR_RED:
-		return "barrier reduction";
 	case VGPU_OP_SHFL:
 	case VGPU_OP_VOTE:
 	case VGPU_OP_MATCH:
@@ -201,6 +200,7 @@ static bool nrt_defines(const struct vgpu_insn *in)
 	case VGPU_OP_TRAP:
 	case VGPU_OP_NOP:
 	case VGPU_OP_MEMBAR:
+	case VGPU_OP_WARPSYNC:
 		return false;
 	}
 	return true;
@@ -765,6 +765,7 @@ static void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 			helper = nrt_is_float(in->type);
 			break;
 		case VGPU_OP_BAR:
+		case VGPU_OP_BAR_RED:
 			helper = true;
 			break;
 		case VGPU_OP_SHFL:
@@ -1337,16 +1338,32 @@ static void emit_insn(struct irb *g, u32 pc)
 		after_call(g, call(g, (void *)nrt_exit, g->i32, args, 2), next);
 		return;
 	}
-	case VGPU_OP_BAR: {
-		LLVMBasicBlockRef some = newblock(g, "some");
+	case VGPU_OP_BAR:
+	case VGPU_OP_BAR_RED: {
+		/*
+		 * The barrier may complete here and hand BAR_RED results to
+		 * this warp's lanes: predicates go through the warp state.
+		 */
+		LLVMBasicBlockRef some = newblock(g, "some"), go = newblock(g, "go");
+		LLVMValueRef preds;
+		u32 p;
 
 		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
 				next, some);
 		LLVMPositionBuilderAtEnd(g->b, some);
+		preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
+		for (p = 0; p < g->k->func.npreds; p++)
+			LLVMBuildStore(g->b, getpred(g, p), at(g, preds, k64(g, (u64)p * 4)));
 		sync_out(g, pc);
 		args[0] = g->w;
 		args[1] = em;
-		after_call(g, call(g, (void *)nrt_bar, g->i32, args, 2), next);
+		after_call(g, call(g, (void *)nrt_bar, g->i32, args, 2), go);
+		LLVMPositionBuilderAtEnd(g->b, go);
+		preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
+		for (p = 0; p < g->k->func.npreds; p++)
+			LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i32,
+				       at(g, preds, k64(g, (u64)p * 4)), ""), g->preds[p]);
+		LLVMBuildBr(g->b, next);
 		return;
 	}
 	case VGPU_OP_TRAP: {

@@ -44,6 +44,8 @@ struct nrt_warp {
 	u32 at_bar;
 	u32 bar_arrive;
 	u32 bar_count;
+	u32 red_true;
+	u32 red_false;
 	u8 bar;
 	bool counted;
 	u32 waiting;
@@ -73,6 +75,8 @@ struct nrt_site {
 struct nrt_barrier {
 	u32 arrived;
 	u32 count;
+	u32 red_true;
+	u32 red_false;
 };
 
 /*

@@ -184,10 +184,42 @@ static void nrt_bar_wake(struct nrt_warp *w, u32 lanes)
 	nrt_set_thresh(w);
 }
 
+/*
+ * Barrier @br completes: lanes of @w waiting at a BAR_RED get its
+ * reduction (a parked warp's lanes wait after its cur_pc, others after
+ * their own pc), in the register file and predicates of the warp state.
+ */
+static void nrt_bar_results(struct nrt_block *b, struct nrt_warp *w,
+			    const struct nrt_barrier *br)
+{
+	u32 m, lane;
+
+	for (m = w->at_bar; m; m &= m - 1) {
+		const struct vgpu_insn *in;
+		u32 pc;
+
+		lane = __builtin_ctz(m);
+		pc = (w->cur_mask >> lane & 1) ? w->cur_pc : w->pc[lane];
+		in = &b->k->insns[pc - 1];
+		if (in->op != VGPU_OP_BAR_RED)
+			continue;
+		if (in->mod == VGPU_BAR_POPC) {
+			w->regs[(u64)in->dst * VGPU_WARP + lane] = br->red_true;
+		} else {
+			bool v = in->mod == VGPU_BAR_AND ? !br->red_false :
+				 br->red_true != 0;
+
+			w->preds[in->dst] = (w->preds[in->dst] & ~(1U << lane)) |
+					    (u32)v << lane;
+		}
+	}
+}
+
 static void nrt_bar_check(struct nrt_block *b, u32 id)
 {
 	struct nrt_barrier *br = &b->bars[id];
 	u32 need = br->count ? br->count : b->live_warps * VGPU_WARP, i;
+	bool red = br->red_true || br->red_false;
 
 	if (!br->arrived || br->arrived < need)
 		return;
@@ -196,6 +228,8 @@ static void nrt_bar_check(struct nrt_block *b, u32 id)
 
 		if (!w->counted || w->bar != id)
 			continue;
+		if (red)
+			nrt_bar_results(b, w, br);
 		w->counted = false;
 		nrt_bar_wake(w, w->at_bar);
 	}
@@ -214,6 +248,10 @@ static void nrt_bar_arrival(struct nrt_block *b, struct nrt_warp *w)
 		b->bars_used |= 1U << w->bar;
 	}
 	br->arrived += VGPU_WARP;
+	br->red_true += w->red_true;
+	br->red_false += w->red_false;
+	w->red_true = 0;
+	w->red_false = 0;
 	w->counted = true;
 	if (w->bar_arrive) {
 		nrt_bar_wake(w, w->bar_arrive);
@@ -250,8 +288,8 @@ int nrt_exit(struct nrt_warp *w, u32 em)
 }
 
 /*
- * BAR for lanes @em (nonzero) of the group at w->cur_pc, whose register
- * operands are in w->regs. NRT_GO_ON to go on at the next instruction,
+ * BAR and BAR_RED for lanes @em (nonzero) of the group at w->cur_pc,
+ * whose register operands and predicates are in the warp state. NRT_GO_ON to go on at the next instruction,
  * NRT_STOP when the warp is parked there, NRT_FAULT.
  */
 int nrt_bar(struct nrt_warp *w, u32 em)
@@ -278,8 +316,14 @@ int nrt_bar(struct nrt_warp *w, u32 em)
 		w->bar = (u8)id;
 		w->bar_count = count;
 	}
-	if (in->mod == VGPU_BAR_ARRIVE)
+	if (in->op == VGPU_OP_BAR_RED) {
+		u32 p = w->preds[in->a];
+
+		w->red_true += (u32)__builtin_popcount(em & p);
+		w->red_false += (u32)__builtin_popcount(em & ~p);
+	} else if (in->mod == VGPU_BAR_ARRIVE) {
 		w->bar_arrive |= em;
+	}
 	w->at_bar |= em;
 	if (whole) {
 		w->cur_pc++;

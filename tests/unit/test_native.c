@@ -525,6 +525,26 @@ static void barriers_across_warps(void)
 		/* 7 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0), EXIT(),
 	};
 
+	/* barrier reductions: a count, an and, an or of per-thread predicates */
+	const struct vgpu_insn reduce_preds[] = {
+		PRO(4), OPI(VGPU_OP_REM, VGPU_T_U32, 3, 0, 3),
+		SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 3, 0),
+		INSN(.op = VGPU_OP_BAR_RED, .type = VGPU_T_U32, .mod = VGPU_BAR_POPC,
+		     .dst = 4, .a = 0),
+		INSN(.op = VGPU_OP_BAR_RED, .type = VGPU_T_PRED, .mod = VGPU_BAR_OR,
+		     .dst = 1, .a = 0),
+		INSN(.op = VGPU_OP_SELP, .type = VGPU_T_U32, .dst = 5, .a = 0,
+		     .flags = VGPU_IF_B_IMM, .imm = 7, .c = 1),
+		INSN(.op = VGPU_OP_BAR_RED, .type = VGPU_T_PRED, .mod = VGPU_BAR_AND,
+		     .dst = 1, .a = 0),
+		INSN(.op = VGPU_OP_SELP, .type = VGPU_T_U32, .dst = 6, .a = 0,
+		     .flags = VGPU_IF_B_IMM, .imm = 9, .c = 1),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 4, 5),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 8, 6), EXIT(),
+	};
+
+	RUN("barrier reductions", reduce_preds, 80, &win, VGPU_FAULT_NONE);
 	RUN("barrier exchange", exchange, 96, &win, VGPU_FAULT_NONE);
 	RUN("early exit", early_exit, 96, &win, VGPU_FAULT_NONE);
 	RUN("barrier that cannot complete", stuck, 64, &win, VGPU_FAULT_DEADLOCK);
