@@ -38,6 +38,21 @@ struct irb {
 	u32 n;
 };
 
+static unsigned int tbits(u8 t);
+
+/*
+ * Integer work for nrt_int_op(): a carry in or out, s32 saturation, the
+ * high half of a 64-bit product.
+ */
+static bool int_helper(const struct vgpu_insn *in)
+{
+	return in->flags & (VGPU_IF_CC_IN | VGPU_IF_CC_OUT) ||
+	       ((in->flags & VGPU_IF_SAT) &&
+		(in->op == VGPU_OP_ADD || in->op == VGPU_OP_SUB)) ||
+	       ((in->op == VGPU_OP_MUL || in->op == VGPU_OP_MAD) &&
+		in->mod == VGPU_MUL_HI && tbits(in->type) == 64);
+}
+
 /* --- reachability and what is supported --------------------------------- */
 
 static u8 *nrt_reach(const struct vgpu_native_kernel *k)
@@ -128,12 +143,13 @@ static const char *nrt_insn_why(const struct vgpu_insn *in)
 	case VGPU_OP_NOT:
 		if (nrt_is_float(in->type) || in->type == VGPU_T_PRED)
 			return NULL;
-		if (in->flags & (VGPU_IF_SAT | VGPU_IF_CC_IN | VGPU_IF_CC_OUT))
-			return "integer saturation or carry";
-		if ((in->op == VGPU_OP_MUL || in->op == VGPU_OP_MAD) &&
-		    in->mod == VGPU_MUL_HI &&
-		    (in->type == VGPU_T_U64 || in->type == VGPU_T_S64))
-			return "64-bit mul.hi";
+		if ((in->flags & VGPU_IF_SAT) && (in->op == VGPU_OP_ADD || in->op == VGPU_OP_SUB) &&
+		    in->type != VGPU_T_S32)
+			return "saturation of this type";
+		if ((in->flags & (VGPU_IF_CC_IN | VGPU_IF_CC_OUT)) &&
+		    (tbits(in->type) < 32 || !(in->op == VGPU_OP_ADD ||
+		     in->op == VGPU_OP_SUB || in->op == VGPU_OP_MAD)))
+			return "carry of this type or operation";
 		return NULL;
 	case VGPU_OP_SHFL:
 	case VGPU_OP_VOTE:
@@ -755,7 +771,7 @@ static void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 		case VGPU_OP_NOT:
 			if (f32_plain(in))
 				ok = true;
-			else if (nrt_is_float(in->type))
+			else if (nrt_is_float(in->type) || int_helper(in))
 				helper = true;
 			else
 				ok = small && !((in->op == VGPU_OP_MUL || in->op == VGPU_OP_MAD) &&
@@ -1249,6 +1265,8 @@ static void emit_insn(struct irb *g, u32 pc)
 			setreg(g, in->dst, f32_op(g, in), em);
 		else if (nrt_is_float(in->type))
 			fp_helper(g, pc, in, em, (void *)nrt_fp_alu, false);
+		else if (int_helper(in))
+			fp_helper(g, pc, in, em, (void *)nrt_int_op, false);
 		else
 			setreg(g, in->dst, int_op(g, in), em);
 		break;

@@ -49,6 +49,7 @@ struct nrt_warp {
 	u8 bar;
 	bool counted;
 	u32 waiting;
+	u32 cc;
 	u32 cur_pc;
 	u32 cur_mask;
 	u32 others;
@@ -145,8 +146,9 @@ int nrt_fail(struct nrt_warp *w, u32 lanes, u32 kind, u64 addr);
 int nrt_mem(struct nrt_warp *w, u32 em);
 int nrt_atom(struct nrt_warp *w, u32 em);
 
-/* native_bits.c */
+/* native_bits.c, native_int.c */
 void nrt_bits_op(struct nrt_warp *w, u32 em);
+void nrt_int_op(struct nrt_warp *w, u32 em);
 void nrt_sreg(struct nrt_warp *w, u32 sr);
 
 /* native_fp.c: the core's floating point for one instruction. */

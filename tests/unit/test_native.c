@@ -719,10 +719,6 @@ static struct vgpu_insn random_alu(void)
 			in.type = rnd() % 2 ? VGPU_T_U32 : rint_type();
 			if (in.op == VGPU_OP_MUL || in.op == VGPU_OP_MAD)
 				in.mod = rnd() % 3;
-			/* The engine refuses 64-bit mul.hi (for now). */
-			if (in.mod == VGPU_MUL_HI &&
-			    (in.type == VGPU_T_U64 || in.type == VGPU_T_S64))
-				in.mod = VGPU_MUL_LO;
 		} else if (kind < 10) {
 			in.op = f_ops[rnd() % (sizeof(f_ops) / sizeof(f_ops[0]))];
 			in.type = rnd() % 4 ? VGPU_T_F32 : VGPU_T_F64;
@@ -806,6 +802,18 @@ static struct vgpu_insn random_alu(void)
 				in.dst = rnd() % 3;
 				in.a = rnd() % F_NPREDS;
 				in.b = rnd() % F_NPREDS;
+			}
+		}
+		if (kind < 6 && rnd() % 8 == 0) {	/* carries, saturation */
+			if (rnd() % 3 == 0) {
+				in.op = rnd() % 2 ? VGPU_OP_ADD : VGPU_OP_SUB;
+				in.type = VGPU_T_S32;
+				in.flags |= VGPU_IF_SAT;
+			} else {
+				in.op = (u8[]){ VGPU_OP_ADD, VGPU_OP_SUB, VGPU_OP_MAD }[rnd() % 3];
+				in.type = (u8[]){ VGPU_T_U32, VGPU_T_S32, VGPU_T_U64 }[rnd() % 3];
+				in.flags |= (u8[]){ VGPU_IF_CC_OUT, VGPU_IF_CC_IN,
+						    VGPU_IF_CC_IN | VGPU_IF_CC_OUT }[rnd() % 3];
 			}
 		}
 		if (in.op != VGPU_OP_MOV && in.type != VGPU_T_PRED && rnd() % 4 == 0) {
