@@ -17,6 +17,11 @@
 bool nrt_ir_supported(const struct vgpu_native_kernel *k, char *why,
 		      size_t why_len);
 
+/* native_analysis.c: the instructions the entry reaches (a byte each). */
+u8 *nrt_reach(const struct vgpu_native_kernel *k);
+/* Marks in @narrow (nregs bytes) the registers kept as 32-bit lanes. */
+void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
+		     u8 *narrow);
 /* The registers a block must clear before the code runs (into @list). */
 u32 nrt_ir_zero_regs(const struct vgpu_native_kernel *k, u32 *list);
 

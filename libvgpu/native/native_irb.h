@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The IR builder's own: its state while building a kernel's function,
+ * the small builders its files share (constants, lane vectors, the warp
+ * state's fields, registers and predicates, calls into the runtime) and
+ * the group-state exchange around those calls.
+ */
+#ifndef VGPU_NATIVE_IRB_H
+#define VGPU_NATIVE_IRB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "native_ir.h"
+
+struct irb {
+	LLVMContextRef c;
+	LLVMModuleRef m;
+	LLVMBuilderRef b;
+	LLVMValueRef fn;
+	LLVMValueRef w;
+	LLVMTypeRef i1, i8, i32, i64, f32, ptr, v64, v32, vf, vm, vptr;
+	LLVMValueRef *regs;
+	LLVMValueRef *preds;
+	LLVMValueRef mask, thresh, loops, left;
+	LLVMBasicBlockRef *chk, *body;
+	LLVMBasicBlockRef dispatch, ret;
+	LLVMValueRef ret_phi;
+	const struct vgpu_native_kernel *k;
+	const u8 *reach;
+	u8 *narrow;		/* registers kept as 32-bit lanes */
+	u32 n;
+};
+
+/* --- types ------------------------------------------------------------------ */
+
+static inline unsigned int tbits(u8 t)
+{
+	switch (t) {
+	case VGPU_T_U8:
+	case VGPU_T_S8:
+		return 8;
+	case VGPU_T_U16:
+	case VGPU_T_S16:
+	case VGPU_T_F16:
+		return 16;
+	case VGPU_T_U32:
+	case VGPU_T_S32:
+	case VGPU_T_F32:
+		return 32;
+	default:
+		return 64;
+	}
+}
+
+static inline bool tsigned(u8 t)
+{
+	return t == VGPU_T_S8 || t == VGPU_T_S16 || t == VGPU_T_S32 ||
+	       t == VGPU_T_S64;
+}
+
+static inline bool nrt_is_float(u8 t)
+{
+	return t == VGPU_T_F16 || t == VGPU_T_F32 || t == VGPU_T_F64;
+}
+
+/* F32 ADD, SUB, MUL, FMA to nearest without ftz or saturation: inline. */
+static inline bool f32_plain(const struct vgpu_insn *in)
+{
+	return in->type == VGPU_T_F32 && in->mod == VGPU_RND_RN &&
+	       !(in->flags & (VGPU_IF_FTZ | VGPU_IF_SAT)) &&
+	       (in->op == VGPU_OP_ADD || in->op == VGPU_OP_SUB ||
+		in->op == VGPU_OP_MUL || in->op == VGPU_OP_FMA);
+}
+
+/*
+ * Integer work for nrt_int_op(): a carry in or out, s32 saturation, the
+ * high half of a 64-bit product.
+ */
+static inline bool int_helper(const struct vgpu_insn *in)
+{
+	return in->flags & (VGPU_IF_CC_IN | VGPU_IF_CC_OUT) ||
+	       ((in->flags & VGPU_IF_SAT) &&
+		(in->op == VGPU_OP_ADD || in->op == VGPU_OP_SUB)) ||
+	       ((in->op == VGPU_OP_MUL || in->op == VGPU_OP_MAD) &&
+		in->mod == VGPU_MUL_HI && tbits(in->type) == 64);
+}
+
+
+/* --- small builders ------------------------------------------------------ */
+
+static inline LLVMValueRef k32(struct irb *g, u64 v)
+{
+	return LLVMConstInt(g->i32, v, false);
+}
+
+static inline LLVMValueRef k64(struct irb *g, u64 v)
+{
+	return LLVMConstInt(g->i64, v, false);
+}
+
+static inline LLVMValueRef splat64(struct irb *g, u64 v)
+{
+	LLVMValueRef e[VGPU_WARP];
+	int i;
+
+	for (i = 0; i < VGPU_WARP; i++)
+		e[i] = k64(g, v);
+	return LLVMConstVector(e, VGPU_WARP);
+}
+
+static inline LLVMValueRef splat32(struct irb *g, u64 v)
+{
+	LLVMValueRef e[VGPU_WARP];
+	int i;
+
+	for (i = 0; i < VGPU_WARP; i++)
+		e[i] = k32(g, v);
+	return LLVMConstVector(e, VGPU_WARP);
+}
+
+/* A vector with scalar @s in every lane. */
+static inline LLVMValueRef vsplat(struct irb *g, LLVMValueRef s, LLVMTypeRef vt)
+{
+	LLVMValueRef v = LLVMGetUndef(vt), zero = LLVMConstNull(LLVMVectorType(g->i32, VGPU_WARP));
+
+	v = LLVMBuildInsertElement(g->b, v, s, k32(g, 0), "");
+	return LLVMBuildShuffleVector(g->b, v, LLVMGetUndef(vt), zero, "");
+}
+
+/* A pointer to the warp state's field at @off. */
+static inline LLVMValueRef wfield(struct irb *g, size_t off)
+{
+	LLVMValueRef idx = k64(g, off);
+
+	return LLVMBuildGEP2(g->b, g->i8, g->w, &idx, 1, "");
+}
+
+static inline LLVMValueRef wload(struct irb *g, LLVMTypeRef t, size_t off)
+{
+	LLVMValueRef v = LLVMBuildLoad2(g->b, t, wfield(g, off), "");
+
+	LLVMSetAlignment(v, 4);
+	return v;
+}
+
+static inline void wstore(struct irb *g, LLVMValueRef v, size_t off)
+{
+	LLVMSetAlignment(LLVMBuildStore(g->b, v, wfield(g, off)), 4);
+}
+
+/* A pointer at byte @off of the pointer @base. */
+static inline LLVMValueRef at(struct irb *g, LLVMValueRef base, LLVMValueRef off)
+{
+	return LLVMBuildGEP2(g->b, g->i8, base, &off, 1, "");
+}
+
+/* The block's field at @off (through w->blk). */
+static inline LLVMValueRef bload(struct irb *g, LLVMTypeRef t, size_t off)
+{
+	LLVMValueRef blk = wload(g, g->ptr, offsetof(struct nrt_warp, blk));
+
+	return LLVMBuildLoad2(g->b, t, at(g, blk, k64(g, off)), "");
+}
+
+static inline LLVMValueRef call(struct irb *g, void *fnp, LLVMTypeRef ret,
+			 LLVMValueRef *args, unsigned int n)
+{
+	LLVMTypeRef at[4];
+	LLVMTypeRef ft;
+	LLVMValueRef f;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		at[i] = LLVMTypeOf(args[i]);
+	ft = LLVMFunctionType(ret, at, n, false);
+	f = LLVMConstIntToPtr(k64(g, (u64)(uintptr_t)fnp), g->ptr);
+	return LLVMBuildCall2(g->b, ft, f, args, n, "");
+}
+
+static inline LLVMValueRef intrinsic(struct irb *g, const char *name,
+			      LLVMTypeRef *tys, unsigned int ntys,
+			      LLVMValueRef *args, unsigned int nargs)
+{
+	unsigned int id = LLVMLookupIntrinsicID(name, strlen(name));
+	LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->m, id, tys, ntys);
+	LLVMTypeRef ft = LLVMIntrinsicGetType(g->c, id, tys, ntys);
+
+	return LLVMBuildCall2(g->b, ft, f, args, nargs, "");
+}
+
+static inline LLVMValueRef reduce(struct irb *g, const char *name, LLVMValueRef v)
+{
+	LLVMTypeRef t = LLVMTypeOf(v);
+
+	return intrinsic(g, name, &t, 1, &v, 1);
+}
+
+static inline LLVMValueRef lanes(struct irb *g, LLVMValueRef m32)
+{
+	return LLVMBuildBitCast(g->b, m32, g->vm, "");
+}
+
+static inline LLVMValueRef mask_of(struct irb *g, LLVMValueRef vm)
+{
+	return LLVMBuildBitCast(g->b, vm, g->i32, "");
+}
+
+static inline LLVMValueRef getreg(struct irb *g, u32 r)
+{
+	LLVMValueRef v = LLVMBuildLoad2(g->b, g->narrow[r] ? g->v32 : g->v64, g->regs[r], "");
+
+	LLVMSetAlignment(v, g->narrow[r] ? 4 : 8);
+	return g->narrow[r] ? LLVMBuildZExt(g->b, v, g->v64, "") : v;
+}
+
+static inline void setreg(struct irb *g, u32 r, LLVMValueRef v, LLVMValueRef em)
+{
+	LLVMValueRef old;
+
+	if (g->narrow[r]) {
+		/* The value's upper halves are zero (nrt_narrow_regs()). */
+		old = LLVMBuildLoad2(g->b, g->v32, g->regs[r], "");
+		LLVMSetAlignment(old, 4);
+		v = LLVMBuildTrunc(g->b, v, g->v32, "");
+		LLVMSetAlignment(LLVMBuildStore(g->b, LLVMBuildSelect(g->b, lanes(g, em), v,
+						old, ""), g->regs[r]), 4);
+		return;
+	}
+	old = getreg(g, r);
+	LLVMSetAlignment(LLVMBuildStore(g->b, LLVMBuildSelect(g->b, lanes(g, em), v, old, ""),
+					g->regs[r]), 8);
+}
+
+static inline LLVMValueRef getpred(struct irb *g, u32 p)
+{
+	return LLVMBuildLoad2(g->b, g->i32, g->preds[p], "");
+}
+
+static inline void setpred(struct irb *g, u32 p, LLVMValueRef v, LLVMValueRef em)
+{
+	LLVMValueRef old = getpred(g, p);
+
+	old = LLVMBuildAnd(g->b, old, LLVMBuildNot(g->b, em, ""), "");
+	v = LLVMBuildAnd(g->b, v, em, "");
+	LLVMBuildStore(g->b, LLVMBuildOr(g->b, old, v, ""), g->preds[p]);
+}
+
+static inline LLVMValueRef opb(struct irb *g, const struct vgpu_insn *in)
+{
+	return in->flags & VGPU_IF_B_IMM ? splat64(g, in->imm) : getreg(g, in->b);
+}
+
+static inline LLVMValueRef opc(struct irb *g, const struct vgpu_insn *in)
+{
+	return in->flags & VGPU_IF_C_IMM ? splat64(g, in->imm) : getreg(g, in->c);
+}
+
+static inline LLVMValueRef vtrunc(struct irb *g, LLVMValueRef v, u8 t)
+{
+	unsigned int bits = tbits(t);
+
+	return bits == 64 ? v : LLVMBuildAnd(g->b, v, splat64(g, (1ULL << bits) - 1), "");
+}
+
+static inline LLVMValueRef vsext(struct irb *g, LLVMValueRef v, u8 t)
+{
+	unsigned int bits = tbits(t);
+
+	if (bits == 64)
+		return v;
+	v = LLVMBuildShl(g->b, v, splat64(g, 64 - bits), "");
+	return LLVMBuildAShr(g->b, v, splat64(g, 64 - bits), "");
+}
+
+/* --- control ------------------------------------------------------------- */
+
+/* The group's state to the warp, for a call into the runtime at @pc. */
+static inline void sync_out(struct irb *g, u32 pc)
+{
+	wstore(g, k32(g, pc), offsetof(struct nrt_warp, cur_pc));
+	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""),
+	       offsetof(struct nrt_warp, cur_mask));
+	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
+	       offsetof(struct nrt_warp, loops));
+}
+
+static inline void sync_in(struct irb *g)
+{
+	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, cur_mask)), g->mask);
+	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, loops)), g->loops);
+	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, thresh)), g->thresh);
+}
+
+static inline void ret_with(struct irb *g, int code)
+{
+	LLVMValueRef v = k32(g, code);
+	LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+
+	LLVMAddIncoming(g->ret_phi, &v, &here, 1);
+	LLVMBuildBr(g->b, g->ret);
+}
+
+static inline LLVMBasicBlockRef newblock(struct irb *g, const char *name)
+{
+	return LLVMAppendBasicBlockInContext(g->c, g->fn, name);
+}
+
+/*
+ * After a runtime call that answered @r (NRT_*): on at @go, to the
+ * dispatcher, or return.
+ */
+static inline void after_call(struct irb *g, LLVMValueRef r, LLVMBasicBlockRef go)
+{
+	LLVMBasicBlockRef stop = newblock(g, "stop"), fault = newblock(g, "fault");
+	LLVMBasicBlockRef in = newblock(g, "in");
+	LLVMValueRef sw;
+
+	sw = LLVMBuildSwitch(g->b, r, stop, 3);
+	LLVMAddCase(sw, k32(g, NRT_GO_ON), in);
+	LLVMAddCase(sw, k32(g, NRT_DISPATCH), g->dispatch);
+	LLVMAddCase(sw, k32(g, NRT_FAULT), fault);
+	LLVMPositionBuilderAtEnd(g->b, in);
+	sync_in(g);
+	LLVMBuildBr(g->b, go);
+	LLVMPositionBuilderAtEnd(g->b, stop);
+	ret_with(g, 0);
+	LLVMPositionBuilderAtEnd(g->b, fault);
+	ret_with(g, VGPU_RUN_FAULT);
+}
+
+/* The lanes of the group the guard lets run. */
+static inline LLVMValueRef guard_mask(struct irb *g, const struct vgpu_insn *in)
+{
+	LLVMValueRef m = LLVMBuildLoad2(g->b, g->i32, g->mask, ""), p;
+
+	if (in->guard == VGPU_PRED_NONE)
+		return m;
+	p = getpred(g, in->guard);
+	if (in->flags & VGPU_IF_GUARD_NOT)
+		p = LLVMBuildNot(g->b, p, "");
+	return LLVMBuildAnd(g->b, m, p, "");
+}
+
+/* native_ir_mem.c: LD and ST. */
+void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
+		     LLVMValueRef em);
+
+#endif /* VGPU_NATIVE_IRB_H */
