@@ -31,22 +31,56 @@ static LLVMValueRef load_ext(struct irb *g, LLVMValueRef v, u8 t)
 static LLVMValueRef span_ok(struct irb *g, LLVMValueRef addr, LLVMValueRef em,
 			    u32 len, LLVMValueRef base, LLVMValueRef end)
 {
-	LLVMValueRef vm = lanes(g, em);
-	LLVMValueRef lo = reduce(g, "llvm.vector.reduce.umin",
-				 LLVMBuildSelect(g->b, vm, addr, splat64(g, ~0ULL), ""));
-	LLVMValueRef hi = reduce(g, "llvm.vector.reduce.umax",
-				 LLVMBuildSelect(g->b, vm, addr, splat64(g, 0), ""));
-	LLVMValueRef any = reduce(g, "llvm.vector.reduce.or",
-				  LLVMBuildSelect(g->b, vm, addr, splat64(g, 0), ""));
-	LLVMValueRef ok;
+	LLVMValueRef vm = lanes(g, em), a0, seq, quick, lo, hi, any, ok, phi;
+	LLVMBasicBlockRef here, full = newblock(g, "span"), join = newblock(g, "spanned");
+	LLVMValueRef steps[VGPU_WARP], vals[2];
+	LLVMBasicBlockRef from[2];
+	int i;
 
+	/*
+	 * The common case first, without reductions: the lanes at
+	 * consecutive elements from an aligned lane 0, all 32 in range.
+	 */
+	a0 = LLVMBuildExtractElement(g->b, addr, k32(g, 0), "");
+	for (i = 0; i < VGPU_WARP; i++)
+		steps[i] = k64(g, (u64)i * len);
+	seq = LLVMBuildAdd(g->b, vsplat(g, a0, g->v64), LLVMConstVector(steps, VGPU_WARP), "");
+	seq = mask_of(g, LLVMBuildICmp(g->b, LLVMIntEQ, seq, addr, ""));
+	seq = LLVMBuildOr(g->b, seq, LLVMBuildNot(g->b, em, ""), "");
+	quick = LLVMBuildICmp(g->b, LLVMIntEQ, seq, k32(g, ~0U), "");
+	quick = LLVMBuildAnd(g->b, quick, LLVMBuildTrunc(g->b, em, g->i1, ""), "");
+	quick = LLVMBuildAnd(g->b, quick, LLVMBuildICmp(g->b, LLVMIntEQ,
+			     LLVMBuildAnd(g->b, a0, k64(g, len - 1), ""), k64(g, 0), ""), "");
+	quick = LLVMBuildAnd(g->b, quick, LLVMBuildICmp(g->b, LLVMIntUGE, a0, base, ""), "");
+	quick = LLVMBuildAnd(g->b, quick, LLVMBuildICmp(g->b, LLVMIntULT, a0, end, ""), "");
+	quick = LLVMBuildAnd(g->b, quick, LLVMBuildICmp(g->b, LLVMIntUGE,
+			     LLVMBuildSub(g->b, end, a0, ""), k64(g, (u64)VGPU_WARP * len), ""), "");
+	here = LLVMGetInsertBlock(g->b);
+	LLVMBuildCondBr(g->b, quick, join, full);
+
+	LLVMPositionBuilderAtEnd(g->b, full);
+	lo = reduce(g, "llvm.vector.reduce.umin",
+		    LLVMBuildSelect(g->b, vm, addr, splat64(g, ~0ULL), ""));
+	hi = reduce(g, "llvm.vector.reduce.umax",
+		    LLVMBuildSelect(g->b, vm, addr, splat64(g, 0), ""));
+	any = reduce(g, "llvm.vector.reduce.or",
+		     LLVMBuildSelect(g->b, vm, addr, splat64(g, 0), ""));
 	ok = LLVMBuildICmp(g->b, LLVMIntEQ,
 			   LLVMBuildAnd(g->b, any, k64(g, len - 1), ""), k64(g, 0), "");
 	ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntUGE, lo, base, ""), "");
 	ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntULT, hi, end, ""), "");
 	ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntULE,
 			  LLVMBuildAdd(g->b, hi, k64(g, len), ""), end, ""), "");
-	return ok;
+	LLVMBuildBr(g->b, join);
+
+	LLVMPositionBuilderAtEnd(g->b, join);
+	phi = LLVMBuildPhi(g->b, g->i1, "");
+	vals[0] = LLVMConstInt(g->i1, 1, false);
+	vals[1] = ok;
+	from[0] = here;
+	from[1] = full;
+	LLVMAddIncoming(phi, vals, from, 2);
+	return phi;
 }
 
 /*
