@@ -44,6 +44,14 @@ struct vgpu_native_block *vgpu_native_block_new(struct vgpu_native_kernel *k,
 						const struct vgpu_launch *l,
 						const struct vgpu_range *ranges,
 						u32 nranges);
+/*
+ * The context's mappings changed (memory freed or mapped): the block
+ * reaches @ranges from now on, and forgets the ranges its accesses last
+ * hit. The host calls it between runs, as vgpu_block_flush_tlb(). 0, or
+ * -1 when out of memory (the old ranges stay).
+ */
+int vgpu_native_block_set_ranges(struct vgpu_native_block *b,
+				 const struct vgpu_range *ranges, u32 nranges);
 /* Readies block @block_index (x fastest) of the launch: zeroed state. */
 void vgpu_native_block_start(struct vgpu_native_block *b, u32 block_index);
 /*

@@ -116,6 +116,22 @@ struct vgpu_native_block *vgpu_native_block_new(struct vgpu_native_kernel *k,
 	return (struct vgpu_native_block *)b;
 }
 
+int vgpu_native_block_set_ranges(struct vgpu_native_block *nb,
+				 const struct vgpu_range *ranges, u32 nranges)
+{
+	struct nrt_block *b = (struct nrt_block *)nb;
+	struct vgpu_range *r = malloc(sizeof(*r) * (nranges ? nranges : 1));
+
+	if (!r)
+		return -1;
+	memcpy(r, ranges, sizeof(*r) * nranges);
+	free(b->ranges);
+	b->ranges = r;
+	b->nranges = nranges;
+	memset(b->sites, 0, sizeof(*b->sites) * b->k->ninsns);
+	return 0;
+}
+
 void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 {
 	struct nrt_block *b = (struct nrt_block *)nb;

@@ -607,6 +607,50 @@ static void warp_synchronous(void)
 	RUN("warp-synchronous, a partial warp", code, 45, &win, VGPU_FAULT_NONE);
 }
 
+/*
+ * The host changes the ranges a block reaches: an access that hit a
+ * range before (and cached it) faults once the range is gone, and works
+ * again when it is back.
+ */
+static void ranges_change(void)
+{
+	uint64_t win = WIN_VA;
+	const struct vgpu_insn code[] = {
+		PRO(2), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0), EXIT(),
+	};
+	struct setup s = one_block(code, sizeof(code) / sizeof(code[0]), 32, &win);
+	struct vgpu_program prog = { code, s.n, &s.f, 1 };
+	uint32_t *mem = calloc(1, WIN_BYTES);
+	struct vgpu_range r = { .va = WIN_VA, .size = WIN_BYTES, .ptr = (uint8_t *)mem,
+				.writable = true };
+	struct vgpu_launch l = launch_of(&s, &prog, NULL);
+	struct vgpu_native_kernel *k;
+	struct vgpu_native_block *b;
+	char why[160];
+
+	k = vgpu_native_compile(&prog, 0, why, sizeof(why));
+	b = k ? vgpu_native_block_new(k, &l, &r, 1) : NULL;
+	CHECK(b != NULL);
+	if (!b)
+		return;
+	vgpu_native_block_start(b, 0);
+	CHECK(vgpu_native_block_run(b, 100000) == VGPU_RUN_DONE);
+	CHECK(mem[31] == 31);
+	CHECK(vgpu_native_block_set_ranges(b, &r, 0) == 0);
+	vgpu_native_block_start(b, 0);
+	CHECK(vgpu_native_block_run(b, 100000) == VGPU_RUN_FAULT);
+	CHECK(vgpu_native_block_fault(b)->kind == VGPU_FAULT_ADDRESS &&
+	      vgpu_native_block_fault(b)->addr == WIN_VA);
+	CHECK(vgpu_native_block_set_ranges(b, &r, 1) == 0);
+	mem[31] = 0;
+	vgpu_native_block_start(b, 0);
+	CHECK(vgpu_native_block_run(b, 100000) == VGPU_RUN_DONE);
+	CHECK(mem[31] == 31);
+	vgpu_native_block_free(b);
+	vgpu_native_kernel_free(k);
+	free(mem);
+}
+
 /* What the engine does not compile yet is refused with a reason. */
 static void refuses_cleanly(void)
 {
@@ -1085,6 +1129,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(barriers_across_warps),
 	TAP_TEST(unwritten_registers_read_zero),
 	TAP_TEST(warp_synchronous),
+	TAP_TEST(ranges_change),
 	TAP_TEST(refuses_cleanly),
 	TAP_TEST(fuzz_fixed_seeds),
 	TAP_TEST(fuzz_for_seconds),
