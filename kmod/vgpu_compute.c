@@ -653,7 +653,9 @@ void vgpu_compute_fini(struct vgpu_device *vdev)
 	struct vgpu_compute *ce = &vdev->compute;
 	unsigned int i;
 
-	cancel_delayed_work_sync(&ce->usm_watch);
+	/* Set up with the workers' table (a device may fail before). */
+	if (ce->sm)
+		cancel_delayed_work_sync(&ce->usm_watch);
 	for (i = 0; i < ce->nsm; i++)
 		kthread_stop(ce->sm[i]);
 	kfree(ce->sm);

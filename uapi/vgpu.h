@@ -1166,7 +1166,9 @@ struct vgpu_managed_prefetch {
  * block of a launch that ended so is refused with -ECANCELED.
  *
  * An SM's file holds the context: the device's file is released only
- * once the SMs' files are closed too. Nothing of another context ever
+ * once the SMs' files are closed too, so user space stops its SM threads
+ * (USM_WAIT ends at its deadline, or with a signal) and closes their
+ * files before it closes the device's. Nothing of another context ever
  * reaches an SM.
  */
 #define VGPU_USM_MAX 256	/* SMs attached to one context at once */
@@ -1190,7 +1192,8 @@ struct vgpu_usm_attach {
  * struct vgpu_usm_wait - VGPU_IOCTL_USM_WAIT, on an SM's file: wait for a
  * block of one of the context's launches and take it. Of the launches
  * with blocks waiting, the highest priority goes first and launches of
- * one priority take turns; blocks go in order of their index.
+ * one priority take turns; blocks go in order of their index. Once the
+ * context has failed, none is handed out.
  * @deadline_ns: In. CLOCK_MONOTONIC time to give up at; 0 only looks.
  * @params: In. User address of a buffer for the launch's parameters.
  * @params_size: In. Bytes at @params.

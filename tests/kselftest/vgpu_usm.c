@@ -540,6 +540,88 @@ TEST_F(usm, watchdog_ends_launch_nobody_runs)
 	close(idle);
 }
 
+/*
+ * Another channel's failure fails the context: the launch whose block an
+ * SM holds ends at once, and the late report is refused.
+ */
+TEST_F(usm, context_failure_ends_user_launch)
+{
+	unsigned char params[64];
+	struct vgpu_usm_wait w;
+	struct chan other;
+	int sm = attach(self->fd);
+
+	ASSERT_LE(0, sm);
+	ASSERT_EQ(0, chan_open(self->fd, &other, self->status));
+	launch_fill(_metadata, self, 4, true);
+	ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
+	/* A copy from nowhere fails the other channel, and the context. */
+	EXPECT_EQ(VGPU_CHAN_FAULT, copy_wait(&other, self->dev, BASE + WINDOW - 4096, 8));
+	EXPECT_EQ(0, wait_for(&self->c, 1));
+	EXPECT_EQ(0, self->c.status->error);
+	EXPECT_EQ(-1, usm_done(sm, w.cookie, 0, 0, 0, 0));
+	EXPECT_EQ(ECANCELED, errno);
+	close(sm);
+	free(other.ring);
+}
+
+/*
+ * An SM takes its own context's blocks only: another context's launch
+ * with the flag, having no SM of its own, runs on the module's SMs.
+ */
+TEST_F(usm, other_context_never_reaches_sm)
+{
+	unsigned char params[64];
+	struct vgpu_usm_wait w;
+	static void *st;	/* not on the stack the harness longjmp()s over */
+	int sm = attach(self->fd), fd = open_ctx(&st, BASE);
+	struct vgpu_module_load ml = {
+		.insns = (uintptr_t)fill, .funcs = (uintptr_t)&fill_func,
+		.ninsns = sizeof(fill) / sizeof(fill[0]), .nfuncs = 1,
+	};
+	struct vgpu_mem_alloc a = { .size = MIB };
+	struct vgpu_host_register r = { .size = MIB };
+	struct vgpu_cmd *cmd;
+	__u32 *out;
+	struct chan c;
+	int i;
+
+	ASSERT_LE(0, sm);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_MEM_ALLOC, &a));
+	/* This fixture's host memory, registered in the other context too. */
+	r.addr = (uintptr_t)self->host;
+	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	memcpy(self->host, &a.va, 8);
+	ASSERT_EQ(0, ioctl(fd, VGPU_IOCTL_MODULE_LOAD, &ml));
+	ASSERT_EQ(0, chan_open(fd, &c, st));
+	cmd = slot(&c);
+	cmd->op = VGPU_CMD_LAUNCH;
+	cmd->flags = VGPU_LAUNCH_USER_SM;
+	cmd->launch.module = ml.handle;
+	cmd->launch.grid[0] = 8;
+	cmd->launch.grid[1] = 1;
+	cmd->launch.grid[2] = 1;
+	cmd->launch.block[0] = 32;
+	cmd->launch.block[1] = 1;
+	cmd->launch.block[2] = 1;
+	cmd->launch.params = (uintptr_t)self->host;
+	cmd->launch.param_bytes = PARAM_BYTES;
+	ASSERT_EQ(0, submit(&c));
+	EXPECT_EQ(-1, usm_wait(sm, &w, params, sizeof(params), 200));
+	EXPECT_EQ(ETIME, errno);
+	EXPECT_EQ(0, wait_for(&c, 1));
+	EXPECT_EQ(0, c.status->error);
+	out = (__u32 *)(self->host + 4096);
+	ASSERT_EQ(0, copy_wait(&c, (uintptr_t)out, a.va, 32));
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(i + 1, out[i]);
+	close(sm);
+	munmap(st, getpagesize());
+	close(fd);
+	free(c.ring);
+}
+
 /* Waits up to @ms for child @pid to end; whether it did. */
 static bool reaped_within(pid_t pid, unsigned int ms)
 {
