@@ -1276,9 +1276,9 @@ struct vgpu_usm_done {
  * cannot grow, and cannot be executable. A page holds memory while some
  * device memory of the context (an allocation, a mapping of a memory
  * object or of an IPC handle, the device heap) covers part of it; the
- * rest faults (SIGBUS), as does a page that would be written where the
- * context may only read, and memory of another driver (MEM_IMPORT) or of
- * a peer. Freeing or unmapping memory takes its pages out of the
+ * rest faults (SIGBUS), as do memory of another driver (MEM_IMPORT) or
+ * of a peer, and, in a writable mapping, memory the context may only
+ * read (a read-only mapping reads it). Freeing or unmapping memory takes its pages out of the
  * mapping at once. User-mode SMs check every access against the
  * context's memory before they make it.
  */

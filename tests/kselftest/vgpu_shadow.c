@@ -235,6 +235,51 @@ TEST_F(shadow, free_takes_pages_away)
 	EXPECT_EQ(SIGBUS, touch(sb, false));
 }
 
+/*
+ * Mappings of memory objects (MEM_MAP) show in the shadow with their
+ * rights: none, read (in a read-only shadow), read and write; taking
+ * rights away or unmapping takes the pages away.
+ */
+TEST_F(shadow, mappings_follow_rights_and_unmap)
+{
+	struct vgpu_mem_create mc = { .size = 2 * MIB };
+	struct vgpu_va_reserve vr = { .size = 2 * MIB };
+	struct vgpu_mem_map mm = { .size = 2 * MIB };
+	struct vgpu_mem_access ma = { .size = 2 * MIB };
+	struct vgpu_mem_unmap mu = { .size = 2 * MIB };
+	unsigned char *s, *ro;
+
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MEM_CREATE, &mc));
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_VA_RESERVE, &vr));
+	mm.va = vr.va;
+	mm.handle = mc.handle;
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MEM_MAP, &mm));
+	s = self->shadow + (vr.va - BASE);
+	ro = mmap(NULL, 2 * MIB, PROT_READ, MAP_SHARED, self->fd,
+		  VGPU_SHADOW_OFFSET + (vr.va - BASE));
+	ASSERT_NE(MAP_FAILED, ro);
+	/* A new mapping has no rights yet. */
+	EXPECT_EQ(SIGBUS, touch(ro, false));
+	ma.va = vr.va;
+	ma.prot = VGPU_PROT_READ;
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MEM_ACCESS, &ma));
+	EXPECT_EQ(0, touch(ro, false));
+	EXPECT_EQ(SIGBUS, touch(s, false));
+	ma.prot = VGPU_PROT_READ | VGPU_PROT_WRITE;
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MEM_ACCESS, &ma));
+	EXPECT_EQ(0, touch(s, true));
+	EXPECT_EQ(0x77, ro[0]);
+	/* Rights taken back: the writable shadow loses the page at once. */
+	ma.prot = VGPU_PROT_READ;
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MEM_ACCESS, &ma));
+	EXPECT_EQ(SIGBUS, touch(s, true));
+	EXPECT_EQ(0x77, ro[0]);
+	mu.va = vr.va;
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MEM_UNMAP, &mu));
+	EXPECT_EQ(SIGBUS, touch(ro, false));
+	munmap(ro, 2 * MIB);
+}
+
 /* A child of fork() does not inherit the shadow; the parent keeps it. */
 TEST_F(shadow, fork_does_not_inherit)
 {
