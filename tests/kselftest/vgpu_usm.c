@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -376,6 +377,74 @@ TEST_F(usm, blocks_run_in_user_space)
 	EXPECT_EQ(ETIME, errno);
 	close(sm);
 	close(sm2);
+}
+
+struct sm_thread {
+	FIXTURE_DATA(usm) *self;
+	int sm;
+	unsigned int blocks;	/* run by this thread */
+	int err;		/* the first unexpected errno, or 0 */
+};
+
+/* An SM's loop: take, run, report, until nothing comes for a while. */
+static void *sm_loop(void *arg)
+{
+	struct sm_thread *t = arg;
+	unsigned char params[64];
+	struct vgpu_usm_wait w;
+
+	for (;;) {
+		if (usm_wait(t->sm, &w, params, sizeof(params), 1000)) {
+			if (errno != ETIME)
+				t->err = errno;
+			break;
+		}
+		run_block(t->self, &w, params);
+		if (usm_done(t->sm, w.cookie, 0, 0, 0, 0)) {
+			t->err = errno;
+			break;
+		}
+		t->blocks++;
+	}
+	return NULL;
+}
+
+/*
+ * Several SM threads share a large launch while a launch of another
+ * channel runs on the module's copy engines: every block runs once, and
+ * both complete.
+ */
+TEST_F(usm, sm_threads_share_a_launch)
+{
+	enum { NT = 4, GRID = 2000 };
+	struct sm_thread t[NT];
+	pthread_t th[NT];
+	unsigned int total = 0, i;
+	struct chan other;
+
+	ASSERT_EQ(0, chan_open(self->fd, &other, self->status));
+	for (i = 0; i < NT; i++) {
+		t[i] = (struct sm_thread){ .self = self, .sm = attach(self->fd) };
+		ASSERT_LE(0, t[i].sm);
+	}
+	launch_fill(_metadata, self, GRID, true);
+	/* The module's engines at the same time: a fill of the second half. */
+	cmd_memset(&other, self->dev + MIB / 2, 0x7f, 1, MIB / 2);
+	ASSERT_EQ(0, submit(&other));
+	for (i = 0; i < NT; i++)
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, sm_loop, &t[i]));
+	for (i = 0; i < NT; i++) {
+		pthread_join(th[i], NULL);
+		EXPECT_EQ(0, t[i].err);
+		total += t[i].blocks;
+		close(t[i].sm);
+	}
+	EXPECT_EQ(GRID, total);
+	EXPECT_EQ(0, wait_for(&self->c, 1));
+	EXPECT_EQ(0, wait_for(&other, 1));
+	EXPECT_EQ(0, self->c.status->error);
+	check_fill(_metadata, self, GRID);
+	free(other.ring);
 }
 
 /* A buffer too small for the parameters takes nothing, and says so. */
