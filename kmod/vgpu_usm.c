@@ -269,7 +269,7 @@ static int vgpu_usm_take(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 	sm->cookie = ++sm->cookies;
 	memcpy(sm->params, best->params, best->param_bytes);
 	w->cookie = sm->cookie;
-	w->launch = best->id;
+	w->seqno = best->seqno;
 	w->module = best->module;
 	w->func = (u32)(l->func - best->mod->funcs);
 	memcpy(w->grid, l->grid, sizeof(w->grid));
@@ -279,7 +279,7 @@ static int vgpu_usm_take(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 	w->block_idx[2] = b / l->grid[0] / l->grid[1];
 	w->dyn_shared = l->dyn_shared;
 	w->param_bytes = best->param_bytes;
-	w->pad = 0;
+	w->chan = best->chan->handle;
 	/* Launches of one priority take turns. */
 	list_move_tail(&best->node, &ce->active);
 out:

@@ -1199,7 +1199,8 @@ struct vgpu_usm_attach {
  * @params_size: In. Bytes at @params.
  * @flags: In. Must be 0.
  * @cookie: Out. Names the block for USM_DONE; never 0.
- * @launch: Out. The launch, among the device's launches (from 1).
+ * @seqno: Out. The launch command's number in its channel (as
+ *	CHAN_FAULT's @seqno): with @chan, it names the launch.
  * @module: Out. The module handle of the launch command.
  * @func: Out. The kernel's index in the module.
  * @grid: Out. The grid's dimensions.
@@ -1209,7 +1210,7 @@ struct vgpu_usm_attach {
  * @param_bytes: Out. Bytes of parameters, copied to @params: as the
  *	module read them when the launch started. With -ENOSPC, what
  *	@params_size must be at least (nothing is taken).
- * @pad: Out. Zero.
+ * @chan: Out. The launch's channel.
  *
  * Errors:
  *  -EINVAL: a negative @deadline_ns;
@@ -1226,7 +1227,7 @@ struct vgpu_usm_wait {
 	__u32 params_size;
 	__u32 flags;
 	__u64 cookie;
-	__u64 launch;
+	__u64 seqno;
 	__u32 module;
 	__u32 func;
 	__u32 grid[3];
@@ -1234,7 +1235,7 @@ struct vgpu_usm_wait {
 	__u32 block_idx[3];
 	__u32 dyn_shared;
 	__u32 param_bytes;
-	__u32 pad;
+	__u32 chan;
 };
 
 /**

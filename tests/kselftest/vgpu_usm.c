@@ -329,7 +329,6 @@ TEST_F(usm, blocks_run_in_user_space)
 {
 	unsigned char params[64];
 	struct vgpu_usm_wait w, w2;
-	__u64 launch = 0;
 	__u32 marker, i;
 	int sm = attach(self->fd), sm2 = attach(self->fd);
 
@@ -353,13 +352,11 @@ TEST_F(usm, blocks_run_in_user_space)
 		EXPECT_EQ(0, w.block_idx[2]);
 		EXPECT_EQ(0, w.dyn_shared);
 		EXPECT_EQ(PARAM_BYTES, w.param_bytes);
-		EXPECT_EQ(0, w.pad);
+		EXPECT_EQ(self->c.handle, w.chan);
+		EXPECT_EQ(1, w.seqno);
 		EXPECT_EQ(0, memcmp(params, &self->dev, 8));
 		memcpy(&marker, params + 8, 4);
 		EXPECT_EQ(0x5eed, marker);
-		if (!launch)
-			launch = w.launch;
-		EXPECT_EQ(launch, w.launch);
 		if (i == 0) {
 			/* One block at a time per SM. */
 			EXPECT_EQ(-1, usm_wait(sm, &w2, params, sizeof(params), 0));

@@ -65,7 +65,7 @@ static_assert(sizeof(struct vgpu_usm_wait) == 96, "vgpu_usm_wait size");
 static_assert(offsetof(struct vgpu_usm_wait, cookie) == 24, "vgpu_usm_wait cookie");
 static_assert(offsetof(struct vgpu_usm_wait, grid) == 48, "vgpu_usm_wait grid");
 static_assert(offsetof(struct vgpu_usm_wait, block_idx) == 72, "vgpu_usm_wait block_idx");
-static_assert(offsetof(struct vgpu_usm_wait, pad) == 92, "vgpu_usm_wait pad");
+static_assert(offsetof(struct vgpu_usm_wait, chan) == 92, "vgpu_usm_wait chan");
 static_assert(sizeof(struct vgpu_usm_done) == 32, "vgpu_usm_done size");
 static_assert(offsetof(struct vgpu_usm_done, addr) == 16, "vgpu_usm_done addr");
 static_assert(offsetof(struct vgpu_usm_done, thread) == 28, "vgpu_usm_done thread");
