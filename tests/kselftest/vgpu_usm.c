@@ -444,6 +444,64 @@ TEST_F(usm, sm_threads_share_a_launch)
 	free(other.ring);
 }
 
+/*
+ * The channel's next command waits for the blocks in user space: a copy
+ * submitted right behind the launch sees what the SM wrote.
+ */
+TEST_F(usm, later_commands_wait_for_user_blocks)
+{
+	__u32 *out = (__u32 *)(self->host + 8192);
+	unsigned char params[64];
+	struct vgpu_usm_wait w;
+	int sm = attach(self->fd), i;
+
+	ASSERT_LE(0, sm);
+	memset(out, 0, 8);
+	launch_fill(_metadata, self, 2, true);
+	cmd_copy(&self->c, (uintptr_t)out, self->dev, 8, 1, 0, 0);
+	ASSERT_EQ(0, submit(&self->c));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
+		usleep(50000);
+		EXPECT_EQ(0, self->c.status->completed);
+		EXPECT_EQ(0, out[0]);
+		run_block(self, &w, params);
+		ASSERT_EQ(0, usm_done(sm, w.cookie, 0, 0, 0, 0));
+	}
+	EXPECT_EQ(0, wait_for(&self->c, 2));
+	EXPECT_EQ(1, out[0]);
+	EXPECT_EQ(2, out[1]);
+	close(sm);
+}
+
+/* Of the context's launches, the one of higher priority goes first. */
+TEST_F(usm, higher_priority_launch_first)
+{
+	unsigned char params[64];
+	struct vgpu_usm_wait w;
+	struct chan hi;
+	int sm = attach(self->fd), i;
+
+	ASSERT_LE(0, sm);
+	ASSERT_EQ(0, chan_open(self->fd, &hi, self->status));
+	launch_fill(_metadata, self, 2, true);
+	/* The same launch on the other channel, at the highest priority. */
+	*slot(&hi) = self->c.ring[0];
+	hi.ring[0].flags |= VGPU_LAUNCH_PRIORITY_MAX;
+	ASSERT_EQ(0, submit(&hi));
+	usleep(200000);		/* both are active */
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
+		EXPECT_EQ(i < 2 ? hi.handle : self->c.handle, w.chan);
+		run_block(self, &w, params);
+		ASSERT_EQ(0, usm_done(sm, w.cookie, 0, 0, 0, 0));
+	}
+	EXPECT_EQ(0, wait_for(&self->c, 1));
+	EXPECT_EQ(0, wait_for(&hi, 1));
+	close(sm);
+	free(hi.ring);
+}
+
 /* A buffer too small for the parameters takes nothing, and says so. */
 TEST_F(usm, params_buffer_checked)
 {
