@@ -12,7 +12,8 @@
  * block in slices: floating point between kernel_fpu_begin() and
  * kernel_fpu_end(), the context's address space held for reading, a
  * chance to reschedule and a look at the deadline and at the context
- * closing between slices.
+ * closing between slices. A launch flagged for user-mode SMs, while its
+ * context has one, is theirs instead (vgpu_usm.c): the workers skip it.
  *
  * A cooperative launch (one with a grid workspace) is a gang: its blocks
  * wait for each other at grid-wide barriers, so they must all be resident
@@ -149,6 +150,7 @@ static int vgpu_compute_start_run(struct vgpu_chan *chan,
 	const struct vgpu_func *f;
 	struct vgpu_run *run;
 	u32 kind = VGPU_KFAULT_BAD_LAUNCH;
+	bool user;
 
 	run = vgpu_fi_fail(ctx->vdev, VGPU_FI_LAUNCH) ? NULL :
 		kzalloc(sizeof(*run), GFP_KERNEL_ACCOUNT);
@@ -224,10 +226,12 @@ static int vgpu_compute_start_run(struct vgpu_chan *chan,
 	/* No user-mode SM to take it: the module's SMs run it. */
 	if (run->user && list_empty(&ctx->usms))
 		run->user = false;
-	if (run->user)
+	user = run->user;
+	if (user)
 		vgpu_usm_started(ce, run);
+	/* From here on the launch may end, and be freed, at any time. */
 	spin_unlock(&ce->lock);
-	if (!run->user)
+	if (!user)
 		wake_up_all(&ce->wq);
 	return -EINPROGRESS;
 
