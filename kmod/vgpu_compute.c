@@ -12,7 +12,8 @@
  * block in slices: floating point between kernel_fpu_begin() and
  * kernel_fpu_end(), the context's address space held for reading, a
  * chance to reschedule and a look at the deadline and at the context
- * closing between slices.
+ * closing between slices. A launch flagged for user-mode SMs, while its
+ * context has one, is theirs instead (vgpu_usm.c): the workers skip it.
  *
  * A cooperative launch (one with a grid workspace) is a gang: its blocks
  * wait for each other at grid-wide barriers, so they must all be resident
@@ -55,6 +56,7 @@
 #include <asm/fpu/api.h>
 
 #include "vgpu_drv.h"
+#include "vgpu_run.h"
 
 static unsigned int timeout_ms = 30000;
 module_param(timeout_ms, uint, 0644);
@@ -67,36 +69,6 @@ MODULE_PARM_DESC(timeout_ms, "Time budget of one kernel launch in ms; 0: none (d
  * block waiting at a grid barrier spends all of it.
  */
 #define VGPU_GANG_SLICE 2000
-
-/*
- * struct vgpu_run - an active launch.
- * @next: blocks handed out so far; @left: blocks not yet finished.
- * @failed: a block faulted or the budget ran out: hand out no more.
- * @gang: a cooperative launch's blocks, all run by one worker, or NULL;
- * @gang_done: a bit per block that has finished, after them.
- */
-struct vgpu_run {
-	struct list_head node;
-	struct vgpu_chan *chan;
-	struct vgpu_ctx *ctx;
-	struct vgpu_module *mod;
-	struct vgpu_launch l;
-	u8 *params;
-	u32 module;
-	u64 seqno;
-	u64 id;			/* this launch among the device's, from 1 */
-	u64 nblocks;
-	u64 next;
-	u64 left;
-	u64 block_bytes;
-	unsigned long deadline;	/* jiffies; 0: none */
-	u32 priority;		/* VGPU_LAUNCH_PRIORITY_*: higher goes first */
-	bool failed;
-	int ret;		/* how the launch ends: 0, -EIO or -ETIME */
-	u8 *gang;
-	unsigned long *gang_done;
-	u64 gang_kmem;		/* charged to the context for @gang */
-};
 
 static void vgpu_run_free(struct vgpu_run *run)
 {
@@ -171,13 +143,14 @@ static u64 vgpu_block_bytes_max(const struct vgpu_device *vdev)
 
 static int vgpu_compute_start_run(struct vgpu_chan *chan,
 				  const struct vgpu_cmd_launch *cl,
-				  u32 priority, u64 seqno)
+				  u32 flags, u64 seqno)
 {
 	struct vgpu_ctx *ctx = chan->ctx;
 	struct vgpu_compute *ce = &ctx->vdev->compute;
 	const struct vgpu_func *f;
 	struct vgpu_run *run;
 	u32 kind = VGPU_KFAULT_BAD_LAUNCH;
+	bool user;
 
 	run = vgpu_fi_fail(ctx->vdev, VGPU_FI_LAUNCH) ? NULL :
 		kzalloc(sizeof(*run), GFP_KERNEL_ACCOUNT);
@@ -209,7 +182,10 @@ static int vgpu_compute_start_run(struct vgpu_chan *chan,
 	run->ctx = ctx;
 	run->module = cl->module;
 	run->seqno = seqno;
-	run->priority = priority;
+	run->priority = flags & VGPU_LAUNCH_PRIORITY_MASK;
+	run->param_bytes = cl->param_bytes;
+	/* A gang's blocks wait for each other: one worker runs them all. */
+	run->user = (flags & VGPU_LAUNCH_USER_SM) && !cl->grid_sync;
 	run->l.prog = &run->mod->prog;
 	run->l.func = f;
 	memcpy(run->l.grid, cl->grid, sizeof(run->l.grid));
@@ -247,8 +223,16 @@ static int vgpu_compute_start_run(struct vgpu_chan *chan,
 	}
 	run->id = ++ce->runs;
 	list_add_tail(&run->node, &ce->active);
+	/* No user-mode SM to take it: the module's SMs run it. */
+	if (run->user && list_empty(&ctx->usms))
+		run->user = false;
+	user = run->user;
+	if (user)
+		vgpu_usm_started(ce, run);
+	/* From here on the launch may end, and be freed, at any time. */
 	spin_unlock(&ce->lock);
-	wake_up_all(&ce->wq);
+	if (!user)
+		wake_up_all(&ce->wq);
 	return -EINPROGRESS;
 
 bad:
@@ -264,7 +248,7 @@ bad:
  * ends), or an error that ends the command now.
  */
 int vgpu_compute_start(struct vgpu_chan *chan,
-		       const struct vgpu_cmd_launch *cl, u32 priority, u64 seqno)
+		       const struct vgpu_cmd_launch *cl, u32 flags, u64 seqno)
 {
 	struct mem_cgroup *old;
 	int ret;
@@ -273,13 +257,13 @@ int vgpu_compute_start(struct vgpu_chan *chan,
 	if (vgpu_fi_fail(chan->ctx->vdev, VGPU_FI_COMPUTE_FAULT))
 		return vgpu_bad_launch(chan, cl, seqno, VGPU_KFAULT_ADDRESS);
 	old = set_active_memcg(chan->ctx->memcg);
-	ret = vgpu_compute_start_run(chan, cl, priority, seqno);
+	ret = vgpu_compute_start_run(chan, cl, flags, seqno);
 	set_active_memcg(old);
 	return ret;
 }
 
 /* Ends a launch whose last block has finished. */
-static void vgpu_run_end(struct vgpu_run *run)
+void vgpu_run_end(struct vgpu_run *run)
 {
 	struct vgpu_chan *chan = run->chan;
 	int ret = run->ret;
@@ -307,7 +291,7 @@ static bool vgpu_take_block(struct vgpu_compute *ce, struct vgpu_run **prun,
 
 	spin_lock(&ce->lock);
 	list_for_each_entry(run, &ce->active, node) {
-		if (run->failed || run->next == run->nblocks)
+		if (run->failed || run->next == run->nblocks || run->user)
 			continue;
 		if (!first)
 			first = run;
@@ -330,10 +314,10 @@ static bool vgpu_take_block(struct vgpu_compute *ce, struct vgpu_run **prun,
 
 /*
  * The launch ends early with @ret: blocks not handed out are written off
- * (those running see run->failed at their next slice).
+ * (those running see run->failed at their next slice), and so are those
+ * user-mode SMs hold, whose reports will find nothing to report to.
  */
-static void vgpu_run_stop(struct vgpu_compute *ce, struct vgpu_run *run,
-			  int ret)
+void vgpu_run_stop(struct vgpu_compute *ce, struct vgpu_run *run, int ret)
 {
 	lockdep_assert_held(&ce->lock);
 	if (run->failed)
@@ -342,24 +326,39 @@ static void vgpu_run_stop(struct vgpu_compute *ce, struct vgpu_run *run,
 	run->ret = ret;
 	run->left -= run->nblocks - run->next;
 	run->next = run->nblocks;
+	if (run->user)
+		vgpu_usm_write_off(ce, run);
 }
 
 /*
- * @n blocks are over (@stop: the launch ends early). The worker that ends
- * the last running block ends the launch.
+ * @n blocks are over (@stop: the launch ends early). Return: whether that
+ * was the last: the launch has left the active list, and the caller ends
+ * it (vgpu_run_end()) once it has let go of @ce->lock.
  */
-static void vgpu_block_over(struct vgpu_compute *ce, struct vgpu_run *run,
+bool vgpu_block_over_locked(struct vgpu_compute *ce, struct vgpu_run *run,
 			    u64 n, bool stop, int ret)
+{
+	lockdep_assert_held(&ce->lock);
+	if (stop)
+		vgpu_run_stop(ce, run, ret);
+	run->left -= n;
+	if (run->left)
+		return false;
+	list_del(&run->node);
+	return true;
+}
+
+/*
+ * @n blocks are over (@stop: the launch ends early). Whoever ends the
+ * last running block ends the launch.
+ */
+void vgpu_block_over(struct vgpu_compute *ce, struct vgpu_run *run,
+		     u64 n, bool stop, int ret)
 {
 	bool last;
 
 	spin_lock(&ce->lock);
-	if (stop)
-		vgpu_run_stop(ce, run, ret);
-	run->left -= n;
-	last = run->left == 0;
-	if (last)
-		list_del(&run->node);
+	last = vgpu_block_over_locked(ce, run, n, stop, ret);
 	spin_unlock(&ce->lock);
 	if (last)
 		vgpu_run_end(run);
@@ -395,8 +394,8 @@ void vgpu_compute_cancel(struct vgpu_ctx *ctx)
 	}
 }
 
-static void vgpu_report(struct vgpu_run *run, u64 block,
-			const struct vgpu_fault *fault, u32 kind)
+void vgpu_report(struct vgpu_run *run, u64 block,
+		 const struct vgpu_fault *fault, u32 kind)
 {
 	const struct vgpu_launch *l = &run->l;
 	struct vgpu_chan_fault f = {
@@ -633,6 +632,7 @@ int vgpu_compute_init(struct vgpu_device *vdev, unsigned int nsm)
 	spin_lock_init(&ce->lock);
 	INIT_LIST_HEAD(&ce->active);
 	init_waitqueue_head(&ce->wq);
+	INIT_DELAYED_WORK(&ce->usm_watch, vgpu_usm_watch);
 	ce->sm = kcalloc(nsm, sizeof(*ce->sm), GFP_KERNEL);
 	if (!ce->sm)
 		return -ENOMEM;
@@ -657,6 +657,9 @@ void vgpu_compute_fini(struct vgpu_device *vdev)
 	struct vgpu_compute *ce = &vdev->compute;
 	unsigned int i;
 
+	/* Set up with the workers' table (a device may fail before). */
+	if (ce->sm)
+		cancel_delayed_work_sync(&ce->usm_watch);
 	for (i = 0; i < ce->nsm; i++)
 		kthread_stop(ce->sm[i]);
 	kfree(ce->sm);

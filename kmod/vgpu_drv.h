@@ -24,9 +24,14 @@
  * Leaves, inside which nothing is taken:
  *   - vgpu_engine.lock (spinlock): an engine's run list; inside 2
  *     (vgpu_engine_queue()) or alone (the engine's work item).
- *   - vgpu_compute.lock (spinlock): the active launches; always alone
- *     (vgpu_compute_start() and the SM workers). The SM workers have no
- *     lock of their own: they wait on vgpu_compute.wq for blocks.
+ *   - vgpu_compute.lock (spinlock): the active launches, and the
+ *     user-mode SMs of every context with the blocks they hold
+ *     (vgpu_usm.c); always alone (vgpu_compute_start(), the SM workers,
+ *     the user-mode SMs' ioctls and watchdog). The SM workers have no
+ *     lock of their own: they wait on vgpu_compute.wq for blocks, user-mode
+ *     SMs on their context's usm_wq.
+ *   - vgpu_usm.lock (mutex): one user-mode SM's calls, one at a time;
+ *     outermost while it is held (it is not nested with 0 to 4).
  *   - the xarray lock of vgpu_ctx.modules: the table of loaded modules;
  *     alone.
  *   - the xarray locks of vgpu_ctx.mobjs (a context's memory object
@@ -51,6 +56,12 @@
  *     (kernel_fpu_begin() to kernel_fpu_end(), preemption off), where
  *     nothing may sleep: the core's lookups there (vgpu_core_lookup())
  *     take no lock beyond the maple tree's RCU read side.
+ *   - the shadow mapping's pages (vgpu_shadow.c) leave the process's
+ *     page tables under 4 held for writing, by whatever takes device
+ *     memory out of the address space; its fault handler, under
+ *     mmap_lock, takes 4 for reading (3 before 4, as the order says) and
+ *     inserts the page before it lets go, so a page freed after the
+ *     lookup is never left mapped.
  *   - managed memory's pages leave the process's page tables
  *     (unmap_mapping_range(), which takes the file's i_mmap_rwsem) under
  *     4 held for reading, after the engine work that touched them and
@@ -125,6 +136,7 @@ struct vgpu_compute {
 	unsigned int nsm;
 	u64 runs;		/* launches so far; under @lock */
 	struct task_struct **sm;
+	struct delayed_work usm_watch;	/* vgpu_usm.c's watchdog */
 };
 
 /*
@@ -311,6 +323,10 @@ struct vgpu_ctx {
 	struct list_head peered_by;	/* links to it (vgpu_peer.c) */
 	struct address_space *mapping;	/* the file's, for unmapping pages */
 	bool dying;		/* release has begun: skip queued work */
+	struct file *file;	/* the context's own; user-mode SMs hold it */
+	struct list_head usms;	/* user-mode SMs; under vgpu_compute.lock */
+	u64 usm_gen;		/* bumped when blocks come for them; ditto */
+	wait_queue_head_t usm_wq;	/* where they wait for blocks */
 };
 
 /* A loaded program (vgpu_module.c); launches hold references. */
@@ -544,7 +560,18 @@ void vgpu_module_put(struct vgpu_module *m);
 int vgpu_compute_init(struct vgpu_device *vdev, unsigned int nsm);
 void vgpu_compute_fini(struct vgpu_device *vdev);
 int vgpu_compute_start(struct vgpu_chan *chan,
-		       const struct vgpu_cmd_launch *cl, u32 priority, u64 seqno);
+		       const struct vgpu_cmd_launch *cl, u32 flags, u64 seqno);
+
+/* vgpu_usm.c */
+void vgpu_usm_init(struct vgpu_ctx *ctx, struct file *file);
+void vgpu_usm_watch(struct work_struct *work);
+int vgpu_ioctl_usm_attach(struct vgpu_ctx *ctx, void *data);
+void vgpu_usm_attach_commit(struct vgpu_ctx *ctx, const void *data);
+void vgpu_usm_attach_undo(struct vgpu_ctx *ctx, const void *data);
+
+/* vgpu_shadow.c */
+int vgpu_shadow_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma);
+void vgpu_shadow_zap(struct vgpu_ctx *ctx, u64 va, u64 size);
 void vgpu_compute_cancel(struct vgpu_ctx *ctx);
 
 /* vgpu_file.c */

@@ -41,8 +41,7 @@ static void vgpu_engine_run(struct vgpu_chan *chan)
 
 	if (vgpu_chan_next(chan, &cmd, &seqno)) {
 		if (cmd.op == VGPU_CMD_LAUNCH) {
-			ret = vgpu_compute_start(chan, &cmd.launch,
-						 cmd.flags & VGPU_LAUNCH_PRIORITY_MASK,
+			ret = vgpu_compute_start(chan, &cmd.launch, cmd.flags,
 						 seqno);
 			if (ret == -EINPROGRESS)
 				return;

@@ -47,6 +47,7 @@ static int vgpu_open(struct inode *inode, struct file *file)
 	vgpu_vm_init(&ctx->vm);
 	vgpu_peer_init(ctx);
 	ctx->mapping = file->f_mapping;
+	vgpu_usm_init(ctx, file);
 	xa_init_flags(&ctx->mobjs, XA_FLAGS_ALLOC1);
 	vgpu_modules_init(ctx);
 	file->private_data = ctx;
@@ -202,6 +203,9 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 	VGPU_IOCTL(VGPU_IOCTL_MANAGED_PREFETCH,
 		   sizeof(struct vgpu_managed_prefetch),
 		   vgpu_ioctl_managed_prefetch),
+	VGPU_IOCTL_FD(VGPU_IOCTL_USM_ATTACH, sizeof(struct vgpu_usm_attach),
+		      vgpu_ioctl_usm_attach, vgpu_usm_attach_undo,
+		      vgpu_usm_attach_commit),
 };
 
 /*
@@ -267,11 +271,16 @@ static long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return ret;
 }
 
-/* Offset 0 is the status page; others name host allocations. */
+/*
+ * Offset 0 is the status page; from VGPU_SHADOW_OFFSET on, the shadow
+ * mapping; others name host allocations.
+ */
 static int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	if (!vma->vm_pgoff)
 		return vgpu_chan_mmap(file->private_data, vma);
+	if ((u64)vma->vm_pgoff >= VGPU_SHADOW_OFFSET >> PAGE_SHIFT)
+		return vgpu_shadow_mmap(file->private_data, vma);
 	return vgpu_host_mmap(file->private_data, vma);
 }
 

@@ -140,6 +140,7 @@ int vgpu_ioctl_ipc_close(struct vgpu_ctx *ctx, void *data)
 		ret = -EINVAL;
 	} else {
 		mtree_erase(&vm->allocs, map->va);
+		vgpu_shadow_zap(ctx, map->va, map->span);
 		mtree_erase(&vm->chunks, r->va);
 		vgpu_vm_retire(vm);
 		vgpu_mobj_put(map->mobj);

@@ -272,6 +272,7 @@ void vgpu_vm_unplace(struct vgpu_ctx *ctx, struct vgpu_alloc *alloc)
 {
 	lockdep_assert_held_write(&ctx->vm.lock);
 	mtree_erase(&ctx->vm.allocs, alloc->va);
+	vgpu_shadow_zap(ctx, alloc->va, alloc->span);
 	vgpu_vm_retire(&ctx->vm);
 	vgpu_unplace(ctx, alloc);
 }
@@ -364,6 +365,7 @@ int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data)
 		ret = -EINVAL;
 	} else {
 		mtree_erase(&vm->allocs, alloc->va);
+		vgpu_shadow_zap(ctx, alloc->va, alloc->span);
 		vgpu_vm_retire(vm);
 		if (alloc->ipc_id)
 			vgpu_ipc_forget(alloc->ipc_id);

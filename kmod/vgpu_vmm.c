@@ -305,6 +305,7 @@ int vgpu_ioctl_mem_unmap(struct vgpu_ctx *ctx, void *data)
 	index = u->va;
 	mt_for_each(&vm->allocs, map, index, u->va + u->size - 1) {
 		mtree_erase(&vm->allocs, map->va);
+		vgpu_shadow_zap(ctx, map->va, map->span);
 		vgpu_vm_retire(vm);
 		vgpu_mobj_put(map->mobj);
 		kfree(map);
@@ -360,10 +361,13 @@ int vgpu_ioctl_mem_access(struct vgpu_ctx *ctx, void *data)
 	}
 	index = a->va;
 	mt_for_each(&vm->allocs, map, index, a->va + a->size - 1) {
-		if (a->flags)
+		if (a->flags) {
 			WRITE_ONCE(map->dev_prot[dev], a->prot);
-		else
+		} else {
 			WRITE_ONCE(map->prot, a->prot);
+			/* Pages come back with the new rights, or not at all. */
+			vgpu_shadow_zap(ctx, map->va, map->span);
+		}
 	}
 out:
 	up_write(&vm->lock);

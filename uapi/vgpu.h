@@ -401,6 +401,14 @@ struct vgpu_host_alloc {
  */
 #define VGPU_LAUNCH_PRIORITY_MASK 0xfu
 #define VGPU_LAUNCH_PRIORITY_MAX 5
+/*
+ * The launch's blocks go to the context's user-mode SMs (USM_ATTACH),
+ * for a launch whose kernel user space can run itself. Without an SM
+ * attached when the launch starts, or for a cooperative launch
+ * (@grid_sync), the blocks run on the module's SMs as any launch's; so
+ * they do when the last user-mode SM detaches with blocks not yet taken.
+ */
+#define VGPU_LAUNCH_USER_SM _BITUL(8)
 
 /**
  * struct vgpu_cmd_copy - VGPU_CMD_COPY: @depth slices of @height rows of
@@ -642,6 +650,11 @@ struct vgpu_chan_destroy {
  * divided among its SMs), or the host could not give it.
  */
 #define VGPU_KFAULT_RESOURCES 7
+/*
+ * A user-mode SM went away (its file closed, its process killed) holding
+ * a block, or could not be given the block it took (USM_WAIT).
+ */
+#define VGPU_KFAULT_USM_LOST 8
 
 /**
  * struct vgpu_chan_fault - VGPU_IOCTL_CHAN_FAULT: what made a channel's
@@ -1128,6 +1141,150 @@ struct vgpu_managed_prefetch {
 	__u32 pad;
 };
 
+/*
+ * User-mode SMs: threads of the context's process that run blocks of the
+ * context's launches (those submitted with VGPU_LAUNCH_USER_SM) in place
+ * of the module's SMs. The module keeps everything else: the order of a
+ * channel's commands, fences, fault reports, the watchdog and teardown.
+ *
+ * USM_ATTACH, on the device's file, makes an SM and returns a file of its
+ * own (close-on-exec) that stands for it; USM_WAIT and USM_DONE are that
+ * file's ioctls, and fail with -ENOTTY on the device's file (as the
+ * device's ioctls do on an SM's). An SM holds at most one block at a
+ * time: USM_WAIT hands it one, USM_DONE reports how it ended. Calls on one
+ * SM's file run one at a time: an SM is meant for one thread.
+ *
+ * A launch completes (its fence advances) once every block has been
+ * reported done. A block reported faulted fails the launch as a fault of
+ * the module's SMs does (VGPU_CHAN_LAUNCH_FAULT; CHAN_FAULT tells the
+ * kind, block, thread, instruction and address the SM reported). Closing
+ * an SM's file, which the death of its process does, detaches it: a block
+ * it held fails its launch with VGPU_KFAULT_USM_LOST. The watchdog (the
+ * module's timeout_ms) ends a launch whose blocks are not all done in
+ * time, whether they wait in an SM or for one, with VGPU_KFAULT_TIMEOUT;
+ * so does a failure of the context end its launches, and a report of a
+ * block of a launch that ended so is refused with -ECANCELED.
+ *
+ * An SM's file holds the context: the device's file is released only
+ * once the SMs' files are closed too, so user space stops its SM threads
+ * (USM_WAIT ends at its deadline, or with a signal) and closes their
+ * files before it closes the device's. Nothing of another context ever
+ * reaches an SM.
+ */
+#define VGPU_USM_MAX 256	/* SMs attached to one context at once */
+
+/**
+ * struct vgpu_usm_attach - VGPU_IOCTL_USM_ATTACH: attach a user-mode SM.
+ * @flags: In. Must be 0.
+ * @fd: Out. The SM's file.
+ *
+ * Errors:
+ *  -ENOSPC: VGPU_USM_MAX SMs are attached;
+ *  -EMFILE: the process has no file descriptor left;
+ *  -ENOMEM: no memory.
+ */
+struct vgpu_usm_attach {
+	__u32 flags;
+	__s32 fd;
+};
+
+/**
+ * struct vgpu_usm_wait - VGPU_IOCTL_USM_WAIT, on an SM's file: wait for a
+ * block of one of the context's launches and take it. Of the launches
+ * with blocks waiting, the highest priority goes first and launches of
+ * one priority take turns; blocks go in order of their index. Once the
+ * context has failed, none is handed out.
+ * @deadline_ns: In. CLOCK_MONOTONIC time to give up at; 0 only looks.
+ * @params: In. User address of a buffer for the launch's parameters.
+ * @params_size: In. Bytes at @params.
+ * @flags: In. Must be 0.
+ * @cookie: Out. Names the block for USM_DONE; never 0.
+ * @seqno: Out. The launch command's number in its channel (as
+ *	CHAN_FAULT's @seqno): with @chan, it names the launch.
+ * @module: Out. The module handle of the launch command.
+ * @func: Out. The kernel's index in the module.
+ * @grid: Out. The grid's dimensions.
+ * @block: Out. The block's dimensions.
+ * @block_idx: Out. The block's index in the grid.
+ * @dyn_shared: Out. Bytes of dynamic shared memory.
+ * @param_bytes: Out. Bytes of parameters, copied to @params: as the
+ *	module read them when the launch started. With -ENOSPC, what
+ *	@params_size must be at least (nothing is taken).
+ * @chan: Out. The launch's channel.
+ *
+ * Errors:
+ *  -EINVAL: a negative @deadline_ns;
+ *  -EBUSY: the SM holds a block it has not reported;
+ *  -ENOSPC: @params_size is smaller than the launch's parameters;
+ *  -ETIME: the deadline passed with no block to take;
+ *  -EFAULT: the parameters could not be written to @params: the block is
+ *	lost as if the SM had gone away (VGPU_KFAULT_USM_LOST);
+ *  -EINTR: a signal (the call restarts under SA_RESTART).
+ */
+struct vgpu_usm_wait {
+	__s64 deadline_ns;
+	__u64 params;
+	__u32 params_size;
+	__u32 flags;
+	__u64 cookie;
+	__u64 seqno;
+	__u32 module;
+	__u32 func;
+	__u32 grid[3];
+	__u32 block[3];
+	__u32 block_idx[3];
+	__u32 dyn_shared;
+	__u32 param_bytes;
+	__u32 chan;
+};
+
+/**
+ * struct vgpu_usm_done - VGPU_IOCTL_USM_DONE, on an SM's file: the block
+ * the SM holds has ended, done or faulted.
+ * @cookie: In. The block's, from USM_WAIT.
+ * @flags: In. Must be 0.
+ * @kind: In. 0: done; or the fault that ended it: VGPU_KFAULT_ADDRESS,
+ *	VGPU_KFAULT_MISALIGNED, VGPU_KFAULT_TRAP or VGPU_KFAULT_DEADLOCK.
+ * @addr: In. The faulting address (0 when done).
+ * @insn: In. The faulting instruction's index in the module (below its
+ *	instruction count; 0 when done).
+ * @thread: In. The faulting thread's index in the block, x fastest
+ *	(below the block's threads; 0 when done).
+ *
+ * Errors:
+ *  -EINVAL: a bad @kind, or fields of a fault given with none, @insn or
+ *	@thread out of range, or @cookie is not the block this SM holds;
+ *  -ECANCELED: the block's launch ended before the report (the watchdog,
+ *	another block's fault, the context's failure): nothing to report.
+ */
+struct vgpu_usm_done {
+	__u64 cookie;
+	__u32 flags;
+	__u32 kind;
+	__u64 addr;
+	__u32 insn;
+	__u32 thread;
+};
+
+/*
+ * The shadow mapping: the context's device memory mapped a second time
+ * into its process, for user-mode SMs to reach with plain loads and
+ * stores. mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+ * VGPU_SHADOW_OFFSET + off) on the device's file maps device addresses
+ * [base + off, base + off + len) of the window (SET_VA_WINDOW), which
+ * must be set and must hold them; off is a multiple of the page size.
+ * The mapping is the context's own: it is not inherited across fork(),
+ * cannot grow, and cannot be executable. A page holds memory while some
+ * device memory of the context (an allocation, a mapping of a memory
+ * object or of an IPC handle, the device heap) covers part of it; the
+ * rest faults (SIGBUS), as do memory of another driver (MEM_IMPORT) or
+ * of a peer, and, in a writable mapping, memory the context may only
+ * read (a read-only mapping reads it). Freeing or unmapping memory takes its pages out of the
+ * mapping at once. User-mode SMs check every access against the
+ * context's memory before they make it.
+ */
+#define VGPU_SHADOW_OFFSET _BITULL(56)
+
 #define VGPU_IOCTL_GET_INFO _IOWR(VGPU_IOCTL_TYPE, 0x00, struct vgpu_info)
 #define VGPU_IOCTL_SET_VA_WINDOW _IOW(VGPU_IOCTL_TYPE, 0x01, struct vgpu_va_window)
 #define VGPU_IOCTL_MEM_ALLOC _IOWR(VGPU_IOCTL_TYPE, 0x02, struct vgpu_mem_alloc)
@@ -1158,5 +1315,8 @@ struct vgpu_managed_prefetch {
 #define VGPU_IOCTL_IPC_CLOSE _IOW(VGPU_IOCTL_TYPE, 0x1b, struct vgpu_ipc_close)
 #define VGPU_IOCTL_PEER_SET _IOW(VGPU_IOCTL_TYPE, 0x1c, struct vgpu_peer_set)
 #define VGPU_IOCTL_MANAGED_PREFETCH _IOW(VGPU_IOCTL_TYPE, 0x1d, struct vgpu_managed_prefetch)
+#define VGPU_IOCTL_USM_ATTACH _IOWR(VGPU_IOCTL_TYPE, 0x1e, struct vgpu_usm_attach)
+#define VGPU_IOCTL_USM_WAIT _IOWR(VGPU_IOCTL_TYPE, 0x1f, struct vgpu_usm_wait)
+#define VGPU_IOCTL_USM_DONE _IOW(VGPU_IOCTL_TYPE, 0x20, struct vgpu_usm_done)
 
 #endif /* _UAPI_VGPU_H */

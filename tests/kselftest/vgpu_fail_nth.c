@@ -323,6 +323,34 @@ static void op_status_map_undo(struct op_state *s)
 	munmap(s->mem, 4096);
 }
 
+static int op_usm_attach_call(struct op_state *s)
+{
+	struct vgpu_usm_attach a = { 0 };
+
+	if (ioctl(s->f->fd, VGPU_IOCTL_USM_ATTACH, &a))
+		return -errno;
+	s->handle = a.fd;
+	return 0;
+}
+
+static void op_usm_attach_undo(struct op_state *s)
+{
+	close((int)s->handle);
+}
+
+/* The shadow mapping of the whole window (its pages come on touch). */
+static int op_shadow_map_call(struct op_state *s)
+{
+	s->mem = mmap(NULL, 1ULL << 32, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      s->f->fd, VGPU_SHADOW_OFFSET);
+	return s->mem == MAP_FAILED ? -errno : 0;
+}
+
+static void op_shadow_map_undo(struct op_state *s)
+{
+	munmap(s->mem, 1ULL << 32);
+}
+
 static int op_chan_create_call(struct op_state *s)
 {
 	struct vgpu_chan_create cc = {
@@ -598,6 +626,14 @@ FIXTURE_VARIANT_ADD(nth, host_alloc_mmap) {
 
 FIXTURE_VARIANT_ADD(nth, status_mmap) {
 	.call = op_status_map_call, .undo = op_status_map_undo,
+};
+
+FIXTURE_VARIANT_ADD(nth, usm_attach) {
+	.call = op_usm_attach_call, .undo = op_usm_attach_undo,
+};
+
+FIXTURE_VARIANT_ADD(nth, shadow_map) {
+	.call = op_shadow_map_call, .undo = op_shadow_map_undo,
 };
 
 FIXTURE_VARIANT_ADD(nth, chan_create) {

@@ -60,6 +60,17 @@ static_assert(sizeof(struct vgpu_insn) == 32, "vgpu_insn size");
 static_assert(offsetof(struct vgpu_insn, dst) == 8, "vgpu_insn dst");
 static_assert(offsetof(struct vgpu_insn, imm) == 24, "vgpu_insn imm");
 static_assert(sizeof(struct vgpu_func) == 32, "vgpu_func size");
+static_assert(sizeof(struct vgpu_usm_attach) == 8, "vgpu_usm_attach size");
+static_assert(sizeof(struct vgpu_usm_wait) == 96, "vgpu_usm_wait size");
+static_assert(offsetof(struct vgpu_usm_wait, cookie) == 24, "vgpu_usm_wait cookie");
+static_assert(offsetof(struct vgpu_usm_wait, grid) == 48, "vgpu_usm_wait grid");
+static_assert(offsetof(struct vgpu_usm_wait, block_idx) == 72, "vgpu_usm_wait block_idx");
+static_assert(offsetof(struct vgpu_usm_wait, chan) == 92, "vgpu_usm_wait chan");
+static_assert(sizeof(struct vgpu_usm_done) == 32, "vgpu_usm_done size");
+static_assert(offsetof(struct vgpu_usm_done, addr) == 16, "vgpu_usm_done addr");
+static_assert(offsetof(struct vgpu_usm_done, thread) == 28, "vgpu_usm_done thread");
+/* The shadow's offsets lie past every host allocation's. */
+static_assert(VGPU_SHADOW_OFFSET > (65536ULL + 1) << 32, "shadow offset");
 static_assert(_IOC_TYPE(VGPU_IOCTL_GET_INFO) == VGPU_IOCTL_TYPE, "GET_INFO type");
 static_assert(_IOC_DIR(VGPU_IOCTL_GET_INFO) == (_IOC_READ | _IOC_WRITE), "GET_INFO dir");
 

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * An active launch, as the compute engine (vgpu_compute.c) and the
+ * user-mode SMs (vgpu_usm.c) that take blocks of it both see it. Its
+ * block counters and @user change under vgpu_compute.lock.
+ */
+#ifndef _VGPU_RUN_H
+#define _VGPU_RUN_H
+
+#include "vgpu_drv.h"
+
+/*
+ * struct vgpu_run - an active launch.
+ * @next: blocks handed out so far; @left: blocks not yet finished.
+ * @failed: a block faulted or the budget ran out: hand out no more.
+ * @user: its blocks go to the context's user-mode SMs, not the module's.
+ * @gang: a cooperative launch's blocks, all run by one worker, or NULL;
+ * @gang_done: a bit per block that has finished, after them.
+ */
+struct vgpu_run {
+	struct list_head node;
+	struct vgpu_chan *chan;
+	struct vgpu_ctx *ctx;
+	struct vgpu_module *mod;
+	struct vgpu_launch l;
+	u8 *params;
+	u32 module;
+	u32 param_bytes;
+	u64 seqno;
+	u64 id;			/* this launch among the device's, from 1 */
+	u64 nblocks;
+	u64 next;
+	u64 left;
+	u64 block_bytes;
+	unsigned long deadline;	/* jiffies; 0: none */
+	u32 priority;		/* VGPU_LAUNCH_PRIORITY_*: higher goes first */
+	bool failed;
+	bool user;
+	int ret;		/* how the launch ends: 0, -EIO or -ETIME */
+	u8 *gang;
+	unsigned long *gang_done;
+	u64 gang_kmem;		/* charged to the context for @gang */
+};
+
+/* vgpu_compute.c */
+void vgpu_run_stop(struct vgpu_compute *ce, struct vgpu_run *run, int ret);
+bool vgpu_block_over_locked(struct vgpu_compute *ce, struct vgpu_run *run,
+			    u64 n, bool stop, int ret);
+void vgpu_block_over(struct vgpu_compute *ce, struct vgpu_run *run,
+		     u64 n, bool stop, int ret);
+void vgpu_run_end(struct vgpu_run *run);
+void vgpu_report(struct vgpu_run *run, u64 block,
+		 const struct vgpu_fault *fault, u32 kind);
+
+/* vgpu_usm.c */
+void vgpu_usm_write_off(struct vgpu_compute *ce, struct vgpu_run *run);
+void vgpu_usm_started(struct vgpu_compute *ce, struct vgpu_run *run);
+
+#endif /* _VGPU_RUN_H */

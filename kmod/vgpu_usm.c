@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-mode SMs: threads of a context's process that take blocks of the
+ * context's launches (those submitted with VGPU_LAUNCH_USER_SM) from the
+ * compute engine and report how each ended (uapi/vgpu.h). Each SM is a
+ * file of its own, so that it goes away with whatever process holds it,
+ * even one that shares the device's file with others (a forked child):
+ * the block it held then fails its launch, and nothing waits for it.
+ *
+ * The launch stays the compute engine's (vgpu_compute.c): its counters,
+ * its end, the fault report. An SM holds one block at a time, counted
+ * in the launch's @left until it is reported or written off; a launch
+ * that stops early (a fault, the watchdog, the context failing) writes
+ * off the blocks SMs hold (vgpu_usm_write_off()), so it ends at once
+ * whatever the SMs do, and their later reports are refused. The
+ * watchdog of these launches is a work item of the device that looks at
+ * them while any is active (vgpu_usm_watch()), since no SM worker runs
+ * their blocks to look at the deadline between slices.
+ *
+ * Locking: vgpu_compute.lock protects each context's list of SMs, each
+ * SM's block and the launches' counters; what must sleep (a fault report
+ * to the channel, the end of a launch, copies to user space) happens
+ * after it is let go, with the block still counted, which keeps the
+ * launch. An SM's own mutex makes its calls one at a time.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/lockdep.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/nospec.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "vgpu_drv.h"
+#include "vgpu_run.h"
+
+/* How often the watchdog looks while launches wait on user-mode SMs. */
+#define VGPU_USM_WATCH_MS 20
+
+/*
+ * struct vgpu_usm - one user-mode SM.
+ * @node: in the context's list of SMs.
+ * @run: the launch of the block it holds, or NULL; @block, @cookie: the
+ *	block and the cookie USM_WAIT gave for it.
+ * @cancelled: the cookie of the last block written off while it held it.
+ * @cookies: cookies given so far.
+ * @params: the launch's parameters, copied under the lock, for USM_WAIT to
+ *	copy out after it.
+ */
+struct vgpu_usm {
+	struct vgpu_ctx *ctx;
+	struct mutex lock;	/* one call at a time; protects @params */
+	struct list_head node;	/* under vgpu_compute.lock, as the rest */
+	struct vgpu_run *run;
+	u64 block;
+	u64 cookie;
+	u64 cancelled;
+	u64 cookies;
+	u8 *params;
+};
+
+void vgpu_usm_init(struct vgpu_ctx *ctx, struct file *file)
+{
+	ctx->file = file;
+	INIT_LIST_HEAD(&ctx->usms);
+	init_waitqueue_head(&ctx->usm_wq);
+}
+
+/* A user-mode launch became active: wake its context's SMs, watch it. */
+void vgpu_usm_started(struct vgpu_compute *ce, struct vgpu_run *run)
+{
+	lockdep_assert_held(&ce->lock);
+	WRITE_ONCE(run->ctx->usm_gen, run->ctx->usm_gen + 1);
+	wake_up_all(&run->ctx->usm_wq);
+	queue_delayed_work(system_wq, &ce->usm_watch,
+			   msecs_to_jiffies(VGPU_USM_WATCH_MS));
+}
+
+/* @run stops early: the blocks SMs hold are over, unreported. */
+void vgpu_usm_write_off(struct vgpu_compute *ce, struct vgpu_run *run)
+{
+	struct vgpu_usm *sm;
+
+	lockdep_assert_held(&ce->lock);
+	list_for_each_entry(sm, &run->ctx->usms, node) {
+		if (sm->run != run)
+			continue;
+		sm->run = NULL;
+		sm->cancelled = sm->cookie;
+		run->left--;
+	}
+}
+
+/* The block a timeout report names: one an SM holds, or the next. */
+static u64 vgpu_usm_some_block(struct vgpu_run *run)
+{
+	struct vgpu_usm *sm;
+
+	list_for_each_entry(sm, &run->ctx->usms, node) {
+		if (sm->run == run)
+			return sm->block;
+	}
+	return min(run->next, run->nblocks - 1);
+}
+
+/*
+ * The watchdog of launches on user-mode SMs: one past its deadline stops
+ * with a timeout report, as the module's SMs stop theirs between slices;
+ * one of a context that failed or is closing stops without one. The
+ * launch is kept by one block more in @left (a pin) while its report is
+ * made outside the lock.
+ */
+void vgpu_usm_watch(struct work_struct *work)
+{
+	struct vgpu_compute *ce = container_of(to_delayed_work(work),
+					       struct vgpu_compute, usm_watch);
+	struct vgpu_run *run, *stop;
+	bool more, timeout = false;
+	u64 block = 0;
+
+	do {
+		stop = NULL;
+		more = false;
+		spin_lock(&ce->lock);
+		list_for_each_entry(run, &ce->active, node) {
+			if (!run->user || run->failed)
+				continue;
+			more = true;
+			if (READ_ONCE(run->ctx->failed) ||
+			    READ_ONCE(run->ctx->dying)) {
+				stop = run;
+				timeout = false;
+				break;
+			}
+			if (run->deadline && time_after(jiffies, run->deadline)) {
+				stop = run;
+				timeout = true;
+				block = vgpu_usm_some_block(run);
+				break;
+			}
+		}
+		if (stop) {
+			stop->left++;
+			vgpu_run_stop(ce, stop, timeout ? -ETIME : 0);
+		}
+		spin_unlock(&ce->lock);
+		if (stop) {
+			if (timeout)
+				vgpu_report(stop, block, NULL,
+					    VGPU_KFAULT_TIMEOUT);
+			vgpu_block_over(ce, stop, 1, false, 0);
+		}
+	} while (stop);
+	if (more)
+		queue_delayed_work(system_wq, &ce->usm_watch,
+				   msecs_to_jiffies(VGPU_USM_WATCH_MS));
+}
+
+/*
+ * The block @sm held, taken from it under the lock, ends with a fault of
+ * @kind (@f: the SM's details, or NULL): reported, and the launch fails,
+ * unless it has stopped already.
+ */
+static void vgpu_usm_fail(struct vgpu_compute *ce, struct vgpu_run *run,
+			  u64 block, const struct vgpu_fault *f, u32 kind)
+{
+	bool report;
+
+	spin_lock(&ce->lock);
+	report = !run->failed;
+	spin_unlock(&ce->lock);
+	if (report)
+		vgpu_report(run, block, f, kind);
+	vgpu_block_over(ce, run, 1, true, -EIO);
+}
+
+/* @sm loses the block it holds, if any (VGPU_KFAULT_USM_LOST). */
+static void vgpu_usm_lose(struct vgpu_usm *sm)
+{
+	struct vgpu_compute *ce = &sm->ctx->vdev->compute;
+	struct vgpu_run *run;
+	u64 block;
+
+	spin_lock(&ce->lock);
+	run = sm->run;
+	block = sm->block;
+	sm->run = NULL;
+	spin_unlock(&ce->lock);
+	if (run)
+		vgpu_usm_fail(ce, run, block, NULL, VGPU_KFAULT_USM_LOST);
+}
+
+/*
+ * @sm leaves its context's list. The last SM to go hands the launches
+ * still waiting for one to the module's SMs, so nothing waits for an SM
+ * that will not come.
+ */
+static void vgpu_usm_unlink(struct vgpu_usm *sm)
+{
+	struct vgpu_ctx *ctx = sm->ctx;
+	struct vgpu_compute *ce = &ctx->vdev->compute;
+	struct vgpu_run *run;
+	bool kick = false;
+
+	spin_lock(&ce->lock);
+	list_del(&sm->node);
+	if (list_empty(&ctx->usms)) {
+		list_for_each_entry(run, &ce->active, node) {
+			if (run->ctx == ctx && run->user) {
+				run->user = false;
+				kick = true;
+			}
+		}
+	}
+	spin_unlock(&ce->lock);
+	if (kick)
+		wake_up_all(&ce->wq);
+}
+
+/*
+ * Takes a block for @sm into @w, and its parameters into sm->params.
+ * Return: 1 (taken), 0 (none waits), -EBUSY (@sm holds one), -ENOSPC
+ * (@w's buffer is too small for the next; w->param_bytes says how big).
+ */
+static int vgpu_usm_take(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
+{
+	struct vgpu_ctx *ctx = sm->ctx;
+	struct vgpu_compute *ce = &ctx->vdev->compute;
+	struct vgpu_run *run, *best = NULL;
+	const struct vgpu_launch *l;
+	int ret = 1;
+	u64 b;
+
+	spin_lock(&ce->lock);
+	if (sm->run) {
+		ret = -EBUSY;
+		goto out;
+	}
+	if (READ_ONCE(ctx->failed) || READ_ONCE(ctx->dying)) {
+		ret = 0;
+		goto out;
+	}
+	list_for_each_entry(run, &ce->active, node) {
+		if (run->ctx != ctx || !run->user || run->failed ||
+		    run->next == run->nblocks)
+			continue;
+		if (!best || run->priority > best->priority)
+			best = run;
+	}
+	if (!best) {
+		ret = 0;
+		goto out;
+	}
+	if (w->params_size < best->param_bytes) {
+		w->param_bytes = best->param_bytes;
+		ret = -ENOSPC;
+		goto out;
+	}
+	l = &best->l;
+	b = best->next++;
+	sm->run = best;
+	sm->block = b;
+	sm->cookie = ++sm->cookies;
+	memcpy(sm->params, best->params, best->param_bytes);
+	w->cookie = sm->cookie;
+	w->seqno = best->seqno;
+	w->module = best->module;
+	w->func = (u32)(l->func - best->mod->funcs);
+	memcpy(w->grid, l->grid, sizeof(w->grid));
+	memcpy(w->block, l->block, sizeof(w->block));
+	w->block_idx[0] = b % l->grid[0];
+	w->block_idx[1] = b / l->grid[0] % l->grid[1];
+	w->block_idx[2] = b / l->grid[0] / l->grid[1];
+	w->dyn_shared = l->dyn_shared;
+	w->param_bytes = best->param_bytes;
+	w->chan = best->chan->handle;
+	/* Launches of one priority take turns. */
+	list_move_tail(&best->node, &ce->active);
+out:
+	spin_unlock(&ce->lock);
+	return ret;
+}
+
+/*
+ * vgpu_usm_wait() - VGPU_IOCTL_USM_WAIT.
+ * Return: 0, -EINVAL, -EBUSY, -ENOSPC, -ETIME, -EFAULT or -ERESTARTSYS.
+ */
+static int vgpu_usm_wait(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
+{
+	struct vgpu_ctx *ctx = sm->ctx;
+	ktime_t deadline = ns_to_ktime(w->deadline_ns);
+	int ret;
+
+	if (w->flags || w->deadline_ns < 0)
+		return -EINVAL;
+	for (;;) {
+		u64 gen = READ_ONCE(ctx->usm_gen);
+		ktime_t left;
+
+		ret = vgpu_usm_take(sm, w);
+		if (ret)
+			break;
+		left = ktime_sub(deadline, ktime_get());
+		if (!w->deadline_ns || ktime_to_ns(left) <= 0)
+			return -ETIME;
+		ret = wait_event_interruptible_hrtimeout(ctx->usm_wq,
+							 READ_ONCE(ctx->usm_gen) != gen,
+							 left);
+		if (ret == -ERESTARTSYS)
+			return ret;
+	}
+	if (ret < 0)
+		return ret;
+	if (w->param_bytes &&
+	    copy_to_user(u64_to_user_ptr(w->params), sm->params,
+			 w->param_bytes)) {
+		vgpu_usm_lose(sm);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* Faults an SM may report: those the ISA's own execution raises. */
+static bool vgpu_usm_kind_ok(u32 kind)
+{
+	return kind == VGPU_KFAULT_ADDRESS || kind == VGPU_KFAULT_MISALIGNED ||
+		kind == VGPU_KFAULT_TRAP || kind == VGPU_KFAULT_DEADLOCK;
+}
+
+/*
+ * vgpu_usm_done() - VGPU_IOCTL_USM_DONE.
+ * Return: 0, -EINVAL or -ECANCELED.
+ */
+static int vgpu_usm_done(struct vgpu_usm *sm, const struct vgpu_usm_done *d)
+{
+	struct vgpu_compute *ce = &sm->ctx->vdev->compute;
+	struct vgpu_fault f = {
+		.kind = d->kind, .insn = d->insn, .thread = d->thread,
+		.addr = d->addr,
+	};
+	const struct vgpu_launch *l;
+	struct vgpu_run *run;
+	bool last;
+	u64 block;
+
+	if (d->flags || (d->kind && !vgpu_usm_kind_ok(d->kind)) ||
+	    (!d->kind && (d->addr || d->insn || d->thread)))
+		return -EINVAL;
+	spin_lock(&ce->lock);
+	run = sm->run;
+	if (!run || !d->cookie || d->cookie != sm->cookie) {
+		spin_unlock(&ce->lock);
+		return d->cookie && d->cookie == sm->cancelled ?
+			-ECANCELED : -EINVAL;
+	}
+	l = &run->l;
+	if (d->kind && (d->insn >= l->prog->ninsns ||
+			(u64)d->thread >= (u64)l->block[0] * l->block[1] *
+			l->block[2])) {
+		spin_unlock(&ce->lock);
+		return -EINVAL;
+	}
+	block = sm->block;
+	sm->run = NULL;
+	if (!d->kind) {
+		last = vgpu_block_over_locked(ce, run, 1, false, 0);
+		spin_unlock(&ce->lock);
+		if (last)
+			vgpu_run_end(run);
+		return 0;
+	}
+	/* Still counted in run->left: the launch stays while it reports. */
+	spin_unlock(&ce->lock);
+	vgpu_usm_fail(ce, run, block, &f, d->kind);
+	return 0;
+}
+
+/*
+ * The SM's file goes (closed, or its process gone): a block it held fails
+ * its launch, and the context's file is let go.
+ */
+static int vgpu_usm_release(struct inode *inode, struct file *file)
+{
+	struct vgpu_usm *sm = file->private_data;
+	struct file *ctx_file = sm->ctx->file;
+
+	vgpu_usm_lose(sm);
+	vgpu_usm_unlink(sm);
+	mutex_destroy(&sm->lock);
+	kvfree(sm->params);
+	kfree(sm);
+	fput(ctx_file);
+	return 0;
+}
+
+/*
+ * The SM file's ioctls, under the conventions of uapi/vgpu.h (the
+ * device's dispatcher, vgpu_file.c, serves the device's file only).
+ */
+static long vgpu_usm_ioctl(struct file *file, unsigned int cmd,
+			   unsigned long arg)
+{
+	struct vgpu_usm *sm = file->private_data;
+	void __user *uarg = (void __user *)arg;
+	size_t usize = _IOC_SIZE(cmd);
+	union {
+		struct vgpu_usm_wait w;
+		struct vgpu_usm_done d;
+	} k;
+	size_t ksize;
+	int ret;
+
+	switch (cmd & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT)) {
+	case VGPU_IOCTL_USM_WAIT & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
+		ksize = sizeof(k.w);
+		break;
+	case VGPU_IOCTL_USM_DONE & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
+		ksize = sizeof(k.d);
+		break;
+	default:
+		return -ENOTTY;
+	}
+	if (usize < ksize)
+		return -EINVAL;
+	ret = copy_struct_from_user(&k, ksize, uarg, usize);
+	if (ret)
+		return ret;
+	if (mutex_lock_interruptible(&sm->lock))
+		return -ERESTARTSYS;
+	if (_IOC_NR(cmd) == _IOC_NR(VGPU_IOCTL_USM_DONE)) {
+		ret = vgpu_usm_done(sm, &k.d);
+	} else {
+		ret = vgpu_usm_wait(sm, &k.w);
+		/* -ENOSPC says how much room the parameters need. */
+		if ((!ret || ret == -ENOSPC) &&
+		    copy_to_user(uarg, &k.w, ksize)) {
+			if (!ret)
+				vgpu_usm_lose(sm);
+			ret = -EFAULT;
+		}
+	}
+	mutex_unlock(&sm->lock);
+	return ret;
+}
+
+static const struct file_operations vgpu_usm_fops = {
+	.owner = THIS_MODULE,
+	.release = vgpu_usm_release,
+	.unlocked_ioctl = vgpu_usm_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+/*
+ * What USM_ATTACH keeps past its argument until the commit or undo: the
+ * SM's file, whose number is reserved in the argument.
+ */
+struct vgpu_usm_attach_k {
+	struct vgpu_usm_attach a;
+	struct file *file;
+};
+
+/**
+ * vgpu_ioctl_usm_attach() - VGPU_IOCTL_USM_ATTACH: an SM, on the context's
+ * list at once (no block reaches it before it has asked), its file
+ * installed by the commit.
+ * Return: 0, -EINVAL, -ENOSPC, -EMFILE or -ENOMEM.
+ */
+int vgpu_ioctl_usm_attach(struct vgpu_ctx *ctx, void *data)
+{
+	struct vgpu_compute *ce = &ctx->vdev->compute;
+	struct vgpu_usm_attach_k *k = data;
+	struct vgpu_usm *sm, *it;
+	unsigned int n = 0;
+	struct file *file;
+	int fd, ret;
+
+	BUILD_BUG_ON(sizeof(*k) > VGPU_IOCTL_MAX_ARG);
+	if (k->a.flags)
+		return -EINVAL;
+	sm = kzalloc(sizeof(*sm), GFP_KERNEL_ACCOUNT);
+	if (!sm)
+		return -ENOMEM;
+	sm->params = kvmalloc(VGPU_MAX_PARAM_BYTES, GFP_KERNEL_ACCOUNT);
+	if (!sm->params) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	mutex_init(&sm->lock);
+	sm->ctx = ctx;
+	spin_lock(&ce->lock);
+	list_for_each_entry(it, &ctx->usms, node)
+		n++;
+	if (n < VGPU_USM_MAX)
+		list_add_tail(&sm->node, &ctx->usms);
+	spin_unlock(&ce->lock);
+	if (n >= VGPU_USM_MAX) {
+		ret = -ENOSPC;
+		goto err_mutex;
+	}
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0) {
+		ret = fd;
+		goto err_unlink;
+	}
+	/* The SM holds the context: its release comes after the SM's. */
+	get_file(ctx->file);
+	file = anon_inode_getfile("[vgpu-usm]", &vgpu_usm_fops, sm, O_RDWR);
+	if (IS_ERR(file)) {
+		fput(ctx->file);
+		put_unused_fd(fd);
+		ret = PTR_ERR(file);
+		goto err_unlink;
+	}
+	k->a.fd = fd;
+	k->file = file;
+	return 0;
+
+err_unlink:
+	vgpu_usm_unlink(sm);
+err_mutex:
+	mutex_destroy(&sm->lock);
+err_free:
+	kvfree(sm->params);
+	kfree(sm);
+	return ret;
+}
+
+void vgpu_usm_attach_commit(struct vgpu_ctx *ctx, const void *data)
+{
+	const struct vgpu_usm_attach_k *k = data;
+
+	fd_install(k->a.fd, k->file);
+}
+
+/* The caller could not learn the number: the SM goes as if closed. */
+void vgpu_usm_attach_undo(struct vgpu_ctx *ctx, const void *data)
+{
+	const struct vgpu_usm_attach_k *k = data;
+
+	put_unused_fd(k->a.fd);
+	fput(k->file);
+}
