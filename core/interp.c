@@ -22,6 +22,8 @@
  */
 #include "core.h"
 #include "fp.h"
+#include "intops.h"
+#include "warpsync.h"
 #include "tex.h"
 
 #define VGPU_FAIR_LOOPS 64
@@ -400,45 +402,6 @@ static u64 vgpu_c(const struct vgpu_warp *w, const struct vgpu_insn *in,
 		  u32 lane)
 {
 	return in->flags & VGPU_IF_C_IMM ? in->imm : REG(w, in->c, lane);
-}
-
-static unsigned int vgpu_type_bits(u8 t)
-{
-	/* A table, not a switch: no jump for emulated CPUs to look up. */
-	static const u8 bits[VGPU_T_COUNT] = {
-		[VGPU_T_U8] = 8, [VGPU_T_S8] = 8, [VGPU_T_U16] = 16,
-		[VGPU_T_S16] = 16, [VGPU_T_F16] = 16, [VGPU_T_U32] = 32,
-		[VGPU_T_S32] = 32, [VGPU_T_F32] = 32,
-	};
-
-	return t < VGPU_T_COUNT && bits[t] ? bits[t] : 64;
-}
-
-static bool vgpu_type_signed(u8 t)
-{
-	return t == VGPU_T_S8 || t == VGPU_T_S16 || t == VGPU_T_S32 ||
-	       t == VGPU_T_S64;
-}
-
-static bool vgpu_is_float(u8 t)
-{
-	return t == VGPU_T_F32 || t == VGPU_T_F64 || t == VGPU_T_F16;
-}
-
-/* @v cut to @t's width, zero-extended (the register form of a result). */
-static u64 vgpu_trunc(u64 v, u8 t)
-{
-	unsigned int bits = vgpu_type_bits(t);
-
-	return bits == 64 ? v : v & ((1ULL << bits) - 1);
-}
-
-/* @v as a signed value of @t's width. */
-static s64 vgpu_sext(u64 v, u8 t)
-{
-	unsigned int bits = vgpu_type_bits(t);
-
-	return bits == 64 ? (s64)v : (s64)(v << (64 - bits)) >> (64 - bits);
 }
 
 /* The lanes where the instruction's guard lets it run. */
@@ -1046,188 +1009,7 @@ static bool vgpu_warp_gate(struct vgpu_warp *w, const struct vgpu_insn *in)
 	return false;
 }
 
-static u32 vgpu_inline_b(const struct vgpu_warp *w, const struct vgpu_insn *in,
-			 u32 lane)
-{
-	return in->flags & VGPU_IF_B_IMM ? in->b : (u32)REG(w, in->b, lane);
-}
-
-static u32 vgpu_inline_c(const struct vgpu_warp *w, const struct vgpu_insn *in,
-			 u32 lane)
-{
-	return in->flags & VGPU_IF_C_IMM ? in->c : (u32)REG(w, in->c, lane);
-}
-
-static void vgpu_set_pred(struct vgpu_warp *w, u32 p, u32 em, u32 val)
-{
-	w->preds[p] = (w->preds[p] & ~em) | (val & em);
-}
-
-/* shfl.sync as PTX defines it: lane j's value, or one's own. */
-static void vgpu_shfl(struct vgpu_warp *w, const struct vgpu_insn *in, u32 em)
-{
-	u64 src[VGPU_WARP];
-	u32 m, lane, valid = 0;
-
-	for (lane = 0; lane < VGPU_WARP; lane++)
-		src[lane] = REG(w, in->a, lane);
-	for (m = em; m; m &= m - 1) {
-		u32 bv, cv, seg, maxl, minl, j;
-		bool ok;
-
-		lane = __builtin_ctz(m);
-		bv = vgpu_inline_b(w, in, lane) & 31;
-		cv = vgpu_inline_c(w, in, lane);
-		seg = (cv >> 8) & 31;
-		maxl = (lane & seg) | (cv & 31 & ~seg);
-		minl = lane & seg;
-		switch (in->mod) {
-		case VGPU_SHFL_UP:
-			j = lane - bv;
-			ok = (s32)j >= (s32)maxl;
-			break;
-		case VGPU_SHFL_DOWN:
-			j = lane + bv;
-			ok = j <= maxl;
-			break;
-		case VGPU_SHFL_BFLY:
-			j = lane ^ bv;
-			ok = j <= maxl;
-			break;
-		default:	/* IDX */
-			j = minl | (bv & ~seg);
-			ok = j <= maxl;
-			break;
-		}
-		if (!ok)
-			j = lane;
-		REG(w, in->dst, lane) = src[j & 31] & 0xffffffffU;
-		if (ok)
-			valid |= 1U << lane;
-	}
-	if (in->mod2)
-		vgpu_set_pred(w, in->mod2 - 1, em, valid);
-}
-
-static void vgpu_vote(struct vgpu_warp *w, const struct vgpu_insn *in, u32 em)
-{
-	u32 mask = (u32)in->imm & em, p = w->preds[in->a] & mask, m;
-	bool r;
-
-	if (in->mod == VGPU_VOTE_BALLOT) {
-		for (m = em; m; m &= m - 1)
-			REG(w, in->dst, __builtin_ctz(m)) = p;
-		return;
-	}
-	if (in->mod == VGPU_VOTE_ALL)
-		r = p == mask;
-	else if (in->mod == VGPU_VOTE_ANY)
-		r = p != 0;
-	else
-		r = !p || p == mask;
-	vgpu_set_pred(w, in->dst, em, r ? ~0U : 0);
-}
-
-static void vgpu_match(struct vgpu_warp *w, const struct vgpu_insn *in, u32 em)
-{
-	u32 mask = (u32)in->imm & em, m, n, all = mask;
-	u64 v, vmask = in->type == VGPU_T_U64 || in->type == VGPU_T_S64 ?
-		~0ULL : 0xffffffffULL;
-
-	for (m = em; m; m &= m - 1) {
-		u32 lane = __builtin_ctz(m), same = 0;
-
-		v = REG(w, in->a, lane) & vmask;
-		for (n = mask; n; n &= n - 1)
-			if ((REG(w, in->a, __builtin_ctz(n)) & vmask) == v)
-				same |= 1U << __builtin_ctz(n);
-		if (same != mask)
-			all = 0;
-		if (in->mod == VGPU_MATCH_ANY)
-			REG(w, in->dst, lane) = same;
-	}
-	if (in->mod == VGPU_MATCH_ALL) {
-		for (m = em; m; m &= m - 1)
-			REG(w, in->dst, __builtin_ctz(m)) = all;
-		if (in->mod2)
-			vgpu_set_pred(w, in->mod2 - 1, em, all ? ~0U : 0);
-	}
-}
-
 /* --- atomics -------------------------------------------------------------- */
-
-/* A 64-bit atomic read-modify-write at @q; returns the old value. */
-static u64 vgpu_atomic64(u64 *q, const struct vgpu_insn *in, u64 b, u64 c)
-{
-	bool sgn = vgpu_type_signed(in->type);
-	u64 old, new;
-
-	switch (in->mod2) {
-	case VGPU_ATOM_ADD: return __atomic_fetch_add(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_AND: return __atomic_fetch_and(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_OR: return __atomic_fetch_or(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_XOR: return __atomic_fetch_xor(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_EXCH: return __atomic_exchange_n(q, b, __ATOMIC_RELAXED);
-	}
-	old = __atomic_load_n(q, __ATOMIC_RELAXED);
-	do {
-		if (in->mod2 == VGPU_ATOM_CAS)
-			new = old == b ? c : old;
-		else if (in->mod2 == VGPU_ATOM_MIN)
-			new = sgn ? ((s64)b < (s64)old ? b : old) : (b < old ? b : old);
-		else	/* MAX */
-			new = sgn ? ((s64)b > (s64)old ? b : old) : (b > old ? b : old);
-	} while (!__atomic_compare_exchange_n(q, &old, new, false,
-					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	return old;
-}
-
-/* The 32-bit form; INC and DEC exist only here (u32). */
-static u64 vgpu_atomic32(u32 *q, const struct vgpu_insn *in, u32 b, u32 c)
-{
-	bool sgn = vgpu_type_signed(in->type);
-	u32 old, new;
-
-	switch (in->mod2) {
-	case VGPU_ATOM_ADD: return __atomic_fetch_add(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_AND: return __atomic_fetch_and(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_OR: return __atomic_fetch_or(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_XOR: return __atomic_fetch_xor(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_EXCH: return __atomic_exchange_n(q, b, __ATOMIC_RELAXED);
-	}
-	old = __atomic_load_n(q, __ATOMIC_RELAXED);
-	do {
-		switch (in->mod2) {
-		case VGPU_ATOM_CAS:
-			new = old == b ? c : old;
-			break;
-		case VGPU_ATOM_MIN:
-			new = sgn ? ((s32)b < (s32)old ? b : old) : (b < old ? b : old);
-			break;
-		case VGPU_ATOM_MAX:
-			new = sgn ? ((s32)b > (s32)old ? b : old) : (b > old ? b : old);
-			break;
-		case VGPU_ATOM_INC:
-			new = old >= b ? 0 : old + 1;
-			break;
-		default:	/* DEC */
-			new = !old || old > b ? b : old - 1;
-			break;
-		}
-	} while (!__atomic_compare_exchange_n(q, &old, new, false,
-					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	return old;
-}
-
-/* One atomic read-modify-write at @p (aligned); returns the old value. */
-static u64 vgpu_atomic(u8 *p, const struct vgpu_insn *in, u64 b, u64 c)
-{
-	if (in->mod2 == VGPU_ATOM_ADD && vgpu_is_float(in->type))
-		return vgpu_fp_atom_add(p, in->type, b);
-	if (vgpu_type_bits(in->type) == 64)
-		return vgpu_atomic64((u64 *)p, in, b, c);
-	return vgpu_atomic32((u32 *)p, in, (u32)b, (u32)c);
-}
 
 static int vgpu_atom(struct vgpu_block *b, struct vgpu_warp *w,
 		     const struct vgpu_insn *in, u32 em)
@@ -1274,109 +1056,6 @@ static int vgpu_heap_op(struct vgpu_block *b, struct vgpu_warp *w,
 }
 
 /* --- bits ----------------------------------------------------------------- */
-
-/* Bits set (no libgcc helper: the core stands alone in the kernel). */
-static u64 vgpu_popcount(u64 v)
-{
-	v = v - ((v >> 1) & 0x5555555555555555ULL);
-	v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
-	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-	return (v * 0x0101010101010101ULL) >> 56;
-}
-
-static u64 vgpu_brev(u64 v, unsigned int bits)
-{
-	u64 r = 0;
-	unsigned int i;
-
-	for (i = 0; i < bits; i++)
-		r |= ((v >> i) & 1) << (bits - 1 - i);
-	return r;
-}
-
-/* PTX bfe: @len bits from @pos, the rest the sign of the field (S) or 0. */
-static u64 vgpu_bfe(u64 a, u32 pos, u32 len, u8 t)
-{
-	unsigned int bits = vgpu_type_bits(t), msb = bits - 1, i;
-	u64 sbit = 0, r = 0;
-
-	pos &= 0xff;
-	len &= 0xff;
-	if (vgpu_type_signed(t) && len)
-		sbit = (a >> (pos + len - 1 < msb ? pos + len - 1 : msb)) & 1;
-	for (i = 0; i <= msb; i++) {
-		u64 bit = i < len && pos + i <= msb ? (a >> (pos + i)) & 1 : sbit;
-
-		r |= bit << i;
-	}
-	return r;
-}
-
-static u32 vgpu_prmt(u32 a, u32 b, u32 c, u8 mode)
-{
-	u64 src = (u64)b << 32 | a;
-	u32 r = 0, i, sel = c & 3, pick;
-
-	for (i = 0; i < 4; i++) {
-		u32 byte;
-
-		switch (mode) {
-		case 1:		/* f4e */
-			pick = (sel + i) & 7;
-			break;
-		case 2:		/* b4e */
-			pick = (sel - i) & 7;
-			break;
-		case 3:		/* rc8 */
-			pick = sel;
-			break;
-		case 4:		/* ecl */
-			pick = i > sel ? i : sel;
-			break;
-		case 5:		/* ecr */
-			pick = i < sel ? i : sel;
-			break;
-		case 6:		/* rc16 */
-			pick = (sel & 1) * 2 + (i & 1);
-			break;
-		default:	/* a byte per selector nibble, or its sign */
-			pick = (c >> (4 * i)) & 0xf;
-			break;
-		}
-		byte = (src >> (8 * (pick & 7))) & 0xff;
-		if (!mode && (pick & 8))
-			byte = byte & 0x80 ? 0xff : 0;
-		r |= byte << (8 * i);
-	}
-	return r;
-}
-
-static u64 vgpu_bit_op(const struct vgpu_insn *in, u64 a, u64 b, u64 c)
-{
-	unsigned int bits = vgpu_type_bits(in->type);
-	u64 ua = vgpu_trunc(a, in->type);
-	s64 top;
-
-	switch (in->op) {
-	case VGPU_OP_POPC:
-		return vgpu_popcount(ua);
-	case VGPU_OP_CLZ:
-		return ua ? __builtin_clzll(ua) - (64 - bits) : bits;
-	case VGPU_OP_BREV:
-		return vgpu_brev(ua, bits);
-	case VGPU_OP_BFIND:
-		if (vgpu_type_signed(in->type) && vgpu_sext(a, in->type) < 0)
-			ua = ~ua & (bits == 64 ? ~0ULL : (1ULL << bits) - 1);
-		if (!ua)
-			return 0xffffffff;
-		top = 63 - __builtin_clzll(ua);
-		return in->mod ? (u64)(bits - 1 - top) : (u64)top;
-	case VGPU_OP_BFE:
-		return vgpu_bfe(ua, (u32)b, (u32)c, in->type);
-	default:		/* PRMT */
-		return vgpu_prmt((u32)a, (u32)b, (u32)c, in->mod);
-	}
-}
 
 /*
  * The common integer operations on 32- and 64-bit types, lane loops
@@ -2044,11 +1723,11 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 			}
 			em = vgpu_guard(w, in, w->cur_mask);
 			if (in->op == VGPU_OP_SHFL)
-				vgpu_shfl(w, in, em);
+				vgpu_shfl(w->regs, w->preds, in, em);
 			else if (in->op == VGPU_OP_VOTE)
-				vgpu_vote(w, in, em);
+				vgpu_vote(w->regs, w->preds, in, em);
 			else if (in->op == VGPU_OP_MATCH)
-				vgpu_match(w, in, em);
+				vgpu_match(w->regs, w->preds, in, em);
 			break;
 		case VGPU_OP_ACTIVEMASK:
 			for (m = em; m; m &= m - 1)

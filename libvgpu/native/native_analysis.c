@@ -93,13 +93,13 @@ static const char *nrt_insn_why(const struct vgpu_insn *in)
 	case VGPU_OP_OR:
 	case VGPU_OP_XOR:
 	case VGPU_OP_NOT:
-		if (nrt_is_float(in->type) || in->type == VGPU_T_PRED)
+		if (vgpu_is_float(in->type) || in->type == VGPU_T_PRED)
 			return NULL;
 		if ((in->flags & VGPU_IF_SAT) && (in->op == VGPU_OP_ADD || in->op == VGPU_OP_SUB) &&
 		    in->type != VGPU_T_S32)
 			return "saturation of this type";
 		if ((in->flags & (VGPU_IF_CC_IN | VGPU_IF_CC_OUT)) &&
-		    (tbits(in->type) < 32 || !(in->op == VGPU_OP_ADD ||
+		    (vgpu_type_bits(in->type) < 32 || !(in->op == VGPU_OP_ADD ||
 		     in->op == VGPU_OP_SUB || in->op == VGPU_OP_MAD)))
 			return "carry of this type or operation";
 		return NULL;
@@ -278,13 +278,13 @@ void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 	memset(narrow, 1, nregs);
 	for (i = 0; i < k->ninsns; i++) {
 		const struct vgpu_insn *in = &k->insns[i];
-		bool small = tbits(in->type) <= 32, helper = false, ok = false;
+		bool small = vgpu_type_bits(in->type) <= 32, helper = false, ok = false;
 
 		if (!reach[i])
 			continue;
 		switch (in->op) {
 		case VGPU_OP_LD:
-			ok = small && !tsigned(in->type);
+			ok = small && !vgpu_type_signed(in->type);
 			break;
 		case VGPU_OP_ACTIVEMASK:
 			ok = true;
@@ -313,14 +313,14 @@ void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 		case VGPU_OP_NOT:
 			if (f32_plain(in))
 				ok = true;
-			else if (nrt_is_float(in->type) || int_helper(in))
+			else if (vgpu_is_float(in->type) || int_helper(in))
 				helper = true;
 			else
 				ok = small && !((in->op == VGPU_OP_MUL || in->op == VGPU_OP_MAD) &&
 						in->mod == VGPU_MUL_WIDE);
 			break;
 		case VGPU_OP_SETP:
-			helper = nrt_is_float(in->type);
+			helper = vgpu_is_float(in->type);
 			break;
 		case VGPU_OP_BAR:
 		case VGPU_OP_BAR_RED:

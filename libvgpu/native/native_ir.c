@@ -26,8 +26,8 @@
 static LLVMValueRef int_op(struct irb *g, const struct vgpu_insn *in)
 {
 	u8 t = in->type;
-	unsigned int bits = tbits(t);
-	bool sgn = tsigned(t);
+	unsigned int bits = vgpu_type_bits(t);
+	bool sgn = vgpu_type_signed(t);
 	LLVMValueRef a = getreg(g, in->a), b = opb(g, in), r = NULL;
 	LLVMValueRef sa = vsext(g, a, t), sb = vsext(g, b, t);
 	LLVMValueRef ua = vtrunc(g, a, t), ub = vtrunc(g, b, t);
@@ -168,8 +168,8 @@ static LLVMValueRef f32_op(struct irb *g, const struct vgpu_insn *in)
 
 static LLVMValueRef int_setp(struct irb *g, const struct vgpu_insn *in)
 {
-	unsigned int sh = 64 - tbits(in->type);
-	u64 flip = tsigned(in->type) ? 1ULL << 63 : 0;
+	unsigned int sh = 64 - vgpu_type_bits(in->type);
+	u64 flip = vgpu_type_signed(in->type) ? 1ULL << 63 : 0;
 	LLVMValueRef x = getreg(g, in->a), y = opb(g, in), lt, eq, r;
 
 	x = LLVMBuildXor(g->b, LLVMBuildShl(g->b, x, splat64(g, sh), ""), splat64(g, flip), "");
@@ -368,7 +368,7 @@ static void emit_insn(struct irb *g, u32 pc)
 	case VGPU_OP_SHR:
 		if (f32_plain(in))
 			setreg(g, in->dst, f32_op(g, in), em);
-		else if (nrt_is_float(in->type))
+		else if (vgpu_is_float(in->type))
 			fp_helper(g, pc, in, em, (void *)nrt_fp_alu, false);
 		else if (int_helper(in))
 			fp_helper(g, pc, in, em, (void *)nrt_int_op, false);
@@ -376,7 +376,7 @@ static void emit_insn(struct irb *g, u32 pc)
 			setreg(g, in->dst, int_op(g, in), em);
 		break;
 	case VGPU_OP_SETP:
-		if (nrt_is_float(in->type))
+		if (vgpu_is_float(in->type))
 			fp_helper(g, pc, in, em, (void *)nrt_fp_setp, true);
 		else
 			setpred(g, in->dst, int_setp(g, in), em);

@@ -12,15 +12,15 @@
 
 static LLVMTypeRef mem_type(struct irb *g, u8 t)
 {
-	return LLVMIntTypeInContext(g->c, tbits(t));
+	return LLVMIntTypeInContext(g->c, vgpu_type_bits(t));
 }
 
 /* Loaded lanes @v (<32 x iN>) as the register holds them. */
 static LLVMValueRef load_ext(struct irb *g, LLVMValueRef v, u8 t)
 {
-	if (tbits(t) == 64)
+	if (vgpu_type_bits(t) == 64)
 		return v;
-	return tsigned(t) ? LLVMBuildSExt(g->b, v, g->v64, "") :
+	return vgpu_type_signed(t) ? LLVMBuildSExt(g->b, v, g->v64, "") :
 		LLVMBuildZExt(g->b, v, g->v64, "");
 }
 
@@ -178,7 +178,7 @@ static LLVMValueRef addresses(struct irb *g, const struct vgpu_insn *in)
 void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		     LLVMValueRef em)
 {
-	u32 len = tbits(in->type) / 8;
+	u32 len = vgpu_type_bits(in->type) / 8;
 	bool write = in->op == VGPU_OP_ST;
 	LLVMBasicBlockRef fast = newblock(g, "fast"), slow = newblock(g, "slow");
 	LLVMBasicBlockRef next = g->chk[pc + 1], some = newblock(g, "some");

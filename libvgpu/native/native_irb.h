@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "native_ir.h"
+#include "intops.h"
 
 struct irb {
 	LLVMContextRef c;
@@ -35,36 +36,6 @@ struct irb {
 
 /* --- types ------------------------------------------------------------------ */
 
-static inline unsigned int tbits(u8 t)
-{
-	switch (t) {
-	case VGPU_T_U8:
-	case VGPU_T_S8:
-		return 8;
-	case VGPU_T_U16:
-	case VGPU_T_S16:
-	case VGPU_T_F16:
-		return 16;
-	case VGPU_T_U32:
-	case VGPU_T_S32:
-	case VGPU_T_F32:
-		return 32;
-	default:
-		return 64;
-	}
-}
-
-static inline bool tsigned(u8 t)
-{
-	return t == VGPU_T_S8 || t == VGPU_T_S16 || t == VGPU_T_S32 ||
-	       t == VGPU_T_S64;
-}
-
-static inline bool nrt_is_float(u8 t)
-{
-	return t == VGPU_T_F16 || t == VGPU_T_F32 || t == VGPU_T_F64;
-}
-
 /* F32 ADD, SUB, MUL, FMA to nearest without ftz or saturation: inline. */
 static inline bool f32_plain(const struct vgpu_insn *in)
 {
@@ -84,7 +55,7 @@ static inline bool int_helper(const struct vgpu_insn *in)
 	       ((in->flags & VGPU_IF_SAT) &&
 		(in->op == VGPU_OP_ADD || in->op == VGPU_OP_SUB)) ||
 	       ((in->op == VGPU_OP_MUL || in->op == VGPU_OP_MAD) &&
-		in->mod == VGPU_MUL_HI && tbits(in->type) == 64);
+		in->mod == VGPU_MUL_HI && vgpu_type_bits(in->type) == 64);
 }
 
 
@@ -259,14 +230,14 @@ static inline LLVMValueRef opc(struct irb *g, const struct vgpu_insn *in)
 
 static inline LLVMValueRef vtrunc(struct irb *g, LLVMValueRef v, u8 t)
 {
-	unsigned int bits = tbits(t);
+	unsigned int bits = vgpu_type_bits(t);
 
 	return bits == 64 ? v : LLVMBuildAnd(g->b, v, splat64(g, (1ULL << bits) - 1), "");
 }
 
 static inline LLVMValueRef vsext(struct irb *g, LLVMValueRef v, u8 t)
 {
-	unsigned int bits = tbits(t);
+	unsigned int bits = vgpu_type_bits(t);
 
 	if (bits == 64)
 		return v;

@@ -7,6 +7,7 @@
  * the group may change.
  */
 #include "native_rt.h"
+#include "warpsync.h"
 
 static u32 nrt_min_pc(const struct nrt_warp *w, u32 lanes)
 {
@@ -343,8 +344,6 @@ int nrt_bar(struct nrt_warp *w, u32 em)
 
 /* --- warp-synchronous instructions ----------------------------------------- */
 
-#define R(w, r, lane) ((w)->regs[(u64)(r) * VGPU_WARP + (lane)])
-
 static u32 nrt_waiting_at_warpsync(const struct nrt_warp *w)
 {
 	u32 m, at = 0;
@@ -383,111 +382,6 @@ static bool nrt_warp_gate(struct nrt_warp *w, const struct vgpu_insn *in)
 	return false;
 }
 
-static u32 nrt_inline_b(const struct nrt_warp *w, const struct vgpu_insn *in, u32 lane)
-{
-	return in->flags & VGPU_IF_B_IMM ? in->b : (u32)R(w, in->b, lane);
-}
-
-static u32 nrt_inline_c(const struct nrt_warp *w, const struct vgpu_insn *in, u32 lane)
-{
-	return in->flags & VGPU_IF_C_IMM ? in->c : (u32)R(w, in->c, lane);
-}
-
-static void nrt_set_pred(struct nrt_warp *w, u32 p, u32 em, u32 val)
-{
-	w->preds[p] = (w->preds[p] & ~em) | (val & em);
-}
-
-static void nrt_shfl(struct nrt_warp *w, const struct vgpu_insn *in, u32 em)
-{
-	u64 src[VGPU_WARP];
-	u32 m, lane, valid = 0;
-
-	for (lane = 0; lane < VGPU_WARP; lane++)
-		src[lane] = R(w, in->a, lane);
-	for (m = em; m; m &= m - 1) {
-		u32 bv, cv, seg, maxl, minl, j;
-		bool ok;
-
-		lane = __builtin_ctz(m);
-		bv = nrt_inline_b(w, in, lane) & 31;
-		cv = nrt_inline_c(w, in, lane);
-		seg = (cv >> 8) & 31;
-		maxl = (lane & seg) | (cv & 31 & ~seg);
-		minl = lane & seg;
-		switch (in->mod) {
-		case VGPU_SHFL_UP:
-			j = lane - bv;
-			ok = (s32)j >= (s32)maxl;
-			break;
-		case VGPU_SHFL_DOWN:
-			j = lane + bv;
-			ok = j <= maxl;
-			break;
-		case VGPU_SHFL_BFLY:
-			j = lane ^ bv;
-			ok = j <= maxl;
-			break;
-		default:
-			j = minl | (bv & ~seg);
-			ok = j <= maxl;
-			break;
-		}
-		if (!ok)
-			j = lane;
-		R(w, in->dst, lane) = src[j & 31] & 0xffffffffU;
-		if (ok)
-			valid |= 1U << lane;
-	}
-	if (in->mod2)
-		nrt_set_pred(w, in->mod2 - 1, em, valid);
-}
-
-static void nrt_vote(struct nrt_warp *w, const struct vgpu_insn *in, u32 em)
-{
-	u32 mask = (u32)in->imm & em, p = w->preds[in->a] & mask, m;
-	bool r;
-
-	if (in->mod == VGPU_VOTE_BALLOT) {
-		for (m = em; m; m &= m - 1)
-			R(w, in->dst, __builtin_ctz(m)) = p;
-		return;
-	}
-	if (in->mod == VGPU_VOTE_ALL)
-		r = p == mask;
-	else if (in->mod == VGPU_VOTE_ANY)
-		r = p != 0;
-	else
-		r = !p || p == mask;
-	nrt_set_pred(w, in->dst, em, r ? ~0U : 0);
-}
-
-static void nrt_match(struct nrt_warp *w, const struct vgpu_insn *in, u32 em)
-{
-	u32 mask = (u32)in->imm & em, m, n, all = mask;
-	u64 v, vmask = in->type == VGPU_T_U64 || in->type == VGPU_T_S64 ?
-		~0ULL : 0xffffffffULL;
-
-	for (m = em; m; m &= m - 1) {
-		u32 lane = __builtin_ctz(m), same = 0;
-
-		v = R(w, in->a, lane) & vmask;
-		for (n = mask; n; n &= n - 1)
-			if ((R(w, in->a, __builtin_ctz(n)) & vmask) == v)
-				same |= 1U << __builtin_ctz(n);
-		if (same != mask)
-			all = 0;
-		if (in->mod == VGPU_MATCH_ANY)
-			R(w, in->dst, lane) = same;
-	}
-	if (in->mod == VGPU_MATCH_ALL) {
-		for (m = em; m; m &= m - 1)
-			R(w, in->dst, __builtin_ctz(m)) = all;
-		if (in->mod2)
-			nrt_set_pred(w, in->mod2 - 1, em, all ? ~0U : 0);
-	}
-}
-
 /*
  * SHFL, VOTE, MATCH or WARPSYNC at w->cur_pc, with the registers and
  * predicates in the warp state: the group waits for its member lanes
@@ -506,11 +400,11 @@ int nrt_warp_sync(struct nrt_warp *w)
 		em &= in->flags & VGPU_IF_GUARD_NOT ? ~w->preds[in->guard] :
 		      w->preds[in->guard];
 	if (in->op == VGPU_OP_SHFL)
-		nrt_shfl(w, in, em);
+		vgpu_shfl(w->regs, w->preds, in, em);
 	else if (in->op == VGPU_OP_VOTE)
-		nrt_vote(w, in, em);
+		vgpu_vote(w->regs, w->preds, in, em);
 	else if (in->op == VGPU_OP_MATCH)
-		nrt_match(w, in, em);
+		vgpu_match(w->regs, w->preds, in, em);
 	nrt_set_thresh(w);
 	return NRT_GO_ON;
 }
