@@ -22,74 +22,24 @@
  */
 #include "core.h"
 #include "fp.h"
+#include "group.h"
 #include "intops.h"
 #include "warpsync.h"
 #include "tex.h"
 
-#define VGPU_FAIR_LOOPS 64
-#define VGPU_FAIR_SLICE 256
-#define VGPU_WARP_SLICE 512
 #define VGPU_TLB 4
 
 /*
  * struct vgpu_warp - one warp's execution state.
- * @pc: each lane's next instruction (lanes of the group: see @cur_pc).
- * @live: lanes that have not exited.
- * @at_bar: lanes waiting at block barrier @bar (all at the same one: a
- *	warp arrives whole, so lanes at two barriers could never go on).
- * @bar_arrive: lanes of @at_bar that only arrive: they wait for the rest
- *	of the warp, not for the barrier.
- * @bar_count: the thread count the first of @at_bar's lanes named.
- * @red_true, @red_false: BAR_RED lanes of @at_bar whose predicate held,
- *	and those whose did not; they join the barrier with the warp.
- * @bar: the barrier; @counted: the warp's arrival there is counted.
- * @waiting: lanes waiting at a warp-synchronous instruction for others.
- * @cc: each lane's carry flag.
- * @cur_pc, @cur_mask: the group being run.
- * @others: runnable lanes outside the group; @min_other: their lowest pc.
- * @loops: backward branches the group took since it was chosen.
- * @fair: instructions left in which the group is not switched for others.
+ * @ls: its lanes: where each is, which group runs (group.h).
  * @regs: nregs x 32 lane values; @preds: npreds lane masks.
  * @tslots: the texture slots, VGPU_TEX_SLOTS x 32 lane values.
- * @code: the block's program, at hand for the dispatch loop.
  */
 struct vgpu_warp {
-	u32 pc[VGPU_WARP];
-	u32 live;
-	u32 at_bar;
-	u32 bar_arrive;
-	u32 bar_count;
-	u32 red_true;
-	u32 red_false;
-	u8 bar;
-	bool counted;
-	u32 waiting;
-	u32 cc;
-	u32 cur_pc;
-	u32 cur_mask;
-	u32 others;
-	u32 min_other;
-	u32 loops;
-	u32 fair;
+	struct vgpu_lanes ls;
 	u64 *regs;
 	u32 *preds;
 	u32 *tslots;
-	const struct vgpu_insn *code;
-};
-
-/*
- * struct vgpu_barrier - one of a block's barriers, in its current use.
- * @arrived: threads arrived (32 a warp).
- * @count: threads it waits for, as the first warp to arrive named it
- *	(0: the block's warps that have not exited).
- * @red_true, @red_false: BAR_RED arrivals whose predicate held, and
- *	those whose did not.
- */
-struct vgpu_barrier {
-	u32 arrived;
-	u32 count;
-	u32 red_true;
-	u32 red_false;
 };
 
 /*
@@ -201,15 +151,14 @@ void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 		u32 lanes = nthreads - i * 32 < 32 ? nthreads - i * 32 : 32;
 
 		w->regs = (u64 *)p;
-		w->code = b->code;
 		p += (u64)f->nregs * VGPU_WARP * sizeof(u64);
-		w->live = lanes == 32 ? ~0U : (1U << lanes) - 1;
+		w->ls.live = lanes == 32 ? ~0U : (1U << lanes) - 1;
 		for (lane = 0; lane < VGPU_WARP; lane++)
-			w->pc[lane] = f->entry;
+			w->ls.pc[lane] = f->entry;
 		/* The whole warp is the group to run (vgpu_group_pick()). */
-		w->cur_pc = f->entry;
-		w->cur_mask = w->live;
-		w->min_other = ~0U;
+		w->ls.cur_pc = f->entry;
+		w->ls.cur_mask = w->ls.live;
+		w->ls.min_other = ~0U;
 	}
 	for (i = 0; i < b->nwarps; i++) {
 		b->warps[i].preds = (u32 *)p;
@@ -249,144 +198,13 @@ static int vgpu_fail(struct vgpu_block *b, struct vgpu_warp *w, u32 lanes,
 	u32 lane = __builtin_ctz(lanes);
 
 	b->fault.kind = kind;
-	b->fault.insn = w->cur_pc;
+	b->fault.insn = w->ls.cur_pc;
 	b->fault.thread = (u32)(w - b->warps) * 32 + lane;
 	b->fault.addr = addr;
 	return VGPU_RUN_FAULT;
 }
 
 /* --- choosing the group a warp runs ------------------------------------ */
-
-/*
- * The lowest pc among @lanes (nonzero), and the lanes of @lanes at @pc:
- * loops over the whole warp without branches, which compilers vectorise.
- */
-static u32 vgpu_min_pc(const struct vgpu_warp *w, u32 lanes)
-{
-	u32 best = ~0U, lane;
-
-	for (lane = 0; lane < VGPU_WARP; lane++) {
-		u32 pc = lanes >> lane & 1 ? w->pc[lane] : ~0U;
-
-		best = pc < best ? pc : best;
-	}
-	return best;
-}
-
-static u32 vgpu_lanes_at(const struct vgpu_warp *w, u32 lanes, u32 pc)
-{
-	u32 at = 0, lane;
-
-	for (lane = 0; lane < VGPU_WARP; lane++)
-		at |= (u32)(w->pc[lane] == pc) << lane;
-	return at & lanes;
-}
-
-/* The member mask of the warp-synchronous instruction at @pc, or 0. */
-static u32 vgpu_sync_mask(const struct vgpu_warp *w, u32 pc)
-{
-	const struct vgpu_insn *code = w->code;
-
-	switch (code[pc].op) {
-	case VGPU_OP_SHFL:
-	case VGPU_OP_VOTE:
-	case VGPU_OP_MATCH:
-	case VGPU_OP_WARPSYNC:
-		return (u32)code[pc].imm & w->live;
-	}
-	return 0;
-}
-
-/*
- * Nothing else can run: lanes waiting at a warp-synchronous instruction
- * whose other members have exited since may go on. Returns them.
- */
-static u32 vgpu_release_waiting(struct vgpu_warp *w)
-{
-	u32 m = w->waiting, freed = 0;
-
-	while (m) {
-		u32 pc = w->pc[__builtin_ctz(m)];
-		u32 at = vgpu_lanes_at(w, m, pc);
-
-		m &= ~at;
-		if (!(vgpu_sync_mask(w, pc) & ~at))
-			freed |= at;
-	}
-	w->waiting &= ~freed;
-	return freed;
-}
-
-/* Leaves the current group: its lanes keep their pc. */
-static void vgpu_group_save(struct vgpu_warp *w)
-{
-	u32 m = w->cur_mask;
-
-	while (m) {
-		u32 lane = __builtin_ctz(m);
-
-		m &= m - 1;
-		w->pc[lane] = w->cur_pc;
-	}
-	w->cur_mask = 0;
-}
-
-/*
- * Chooses the next group among the runnable lanes: the lowest pc, or with
- * @handover the lowest pc of lanes outside the group just left. False
- * when no lane of the warp can run.
- */
-static bool vgpu_group_pick(struct vgpu_warp *w, u32 handover)
-{
-	u32 runnable, from, pc;
-
-	vgpu_group_save(w);
-	runnable = w->live & ~w->at_bar & ~w->waiting;
-	if (!runnable && w->waiting)
-		runnable = vgpu_release_waiting(w);
-	if (!runnable)
-		return false;
-	from = runnable;
-	if (handover && (runnable & ~handover))
-		from = runnable & ~handover;
-	pc = vgpu_min_pc(w, from);
-	w->cur_pc = pc;
-	w->cur_mask = vgpu_lanes_at(w, runnable, pc);
-	w->others = runnable & ~w->cur_mask;
-	w->min_other = w->others ? vgpu_min_pc(w, w->others) : ~0U;
-	w->loops = 0;
-	w->fair = handover ? VGPU_FAIR_SLICE : 0;
-	return true;
-}
-
-/*
- * After each step: take along lanes waiting where the group now is, or
- * let lower lanes go first. False when the warp has nothing to run.
- */
-static bool vgpu_group_check(struct vgpu_warp *w)
-{
-	if (!w->cur_mask)
-		return vgpu_group_pick(w, 0);
-	if (!w->others)
-		return true;
-	if (w->fair) {
-		w->fair--;
-		return true;
-	}
-	if (w->loops >= VGPU_FAIR_LOOPS)
-		return vgpu_group_pick(w, w->cur_mask);
-	if (w->cur_pc < w->min_other)
-		return true;
-	if (w->cur_pc == w->min_other) {
-		u32 join = vgpu_lanes_at(w, w->others, w->cur_pc);
-
-		w->cur_mask |= join;
-		w->others &= ~join;
-		w->min_other = w->others ? vgpu_min_pc(w, w->others) : ~0U;
-		return true;
-	}
-	return vgpu_group_pick(w, 0);
-}
 
 /* --- operands ------------------------------------------------------------ */
 
@@ -963,52 +781,6 @@ static bool vgpu_sreg_warp(const struct vgpu_block *b, struct vgpu_warp *w,
 
 /* --- warp-synchronous operations ----------------------------------------- */
 
-/* Lanes waiting at some WARPSYNC instruction. */
-static u32 vgpu_waiting_at_warpsync(const struct vgpu_warp *w)
-{
-	u32 m, at = 0;
-
-	for (m = w->waiting; m; m &= m - 1) {
-		u32 lane = __builtin_ctz(m);
-
-		if (w->code[w->pc[lane]].op == VGPU_OP_WARPSYNC)
-			at |= 1U << lane;
-	}
-	return at;
-}
-
-/*
- * Are the member lanes all here? Lanes already waiting at this
- * instruction join the group; otherwise the group waits for the rest.
- */
-static bool vgpu_warp_gate(struct vgpu_warp *w, const struct vgpu_insn *in)
-{
-	u32 need = (u32)in->imm & w->live, here, away = 0, m;
-
-	here = w->cur_mask | vgpu_lanes_at(w, w->waiting, w->cur_pc);
-	/*
-	 * A warp barrier meets the lanes waiting at any warp barrier, as
-	 * __syncwarp() in divergent code does; those go on past their own.
-	 */
-	if (in->op == VGPU_OP_WARPSYNC)
-		away = vgpu_waiting_at_warpsync(w) & ~here;
-	if (!(need & ~(here | away))) {
-		for (m = away; m; m &= m - 1)
-			w->pc[__builtin_ctz(m)]++;
-		w->waiting &= ~(here | away);
-		w->others = (w->others & ~here) | away;
-		if (away)
-			w->min_other = vgpu_min_pc(w, w->others);
-		w->cur_mask = here;
-		return true;
-	}
-	for (m = w->cur_mask; m; m &= m - 1)
-		w->pc[__builtin_ctz(m)] = w->cur_pc;
-	w->waiting |= w->cur_mask;
-	w->cur_mask = 0;
-	return false;
-}
-
 /* --- atomics -------------------------------------------------------------- */
 
 static int vgpu_atom(struct vgpu_block *b, struct vgpu_warp *w,
@@ -1166,7 +938,7 @@ static void vgpu_carry_op(struct vgpu_warp *w, const struct vgpu_insn *in,
 	for (m = em; m; m &= m - 1) {
 		u32 lane = __builtin_ctz(m);
 		u64 a = REG(w, in->a, lane) & mask, b = vgpu_b(w, in, lane) & mask;
-		u64 cin = in->flags & VGPU_IF_CC_IN ? (w->cc >> lane) & 1 : 0;
+		u64 cin = in->flags & VGPU_IF_CC_IN ? (w->ls.cc >> lane) & 1 : 0;
 		u64 x, r;
 		bool carry;
 
@@ -1190,171 +962,51 @@ static void vgpu_carry_op(struct vgpu_warp *w, const struct vgpu_insn *in,
 		out |= (u32)carry << lane;
 	}
 	if (in->flags & VGPU_IF_CC_OUT)
-		w->cc = (w->cc & ~em) | out;
+		w->ls.cc = (w->ls.cc & ~em) | out;
 }
 
 /* --- block barriers ------------------------------------------------------ */
 
-/*
- * The barrier and thread count (0: the block) @in names for the warp, as
- * its lowest arriving lane @lane reads them. False when they are not a
- * barrier and count PTX allows.
- */
-static bool vgpu_bar_operands(const struct vgpu_warp *w,
-			      const struct vgpu_insn *in, u32 lane, u32 *id,
-			      u32 *count)
-{
-	*id = (u32)in->imm;
-	if (in->mod2 & VGPU_BAR_ID_REG)
-		*id = (u32)REG(w, in->c, lane);
-	*count = 0;
-	if (in->mod2 & VGPU_BAR_COUNT) {
-		*count = in->flags & VGPU_IF_B_IMM ? in->b :
-			 (u32)REG(w, in->b, lane);
-		if (!*count || *count % VGPU_WARP)
-			return false;
-	}
-	return *id < VGPU_MAX_BARRIERS;
-}
-
-/* @lanes of @w, waiting at its barrier, go on. */
-static void vgpu_bar_wake(struct vgpu_warp *w, u32 lanes)
-{
-	bool parked = w->cur_mask & w->at_bar;
-	u32 back = lanes & ~w->cur_mask;
-
-	w->at_bar &= ~lanes;
-	w->bar_arrive &= ~lanes;
-	/* A group running meets them where it reaches their pc. */
-	if (w->cur_mask && !parked && back) {
-		w->others |= back;
-		w->min_other = vgpu_min_pc(w, w->others);
-	}
-}
-
-/*
- * Barrier @br completes: lanes of @w that wait at a BAR_RED get its
- * reduction (a parked warp's lanes wait after its cur_pc, others after
- * their own pc).
- */
-static void vgpu_bar_results(struct vgpu_block *b, struct vgpu_warp *w,
-			     const struct vgpu_barrier *br)
-{
-	u32 m, lane;
-
-	for (m = w->at_bar; m; m &= m - 1) {
-		const struct vgpu_insn *in;
-		u32 pc;
-
-		lane = __builtin_ctz(m);
-		pc = (w->cur_mask >> lane & 1) ? w->cur_pc : w->pc[lane];
-		in = &b->code[pc - 1];
-		if (in->op != VGPU_OP_BAR_RED)
-			continue;
-		if (in->mod == VGPU_BAR_POPC) {
-			REG(w, in->dst, lane) = br->red_true;
-		} else {
-			bool v = in->mod == VGPU_BAR_AND ? !br->red_false :
-				 br->red_true != 0;
-
-			w->preds[in->dst] = (w->preds[in->dst] & ~(1U << lane)) |
-					    (u32)v << lane;
-		}
-	}
-}
-
-/*
- * Barrier @id completes once its count has arrived: the warps counted
- * there go on, and it is ready for its next use.
- */
+/* Barrier @id completes once its count has arrived: its warps go on. */
 static void vgpu_bar_check(struct vgpu_block *b, u32 id)
 {
-	struct vgpu_barrier *br = &b->bars[id];
-	u32 need = br->count ? br->count : b->live_warps * VGPU_WARP, i;
-	bool red = br->red_true || br->red_false;	/* a BAR_RED came */
+	struct vgpu_barrier br;
+	u32 i;
 
-	if (!br->arrived || br->arrived < need)
+	if (!vgpu_bar_complete(b->bars, &b->bars_used, b->live_warps, id, &br))
 		return;
 	for (i = 0; i < b->nwarps; i++) {
 		struct vgpu_warp *w = &b->warps[i];
 
-		if (!w->counted || w->bar != id)
-			continue;
-		if (red)
-			vgpu_bar_results(b, w, br);
-		w->counted = false;
-		vgpu_bar_wake(w, w->at_bar);
+		if (w->ls.counted && w->ls.bar == id)
+			vgpu_bar_release(&w->ls, b->code, w->regs, w->preds, &br);
 	}
-	*br = (struct vgpu_barrier){ 0 };
-	b->bars_used &= ~(1U << id);
 }
 
-/*
- * Counts @w's arrival at its barrier once every lane of it that has not
- * exited is there: 32 threads, whatever the number of lanes. Lanes that
- * only arrive then go on.
- */
 static void vgpu_bar_arrival(struct vgpu_block *b, struct vgpu_warp *w)
 {
-	struct vgpu_barrier *br = &b->bars[w->bar];
-
-	if (!w->at_bar || w->counted || (w->live & ~w->at_bar))
-		return;
-	if (!br->arrived) {
-		br->count = w->bar_count;
-		b->bars_used |= 1U << w->bar;
-	}
-	br->arrived += VGPU_WARP;
-	br->red_true += w->red_true;
-	br->red_false += w->red_false;
-	w->red_true = 0;
-	w->red_false = 0;
-	w->counted = true;
-	if (w->bar_arrive) {
-		vgpu_bar_wake(w, w->bar_arrive);
-		w->counted = w->at_bar != 0;
-	}
-	vgpu_bar_check(b, w->bar);
+	if (vgpu_bar_count_in(&w->ls, b->bars, &b->bars_used))
+		vgpu_bar_check(b, w->ls.bar);
 }
 
 /*
- * BAR and BAR_RED for lanes @em of the group. A warp that arrives whole
- * (every live lane in one group) stays that group, parked at the next
- * instruction until the barrier completes; otherwise the lanes leave the
- * group. Returns 0, with *@parked set when the warp is, or
- * VGPU_RUN_FAULT.
+ * BAR and BAR_RED for lanes @em of the group (vgpu_bar_enter()). Returns
+ * 0, with *@parked set when the warp is, or VGPU_RUN_FAULT.
  */
 static int vgpu_bar(struct vgpu_block *b, struct vgpu_warp *w,
 		    const struct vgpu_insn *in, u32 em, u32 next, bool *parked)
 {
-	bool whole = em == w->cur_mask && em == w->live && !w->waiting;
-	u32 id, count, m;
+	u32 id, count, kind;
+	bool whole;
 
-	if (!vgpu_bar_operands(w, in, __builtin_ctz(em), &id, &count))
+	if (!vgpu_bar_operands(w->regs, in, __builtin_ctz(em), &id, &count))
 		return vgpu_fail(b, w, em, VGPU_FAULT_TRAP, 0);
-	if (w->at_bar && w->bar != id)
-		return vgpu_fail(b, w, em, VGPU_FAULT_DEADLOCK, 0);
-	if (!w->at_bar) {
-		w->bar = (u8)id;
-		w->bar_count = count;
-	}
-	if (in->op == VGPU_OP_BAR_RED) {
-		m = w->preds[in->a];
-		w->red_true += (u32)vgpu_popcount(em & m);
-		w->red_false += (u32)vgpu_popcount(em & ~m);
-	} else if (in->mod == VGPU_BAR_ARRIVE) {
-		w->bar_arrive |= em;
-	}
-	w->at_bar |= em;
-	if (whole) {
-		w->cur_pc = next;
-	} else {
-		for (m = em; m; m &= m - 1)
-			w->pc[__builtin_ctz(m)] = next;
-		w->cur_mask &= ~em;
-	}
+	kind = vgpu_bar_enter(&w->ls, in, w->preds, em, id, count, next,
+			      &whole);
+	if (kind)
+		return vgpu_fail(b, w, em, kind, 0);
 	vgpu_bar_arrival(b, w);
-	*parked = whole && (w->cur_mask & w->at_bar);
+	*parked = whole && (w->ls.cur_mask & w->ls.at_bar);
 	return 0;
 }
 
@@ -1366,7 +1018,7 @@ static void vgpu_bar_exit(struct vgpu_block *b, struct vgpu_warp *w)
 {
 	u32 m, id;
 
-	if (w->live) {
+	if (w->ls.live) {
 		vgpu_bar_arrival(b, w);
 		return;
 	}
@@ -1561,14 +1213,14 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 {
 	u32 warp = (u32)(w - b->warps);
 
-	if (w->cur_mask & w->at_bar)	/* parked at a barrier */
+	if (w->ls.cur_mask & w->ls.at_bar)	/* parked at a barrier */
 		return 0;
-	if (!w->cur_mask && !vgpu_group_pick(w, 0))
+	if (!w->ls.cur_mask && !vgpu_group_pick(&w->ls, b->code, 0))
 		return 0;
 	while (*used < slice) {
-		const struct vgpu_insn *in = &b->code[w->cur_pc];
-		u32 em = vgpu_guard(w, in, w->cur_mask), m, lane;
-		u32 next = w->cur_pc + 1;
+		const struct vgpu_insn *in = &b->code[w->ls.cur_pc];
+		u32 em = vgpu_guard(w, in, w->ls.cur_mask), m, lane;
+		u32 next = w->ls.cur_pc + 1;
 		bool parked;
 		int ret;
 
@@ -1678,26 +1330,26 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 				return ret;
 			break;
 		case VGPU_OP_BRA:
-			if (em == w->cur_mask) {
-				if (in->imm <= w->cur_pc)
-					w->loops++;
+			if (em == w->ls.cur_mask) {
+				if (in->imm <= w->ls.cur_pc)
+					w->ls.loops++;
 				next = (u32)in->imm;
 			} else if (em) {
 				/* The lanes part: each keeps its own pc. */
 				for (m = em; m; m &= m - 1)
-					w->pc[__builtin_ctz(m)] = (u32)in->imm;
-				for (m = w->cur_mask & ~em; m; m &= m - 1)
-					w->pc[__builtin_ctz(m)] = next;
-				w->cur_mask = 0;
-				if (!vgpu_group_pick(w, 0))
+					w->ls.pc[__builtin_ctz(m)] = (u32)in->imm;
+				for (m = w->ls.cur_mask & ~em; m; m &= m - 1)
+					w->ls.pc[__builtin_ctz(m)] = next;
+				w->ls.cur_mask = 0;
+				if (!vgpu_group_pick(&w->ls, b->code, 0))
 					return 0;
 				continue;
 			}
 			break;
 		case VGPU_OP_EXIT:
-			w->live &= ~em;
-			w->cur_mask &= ~em;
-			if (em && (w->at_bar || !w->live))
+			w->ls.live &= ~em;
+			w->ls.cur_mask &= ~em;
+			if (em && (w->ls.at_bar || !w->ls.live))
 				vgpu_bar_exit(b, w);
 			break;
 		case VGPU_OP_BAR_RED:
@@ -1716,12 +1368,12 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 		case VGPU_OP_VOTE:
 		case VGPU_OP_MATCH:
 		case VGPU_OP_WARPSYNC:
-			if (!vgpu_warp_gate(w, in)) {
-				if (!vgpu_group_pick(w, 0))
+			if (!vgpu_warp_gate(&w->ls, b->code, in)) {
+				if (!vgpu_group_pick(&w->ls, b->code, 0))
 					return 0;
 				continue;
 			}
-			em = vgpu_guard(w, in, w->cur_mask);
+			em = vgpu_guard(w, in, w->ls.cur_mask);
 			if (in->op == VGPU_OP_SHFL)
 				vgpu_shfl(w->regs, w->preds, in, em);
 			else if (in->op == VGPU_OP_VOTE)
@@ -1731,7 +1383,7 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 			break;
 		case VGPU_OP_ACTIVEMASK:
 			for (m = em; m; m &= m - 1)
-				REG(w, in->dst, __builtin_ctz(m)) = w->cur_mask;
+				REG(w, in->dst, __builtin_ctz(m)) = w->ls.cur_mask;
 			break;
 		case VGPU_OP_ATOM:
 			ret = vgpu_atom(b, w, in, em);
@@ -1789,8 +1441,8 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 			vgpu_fp_func(w->regs, in, em);
 			break;
 		}
-		w->cur_pc = next;
-		if (!vgpu_group_check(w))
+		w->ls.cur_pc = next;
+		if (!vgpu_group_check(&w->ls, b->code))
 			return 0;
 	}
 	return 0;
@@ -1813,7 +1465,7 @@ int vgpu_block_run(struct vgpu_block *b, u32 budget)
 			int ret;
 
 			b->next = (b->next + 1) % b->nwarps;
-			if (!(w->live & ~w->at_bar))
+			if (!(w->ls.live & ~w->ls.at_bar))
 				continue;
 			ret = vgpu_warp_run(b, w, slice < budget ? slice : budget,
 					    &used);
@@ -1822,7 +1474,7 @@ int vgpu_block_run(struct vgpu_block *b, u32 budget)
 			ran |= used != before;
 		}
 		for (i = 0; i < b->nwarps; i++)
-			live |= b->warps[i].live != 0;
+			live |= b->warps[i].ls.live != 0;
 		if (!live)
 			return VGPU_RUN_DONE;
 		/*

@@ -9,10 +9,10 @@
 
 #define R(w, r, lane) ((w)->regs[(u64)(r) * VGPU_WARP + (lane)])
 
-/* The bit-field instruction at w->cur_pc, for lanes @em. */
+/* The bit-field instruction at w->ls.cur_pc, for lanes @em. */
 void nrt_bits_op(struct nrt_warp *w, u32 em)
 {
-	const struct vgpu_insn *in = &w->blk->k->insns[w->cur_pc];
+	const struct vgpu_insn *in = &w->blk->k->insns[w->ls.cur_pc];
 	u32 m;
 
 	for (m = em; m; m &= m - 1) {

@@ -294,9 +294,9 @@ static void emit_branch(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		/* A loop: the interpreter's fairness count. */
 		LLVMValueRef loops = LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
 						  k32(g, 1), "");
-		LLVMValueRef others = wload(g, g->i32, offsetof(struct nrt_warp, others));
+		LLVMValueRef others = wload(g, g->i32, offsetof(struct nrt_warp, ls.others));
 		LLVMValueRef fair = LLVMBuildAnd(g->b,
-			LLVMBuildICmp(g->b, LLVMIntUGE, loops, k32(g, NRT_FAIR_LOOPS), ""),
+			LLVMBuildICmp(g->b, LLVMIntUGE, loops, k32(g, VGPU_FAIR_LOOPS), ""),
 			LLVMBuildICmp(g->b, LLVMIntNE, others, k32(g, 0), ""), "");
 
 		LLVMBuildStore(g->b, loops, g->loops);
@@ -592,10 +592,10 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	LLVMPositionBuilderAtEnd(g->b, bad);
 	ret_with(g, VGPU_RUN_FAULT);
 
-	/* The dispatcher: a new group (or a resumed one) at w->cur_pc. */
+	/* The dispatcher: a new group (or a resumed one) at w->ls.cur_pc. */
 	LLVMPositionBuilderAtEnd(g->b, g->dispatch);
 	sync_in(g);
-	pc = wload(g, g->i32, offsetof(struct nrt_warp, cur_pc));
+	pc = wload(g, g->i32, offsetof(struct nrt_warp, ls.cur_pc));
 	sw = LLVMBuildSwitch(g->b, pc, bad, g->n);
 	for (i = 0; i < g->n; i++)
 		if (reach[i])
@@ -616,11 +616,11 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 
 		LLVMPositionBuilderAtEnd(g->b, slow);
 		pcphi = LLVMBuildPhi(g->b, g->i32, "pc");
-		wstore(g, pcphi, offsetof(struct nrt_warp, cur_pc));
+		wstore(g, pcphi, offsetof(struct nrt_warp, ls.cur_pc));
 		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""),
-		       offsetof(struct nrt_warp, cur_mask));
+		       offsetof(struct nrt_warp, ls.cur_mask));
 		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
-		       offsetof(struct nrt_warp, loops));
+		       offsetof(struct nrt_warp, ls.loops));
 		r = call(g, (void *)nrt_check, g->i32, &g->w, 1);
 		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, r, k32(g, NRT_STOP), ""),
 				stop, g->dispatch);
@@ -636,11 +636,11 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 
 		LLVMPositionBuilderAtEnd(g->b, yield);
 		ypc = LLVMBuildPhi(g->b, g->i32, "pc");
-		wstore(g, ypc, offsetof(struct nrt_warp, cur_pc));
+		wstore(g, ypc, offsetof(struct nrt_warp, ls.cur_pc));
 		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""),
-		       offsetof(struct nrt_warp, cur_mask));
+		       offsetof(struct nrt_warp, ls.cur_mask));
 		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
-		       offsetof(struct nrt_warp, loops));
+		       offsetof(struct nrt_warp, ls.loops));
 		ret_with(g, VGPU_RUN_MORE);
 
 		for (i = 0; i < g->n; i++) {

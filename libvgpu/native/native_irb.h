@@ -250,17 +250,17 @@ static inline LLVMValueRef vsext(struct irb *g, LLVMValueRef v, u8 t)
 /* The group's state to the warp, for a call into the runtime at @pc. */
 static inline void sync_out(struct irb *g, u32 pc)
 {
-	wstore(g, k32(g, pc), offsetof(struct nrt_warp, cur_pc));
+	wstore(g, k32(g, pc), offsetof(struct nrt_warp, ls.cur_pc));
 	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""),
-	       offsetof(struct nrt_warp, cur_mask));
+	       offsetof(struct nrt_warp, ls.cur_mask));
 	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
-	       offsetof(struct nrt_warp, loops));
+	       offsetof(struct nrt_warp, ls.loops));
 }
 
 static inline void sync_in(struct irb *g)
 {
-	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, cur_mask)), g->mask);
-	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, loops)), g->loops);
+	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, ls.cur_mask)), g->mask);
+	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, ls.loops)), g->loops);
 	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, thresh)), g->thresh);
 }
 

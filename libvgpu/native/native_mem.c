@@ -84,19 +84,19 @@ static u8 *nrt_addr(struct nrt_block *b, u32 pc, u32 thread, u8 space,
 }
 
 /*
- * LD or ST at w->cur_pc for lanes @em: addresses in w->scratch_a, values
+ * LD or ST at w->ls.cur_pc for lanes @em: addresses in w->scratch_a, values
  * to store (or loaded) in w->scratch_v. NRT_GO_ON or NRT_FAULT.
  */
 int nrt_mem(struct nrt_warp *w, u32 em)
 {
-	const struct vgpu_insn *in = &w->blk->k->insns[w->cur_pc];
+	const struct vgpu_insn *in = &w->blk->k->insns[w->ls.cur_pc];
 	bool write = in->op == VGPU_OP_ST, sgn = vgpu_type_signed(in->type);
 	u32 len = vgpu_type_bits(in->type) / 8, m, kind;
 
 	for (m = em; m; m &= m - 1) {
 		u32 lane = __builtin_ctz(m);
 		u64 addr = w->scratch_a[lane], v = 0;
-		u8 *p = nrt_addr(w->blk, w->cur_pc, w->index * 32 + lane, in->mod, addr,
+		u8 *p = nrt_addr(w->blk, w->ls.cur_pc, w->index * 32 + lane, in->mod, addr,
 				 len, write, &kind);
 
 		if (!p)
@@ -158,14 +158,14 @@ void nrt_sreg(struct nrt_warp *w, u32 sr)
 }
 
 /*
- * ATOM at w->cur_pc for lanes @em, lane by lane as the interpreter: the
+ * ATOM at w->ls.cur_pc for lanes @em, lane by lane as the interpreter: the
  * operands from the register file (or the b and c fields themselves,
  * with the immediate flags), the old values to it. NRT_GO_ON or
  * NRT_FAULT.
  */
 int nrt_atom(struct nrt_warp *w, u32 em)
 {
-	const struct vgpu_insn *in = &w->blk->k->insns[w->cur_pc];
+	const struct vgpu_insn *in = &w->blk->k->insns[w->ls.cur_pc];
 	u32 len = vgpu_type_bits(in->type) / 8, m, kind;
 	u64 *regs = w->regs;
 
@@ -176,7 +176,7 @@ int nrt_atom(struct nrt_warp *w, u32 em)
 
 		if (in->a != VGPU_NO_REG)
 			addr += regs[(u64)in->a * VGPU_WARP + lane];
-		p = nrt_addr(w->blk, w->cur_pc, w->index * 32 + lane, in->mod, addr,
+		p = nrt_addr(w->blk, w->ls.cur_pc, w->index * 32 + lane, in->mod, addr,
 			     len, true, &kind);
 		if (!p)
 			return nrt_fail(w, 1U << lane, kind, addr);
