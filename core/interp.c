@@ -23,6 +23,7 @@
 #include "core.h"
 #include "fp.h"
 #include "group.h"
+#include "memspace.h"
 #include "intops.h"
 #include "warpsync.h"
 #include "tex.h"
@@ -435,46 +436,24 @@ hit:
 static u8 *vgpu_addr(struct vgpu_block *b, u32 thread, u8 space, u64 addr,
 		     u32 len, bool write, u32 *fault_kind)
 {
-	u64 off;
-
 	*fault_kind = VGPU_FAULT_ADDRESS;
 	if (addr & (len - 1)) {
 		*fault_kind = VGPU_FAULT_MISALIGNED;
 		return NULL;
 	}
-	if (space == VGPU_SPACE_GENERIC) {
-		if (addr - VGPU_SHARED_WINDOW < VGPU_WINDOW_SIZE) {
-			space = VGPU_SPACE_SHARED;
-			addr -= VGPU_SHARED_WINDOW;
-		} else if (addr - VGPU_LOCAL_WINDOW < VGPU_WINDOW_SIZE) {
-			space = VGPU_SPACE_LOCAL;
-			addr -= VGPU_LOCAL_WINDOW;
-		} else {
-			space = VGPU_SPACE_GLOBAL;
-		}
-	}
-	switch (space) {
+	switch (vgpu_space_of(space, &addr)) {
 	case VGPU_SPACE_GLOBAL:
 		return vgpu_global(b, addr, len, write);
 	case VGPU_SPACE_SHARED:
-		if (addr >= b->shared_bytes || len > b->shared_bytes - addr)
+		if (!vgpu_fits(addr, len, b->shared_bytes))
 			return NULL;
 		return b->shared + addr;
 	case VGPU_SPACE_LOCAL:
-		if (addr >= b->local_bytes || len > b->local_bytes - addr)
+		if (!vgpu_fits(addr, len, b->local_bytes))
 			return NULL;
-		off = (u64)thread * b->local_bytes + addr;
-		return b->local + off;
-	case VGPU_SPACE_PARAM:
-		if (write || addr >= b->l->func->param_bytes ||
-		    len > b->l->func->param_bytes - addr)
-			return NULL;
-		return (u8 *)b->l->params + addr;
-	default:		/* VGPU_SPACE_CONST */
-		if (write || addr >= b->l->const_bytes ||
-		    len > b->l->const_bytes - addr)
-			return NULL;
-		return (u8 *)b->l->consts + addr;
+		return b->local + (u64)thread * b->local_bytes + addr;
+	default:		/* PARAM, CONST */
+		return vgpu_launch_ptr(b->l, space, addr, len, write);
 	}
 }
 

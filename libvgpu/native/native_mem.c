@@ -11,6 +11,7 @@
 
 #include "native_rt.h"
 #include "intops.h"
+#include "memspace.h"
 
 /* A global access: the first range holding @va, as vgpu_core_lookup(). */
 static u8 *nrt_global(struct nrt_block *b, u32 pc, u64 va, u32 len,
@@ -41,45 +42,24 @@ static u8 *nrt_global(struct nrt_block *b, u32 pc, u64 va, u32 len,
 static u8 *nrt_addr(struct nrt_block *b, u32 pc, u32 thread, u8 space,
 		    u64 addr, u32 len, bool write, u32 *kind)
 {
-	const struct vgpu_launch *l = b->l;
-
 	*kind = VGPU_FAULT_ADDRESS;
 	if (addr & (len - 1)) {
 		*kind = VGPU_FAULT_MISALIGNED;
 		return NULL;
 	}
-	if (space == VGPU_SPACE_GENERIC) {
-		if (addr - VGPU_SHARED_WINDOW < VGPU_WINDOW_SIZE) {
-			space = VGPU_SPACE_SHARED;
-			addr -= VGPU_SHARED_WINDOW;
-		} else if (addr - VGPU_LOCAL_WINDOW < VGPU_WINDOW_SIZE) {
-			space = VGPU_SPACE_LOCAL;
-			addr -= VGPU_LOCAL_WINDOW;
-		} else {
-			space = VGPU_SPACE_GLOBAL;
-		}
-	}
-	switch (space) {
+	switch (vgpu_space_of(space, &addr)) {
 	case VGPU_SPACE_GLOBAL:
 		return nrt_global(b, pc, addr, len, write);
 	case VGPU_SPACE_SHARED:
-		if (addr >= b->shared_bytes || len > b->shared_bytes - addr)
+		if (!vgpu_fits(addr, len, b->shared_bytes))
 			return NULL;
 		return b->shared + addr;
 	case VGPU_SPACE_LOCAL:
-		if (addr >= b->local_bytes || len > b->local_bytes - addr)
+		if (!vgpu_fits(addr, len, b->local_bytes))
 			return NULL;
 		return b->local + (u64)thread * b->local_bytes + addr;
-	case VGPU_SPACE_PARAM:
-		if (write || addr >= l->func->param_bytes ||
-		    len > l->func->param_bytes - addr)
-			return NULL;
-		return (u8 *)l->params + addr;
 	default:
-		if (write || addr >= l->const_bytes ||
-		    len > l->const_bytes - addr)
-			return NULL;
-		return (u8 *)l->consts + addr;
+		return vgpu_launch_ptr(b->l, space, addr, len, write);
 	}
 }
 
