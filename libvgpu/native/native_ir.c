@@ -306,6 +306,47 @@ static void emit_branch(struct irb *g, u32 pc, const struct vgpu_insn *in,
 	}
 }
 
+/* The predicates to the warp state (@out) or back, around a helper that uses them. */
+static void preds_through(struct irb *g, bool out)
+{
+	LLVMValueRef preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
+	u32 p;
+
+	for (p = 0; p < g->k->func.npreds; p++) {
+		LLVMValueRef slot = at(g, preds, k64(g, (u64)p * 4));
+
+		if (out)
+			LLVMBuildStore(g->b, getpred(g, p), slot);
+		else
+			LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i32, slot, ""),
+				       g->preds[p]);
+	}
+}
+
+/*
+ * A call of runtime helper @fn(w, em) (@em NULL: fn(w)) for the
+ * instruction at @pc, which may change the group; on at @next. With
+ * @preds, the predicates go through the warp state.
+ */
+static void runtime_call(struct irb *g, u32 pc, void *fn, LLVMValueRef em,
+			 bool preds, LLVMBasicBlockRef next)
+{
+	LLVMValueRef args[2] = { g->w, em };
+	LLVMBasicBlockRef go = preds ? newblock(g, "go") : next;
+
+	if (em)
+		unless_none(g, em, next);
+	if (preds)
+		preds_through(g, true);
+	sync_out(g, pc);
+	after_call(g, call(g, fn, g->i32, args, em ? 2 : 1), go);
+	if (!preds)
+		return;
+	LLVMPositionBuilderAtEnd(g->b, go);
+	preds_through(g, false);
+	LLVMBuildBr(g->b, next);
+}
+
 static void emit_insn(struct irb *g, u32 pc)
 {
 	const struct vgpu_insn *in = &g->k->insns[pc];
@@ -400,37 +441,13 @@ static void emit_insn(struct irb *g, u32 pc)
 	case VGPU_OP_SHFL:
 	case VGPU_OP_VOTE:
 	case VGPU_OP_MATCH:
-	case VGPU_OP_WARPSYNC: {
+	case VGPU_OP_WARPSYNC:
 		/* The helper reads and writes predicates in the warp state. */
-		LLVMValueRef preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
-		LLVMBasicBlockRef go = newblock(g, "go");
-		u32 p;
-
-		for (p = 0; p < g->k->func.npreds; p++)
-			LLVMBuildStore(g->b, getpred(g, p), at(g, preds, k64(g, (u64)p * 4)));
-		sync_out(g, pc);
-		args[0] = g->w;
-		after_call(g, call(g, (void *)nrt_warp_sync, g->i32, args, 1), go);
-		LLVMPositionBuilderAtEnd(g->b, go);
-		preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
-		for (p = 0; p < g->k->func.npreds; p++)
-			LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i32,
-				       at(g, preds, k64(g, (u64)p * 4)), ""), g->preds[p]);
-		LLVMBuildBr(g->b, next);
+		runtime_call(g, pc, (void *)nrt_warp_sync, NULL, true, next);
 		return;
-	}
-	case VGPU_OP_ATOM: {
-		LLVMBasicBlockRef some = newblock(g, "some");
-
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
-				next, some);
-		LLVMPositionBuilderAtEnd(g->b, some);
-		sync_out(g, pc);
-		args[0] = g->w;
-		args[1] = em;
-		after_call(g, call(g, (void *)nrt_atom, g->i32, args, 2), next);
+	case VGPU_OP_ATOM:
+		runtime_call(g, pc, (void *)nrt_atom, em, false, next);
 		return;
-	}
 	case VGPU_OP_SQRT:
 	case VGPU_OP_RCP:
 	case VGPU_OP_RSQRT:
@@ -449,52 +466,19 @@ static void emit_insn(struct irb *g, u32 pc)
 	case VGPU_OP_BRA:
 		emit_branch(g, pc, in, em);
 		return;
-	case VGPU_OP_EXIT: {
-		LLVMBasicBlockRef some = newblock(g, "some");
-
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
-				next, some);
-		LLVMPositionBuilderAtEnd(g->b, some);
-		sync_out(g, pc);
-		args[0] = g->w;
-		args[1] = em;
-		after_call(g, call(g, (void *)nrt_exit, g->i32, args, 2), next);
+	case VGPU_OP_EXIT:
+		runtime_call(g, pc, (void *)nrt_exit, em, false, next);
 		return;
-	}
 	case VGPU_OP_BAR:
-	case VGPU_OP_BAR_RED: {
+	case VGPU_OP_BAR_RED:
 		/*
 		 * The barrier may complete here and hand BAR_RED results to
 		 * this warp's lanes: predicates go through the warp state.
 		 */
-		LLVMBasicBlockRef some = newblock(g, "some"), go = newblock(g, "go");
-		LLVMValueRef preds;
-		u32 p;
-
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
-				next, some);
-		LLVMPositionBuilderAtEnd(g->b, some);
-		preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
-		for (p = 0; p < g->k->func.npreds; p++)
-			LLVMBuildStore(g->b, getpred(g, p), at(g, preds, k64(g, (u64)p * 4)));
-		sync_out(g, pc);
-		args[0] = g->w;
-		args[1] = em;
-		after_call(g, call(g, (void *)nrt_bar, g->i32, args, 2), go);
-		LLVMPositionBuilderAtEnd(g->b, go);
-		preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
-		for (p = 0; p < g->k->func.npreds; p++)
-			LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i32,
-				       at(g, preds, k64(g, (u64)p * 4)), ""), g->preds[p]);
-		LLVMBuildBr(g->b, next);
+		runtime_call(g, pc, (void *)nrt_bar, em, true, next);
 		return;
-	}
-	case VGPU_OP_TRAP: {
-		LLVMBasicBlockRef some = newblock(g, "some");
-
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
-				next, some);
-		LLVMPositionBuilderAtEnd(g->b, some);
+	case VGPU_OP_TRAP:
+		unless_none(g, em, next);
 		sync_out(g, pc);
 		args[0] = g->w;
 		args[1] = em;
@@ -503,7 +487,6 @@ static void emit_insn(struct irb *g, u32 pc)
 		call(g, (void *)nrt_fail, g->i32, args, 4);
 		ret_with(g, VGPU_RUN_FAULT);
 		return;
-	}
 	}
 	LLVMBuildBr(g->b, next);
 }
@@ -516,7 +499,7 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	struct irb gs = { .c = c, .m = m, .k = k, .n = k->ninsns }, *g = &gs;
 	u32 nregs = k->func.nregs, npreds = k->func.npreds, i;
 	LLVMBasicBlockRef entry, bad;
-	LLVMValueRef sw, regs, preds, pc;
+	LLVMValueRef sw, regs, pc;
 	LLVMTypeRef ft;
 	u8 *reach = nrt_reach(k);
 
@@ -571,21 +554,16 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	g->left = LLVMBuildAlloca(g->b, g->i32, "left");
 	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, slice_left)), g->left);
 	regs = wload(g, g->ptr, offsetof(struct nrt_warp, regs));
-	preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
 	for (i = 0; i < nregs; i++)
 		g->regs[i] = at(g, regs, k64(g, (u64)i * VGPU_WARP * 8));
-	for (i = 0; i < npreds; i++)
-		LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i32,
-			       at(g, preds, k64(g, (u64)i * 4)), ""), g->preds[i]);
+	preds_through(g, false);
 	LLVMBuildBr(g->b, g->dispatch);
 
 	/* The return: the registers back to the warp state. */
 	LLVMPositionBuilderAtEnd(g->b, g->ret);
 	g->ret_phi = LLVMBuildPhi(g->b, g->i32, "code");
 	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->left, ""), offsetof(struct nrt_warp, slice_left));
-	preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
-	for (i = 0; i < npreds; i++)
-		LLVMBuildStore(g->b, getpred(g, i), at(g, preds, k64(g, (u64)i * 4)));
+	preds_through(g, true);
 	LLVMBuildRet(g->b, g->ret_phi);
 
 	/* Falling off the end, or a pc with no code: refused by the verifier. */
@@ -616,11 +594,7 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 
 		LLVMPositionBuilderAtEnd(g->b, slow);
 		pcphi = LLVMBuildPhi(g->b, g->i32, "pc");
-		wstore(g, pcphi, offsetof(struct nrt_warp, ls.cur_pc));
-		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""),
-		       offsetof(struct nrt_warp, ls.cur_mask));
-		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
-		       offsetof(struct nrt_warp, ls.loops));
+		sync_out_at(g, pcphi);
 		r = call(g, (void *)nrt_check, g->i32, &g->w, 1);
 		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, r, k32(g, NRT_STOP), ""),
 				stop, g->dispatch);
@@ -636,11 +610,7 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 
 		LLVMPositionBuilderAtEnd(g->b, yield);
 		ypc = LLVMBuildPhi(g->b, g->i32, "pc");
-		wstore(g, ypc, offsetof(struct nrt_warp, ls.cur_pc));
-		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""),
-		       offsetof(struct nrt_warp, ls.cur_mask));
-		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
-		       offsetof(struct nrt_warp, ls.loops));
+		sync_out_at(g, ypc);
 		ret_with(g, VGPU_RUN_MORE);
 
 		for (i = 0; i < g->n; i++) {

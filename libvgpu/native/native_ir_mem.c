@@ -181,12 +181,10 @@ void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 	u32 len = vgpu_type_bits(in->type) / 8;
 	bool write = in->op == VGPU_OP_ST;
 	LLVMBasicBlockRef fast = newblock(g, "fast"), slow = newblock(g, "slow");
-	LLVMBasicBlockRef next = g->chk[pc + 1], some = newblock(g, "some");
+	LLVMBasicBlockRef next = g->chk[pc + 1];
 	LLVMValueRef addr, ok, base, args[2], r, off;
 
-	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
-			next, some);
-	LLVMPositionBuilderAtEnd(g->b, some);
+	unless_none(g, em, next);
 	addr = addresses(g, in);
 	if (in->mod == VGPU_SPACE_PARAM && in->a == VGPU_NO_REG && !write &&
 	    !(in->imm & (len - 1)) && in->imm < g->k->func.param_bytes &&

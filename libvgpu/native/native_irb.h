@@ -248,13 +248,18 @@ static inline LLVMValueRef vsext(struct irb *g, LLVMValueRef v, u8 t)
 /* --- control ------------------------------------------------------------- */
 
 /* The group's state to the warp, for a call into the runtime at @pc. */
-static inline void sync_out(struct irb *g, u32 pc)
+static inline void sync_out_at(struct irb *g, LLVMValueRef pc)
 {
-	wstore(g, k32(g, pc), offsetof(struct nrt_warp, ls.cur_pc));
+	wstore(g, pc, offsetof(struct nrt_warp, ls.cur_pc));
 	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""),
 	       offsetof(struct nrt_warp, ls.cur_mask));
 	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
 	       offsetof(struct nrt_warp, ls.loops));
+}
+
+static inline void sync_out(struct irb *g, u32 pc)
+{
+	sync_out_at(g, k32(g, pc));
 }
 
 static inline void sync_in(struct irb *g)
@@ -276,6 +281,16 @@ static inline void ret_with(struct irb *g, int code)
 static inline LLVMBasicBlockRef newblock(struct irb *g, const char *name)
 {
 	return LLVMAppendBasicBlockInContext(g->c, g->fn, name);
+}
+
+/* No lane of @em runs: straight on to @next; else on where this leaves. */
+static inline void unless_none(struct irb *g, LLVMValueRef em, LLVMBasicBlockRef next)
+{
+	LLVMBasicBlockRef some = newblock(g, "some");
+
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
+			next, some);
+	LLVMPositionBuilderAtEnd(g->b, some);
 }
 
 /*
