@@ -1231,10 +1231,7 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 				REG(w, in->dst, lane) = vgpu_trunc(v, in->type);
 			}
 			break;
-		case VGPU_OP_AND:
-		case VGPU_OP_OR:
-		case VGPU_OP_XOR:
-		case VGPU_OP_NOT:
+		case VGPU_OP_AND ... VGPU_OP_NOT:	/* also on predicates */
 			if (in->type == VGPU_T_PRED) {
 				u32 x = w->preds[in->a], y = w->preds[in->b], r;
 
@@ -1246,19 +1243,8 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 				break;
 			}
 			fallthrough;
-		case VGPU_OP_ADD:
-		case VGPU_OP_SUB:
-		case VGPU_OP_MUL:
-		case VGPU_OP_MAD:
-		case VGPU_OP_FMA:
-		case VGPU_OP_DIV:
-		case VGPU_OP_REM:
-		case VGPU_OP_MIN:
-		case VGPU_OP_MAX:
-		case VGPU_OP_ABS:
-		case VGPU_OP_NEG:
-		case VGPU_OP_SHL:
-		case VGPU_OP_SHR:
+		case VGPU_OP_ADD ... VGPU_OP_NEG:	/* arithmetic on any type */
+		case VGPU_OP_SHL ... VGPU_OP_SHR:
 			if (vgpu_is_float(in->type)) {
 				vgpu_fp_alu(w->regs, in, em);
 				break;

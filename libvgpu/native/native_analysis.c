@@ -294,23 +294,7 @@ void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 		case VGPU_OP_SELP:
 			ok = small;
 			break;
-		case VGPU_OP_ADD:
-		case VGPU_OP_SUB:
-		case VGPU_OP_MUL:
-		case VGPU_OP_MAD:
-		case VGPU_OP_FMA:
-		case VGPU_OP_DIV:
-		case VGPU_OP_REM:
-		case VGPU_OP_MIN:
-		case VGPU_OP_MAX:
-		case VGPU_OP_ABS:
-		case VGPU_OP_NEG:
-		case VGPU_OP_SHL:
-		case VGPU_OP_SHR:
-		case VGPU_OP_AND:
-		case VGPU_OP_OR:
-		case VGPU_OP_XOR:
-		case VGPU_OP_NOT:
+		case VGPU_OP_ADD ... VGPU_OP_SHR:	/* arithmetic and logic */
 			if (f32_plain(in))
 				ok = true;
 			else if (vgpu_is_float(in->type) || int_helper(in))

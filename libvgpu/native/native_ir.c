@@ -379,10 +379,7 @@ static void emit_insn(struct irb *g, u32 pc)
 		v = LLVMBuildZExt(g->b, LLVMBuildLoad2(g->b, g->i32, g->mask, ""), g->i64, "");
 		setreg(g, in->dst, vsplat(g, v, g->v64), em);
 		break;
-	case VGPU_OP_AND:
-	case VGPU_OP_OR:
-	case VGPU_OP_XOR:
-	case VGPU_OP_NOT:
+	case VGPU_OP_AND ... VGPU_OP_NOT:	/* also on predicates */
 		if (in->type == VGPU_T_PRED) {
 			LLVMValueRef x = getpred(g, in->a), y = getpred(g, in->b);
 
@@ -394,19 +391,8 @@ static void emit_insn(struct irb *g, u32 pc)
 			break;
 		}
 		fallthrough;
-	case VGPU_OP_ADD:
-	case VGPU_OP_SUB:
-	case VGPU_OP_MUL:
-	case VGPU_OP_MAD:
-	case VGPU_OP_FMA:
-	case VGPU_OP_DIV:
-	case VGPU_OP_REM:
-	case VGPU_OP_MIN:
-	case VGPU_OP_MAX:
-	case VGPU_OP_ABS:
-	case VGPU_OP_NEG:
-	case VGPU_OP_SHL:
-	case VGPU_OP_SHR:
+	case VGPU_OP_ADD ... VGPU_OP_NEG:	/* arithmetic on any type */
+	case VGPU_OP_SHL ... VGPU_OP_SHR:
 		if (f32_plain(in))
 			setreg(g, in->dst, f32_op(g, in), em);
 		else if (vgpu_is_float(in->type))
