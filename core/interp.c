@@ -1384,23 +1384,8 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 			if (ret)
 				return ret;
 			break;
-		case VGPU_OP_POPC:
-		case VGPU_OP_CLZ:
-		case VGPU_OP_BREV:
-		case VGPU_OP_BFIND:
-		case VGPU_OP_BFE:
-		case VGPU_OP_PRMT:
-			for (m = em; m; m &= m - 1) {
-				u64 x, y, z, r;
-
-				lane = __builtin_ctz(m);
-				x = REG(w, in->a, lane);
-				y = vgpu_b(w, in, lane);
-				z = vgpu_c(w, in, lane);
-				r = vgpu_bit_op(in, x, y, z);
-				REG(w, in->dst, lane) = in->op == VGPU_OP_BREV ||
-					in->op == VGPU_OP_BFE ? r : r & 0xffffffff;
-			}
+		case VGPU_OP_POPC ... VGPU_OP_PRMT:	/* bit fields */
+			vgpu_bit_lanes(w->regs, in, em);
 			break;
 		default:	/* the floating-point functions */
 			vgpu_fp_func(w->regs, in, em);

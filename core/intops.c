@@ -111,6 +111,30 @@ u64 vgpu_bit_op(const struct vgpu_insn *in, u64 a, u64 b, u64 c)
 	}
 }
 
+/*
+ * A bit-field instruction for lanes @em of a warp's registers @regs (32
+ * lane values a register): b and c from registers or the immediate; the
+ * u32 results (all but BREV's and BFE's) zero-extended.
+ */
+void vgpu_bit_lanes(u64 *regs, const struct vgpu_insn *in, u32 em)
+{
+	u32 m;
+
+	for (m = em; m; m &= m - 1) {
+		u32 lane = __builtin_ctz(m);
+		u64 a = regs[(u64)in->a * VGPU_WARP + lane], r;
+		u64 b = in->flags & VGPU_IF_B_IMM ? in->imm :
+			regs[(u64)in->b * VGPU_WARP + lane];
+		u64 c = in->flags & VGPU_IF_C_IMM ? in->imm :
+			regs[(u64)in->c * VGPU_WARP + lane];
+
+		r = vgpu_bit_op(in, a, b, c);
+		regs[(u64)in->dst * VGPU_WARP + lane] =
+			in->op == VGPU_OP_BREV || in->op == VGPU_OP_BFE ?
+			r : r & 0xffffffff;
+	}
+}
+
 /* --- atomics -------------------------------------------------------------- */
 
 /* A 64-bit atomic read-modify-write at @q; returns the old value. */

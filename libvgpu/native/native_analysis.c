@@ -60,15 +60,7 @@ static const char *nrt_insn_why(const struct vgpu_insn *in)
 	case VGPU_OP_MEMBAR:
 	case VGPU_OP_ACTIVEMASK:
 	case VGPU_OP_SETP:
-	case VGPU_OP_SQRT:
-	case VGPU_OP_RCP:
-	case VGPU_OP_RSQRT:
-	case VGPU_OP_EX2:
-	case VGPU_OP_LG2:
-	case VGPU_OP_SIN:
-	case VGPU_OP_COS:
-	case VGPU_OP_TANH:
-	case VGPU_OP_COPYSIGN:
+	case VGPU_OP_SQRT ... VGPU_OP_COPYSIGN:	/* fp functions */
 		return NULL;
 	case VGPU_OP_BAR:
 	case VGPU_OP_BAR_RED:
@@ -114,12 +106,7 @@ static const char *nrt_insn_why(const struct vgpu_insn *in)
 	case VGPU_OP_MALLOC:
 	case VGPU_OP_FREE:
 		return "device heap";
-	case VGPU_OP_POPC:
-	case VGPU_OP_CLZ:
-	case VGPU_OP_BREV:
-	case VGPU_OP_BFIND:
-	case VGPU_OP_BFE:
-	case VGPU_OP_PRMT:
+	case VGPU_OP_POPC ... VGPU_OP_PRMT:	/* bit fields */
 		return NULL;
 	default:
 		return "texture or surface instruction";
@@ -314,22 +301,9 @@ void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 		case VGPU_OP_MATCH:
 		case VGPU_OP_VOTE:
 		case VGPU_OP_ATOM:
-		case VGPU_OP_POPC:
-		case VGPU_OP_CLZ:
-		case VGPU_OP_BREV:
-		case VGPU_OP_BFIND:
-		case VGPU_OP_BFE:
-		case VGPU_OP_PRMT:
+		case VGPU_OP_POPC ... VGPU_OP_PRMT:	/* bit fields */
 		case VGPU_OP_CVT:
-		case VGPU_OP_SQRT:
-		case VGPU_OP_RCP:
-		case VGPU_OP_RSQRT:
-		case VGPU_OP_EX2:
-		case VGPU_OP_LG2:
-		case VGPU_OP_SIN:
-		case VGPU_OP_COS:
-		case VGPU_OP_TANH:
-		case VGPU_OP_COPYSIGN:
+		case VGPU_OP_SQRT ... VGPU_OP_COPYSIGN:	/* fp functions */
 			helper = true;
 			break;
 		}

@@ -416,12 +416,7 @@ static void emit_insn(struct irb *g, u32 pc)
 	case VGPU_OP_CVT:
 		fp_helper(g, pc, in, em, (void *)nrt_fp_cvt, false);
 		break;
-	case VGPU_OP_POPC:
-	case VGPU_OP_CLZ:
-	case VGPU_OP_BREV:
-	case VGPU_OP_BFIND:
-	case VGPU_OP_BFE:
-	case VGPU_OP_PRMT:
+	case VGPU_OP_POPC ... VGPU_OP_PRMT:	/* bit fields */
 		fp_helper(g, pc, in, em, (void *)nrt_bits_op, false);
 		break;
 	case VGPU_OP_SHFL:
@@ -434,15 +429,7 @@ static void emit_insn(struct irb *g, u32 pc)
 	case VGPU_OP_ATOM:
 		runtime_call(g, pc, (void *)nrt_atom, em, false, next);
 		return;
-	case VGPU_OP_SQRT:
-	case VGPU_OP_RCP:
-	case VGPU_OP_RSQRT:
-	case VGPU_OP_EX2:
-	case VGPU_OP_LG2:
-	case VGPU_OP_SIN:
-	case VGPU_OP_COS:
-	case VGPU_OP_TANH:
-	case VGPU_OP_COPYSIGN:
+	case VGPU_OP_SQRT ... VGPU_OP_COPYSIGN:	/* fp functions */
 		fp_helper(g, pc, in, em, (void *)nrt_fp_func, false);
 		break;
 	case VGPU_OP_LD:
