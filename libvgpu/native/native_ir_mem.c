@@ -84,6 +84,32 @@ static LLVMValueRef span_ok(struct irb *g, LLVMValueRef addr, LLVMValueRef em,
 }
 
 /*
+ * A masked vector store of @v (or, @v NULL, a load, returned) at @ptr
+ * (of type @pt: one pointer, or one a lane) for the lanes of @vm: the
+ * intrinsic @st or @ld, on vectors of @vt, aligned to @len.
+ */
+static LLVMValueRef masked_access(struct irb *g, LLVMValueRef v, LLVMValueRef ptr,
+				  LLVMTypeRef pt, LLVMTypeRef vt, u32 len, LLVMValueRef vm,
+				  const char *st, const char *ld)
+{
+	LLVMTypeRef tys[2] = { vt, pt };
+	LLVMValueRef args[4];
+
+	if (v) {
+		args[0] = v;
+		args[1] = ptr;
+		args[2] = k32(g, len);
+		args[3] = vm;
+		return intrinsic(g, st, tys, 2, args, 4);
+	}
+	args[0] = ptr;
+	args[1] = k32(g, len);
+	args[2] = vm;
+	args[3] = LLVMConstNull(vt);
+	return intrinsic(g, ld, tys, 2, args, 4);
+}
+
+/*
  * The fast access: host addresses @haddr (<32 x i64>) for lanes @em. A
  * warp whose lanes are at consecutive elements moves one vector; others
  * gather or scatter (which keep the lanes' order where they collide).
@@ -92,14 +118,13 @@ static void fast_access(struct irb *g, const struct vgpu_insn *in,
 			LLVMValueRef haddr, LLVMValueRef em, u32 len)
 {
 	LLVMTypeRef et = mem_type(g, in->type), vt = LLVMVectorType(et, VGPU_WARP);
-	LLVMValueRef vm = lanes(g, em), ptrs, v = NULL, args[4];
+	LLVMValueRef vm = lanes(g, em), ptrs, v = NULL;
 	LLVMValueRef a0 = LLVMBuildExtractElement(g->b, haddr, k32(g, 0), "");
 	LLVMValueRef steps[VGPU_WARP], seq, same, p0;
 	LLVMBasicBlockRef bseq = newblock(g, "seq"), bany = newblock(g, "gather");
 	LLVMBasicBlockRef done = newblock(g, "done");
 	LLVMValueRef vs[2];
 	LLVMBasicBlockRef bs[2];
-	LLVMTypeRef tys[2];
 	int i;
 
 	for (i = 0; i < VGPU_WARP; i++)
@@ -116,45 +141,15 @@ static void fast_access(struct irb *g, const struct vgpu_insn *in,
 
 	LLVMPositionBuilderAtEnd(g->b, bseq);
 	p0 = LLVMBuildIntToPtr(g->b, a0, g->ptr, "");
-	if (v) {
-		args[0] = v;
-		args[1] = p0;
-		args[2] = k32(g, len);
-		args[3] = vm;
-		tys[0] = vt;
-		tys[1] = g->ptr;
-		intrinsic(g, "llvm.masked.store", tys, 2, args, 4);
-	} else {
-		args[0] = p0;
-		args[1] = k32(g, len);
-		args[2] = vm;
-		args[3] = LLVMConstNull(vt);
-		tys[0] = vt;
-		tys[1] = g->ptr;
-		vs[0] = intrinsic(g, "llvm.masked.load", tys, 2, args, 4);
-	}
+	vs[0] = masked_access(g, v, p0, g->ptr, vt, len, vm, "llvm.masked.store",
+			      "llvm.masked.load");
 	bs[0] = LLVMGetInsertBlock(g->b);
 	LLVMBuildBr(g->b, done);
 
 	LLVMPositionBuilderAtEnd(g->b, bany);
 	ptrs = LLVMBuildIntToPtr(g->b, haddr, g->vptr, "");
-	if (v) {
-		args[0] = v;
-		args[1] = ptrs;
-		args[2] = k32(g, len);
-		args[3] = vm;
-		tys[0] = vt;
-		tys[1] = g->vptr;
-		intrinsic(g, "llvm.masked.scatter", tys, 2, args, 4);
-	} else {
-		args[0] = ptrs;
-		args[1] = k32(g, len);
-		args[2] = vm;
-		args[3] = LLVMConstNull(vt);
-		tys[0] = vt;
-		tys[1] = g->vptr;
-		vs[1] = intrinsic(g, "llvm.masked.gather", tys, 2, args, 4);
-	}
+	vs[1] = masked_access(g, v, ptrs, g->vptr, vt, len, vm, "llvm.masked.scatter",
+			      "llvm.masked.gather");
 	bs[1] = LLVMGetInsertBlock(g->b);
 	LLVMBuildBr(g->b, done);
 

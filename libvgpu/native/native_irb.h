@@ -71,24 +71,25 @@ static inline LLVMValueRef k64(struct irb *g, u64 v)
 	return LLVMConstInt(g->i64, v, false);
 }
 
-static inline LLVMValueRef splat64(struct irb *g, u64 v)
+/* A constant vector with constant @k in every lane. */
+static inline LLVMValueRef ksplat(LLVMValueRef k)
 {
 	LLVMValueRef e[VGPU_WARP];
 	int i;
 
 	for (i = 0; i < VGPU_WARP; i++)
-		e[i] = k64(g, v);
+		e[i] = k;
 	return LLVMConstVector(e, VGPU_WARP);
+}
+
+static inline LLVMValueRef splat64(struct irb *g, u64 v)
+{
+	return ksplat(k64(g, v));
 }
 
 static inline LLVMValueRef splat32(struct irb *g, u64 v)
 {
-	LLVMValueRef e[VGPU_WARP];
-	int i;
-
-	for (i = 0; i < VGPU_WARP; i++)
-		e[i] = k32(g, v);
-	return LLVMConstVector(e, VGPU_WARP);
+	return ksplat(k32(g, v));
 }
 
 /* A vector with scalar @s in every lane. */
