@@ -80,6 +80,24 @@ struct vgpu_barrier {
 /* --- choosing the group a warp runs ------------------------------------ */
 
 /*
+ * A warp starts (its state zeroed): @threads of the block's threads from
+ * its first on (32 or more: all its lanes) at @entry, one group.
+ */
+static inline void vgpu_lanes_start(struct vgpu_lanes *ls, u32 threads,
+				    u32 entry)
+{
+	u32 lane;
+
+	ls->live = threads >= VGPU_WARP ? ~0U : (1U << threads) - 1;
+	for (lane = 0; lane < VGPU_WARP; lane++)
+		ls->pc[lane] = entry;
+	/* The whole warp is the group to run (vgpu_group_pick()). */
+	ls->cur_pc = entry;
+	ls->cur_mask = ls->live;
+	ls->min_other = ~0U;
+}
+
+/*
  * The lowest pc among @lanes (nonzero), and the lanes of @lanes at @pc:
  * loops over the whole warp without branches, which compilers vectorise.
  */
@@ -433,6 +451,27 @@ static inline bool vgpu_bar_count_in(struct vgpu_lanes *ls,
 		ls->counted = ls->at_bar != 0;
 	}
 	return true;
+}
+
+/*
+ * Lanes of the warp exited: the rest of the warp may now be all at its
+ * barrier, and a warp gone whole is no longer waited for (one fewer of
+ * @live_warps). Returns the barriers that may now be complete, for the
+ * caller to see with vgpu_bar_complete().
+ */
+static inline u32 vgpu_bar_exit(struct vgpu_lanes *ls,
+				struct vgpu_barrier *bars, u32 *bars_used,
+				u32 *live_warps)
+{
+	u32 m, check = 0;
+
+	if (ls->live)
+		return vgpu_bar_count_in(ls, bars, bars_used) ? 1U << ls->bar : 0;
+	(*live_warps)--;
+	for (m = *bars_used; m; m &= m - 1)
+		if (!bars[__builtin_ctz(m)].count)
+			check |= 1U << __builtin_ctz(m);
+	return check;
 }
 
 #endif /* VGPU_GROUP_H */

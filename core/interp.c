@@ -130,7 +130,7 @@ void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 		      u32 block_index, bool clear)
 {
 	const struct vgpu_func *f = l->func;
-	u32 nthreads = vgpu_nthreads(l), i, lane;
+	u32 nthreads = vgpu_nthreads(l), i;
 	u64 head = ALIGN16(sizeof(*b) + ((nthreads + 31) / 32) *
 			   sizeof(struct vgpu_warp));
 	u8 *p;
@@ -149,17 +149,10 @@ void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 	p = (u8 *)b + ALIGN16(sizeof(*b) + b->nwarps * sizeof(struct vgpu_warp));
 	for (i = 0; i < b->nwarps; i++) {
 		struct vgpu_warp *w = &b->warps[i];
-		u32 lanes = nthreads - i * 32 < 32 ? nthreads - i * 32 : 32;
 
 		w->regs = (u64 *)p;
 		p += (u64)f->nregs * VGPU_WARP * sizeof(u64);
-		w->ls.live = lanes == 32 ? ~0U : (1U << lanes) - 1;
-		for (lane = 0; lane < VGPU_WARP; lane++)
-			w->ls.pc[lane] = f->entry;
-		/* The whole warp is the group to run (vgpu_group_pick()). */
-		w->ls.cur_pc = f->entry;
-		w->ls.cur_mask = w->ls.live;
-		w->ls.min_other = ~0U;
+		vgpu_lanes_start(&w->ls, nthreads - i * 32, f->entry);
 	}
 	for (i = 0; i < b->nwarps; i++) {
 		b->warps[i].preds = (u32 *)p;
@@ -989,24 +982,13 @@ static int vgpu_bar(struct vgpu_block *b, struct vgpu_warp *w,
 	return 0;
 }
 
-/*
- * Lanes of @w exited: the rest of the warp may now be all at its
- * barrier, and a warp gone whole is no longer waited for.
- */
-static void vgpu_bar_exit(struct vgpu_block *b, struct vgpu_warp *w)
+/* Lanes of @w exited (vgpu_bar_exit()). */
+static void vgpu_bar_exited(struct vgpu_block *b, struct vgpu_warp *w)
 {
-	u32 m, id;
+	u32 m = vgpu_bar_exit(&w->ls, b->bars, &b->bars_used, &b->live_warps);
 
-	if (w->ls.live) {
-		vgpu_bar_arrival(b, w);
-		return;
-	}
-	b->live_warps--;
-	for (m = b->bars_used; m; m &= m - 1) {
-		id = __builtin_ctz(m);
-		if (!b->bars[id].count)
-			vgpu_bar_check(b, id);
-	}
+	for (; m; m &= m - 1)
+		vgpu_bar_check(b, __builtin_ctz(m));
 }
 
 /* --- textures and surfaces ------------------------------------------------ */
@@ -1315,7 +1297,7 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 			w->ls.live &= ~em;
 			w->ls.cur_mask &= ~em;
 			if (em && (w->ls.at_bar || !w->ls.live))
-				vgpu_bar_exit(b, w);
+				vgpu_bar_exited(b, w);
 			break;
 		case VGPU_OP_BAR_RED:
 		case VGPU_OP_BAR:

@@ -138,7 +138,7 @@ void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 	const struct vgpu_launch *l = b->l;
 	const struct vgpu_func *f = &b->k->func;
 	u8 *p = b->mem;
-	u32 i, lane;
+	u32 i;
 
 	/*
 	 * Clear what the code may read before writing: the warps' state, the
@@ -184,18 +184,12 @@ void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 	p += NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp));
 	for (i = 0; i < b->nwarps; i++) {
 		struct nrt_warp *w = &b->warps[i];
-		u32 n = b->nthreads - i * 32 < 32 ? b->nthreads - i * 32 : 32;
 
 		w->blk = b;
 		w->index = i;
 		w->regs = (u64 *)p;
 		p += (u64)f->nregs * VGPU_WARP * sizeof(u64);
-		w->ls.live = n == 32 ? ~0U : (1U << n) - 1;
-		for (lane = 0; lane < VGPU_WARP; lane++)
-			w->ls.pc[lane] = f->entry;
-		w->ls.cur_pc = f->entry;
-		w->ls.cur_mask = w->ls.live;
-		w->ls.min_other = ~0U;
+		vgpu_lanes_start(&w->ls, b->nthreads - i * 32, f->entry);
 		w->tid = b->tid + (u64)i * 3 * VGPU_WARP;
 		nrt_set_thresh(w);
 	}

@@ -98,18 +98,10 @@ static void nrt_bar_arrival(struct nrt_block *b, struct nrt_warp *w)
 
 static void nrt_bar_exit(struct nrt_block *b, struct nrt_warp *w)
 {
-	u32 m, id;
+	u32 m = vgpu_bar_exit(&w->ls, b->bars, &b->bars_used, &b->live_warps);
 
-	if (w->ls.live) {
-		nrt_bar_arrival(b, w);
-		return;
-	}
-	b->live_warps--;
-	for (m = b->bars_used; m; m &= m - 1) {
-		id = __builtin_ctz(m);
-		if (!b->bars[id].count)
-			nrt_bar_check(b, id);
-	}
+	for (; m; m &= m - 1)
+		nrt_bar_check(b, __builtin_ctz(m));
 }
 
 /* EXIT for lanes @em of the group. */
