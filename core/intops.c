@@ -17,7 +17,7 @@ u64 vgpu_popcount(u64 v)
 	return (v * 0x0101010101010101ULL) >> 56;
 }
 
-u64 vgpu_brev(u64 v, unsigned int bits)
+static u64 vgpu_brev(u64 v, unsigned int bits)
 {
 	u64 r = 0;
 	unsigned int i;
@@ -28,7 +28,7 @@ u64 vgpu_brev(u64 v, unsigned int bits)
 }
 
 /* PTX bfe: @len bits from @pos, the rest the sign of the field (S) or 0. */
-u64 vgpu_bfe(u64 a, u32 pos, u32 len, u8 t)
+static u64 vgpu_bfe(u64 a, u32 pos, u32 len, u8 t)
 {
 	unsigned int bits = vgpu_type_bits(t), msb = bits - 1, i;
 	u64 sbit = 0, r = 0;
@@ -45,7 +45,7 @@ u64 vgpu_bfe(u64 a, u32 pos, u32 len, u8 t)
 	return r;
 }
 
-u32 vgpu_prmt(u32 a, u32 b, u32 c, u8 mode)
+static u32 vgpu_prmt(u32 a, u32 b, u32 c, u8 mode)
 {
 	u64 src = (u64)b << 32 | a;
 	u32 r = 0, i, sel = c & 3, pick;
@@ -84,7 +84,7 @@ u32 vgpu_prmt(u32 a, u32 b, u32 c, u8 mode)
 	return r;
 }
 
-u64 vgpu_bit_op(const struct vgpu_insn *in, u64 a, u64 b, u64 c)
+static u64 vgpu_bit_op(const struct vgpu_insn *in, u64 a, u64 b, u64 c)
 {
 	unsigned int bits = vgpu_type_bits(in->type);
 	u64 ua = vgpu_trunc(a, in->type);
@@ -138,7 +138,7 @@ void vgpu_bit_lanes(u64 *regs, const struct vgpu_insn *in, u32 em)
 /* --- atomics -------------------------------------------------------------- */
 
 /* A 64-bit atomic read-modify-write at @q; returns the old value. */
-u64 vgpu_atomic64(u64 *q, const struct vgpu_insn *in, u64 b, u64 c)
+static u64 vgpu_atomic64(u64 *q, const struct vgpu_insn *in, u64 b, u64 c)
 {
 	bool sgn = vgpu_type_signed(in->type);
 	u64 old, new;
@@ -164,7 +164,7 @@ u64 vgpu_atomic64(u64 *q, const struct vgpu_insn *in, u64 b, u64 c)
 }
 
 /* The 32-bit form; INC and DEC exist only here (u32). */
-u64 vgpu_atomic32(u32 *q, const struct vgpu_insn *in, u32 b, u32 c)
+static u64 vgpu_atomic32(u32 *q, const struct vgpu_insn *in, u32 b, u32 c)
 {
 	bool sgn = vgpu_type_signed(in->type);
 	u32 old, new;

@@ -50,14 +50,7 @@ static inline s64 vgpu_sext(u64 v, u8 t)
 }
 
 u64 vgpu_popcount(u64 v);
-u64 vgpu_brev(u64 v, unsigned int bits);
-u64 vgpu_bfe(u64 a, u32 pos, u32 len, u8 t);
-u32 vgpu_prmt(u32 a, u32 b, u32 c, u8 mode);
-u64 vgpu_bit_op(const struct vgpu_insn *in, u64 a, u64 b, u64 c);
 void vgpu_bit_lanes(u64 *regs, const struct vgpu_insn *in, u32 em);
-
-u64 vgpu_atomic64(u64 *q, const struct vgpu_insn *in, u64 b, u64 c);
-u64 vgpu_atomic32(u32 *q, const struct vgpu_insn *in, u32 b, u32 c);
 u64 vgpu_atomic(u8 *p, const struct vgpu_insn *in, u64 b, u64 c);
 
 #endif /* VGPU_INTOPS_H */
