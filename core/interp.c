@@ -22,72 +22,25 @@
  */
 #include "core.h"
 #include "fp.h"
+#include "group.h"
+#include "memspace.h"
+#include "intops.h"
+#include "warpsync.h"
 #include "tex.h"
 
-#define VGPU_FAIR_LOOPS 64
-#define VGPU_FAIR_SLICE 256
-#define VGPU_WARP_SLICE 512
 #define VGPU_TLB 4
 
 /*
  * struct vgpu_warp - one warp's execution state.
- * @pc: each lane's next instruction (lanes of the group: see @cur_pc).
- * @live: lanes that have not exited.
- * @at_bar: lanes waiting at block barrier @bar (all at the same one: a
- *	warp arrives whole, so lanes at two barriers could never go on).
- * @bar_arrive: lanes of @at_bar that only arrive: they wait for the rest
- *	of the warp, not for the barrier.
- * @bar_count: the thread count the first of @at_bar's lanes named.
- * @red_true, @red_false: BAR_RED lanes of @at_bar whose predicate held,
- *	and those whose did not; they join the barrier with the warp.
- * @bar: the barrier; @counted: the warp's arrival there is counted.
- * @waiting: lanes waiting at a warp-synchronous instruction for others.
- * @cc: each lane's carry flag.
- * @cur_pc, @cur_mask: the group being run.
- * @others: runnable lanes outside the group; @min_other: their lowest pc.
- * @loops: backward branches the group took since it was chosen.
- * @fair: instructions left in which the group is not switched for others.
+ * @ls: its lanes: where each is, which group runs (group.h).
  * @regs: nregs x 32 lane values; @preds: npreds lane masks.
  * @tslots: the texture slots, VGPU_TEX_SLOTS x 32 lane values.
- * @code: the block's program, at hand for the dispatch loop.
  */
 struct vgpu_warp {
-	u32 pc[VGPU_WARP];
-	u32 live;
-	u32 at_bar;
-	u32 bar_arrive;
-	u32 bar_count;
-	u32 red_true;
-	u32 red_false;
-	u8 bar;
-	bool counted;
-	u32 waiting;
-	u32 cc;
-	u32 cur_pc;
-	u32 cur_mask;
-	u32 others;
-	u32 min_other;
-	u32 loops;
-	u32 fair;
+	struct vgpu_lanes ls;
 	u64 *regs;
 	u32 *preds;
 	u32 *tslots;
-	const struct vgpu_insn *code;
-};
-
-/*
- * struct vgpu_barrier - one of a block's barriers, in its current use.
- * @arrived: threads arrived (32 a warp).
- * @count: threads it waits for, as the first warp to arrive named it
- *	(0: the block's warps that have not exited).
- * @red_true, @red_false: BAR_RED arrivals whose predicate held, and
- *	those whose did not.
- */
-struct vgpu_barrier {
-	u32 arrived;
-	u32 count;
-	u32 red_true;
-	u32 red_false;
 };
 
 /*
@@ -177,7 +130,7 @@ void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 		      u32 block_index, bool clear)
 {
 	const struct vgpu_func *f = l->func;
-	u32 nthreads = vgpu_nthreads(l), i, lane;
+	u32 nthreads = vgpu_nthreads(l), i;
 	u64 head = ALIGN16(sizeof(*b) + ((nthreads + 31) / 32) *
 			   sizeof(struct vgpu_warp));
 	u8 *p;
@@ -196,18 +149,10 @@ void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 	p = (u8 *)b + ALIGN16(sizeof(*b) + b->nwarps * sizeof(struct vgpu_warp));
 	for (i = 0; i < b->nwarps; i++) {
 		struct vgpu_warp *w = &b->warps[i];
-		u32 lanes = nthreads - i * 32 < 32 ? nthreads - i * 32 : 32;
 
 		w->regs = (u64 *)p;
-		w->code = b->code;
 		p += (u64)f->nregs * VGPU_WARP * sizeof(u64);
-		w->live = lanes == 32 ? ~0U : (1U << lanes) - 1;
-		for (lane = 0; lane < VGPU_WARP; lane++)
-			w->pc[lane] = f->entry;
-		/* The whole warp is the group to run (vgpu_group_pick()). */
-		w->cur_pc = f->entry;
-		w->cur_mask = w->live;
-		w->min_other = ~0U;
+		vgpu_lanes_start(&w->ls, nthreads - i * 32, f->entry);
 	}
 	for (i = 0; i < b->nwarps; i++) {
 		b->warps[i].preds = (u32 *)p;
@@ -247,144 +192,13 @@ static int vgpu_fail(struct vgpu_block *b, struct vgpu_warp *w, u32 lanes,
 	u32 lane = __builtin_ctz(lanes);
 
 	b->fault.kind = kind;
-	b->fault.insn = w->cur_pc;
+	b->fault.insn = w->ls.cur_pc;
 	b->fault.thread = (u32)(w - b->warps) * 32 + lane;
 	b->fault.addr = addr;
 	return VGPU_RUN_FAULT;
 }
 
 /* --- choosing the group a warp runs ------------------------------------ */
-
-/*
- * The lowest pc among @lanes (nonzero), and the lanes of @lanes at @pc:
- * loops over the whole warp without branches, which compilers vectorise.
- */
-static u32 vgpu_min_pc(const struct vgpu_warp *w, u32 lanes)
-{
-	u32 best = ~0U, lane;
-
-	for (lane = 0; lane < VGPU_WARP; lane++) {
-		u32 pc = lanes >> lane & 1 ? w->pc[lane] : ~0U;
-
-		best = pc < best ? pc : best;
-	}
-	return best;
-}
-
-static u32 vgpu_lanes_at(const struct vgpu_warp *w, u32 lanes, u32 pc)
-{
-	u32 at = 0, lane;
-
-	for (lane = 0; lane < VGPU_WARP; lane++)
-		at |= (u32)(w->pc[lane] == pc) << lane;
-	return at & lanes;
-}
-
-/* The member mask of the warp-synchronous instruction at @pc, or 0. */
-static u32 vgpu_sync_mask(const struct vgpu_warp *w, u32 pc)
-{
-	const struct vgpu_insn *code = w->code;
-
-	switch (code[pc].op) {
-	case VGPU_OP_SHFL:
-	case VGPU_OP_VOTE:
-	case VGPU_OP_MATCH:
-	case VGPU_OP_WARPSYNC:
-		return (u32)code[pc].imm & w->live;
-	}
-	return 0;
-}
-
-/*
- * Nothing else can run: lanes waiting at a warp-synchronous instruction
- * whose other members have exited since may go on. Returns them.
- */
-static u32 vgpu_release_waiting(struct vgpu_warp *w)
-{
-	u32 m = w->waiting, freed = 0;
-
-	while (m) {
-		u32 pc = w->pc[__builtin_ctz(m)];
-		u32 at = vgpu_lanes_at(w, m, pc);
-
-		m &= ~at;
-		if (!(vgpu_sync_mask(w, pc) & ~at))
-			freed |= at;
-	}
-	w->waiting &= ~freed;
-	return freed;
-}
-
-/* Leaves the current group: its lanes keep their pc. */
-static void vgpu_group_save(struct vgpu_warp *w)
-{
-	u32 m = w->cur_mask;
-
-	while (m) {
-		u32 lane = __builtin_ctz(m);
-
-		m &= m - 1;
-		w->pc[lane] = w->cur_pc;
-	}
-	w->cur_mask = 0;
-}
-
-/*
- * Chooses the next group among the runnable lanes: the lowest pc, or with
- * @handover the lowest pc of lanes outside the group just left. False
- * when no lane of the warp can run.
- */
-static bool vgpu_group_pick(struct vgpu_warp *w, u32 handover)
-{
-	u32 runnable, from, pc;
-
-	vgpu_group_save(w);
-	runnable = w->live & ~w->at_bar & ~w->waiting;
-	if (!runnable && w->waiting)
-		runnable = vgpu_release_waiting(w);
-	if (!runnable)
-		return false;
-	from = runnable;
-	if (handover && (runnable & ~handover))
-		from = runnable & ~handover;
-	pc = vgpu_min_pc(w, from);
-	w->cur_pc = pc;
-	w->cur_mask = vgpu_lanes_at(w, runnable, pc);
-	w->others = runnable & ~w->cur_mask;
-	w->min_other = w->others ? vgpu_min_pc(w, w->others) : ~0U;
-	w->loops = 0;
-	w->fair = handover ? VGPU_FAIR_SLICE : 0;
-	return true;
-}
-
-/*
- * After each step: take along lanes waiting where the group now is, or
- * let lower lanes go first. False when the warp has nothing to run.
- */
-static bool vgpu_group_check(struct vgpu_warp *w)
-{
-	if (!w->cur_mask)
-		return vgpu_group_pick(w, 0);
-	if (!w->others)
-		return true;
-	if (w->fair) {
-		w->fair--;
-		return true;
-	}
-	if (w->loops >= VGPU_FAIR_LOOPS)
-		return vgpu_group_pick(w, w->cur_mask);
-	if (w->cur_pc < w->min_other)
-		return true;
-	if (w->cur_pc == w->min_other) {
-		u32 join = vgpu_lanes_at(w, w->others, w->cur_pc);
-
-		w->cur_mask |= join;
-		w->others &= ~join;
-		w->min_other = w->others ? vgpu_min_pc(w, w->others) : ~0U;
-		return true;
-	}
-	return vgpu_group_pick(w, 0);
-}
 
 /* --- operands ------------------------------------------------------------ */
 
@@ -400,45 +214,6 @@ static u64 vgpu_c(const struct vgpu_warp *w, const struct vgpu_insn *in,
 		  u32 lane)
 {
 	return in->flags & VGPU_IF_C_IMM ? in->imm : REG(w, in->c, lane);
-}
-
-static unsigned int vgpu_type_bits(u8 t)
-{
-	/* A table, not a switch: no jump for emulated CPUs to look up. */
-	static const u8 bits[VGPU_T_COUNT] = {
-		[VGPU_T_U8] = 8, [VGPU_T_S8] = 8, [VGPU_T_U16] = 16,
-		[VGPU_T_S16] = 16, [VGPU_T_F16] = 16, [VGPU_T_U32] = 32,
-		[VGPU_T_S32] = 32, [VGPU_T_F32] = 32,
-	};
-
-	return t < VGPU_T_COUNT && bits[t] ? bits[t] : 64;
-}
-
-static bool vgpu_type_signed(u8 t)
-{
-	return t == VGPU_T_S8 || t == VGPU_T_S16 || t == VGPU_T_S32 ||
-	       t == VGPU_T_S64;
-}
-
-static bool vgpu_is_float(u8 t)
-{
-	return t == VGPU_T_F32 || t == VGPU_T_F64 || t == VGPU_T_F16;
-}
-
-/* @v cut to @t's width, zero-extended (the register form of a result). */
-static u64 vgpu_trunc(u64 v, u8 t)
-{
-	unsigned int bits = vgpu_type_bits(t);
-
-	return bits == 64 ? v : v & ((1ULL << bits) - 1);
-}
-
-/* @v as a signed value of @t's width. */
-static s64 vgpu_sext(u64 v, u8 t)
-{
-	unsigned int bits = vgpu_type_bits(t);
-
-	return bits == 64 ? (s64)v : (s64)(v << (64 - bits)) >> (64 - bits);
 }
 
 /* The lanes where the instruction's guard lets it run. */
@@ -654,46 +429,24 @@ hit:
 static u8 *vgpu_addr(struct vgpu_block *b, u32 thread, u8 space, u64 addr,
 		     u32 len, bool write, u32 *fault_kind)
 {
-	u64 off;
-
 	*fault_kind = VGPU_FAULT_ADDRESS;
 	if (addr & (len - 1)) {
 		*fault_kind = VGPU_FAULT_MISALIGNED;
 		return NULL;
 	}
-	if (space == VGPU_SPACE_GENERIC) {
-		if (addr - VGPU_SHARED_WINDOW < VGPU_WINDOW_SIZE) {
-			space = VGPU_SPACE_SHARED;
-			addr -= VGPU_SHARED_WINDOW;
-		} else if (addr - VGPU_LOCAL_WINDOW < VGPU_WINDOW_SIZE) {
-			space = VGPU_SPACE_LOCAL;
-			addr -= VGPU_LOCAL_WINDOW;
-		} else {
-			space = VGPU_SPACE_GLOBAL;
-		}
-	}
-	switch (space) {
+	switch (vgpu_space_of(space, &addr)) {
 	case VGPU_SPACE_GLOBAL:
 		return vgpu_global(b, addr, len, write);
 	case VGPU_SPACE_SHARED:
-		if (addr >= b->shared_bytes || len > b->shared_bytes - addr)
+		if (!vgpu_fits(addr, len, b->shared_bytes))
 			return NULL;
 		return b->shared + addr;
 	case VGPU_SPACE_LOCAL:
-		if (addr >= b->local_bytes || len > b->local_bytes - addr)
+		if (!vgpu_fits(addr, len, b->local_bytes))
 			return NULL;
-		off = (u64)thread * b->local_bytes + addr;
-		return b->local + off;
-	case VGPU_SPACE_PARAM:
-		if (write || addr >= b->l->func->param_bytes ||
-		    len > b->l->func->param_bytes - addr)
-			return NULL;
-		return (u8 *)b->l->params + addr;
-	default:		/* VGPU_SPACE_CONST */
-		if (write || addr >= b->l->const_bytes ||
-		    len > b->l->const_bytes - addr)
-			return NULL;
-		return (u8 *)b->l->consts + addr;
+		return b->local + (u64)thread * b->local_bytes + addr;
+	default:		/* PARAM, CONST */
+		return vgpu_launch_ptr(b->l, space, addr, len, write);
 	}
 }
 
@@ -1000,234 +753,7 @@ static bool vgpu_sreg_warp(const struct vgpu_block *b, struct vgpu_warp *w,
 
 /* --- warp-synchronous operations ----------------------------------------- */
 
-/* Lanes waiting at some WARPSYNC instruction. */
-static u32 vgpu_waiting_at_warpsync(const struct vgpu_warp *w)
-{
-	u32 m, at = 0;
-
-	for (m = w->waiting; m; m &= m - 1) {
-		u32 lane = __builtin_ctz(m);
-
-		if (w->code[w->pc[lane]].op == VGPU_OP_WARPSYNC)
-			at |= 1U << lane;
-	}
-	return at;
-}
-
-/*
- * Are the member lanes all here? Lanes already waiting at this
- * instruction join the group; otherwise the group waits for the rest.
- */
-static bool vgpu_warp_gate(struct vgpu_warp *w, const struct vgpu_insn *in)
-{
-	u32 need = (u32)in->imm & w->live, here, away = 0, m;
-
-	here = w->cur_mask | vgpu_lanes_at(w, w->waiting, w->cur_pc);
-	/*
-	 * A warp barrier meets the lanes waiting at any warp barrier, as
-	 * __syncwarp() in divergent code does; those go on past their own.
-	 */
-	if (in->op == VGPU_OP_WARPSYNC)
-		away = vgpu_waiting_at_warpsync(w) & ~here;
-	if (!(need & ~(here | away))) {
-		for (m = away; m; m &= m - 1)
-			w->pc[__builtin_ctz(m)]++;
-		w->waiting &= ~(here | away);
-		w->others = (w->others & ~here) | away;
-		if (away)
-			w->min_other = vgpu_min_pc(w, w->others);
-		w->cur_mask = here;
-		return true;
-	}
-	for (m = w->cur_mask; m; m &= m - 1)
-		w->pc[__builtin_ctz(m)] = w->cur_pc;
-	w->waiting |= w->cur_mask;
-	w->cur_mask = 0;
-	return false;
-}
-
-static u32 vgpu_inline_b(const struct vgpu_warp *w, const struct vgpu_insn *in,
-			 u32 lane)
-{
-	return in->flags & VGPU_IF_B_IMM ? in->b : (u32)REG(w, in->b, lane);
-}
-
-static u32 vgpu_inline_c(const struct vgpu_warp *w, const struct vgpu_insn *in,
-			 u32 lane)
-{
-	return in->flags & VGPU_IF_C_IMM ? in->c : (u32)REG(w, in->c, lane);
-}
-
-static void vgpu_set_pred(struct vgpu_warp *w, u32 p, u32 em, u32 val)
-{
-	w->preds[p] = (w->preds[p] & ~em) | (val & em);
-}
-
-/* shfl.sync as PTX defines it: lane j's value, or one's own. */
-static void vgpu_shfl(struct vgpu_warp *w, const struct vgpu_insn *in, u32 em)
-{
-	u64 src[VGPU_WARP];
-	u32 m, lane, valid = 0;
-
-	for (lane = 0; lane < VGPU_WARP; lane++)
-		src[lane] = REG(w, in->a, lane);
-	for (m = em; m; m &= m - 1) {
-		u32 bv, cv, seg, maxl, minl, j;
-		bool ok;
-
-		lane = __builtin_ctz(m);
-		bv = vgpu_inline_b(w, in, lane) & 31;
-		cv = vgpu_inline_c(w, in, lane);
-		seg = (cv >> 8) & 31;
-		maxl = (lane & seg) | (cv & 31 & ~seg);
-		minl = lane & seg;
-		switch (in->mod) {
-		case VGPU_SHFL_UP:
-			j = lane - bv;
-			ok = (s32)j >= (s32)maxl;
-			break;
-		case VGPU_SHFL_DOWN:
-			j = lane + bv;
-			ok = j <= maxl;
-			break;
-		case VGPU_SHFL_BFLY:
-			j = lane ^ bv;
-			ok = j <= maxl;
-			break;
-		default:	/* IDX */
-			j = minl | (bv & ~seg);
-			ok = j <= maxl;
-			break;
-		}
-		if (!ok)
-			j = lane;
-		REG(w, in->dst, lane) = src[j & 31] & 0xffffffffU;
-		if (ok)
-			valid |= 1U << lane;
-	}
-	if (in->mod2)
-		vgpu_set_pred(w, in->mod2 - 1, em, valid);
-}
-
-static void vgpu_vote(struct vgpu_warp *w, const struct vgpu_insn *in, u32 em)
-{
-	u32 mask = (u32)in->imm & em, p = w->preds[in->a] & mask, m;
-	bool r;
-
-	if (in->mod == VGPU_VOTE_BALLOT) {
-		for (m = em; m; m &= m - 1)
-			REG(w, in->dst, __builtin_ctz(m)) = p;
-		return;
-	}
-	if (in->mod == VGPU_VOTE_ALL)
-		r = p == mask;
-	else if (in->mod == VGPU_VOTE_ANY)
-		r = p != 0;
-	else
-		r = !p || p == mask;
-	vgpu_set_pred(w, in->dst, em, r ? ~0U : 0);
-}
-
-static void vgpu_match(struct vgpu_warp *w, const struct vgpu_insn *in, u32 em)
-{
-	u32 mask = (u32)in->imm & em, m, n, all = mask;
-	u64 v, vmask = in->type == VGPU_T_U64 || in->type == VGPU_T_S64 ?
-		~0ULL : 0xffffffffULL;
-
-	for (m = em; m; m &= m - 1) {
-		u32 lane = __builtin_ctz(m), same = 0;
-
-		v = REG(w, in->a, lane) & vmask;
-		for (n = mask; n; n &= n - 1)
-			if ((REG(w, in->a, __builtin_ctz(n)) & vmask) == v)
-				same |= 1U << __builtin_ctz(n);
-		if (same != mask)
-			all = 0;
-		if (in->mod == VGPU_MATCH_ANY)
-			REG(w, in->dst, lane) = same;
-	}
-	if (in->mod == VGPU_MATCH_ALL) {
-		for (m = em; m; m &= m - 1)
-			REG(w, in->dst, __builtin_ctz(m)) = all;
-		if (in->mod2)
-			vgpu_set_pred(w, in->mod2 - 1, em, all ? ~0U : 0);
-	}
-}
-
 /* --- atomics -------------------------------------------------------------- */
-
-/* A 64-bit atomic read-modify-write at @q; returns the old value. */
-static u64 vgpu_atomic64(u64 *q, const struct vgpu_insn *in, u64 b, u64 c)
-{
-	bool sgn = vgpu_type_signed(in->type);
-	u64 old, new;
-
-	switch (in->mod2) {
-	case VGPU_ATOM_ADD: return __atomic_fetch_add(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_AND: return __atomic_fetch_and(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_OR: return __atomic_fetch_or(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_XOR: return __atomic_fetch_xor(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_EXCH: return __atomic_exchange_n(q, b, __ATOMIC_RELAXED);
-	}
-	old = __atomic_load_n(q, __ATOMIC_RELAXED);
-	do {
-		if (in->mod2 == VGPU_ATOM_CAS)
-			new = old == b ? c : old;
-		else if (in->mod2 == VGPU_ATOM_MIN)
-			new = sgn ? ((s64)b < (s64)old ? b : old) : (b < old ? b : old);
-		else	/* MAX */
-			new = sgn ? ((s64)b > (s64)old ? b : old) : (b > old ? b : old);
-	} while (!__atomic_compare_exchange_n(q, &old, new, false,
-					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	return old;
-}
-
-/* The 32-bit form; INC and DEC exist only here (u32). */
-static u64 vgpu_atomic32(u32 *q, const struct vgpu_insn *in, u32 b, u32 c)
-{
-	bool sgn = vgpu_type_signed(in->type);
-	u32 old, new;
-
-	switch (in->mod2) {
-	case VGPU_ATOM_ADD: return __atomic_fetch_add(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_AND: return __atomic_fetch_and(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_OR: return __atomic_fetch_or(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_XOR: return __atomic_fetch_xor(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_EXCH: return __atomic_exchange_n(q, b, __ATOMIC_RELAXED);
-	}
-	old = __atomic_load_n(q, __ATOMIC_RELAXED);
-	do {
-		switch (in->mod2) {
-		case VGPU_ATOM_CAS:
-			new = old == b ? c : old;
-			break;
-		case VGPU_ATOM_MIN:
-			new = sgn ? ((s32)b < (s32)old ? b : old) : (b < old ? b : old);
-			break;
-		case VGPU_ATOM_MAX:
-			new = sgn ? ((s32)b > (s32)old ? b : old) : (b > old ? b : old);
-			break;
-		case VGPU_ATOM_INC:
-			new = old >= b ? 0 : old + 1;
-			break;
-		default:	/* DEC */
-			new = !old || old > b ? b : old - 1;
-			break;
-		}
-	} while (!__atomic_compare_exchange_n(q, &old, new, false,
-					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	return old;
-}
-
-/* One atomic read-modify-write at @p (aligned); returns the old value. */
-static u64 vgpu_atomic(u8 *p, const struct vgpu_insn *in, u64 b, u64 c)
-{
-	if (in->mod2 == VGPU_ATOM_ADD && vgpu_is_float(in->type))
-		return vgpu_fp_atom_add(p, in->type, b);
-	if (vgpu_type_bits(in->type) == 64)
-		return vgpu_atomic64((u64 *)p, in, b, c);
-	return vgpu_atomic32((u32 *)p, in, (u32)b, (u32)c);
-}
 
 static int vgpu_atom(struct vgpu_block *b, struct vgpu_warp *w,
 		     const struct vgpu_insn *in, u32 em)
@@ -1274,109 +800,6 @@ static int vgpu_heap_op(struct vgpu_block *b, struct vgpu_warp *w,
 }
 
 /* --- bits ----------------------------------------------------------------- */
-
-/* Bits set (no libgcc helper: the core stands alone in the kernel). */
-static u64 vgpu_popcount(u64 v)
-{
-	v = v - ((v >> 1) & 0x5555555555555555ULL);
-	v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
-	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-	return (v * 0x0101010101010101ULL) >> 56;
-}
-
-static u64 vgpu_brev(u64 v, unsigned int bits)
-{
-	u64 r = 0;
-	unsigned int i;
-
-	for (i = 0; i < bits; i++)
-		r |= ((v >> i) & 1) << (bits - 1 - i);
-	return r;
-}
-
-/* PTX bfe: @len bits from @pos, the rest the sign of the field (S) or 0. */
-static u64 vgpu_bfe(u64 a, u32 pos, u32 len, u8 t)
-{
-	unsigned int bits = vgpu_type_bits(t), msb = bits - 1, i;
-	u64 sbit = 0, r = 0;
-
-	pos &= 0xff;
-	len &= 0xff;
-	if (vgpu_type_signed(t) && len)
-		sbit = (a >> (pos + len - 1 < msb ? pos + len - 1 : msb)) & 1;
-	for (i = 0; i <= msb; i++) {
-		u64 bit = i < len && pos + i <= msb ? (a >> (pos + i)) & 1 : sbit;
-
-		r |= bit << i;
-	}
-	return r;
-}
-
-static u32 vgpu_prmt(u32 a, u32 b, u32 c, u8 mode)
-{
-	u64 src = (u64)b << 32 | a;
-	u32 r = 0, i, sel = c & 3, pick;
-
-	for (i = 0; i < 4; i++) {
-		u32 byte;
-
-		switch (mode) {
-		case 1:		/* f4e */
-			pick = (sel + i) & 7;
-			break;
-		case 2:		/* b4e */
-			pick = (sel - i) & 7;
-			break;
-		case 3:		/* rc8 */
-			pick = sel;
-			break;
-		case 4:		/* ecl */
-			pick = i > sel ? i : sel;
-			break;
-		case 5:		/* ecr */
-			pick = i < sel ? i : sel;
-			break;
-		case 6:		/* rc16 */
-			pick = (sel & 1) * 2 + (i & 1);
-			break;
-		default:	/* a byte per selector nibble, or its sign */
-			pick = (c >> (4 * i)) & 0xf;
-			break;
-		}
-		byte = (src >> (8 * (pick & 7))) & 0xff;
-		if (!mode && (pick & 8))
-			byte = byte & 0x80 ? 0xff : 0;
-		r |= byte << (8 * i);
-	}
-	return r;
-}
-
-static u64 vgpu_bit_op(const struct vgpu_insn *in, u64 a, u64 b, u64 c)
-{
-	unsigned int bits = vgpu_type_bits(in->type);
-	u64 ua = vgpu_trunc(a, in->type);
-	s64 top;
-
-	switch (in->op) {
-	case VGPU_OP_POPC:
-		return vgpu_popcount(ua);
-	case VGPU_OP_CLZ:
-		return ua ? __builtin_clzll(ua) - (64 - bits) : bits;
-	case VGPU_OP_BREV:
-		return vgpu_brev(ua, bits);
-	case VGPU_OP_BFIND:
-		if (vgpu_type_signed(in->type) && vgpu_sext(a, in->type) < 0)
-			ua = ~ua & (bits == 64 ? ~0ULL : (1ULL << bits) - 1);
-		if (!ua)
-			return 0xffffffff;
-		top = 63 - __builtin_clzll(ua);
-		return in->mod ? (u64)(bits - 1 - top) : (u64)top;
-	case VGPU_OP_BFE:
-		return vgpu_bfe(ua, (u32)b, (u32)c, in->type);
-	default:		/* PRMT */
-		return vgpu_prmt((u32)a, (u32)b, (u32)c, in->mod);
-	}
-}
 
 /*
  * The common integer operations on 32- and 64-bit types, lane loops
@@ -1487,7 +910,7 @@ static void vgpu_carry_op(struct vgpu_warp *w, const struct vgpu_insn *in,
 	for (m = em; m; m &= m - 1) {
 		u32 lane = __builtin_ctz(m);
 		u64 a = REG(w, in->a, lane) & mask, b = vgpu_b(w, in, lane) & mask;
-		u64 cin = in->flags & VGPU_IF_CC_IN ? (w->cc >> lane) & 1 : 0;
+		u64 cin = in->flags & VGPU_IF_CC_IN ? (w->ls.cc >> lane) & 1 : 0;
 		u64 x, r;
 		bool carry;
 
@@ -1511,192 +934,61 @@ static void vgpu_carry_op(struct vgpu_warp *w, const struct vgpu_insn *in,
 		out |= (u32)carry << lane;
 	}
 	if (in->flags & VGPU_IF_CC_OUT)
-		w->cc = (w->cc & ~em) | out;
+		w->ls.cc = (w->ls.cc & ~em) | out;
 }
 
 /* --- block barriers ------------------------------------------------------ */
 
-/*
- * The barrier and thread count (0: the block) @in names for the warp, as
- * its lowest arriving lane @lane reads them. False when they are not a
- * barrier and count PTX allows.
- */
-static bool vgpu_bar_operands(const struct vgpu_warp *w,
-			      const struct vgpu_insn *in, u32 lane, u32 *id,
-			      u32 *count)
-{
-	*id = (u32)in->imm;
-	if (in->mod2 & VGPU_BAR_ID_REG)
-		*id = (u32)REG(w, in->c, lane);
-	*count = 0;
-	if (in->mod2 & VGPU_BAR_COUNT) {
-		*count = in->flags & VGPU_IF_B_IMM ? in->b :
-			 (u32)REG(w, in->b, lane);
-		if (!*count || *count % VGPU_WARP)
-			return false;
-	}
-	return *id < VGPU_MAX_BARRIERS;
-}
-
-/* @lanes of @w, waiting at its barrier, go on. */
-static void vgpu_bar_wake(struct vgpu_warp *w, u32 lanes)
-{
-	bool parked = w->cur_mask & w->at_bar;
-	u32 back = lanes & ~w->cur_mask;
-
-	w->at_bar &= ~lanes;
-	w->bar_arrive &= ~lanes;
-	/* A group running meets them where it reaches their pc. */
-	if (w->cur_mask && !parked && back) {
-		w->others |= back;
-		w->min_other = vgpu_min_pc(w, w->others);
-	}
-}
-
-/*
- * Barrier @br completes: lanes of @w that wait at a BAR_RED get its
- * reduction (a parked warp's lanes wait after its cur_pc, others after
- * their own pc).
- */
-static void vgpu_bar_results(struct vgpu_block *b, struct vgpu_warp *w,
-			     const struct vgpu_barrier *br)
-{
-	u32 m, lane;
-
-	for (m = w->at_bar; m; m &= m - 1) {
-		const struct vgpu_insn *in;
-		u32 pc;
-
-		lane = __builtin_ctz(m);
-		pc = (w->cur_mask >> lane & 1) ? w->cur_pc : w->pc[lane];
-		in = &b->code[pc - 1];
-		if (in->op != VGPU_OP_BAR_RED)
-			continue;
-		if (in->mod == VGPU_BAR_POPC) {
-			REG(w, in->dst, lane) = br->red_true;
-		} else {
-			bool v = in->mod == VGPU_BAR_AND ? !br->red_false :
-				 br->red_true != 0;
-
-			w->preds[in->dst] = (w->preds[in->dst] & ~(1U << lane)) |
-					    (u32)v << lane;
-		}
-	}
-}
-
-/*
- * Barrier @id completes once its count has arrived: the warps counted
- * there go on, and it is ready for its next use.
- */
+/* Barrier @id completes once its count has arrived: its warps go on. */
 static void vgpu_bar_check(struct vgpu_block *b, u32 id)
 {
-	struct vgpu_barrier *br = &b->bars[id];
-	u32 need = br->count ? br->count : b->live_warps * VGPU_WARP, i;
-	bool red = br->red_true || br->red_false;	/* a BAR_RED came */
+	struct vgpu_barrier br;
+	u32 i;
 
-	if (!br->arrived || br->arrived < need)
+	if (!vgpu_bar_complete(b->bars, &b->bars_used, b->live_warps, id, &br))
 		return;
 	for (i = 0; i < b->nwarps; i++) {
 		struct vgpu_warp *w = &b->warps[i];
 
-		if (!w->counted || w->bar != id)
-			continue;
-		if (red)
-			vgpu_bar_results(b, w, br);
-		w->counted = false;
-		vgpu_bar_wake(w, w->at_bar);
+		if (w->ls.counted && w->ls.bar == id)
+			vgpu_bar_release(&w->ls, b->code, w->regs, w->preds, &br);
 	}
-	*br = (struct vgpu_barrier){ 0 };
-	b->bars_used &= ~(1U << id);
 }
 
-/*
- * Counts @w's arrival at its barrier once every lane of it that has not
- * exited is there: 32 threads, whatever the number of lanes. Lanes that
- * only arrive then go on.
- */
 static void vgpu_bar_arrival(struct vgpu_block *b, struct vgpu_warp *w)
 {
-	struct vgpu_barrier *br = &b->bars[w->bar];
-
-	if (!w->at_bar || w->counted || (w->live & ~w->at_bar))
-		return;
-	if (!br->arrived) {
-		br->count = w->bar_count;
-		b->bars_used |= 1U << w->bar;
-	}
-	br->arrived += VGPU_WARP;
-	br->red_true += w->red_true;
-	br->red_false += w->red_false;
-	w->red_true = 0;
-	w->red_false = 0;
-	w->counted = true;
-	if (w->bar_arrive) {
-		vgpu_bar_wake(w, w->bar_arrive);
-		w->counted = w->at_bar != 0;
-	}
-	vgpu_bar_check(b, w->bar);
+	if (vgpu_bar_count_in(&w->ls, b->bars, &b->bars_used))
+		vgpu_bar_check(b, w->ls.bar);
 }
 
 /*
- * BAR and BAR_RED for lanes @em of the group. A warp that arrives whole
- * (every live lane in one group) stays that group, parked at the next
- * instruction until the barrier completes; otherwise the lanes leave the
- * group. Returns 0, with *@parked set when the warp is, or
- * VGPU_RUN_FAULT.
+ * BAR and BAR_RED for lanes @em of the group (vgpu_bar_enter()). Returns
+ * 0, with *@parked set when the warp is, or VGPU_RUN_FAULT.
  */
 static int vgpu_bar(struct vgpu_block *b, struct vgpu_warp *w,
 		    const struct vgpu_insn *in, u32 em, u32 next, bool *parked)
 {
-	bool whole = em == w->cur_mask && em == w->live && !w->waiting;
-	u32 id, count, m;
+	u32 id, count, kind;
+	bool whole;
 
-	if (!vgpu_bar_operands(w, in, __builtin_ctz(em), &id, &count))
+	if (!vgpu_bar_operands(w->regs, in, __builtin_ctz(em), &id, &count))
 		return vgpu_fail(b, w, em, VGPU_FAULT_TRAP, 0);
-	if (w->at_bar && w->bar != id)
-		return vgpu_fail(b, w, em, VGPU_FAULT_DEADLOCK, 0);
-	if (!w->at_bar) {
-		w->bar = (u8)id;
-		w->bar_count = count;
-	}
-	if (in->op == VGPU_OP_BAR_RED) {
-		m = w->preds[in->a];
-		w->red_true += (u32)vgpu_popcount(em & m);
-		w->red_false += (u32)vgpu_popcount(em & ~m);
-	} else if (in->mod == VGPU_BAR_ARRIVE) {
-		w->bar_arrive |= em;
-	}
-	w->at_bar |= em;
-	if (whole) {
-		w->cur_pc = next;
-	} else {
-		for (m = em; m; m &= m - 1)
-			w->pc[__builtin_ctz(m)] = next;
-		w->cur_mask &= ~em;
-	}
+	kind = vgpu_bar_enter(&w->ls, in, w->preds, em, id, count, next,
+			      &whole);
+	if (kind)
+		return vgpu_fail(b, w, em, kind, 0);
 	vgpu_bar_arrival(b, w);
-	*parked = whole && (w->cur_mask & w->at_bar);
+	*parked = whole && (w->ls.cur_mask & w->ls.at_bar);
 	return 0;
 }
 
-/*
- * Lanes of @w exited: the rest of the warp may now be all at its
- * barrier, and a warp gone whole is no longer waited for.
- */
-static void vgpu_bar_exit(struct vgpu_block *b, struct vgpu_warp *w)
+/* Lanes of @w exited (vgpu_bar_exit()). */
+static void vgpu_bar_exited(struct vgpu_block *b, struct vgpu_warp *w)
 {
-	u32 m, id;
+	u32 m = vgpu_bar_exit(&w->ls, b->bars, &b->bars_used, &b->live_warps);
 
-	if (w->live) {
-		vgpu_bar_arrival(b, w);
-		return;
-	}
-	b->live_warps--;
-	for (m = b->bars_used; m; m &= m - 1) {
-		id = __builtin_ctz(m);
-		if (!b->bars[id].count)
-			vgpu_bar_check(b, id);
-	}
+	for (; m; m &= m - 1)
+		vgpu_bar_check(b, __builtin_ctz(m));
 }
 
 /* --- textures and surfaces ------------------------------------------------ */
@@ -1882,14 +1174,14 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 {
 	u32 warp = (u32)(w - b->warps);
 
-	if (w->cur_mask & w->at_bar)	/* parked at a barrier */
+	if (w->ls.cur_mask & w->ls.at_bar)	/* parked at a barrier */
 		return 0;
-	if (!w->cur_mask && !vgpu_group_pick(w, 0))
+	if (!w->ls.cur_mask && !vgpu_group_pick(&w->ls, b->code, 0))
 		return 0;
 	while (*used < slice) {
-		const struct vgpu_insn *in = &b->code[w->cur_pc];
-		u32 em = vgpu_guard(w, in, w->cur_mask), m, lane;
-		u32 next = w->cur_pc + 1;
+		const struct vgpu_insn *in = &b->code[w->ls.cur_pc];
+		u32 em = vgpu_guard(w, in, w->ls.cur_mask), m, lane;
+		u32 next = w->ls.cur_pc + 1;
 		bool parked;
 		int ret;
 
@@ -1921,10 +1213,7 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 				REG(w, in->dst, lane) = vgpu_trunc(v, in->type);
 			}
 			break;
-		case VGPU_OP_AND:
-		case VGPU_OP_OR:
-		case VGPU_OP_XOR:
-		case VGPU_OP_NOT:
+		case VGPU_OP_AND ... VGPU_OP_NOT:	/* also on predicates */
 			if (in->type == VGPU_T_PRED) {
 				u32 x = w->preds[in->a], y = w->preds[in->b], r;
 
@@ -1936,19 +1225,8 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 				break;
 			}
 			fallthrough;
-		case VGPU_OP_ADD:
-		case VGPU_OP_SUB:
-		case VGPU_OP_MUL:
-		case VGPU_OP_MAD:
-		case VGPU_OP_FMA:
-		case VGPU_OP_DIV:
-		case VGPU_OP_REM:
-		case VGPU_OP_MIN:
-		case VGPU_OP_MAX:
-		case VGPU_OP_ABS:
-		case VGPU_OP_NEG:
-		case VGPU_OP_SHL:
-		case VGPU_OP_SHR:
+		case VGPU_OP_ADD ... VGPU_OP_NEG:	/* arithmetic on any type */
+		case VGPU_OP_SHL ... VGPU_OP_SHR:
 			if (vgpu_is_float(in->type)) {
 				vgpu_fp_alu(w->regs, in, em);
 				break;
@@ -1999,27 +1277,27 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 				return ret;
 			break;
 		case VGPU_OP_BRA:
-			if (em == w->cur_mask) {
-				if (in->imm <= w->cur_pc)
-					w->loops++;
+			if (em == w->ls.cur_mask) {
+				if (in->imm <= w->ls.cur_pc)
+					w->ls.loops++;
 				next = (u32)in->imm;
 			} else if (em) {
 				/* The lanes part: each keeps its own pc. */
 				for (m = em; m; m &= m - 1)
-					w->pc[__builtin_ctz(m)] = (u32)in->imm;
-				for (m = w->cur_mask & ~em; m; m &= m - 1)
-					w->pc[__builtin_ctz(m)] = next;
-				w->cur_mask = 0;
-				if (!vgpu_group_pick(w, 0))
+					w->ls.pc[__builtin_ctz(m)] = (u32)in->imm;
+				for (m = w->ls.cur_mask & ~em; m; m &= m - 1)
+					w->ls.pc[__builtin_ctz(m)] = next;
+				w->ls.cur_mask = 0;
+				if (!vgpu_group_pick(&w->ls, b->code, 0))
 					return 0;
 				continue;
 			}
 			break;
 		case VGPU_OP_EXIT:
-			w->live &= ~em;
-			w->cur_mask &= ~em;
-			if (em && (w->at_bar || !w->live))
-				vgpu_bar_exit(b, w);
+			w->ls.live &= ~em;
+			w->ls.cur_mask &= ~em;
+			if (em && (w->ls.at_bar || !w->ls.live))
+				vgpu_bar_exited(b, w);
 			break;
 		case VGPU_OP_BAR_RED:
 		case VGPU_OP_BAR:
@@ -2037,22 +1315,22 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 		case VGPU_OP_VOTE:
 		case VGPU_OP_MATCH:
 		case VGPU_OP_WARPSYNC:
-			if (!vgpu_warp_gate(w, in)) {
-				if (!vgpu_group_pick(w, 0))
+			if (!vgpu_warp_gate(&w->ls, b->code, in)) {
+				if (!vgpu_group_pick(&w->ls, b->code, 0))
 					return 0;
 				continue;
 			}
-			em = vgpu_guard(w, in, w->cur_mask);
+			em = vgpu_guard(w, in, w->ls.cur_mask);
 			if (in->op == VGPU_OP_SHFL)
-				vgpu_shfl(w, in, em);
+				vgpu_shfl(w->regs, w->preds, in, em);
 			else if (in->op == VGPU_OP_VOTE)
-				vgpu_vote(w, in, em);
+				vgpu_vote(w->regs, w->preds, in, em);
 			else if (in->op == VGPU_OP_MATCH)
-				vgpu_match(w, in, em);
+				vgpu_match(w->regs, w->preds, in, em);
 			break;
 		case VGPU_OP_ACTIVEMASK:
 			for (m = em; m; m &= m - 1)
-				REG(w, in->dst, __builtin_ctz(m)) = w->cur_mask;
+				REG(w, in->dst, __builtin_ctz(m)) = w->ls.cur_mask;
 			break;
 		case VGPU_OP_ATOM:
 			ret = vgpu_atom(b, w, in, em);
@@ -2088,30 +1366,15 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 			if (ret)
 				return ret;
 			break;
-		case VGPU_OP_POPC:
-		case VGPU_OP_CLZ:
-		case VGPU_OP_BREV:
-		case VGPU_OP_BFIND:
-		case VGPU_OP_BFE:
-		case VGPU_OP_PRMT:
-			for (m = em; m; m &= m - 1) {
-				u64 x, y, z, r;
-
-				lane = __builtin_ctz(m);
-				x = REG(w, in->a, lane);
-				y = vgpu_b(w, in, lane);
-				z = vgpu_c(w, in, lane);
-				r = vgpu_bit_op(in, x, y, z);
-				REG(w, in->dst, lane) = in->op == VGPU_OP_BREV ||
-					in->op == VGPU_OP_BFE ? r : r & 0xffffffff;
-			}
+		case VGPU_OP_POPC ... VGPU_OP_PRMT:	/* bit fields */
+			vgpu_bit_lanes(w->regs, in, em);
 			break;
 		default:	/* the floating-point functions */
 			vgpu_fp_func(w->regs, in, em);
 			break;
 		}
-		w->cur_pc = next;
-		if (!vgpu_group_check(w))
+		w->ls.cur_pc = next;
+		if (!vgpu_group_check(&w->ls, b->code))
 			return 0;
 	}
 	return 0;
@@ -2134,7 +1397,7 @@ int vgpu_block_run(struct vgpu_block *b, u32 budget)
 			int ret;
 
 			b->next = (b->next + 1) % b->nwarps;
-			if (!(w->live & ~w->at_bar))
+			if (!(w->ls.live & ~w->ls.at_bar))
 				continue;
 			ret = vgpu_warp_run(b, w, slice < budget ? slice : budget,
 					    &used);
@@ -2143,7 +1406,7 @@ int vgpu_block_run(struct vgpu_block *b, u32 budget)
 			ran |= used != before;
 		}
 		for (i = 0; i < b->nwarps; i++)
-			live |= b->warps[i].live != 0;
+			live |= b->warps[i].ls.live != 0;
 		if (!live)
 			return VGPU_RUN_DONE;
 		/*

@@ -60,15 +60,7 @@ static const char *nrt_insn_why(const struct vgpu_insn *in)
 	case VGPU_OP_MEMBAR:
 	case VGPU_OP_ACTIVEMASK:
 	case VGPU_OP_SETP:
-	case VGPU_OP_SQRT:
-	case VGPU_OP_RCP:
-	case VGPU_OP_RSQRT:
-	case VGPU_OP_EX2:
-	case VGPU_OP_LG2:
-	case VGPU_OP_SIN:
-	case VGPU_OP_COS:
-	case VGPU_OP_TANH:
-	case VGPU_OP_COPYSIGN:
+	case VGPU_OP_SQRT ... VGPU_OP_COPYSIGN:	/* fp functions */
 		return NULL;
 	case VGPU_OP_BAR:
 	case VGPU_OP_BAR_RED:
@@ -93,13 +85,13 @@ static const char *nrt_insn_why(const struct vgpu_insn *in)
 	case VGPU_OP_OR:
 	case VGPU_OP_XOR:
 	case VGPU_OP_NOT:
-		if (nrt_is_float(in->type) || in->type == VGPU_T_PRED)
+		if (vgpu_is_float(in->type) || in->type == VGPU_T_PRED)
 			return NULL;
 		if ((in->flags & VGPU_IF_SAT) && (in->op == VGPU_OP_ADD || in->op == VGPU_OP_SUB) &&
 		    in->type != VGPU_T_S32)
 			return "saturation of this type";
 		if ((in->flags & (VGPU_IF_CC_IN | VGPU_IF_CC_OUT)) &&
-		    (tbits(in->type) < 32 || !(in->op == VGPU_OP_ADD ||
+		    (vgpu_type_bits(in->type) < 32 || !(in->op == VGPU_OP_ADD ||
 		     in->op == VGPU_OP_SUB || in->op == VGPU_OP_MAD)))
 			return "carry of this type or operation";
 		return NULL;
@@ -114,12 +106,7 @@ static const char *nrt_insn_why(const struct vgpu_insn *in)
 	case VGPU_OP_MALLOC:
 	case VGPU_OP_FREE:
 		return "device heap";
-	case VGPU_OP_POPC:
-	case VGPU_OP_CLZ:
-	case VGPU_OP_BREV:
-	case VGPU_OP_BFIND:
-	case VGPU_OP_BFE:
-	case VGPU_OP_PRMT:
+	case VGPU_OP_POPC ... VGPU_OP_PRMT:	/* bit fields */
 		return NULL;
 	default:
 		return "texture or surface instruction";
@@ -278,13 +265,13 @@ void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 	memset(narrow, 1, nregs);
 	for (i = 0; i < k->ninsns; i++) {
 		const struct vgpu_insn *in = &k->insns[i];
-		bool small = tbits(in->type) <= 32, helper = false, ok = false;
+		bool small = vgpu_type_bits(in->type) <= 32, helper = false, ok = false;
 
 		if (!reach[i])
 			continue;
 		switch (in->op) {
 		case VGPU_OP_LD:
-			ok = small && !tsigned(in->type);
+			ok = small && !vgpu_type_signed(in->type);
 			break;
 		case VGPU_OP_ACTIVEMASK:
 			ok = true;
@@ -294,33 +281,17 @@ void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 		case VGPU_OP_SELP:
 			ok = small;
 			break;
-		case VGPU_OP_ADD:
-		case VGPU_OP_SUB:
-		case VGPU_OP_MUL:
-		case VGPU_OP_MAD:
-		case VGPU_OP_FMA:
-		case VGPU_OP_DIV:
-		case VGPU_OP_REM:
-		case VGPU_OP_MIN:
-		case VGPU_OP_MAX:
-		case VGPU_OP_ABS:
-		case VGPU_OP_NEG:
-		case VGPU_OP_SHL:
-		case VGPU_OP_SHR:
-		case VGPU_OP_AND:
-		case VGPU_OP_OR:
-		case VGPU_OP_XOR:
-		case VGPU_OP_NOT:
+		case VGPU_OP_ADD ... VGPU_OP_SHR:	/* arithmetic and logic */
 			if (f32_plain(in))
 				ok = true;
-			else if (nrt_is_float(in->type) || int_helper(in))
+			else if (vgpu_is_float(in->type) || int_helper(in))
 				helper = true;
 			else
 				ok = small && !((in->op == VGPU_OP_MUL || in->op == VGPU_OP_MAD) &&
 						in->mod == VGPU_MUL_WIDE);
 			break;
 		case VGPU_OP_SETP:
-			helper = nrt_is_float(in->type);
+			helper = vgpu_is_float(in->type);
 			break;
 		case VGPU_OP_BAR:
 		case VGPU_OP_BAR_RED:
@@ -330,22 +301,9 @@ void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 		case VGPU_OP_MATCH:
 		case VGPU_OP_VOTE:
 		case VGPU_OP_ATOM:
-		case VGPU_OP_POPC:
-		case VGPU_OP_CLZ:
-		case VGPU_OP_BREV:
-		case VGPU_OP_BFIND:
-		case VGPU_OP_BFE:
-		case VGPU_OP_PRMT:
+		case VGPU_OP_POPC ... VGPU_OP_PRMT:	/* bit fields */
 		case VGPU_OP_CVT:
-		case VGPU_OP_SQRT:
-		case VGPU_OP_RCP:
-		case VGPU_OP_RSQRT:
-		case VGPU_OP_EX2:
-		case VGPU_OP_LG2:
-		case VGPU_OP_SIN:
-		case VGPU_OP_COS:
-		case VGPU_OP_TANH:
-		case VGPU_OP_COPYSIGN:
+		case VGPU_OP_SQRT ... VGPU_OP_COPYSIGN:	/* fp functions */
 			helper = true;
 			break;
 		}

@@ -11,7 +11,7 @@
 
 static const struct vgpu_insn *nrt_insn(const struct nrt_warp *w)
 {
-	return &w->blk->k->insns[w->cur_pc];
+	return &w->blk->k->insns[w->ls.cur_pc];
 }
 
 void nrt_fp_alu(struct nrt_warp *w, u32 em)

@@ -39,7 +39,7 @@ static u64 nrt_mul(const struct vgpu_insn *in, u64 a, u64 b)
  */
 void nrt_int_op(struct nrt_warp *w, u32 em)
 {
-	const struct vgpu_insn *in = &w->blk->k->insns[w->cur_pc];
+	const struct vgpu_insn *in = &w->blk->k->insns[w->ls.cur_pc];
 	bool w64 = in->type == VGPU_T_U64 || in->type == VGPU_T_S64;
 	u64 mask = w64 ? ~0ULL : 0xffffffffULL;
 	u32 m, out = 0;
@@ -48,7 +48,7 @@ void nrt_int_op(struct nrt_warp *w, u32 em)
 		u32 lane = __builtin_ctz(m);
 		u64 a = R(w, in->a, lane), b = in->flags & VGPU_IF_B_IMM ? in->imm : R(w, in->b, lane);
 		u64 c = in->flags & VGPU_IF_C_IMM ? in->imm : R(w, in->c, lane);
-		u64 cin = in->flags & VGPU_IF_CC_IN ? (w->cc >> lane) & 1 : 0, r;
+		u64 cin = in->flags & VGPU_IF_CC_IN ? (w->ls.cc >> lane) & 1 : 0, r;
 		bool carry;
 
 		if (!(in->flags & (VGPU_IF_CC_IN | VGPU_IF_CC_OUT | VGPU_IF_SAT))) {
@@ -83,5 +83,5 @@ void nrt_int_op(struct nrt_warp *w, u32 em)
 		out |= (u32)carry << lane;
 	}
 	if (in->flags & VGPU_IF_CC_OUT)
-		w->cc = (w->cc & ~em) | out;
+		w->ls.cc = (w->ls.cc & ~em) | out;
 }

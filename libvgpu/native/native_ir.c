@@ -26,8 +26,8 @@
 static LLVMValueRef int_op(struct irb *g, const struct vgpu_insn *in)
 {
 	u8 t = in->type;
-	unsigned int bits = tbits(t);
-	bool sgn = tsigned(t);
+	unsigned int bits = vgpu_type_bits(t);
+	bool sgn = vgpu_type_signed(t);
 	LLVMValueRef a = getreg(g, in->a), b = opb(g, in), r = NULL;
 	LLVMValueRef sa = vsext(g, a, t), sb = vsext(g, b, t);
 	LLVMValueRef ua = vtrunc(g, a, t), ub = vtrunc(g, b, t);
@@ -168,8 +168,8 @@ static LLVMValueRef f32_op(struct irb *g, const struct vgpu_insn *in)
 
 static LLVMValueRef int_setp(struct irb *g, const struct vgpu_insn *in)
 {
-	unsigned int sh = 64 - tbits(in->type);
-	u64 flip = tsigned(in->type) ? 1ULL << 63 : 0;
+	unsigned int sh = 64 - vgpu_type_bits(in->type);
+	u64 flip = vgpu_type_signed(in->type) ? 1ULL << 63 : 0;
 	LLVMValueRef x = getreg(g, in->a), y = opb(g, in), lt, eq, r;
 
 	x = LLVMBuildXor(g->b, LLVMBuildShl(g->b, x, splat64(g, sh), ""), splat64(g, flip), "");
@@ -294,9 +294,9 @@ static void emit_branch(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		/* A loop: the interpreter's fairness count. */
 		LLVMValueRef loops = LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
 						  k32(g, 1), "");
-		LLVMValueRef others = wload(g, g->i32, offsetof(struct nrt_warp, others));
+		LLVMValueRef others = wload(g, g->i32, offsetof(struct nrt_warp, ls.others));
 		LLVMValueRef fair = LLVMBuildAnd(g->b,
-			LLVMBuildICmp(g->b, LLVMIntUGE, loops, k32(g, NRT_FAIR_LOOPS), ""),
+			LLVMBuildICmp(g->b, LLVMIntUGE, loops, k32(g, VGPU_FAIR_LOOPS), ""),
 			LLVMBuildICmp(g->b, LLVMIntNE, others, k32(g, 0), ""), "");
 
 		LLVMBuildStore(g->b, loops, g->loops);
@@ -304,6 +304,47 @@ static void emit_branch(struct irb *g, u32 pc, const struct vgpu_insn *in,
 				LLVMBuildLoad2(g->b, g->i32, g->thresh, ""), ""), g->thresh);
 		LLVMBuildBr(g->b, g->chk[t]);
 	}
+}
+
+/* The predicates to the warp state (@out) or back, around a helper that uses them. */
+static void preds_through(struct irb *g, bool out)
+{
+	LLVMValueRef preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
+	u32 p;
+
+	for (p = 0; p < g->k->func.npreds; p++) {
+		LLVMValueRef slot = at(g, preds, k64(g, (u64)p * 4));
+
+		if (out)
+			LLVMBuildStore(g->b, getpred(g, p), slot);
+		else
+			LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i32, slot, ""),
+				       g->preds[p]);
+	}
+}
+
+/*
+ * A call of runtime helper @fn(w, em) (@em NULL: fn(w)) for the
+ * instruction at @pc, which may change the group; on at @next. With
+ * @preds, the predicates go through the warp state.
+ */
+static void runtime_call(struct irb *g, u32 pc, void *fn, LLVMValueRef em,
+			 bool preds, LLVMBasicBlockRef next)
+{
+	LLVMValueRef args[2] = { g->w, em };
+	LLVMBasicBlockRef go = preds ? newblock(g, "go") : next;
+
+	if (em)
+		unless_none(g, em, next);
+	if (preds)
+		preds_through(g, true);
+	sync_out(g, pc);
+	after_call(g, call(g, fn, g->i32, args, em ? 2 : 1), go);
+	if (!preds)
+		return;
+	LLVMPositionBuilderAtEnd(g->b, go);
+	preds_through(g, false);
+	LLVMBuildBr(g->b, next);
 }
 
 static void emit_insn(struct irb *g, u32 pc)
@@ -338,10 +379,7 @@ static void emit_insn(struct irb *g, u32 pc)
 		v = LLVMBuildZExt(g->b, LLVMBuildLoad2(g->b, g->i32, g->mask, ""), g->i64, "");
 		setreg(g, in->dst, vsplat(g, v, g->v64), em);
 		break;
-	case VGPU_OP_AND:
-	case VGPU_OP_OR:
-	case VGPU_OP_XOR:
-	case VGPU_OP_NOT:
+	case VGPU_OP_AND ... VGPU_OP_NOT:	/* also on predicates */
 		if (in->type == VGPU_T_PRED) {
 			LLVMValueRef x = getpred(g, in->a), y = getpred(g, in->b);
 
@@ -353,22 +391,11 @@ static void emit_insn(struct irb *g, u32 pc)
 			break;
 		}
 		fallthrough;
-	case VGPU_OP_ADD:
-	case VGPU_OP_SUB:
-	case VGPU_OP_MUL:
-	case VGPU_OP_MAD:
-	case VGPU_OP_FMA:
-	case VGPU_OP_DIV:
-	case VGPU_OP_REM:
-	case VGPU_OP_MIN:
-	case VGPU_OP_MAX:
-	case VGPU_OP_ABS:
-	case VGPU_OP_NEG:
-	case VGPU_OP_SHL:
-	case VGPU_OP_SHR:
+	case VGPU_OP_ADD ... VGPU_OP_NEG:	/* arithmetic on any type */
+	case VGPU_OP_SHL ... VGPU_OP_SHR:
 		if (f32_plain(in))
 			setreg(g, in->dst, f32_op(g, in), em);
-		else if (nrt_is_float(in->type))
+		else if (vgpu_is_float(in->type))
 			fp_helper(g, pc, in, em, (void *)nrt_fp_alu, false);
 		else if (int_helper(in))
 			fp_helper(g, pc, in, em, (void *)nrt_int_op, false);
@@ -376,7 +403,7 @@ static void emit_insn(struct irb *g, u32 pc)
 			setreg(g, in->dst, int_op(g, in), em);
 		break;
 	case VGPU_OP_SETP:
-		if (nrt_is_float(in->type))
+		if (vgpu_is_float(in->type))
 			fp_helper(g, pc, in, em, (void *)nrt_fp_setp, true);
 		else
 			setpred(g, in->dst, int_setp(g, in), em);
@@ -389,57 +416,20 @@ static void emit_insn(struct irb *g, u32 pc)
 	case VGPU_OP_CVT:
 		fp_helper(g, pc, in, em, (void *)nrt_fp_cvt, false);
 		break;
-	case VGPU_OP_POPC:
-	case VGPU_OP_CLZ:
-	case VGPU_OP_BREV:
-	case VGPU_OP_BFIND:
-	case VGPU_OP_BFE:
-	case VGPU_OP_PRMT:
+	case VGPU_OP_POPC ... VGPU_OP_PRMT:	/* bit fields */
 		fp_helper(g, pc, in, em, (void *)nrt_bits_op, false);
 		break;
 	case VGPU_OP_SHFL:
 	case VGPU_OP_VOTE:
 	case VGPU_OP_MATCH:
-	case VGPU_OP_WARPSYNC: {
+	case VGPU_OP_WARPSYNC:
 		/* The helper reads and writes predicates in the warp state. */
-		LLVMValueRef preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
-		LLVMBasicBlockRef go = newblock(g, "go");
-		u32 p;
-
-		for (p = 0; p < g->k->func.npreds; p++)
-			LLVMBuildStore(g->b, getpred(g, p), at(g, preds, k64(g, (u64)p * 4)));
-		sync_out(g, pc);
-		args[0] = g->w;
-		after_call(g, call(g, (void *)nrt_warp_sync, g->i32, args, 1), go);
-		LLVMPositionBuilderAtEnd(g->b, go);
-		preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
-		for (p = 0; p < g->k->func.npreds; p++)
-			LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i32,
-				       at(g, preds, k64(g, (u64)p * 4)), ""), g->preds[p]);
-		LLVMBuildBr(g->b, next);
+		runtime_call(g, pc, (void *)nrt_warp_sync, NULL, true, next);
 		return;
-	}
-	case VGPU_OP_ATOM: {
-		LLVMBasicBlockRef some = newblock(g, "some");
-
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
-				next, some);
-		LLVMPositionBuilderAtEnd(g->b, some);
-		sync_out(g, pc);
-		args[0] = g->w;
-		args[1] = em;
-		after_call(g, call(g, (void *)nrt_atom, g->i32, args, 2), next);
+	case VGPU_OP_ATOM:
+		runtime_call(g, pc, (void *)nrt_atom, em, false, next);
 		return;
-	}
-	case VGPU_OP_SQRT:
-	case VGPU_OP_RCP:
-	case VGPU_OP_RSQRT:
-	case VGPU_OP_EX2:
-	case VGPU_OP_LG2:
-	case VGPU_OP_SIN:
-	case VGPU_OP_COS:
-	case VGPU_OP_TANH:
-	case VGPU_OP_COPYSIGN:
+	case VGPU_OP_SQRT ... VGPU_OP_COPYSIGN:	/* fp functions */
 		fp_helper(g, pc, in, em, (void *)nrt_fp_func, false);
 		break;
 	case VGPU_OP_LD:
@@ -449,52 +439,19 @@ static void emit_insn(struct irb *g, u32 pc)
 	case VGPU_OP_BRA:
 		emit_branch(g, pc, in, em);
 		return;
-	case VGPU_OP_EXIT: {
-		LLVMBasicBlockRef some = newblock(g, "some");
-
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
-				next, some);
-		LLVMPositionBuilderAtEnd(g->b, some);
-		sync_out(g, pc);
-		args[0] = g->w;
-		args[1] = em;
-		after_call(g, call(g, (void *)nrt_exit, g->i32, args, 2), next);
+	case VGPU_OP_EXIT:
+		runtime_call(g, pc, (void *)nrt_exit, em, false, next);
 		return;
-	}
 	case VGPU_OP_BAR:
-	case VGPU_OP_BAR_RED: {
+	case VGPU_OP_BAR_RED:
 		/*
 		 * The barrier may complete here and hand BAR_RED results to
 		 * this warp's lanes: predicates go through the warp state.
 		 */
-		LLVMBasicBlockRef some = newblock(g, "some"), go = newblock(g, "go");
-		LLVMValueRef preds;
-		u32 p;
-
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
-				next, some);
-		LLVMPositionBuilderAtEnd(g->b, some);
-		preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
-		for (p = 0; p < g->k->func.npreds; p++)
-			LLVMBuildStore(g->b, getpred(g, p), at(g, preds, k64(g, (u64)p * 4)));
-		sync_out(g, pc);
-		args[0] = g->w;
-		args[1] = em;
-		after_call(g, call(g, (void *)nrt_bar, g->i32, args, 2), go);
-		LLVMPositionBuilderAtEnd(g->b, go);
-		preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
-		for (p = 0; p < g->k->func.npreds; p++)
-			LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i32,
-				       at(g, preds, k64(g, (u64)p * 4)), ""), g->preds[p]);
-		LLVMBuildBr(g->b, next);
+		runtime_call(g, pc, (void *)nrt_bar, em, true, next);
 		return;
-	}
-	case VGPU_OP_TRAP: {
-		LLVMBasicBlockRef some = newblock(g, "some");
-
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
-				next, some);
-		LLVMPositionBuilderAtEnd(g->b, some);
+	case VGPU_OP_TRAP:
+		unless_none(g, em, next);
 		sync_out(g, pc);
 		args[0] = g->w;
 		args[1] = em;
@@ -503,7 +460,6 @@ static void emit_insn(struct irb *g, u32 pc)
 		call(g, (void *)nrt_fail, g->i32, args, 4);
 		ret_with(g, VGPU_RUN_FAULT);
 		return;
-	}
 	}
 	LLVMBuildBr(g->b, next);
 }
@@ -516,7 +472,7 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	struct irb gs = { .c = c, .m = m, .k = k, .n = k->ninsns }, *g = &gs;
 	u32 nregs = k->func.nregs, npreds = k->func.npreds, i;
 	LLVMBasicBlockRef entry, bad;
-	LLVMValueRef sw, regs, preds, pc;
+	LLVMValueRef sw, regs, pc;
 	LLVMTypeRef ft;
 	u8 *reach = nrt_reach(k);
 
@@ -571,31 +527,26 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	g->left = LLVMBuildAlloca(g->b, g->i32, "left");
 	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, slice_left)), g->left);
 	regs = wload(g, g->ptr, offsetof(struct nrt_warp, regs));
-	preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
 	for (i = 0; i < nregs; i++)
 		g->regs[i] = at(g, regs, k64(g, (u64)i * VGPU_WARP * 8));
-	for (i = 0; i < npreds; i++)
-		LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i32,
-			       at(g, preds, k64(g, (u64)i * 4)), ""), g->preds[i]);
+	preds_through(g, false);
 	LLVMBuildBr(g->b, g->dispatch);
 
 	/* The return: the registers back to the warp state. */
 	LLVMPositionBuilderAtEnd(g->b, g->ret);
 	g->ret_phi = LLVMBuildPhi(g->b, g->i32, "code");
 	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->left, ""), offsetof(struct nrt_warp, slice_left));
-	preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
-	for (i = 0; i < npreds; i++)
-		LLVMBuildStore(g->b, getpred(g, i), at(g, preds, k64(g, (u64)i * 4)));
+	preds_through(g, true);
 	LLVMBuildRet(g->b, g->ret_phi);
 
 	/* Falling off the end, or a pc with no code: refused by the verifier. */
 	LLVMPositionBuilderAtEnd(g->b, bad);
 	ret_with(g, VGPU_RUN_FAULT);
 
-	/* The dispatcher: a new group (or a resumed one) at w->cur_pc. */
+	/* The dispatcher: a new group (or a resumed one) at w->ls.cur_pc. */
 	LLVMPositionBuilderAtEnd(g->b, g->dispatch);
 	sync_in(g);
-	pc = wload(g, g->i32, offsetof(struct nrt_warp, cur_pc));
+	pc = wload(g, g->i32, offsetof(struct nrt_warp, ls.cur_pc));
 	sw = LLVMBuildSwitch(g->b, pc, bad, g->n);
 	for (i = 0; i < g->n; i++)
 		if (reach[i])
@@ -616,11 +567,7 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 
 		LLVMPositionBuilderAtEnd(g->b, slow);
 		pcphi = LLVMBuildPhi(g->b, g->i32, "pc");
-		wstore(g, pcphi, offsetof(struct nrt_warp, cur_pc));
-		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""),
-		       offsetof(struct nrt_warp, cur_mask));
-		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
-		       offsetof(struct nrt_warp, loops));
+		sync_out_at(g, pcphi);
 		r = call(g, (void *)nrt_check, g->i32, &g->w, 1);
 		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, r, k32(g, NRT_STOP), ""),
 				stop, g->dispatch);
@@ -636,11 +583,7 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 
 		LLVMPositionBuilderAtEnd(g->b, yield);
 		ypc = LLVMBuildPhi(g->b, g->i32, "pc");
-		wstore(g, ypc, offsetof(struct nrt_warp, cur_pc));
-		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""),
-		       offsetof(struct nrt_warp, cur_mask));
-		wstore(g, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
-		       offsetof(struct nrt_warp, loops));
+		sync_out_at(g, ypc);
 		ret_with(g, VGPU_RUN_MORE);
 
 		for (i = 0; i < g->n; i++) {

@@ -12,15 +12,15 @@
 
 static LLVMTypeRef mem_type(struct irb *g, u8 t)
 {
-	return LLVMIntTypeInContext(g->c, tbits(t));
+	return LLVMIntTypeInContext(g->c, vgpu_type_bits(t));
 }
 
 /* Loaded lanes @v (<32 x iN>) as the register holds them. */
 static LLVMValueRef load_ext(struct irb *g, LLVMValueRef v, u8 t)
 {
-	if (tbits(t) == 64)
+	if (vgpu_type_bits(t) == 64)
 		return v;
-	return tsigned(t) ? LLVMBuildSExt(g->b, v, g->v64, "") :
+	return vgpu_type_signed(t) ? LLVMBuildSExt(g->b, v, g->v64, "") :
 		LLVMBuildZExt(g->b, v, g->v64, "");
 }
 
@@ -84,6 +84,32 @@ static LLVMValueRef span_ok(struct irb *g, LLVMValueRef addr, LLVMValueRef em,
 }
 
 /*
+ * A masked vector store of @v (or, @v NULL, a load, returned) at @ptr
+ * (of type @pt: one pointer, or one a lane) for the lanes of @vm: the
+ * intrinsic @st or @ld, on vectors of @vt, aligned to @len.
+ */
+static LLVMValueRef masked_access(struct irb *g, LLVMValueRef v, LLVMValueRef ptr,
+				  LLVMTypeRef pt, LLVMTypeRef vt, u32 len, LLVMValueRef vm,
+				  const char *st, const char *ld)
+{
+	LLVMTypeRef tys[2] = { vt, pt };
+	LLVMValueRef args[4];
+
+	if (v) {
+		args[0] = v;
+		args[1] = ptr;
+		args[2] = k32(g, len);
+		args[3] = vm;
+		return intrinsic(g, st, tys, 2, args, 4);
+	}
+	args[0] = ptr;
+	args[1] = k32(g, len);
+	args[2] = vm;
+	args[3] = LLVMConstNull(vt);
+	return intrinsic(g, ld, tys, 2, args, 4);
+}
+
+/*
  * The fast access: host addresses @haddr (<32 x i64>) for lanes @em. A
  * warp whose lanes are at consecutive elements moves one vector; others
  * gather or scatter (which keep the lanes' order where they collide).
@@ -92,14 +118,13 @@ static void fast_access(struct irb *g, const struct vgpu_insn *in,
 			LLVMValueRef haddr, LLVMValueRef em, u32 len)
 {
 	LLVMTypeRef et = mem_type(g, in->type), vt = LLVMVectorType(et, VGPU_WARP);
-	LLVMValueRef vm = lanes(g, em), ptrs, v = NULL, args[4];
+	LLVMValueRef vm = lanes(g, em), ptrs, v = NULL;
 	LLVMValueRef a0 = LLVMBuildExtractElement(g->b, haddr, k32(g, 0), "");
 	LLVMValueRef steps[VGPU_WARP], seq, same, p0;
 	LLVMBasicBlockRef bseq = newblock(g, "seq"), bany = newblock(g, "gather");
 	LLVMBasicBlockRef done = newblock(g, "done");
 	LLVMValueRef vs[2];
 	LLVMBasicBlockRef bs[2];
-	LLVMTypeRef tys[2];
 	int i;
 
 	for (i = 0; i < VGPU_WARP; i++)
@@ -116,45 +141,15 @@ static void fast_access(struct irb *g, const struct vgpu_insn *in,
 
 	LLVMPositionBuilderAtEnd(g->b, bseq);
 	p0 = LLVMBuildIntToPtr(g->b, a0, g->ptr, "");
-	if (v) {
-		args[0] = v;
-		args[1] = p0;
-		args[2] = k32(g, len);
-		args[3] = vm;
-		tys[0] = vt;
-		tys[1] = g->ptr;
-		intrinsic(g, "llvm.masked.store", tys, 2, args, 4);
-	} else {
-		args[0] = p0;
-		args[1] = k32(g, len);
-		args[2] = vm;
-		args[3] = LLVMConstNull(vt);
-		tys[0] = vt;
-		tys[1] = g->ptr;
-		vs[0] = intrinsic(g, "llvm.masked.load", tys, 2, args, 4);
-	}
+	vs[0] = masked_access(g, v, p0, g->ptr, vt, len, vm, "llvm.masked.store",
+			      "llvm.masked.load");
 	bs[0] = LLVMGetInsertBlock(g->b);
 	LLVMBuildBr(g->b, done);
 
 	LLVMPositionBuilderAtEnd(g->b, bany);
 	ptrs = LLVMBuildIntToPtr(g->b, haddr, g->vptr, "");
-	if (v) {
-		args[0] = v;
-		args[1] = ptrs;
-		args[2] = k32(g, len);
-		args[3] = vm;
-		tys[0] = vt;
-		tys[1] = g->vptr;
-		intrinsic(g, "llvm.masked.scatter", tys, 2, args, 4);
-	} else {
-		args[0] = ptrs;
-		args[1] = k32(g, len);
-		args[2] = vm;
-		args[3] = LLVMConstNull(vt);
-		tys[0] = vt;
-		tys[1] = g->vptr;
-		vs[1] = intrinsic(g, "llvm.masked.gather", tys, 2, args, 4);
-	}
+	vs[1] = masked_access(g, v, ptrs, g->vptr, vt, len, vm, "llvm.masked.scatter",
+			      "llvm.masked.gather");
 	bs[1] = LLVMGetInsertBlock(g->b);
 	LLVMBuildBr(g->b, done);
 
@@ -178,15 +173,13 @@ static LLVMValueRef addresses(struct irb *g, const struct vgpu_insn *in)
 void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		     LLVMValueRef em)
 {
-	u32 len = tbits(in->type) / 8;
+	u32 len = vgpu_type_bits(in->type) / 8;
 	bool write = in->op == VGPU_OP_ST;
 	LLVMBasicBlockRef fast = newblock(g, "fast"), slow = newblock(g, "slow");
-	LLVMBasicBlockRef next = g->chk[pc + 1], some = newblock(g, "some");
+	LLVMBasicBlockRef next = g->chk[pc + 1];
 	LLVMValueRef addr, ok, base, args[2], r, off;
 
-	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
-			next, some);
-	LLVMPositionBuilderAtEnd(g->b, some);
+	unless_none(g, em, next);
 	addr = addresses(g, in);
 	if (in->mod == VGPU_SPACE_PARAM && in->a == VGPU_NO_REG && !write &&
 	    !(in->imm & (len - 1)) && in->imm < g->k->func.param_bytes &&

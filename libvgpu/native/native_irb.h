@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "native_ir.h"
+#include "intops.h"
 
 struct irb {
 	LLVMContextRef c;
@@ -35,36 +36,6 @@ struct irb {
 
 /* --- types ------------------------------------------------------------------ */
 
-static inline unsigned int tbits(u8 t)
-{
-	switch (t) {
-	case VGPU_T_U8:
-	case VGPU_T_S8:
-		return 8;
-	case VGPU_T_U16:
-	case VGPU_T_S16:
-	case VGPU_T_F16:
-		return 16;
-	case VGPU_T_U32:
-	case VGPU_T_S32:
-	case VGPU_T_F32:
-		return 32;
-	default:
-		return 64;
-	}
-}
-
-static inline bool tsigned(u8 t)
-{
-	return t == VGPU_T_S8 || t == VGPU_T_S16 || t == VGPU_T_S32 ||
-	       t == VGPU_T_S64;
-}
-
-static inline bool nrt_is_float(u8 t)
-{
-	return t == VGPU_T_F16 || t == VGPU_T_F32 || t == VGPU_T_F64;
-}
-
 /* F32 ADD, SUB, MUL, FMA to nearest without ftz or saturation: inline. */
 static inline bool f32_plain(const struct vgpu_insn *in)
 {
@@ -84,7 +55,7 @@ static inline bool int_helper(const struct vgpu_insn *in)
 	       ((in->flags & VGPU_IF_SAT) &&
 		(in->op == VGPU_OP_ADD || in->op == VGPU_OP_SUB)) ||
 	       ((in->op == VGPU_OP_MUL || in->op == VGPU_OP_MAD) &&
-		in->mod == VGPU_MUL_HI && tbits(in->type) == 64);
+		in->mod == VGPU_MUL_HI && vgpu_type_bits(in->type) == 64);
 }
 
 
@@ -100,24 +71,25 @@ static inline LLVMValueRef k64(struct irb *g, u64 v)
 	return LLVMConstInt(g->i64, v, false);
 }
 
-static inline LLVMValueRef splat64(struct irb *g, u64 v)
+/* A constant vector with constant @k in every lane. */
+static inline LLVMValueRef ksplat(LLVMValueRef k)
 {
 	LLVMValueRef e[VGPU_WARP];
 	int i;
 
 	for (i = 0; i < VGPU_WARP; i++)
-		e[i] = k64(g, v);
+		e[i] = k;
 	return LLVMConstVector(e, VGPU_WARP);
+}
+
+static inline LLVMValueRef splat64(struct irb *g, u64 v)
+{
+	return ksplat(k64(g, v));
 }
 
 static inline LLVMValueRef splat32(struct irb *g, u64 v)
 {
-	LLVMValueRef e[VGPU_WARP];
-	int i;
-
-	for (i = 0; i < VGPU_WARP; i++)
-		e[i] = k32(g, v);
-	return LLVMConstVector(e, VGPU_WARP);
+	return ksplat(k32(g, v));
 }
 
 /* A vector with scalar @s in every lane. */
@@ -259,14 +231,14 @@ static inline LLVMValueRef opc(struct irb *g, const struct vgpu_insn *in)
 
 static inline LLVMValueRef vtrunc(struct irb *g, LLVMValueRef v, u8 t)
 {
-	unsigned int bits = tbits(t);
+	unsigned int bits = vgpu_type_bits(t);
 
 	return bits == 64 ? v : LLVMBuildAnd(g->b, v, splat64(g, (1ULL << bits) - 1), "");
 }
 
 static inline LLVMValueRef vsext(struct irb *g, LLVMValueRef v, u8 t)
 {
-	unsigned int bits = tbits(t);
+	unsigned int bits = vgpu_type_bits(t);
 
 	if (bits == 64)
 		return v;
@@ -277,19 +249,24 @@ static inline LLVMValueRef vsext(struct irb *g, LLVMValueRef v, u8 t)
 /* --- control ------------------------------------------------------------- */
 
 /* The group's state to the warp, for a call into the runtime at @pc. */
+static inline void sync_out_at(struct irb *g, LLVMValueRef pc)
+{
+	wstore(g, pc, offsetof(struct nrt_warp, ls.cur_pc));
+	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""),
+	       offsetof(struct nrt_warp, ls.cur_mask));
+	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
+	       offsetof(struct nrt_warp, ls.loops));
+}
+
 static inline void sync_out(struct irb *g, u32 pc)
 {
-	wstore(g, k32(g, pc), offsetof(struct nrt_warp, cur_pc));
-	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""),
-	       offsetof(struct nrt_warp, cur_mask));
-	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
-	       offsetof(struct nrt_warp, loops));
+	sync_out_at(g, k32(g, pc));
 }
 
 static inline void sync_in(struct irb *g)
 {
-	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, cur_mask)), g->mask);
-	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, loops)), g->loops);
+	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, ls.cur_mask)), g->mask);
+	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, ls.loops)), g->loops);
 	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, thresh)), g->thresh);
 }
 
@@ -305,6 +282,16 @@ static inline void ret_with(struct irb *g, int code)
 static inline LLVMBasicBlockRef newblock(struct irb *g, const char *name)
 {
 	return LLVMAppendBasicBlockInContext(g->c, g->fn, name);
+}
+
+/* No lane of @em runs: straight on to @next; else on where this leaves. */
+static inline void unless_none(struct irb *g, LLVMValueRef em, LLVMBasicBlockRef next)
+{
+	LLVMBasicBlockRef some = newblock(g, "some");
+
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
+			next, some);
+	LLVMPositionBuilderAtEnd(g->b, some);
 }
 
 /*

@@ -10,32 +10,8 @@
 #include <stdint.h>
 
 #include "native_rt.h"
-#include "fp.h"
-
-static bool nrt_signed(u8 t)
-{
-	return t == VGPU_T_S8 || t == VGPU_T_S16 || t == VGPU_T_S32 ||
-	       t == VGPU_T_S64;
-}
-
-static u32 nrt_len(u8 t)
-{
-	switch (t) {
-	case VGPU_T_U8:
-	case VGPU_T_S8:
-		return 1;
-	case VGPU_T_U16:
-	case VGPU_T_S16:
-	case VGPU_T_F16:
-		return 2;
-	case VGPU_T_U32:
-	case VGPU_T_S32:
-	case VGPU_T_F32:
-		return 4;
-	default:
-		return 8;
-	}
-}
+#include "intops.h"
+#include "memspace.h"
 
 /* A global access: the first range holding @va, as vgpu_core_lookup(). */
 static u8 *nrt_global(struct nrt_block *b, u32 pc, u64 va, u32 len,
@@ -66,62 +42,41 @@ static u8 *nrt_global(struct nrt_block *b, u32 pc, u64 va, u32 len,
 static u8 *nrt_addr(struct nrt_block *b, u32 pc, u32 thread, u8 space,
 		    u64 addr, u32 len, bool write, u32 *kind)
 {
-	const struct vgpu_launch *l = b->l;
-
 	*kind = VGPU_FAULT_ADDRESS;
 	if (addr & (len - 1)) {
 		*kind = VGPU_FAULT_MISALIGNED;
 		return NULL;
 	}
-	if (space == VGPU_SPACE_GENERIC) {
-		if (addr - VGPU_SHARED_WINDOW < VGPU_WINDOW_SIZE) {
-			space = VGPU_SPACE_SHARED;
-			addr -= VGPU_SHARED_WINDOW;
-		} else if (addr - VGPU_LOCAL_WINDOW < VGPU_WINDOW_SIZE) {
-			space = VGPU_SPACE_LOCAL;
-			addr -= VGPU_LOCAL_WINDOW;
-		} else {
-			space = VGPU_SPACE_GLOBAL;
-		}
-	}
-	switch (space) {
+	switch (vgpu_space_of(space, &addr)) {
 	case VGPU_SPACE_GLOBAL:
 		return nrt_global(b, pc, addr, len, write);
 	case VGPU_SPACE_SHARED:
-		if (addr >= b->shared_bytes || len > b->shared_bytes - addr)
+		if (!vgpu_fits(addr, len, b->shared_bytes))
 			return NULL;
 		return b->shared + addr;
 	case VGPU_SPACE_LOCAL:
-		if (addr >= b->local_bytes || len > b->local_bytes - addr)
+		if (!vgpu_fits(addr, len, b->local_bytes))
 			return NULL;
 		return b->local + (u64)thread * b->local_bytes + addr;
-	case VGPU_SPACE_PARAM:
-		if (write || addr >= l->func->param_bytes ||
-		    len > l->func->param_bytes - addr)
-			return NULL;
-		return (u8 *)l->params + addr;
 	default:
-		if (write || addr >= l->const_bytes ||
-		    len > l->const_bytes - addr)
-			return NULL;
-		return (u8 *)l->consts + addr;
+		return vgpu_launch_ptr(b->l, space, addr, len, write);
 	}
 }
 
 /*
- * LD or ST at w->cur_pc for lanes @em: addresses in w->scratch_a, values
+ * LD or ST at w->ls.cur_pc for lanes @em: addresses in w->scratch_a, values
  * to store (or loaded) in w->scratch_v. NRT_GO_ON or NRT_FAULT.
  */
 int nrt_mem(struct nrt_warp *w, u32 em)
 {
-	const struct vgpu_insn *in = &w->blk->k->insns[w->cur_pc];
-	bool write = in->op == VGPU_OP_ST, sgn = nrt_signed(in->type);
-	u32 len = nrt_len(in->type), m, kind;
+	const struct vgpu_insn *in = &w->blk->k->insns[w->ls.cur_pc];
+	bool write = in->op == VGPU_OP_ST, sgn = vgpu_type_signed(in->type);
+	u32 len = vgpu_type_bits(in->type) / 8, m, kind;
 
 	for (m = em; m; m &= m - 1) {
 		u32 lane = __builtin_ctz(m);
 		u64 addr = w->scratch_a[lane], v = 0;
-		u8 *p = nrt_addr(w->blk, w->cur_pc, w->index * 32 + lane, in->mod, addr,
+		u8 *p = nrt_addr(w->blk, w->ls.cur_pc, w->index * 32 + lane, in->mod, addr,
 				 len, write, &kind);
 
 		if (!p)
@@ -182,101 +137,32 @@ void nrt_sreg(struct nrt_warp *w, u32 sr)
 	}
 }
 
-static u64 nrt_atomic64(u64 *q, const struct vgpu_insn *in, u64 b, u64 c)
-{
-	bool sgn = nrt_signed(in->type);
-	u64 old, new;
-
-	switch (in->mod2) {
-	case VGPU_ATOM_ADD: return __atomic_fetch_add(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_AND: return __atomic_fetch_and(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_OR: return __atomic_fetch_or(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_XOR: return __atomic_fetch_xor(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_EXCH: return __atomic_exchange_n(q, b, __ATOMIC_RELAXED);
-	}
-	old = __atomic_load_n(q, __ATOMIC_RELAXED);
-	do {
-		if (in->mod2 == VGPU_ATOM_CAS)
-			new = old == b ? c : old;
-		else if (in->mod2 == VGPU_ATOM_MIN)
-			new = sgn ? ((s64)b < (s64)old ? b : old) : (b < old ? b : old);
-		else
-			new = sgn ? ((s64)b > (s64)old ? b : old) : (b > old ? b : old);
-	} while (!__atomic_compare_exchange_n(q, &old, new, false,
-					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	return old;
-}
-
-static u64 nrt_atomic32(u32 *q, const struct vgpu_insn *in, u32 b, u32 c)
-{
-	bool sgn = nrt_signed(in->type);
-	u32 old, new;
-
-	switch (in->mod2) {
-	case VGPU_ATOM_ADD: return __atomic_fetch_add(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_AND: return __atomic_fetch_and(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_OR: return __atomic_fetch_or(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_XOR: return __atomic_fetch_xor(q, b, __ATOMIC_RELAXED);
-	case VGPU_ATOM_EXCH: return __atomic_exchange_n(q, b, __ATOMIC_RELAXED);
-	}
-	old = __atomic_load_n(q, __ATOMIC_RELAXED);
-	do {
-		switch (in->mod2) {
-		case VGPU_ATOM_CAS:
-			new = old == b ? c : old;
-			break;
-		case VGPU_ATOM_MIN:
-			new = sgn ? ((s32)b < (s32)old ? b : old) : (b < old ? b : old);
-			break;
-		case VGPU_ATOM_MAX:
-			new = sgn ? ((s32)b > (s32)old ? b : old) : (b > old ? b : old);
-			break;
-		case VGPU_ATOM_INC:
-			new = old >= b ? 0 : old + 1;
-			break;
-		default:
-			new = !old || old > b ? b : old - 1;
-			break;
-		}
-	} while (!__atomic_compare_exchange_n(q, &old, new, false,
-					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	return old;
-}
-
 /*
- * ATOM at w->cur_pc for lanes @em, lane by lane as the interpreter: the
+ * ATOM at w->ls.cur_pc for lanes @em, lane by lane as the interpreter: the
  * operands from the register file (or the b and c fields themselves,
  * with the immediate flags), the old values to it. NRT_GO_ON or
  * NRT_FAULT.
  */
 int nrt_atom(struct nrt_warp *w, u32 em)
 {
-	const struct vgpu_insn *in = &w->blk->k->insns[w->cur_pc];
-	u32 len = nrt_len(in->type), m, kind;
+	const struct vgpu_insn *in = &w->blk->k->insns[w->ls.cur_pc];
+	u32 len = vgpu_type_bits(in->type) / 8, m, kind;
 	u64 *regs = w->regs;
 
 	for (m = em; m; m &= m - 1) {
 		u32 lane = __builtin_ctz(m);
-		u64 addr = in->imm, bv, cv, old;
+		u64 addr = in->imm, bv, cv;
 		u8 *p;
 
 		if (in->a != VGPU_NO_REG)
 			addr += regs[(u64)in->a * VGPU_WARP + lane];
-		p = nrt_addr(w->blk, w->cur_pc, w->index * 32 + lane, in->mod, addr,
+		p = nrt_addr(w->blk, w->ls.cur_pc, w->index * 32 + lane, in->mod, addr,
 			     len, true, &kind);
 		if (!p)
 			return nrt_fail(w, 1U << lane, kind, addr);
 		bv = in->flags & VGPU_IF_B_IMM ? in->b : regs[(u64)in->b * VGPU_WARP + lane];
 		cv = in->flags & VGPU_IF_C_IMM ? in->c : regs[(u64)in->c * VGPU_WARP + lane];
-		if (in->mod2 == VGPU_ATOM_ADD && (in->type == VGPU_T_F32 ||
-						  in->type == VGPU_T_F64 ||
-						  in->type == VGPU_T_F16))
-			old = vgpu_fp_atom_add(p, in->type, bv);
-		else if (len == 8)
-			old = nrt_atomic64((u64 *)p, in, bv, cv);
-		else
-			old = nrt_atomic32((u32 *)p, in, (u32)bv, (u32)cv);
-		regs[(u64)in->dst * VGPU_WARP + lane] = old;
+		regs[(u64)in->dst * VGPU_WARP + lane] = vgpu_atomic(p, in, bv, cv);
 	}
 	return NRT_GO_ON;
 }

@@ -8,11 +8,8 @@
 #define VGPU_NATIVE_RT_H
 
 #include "native.h"
+#include "group.h"
 
-#define NRT_FAIR_LOOPS 64	/* as the interpreter's VGPU_FAIR_LOOPS */
-#define NRT_FAIR_SLICE 256	/* VGPU_FAIR_SLICE */
-/* Instructions a warp runs in a turn: the interpreter's VGPU_WARP_SLICE. */
-#define NRT_WARP_SLICE 512
 
 /* What a helper tells generated code to do next. */
 #define NRT_GO_ON 0		/* continue at this instruction */
@@ -23,8 +20,8 @@
 struct nrt_block;
 
 /*
- * struct nrt_warp - one warp; the fields from @pc to @fair mean what the
- * interpreter's struct vgpu_warp's do.
+ * struct nrt_warp - one warp.
+ * @ls: its lanes, as the interpreter's (group.h).
  * @thresh: generated code asks nrt_check() before running instruction
  *	pc >= @thresh: ~0 while no other lanes can run, @min_other while
  *	they can, 0 when every step must be checked.
@@ -39,23 +36,7 @@ struct nrt_warp {
 	u32 *preds;
 	struct nrt_block *blk;
 	u32 index;
-	u32 pc[VGPU_WARP];
-	u32 live;
-	u32 at_bar;
-	u32 bar_arrive;
-	u32 bar_count;
-	u32 red_true;
-	u32 red_false;
-	u8 bar;
-	bool counted;
-	u32 waiting;
-	u32 cc;
-	u32 cur_pc;
-	u32 cur_mask;
-	u32 others;
-	u32 min_other;
-	u32 loops;
-	u32 fair;
+	struct vgpu_lanes ls;
 	u32 thresh;
 	u32 slice_left;
 	u64 *tid;
@@ -71,13 +52,6 @@ struct nrt_site {
 	u64 end;
 	u64 delta;
 	u64 writable;
-};
-
-struct nrt_barrier {
-	u32 arrived;
-	u32 count;
-	u32 red_true;
-	u32 red_false;
 };
 
 /*
@@ -102,7 +76,7 @@ struct nrt_block {
 	u32 live_warps;
 	u32 next;
 	u32 bars_used;
-	struct nrt_barrier bars[VGPU_MAX_BARRIERS];
+	struct vgpu_barrier bars[VGPU_MAX_BARRIERS];
 	u32 local_bytes;
 	u8 *local;
 	struct vgpu_fault fault;

@@ -138,7 +138,7 @@ void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 	const struct vgpu_launch *l = b->l;
 	const struct vgpu_func *f = &b->k->func;
 	u8 *p = b->mem;
-	u32 i, lane;
+	u32 i;
 
 	/*
 	 * Clear what the code may read before writing: the warps' state, the
@@ -184,18 +184,12 @@ void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 	p += NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp));
 	for (i = 0; i < b->nwarps; i++) {
 		struct nrt_warp *w = &b->warps[i];
-		u32 n = b->nthreads - i * 32 < 32 ? b->nthreads - i * 32 : 32;
 
 		w->blk = b;
 		w->index = i;
 		w->regs = (u64 *)p;
 		p += (u64)f->nregs * VGPU_WARP * sizeof(u64);
-		w->live = n == 32 ? ~0U : (1U << n) - 1;
-		for (lane = 0; lane < VGPU_WARP; lane++)
-			w->pc[lane] = f->entry;
-		w->cur_pc = f->entry;
-		w->cur_mask = w->live;
-		w->min_other = ~0U;
+		vgpu_lanes_start(&w->ls, b->nthreads - i * 32, f->entry);
 		w->tid = b->tid + (u64)i * 3 * VGPU_WARP;
 		nrt_set_thresh(w);
 	}
@@ -213,7 +207,7 @@ void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 }
 
 /*
- * As vgpu_block_run(): warps take turns of NRT_WARP_SLICE instructions
+ * As vgpu_block_run(): warps take turns of VGPU_WARP_SLICE instructions
  * within @budget, so that warps interleave (and a warp spinning on a
  * flag another sets lets it run) exactly as on the interpreter.
  */
@@ -227,15 +221,15 @@ int vgpu_native_block_run(struct vgpu_native_block *nb, u32 budget)
 
 		for (i = 0; i < b->nwarps && used < budget; i++) {
 			struct nrt_warp *w = &b->warps[b->next];
-			u32 slice = used + NRT_WARP_SLICE, turn;
+			u32 slice = used + VGPU_WARP_SLICE, turn;
 			int r;
 
 			b->next = (b->next + 1) % b->nwarps;
-			if (!(w->live & ~w->at_bar))
+			if (!(w->ls.live & ~w->ls.at_bar))
 				continue;
-			if (w->cur_mask & w->at_bar)
+			if (w->ls.cur_mask & w->ls.at_bar)
 				continue;
-			if (!w->cur_mask && !nrt_group_pick(w, 0))
+			if (!w->ls.cur_mask && !nrt_group_pick(w, 0))
 				continue;
 			turn = (slice < budget ? slice : budget) - used;
 			nrt_set_thresh(w);
@@ -247,14 +241,14 @@ int vgpu_native_block_run(struct vgpu_native_block *nb, u32 budget)
 			ran |= turn != w->slice_left;
 		}
 		for (i = 0; i < b->nwarps; i++)
-			live |= b->warps[i].live != 0;
+			live |= b->warps[i].ls.live != 0;
 		if (!live)
 			return VGPU_RUN_DONE;
 		if (!ran) {
 			struct nrt_warp *w = &b->warps[0];
 
 			b->fault.kind = VGPU_FAULT_DEADLOCK;
-			b->fault.insn = w->cur_pc;
+			b->fault.insn = w->ls.cur_pc;
 			b->fault.thread = 0;
 			b->fault.addr = 0;
 			return VGPU_RUN_FAULT;

@@ -33,15 +33,9 @@
 
 #define REPS 3
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
+#include "bench/bench_host.h"
 #include "bench/bench_kernels.h"
+#include "bench/native_ref.h"
 
 /* --- the user-space core ------------------------------------------------ */
 
@@ -80,49 +74,6 @@ static double run_core(const struct vgpu_insn *code, unsigned int n,
 	t = now() - t;
 	free(b);
 	return t;
-}
-
-static struct vgpu_range range(void *p, size_t n)
-{
-	return (struct vgpu_range){ .va = (uintptr_t)p, .size = n, .ptr = p, .writable = true };
-}
-
-/* --- native versions ------------------------------------------------------ */
-
-static void native_saxpy(float a, const float *x, float *y, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		y[i] = a * x[i] + y[i];
-}
-
-static void native_matmul(const float *a, const float *b, float *c, unsigned int n)
-{
-	unsigned int i, j, k;
-
-	for (i = 0; i < n; i++)
-		for (j = 0; j < n; j++) {
-			float s = 0;
-
-			for (k = 0; k < n; k++)
-				s += a[i * n + k] * b[k * n + j];
-			c[i * n + j] = s;
-		}
-}
-
-static void native_reduce(const float *in, float *out, unsigned int blocks)
-{
-	float s[256];
-	unsigned int bl, t, st;
-
-	for (bl = 0; bl < blocks; bl++) {
-		memcpy(s, in + bl * 256, sizeof(s));
-		for (st = 128; st; st >>= 1)
-			for (t = 0; t < st; t++)
-				s[t] += s[t + st];
-		out[bl] = s[0];
-	}
 }
 
 /* --- floors ------------------------------------------------------------------ */
@@ -353,18 +304,9 @@ int main(void)
 	float *rin = malloc(RB * 256 * 4), *rout = malloc(RB * 4), *rout2 = malloc(RB * 4);
 	double t_native, t_core, t_kmod, best;
 	bool have_fma = __builtin_cpu_supports("fma");
-	unsigned int i, r;
+	unsigned int r;
 
-	for (i = 0; i < SN; i++) {
-		x[i] = (float)(i % 100) / 7;
-		y[i] = (float)(i % 13);
-	}
-	for (i = 0; i < MN * MN; i++) {
-		a[i] = (float)(i % 17) / 16;
-		b[i] = (float)(i % 23) / 8;
-	}
-	for (i = 0; i < RB * 256; i++)
-		rin[i] = (float)(i % 31);
+	bench_inputs(x, y, SN, a, b, MN, rin, RB);
 
 	/* saxpy */
 	{
@@ -382,7 +324,7 @@ int main(void)
 		for (best = 1e9, r = 0; r < REPS; r++) {
 			memcpy(y3, y, SN * 4);
 			t_native = now();
-			native_saxpy(2.0f, x, y3, SN);
+			ref_saxpy(2.0f, x, y3, SN);
 			t_native = now() - t_native;
 			best = t_native < best ? t_native : best;
 		}
@@ -421,7 +363,7 @@ int main(void)
 		t_core = best;
 		for (best = 1e9, r = 0; r < REPS; r++) {
 			t_native = now();
-			native_matmul(a, b, c, MN);
+			ref_matmul(a, b, c, MN);
 			t_native = now() - t_native;
 			best = t_native < best ? t_native : best;
 		}
@@ -464,7 +406,7 @@ int main(void)
 		t_core = best;
 		for (best = 1e9, r = 0; r < REPS; r++) {
 			t_native = now();
-			native_reduce(rin, rout, RB);
+			ref_reduce(rin, rout, RB);
 			t_native = now() - t_native;
 			best = t_native < best ? t_native : best;
 		}

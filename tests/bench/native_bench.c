@@ -24,23 +24,11 @@
 
 #include "core.h"
 #include "native.h"
+#include "bench/bench_host.h"
 #include "bench/bench_kernels.h"
 #include "bench/native_ref.h"
 
 #define REPS 5
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static struct vgpu_range range(void *p, size_t n)
-{
-	return (struct vgpu_range){ .va = (uintptr_t)p, .size = n, .ptr = p, .writable = true };
-}
 
 static struct vgpu_native_kernel *compile(const struct vgpu_insn *code, unsigned int n,
 					  const struct vgpu_func *f, double *ms)
@@ -112,19 +100,10 @@ int main(void)
 	float *rin = malloc(RB * 256 * 4), *rout = malloc(RB * 4), *rout2 = malloc(RB * 4);
 	struct vgpu_native_kernel *k;
 	double t, t_eng, t_c, compile_ms, init_ms;
-	unsigned int i, r;
+	unsigned int r;
 	char why[160];
 
-	for (i = 0; i < SN; i++) {
-		x[i] = (float)(i % 100) / 7;
-		y[i] = (float)(i % 13);
-	}
-	for (i = 0; i < MN * MN; i++) {
-		a[i] = (float)(i % 17) / 16;
-		b[i] = (float)(i % 23) / 8;
-	}
-	for (i = 0; i < RB * 256; i++)
-		rin[i] = (float)(i % 31);
+	bench_inputs(x, y, SN, a, b, MN, rin, RB);
 
 	t = now();
 	if (vgpu_native_init(why, sizeof(why))) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The native engine's yardstick: the bench kernels as plain C, built on
- * their own with -O3 -march=native (the Makefile gives only this file
- * those flags), one thread each.
+ * The engines' yardstick: the bench kernels as plain C, one thread each.
+ * Built on its own, so that the Makefile can give it -O3 -march=native
+ * for the native engine's bench and the project's flags for the
+ * interpreter's (which runs in the VM).
  */
 #include <string.h>
 

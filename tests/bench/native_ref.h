@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The bench kernels in C (native_ref.c), for the native engine's bench. */
+/*
+ * The bench kernels in C (native_ref.c): the yardstick of both benches,
+ * built -O3 -march=native for the native engine's (on the host), with the
+ * project's flags for the interpreter's (in the VM, whatever its CPU).
+ */
 #ifndef VGPU_NATIVE_REF_H
 #define VGPU_NATIVE_REF_H
 
