@@ -259,18 +259,13 @@ $(BUILD)/bench-core/%.o: core/%.c core/*.h uapi/vgpu_isa.h uapi/vgpu_tex.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CORE_OBJ_FLAGS) $(CFLAGS) -c $< -o $@
 
-# The interpreter's yardstick: the C bench kernels at the project's -O2,
-# for any CPU the VM has.
-$(BUILD)/bench-core/ref_kernels.o: tests/bench/native_ref.c tests/bench/native_ref.h
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/bench -c $< -o $@
-
+# The interpreter's yardstick (tests/bench/native_ref.c) is compiled into
+# its bench at the project's -O2, for any CPU the VM has.
 $(BUILD)/bench/interp_bench: tests/bench/interp_bench.c tests/isa_build.h tests/bench/bench_kernels.h \
-		tests/bench/bench_host.h tests/bench/native_ref.h \
-		tests/kselftest/vgpu_chan_util.h $(BENCH_CORE_OBJS) $(BUILD)/bench-core/ref_kernels.o
+		tests/bench/bench_host.h tests/bench/native_ref.h tests/bench/native_ref.c \
+		tests/kselftest/vgpu_chan_util.h $(BENCH_CORE_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $< $(BENCH_CORE_OBJS) \
-		$(BUILD)/bench-core/ref_kernels.o -lm -o $@
+	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $< $(BENCH_CORE_OBJS) -lm -o $@
 
 # The native engine (libvgpu/native): the ISA compiled by LLVM (through its C
 # API) into warp-vectorised host code. Its unit test and bench link it
