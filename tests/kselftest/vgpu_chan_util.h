@@ -8,13 +8,16 @@
 #define VGPU_CHAN_UTIL_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "uapi/vgpu.h"
 
@@ -35,6 +38,30 @@ static inline __u64 now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Sets the module's launch watchdog (timeout_ms); 0 or -1. */
+static inline int set_timeout_ms(const char *value)
+{
+	int fd = open("/sys/module/vgpu/parameters/timeout_ms", O_WRONLY);
+	int ok = fd >= 0 && write(fd, value, strlen(value)) == (ssize_t)strlen(value);
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/* Waits up to @ms for child @pid to end; whether it did. */
+static inline bool reaped_within(pid_t pid, unsigned int ms)
+{
+	int status;
+
+	for (; ms; ms -= 10) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return true;
+		usleep(10000);
+	}
+	return false;
 }
 
 static inline int chan_open(int fd, struct chan *c, const void *status_page)

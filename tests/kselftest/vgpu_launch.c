@@ -24,7 +24,6 @@
 #include "vgpu_chan_util.h"
 
 #define DEV "/dev/vgpu0"
-#define TIMEOUT_PARAM "/sys/module/vgpu/parameters/timeout_ms"
 
 static int load(int fd, const struct vgpu_insn *insns, __u32 n,
 		const struct vgpu_func *f, char *log, __u32 log_size,
@@ -602,16 +601,6 @@ TEST_F(launch, deadlock_is_reported)
 	EXPECT_EQ(VGPU_KFAULT_DEADLOCK, cf.kind);
 }
 
-static int write_param(const char *value)
-{
-	int fd = open(TIMEOUT_PARAM, O_WRONLY);
-	int ok = fd >= 0 && write(fd, value, strlen(value)) == (ssize_t)strlen(value);
-
-	if (fd >= 0)
-		close(fd);
-	return ok ? 0 : -1;
-}
-
 static const struct vgpu_insn endless[] = { INSN(.op = VGPU_OP_NOP), BRA(0) };
 static const struct vgpu_func endless_func = { .nregs = 1 };
 
@@ -621,12 +610,12 @@ TEST_F(launch, watchdog_ends_endless_kernel)
 	int handle = load(self->fd, endless, 2, &endless_func, NULL, 0, NULL);
 
 	ASSERT_LT(0, handle);
-	ASSERT_EQ(0, write_param("300"));
+	ASSERT_EQ(0, set_timeout_ms("300"));
 	cmd_launch(&self->c, handle, 2, 64, 0, 0);
 	ASSERT_EQ(0, submit(&self->c));
 	EXPECT_EQ(-1, wait_for(&self->c, 1));
 	EXPECT_EQ(EIO, errno);
-	EXPECT_EQ(0, write_param("30000"));
+	EXPECT_EQ(0, set_timeout_ms("30000"));
 	EXPECT_EQ(VGPU_CHAN_TIMEOUT, self->c.status->error);
 	ASSERT_EQ(0, chan_fault(&self->c, &cf));
 	EXPECT_EQ(VGPU_KFAULT_TIMEOUT, cf.kind);
@@ -821,11 +810,11 @@ TEST_F(launch, watchdog_ends_a_waiting_gang)
 	cmd_memset(&self->c, self->dev, ~0U, 4, 2);
 	cmd_launch(&self->c, handle, n, 1, (uintptr_t)params, 12);
 	self->c.ring[(self->c.put - 1) % RING].launch.grid_sync = self->dev;
-	ASSERT_EQ(0, write_param("300"));
+	ASSERT_EQ(0, set_timeout_ms("300"));
 	ASSERT_EQ(0, submit(&self->c));
 	EXPECT_EQ(-1, wait_for(&self->c, 2));
 	EXPECT_EQ(EIO, errno);
-	EXPECT_EQ(0, write_param("30000"));
+	EXPECT_EQ(0, set_timeout_ms("30000"));
 	EXPECT_EQ(VGPU_CHAN_TIMEOUT, self->c.status->error);
 	ASSERT_EQ(0, chan_fault(&self->c, &cf));
 	EXPECT_EQ(VGPU_KFAULT_TIMEOUT, cf.kind);
@@ -899,19 +888,6 @@ TEST(kill_endless_kernel)
 TEST(kill_waiting_gang)
 {
 	kill_while_running(_metadata, true);
-}
-
-/* Waits up to @ms for child @pid to end; whether it did. */
-static bool reaped_within(pid_t pid, unsigned int ms)
-{
-	int status;
-
-	for (; ms; ms -= 10) {
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			return true;
-		usleep(10000);
-	}
-	return false;
 }
 
 /*

@@ -25,7 +25,6 @@
 
 #define BASE (1ULL << 44)
 #define WINDOW (1ULL << 32)
-#define TIMEOUT_PARAM "/sys/module/vgpu/parameters/timeout_ms"
 #define PARAM_BYTES 12
 
 /* out[ctaid.x] = ctaid.x + 1 (u32); params: out (u64), a marker (u32). */
@@ -41,16 +40,6 @@ static const struct vgpu_insn fill[] = {
 };
 
 static const struct vgpu_func fill_func = { .nregs = 4, .param_bytes = PARAM_BYTES };
-
-static int write_param(const char *value)
-{
-	int fd = open(TIMEOUT_PARAM, O_WRONLY);
-	int ok = fd >= 0 && write(fd, value, strlen(value)) == (ssize_t)strlen(value);
-
-	if (fd >= 0)
-		close(fd);
-	return ok ? 0 : -1;
-}
 
 static int attach(int fd)
 {
@@ -643,13 +632,13 @@ TEST_F(usm, watchdog_ends_launch_nobody_runs)
 
 	ASSERT_LE(0, sm);
 	ASSERT_LE(0, idle);
-	ASSERT_EQ(0, write_param("300"));
+	ASSERT_EQ(0, set_timeout_ms("300"));
 	launch_fill(_metadata, self, 4, true);
 	t0 = now_ns();
 	ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
 	EXPECT_EQ(-1, wait_for(&self->c, 1));
 	EXPECT_EQ(EIO, errno);
-	EXPECT_EQ(0, write_param("30000"));
+	EXPECT_EQ(0, set_timeout_ms("30000"));
 	EXPECT_GT(5000000000ULL, now_ns() - t0);
 	EXPECT_EQ(VGPU_CHAN_TIMEOUT, self->c.status->error);
 	ASSERT_EQ(0, chan_fault(&self->c, &cf));
@@ -744,19 +733,6 @@ TEST_F(usm, other_context_never_reaches_sm)
 	munmap(st, getpagesize());
 	close(fd);
 	free(c.ring);
-}
-
-/* Waits up to @ms for child @pid to end; whether it did. */
-static bool reaped_within(pid_t pid, unsigned int ms)
-{
-	int status;
-
-	for (; ms; ms -= 10) {
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			return true;
-		usleep(10000);
-	}
-	return false;
 }
 
 /*
