@@ -117,8 +117,14 @@ int vgpu_shadow_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma)
 	up_read(&vm->lock);
 	if (ret)
 		return ret;
+	/*
+	 * A read-only shadow stays one: its pages went in read-only, and
+	 * mprotect() must not make them writable where the context may
+	 * only read (memory another process shared with read access).
+	 */
 	vgpu_vm_flags_mod(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP |
-			  VM_MIXEDMAP, VM_MAYEXEC);
+			  VM_MIXEDMAP, VM_MAYEXEC |
+			  (vma->vm_flags & VM_WRITE ? 0 : VM_MAYWRITE));
 	vma->vm_ops = &vgpu_shadow_vm_ops;
 	return 0;
 }

@@ -1279,8 +1279,9 @@ struct vgpu_usm_done {
  * object or of an IPC handle, the device heap) covers part of it; the
  * rest faults (SIGBUS), as do memory of another driver (MEM_IMPORT) or
  * of a peer, and, in a writable mapping, memory the context may only
- * read (a read-only mapping reads it). Freeing or unmapping memory takes its pages out of the
- * mapping at once. User-mode SMs check every access against the
+ * read (a read-only mapping reads it, and mprotect() cannot make it
+ * writable: EACCES). Freeing or unmapping memory takes its pages out of
+ * the mapping at once. User-mode SMs check every access against the
  * context's memory before they make it.
  */
 #define VGPU_SHADOW_OFFSET _BITULL(56)

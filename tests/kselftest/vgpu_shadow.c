@@ -265,6 +265,9 @@ TEST_F(shadow, mappings_follow_rights_and_unmap)
 	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MEM_ACCESS, &ma));
 	EXPECT_EQ(0, touch(ro, false));
 	EXPECT_EQ(SIGBUS, touch(s, false));
+	/* A read-only shadow cannot be made writable over read-only memory. */
+	EXPECT_EQ(-1, mprotect(ro, 2 * MIB, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
 	ma.prot = VGPU_PROT_READ | VGPU_PROT_WRITE;
 	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MEM_ACCESS, &ma));
 	EXPECT_EQ(0, touch(s, true));
