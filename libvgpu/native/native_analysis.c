@@ -162,6 +162,37 @@ static bool nrt_defines(const struct vgpu_insn *in)
 }
 
 /*
+ * The registers @in reads, into @rd (a, b, c; ~0U where a slot reads
+ * none): its operand slots as the ISA describes them, so that the fields
+ * of slots an operation does not have (zeros: register 0) count for
+ * nothing. Unknown to the description: all three fields, as before.
+ */
+static void nrt_reads(const struct vgpu_insn *in, u32 *rd)
+{
+	const u32 fields[3] = { in->a, in->b, in->c };
+	const u32 imm[3] = { 0, VGPU_IF_B_IMM, VGPU_IF_C_IMM };
+	struct vgpu_op_desc d;
+	u8 slot[3];
+	u32 j;
+
+	if (!vgpu_isa_insn_desc(in, &d)) {
+		d.a = OPND_REG;
+		d.b = OPND_REG_IMM;
+		d.c = OPND_REG_IMM;
+	}
+	slot[0] = d.a;
+	slot[1] = d.b;
+	slot[2] = d.c;
+	for (j = 0; j < 3; j++) {
+		bool reg = slot[j] == OPND_ADDR || slot[j] == OPND_REG_INLINE ||
+			   ((slot[j] == OPND_REG || slot[j] == OPND_REG_IMM) &&
+			    in->type != VGPU_T_PRED);
+
+		rd[j] = reg && !(in->flags & imm[j]) ? fields[j] : ~0U;
+	}
+}
+
+/*
  * The registers some lane may read before writing them, which must start
  * as zeros (the interpreter's registers do): a forward analysis of the
  * registers every path to an instruction has written unguarded. The rest
@@ -225,15 +256,12 @@ u32 nrt_ir_zero_regs(const struct vgpu_native_kernel *k, u32 *list)
 	}
 	for (i = 0; i < n; i++) {
 		const struct vgpu_insn *c = &k->insns[i];
-		u32 rd[3] = { c->a, c->b, c->c }, j;
+		u32 rd[3], j;
 		const u64 *t = in + (u64)i * words;
 
 		if (!reach[i])
 			continue;
-		if (c->flags & VGPU_IF_B_IMM)
-			rd[1] = 0;
-		if (c->flags & VGPU_IF_C_IMM)
-			rd[2] = 0;
+		nrt_reads(c, rd);
 		for (j = 0; j < 3; j++)
 			if (rd[j] < nregs && (words > 64 || !(t[rd[j] / 64] >> (rd[j] % 64) & 1)))
 				need[rd[j]] = 1;

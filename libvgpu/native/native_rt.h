@@ -79,6 +79,7 @@ struct nrt_block {
 	struct vgpu_barrier bars[VGPU_MAX_BARRIERS];
 	u32 local_bytes;
 	u8 *local;
+	u8 *zero_from;		/* predicates on: cleared when a block starts */
 	struct vgpu_fault fault;
 	struct nrt_warp *warps;
 	void *mem;

@@ -69,6 +69,38 @@ void vgpu_native_kernel_free(struct vgpu_native_kernel *k)
 
 #define NRT_ALIGN(x) (((x) + 63) & ~(u64)63)
 
+/*
+ * Where each warp's registers and predicates and the block's memories lie
+ * in b->mem: set once, as a block's layout is the launch's.
+ */
+static void nrt_block_layout(struct nrt_block *b)
+{
+	const struct vgpu_func *f = &b->k->func;
+	u8 *p = b->mem;
+	u32 i;
+
+	b->warps = (struct nrt_warp *)p;
+	p += NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp));
+	for (i = 0; i < b->nwarps; i++) {
+		struct nrt_warp *w = &b->warps[i];
+
+		w->blk = b;
+		w->index = i;
+		w->regs = (u64 *)p;
+		p += (u64)f->nregs * VGPU_WARP * sizeof(u64);
+		w->tid = b->tid + (u64)i * 3 * VGPU_WARP;
+	}
+	p = (u8 *)b->warps + NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp)) + b->regs_bytes;
+	b->zero_from = p;
+	for (i = 0; i < b->nwarps; i++) {
+		b->warps[i].preds = (u32 *)p;
+		p += (f->npreds + 1) * sizeof(u32);
+	}
+	p = b->zero_from + NRT_ALIGN((u64)b->nwarps * (f->npreds + 1) * sizeof(u32));
+	b->shared = p;
+	b->local = p + NRT_ALIGN(b->shared_bytes);
+}
+
 struct vgpu_native_block *vgpu_native_block_new(struct vgpu_native_kernel *k,
 						const struct vgpu_launch *l,
 						const struct vgpu_range *ranges,
@@ -113,6 +145,7 @@ struct vgpu_native_block *vgpu_native_block_new(struct vgpu_native_kernel *k,
 	b->nranges = nranges;
 	b->mem_bytes = bytes;
 	memset(b->mem, 0, bytes);
+	nrt_block_layout(b);
 	return (struct vgpu_native_block *)b;
 }
 
@@ -132,35 +165,39 @@ int vgpu_native_block_set_ranges(struct vgpu_native_block *nb,
 	return 0;
 }
 
+/* The lanes' state but @pc, which vgpu_lanes_start() sets whole. */
+#define NRT_LANES_REST (sizeof(struct vgpu_lanes) - sizeof(((struct vgpu_lanes *)0)->pc))
+_Static_assert(offsetof(struct vgpu_lanes, pc) == 0, "pc leads struct vgpu_lanes");
+
 void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 {
 	struct nrt_block *b = (struct nrt_block *)nb;
 	const struct vgpu_launch *l = b->l;
-	const struct vgpu_func *f = &b->k->func;
-	u8 *p = b->mem;
-	u32 i;
+	const struct vgpu_native_kernel *k = b->k;
+	u32 nwarps = b->nwarps, nzero = k->nzero, entry = k->func.entry, i, m;
 
 	/*
-	 * Clear what the code may read before writing: the warps' state, the
-	 * registers the analysis names, predicates and memories.
+	 * Clear what the code may read before writing: the warps' lanes,
+	 * the registers the analysis names, predicates and memories. The
+	 * layout (b->warps' pointers) stays from vgpu_native_block_new().
 	 */
-	p = (u8 *)b->mem + NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp));
-	memset(p + b->regs_bytes, 0, b->mem_bytes - b->regs_bytes -
-	       NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp)));
-	for (i = 0; i < b->nwarps; i++) {
-		u64 *regs = (u64 *)p + (u64)i * f->nregs * VGPU_WARP;
+	memset(b->zero_from, 0, (u8 *)b->mem + b->mem_bytes - b->zero_from);
+	for (i = 0; i < nwarps; i++) {
+		struct nrt_warp *w = &b->warps[i];
 		u32 z;
 
-		memset((struct nrt_warp *)b->mem + i, 0, offsetof(struct nrt_warp, scratch_a));
-		for (z = 0; z < b->k->nzero; z++)
-			memset(regs + (u64)b->k->zero_regs[z] * VGPU_WARP, 0,
+		memset((u8 *)&w->ls + sizeof(w->ls.pc), 0, NRT_LANES_REST);
+		vgpu_lanes_start(&w->ls, b->nthreads - i * 32, entry);
+		nrt_set_thresh(w);
+		w->slice_left = 0;
+		for (z = 0; z < nzero; z++)
+			memset(w->regs + (u64)k->zero_regs[z] * VGPU_WARP, 0,
 			       VGPU_WARP * sizeof(u64));
 	}
-	p = b->mem;
 	b->ctaid[0] = block_index % l->grid[0];
 	b->ctaid[1] = block_index / l->grid[0] % l->grid[1];
 	b->ctaid[2] = block_index / l->grid[0] / l->grid[1];
-	b->live_warps = b->nwarps;
+	b->live_warps = nwarps;
 	b->sr_uni[VGPU_SR_NTID_X] = l->block[0];
 	b->sr_uni[VGPU_SR_NTID_Y] = l->block[1];
 	b->sr_uni[VGPU_SR_NTID_Z] = l->block[2];
@@ -170,40 +207,18 @@ void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 	b->sr_uni[VGPU_SR_NCTAID_X] = l->grid[0];
 	b->sr_uni[VGPU_SR_NCTAID_Y] = l->grid[1];
 	b->sr_uni[VGPU_SR_NCTAID_Z] = l->grid[2];
-	b->sr_uni[VGPU_SR_NWARPID] = b->nwarps;
+	b->sr_uni[VGPU_SR_NWARPID] = nwarps;
 	b->sr_uni[VGPU_SR_SMID] = l->smid;
 	b->sr_uni[VGPU_SR_NSMID] = l->nsmid;
 	b->sr_uni[VGPU_SR_DYN_SMEM] = l->dyn_shared;
 	b->sr_uni[VGPU_SR_GRID_SYNC_HI] = (u32)(l->grid_sync >> 32);
 	b->sr_uni[VGPU_SR_GRID_SYNC_LO] = (u32)l->grid_sync;
 	b->next = 0;
+	/* A barrier not in use is all zeros (vgpu_bar_complete()). */
+	for (m = b->bars_used; m; m &= m - 1)
+		b->bars[__builtin_ctz(m)] = (struct vgpu_barrier){ 0 };
 	b->bars_used = 0;
-	memset(b->bars, 0, sizeof(b->bars));
-	memset(&b->fault, 0, sizeof(b->fault));
-	b->warps = (struct nrt_warp *)p;
-	p += NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp));
-	for (i = 0; i < b->nwarps; i++) {
-		struct nrt_warp *w = &b->warps[i];
-
-		w->blk = b;
-		w->index = i;
-		w->regs = (u64 *)p;
-		p += (u64)f->nregs * VGPU_WARP * sizeof(u64);
-		vgpu_lanes_start(&w->ls, b->nthreads - i * 32, f->entry);
-		w->tid = b->tid + (u64)i * 3 * VGPU_WARP;
-		nrt_set_thresh(w);
-	}
-	p = (u8 *)b->warps + NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp)) +
-	    NRT_ALIGN((u64)b->nwarps * f->nregs * VGPU_WARP * sizeof(u64));
-	for (i = 0; i < b->nwarps; i++) {
-		b->warps[i].preds = (u32 *)p;
-		p += (f->npreds + 1) * sizeof(u32);
-	}
-	p = (u8 *)b->warps + NRT_ALIGN(b->nwarps * sizeof(struct nrt_warp)) +
-	    NRT_ALIGN((u64)b->nwarps * f->nregs * VGPU_WARP * sizeof(u64)) +
-	    NRT_ALIGN((u64)b->nwarps * (f->npreds + 1) * sizeof(u32));
-	b->shared = p;
-	b->local = p + NRT_ALIGN(b->shared_bytes);
+	b->fault = (struct vgpu_fault){ 0 };
 }
 
 /*

@@ -17,6 +17,7 @@
 
 #include "core.h"
 #include "native.h"
+#include "native_rt.h"
 #include "tap.h"
 #include "isa_build.h"
 #include "bench/bench_kernels.h"
@@ -567,6 +568,62 @@ static void unwritten_registers_read_zero(void)
 	};
 
 	RUN("unwritten registers", code, 40, &win, VGPU_FAULT_NONE);
+}
+
+/*
+ * The second block reads, in each kind of operand slot (an address, a
+ * value to store, an addend), registers that only the first block wrote:
+ * they must read zero there, not what the first block left.
+ */
+static void registers_cleared_per_block(void)
+{
+	uint64_t win = WIN_VA;
+	const struct vgpu_insn code[] = {
+		PRO(3), SREG(3, VGPU_SR_CTAID_X),
+		/* 5 */ SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 3, 0), BRA_IF(0, 11),
+		/* 7 */ MOVI(VGPU_T_U64, 4, 0x40), MOVI(VGPU_T_U64, 5, 0x55),
+		/* 9 */ MOVI(VGPU_T_U64, 6, 0x66), MOVI(VGPU_T_U64, 7, 0x77),
+		/* 11 */ LD(VGPU_SPACE_GLOBAL, VGPU_T_U64, 3, 4, WIN_VA + 0x1000),
+		INSN(.op = VGPU_OP_MAD, .type = VGPU_T_U64, .dst = 3, .a = 3, .b = 0, .c = 6),
+		OP3(VGPU_OP_ADD, VGPU_T_U64, 3, 3, 5),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U64, 1, 0x1000, 3),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U64, 1, 0x2000, 7), EXIT(),
+	};
+
+	RUN("registers cleared per block", code, 40, &win, VGPU_FAULT_NONE);
+}
+
+/*
+ * Registers the code writes before it reads them need no clearing when
+ * a block starts: the bench kernels have none (operand fields that an
+ * operation does not have are no reads).
+ */
+static void bench_kernels_clear_nothing(void)
+{
+	const struct { const struct vgpu_insn *code; unsigned int n; struct vgpu_func f; } ks[] = {
+		{ saxpy, sizeof(saxpy) / sizeof(saxpy[0]), { .nregs = 10, .npreds = 1,
+							    .param_bytes = 24 } },
+		{ matmul, sizeof(matmul) / sizeof(matmul[0]), { .nregs = 27, .npreds = 2,
+							       .param_bytes = 28,
+							       .shared_bytes = 2048 } },
+		{ reduce, sizeof(reduce) / sizeof(reduce[0]), { .nregs = 15, .npreds = 3,
+							       .param_bytes = 16,
+							       .shared_bytes = 1024 } },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+		struct vgpu_program prog = { ks[i].code, ks[i].n, &ks[i].f, 1 };
+		char why[160];
+		struct vgpu_native_kernel *k = vgpu_native_compile(&prog, 0, why, sizeof(why));
+
+		if (!k) {
+			TAP_FAIL("kernel %u refused: %s", i, why);
+			continue;
+		}
+		CHECK(k->nzero == 0);
+		vgpu_native_kernel_free(k);
+	}
 }
 
 /* Shuffles, votes, matches and warp barriers, in full, partial and divergent warps. */
@@ -1128,6 +1185,8 @@ static const struct tap_test tests[] = {
 	TAP_TEST(spinning_makes_progress),
 	TAP_TEST(barriers_across_warps),
 	TAP_TEST(unwritten_registers_read_zero),
+	TAP_TEST(registers_cleared_per_block),
+	TAP_TEST(bench_kernels_clear_nothing),
 	TAP_TEST(warp_synchronous),
 	TAP_TEST(ranges_change),
 	TAP_TEST(refuses_cleanly),
