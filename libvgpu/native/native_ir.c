@@ -7,10 +7,11 @@
  * keeps them in vector registers within a block: SSA across the whole
  * program made compiling slow); each predicate is an i32 lane mask in an
  * alloca, loaded on entry and stored back on every return. Every
- * instruction has two blocks: "chk", where the group asks the scheduler
- * (native_sched.c) whether other lanes join or go first, which is one
- * compare while no other lane waits, and "body", which first counts the
- * warp's turn down. Loads and stores: native_ir_mem.c. The group's
+ * instruction has two blocks: "chk", one test of whether the group must
+ * ask the scheduler (native_sched.c) if other lanes join or go first
+ * (never while no other lane waits) or the warp's turn has run out, and
+ * "body", which counts the turn down and runs the instruction (the
+ * dispatcher enters there, having seen to the turn itself). Loads and stores: native_ir_mem.c. The group's
  * mask, the scheduler's threshold and the loop count are allocas too,
  * exchanged with the warp state around each call into the runtime.
  */
@@ -471,8 +472,8 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 {
 	struct irb gs = { .c = c, .m = m, .k = k, .n = k->ninsns }, *g = &gs;
 	u32 nregs = k->func.nregs, npreds = k->func.npreds, i;
-	LLVMBasicBlockRef entry, bad;
-	LLVMValueRef sw, regs, pc;
+	LLVMBasicBlockRef entry, bad, yield;
+	LLVMValueRef sw, regs, pc, ypc;
 	LLVMTypeRef ft;
 	u8 *reach = nrt_reach(k);
 
@@ -543,10 +544,33 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	LLVMPositionBuilderAtEnd(g->b, bad);
 	ret_with(g, VGPU_RUN_FAULT);
 
-	/* The dispatcher: a new group (or a resumed one) at w->ls.cur_pc. */
+	/*
+	 * The warp's turn ends where the interpreter's would: before an
+	 * instruction, once the slice's count has run.
+	 */
+	yield = newblock(g, "yield");
+	LLVMPositionBuilderAtEnd(g->b, yield);
+	ypc = LLVMBuildPhi(g->b, g->i32, "pc");
+	sync_out_at(g, ypc);
+	ret_with(g, VGPU_RUN_MORE);
+
+	/*
+	 * The dispatcher: a new group (or a resumed one) at w->ls.cur_pc,
+	 * which starts there unless the turn has run out.
+	 */
 	LLVMPositionBuilderAtEnd(g->b, g->dispatch);
 	sync_in(g);
 	pc = wload(g, g->i32, offsetof(struct nrt_warp, ls.cur_pc));
+	{
+		LLVMBasicBlockRef pick = newblock(g, "pick");
+		LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
+
+		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ,
+				LLVMBuildLoad2(g->b, g->i32, g->left, ""), k32(g, 0), ""),
+				yield, pick);
+		LLVMAddIncoming(ypc, &pc, &from, 1);
+		LLVMPositionBuilderAtEnd(g->b, pick);
+	}
 	sw = LLVMBuildSwitch(g->b, pc, bad, g->n);
 	for (i = 0; i < g->n; i++)
 		if (reach[i])
@@ -557,55 +581,47 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	after_call(g, call(g, (void *)nrt_check, g->i32, &g->w, 1), bad);
 
 	/*
-	 * One slow path for every instruction's check: the group state to
-	 * the warp, nrt_check(), and on through the dispatcher (which finds
-	 * the same pc when nothing changed).
+	 * Before each instruction one test of both: the group must ask
+	 * nrt_check() (pc >= thresh), or the turn has run out. The shared
+	 * "gate" tells them apart, the check first, as the scheduler's
+	 * order is: the group state to the warp, nrt_check(), and on through
+	 * the dispatcher (which finds the same pc when nothing changed).
 	 */
 	{
-		LLVMBasicBlockRef slow = newblock(g, "check"), stop = newblock(g, "stop");
-		LLVMValueRef pcphi, r;
+		LLVMBasicBlockRef gate = newblock(g, "gate"), slow = newblock(g, "check");
+		LLVMBasicBlockRef stop = newblock(g, "stop");
+		LLVMValueRef gpc, r;
+
+		LLVMPositionBuilderAtEnd(g->b, gate);
+		gpc = LLVMBuildPhi(g->b, g->i32, "pc");
+		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, gpc,
+				LLVMBuildLoad2(g->b, g->i32, g->thresh, ""), ""), slow, yield);
+		LLVMAddIncoming(ypc, &gpc, &gate, 1);
 
 		LLVMPositionBuilderAtEnd(g->b, slow);
-		pcphi = LLVMBuildPhi(g->b, g->i32, "pc");
-		sync_out_at(g, pcphi);
+		sync_out_at(g, gpc);
 		r = call(g, (void *)nrt_check, g->i32, &g->w, 1);
 		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, r, k32(g, NRT_STOP), ""),
 				stop, g->dispatch);
 		LLVMPositionBuilderAtEnd(g->b, stop);
 		ret_with(g, 0);
 
-		/*
-		 * The warp's turn ends where the interpreter's would: before an
-		 * instruction, once the slice's count has run.
-		 */
-		LLVMBasicBlockRef yield = newblock(g, "yield");
-		LLVMValueRef ypc;
-
-		LLVMPositionBuilderAtEnd(g->b, yield);
-		ypc = LLVMBuildPhi(g->b, g->i32, "pc");
-		sync_out_at(g, ypc);
-		ret_with(g, VGPU_RUN_MORE);
-
 		for (i = 0; i < g->n; i++) {
-			LLVMValueRef t, pcv = k32(g, i), l;
-			LLVMBasicBlockRef run;
+			LLVMValueRef pcv = k32(g, i), t, l, ask;
 
 			if (!reach[i])
 				continue;
 			LLVMPositionBuilderAtEnd(g->b, g->chk[i]);
 			t = LLVMBuildLoad2(g->b, g->i32, g->thresh, "");
-			LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, pcv, t, ""),
-					slow, g->body[i]);
-			LLVMAddIncoming(pcphi, &pcv, &g->chk[i], 1);
+			l = LLVMBuildLoad2(g->b, g->i32, g->left, "");
+			ask = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, pcv, t, ""),
+					  LLVMBuildICmp(g->b, LLVMIntEQ, l, k32(g, 0), ""), "");
+			LLVMBuildCondBr(g->b, ask, gate, g->body[i]);
+			LLVMAddIncoming(gpc, &pcv, &g->chk[i], 1);
 
 			LLVMPositionBuilderAtEnd(g->b, g->body[i]);
-			run = newblock(g, "run");
-			l = LLVMBuildLoad2(g->b, g->i32, g->left, "");
-			LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, l, k32(g, 0), ""),
-					yield, run);
-			LLVMAddIncoming(ypc, &pcv, &g->body[i], 1);
-			LLVMPositionBuilderAtEnd(g->b, run);
-			LLVMBuildStore(g->b, LLVMBuildSub(g->b, l, k32(g, 1), ""), g->left);
+			LLVMBuildStore(g->b, LLVMBuildSub(g->b, LLVMBuildLoad2(g->b, g->i32,
+					g->left, ""), k32(g, 1), ""), g->left);
 			emit_insn(g, i);
 		}
 	}
