@@ -571,6 +571,42 @@ static void unwritten_registers_read_zero(void)
 }
 
 /*
+ * Accesses the one-vector path does not take but that are in bounds: a
+ * partial warp at consecutive words whose 32 would run past shared
+ * memory's end, and lanes with lane 0 idle; they gather and scatter and
+ * must land as the interpreter's. Then the same near the end of a
+ * global range, and one word past it, which faults at its lane.
+ */
+static void accesses_off_the_vector_path(void)
+{
+	uint64_t win = WIN_VA, near_end = WIN_VA + WIN_BYTES - 40 * 4;
+	const struct vgpu_insn shared_tail[] = {
+		PRO(2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2),
+		OPI(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 352),
+		/* 6 */ OPI(VGPU_OP_MUL, VGPU_T_U32, 4, 0, 7),
+		ST(VGPU_SPACE_SHARED, VGPU_T_U32, 3, 0, 4),
+		/* odd lanes only: lane 0 idle */
+		OPI(VGPU_OP_AND, VGPU_T_U32, 5, 0, 1),
+		SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 5, 0),
+		INSN(.op = VGPU_OP_ST, .type = VGPU_T_U32, .mod = VGPU_SPACE_SHARED,
+		     .guard = 0, .a = 3, .b = 0),
+		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 6, 3, 0),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 6), EXIT(),
+	};
+	/* 40 threads at the last 40 words of the window, then one further */
+	const struct vgpu_insn global_tail[] = {
+		PRO(2), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0),
+		LD(VGPU_SPACE_GLOBAL, VGPU_T_U32, 3, 1, 0),
+		OPI(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 1000),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 3),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 4, 3), EXIT(),
+	};
+
+	RUN("shared, partial warp and idle lane 0", shared_tail, 40, &win, VGPU_FAULT_NONE);
+	RUN("global tail, then one past", global_tail, 40, &near_end, VGPU_FAULT_ADDRESS);
+}
+
+/*
  * The second block reads, in each kind of operand slot (an address, a
  * value to store, an addend), registers that only the first block wrote:
  * they must read zero there, not what the first block left.
@@ -1181,6 +1217,7 @@ static void fuzz_for_seconds(void)
 static const struct tap_test tests[] = {
 	TAP_TEST(bench_kernels_agree),
 	TAP_TEST(faults_match),
+	TAP_TEST(accesses_off_the_vector_path),
 	TAP_TEST(divergent_loops),
 	TAP_TEST(spinning_makes_progress),
 	TAP_TEST(barriers_across_warps),
