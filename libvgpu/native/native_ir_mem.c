@@ -66,7 +66,7 @@ static void checked_access(struct irb *g, const struct vgpu_insn *in, LLVMValueR
 			   LLVMBasicBlockRef next, LLVMBasicBlockRef slow)
 {
 	LLVMTypeRef et = mem_type(g, in->type), vt = LLVMVectorType(et, VGPU_WARP);
-	LLVMValueRef vm = lanes(g, em), a0, seq, quick, lo, hi, any, ok, v = NULL, p;
+	LLVMValueRef vm = lanes(g, em), a0, seq, quick, lim, bad, ok, v = NULL, p;
 	LLVMBasicBlockRef full = newblock(g, "span"), bseq = newblock(g, "seq");
 	LLVMBasicBlockRef bany = newblock(g, "gather"), done = newblock(g, "done");
 	LLVMValueRef steps[VGPU_WARP], vs[2];
@@ -93,19 +93,21 @@ static void checked_access(struct irb *g, const struct vgpu_insn *in, LLVMValueR
 		v = LLVMBuildTrunc(g->b, opb(g, in), vt, "");
 	LLVMBuildCondBr(g->b, quick, bseq, full);
 
+	/*
+	 * Every active lane in range and aligned: its offset from @base at
+	 * most @end - @base - @len (unsigned, so below @base is far out),
+	 * without reductions over the lanes.
+	 */
 	LLVMPositionBuilderAtEnd(g->b, full);
-	lo = reduce(g, "llvm.vector.reduce.umin",
-		    LLVMBuildSelect(g->b, vm, addr, splat64(g, ~0ULL), ""));
-	hi = reduce(g, "llvm.vector.reduce.umax",
-		    LLVMBuildSelect(g->b, vm, addr, splat64(g, 0), ""));
-	any = reduce(g, "llvm.vector.reduce.or",
-		     LLVMBuildSelect(g->b, vm, addr, splat64(g, 0), ""));
-	ok = LLVMBuildICmp(g->b, LLVMIntEQ,
-			   LLVMBuildAnd(g->b, any, k64(g, len - 1), ""), k64(g, 0), "");
-	ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntUGE, lo, base, ""), "");
-	ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntULT, hi, end, ""), "");
-	ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntULE,
-			  LLVMBuildAdd(g->b, hi, k64(g, len), ""), end, ""), "");
+	lim = LLVMBuildSub(g->b, end, base, "");
+	bad = LLVMBuildICmp(g->b, LLVMIntUGT, LLVMBuildSub(g->b, addr, vsplat(g, base, g->v64), ""),
+			    vsplat(g, LLVMBuildSub(g->b, lim, k64(g, len), ""), g->v64), "");
+	bad = LLVMBuildOr(g->b, bad, LLVMBuildICmp(g->b, LLVMIntNE,
+			  LLVMBuildAnd(g->b, addr, splat64(g, len - 1), ""), splat64(g, 0), ""), "");
+	ok = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, mask_of(g, bad), em, ""),
+			   k32(g, 0), "");
+	ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntUGE, end, base, ""), "");
+	ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntUGE, lim, k64(g, len), ""), "");
 	if (writable)
 		ok = LLVMBuildAnd(g->b, ok, writable, "");
 	LLVMBuildCondBr(g->b, ok, bany, slow);

@@ -162,13 +162,6 @@ static inline LLVMValueRef intrinsic(struct irb *g, const char *name,
 	return LLVMBuildCall2(g->b, ft, f, args, nargs, "");
 }
 
-static inline LLVMValueRef reduce(struct irb *g, const char *name, LLVMValueRef v)
-{
-	LLVMTypeRef t = LLVMTypeOf(v);
-
-	return intrinsic(g, name, &t, 1, &v, 1);
-}
-
 static inline LLVMValueRef lanes(struct irb *g, LLVMValueRef m32)
 {
 	return LLVMBuildBitCast(g->b, m32, g->vm, "");
