@@ -4,7 +4,9 @@
  * range its instruction last hit (global) or the block's shared memory:
  * every active lane's address in it and aligned. Lanes at consecutive
  * elements from lane 0 with all 32 in range, the common case, need no
- * reductions to check and move as one vector; others gather or scatter. Anything else (another range, local, constant and parameter
+ * reductions to check and move as one vector (a load reads it whole when
+ * every lane is active, or from shared memory, as masked loads are slow
+ * on some hosts); others gather or scatter. Anything else (another range, local, constant and parameter
  * memory by register, every fault) goes lane by lane through nrt_mem(),
  * which reports faults as the interpreter does.
  */
@@ -114,8 +116,37 @@ static void checked_access(struct irb *g, const struct vgpu_insn *in, LLVMValueR
 
 	LLVMPositionBuilderAtEnd(g->b, bseq);
 	p = LLVMBuildIntToPtr(g->b, LLVMBuildAdd(g->b, a0, off, ""), g->ptr, "");
-	vs[0] = masked_access(g, v, p, g->ptr, vt, len, vm, "llvm.masked.store",
-			      "llvm.masked.load");
+	if (v) {
+		vs[0] = masked_access(g, v, p, g->ptr, vt, len, vm, "llvm.masked.store",
+				      "llvm.masked.load");
+	} else if (in->mod == VGPU_SPACE_SHARED) {
+		/* The block's own memory, all 32 elements in it: read whole. */
+		vs[0] = LLVMBuildLoad2(g->b, vt, p, "");
+		LLVMSetAlignment(vs[0], len);
+	} else {
+		/*
+		 * Read whole when every lane is active (a masked load is slow on
+		 * some hosts); else only the active lanes' elements are touched.
+		 */
+		LLVMBasicBlockRef whole = newblock(g, "whole"), part = newblock(g, "part");
+		LLVMBasicBlockRef join = newblock(g, "read");
+		LLVMValueRef wv[2];
+		LLVMBasicBlockRef wb[2] = { whole, part };
+
+		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, ~0U), ""),
+				whole, part);
+		LLVMPositionBuilderAtEnd(g->b, whole);
+		wv[0] = LLVMBuildLoad2(g->b, vt, p, "");
+		LLVMSetAlignment(wv[0], len);
+		LLVMBuildBr(g->b, join);
+		LLVMPositionBuilderAtEnd(g->b, part);
+		wv[1] = masked_access(g, NULL, p, g->ptr, vt, len, vm, "llvm.masked.store",
+				      "llvm.masked.load");
+		LLVMBuildBr(g->b, join);
+		LLVMPositionBuilderAtEnd(g->b, join);
+		vs[0] = LLVMBuildPhi(g->b, vt, "");
+		LLVMAddIncoming(vs[0], wv, wb, 2);
+	}
 	bs[0] = LLVMGetInsertBlock(g->b);
 	LLVMBuildBr(g->b, done);
 

@@ -607,6 +607,34 @@ static void accesses_off_the_vector_path(void)
 }
 
 /*
+ * Loads for some lanes of a warp, lane 0 among them, at consecutive
+ * words: the lanes that do not load keep their registers, from shared
+ * memory (read as a whole vector) and from global memory.
+ */
+static void loads_keep_idle_lanes(void)
+{
+	uint64_t win = WIN_VA;
+	const struct vgpu_insn code[] = {
+		PRO(2), MOVI(VGPU_T_U32, 6, 0x5a5a),
+		/* 5 */ OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2),
+		OPI(VGPU_OP_MUL, VGPU_T_U32, 4, 0, 3),
+		ST(VGPU_SPACE_SHARED, VGPU_T_U32, 3, 0, 4),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0x800, 4),
+		/* lanes 3, 7, 11, ... idle */
+		OPI(VGPU_OP_AND, VGPU_T_U32, 5, 0, 3),
+		SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 5, 3),
+		INSN(.op = VGPU_OP_LD, .type = VGPU_T_U32, .mod = VGPU_SPACE_SHARED,
+		     .guard = 0, .dst = 6, .a = 3),
+		INSN(.op = VGPU_OP_LD, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+		     .guard = 0, .dst = 7, .a = 1, .imm = 0x800),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 6),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0x400, 7), EXIT(),
+	};
+
+	RUN("loads keep idle lanes", code, 64, &win, VGPU_FAULT_NONE);
+}
+
+/*
  * The second block reads, in each kind of operand slot (an address, a
  * value to store, an addend), registers that only the first block wrote:
  * they must read zero there, not what the first block left.
@@ -1218,6 +1246,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(bench_kernels_agree),
 	TAP_TEST(faults_match),
 	TAP_TEST(accesses_off_the_vector_path),
+	TAP_TEST(loads_keep_idle_lanes),
 	TAP_TEST(divergent_loops),
 	TAP_TEST(spinning_makes_progress),
 	TAP_TEST(barriers_across_warps),
