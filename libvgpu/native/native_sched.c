@@ -104,7 +104,12 @@ static void nrt_bar_exit(struct nrt_block *b, struct nrt_warp *w)
 		nrt_bar_check(b, __builtin_ctz(m));
 }
 
-/* EXIT for lanes @em of the group. */
+/*
+ * EXIT for lanes @em of the group. A warp with no lane left stops here:
+ * nrt_check() before the next instruction could only find that (no
+ * lane waits when none is live), so its pc moves on as that check's
+ * would, without the round trip.
+ */
 int nrt_exit(struct nrt_warp *w, u32 em)
 {
 	w->ls.live &= ~em;
@@ -112,7 +117,10 @@ int nrt_exit(struct nrt_warp *w, u32 em)
 	if (em && (w->ls.at_bar || !w->ls.live))
 		nrt_bar_exit(w->blk, w);
 	nrt_set_thresh(w);
-	return NRT_GO_ON;
+	if (w->ls.live)
+		return NRT_GO_ON;
+	w->ls.cur_pc++;
+	return NRT_STOP;
 }
 
 /*

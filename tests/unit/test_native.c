@@ -526,6 +526,15 @@ static void barriers_across_warps(void)
 		/* 7 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0), EXIT(),
 	};
 
+	/*
+	 * the first warp exits whole mid-program, the second waits for 64
+	 * threads: the deadlock names the first warp's pc after its exit
+	 */
+	const struct vgpu_insn first_gone[] = {
+		SREG(0, VGPU_SR_TID_X), SETPI(VGPU_T_U32, VGPU_CMP_LT, 0, 0, 32),
+		INSN(.op = VGPU_OP_EXIT, .guard = 0), BAR_N(2, 64), EXIT(),
+	};
+
 	/* barrier reductions: a count, an and, an or of per-thread predicates */
 	const struct vgpu_insn reduce_preds[] = {
 		PRO(4), OPI(VGPU_OP_REM, VGPU_T_U32, 3, 0, 3),
@@ -549,6 +558,7 @@ static void barriers_across_warps(void)
 	RUN("barrier exchange", exchange, 96, &win, VGPU_FAULT_NONE);
 	RUN("early exit", early_exit, 96, &win, VGPU_FAULT_NONE);
 	RUN("barrier that cannot complete", stuck, 64, &win, VGPU_FAULT_DEADLOCK);
+	RUN("deadlock after the first warp exits", first_gone, 64, &win, VGPU_FAULT_DEADLOCK);
 }
 
 /*
