@@ -185,12 +185,15 @@ void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 	LLVMBasicBlockRef next = g->chk[pc + 1];
 	LLVMValueRef addr, base, args[2], r, off;
 
-	unless_none(g, em, next);
-	addr = addresses(g, in);
 	if (in->mod == VGPU_SPACE_PARAM && in->a == VGPU_NO_REG && !write &&
 	    !(in->imm & (len - 1)) && in->imm < g->k->func.param_bytes &&
 	    len <= g->k->func.param_bytes - in->imm) {
-		/* One value for the whole warp, in bounds by construction. */
+		/*
+		 * One value for the whole warp, in bounds by construction: no
+		 * lane can fault, so it needs no test for lanes at all (the
+		 * write keeps idle lanes), and the register's new value is
+		 * there for the next instruction on every path.
+		 */
 		LLVMValueRef l = bload(g, g->ptr, offsetof(struct nrt_block, l)), p, v;
 
 		p = LLVMBuildLoad2(g->b, g->ptr, at(g, l, k64(g,
@@ -203,6 +206,8 @@ void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		LLVMDeleteBasicBlock(slow);
 		return;
 	}
+	unless_none(g, em, next);
+	addr = addresses(g, in);
 	if (in->mod == VGPU_SPACE_GLOBAL || in->mod == VGPU_SPACE_GENERIC) {
 		LLVMValueRef site = at(g, bload(g, g->ptr, offsetof(struct nrt_block, sites)),
 				       k64(g, (u64)pc * sizeof(struct nrt_site)));
