@@ -338,8 +338,11 @@ void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 		if (in->type != VGPU_T_PRED && nrt_defines(in) && in->dst < nregs && !ok)
 			narrow[in->dst] = 0;
 		if (helper) {
-			u32 ops[4] = { in->dst, in->a, in->b, in->c }, j;
+			/* The registers it names, not the fields of slots it lacks. */
+			u32 ops[4], j;
 
+			nrt_reads(in, ops);
+			ops[3] = in->type != VGPU_T_PRED && nrt_defines(in) ? in->dst : ~0U;
 			for (j = 0; j < 4; j++)
 				if (ops[j] < nregs)
 					narrow[ops[j]] = 0;

@@ -527,6 +527,26 @@ static void barriers_across_warps(void)
 	};
 
 	/*
+	 * a barrier whose number and thread count come from 32-bit
+	 * registers, which its helper reads from the register file at the
+	 * lowest arriving lane: thread 0 has exited, so that is lane 1 of
+	 * the first warp, whose count differs from its neighbours'
+	 */
+	const struct vgpu_insn by_regs[] = {
+		PRO(2), SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 0, 0),
+		INSN(.op = VGPU_OP_EXIT, .guard = 0),
+		/* 6: 96 in lanes 0 and 1 (mod 4), 128 in lanes 2 and 3 */
+		OPI(VGPU_OP_AND, VGPU_T_U32, 3, 0, 2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 3, 4),
+		OPI(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 96), MOVI(VGPU_T_U32, 4, 5),
+		ST(VGPU_SPACE_SHARED, VGPU_T_U32, VGPU_NO_REG, 0, 0),
+		INSN(.op = VGPU_OP_BAR, .mod2 = VGPU_BAR_COUNT | VGPU_BAR_ID_REG,
+		     .b = 3, .c = 4),
+		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 5, VGPU_NO_REG, 0),
+		OP3(VGPU_OP_ADD, VGPU_T_U32, 5, 5, 3),
+		OP3(VGPU_OP_ADD, VGPU_T_U32, 5, 5, 4),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 5), EXIT(),
+	};
+	/*
 	 * the first warp exits whole mid-program, the second waits for 64
 	 * threads: the deadlock names the first warp's pc after its exit
 	 */
@@ -559,6 +579,7 @@ static void barriers_across_warps(void)
 	RUN("early exit", early_exit, 96, &win, VGPU_FAULT_NONE);
 	RUN("barrier that cannot complete", stuck, 64, &win, VGPU_FAULT_DEADLOCK);
 	RUN("deadlock after the first warp exits", first_gone, 64, &win, VGPU_FAULT_DEADLOCK);
+	RUN("barrier number and count from registers", by_regs, 96, &win, VGPU_FAULT_NONE);
 }
 
 /*
