@@ -51,10 +51,19 @@ static LLVMTargetMachineRef nrt_host_tm(char *why, size_t why_len)
 		snprintf(why, why_len, "LLVM: %s", err);
 		LLVMDisposeMessage(err);
 	} else {
-		/* Less: the same code for these kernels, a little sooner. */
+		/*
+		 * Less: the same code for these kernels, a little sooner.
+		 * The small code model: a kernel's code and its constants
+		 * are linked into one allocation, so they are reached
+		 * relative to the pc; the JIT's default (large) model loaded
+		 * every vector constant through a 64-bit address, which the
+		 * code generator hoisted to the function's entry and spilled,
+		 * on every entry of every warp (callees are reached through
+		 * absolute addresses either way).
+		 */
 		tm = LLVMCreateTargetMachine(t, triple, cpu, feat,
 					     LLVMCodeGenLevelLess,
-					     LLVMRelocDefault, LLVMCodeModelJITDefault);
+					     LLVMRelocDefault, LLVMCodeModelSmall);
 		if (!tm)
 			snprintf(why, why_len, "LLVM: no target machine");
 	}
