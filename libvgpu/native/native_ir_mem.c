@@ -242,18 +242,19 @@ void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 	args[0] = g->w;
 	args[1] = em;
 	r = call(g, (void *)nrt_mem, g->i32, args, 2);
-	if (!write) {
+	{
+		/* nrt_mem() leaves the group as it was: on, or the fault. */
 		LLVMBasicBlockRef got = newblock(g, "got"), bad = newblock(g, "bad");
 
 		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, r,
 				k32(g, NRT_GO_ON), ""), got, bad);
 		LLVMPositionBuilderAtEnd(g->b, got);
-		setreg(g, in->dst, wload(g, g->v64, offsetof(struct nrt_warp, scratch_v)), em);
+		if (!write)
+			setreg(g, in->dst, wload(g, g->v64, offsetof(struct nrt_warp, scratch_v)),
+			       em);
 		LLVMBuildBr(g->b, next);
 		LLVMPositionBuilderAtEnd(g->b, bad);
 		ret_with(g, VGPU_RUN_FAULT);
-		return;
 	}
-	after_call(g, r, next);
 }
 
