@@ -58,17 +58,41 @@ int nrt_check(struct nrt_warp *w)
 	return r == VGPU_GROUP_NEW ? NRT_DISPATCH : NRT_STOP;
 }
 
-/* A branch that lanes @em of the group (not all, not none) take. */
+/*
+ * A branch that lanes @em of the group (not all, not none) take. When the
+ * group is every runnable lane of the warp, the pick that follows needs
+ * no search: the two halves are the only lanes, the one at the lower pc
+ * runs and the other waits there (vgpu_group_pick()'s result, without
+ * its passes over the warp's 32 pcs).
+ */
 int nrt_diverge(struct nrt_warp *w, u32 em, u32 target)
 {
-	u32 m;
+	struct vgpu_lanes *ls = &w->ls;
+	u32 m, next = ls->cur_pc + 1, rest = ls->cur_mask & ~em;
+	bool alone = (ls->live & ~ls->at_bar & ~ls->waiting) == ls->cur_mask;
 
 	for (m = em; m; m &= m - 1)
-		w->ls.pc[__builtin_ctz(m)] = target;
-	for (m = w->ls.cur_mask & ~em; m; m &= m - 1)
-		w->ls.pc[__builtin_ctz(m)] = w->ls.cur_pc + 1;
-	w->ls.cur_mask = 0;
-	return nrt_group_pick(w, 0) ? NRT_DISPATCH : NRT_STOP;
+		ls->pc[__builtin_ctz(m)] = target;
+	for (m = rest; m; m &= m - 1)
+		ls->pc[__builtin_ctz(m)] = next;
+	if (!alone) {
+		ls->cur_mask = 0;
+		return nrt_group_pick(w, 0) ? NRT_DISPATCH : NRT_STOP;
+	}
+	if (target == next) {
+		ls->others = 0;
+		ls->min_other = ~0U;
+	} else {
+		ls->cur_mask = target < next ? em : rest;
+		ls->others = target < next ? rest : em;
+		ls->min_other = target < next ? next : target;
+		next = target < next ? target : next;
+	}
+	ls->cur_pc = next;
+	ls->loops = 0;
+	ls->fair = 0;
+	nrt_set_thresh(w);
+	return NRT_DISPATCH;
 }
 
 /* --- barriers ------------------------------------------------------------ */

@@ -498,6 +498,36 @@ static void spinning_makes_progress(void)
 	free(init);
 }
 
+/*
+ * A warp splits at a forward branch and at a loop's exit, the halves meet
+ * again where the interpreter has them meet (the mask of active lanes
+ * there tells), and part of a warp reaches a barrier before the rest, as
+ * in a tree reduction's last steps; the other warp arrives whole.
+ */
+static void divergence_around_barriers(void)
+{
+	uint64_t win = WIN_VA;
+	const struct vgpu_insn code[] = {
+		/* 0 */ PRO(2), MOVI(VGPU_T_U32, 7, 16),
+		/* 5: odd lanes skip ahead, even lanes meet them at 8 */
+		OPI(VGPU_OP_AND, VGPU_T_U32, 3, 0, 1),
+		SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 3, 0), BRA_IF(0, 9),
+		/* 8 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 4, 0, 100),
+		/* 9 */ INSN(.op = VGPU_OP_ACTIVEMASK, .type = VGPU_T_U32, .dst = 5),
+		/* 10: loop: lanes below r7 work, then all meet at the barrier */
+		SETP(VGPU_T_U32, VGPU_CMP_LT, 1, 0, 7), BRA_UNLESS(1, 14),
+		/* 12 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 7),
+		INSN(.op = VGPU_OP_ACTIVEMASK, .type = VGPU_T_U32, .dst = 6),
+		/* 14 */ BAR(), OPI(VGPU_OP_SHR, VGPU_T_U32, 7, 7, 1),
+		SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 7, 0), BRA_IF(1, 10),
+		/* 18 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0x400, 5),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0x800, 6), EXIT(),
+	};
+
+	RUN("divergence around barriers", code, 64, &win, VGPU_FAULT_NONE);
+}
+
 /* Barriers with counts across warps, and one that can never complete. */
 static void barriers_across_warps(void)
 {
@@ -1281,6 +1311,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(divergent_loops),
 	TAP_TEST(spinning_makes_progress),
 	TAP_TEST(barriers_across_warps),
+	TAP_TEST(divergence_around_barriers),
 	TAP_TEST(unwritten_registers_read_zero),
 	TAP_TEST(registers_cleared_per_block),
 	TAP_TEST(bench_kernels_clear_nothing),
