@@ -11,9 +11,10 @@
  * ask the scheduler (native_sched.c) if other lanes join or go first
  * (never while no other lane waits) or the warp's turn has run out, and
  * "body", which counts the turn down and runs the instruction (the
- * dispatcher enters there, having seen to the turn itself). Loads and stores: native_ir_mem.c. The group's
- * mask, the scheduler's threshold and the loop count are allocas too,
- * exchanged with the warp state around each call into the runtime.
+ * dispatcher enters there, having seen to the turn itself). Loads and
+ * stores: native_ir_mem.c. The group's mask, the scheduler's threshold
+ * and the loop count are allocas too, exchanged with the warp state
+ * around each call into the runtime.
  */
 #include <stddef.h>
 #include <stdio.h>

@@ -6,9 +6,10 @@
  * elements from lane 0 with all 32 in range, the common case, need no
  * reductions to check and move as one vector (a load reads it whole when
  * every lane is active, or from shared memory, as masked loads are slow
- * on some hosts); others gather or scatter. Anything else (another range, local, constant and parameter
- * memory by register, every fault) goes lane by lane through nrt_mem(),
- * which reports faults as the interpreter does.
+ * on some hosts); others gather or scatter. Anything else (another
+ * range, local, constant and parameter memory by register, every fault)
+ * goes lane by lane through nrt_mem(), which reports faults as the
+ * interpreter does.
  */
 #include "native_irb.h"
 
@@ -88,7 +89,8 @@ static void checked_access(struct irb *g, const struct vgpu_insn *in, LLVMValueR
 	quick = LLVMBuildAnd(g->b, quick, LLVMBuildICmp(g->b, LLVMIntUGE, a0, base, ""), "");
 	quick = LLVMBuildAnd(g->b, quick, LLVMBuildICmp(g->b, LLVMIntULT, a0, end, ""), "");
 	quick = LLVMBuildAnd(g->b, quick, LLVMBuildICmp(g->b, LLVMIntUGE,
-			     LLVMBuildSub(g->b, end, a0, ""), k64(g, (u64)VGPU_WARP * len), ""), "");
+			     LLVMBuildSub(g->b, end, a0, ""),
+			     k64(g, (u64)VGPU_WARP * len), ""), "");
 	if (writable)
 		quick = LLVMBuildAnd(g->b, quick, writable, "");
 	if (in->op == VGPU_OP_ST)
@@ -105,7 +107,8 @@ static void checked_access(struct irb *g, const struct vgpu_insn *in, LLVMValueR
 	bad = LLVMBuildICmp(g->b, LLVMIntUGT, LLVMBuildSub(g->b, addr, vsplat(g, base, g->v64), ""),
 			    vsplat(g, LLVMBuildSub(g->b, lim, k64(g, len), ""), g->v64), "");
 	bad = LLVMBuildOr(g->b, bad, LLVMBuildICmp(g->b, LLVMIntNE,
-			  LLVMBuildAnd(g->b, addr, splat64(g, len - 1), ""), splat64(g, 0), ""), "");
+			  LLVMBuildAnd(g->b, addr, splat64(g, len - 1), ""),
+			  splat64(g, 0), ""), "");
 	ok = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, mask_of(g, bad), em, ""),
 			   k32(g, 0), "");
 	ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntUGE, end, base, ""), "");
