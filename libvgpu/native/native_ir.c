@@ -448,9 +448,11 @@ static void emit_insn(struct irb *g, u32 pc)
 	case VGPU_OP_BAR_RED:
 		/*
 		 * The barrier may complete here and hand BAR_RED results to
-		 * this warp's lanes: predicates go through the warp state.
+		 * this warp's lanes: predicates go through the warp state
+		 * (only BAR_RED reads or writes them: without one in the
+		 * program, they stay where they are).
 		 */
-		runtime_call(g, pc, (void *)nrt_bar, em, true, next);
+		runtime_call(g, pc, (void *)nrt_bar, em, g->bar_red, next);
 		return;
 	case VGPU_OP_TRAP:
 		unless_none(g, em, next);
@@ -479,6 +481,8 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	u8 *reach = nrt_reach(k);
 
 	g->reach = reach;
+	for (i = 0; i < g->n; i++)
+		g->bar_red |= reach[i] && k->insns[i].op == VGPU_OP_BAR_RED;
 	g->narrow = calloc(nregs ? nregs : 1, 1);
 	nrt_narrow_regs(k, reach, g->narrow);
 	if (getenv("VGPU_NATIVE_WIDE"))

@@ -31,6 +31,7 @@ struct irb {
 	const struct vgpu_native_kernel *k;
 	const u8 *reach;
 	u8 *narrow;		/* registers kept as 32-bit lanes */
+	bool bar_red;		/* the program has a reachable BAR_RED */
 	u32 n;
 };
 

@@ -577,6 +577,20 @@ static void barriers_across_warps(void)
 		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 5), EXIT(),
 	};
 	/*
+	 * predicates set before barriers guard stores after them, in a
+	 * program without BAR_RED (whose barriers leave predicates be)
+	 */
+	const struct vgpu_insn preds_across[] = {
+		PRO(2), OPI(VGPU_OP_AND, VGPU_T_U32, 3, 0, 5),
+		SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 3, 1),
+		SETPI(VGPU_T_U32, VGPU_CMP_GE, 1, 0, 40), BAR(),
+		INSN(.op = VGPU_OP_ST, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+		     .guard = 0, .a = 1, .b = 0),
+		BAR(), INSN(.op = VGPU_OP_ST, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+			    .guard = 1, .a = 1, .b = 3, .imm = 0x400),
+		EXIT(),
+	};
+	/*
 	 * the first warp exits whole mid-program, the second waits for 64
 	 * threads: the deadlock names the first warp's pc after its exit
 	 */
@@ -610,6 +624,7 @@ static void barriers_across_warps(void)
 	RUN("barrier that cannot complete", stuck, 64, &win, VGPU_FAULT_DEADLOCK);
 	RUN("deadlock after the first warp exits", first_gone, 64, &win, VGPU_FAULT_DEADLOCK);
 	RUN("barrier number and count from registers", by_regs, 96, &win, VGPU_FAULT_NONE);
+	RUN("predicates across barriers", preds_across, 64, &win, VGPU_FAULT_NONE);
 }
 
 /*
