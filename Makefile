@@ -89,10 +89,12 @@ RT_SAMPLES := $(patsubst tests/samples/rt/%.cu,$(BUILD)/samples/rt/%,$(wildcard 
 # rt_rdc again, compiled with -dc and device-linked on its own (below).
 RT_SAMPLES += $(BUILD)/samples/rt/rt_rdc_dlink
 SAMPLE_PTX := $(patsubst tests/samples/%.cu,$(BUILD)/samples/%.ptx,$(wildcard tests/samples/*.cu))
-# The VM's benchmarks; the native engine's (native_*) run on the host.
+# The VM's benchmarks; the native engine's (native_*, and pocl_*, which
+# holds it against POCL) run on the host.
 BENCHES := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,\
-	$(filter-out tests/bench/native_%,$(wildcard tests/bench/*.c)))
+	$(filter-out tests/bench/native_% tests/bench/pocl_%,$(wildcard tests/bench/*.c)))
 NATIVE_BENCH := $(BUILD)/bench/native_bench
+POCL_BENCH := $(BUILD)/bench/pocl_bench
 TOOLS := $(BUILD)/tools/vgpu-smi $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis \
 	$(BUILD)/tools/vgpu-ptxas
 
@@ -238,7 +240,8 @@ SOAK_API := $(BUILD)/tests/soak/soak_api
 # and the kselftests check what the module returns against.
 ERRNO_TABLE := $(BUILD)/gen/vgpu_errno_table.h
 
-tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(RT_SAMPLES) $(BENCHES) $(NATIVE_BENCH) $(BUILD)/fuzz/fuzz_isa \
+tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(RT_SAMPLES) $(BENCHES) $(NATIVE_BENCH) \
+	$(POCL_BENCH) $(BUILD)/fuzz/fuzz_isa \
 	$(BUILD)/fuzz/fuzz_ptx $(BUILD)/fuzz/fuzz_fatbin $(BUILD)/fuzz/fuzz_link \
 	$(BUILD)/tests/vm/gpu_holder $(IOCTL_FUZZ) $(SOAK_API)
 
@@ -268,7 +271,7 @@ $(BUILD)/bench/interp_bench: tests/bench/interp_bench.c tests/isa_build.h tests/
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CFLAGS) $< $(BENCH_CORE_OBJS) -lm -o $@
 
 # The native engine (libvgpu/native): the ISA compiled by LLVM (through its C
-# API) into warp-vectorised host code. Its unit test and bench link it
+# API) into warp-vectorised host code. Its unit test and benches link it
 # directly with the core; libcuda.so does not use it yet.
 LLVM_CONFIG := llvm-config-19
 LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags)
@@ -299,13 +302,37 @@ $(BUILD)/bench-native/ref_kernels.o: tests/bench/native_ref.c tests/bench/native
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -O3 -march=native $(WARN) -Itests/bench -c $< -o $@
 
-$(BUILD)/bench/native_bench: tests/bench/native_bench.c tests/bench/bench_kernels.h tests/bench/native_ref.h \
-		tests/bench/bench_host.h \
-		tests/isa_build.h $(BENCH_NATIVE_OBJS) $(BENCH_CORE_OBJS) \
-		$(BUILD)/bench-native/ref_kernels.o
+# The bench kernels' launches on the engine, which its benches share.
+$(BUILD)/bench-native/native_time.o: tests/bench/native_time.c tests/bench/native_time.h \
+		tests/bench/bench_kernels.h tests/bench/bench_host.h tests/isa_build.h \
+		$(NATIVE_HDRS) core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ilibvgpu/native $(CORE_USER) $(CFLAGS) $< $(BENCH_NATIVE_OBJS) \
-		$(BENCH_CORE_OBJS) $(BUILD)/bench-native/ref_kernels.o $(LLVM_LIBS) -lm -o $@
+	$(CC) $(CPPFLAGS) -Ilibvgpu/native $(CORE_USER) $(CFLAGS) -c $< -o $@
+
+NATIVE_BENCH_OBJS := $(BUILD)/bench-native/native_time.o $(BUILD)/bench-native/ref_kernels.o \
+	$(BENCH_NATIVE_OBJS) $(BENCH_CORE_OBJS)
+
+$(BUILD)/bench/native_bench: tests/bench/native_bench.c tests/bench/native_ref.h \
+		tests/bench/native_time.h tests/bench/bench_host.h $(NATIVE_BENCH_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ilibvgpu/native $(CORE_USER) $(CFLAGS) $< $(NATIVE_BENCH_OBJS) \
+		$(LLVM_LIBS) -lm -o $@
+
+# The engine against POCL, an OpenCL implementation for the CPU
+# (pocl_bench.c); the kernels' OpenCL C (pocl_kernels.cl) is built into
+# it as a string.
+POCL_KERNELS := $(BUILD)/gen/pocl_kernels.h
+
+$(POCL_KERNELS): tests/bench/pocl_kernels.cl
+	@mkdir -p $(@D)
+	sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $< > $@.tmp
+	mv $@.tmp $@
+
+$(POCL_BENCH): tests/bench/pocl_bench.c tests/bench/native_ref.h tests/bench/native_time.h \
+		tests/bench/bench_host.h $(POCL_KERNELS) $(NATIVE_BENCH_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -I$(BUILD)/gen -Ilibvgpu/native $(CORE_USER) $(CFLAGS) $< \
+		$(NATIVE_BENCH_OBJS) $(LLVM_LIBS) -lOpenCL -lm -o $@
 
 # libFuzzer needs clang; the target links the core's sources directly.
 $(BUILD)/fuzz/fuzz_isa: tests/fuzz/fuzz_isa.c $(CORE_SRCS) core/*.h uapi/vgpu_isa.h
@@ -648,11 +675,13 @@ demo:
 	tools/vm/run --module-args "num_devices=2" -- $(BUILD)/samples/devicequery
 
 # Benchmarks: ratios measured in one run, printed as "NAME: VALUE": the
-# native engine's on the host (the VM has no LLVM), then the VM's.
+# native engine's on the host (the VM has no LLVM), against C and then
+# against POCL, then the VM's.
 bench:
 	tools/install-deps
 	$(MAKE) all vm-module-stock
 	$(NATIVE_BENCH)
+	$(POCL_BENCH)
 	tools/vm/run --module-args "num_devices=2 mem_mb=512" -- sh -c 'for b in $(BENCHES); do $$b || exit 1; done'
 
 # The debug kernel's VM for SOAK_MINUTES: the ioctl fuzzer, then the

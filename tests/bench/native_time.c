@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The bench kernels' launches on the native engine (native_time.h): their
+ * parameters, resources and grids, shared by the benches that compare the
+ * engine with something else so that each times the same work.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "native.h"
+#include "bench/bench_host.h"
+#include "bench/bench_kernels.h"
+#include "bench/native_time.h"
+
+#define NINSN(code) (unsigned int)(sizeof(code) / sizeof((code)[0]))
+
+static struct vgpu_native_kernel *compile(const struct vgpu_insn *code, unsigned int n,
+					  const struct vgpu_func *f, double *ms)
+{
+	struct vgpu_program prog = { code, n, f, 1 };
+	struct vgpu_native_kernel *k;
+	char why[160];
+	double t = now();
+
+	k = vgpu_native_compile(&prog, 0, why, sizeof(why));
+	if (ms)
+		*ms = (now() - t) * 1e3;
+	if (!k) {
+		fprintf(stderr, "native engine refused the kernel: %s\n", why);
+		exit(1);
+	}
+	return k;
+}
+
+/* A whole grid on the native engine, one block after another; seconds. */
+static double run_native(struct vgpu_native_kernel *k, const struct vgpu_insn *code,
+			 unsigned int n, const struct vgpu_func *f, const unsigned int grid[2],
+			 const unsigned int block[2], const void *params,
+			 const struct vgpu_range *mem, unsigned int nmem)
+{
+	struct vgpu_program prog = { code, n, f, 1 };
+	struct vgpu_launch l = {
+		.prog = &prog, .func = f, .grid = { grid[0], grid[1], 1 },
+		.block = { block[0], block[1], 1 }, .params = params, .nsmid = 1,
+	};
+	struct vgpu_native_block *b = vgpu_native_block_new(k, &l, mem, nmem);
+	unsigned int i;
+	double t;
+	int r;
+
+	if (!b) {
+		fprintf(stderr, "native engine: out of memory\n");
+		exit(1);
+	}
+	t = now();
+	for (i = 0; i < grid[0] * grid[1]; i++) {
+		vgpu_native_block_start(b, i);
+		do
+			r = vgpu_native_block_run(b, 1 << 20);
+		while (r == VGPU_RUN_MORE);
+		if (r != VGPU_RUN_DONE) {
+			fprintf(stderr, "native engine: block %u faulted\n", i);
+			exit(1);
+		}
+	}
+	t = now() - t;
+	vgpu_native_block_free(b);
+	return t;
+}
+
+double native_time_saxpy(float alpha, const float *x, const float *y, float *out,
+			 unsigned int n, unsigned int reps)
+{
+	struct { uint64_t x, y; float a; uint32_t n; } p = { (uintptr_t)x, (uintptr_t)out, alpha, n };
+	struct vgpu_range mem[2] = { range((void *)x, n * 4ul), range(out, n * 4ul) };
+	struct vgpu_func f = { .nregs = 10, .npreds = 1, .param_bytes = 24 };
+	unsigned int grid[2] = { n / 256, 1 }, block[2] = { 256, 1 };
+	struct vgpu_native_kernel *k = compile(saxpy, NINSN(saxpy), &f, NULL);
+	double t, best = 1e9;
+	unsigned int r;
+
+	for (r = 0; r < reps; r++) {
+		memcpy(out, y, n * 4ul);
+		t = run_native(k, saxpy, NINSN(saxpy), &f, grid, block, &p, mem, 2);
+		best = t < best ? t : best;
+	}
+	vgpu_native_kernel_free(k);
+	return best;
+}
+
+double native_time_matmul(const float *a, const float *b, float *c, unsigned int n,
+			  unsigned int reps, double *compile_ms)
+{
+	struct { uint64_t a, b, c; uint32_t n; } p = { (uintptr_t)a, (uintptr_t)b, (uintptr_t)c, n };
+	struct vgpu_range mem[3] = { range((void *)a, n * n * 4ul), range((void *)b, n * n * 4ul),
+				     range(c, n * n * 4ul) };
+	struct vgpu_func f = { .nregs = 27, .npreds = 2, .param_bytes = 28,
+			       .shared_bytes = 2048 };
+	unsigned int grid[2] = { n / 16, n / 16 }, block[2] = { 16, 16 };
+	struct vgpu_native_kernel *k = compile(matmul, NINSN(matmul), &f, compile_ms);
+	double t, best = 1e9;
+	unsigned int r;
+
+	for (r = 0; r < reps; r++) {
+		t = run_native(k, matmul, NINSN(matmul), &f, grid, block, &p, mem, 3);
+		best = t < best ? t : best;
+	}
+	vgpu_native_kernel_free(k);
+	return best;
+}
+
+double native_time_reduce(const float *in, float *out, unsigned int blocks,
+			  unsigned int reps)
+{
+	struct { uint64_t in, out; } p = { (uintptr_t)in, (uintptr_t)out };
+	struct vgpu_range mem[2] = { range((void *)in, blocks * 256 * 4ul),
+				     range(out, blocks * 4ul) };
+	struct vgpu_func f = { .nregs = 15, .npreds = 3, .param_bytes = 16,
+			       .shared_bytes = 1024 };
+	unsigned int grid[2] = { blocks, 1 }, block[2] = { 256, 1 };
+	struct vgpu_native_kernel *k = compile(reduce, NINSN(reduce), &f, NULL);
+	double t, best = 1e9;
+	unsigned int r;
+
+	for (r = 0; r < reps; r++) {
+		t = run_native(k, reduce, NINSN(reduce), &f, grid, block, &p, mem, 2);
+		best = t < best ? t : best;
+	}
+	vgpu_native_kernel_free(k);
+	return best;
+}
