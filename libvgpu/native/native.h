@@ -52,6 +52,15 @@ struct vgpu_native_block *vgpu_native_block_new(struct vgpu_native_kernel *k,
  */
 int vgpu_native_block_set_ranges(struct vgpu_native_block *b,
 				 const struct vgpu_range *ranges, u32 nranges);
+/*
+ * Where a block finds memory its ranges do not hold: @lookup(@arg, va, r)
+ * fills @r with the range holding device address @va, or returns false
+ * when there is none (the access faults). What it answers joins the
+ * block's ranges until vgpu_native_block_set_ranges().
+ */
+typedef bool (*vgpu_native_lookup_fn)(void *arg, u64 va, struct vgpu_range *r);
+void vgpu_native_block_set_lookup(struct vgpu_native_block *b,
+				  vgpu_native_lookup_fn lookup, void *arg);
 /* Readies block @block_index (x fastest) of the launch: zeroed state. */
 void vgpu_native_block_start(struct vgpu_native_block *b, u32 block_index);
 /*

@@ -517,12 +517,16 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 		g->chk[i] = newblock(g, "chk");
 		g->body[i] = newblock(g, "body");
 	}
-	/* After an EXIT at the end: the group is gone, the check picks anew. */
+	/*
+	 * After an EXIT at the end of the program, or before code this
+	 * kernel never reaches (the next kernel's): the group is gone, the
+	 * check picks anew with the warp at that pc, as the interpreter's.
+	 */
 	g->chk[g->n] = newblock(g, "end");
 	g->body[g->n] = bad;
 	for (i = 0; i < g->n; i++)
 		if (!g->chk[i])
-			g->chk[i] = bad;
+			g->chk[i] = i && reach[i - 1] ? newblock(g, "gap") : bad;
 
 	LLVMPositionBuilderAtEnd(g->b, entry);
 	for (i = 0; i < npreds; i++)
@@ -581,9 +585,13 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 		if (reach[i])
 			LLVMAddCase(sw, k32(g, i), g->body[i]);
 
-	LLVMPositionBuilderAtEnd(g->b, g->chk[g->n]);
-	sync_out(g, g->n);
-	after_call(g, call(g, (void *)nrt_check, g->i32, &g->w, 1), bad);
+	for (i = 0; i <= g->n; i++) {
+		if (i < g->n && (reach[i] || g->chk[i] == bad))
+			continue;
+		LLVMPositionBuilderAtEnd(g->b, g->chk[i]);
+		sync_out(g, i);
+		after_call(g, call(g, (void *)nrt_check, g->i32, &g->w, 1), bad);
+	}
 
 	/*
 	 * Before each instruction one test of both: the group must ask

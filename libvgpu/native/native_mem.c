@@ -8,10 +8,31 @@
  * names the same lane, address and kind.
  */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "native_rt.h"
 #include "intops.h"
 #include "memspace.h"
+
+/*
+ * No range of the block holds @va: asks the host (a block of a launch that
+ * libcuda runs learns its memory this way) and adds what it answers to the
+ * block's ranges. False when the host knows none or memory ran out.
+ */
+static bool nrt_learn(struct nrt_block *b, u64 va)
+{
+	struct vgpu_range r, *grown;
+
+	if (!b->lookup || !b->lookup(b->lookup_arg, va, &r) || !r.size ||
+	    va - r.va >= r.size)
+		return false;
+	grown = realloc(b->ranges, sizeof(*grown) * (b->nranges + 1));
+	if (!grown)
+		return false;
+	grown[b->nranges++] = r;
+	b->ranges = grown;
+	return true;
+}
 
 /* A global access: the first range holding @va, as vgpu_core_lookup(). */
 static u8 *nrt_global(struct nrt_block *b, u32 pc, u64 va, u32 len,
@@ -20,7 +41,7 @@ static u8 *nrt_global(struct nrt_block *b, u32 pc, u64 va, u32 len,
 	struct nrt_site *site = &b->sites[pc];
 	u32 i;
 
-	for (i = 0; i < b->nranges; i++) {
+	for (i = 0; i < b->nranges || nrt_learn(b, va); i++) {
 		const struct vgpu_range *r = &b->ranges[i];
 
 		if (va - r->va >= r->size)

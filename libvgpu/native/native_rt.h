@@ -70,6 +70,8 @@ struct nrt_block {
 	const struct vgpu_launch *l;
 	struct vgpu_range *ranges;
 	u32 nranges;
+	vgpu_native_lookup_fn lookup;
+	void *lookup_arg;
 	u32 ctaid[3];
 	u32 nthreads;
 	u32 nwarps;

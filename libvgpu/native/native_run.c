@@ -141,7 +141,8 @@ struct vgpu_native_block *vgpu_native_block_new(struct vgpu_native_kernel *k,
 		w[VGPU_WARP] = t / l->block[0] % l->block[1];
 		w[2 * VGPU_WARP] = t / l->block[0] / l->block[1];
 	}
-	memcpy(b->ranges, ranges, sizeof(*ranges) * nranges);
+	if (nranges)
+		memcpy(b->ranges, ranges, sizeof(*ranges) * nranges);
 	b->nranges = nranges;
 	b->mem_bytes = bytes;
 	memset(b->mem, 0, bytes);
@@ -157,12 +158,22 @@ int vgpu_native_block_set_ranges(struct vgpu_native_block *nb,
 
 	if (!r)
 		return -1;
-	memcpy(r, ranges, sizeof(*r) * nranges);
+	if (nranges)
+		memcpy(r, ranges, sizeof(*r) * nranges);
 	free(b->ranges);
 	b->ranges = r;
 	b->nranges = nranges;
 	memset(b->sites, 0, sizeof(*b->sites) * b->k->ninsns);
 	return 0;
+}
+
+void vgpu_native_block_set_lookup(struct vgpu_native_block *nb,
+				  vgpu_native_lookup_fn lookup, void *arg)
+{
+	struct nrt_block *b = (struct nrt_block *)nb;
+
+	b->lookup = lookup;
+	b->lookup_arg = arg;
 }
 
 /* The lanes' state but @pc, which vgpu_lanes_start() sets whole. */

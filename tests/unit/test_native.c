@@ -38,7 +38,18 @@ struct setup {
 	const void *params;
 	const uint8_t *init;	/* WIN_BYTES (NULL: zeros) */
 	const uint8_t *init_ro;	/* RO_BYTES (NULL: zeros) */
+	/* A second kernel of the program, after the one run, or entry 0. */
+	u32 next_entry;
 };
+
+/* The program: the kernel run (function 0), and the next one if any. */
+static struct vgpu_program program_of(const struct setup *s, struct vgpu_func fs[2])
+{
+	fs[0] = s->f;
+	fs[1] = s->f;
+	fs[1].entry = s->next_entry;
+	return (struct vgpu_program){ s->code, s->n, fs, s->next_entry ? 2 : 1 };
+}
 
 struct outcome {
 	int ret;		/* VGPU_RUN_DONE or VGPU_RUN_FAULT */
@@ -94,7 +105,8 @@ static struct vgpu_launch launch_of(const struct setup *s,
 
 static bool verified(const struct setup *s)
 {
-	struct vgpu_program prog = { s->code, s->n, &s->f, 1 };
+	struct vgpu_func fs[2];
+	struct vgpu_program prog = program_of(s, fs);
 	uint8_t *seen = calloc(s->n, 1);
 	uint32_t *stack = calloc(s->n, sizeof(*stack));
 	struct vgpu_verdict v;
@@ -108,7 +120,8 @@ static bool verified(const struct setup *s)
 /* The interpreter's run: every block from clean state, as the native's. */
 static void run_interp(const struct setup *s, struct outcome *o)
 {
-	struct vgpu_program prog = { s->code, s->n, &s->f, 1 };
+	struct vgpu_func fs[2];
+	struct vgpu_program prog = program_of(s, fs);
 	struct vgpu_range r[3];
 	struct vgpu_launch l;
 	struct vgpu_block *b;
@@ -141,7 +154,8 @@ static void run_interp(const struct setup *s, struct outcome *o)
 static bool run_native(const struct setup *s, struct outcome *o, char *why,
 		       size_t why_len)
 {
-	struct vgpu_program prog = { s->code, s->n, &s->f, 1 };
+	struct vgpu_func fs[2];
+	struct vgpu_program prog = program_of(s, fs);
 	struct vgpu_native_kernel *k = vgpu_native_compile(&prog, 0, why, why_len);
 	struct vgpu_native_block *b;
 	struct vgpu_range r[3];
@@ -307,21 +321,21 @@ static void bench_kernels_agree(void)
 	sp = (struct saxpy_params){ WIN_VA, WIN_VA + 8192, 1.5f, 1000 };
 	s = (struct setup){ saxpy, sizeof(saxpy) / sizeof(saxpy[0]),
 			    { .nregs = 10, .npreds = 1, .param_bytes = 24 },
-			    { 11, 1 }, { 96, 1, 1 }, &sp, init, NULL };
+			    { 11, 1 }, { 96, 1, 1 }, &sp, init, NULL, 0 };
 	CHECK(agree("saxpy", &s, VGPU_FAULT_NONE));
 	/* matmul 64 x 64 in 16 x 16 tiles: 8 warps a block, barriers */
 	mp = (struct matmul_params){ WIN_VA, WIN_VA + 16384, WIN_VA + 32768, 64 };
 	s = (struct setup){ matmul, sizeof(matmul) / sizeof(matmul[0]),
 			    { .nregs = 27, .npreds = 2, .param_bytes = 28,
 			      .shared_bytes = 2048 },
-			    { 4, 4 }, { 16, 16, 1 }, &mp, init, NULL };
+			    { 4, 4 }, { 16, 16, 1 }, &mp, init, NULL, 0 };
 	CHECK(agree("matmul", &s, VGPU_FAULT_NONE));
 	/* reduce: 32 blocks of 256 */
 	rp = (struct reduce_params){ WIN_VA, WIN_VA + 65536 };
 	s = (struct setup){ reduce, sizeof(reduce) / sizeof(reduce[0]),
 			    { .nregs = 15, .npreds = 3, .param_bytes = 16,
 			      .shared_bytes = 1024 },
-			    { 32, 1 }, { 256, 1, 1 }, &rp, init, NULL };
+			    { 32, 1 }, { 256, 1, 1 }, &rp, init, NULL, 0 };
 	CHECK(agree("reduce", &s, VGPU_FAULT_NONE));
 	free(init);
 }
@@ -338,7 +352,7 @@ static struct setup one_block(const struct vgpu_insn *code, unsigned int n,
 {
 	struct setup s = { code, n, { .nregs = 8, .npreds = 2, .param_bytes = 8,
 				      .shared_bytes = 512, .local_bytes = 16 },
-			   { 2, 1 }, { threads, 1, 1 }, params, NULL, NULL };
+			   { 2, 1 }, { threads, 1, 1 }, params, NULL, NULL, 0 };
 
 	return s;
 }
@@ -848,6 +862,88 @@ static void ranges_change(void)
 	free(mem);
 }
 
+/*
+ * A kernel followed by code it never reaches (the next kernel of its
+ * module): after its EXIT the warp picks its next group, as at the end
+ * of a program; each warp runs, not only the first.
+ */
+static void code_after_exit(void)
+{
+	uint64_t win = WIN_VA;
+	const struct vgpu_insn code[] = {
+		PRO(2), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0), EXIT(),
+		/* another kernel's code */
+		PRO(2), MOVI(VGPU_T_U32, 3, 7), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 3),
+		EXIT(),
+	};
+
+	struct setup s = one_block(code, sizeof(code) / sizeof(code[0]), 256, &win);
+
+	s.next_entry = 6;
+	CHECK(agree("code after the kernel's exit", &s, VGPU_FAULT_NONE));
+}
+
+/* The host's answers to a block that learns its memory (lookup_asked). */
+struct asked {
+	struct vgpu_range r;
+	unsigned int calls;
+};
+
+static bool lookup_asked(void *arg, u64 va, struct vgpu_range *r)
+{
+	struct asked *a = arg;
+
+	a->calls++;
+	if (va - a->r.va >= a->r.size)
+		return false;
+	*r = a->r;
+	return true;
+}
+
+/*
+ * A block given no ranges asks the host for the memory it reaches: once
+ * for a range (the answer is kept), and an address the host knows
+ * nothing of faults as one outside every range does.
+ */
+static void ranges_learned(void)
+{
+	uint64_t win = WIN_VA;
+	const struct vgpu_insn code[] = {
+		PRO(2), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0), EXIT(),
+	};
+	struct setup s = one_block(code, sizeof(code) / sizeof(code[0]), 64, &win);
+	struct vgpu_program prog = { code, s.n, &s.f, 1 };
+	uint32_t *mem = calloc(1, WIN_BYTES);
+	struct asked a = { .r = { .va = WIN_VA, .size = WIN_BYTES, .ptr = (uint8_t *)mem,
+				  .writable = true } };
+	struct vgpu_launch l = launch_of(&s, &prog, NULL);
+	struct vgpu_native_kernel *k;
+	struct vgpu_native_block *b;
+	char why[160];
+
+	k = vgpu_native_compile(&prog, 0, why, sizeof(why));
+	b = k ? vgpu_native_block_new(k, &l, NULL, 0) : NULL;
+	CHECK(b != NULL);
+	if (!b)
+		return;
+	vgpu_native_block_set_lookup(b, lookup_asked, &a);
+	vgpu_native_block_start(b, 0);
+	CHECK(vgpu_native_block_run(b, 100000) == VGPU_RUN_DONE);
+	CHECK(mem[0] == 0 && mem[31] == 31 && mem[63] == 63);
+	CHECK(a.calls == 1);
+	/* The host no longer knows the memory: the block forgets it too. */
+	a.r.size = 0;
+	CHECK(vgpu_native_block_set_ranges(b, NULL, 0) == 0);
+	vgpu_native_block_start(b, 0);
+	CHECK(vgpu_native_block_run(b, 100000) == VGPU_RUN_FAULT);
+	CHECK(vgpu_native_block_fault(b)->kind == VGPU_FAULT_ADDRESS &&
+	      vgpu_native_block_fault(b)->addr == WIN_VA);
+	CHECK(a.calls == 2);
+	vgpu_native_block_free(b);
+	vgpu_native_kernel_free(k);
+	free(mem);
+}
+
 /* What the engine does not compile yet is refused with a reason. */
 static void refuses_cleanly(void)
 {
@@ -859,7 +955,7 @@ static void refuses_cleanly(void)
 	struct vgpu_func f = { .nregs = 4, .param_bytes = 8 };
 	struct vgpu_program prog = { code, 3, &f, 1 };
 	struct vgpu_native_kernel *k;
-	struct setup s = { code, 3, f, { 1, 1 }, { 32, 1, 1 }, NULL, NULL, NULL };
+	struct setup s = { code, 3, f, { 1, 1 }, { 32, 1, 1 }, NULL, NULL, NULL, 0 };
 	char why[160] = "";
 
 	CHECK(verified(&s));
@@ -907,7 +1003,7 @@ static bool insn_ok(struct vgpu_insn in)
 	struct vgpu_insn prog[2] = { in, EXIT() };
 	struct vgpu_func f = { .nregs = F_NREGS, .npreds = F_NPREDS, .param_bytes = 24,
 			       .shared_bytes = 512 };
-	struct setup s = { prog, 2, f, { 1, 1 }, { 32, 1, 1 }, NULL, NULL, NULL };
+	struct setup s = { prog, 2, f, { 1, 1 }, { 32, 1, 1 }, NULL, NULL, NULL, 0 };
 
 	return verified(&s);
 }
@@ -1246,7 +1342,13 @@ static bool fuzz_one(uint64_t seed, bool verbose)
 	s = (struct setup){ g.code, g.n,
 			    { .nregs = F_NREGS, .npreds = F_NPREDS, .param_bytes = 24,
 			      .shared_bytes = 512 },
-			    { 2, 1 }, { threads, 1, 1 }, &p, init, NULL };
+			    { 2, 1 }, { threads, 1, 1 }, &p, init, NULL, 0 };
+	/* Half the programs have another kernel after them, as in a module. */
+	if (rnd() % 2 && g.n < F_MAXN) {
+		s.next_entry = g.n;
+		emit(&g, EXIT());
+		s.n = g.n;
+	}
 	if (!verified(&s)) {
 		free(init);
 		return true;	/* not a program; the generator's miss */
@@ -1332,6 +1434,8 @@ static const struct tap_test tests[] = {
 	TAP_TEST(bench_kernels_clear_nothing),
 	TAP_TEST(warp_synchronous),
 	TAP_TEST(ranges_change),
+	TAP_TEST(ranges_learned),
+	TAP_TEST(code_after_exit),
 	TAP_TEST(refuses_cleanly),
 	TAP_TEST(fuzz_fixed_seeds),
 	TAP_TEST(fuzz_for_seconds),
