@@ -55,7 +55,7 @@ LIBCUDART := $(BUILD)/lib/libcudart.so.13
 # Programs built here find libvgpu in build/lib.
 LINK_LIBVGPU := $(LIBVGPU) -Wl,-rpath,$(BUILD)/lib -lpthread
 # fatbin.c inflates the PTX that nvcc compresses.
-LIB_LIBS := -lzstd -llz4 -lpthread
+LIB_LIBS := -lzstd -llz4 -lpthread -ldl
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/test_*.c))
 KSELFTESTS := $(patsubst tests/kselftest/%.c,$(BUILD)/tests/kselftest/%,$(wildcard tests/kselftest/*.c))
@@ -106,7 +106,7 @@ LINUX_SOURCE := /usr/src/linux-source-6.1.tar.xz
 	vm-module-stock vm-module-newer vm-module-debug
 .SUFFIXES:
 .SECONDARY: $(SAMPLE_PTX) $(LIB_OBJS) $(UNIT_LIB_OBJS) $(UNIT_CORE_OBJS) $(BENCH_CORE_OBJS) \
-	$(UNIT_NATIVE_OBJS) $(BENCH_NATIVE_OBJS)
+	$(UNIT_NATIVE_OBJS) $(BENCH_NATIVE_OBJS) $(PIC_NATIVE_OBJS) $(PIC_CORE_OBJS)
 
 all: module lib tools tests
 
@@ -161,6 +161,13 @@ $(BUILD)/libvgpu/procaddr.o $(BUILD)/unit/libvgpu/procaddr.o: \
 $(BUILD)/libvgpu/%.o: libvgpu/%.c $(LIB_HDRS) libvgpu/include/cuda.h uapi/vgpu.h core/isa.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+
+# engine.c and usm.c call the native engine (libvgpu-native.so.1) with the
+# core's types.
+ENGINE_OBJS := $(BUILD)/libvgpu/engine.o $(BUILD)/libvgpu/usm.o \
+	$(BUILD)/unit/libvgpu/engine.o $(BUILD)/unit/libvgpu/usm.o
+$(ENGINE_OBJS): CPPFLAGS += -I$(CURDIR)/core -I$(CURDIR)/libvgpu/native $(CORE_USER)
+$(ENGINE_OBJS): libvgpu/native/native.h core/core.h
 
 # The JIT checks each instruction it writes against the ISA description,
 # as the module's verifier does first: libvgpu links that part of the
@@ -272,7 +279,7 @@ $(BUILD)/bench/interp_bench: tests/bench/interp_bench.c tests/isa_build.h tests/
 
 # The native engine (libvgpu/native): the ISA compiled by LLVM (through its C
 # API) into warp-vectorised host code. Its unit test and benches link it
-# directly with the core; libcuda.so does not use it yet.
+# directly with the core; libcuda.so loads it as libvgpu-native.so.1 (below).
 LLVM_CONFIG := llvm-config-19
 LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags) $(shell $(LLVM_CONFIG) --libs) -lpthread
@@ -295,6 +302,28 @@ $(BUILD)/tests/unit/test_native: tests/unit/test_native.c tests/unit/core_run.h 
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ilibvgpu/native $(CORE_USER) $(CFLAGS) $(SAN) $< \
 		$(UNIT_NATIVE_OBJS) $(UNIT_CORE_OBJS) $(LLVM_LIBS) -lm -o $@
+
+# libcuda.so loads the native engine, with the core it shares the
+# interpreter's semantics with, only when a launch wants it (engine.c):
+# programs that never run natively never load LLVM.
+LIBNATIVE := $(BUILD)/lib/libvgpu-native.so.1
+PIC_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/pic-native/%.o,$(NATIVE_SRCS))
+PIC_CORE_OBJS := $(patsubst core/%.c,$(BUILD)/pic-core/%.o,$(CORE_SRCS))
+
+$(BUILD)/pic-native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) core/*.h uapi/vgpu_isa.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LLVM_CFLAGS) $(CORE_USER) $(CFLAGS) -fPIC -c $< -o $@
+
+$(BUILD)/pic-core/%.o: core/%.c core/*.h uapi/vgpu_isa.h uapi/vgpu_tex.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CORE_USER) $(CORE_OBJ_FLAGS) $(CFLAGS) -fPIC -c $< -o $@
+
+lib: $(LIBNATIVE)
+
+$(LIBNATIVE): $(PIC_NATIVE_OBJS) $(PIC_CORE_OBJS) libvgpu/native/native.map
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $(PIC_NATIVE_OBJS) $(PIC_CORE_OBJS) -Wl,-soname,libvgpu-native.so.1 \
+		-Wl,--version-script=libvgpu/native/native.map -Wl,-z,defs $(LLVM_LIBS) -lm
 
 # The C the native engine is measured against: only these get
 # -O3 -march=native.
@@ -635,13 +664,14 @@ SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(firstword $(su
 	-e "s|@REL_LIBDIR@|$$(realpath -m --relative-to=$(CMAKEDIR) $(LIBDIR))|g" \
 	-e "s|@REL_INCLUDEDIR@|$$(realpath -m --relative-to=$(CMAKEDIR) $(INCLUDEDIR))|g"
 
-install: $(LIBVGPU) $(LIBCUDART) $(TOOLS)
+install: $(LIBVGPU) $(LIBCUDART) $(LIBNATIVE) $(TOOLS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/vgpu/uapi \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(DKMSDIR) \
 		$(DESTDIR)$(UDEVRULESDIR)
 	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/
 	install -m 755 $(LIBVGPU) $(DESTDIR)$(LIBDIR)/$(LIB_FILE)
 	install -m 755 $(LIBCUDART) $(DESTDIR)$(LIBDIR)/libcudart.so.13
+	install -m 755 $(LIBNATIVE) $(DESTDIR)$(LIBDIR)/libvgpu-native.so.1
 	ln -sf $(LIB_FILE) $(DESTDIR)$(LIBDIR)/libcuda.so.1
 	ln -sf libcuda.so.1 $(DESTDIR)$(LIBDIR)/libcuda.so
 	ln -sf libcuda.so.1 $(DESTDIR)$(LIBDIR)/libvgpu.so
@@ -660,7 +690,7 @@ install: $(LIBVGPU) $(LIBCUDART) $(TOOLS)
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(TOOLS))) \
 		$(addprefix $(DESTDIR)$(LIBDIR)/,$(LIB_FILE) $(LIB_LINKS) \
-			libcudart.so.13) \
+			libcudart.so.13 libvgpu-native.so.1) \
 		$(DESTDIR)$(PKGCONFIGDIR)/vgpu.pc $(DESTDIR)$(UDEVRULESDIR)/70-vgpu.rules
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/vgpu $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(DKMSDIR)
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then echo ldconfig; ldconfig; fi

@@ -136,6 +136,7 @@ CUresult vg_ctx_open(struct CUctx_st *ctx)
 	CUresult r;
 
 	ctx->serial = __atomic_add_fetch(&vg_ctx_serial, 1, __ATOMIC_RELAXED);
+	ctx->interp_only = false;
 	if (ctx->primary)
 		ctx->flags = vg_devices[ctx->dev].primary_flags;
 	vg_ctx_config_init(ctx);
@@ -185,6 +186,7 @@ static void vg_ctx_quiesce(struct CUctx_st *ctx)
 void vg_ctx_close(struct CUctx_st *ctx)
 {
 	vg_ctx_quiesce(ctx);
+	vg_usm_stop(ctx);
 	vg_pools_ctx_close(ctx);
 	vg_streams_close(ctx);
 	vg_events_close(ctx);

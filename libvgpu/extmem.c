@@ -113,6 +113,7 @@ CUresult cuImportExternalMemory(CUexternalMemory *out,
 			CUDA_ERROR_UNKNOWN;
 	}
 	if (!r) {
+		__atomic_store_n(&ctx->interp_only, true, __ATOMIC_RELAXED);
 		em->ctx = ctx;
 		em->handle = im.handle;
 		em->size = desc->size;

@@ -469,6 +469,8 @@ static CUresult vg_host_alloc_in(struct CUctx_st *in, void **pp,
 		munmap(p, len);
 		return r;
 	}
+	if (managed)
+		__atomic_store_n(&ctx->interp_only, true, __ATOMIC_RELAXED);
 	*pp = p;
 	return CUDA_SUCCESS;
 }

@@ -422,6 +422,7 @@ static void vg_module_free(struct CUmod_st *mod)
 	for (i = 0; mod->funcs && i < mod->img->nkernels; i++) {
 		mod->funcs[i].magic = 0;
 		free(mod->funcs[i].old.params);
+		vg_engine_func_gone(&mod->funcs[i]);
 	}
 	free(mod->funcs);
 	free(mod->managed);

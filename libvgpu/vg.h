@@ -130,6 +130,8 @@ struct vg_peer_link {
 #define VG_MAX_PEER_LINKS VGPU_MAX_PEERS
 
 struct vg_tex_pool;
+struct vg_usm;
+struct vg_nfn;
 
 struct CUctx_st {
 	struct CUctx_st *next;	/* registry of live regular contexts */
@@ -209,6 +211,14 @@ struct CUctx_st {
 	struct vg_peer_link peers[VG_MAX_PEER_LINKS];
 	unsigned int npeers;
 	struct vg_tex_pool *texpool;	/* texture descriptors (texobj.c), vg_lock */
+	struct vg_usm *usm;	/* user-mode SMs (usm.c), vg_engine_lock */
+	/*
+	 * The context has memory the user-mode SMs cannot reach (MEM_IMPORT:
+	 * another driver's or device's) or must not (managed memory, whose
+	 * residency and fault counts the module keeps as kernels touch it):
+	 * its launches stay on the module's SMs. Set once, atomic.
+	 */
+	bool interp_only;
 };
 
 /*
@@ -252,6 +262,7 @@ struct CUfunc_st {
 	int cluster[5];		/* the cluster attributes, width to policy */
 	struct vg_old_launch old;	/* cuFuncSetBlockShape, cuParamSet* */
 	bool uses_heap;		/* its code calls malloc or free (heap.c) */
+	struct vg_nfn *native;	/* its native code (engine.c), ctx's lock */
 };
 
 /*
@@ -599,6 +610,20 @@ void *vg_v1_window_reserve(uint64_t *size);
 bool vg_v1_current(void);
 CUresult vg_v1_gate(void);
 CUresult vg_v1_enter(unsigned int *a, unsigned int *b);
+
+/*
+ * engine.c: true when this launch of @f in @ctx (entered, vg_ctx_begin())
+ * goes to the context's user-mode SMs (VGPU_LAUNCH_USER_SM): VGPU_ENGINE
+ * allows it, the kernel's native code is ready (VGPU_ENGINE=native
+ * compiles it here; auto in the background while the interpreter runs
+ * its launches) and the SMs run. vg_engine_func_gone(): @f's module is
+ * going; its native code goes once no SM runs it.
+ */
+bool vg_engine_user_sm(struct CUctx_st *ctx, struct CUfunc_st *f,
+		       bool cooperative);
+void vg_engine_func_gone(struct CUfunc_st *f);
+/* usm.c: the context closes; its user-mode SMs stop first. */
+void vg_usm_stop(struct CUctx_st *ctx);
 
 /* host.c */
 void vg_host_forget(struct CUctx_st *ctx);

@@ -127,6 +127,8 @@ CUresult vg_mem_handle_in(struct vg_mem *m, struct CUctx_st *ctx,
 		im.fd = e.fd;
 		if (ioctl(ctx->fd, VGPU_IOCTL_MEM_IMPORT, &im))
 			err = errno;
+		else
+			__atomic_store_n(&ctx->interp_only, true, __ATOMIC_RELAXED);
 		close(e.fd);
 	}
 	if (err) {
@@ -407,8 +409,10 @@ static CUresult vg_mem_import(struct CUctx_st **pctx,
 {
 	struct CUctx_st *c;
 
-	if (!ioctl((*pctx)->fd, VGPU_IOCTL_MEM_IMPORT, im))
+	if (!ioctl((*pctx)->fd, VGPU_IOCTL_MEM_IMPORT, im)) {
+		__atomic_store_n(&(*pctx)->interp_only, true, __ATOMIC_RELAXED);
 		return CUDA_SUCCESS;
+	}
 	switch (errno) {
 	case EXDEV:
 		break;
@@ -421,6 +425,7 @@ static CUresult vg_mem_import(struct CUctx_st **pctx,
 	for (c = vg_ctx_next(NULL); c; c = vg_ctx_next(c)) {
 		if (c->fd >= 0 && c->dev != (*pctx)->dev &&
 		    !ioctl(c->fd, VGPU_IOCTL_MEM_IMPORT, im)) {
+			__atomic_store_n(&c->interp_only, true, __ATOMIC_RELAXED);
 			*pctx = c;
 			return CUDA_SUCCESS;
 		}

@@ -52,6 +52,7 @@ src=usr/src/vgpu-$version
 		usr/include/vgpu/uapi/vgpu.h usr/include/vgpu/uapi/vgpu_isa.h \
 		usr/lib/cmake/vgpu/vgpuConfig.cmake usr/lib/cmake/vgpu/vgpuConfigVersion.cmake \
 		usr/lib/libcuda.so usr/lib/libcuda.so.1 usr/lib/libcudart.so.13 usr/lib/libvgpu.so \
+		usr/lib/libvgpu-native.so.1 \
 		"usr/lib/libvgpu.so.$version" usr/lib/pkgconfig/vgpu.pc \
 		"$src/Makefile" "$src/dkms.conf"
 	for f in Kbuild kmod/*.c kmod/*.h core/*.c core/*.h uapi/*.h; do

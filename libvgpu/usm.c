@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: MIT
+/*
+ * User-mode SMs: threads of this process that take blocks of the context's
+ * launches from the module (USM_ATTACH, USM_WAIT, USM_DONE in uapi/vgpu.h)
+ * and run them on the native engine. The module keeps the order of
+ * commands, fences, faults and the watchdog; a thread only runs a block
+ * and says how it ended.
+ *
+ * Device memory reaches the generated code through the shadow mapping:
+ * the context's window mapped a second time (VGPU_SHADOW_OFFSET), once
+ * writable and once read-only. A block learns each range it touches from
+ * the module (MEM_QUERY) or from libcuda's registry of host memory, and
+ * checks every access against the ranges it learned: an address outside
+ * them is a fault report, as on the interpreter, never a signal.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+/* How long an idle SM waits in the module before it looks at stop. */
+#define VG_USM_WAIT_NS 20000000LL
+/* Instructions a block runs between looks at stop. */
+#define VG_USM_BUDGET (1u << 20)
+#define VG_USM_MAX_THREADS 16
+
+struct vg_usm;
+
+struct vg_usm_sm {
+	struct vg_usm *u;
+	pthread_t thread;
+	int fd;			/* the SM's file */
+	uint32_t index;
+	bool running;		/* the thread was started */
+};
+
+/*
+ * struct vg_usm - a context's user-mode SMs.
+ * @table: the native kernels its launches may name, under vg_engine_lock.
+ * @rw, @ro: the shadow mappings of the window, writable and read-only.
+ */
+struct vg_usm {
+	struct CUctx_st *ctx;
+	int fd;			/* the context's device file */
+	uint64_t va_base, va_size;
+	uint8_t *rw, *ro;
+	uint32_t sm_count, clock_khz;
+	bool stop;		/* atomic */
+	pid_t pid;		/* the process whose threads the SMs are */
+	struct vg_nfn *table;
+	uint32_t nsm;
+	struct vg_usm_sm sm[];
+};
+
+static int64_t vg_usm_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * Whether the process can read @p: the kernel reads it for
+ * process_vm_readv(), so a page the shadow cannot hold is an error
+ * (EFAULT) here rather than a SIGBUS in generated code.
+ */
+static bool vg_usm_readable(const uint8_t *p)
+{
+	uint8_t byte;
+	struct iovec local = { &byte, 1 }, remote = { (void *)p, 1 };
+
+	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1;
+}
+
+/*
+ * The native engine asks for the range holding device address @va: an
+ * allocation of the window through the shadow, or host memory registered
+ * or allocated in the context (at its own address). Memory the shadow
+ * cannot hold (another driver's, a peer's) is not answered: the access
+ * faults.
+ */
+static bool vg_usm_lookup(void *arg, u64 va, struct vgpu_range *r)
+{
+	struct vg_usm *u = arg;
+	struct vg_host_info hi;
+	bool found;
+
+	if (va - u->va_base < u->va_size) {
+		struct vgpu_mem_query q = { .va = va };
+		uint64_t off;
+
+		if (ioctl(u->fd, VGPU_IOCTL_MEM_QUERY, &q) || !q.size)
+			return false;
+		off = q.base - u->va_base;
+		r->va = q.base;
+		r->size = q.size;
+		r->writable = vg_usm_readable(u->rw + off);
+		r->ptr = r->writable ? u->rw + off : u->ro + off;
+		return r->writable || vg_usm_readable(u->ro + off);
+	}
+	/*
+	 * vg_lock guards the registry; the context's closing holds it while
+	 * it waits for this thread, which then gives up instead.
+	 */
+	while (pthread_mutex_trylock(&vg_lock)) {
+		if (__atomic_load_n(&u->stop, __ATOMIC_ACQUIRE))
+			return false;
+		nanosleep(&(struct timespec){ .tv_nsec = 50000 }, NULL);
+	}
+	found = vg_host_lookup((uintptr_t)va, &hi) && hi.ctx == u->ctx;
+	if (!found && u->ctx->printf_fifo &&
+	    va - u->ctx->printf_fifo < u->ctx->printf_map) {
+		hi = (struct vg_host_info){ .start = u->ctx->printf_fifo,
+					    .size = u->ctx->printf_map };
+		found = true;
+	}
+	pthread_mutex_unlock(&vg_lock);
+	if (!found)
+		return false;
+	r->va = hi.start;
+	r->size = hi.size;
+	r->ptr = (u8 *)hi.start;
+	r->writable = !hi.read_only;
+	return true;
+}
+
+/* The kernel a block names, referenced; NULL once its module went. */
+static struct vg_nfn *vg_usm_find(struct vg_usm *u, uint32_t module, uint32_t func)
+{
+	struct vg_nfn *n;
+
+	pthread_mutex_lock(&vg_engine_lock);
+	for (n = u->table; n; n = n->next)
+		if (n->module == module && n->func == func) {
+			__atomic_add_fetch(&n->refs, 1, __ATOMIC_RELAXED);
+			break;
+		}
+	pthread_mutex_unlock(&vg_engine_lock);
+	return n;
+}
+
+/*
+ * One SM's state between blocks: the launch its block belongs to, whose
+ * next blocks reuse the block's memory and the ranges it learned.
+ */
+struct vg_usm_run {
+	struct vg_nfn *n;
+	struct vgpu_native_block *b;
+	struct vgpu_launch l;
+	uint64_t seqno;
+	uint32_t chan;
+	uint8_t *params;
+};
+
+static void vg_usm_run_end(struct vg_usm_run *run)
+{
+	if (run->b)
+		vg_native->block_free(run->b);
+	vg_nfn_put(run->n);
+	run->b = NULL;
+	run->n = NULL;
+}
+
+/* Runs the block @w handed over; fills @d with how it ended. */
+static int vg_usm_block(struct vg_usm_sm *sm, struct vg_usm_run *run,
+			const struct vgpu_usm_wait *w, struct vgpu_usm_done *d)
+{
+	struct vg_usm *u = sm->u;
+	uint32_t index;
+	int ret;
+
+	if (!run->b || run->seqno != w->seqno || run->chan != w->chan ||
+	    run->n->module != w->module || run->n->func != w->func) {
+		vg_usm_run_end(run);
+		run->n = vg_usm_find(u, w->module, w->func);
+		if (!run->n)
+			return -ENOENT;
+		run->l = (struct vgpu_launch){
+			.prog = &run->n->prog, .func = &run->n->prog.funcs[w->func],
+			.dyn_shared = w->dyn_shared, .params = run->params,
+			.smid = sm->index % u->sm_count, .nsmid = u->sm_count,
+			.clock_khz = u->clock_khz,
+		};
+		memcpy(run->l.grid, w->grid, sizeof(w->grid));
+		memcpy(run->l.block, w->block, sizeof(w->block));
+		run->b = vg_native->block_new(run->n->k, &run->l, NULL, 0);
+		if (!run->b)
+			return -ENOMEM;
+		vg_native->block_set_lookup(run->b, vg_usm_lookup, u);
+		run->seqno = w->seqno;
+		run->chan = w->chan;
+	}
+	index = w->block_idx[0] + w->grid[0] * (w->block_idx[1] +
+						 w->grid[1] * w->block_idx[2]);
+	vg_native->block_start(run->b, index);
+	do
+		ret = vg_native->block_run(run->b, VG_USM_BUDGET);
+	while (ret == VGPU_RUN_MORE && !__atomic_load_n(&u->stop, __ATOMIC_ACQUIRE));
+	*d = (struct vgpu_usm_done){ .cookie = w->cookie };
+	if (ret == VGPU_RUN_FAULT) {
+		const struct vgpu_fault *f = vg_native->block_fault(run->b);
+
+		d->kind = f->kind;
+		d->addr = f->addr;
+		d->insn = f->insn;
+		d->thread = f->thread;
+	} else if (ret == VGPU_RUN_MORE) {
+		return -ECANCELED;	/* stopping: the file's close reports it */
+	}
+	return 0;
+}
+
+static void *vg_usm_main(void *arg)
+{
+	struct vg_usm_sm *sm = arg;
+	struct vg_usm *u = sm->u;
+	struct vg_usm_run run = { .params = malloc(VG_PARAM_MAX) };
+
+	while (run.params && !__atomic_load_n(&u->stop, __ATOMIC_ACQUIRE)) {
+		struct vgpu_usm_wait w = {
+			.deadline_ns = vg_usm_now_ns() + VG_USM_WAIT_NS,
+			.params = (uintptr_t)run.params, .params_size = VG_PARAM_MAX,
+		};
+		struct vgpu_usm_done d;
+
+		if (ioctl(sm->fd, VGPU_IOCTL_USM_WAIT, &w)) {
+			if (errno == ETIME || errno == EINTR)
+				continue;
+			break;
+		}
+		/*
+		 * A block this SM cannot run (its module went, no memory)
+		 * is not reported: the SM leaves, and the module fails the
+		 * launch as one whose SM went away.
+		 */
+		if (vg_usm_block(sm, &run, &w, &d))
+			break;
+		if (ioctl(sm->fd, VGPU_IOCTL_USM_DONE, &d) && errno != ECANCELED)
+			break;
+	}
+	vg_usm_run_end(&run);
+	free(run.params);
+	close(sm->fd);
+	sm->fd = -1;
+	return NULL;
+}
+
+/* Threads the SMs get: one a CPU, within reason, or VGPU_USM_THREADS. */
+static uint32_t vg_usm_threads(void)
+{
+	const char *e = getenv("VGPU_USM_THREADS");
+	long n = e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		n = 1;
+	return n > VG_USM_MAX_THREADS ? VG_USM_MAX_THREADS : (uint32_t)n;
+}
+
+static void vg_usm_free(struct vg_usm *u)
+{
+	uint32_t i;
+
+	__atomic_store_n(&u->stop, true, __ATOMIC_RELEASE);
+	for (i = 0; i < u->nsm; i++) {
+		/* A forked child has the files, not the threads. */
+		if (u->sm[i].running && u->pid == getpid())
+			pthread_join(u->sm[i].thread, NULL);
+		else if (u->sm[i].fd >= 0)
+			close(u->sm[i].fd);
+	}
+	if (u->rw)
+		munmap(u->rw, u->va_size);
+	if (u->ro)
+		munmap(u->ro, u->va_size);
+	/* Empty when the SMs could not start (vg_engine_lock held then). */
+	if (u->table)
+		pthread_mutex_lock(&vg_engine_lock);
+	while (u->table) {
+		struct vg_nfn *n = u->table;
+
+		u->table = n->next;
+		n->listed = false;
+		vg_nfn_put(n);
+		if (!u->table)
+			pthread_mutex_unlock(&vg_engine_lock);
+	}
+	free(u);
+}
+
+int vg_usm_start(struct CUctx_st *ctx)
+{
+	const struct vgpu_info *info = &vg_devices[ctx->dev].info;
+	uint32_t i, n = vg_usm_threads();
+	struct vg_usm *u;
+	void *p;
+
+	if (ctx->usm)
+		return 0;
+	if (ctx->fd < 0 || !ctx->va_size)
+		return -ENODEV;
+	u = calloc(1, sizeof(*u) + n * sizeof(u->sm[0]));
+	if (!u)
+		return -ENOMEM;
+	u->ctx = ctx;
+	u->pid = getpid();
+	u->fd = ctx->fd;
+	u->va_base = ctx->va_base;
+	u->va_size = ctx->va_size;
+	u->sm_count = info->sm_count ? info->sm_count : 1;
+	u->clock_khz = info->clock_khz;
+	u->nsm = n;
+	for (i = 0; i < n; i++)
+		u->sm[i].fd = -1;
+	p = mmap(NULL, u->va_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
+		 ctx->fd, VGPU_SHADOW_OFFSET);
+	if (p != MAP_FAILED)
+		u->rw = p;
+	p = mmap(NULL, u->va_size, PROT_READ, MAP_SHARED | MAP_NORESERVE, ctx->fd,
+		 VGPU_SHADOW_OFFSET);
+	if (p != MAP_FAILED)
+		u->ro = p;
+	for (i = 0; u->rw && u->ro && i < n; i++) {
+		struct vgpu_usm_attach a = { 0 };
+
+		if (ioctl(ctx->fd, VGPU_IOCTL_USM_ATTACH, &a))
+			break;
+		u->sm[i] = (struct vg_usm_sm){ .u = u, .fd = a.fd, .index = i };
+		if (pthread_create(&u->sm[i].thread, NULL, vg_usm_main, &u->sm[i]))
+			break;
+		u->sm[i].running = true;
+	}
+	if (i < n) {
+		int err = errno ? -errno : -ENOMEM;
+
+		vg_usm_free(u);
+		return err;
+	}
+	ctx->usm = u;
+	return 0;
+}
+
+void vg_usm_list(struct CUctx_st *ctx, struct vg_nfn *n)
+{
+	struct vg_usm *u = ctx->usm;
+
+	__atomic_add_fetch(&n->refs, 1, __ATOMIC_RELAXED);
+	n->next = u->table;
+	u->table = n;
+	n->listed = true;
+}
+
+void vg_usm_unlist(struct CUctx_st *ctx, struct vg_nfn *n)
+{
+	struct vg_nfn **pp;
+
+	if (!ctx->usm)
+		return;
+	for (pp = &ctx->usm->table; *pp; pp = &(*pp)->next)
+		if (*pp == n) {
+			*pp = n->next;
+			n->listed = false;
+			vg_nfn_put(n);
+			return;
+		}
+}
+
+/*
+ * The context closes: its SMs stop (a block in progress is abandoned; the
+ * module fails its launch as the files close) before its device file goes.
+ */
+void vg_usm_stop(struct CUctx_st *ctx)
+{
+	struct vg_usm *u;
+
+	pthread_mutex_lock(&vg_engine_lock);
+	u = ctx->usm;
+	ctx->usm = NULL;
+	pthread_mutex_unlock(&vg_engine_lock);
+	if (u)
+		vg_usm_free(u);
+}

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Which engine runs a launch (VGPU_ENGINE): with native, launches run on
+ * user-mode SMs (threads of this process, each holding an SM file of the
+ * module's, "anon_inode:[vgpu-usm]") from the first; with auto, on the
+ * interpreter until the kernel's native code is ready, then on the SMs;
+ * with interp never on them. Results, host memory, module unloads and
+ * context teardown with SMs running are the same on every engine. The
+ * engine is chosen once a process, so each case runs in a child of its
+ * own. (Every other test of the suite runs on both engines too: the
+ * suite runs them again under VGPU_ENGINE=native.)
+ */
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+#define HEAD ".version 9.0\n.target sm_75\n.address_size 64\n"
+
+/* Two kernels, so that the first is followed by another's code. */
+static const char engine_ptx[] = HEAD
+	".visible .entry scale(.param .u64 p, .param .u32 n, .param .f32 k)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<5>;\n\t.reg .f32 %f<3>;\n"
+	"\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [n];\n"
+	"\tld.param.f32 %f1, [k];\n"
+	"\tmov.u32 %r2, %ctaid.x;\n\tmov.u32 %r3, %ntid.x;\n"
+	"\tmov.u32 %r4, %tid.x;\n\tmad.lo.s32 %r2, %r2, %r3, %r4;\n"
+	"\tsetp.ge.u32 %p1, %r2, %r1;\n\t@%p1 bra $L__end;\n"
+	"\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tld.global.f32 %f2, [%rd3];\n\tmul.f32 %f2, %f2, %f1;\n"
+	"\tst.global.f32 [%rd3], %f2;\n"
+	"$L__end:\n\tret;\n}\n"
+	".visible .entry fill(.param .u64 p, .param .u32 v)\n{\n"
+	"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [v];\n"
+	"\tmov.u32 %r2, %tid.x;\n"
+	"\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tst.u32 [%rd3], %r1;\n\tret;\n}\n";
+
+#define N 10000
+#define BLOCK 128
+
+/* Checks in a child: a message on stdout and a nonzero exit status. */
+#define EXPECT(cond) do { \
+	if (!(cond)) { \
+		printf("# %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+		fflush(stdout); \
+		_exit(1); \
+	} \
+} while (0)
+#define EXPECT_RES(want, call) do { \
+	CUresult r_ = (call); \
+	if (r_ != (want)) { \
+		printf("# %s:%d: %s: %d, expected %d\n", __FILE__, __LINE__, #call, \
+		       (int)r_, (int)(want)); \
+		fflush(stdout); \
+		_exit(1); \
+	} \
+} while (0)
+
+/* The process's user-mode SMs: its files of the module's SMs. */
+static int usm_files(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	char path[300], target[64];
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = 0;
+		n += !strcmp(target, "anon_inode:[vgpu-usm]");
+	}
+	closedir(d);
+	return n;
+}
+
+struct run {
+	CUcontext ctx;
+	CUmodule mod;
+	CUfunction scale, fill;
+	CUdeviceptr d;
+	float host[N];
+};
+
+static void run_open(struct run *r)
+{
+	EXPECT_RES(CUDA_SUCCESS, cuInit(0));
+	EXPECT_RES(CUDA_SUCCESS, cuCtxCreate(&r->ctx, NULL, 0, 0));
+	EXPECT_RES(CUDA_SUCCESS, cuModuleLoadData(&r->mod, engine_ptx));
+	EXPECT_RES(CUDA_SUCCESS, cuModuleGetFunction(&r->scale, r->mod, "scale"));
+	EXPECT_RES(CUDA_SUCCESS, cuModuleGetFunction(&r->fill, r->mod, "fill"));
+	EXPECT_RES(CUDA_SUCCESS, cuMemAlloc(&r->d, sizeof(r->host)));
+}
+
+/* Scales the buffer by @k once, on whatever engine; checks the result. */
+static void scale_once(struct run *r, float k)
+{
+	unsigned int n = N, i;
+	void *args[] = { &r->d, &n, &k };
+
+	for (i = 0; i < N; i++)
+		r->host[i] = (float)i;
+	EXPECT_RES(CUDA_SUCCESS, cuMemcpyHtoD(r->d, r->host, sizeof(r->host)));
+	EXPECT_RES(CUDA_SUCCESS, cuLaunchKernel(r->scale, (N + BLOCK - 1) / BLOCK, 1, 1,
+						BLOCK, 1, 1, 0, NULL, args, NULL));
+	EXPECT_RES(CUDA_SUCCESS, cuMemcpyDtoH(r->host, r->d, sizeof(r->host)));
+	for (i = 0; i < N; i++)
+		EXPECT(r->host[i] == (float)i * k);
+}
+
+/* Runs @body in a child whose VGPU_ENGINE is @engine; true when it passed. */
+static bool in_child(const char *engine, void (*body)(void))
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		setenv("VGPU_ENGINE", engine, 1);
+		body();
+		fflush(stdout);
+		_exit(0);
+	}
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0;
+}
+
+/* native: the first launch runs on the SMs, which are there from then on. */
+static void native_body(void)
+{
+	struct run r;
+
+	run_open(&r);
+	EXPECT(usm_files() == 0);
+	scale_once(&r, 2.0f);
+	EXPECT(usm_files() > 0);
+	scale_once(&r, 3.0f);
+	EXPECT_RES(CUDA_SUCCESS, cuCtxDestroy(r.ctx));
+	/* The context's closing stopped its SMs and closed their files. */
+	EXPECT(usm_files() == 0);
+}
+
+static void native_launches(void)
+{
+	CHECK(in_child("native", native_body));
+}
+
+/* interp: the module's SMs run everything; no SM is attached. */
+static void interp_body(void)
+{
+	struct run r;
+
+	run_open(&r);
+	scale_once(&r, 2.0f);
+	scale_once(&r, 0.5f);
+	EXPECT(usm_files() == 0);
+}
+
+static void interp_launches(void)
+{
+	CHECK(in_child("interp", interp_body));
+}
+
+/*
+ * auto: launches go on while LLVM compiles in the background (on the
+ * interpreter); once the code is ready, launches reach the SMs.
+ */
+static void auto_body(void)
+{
+	struct timespec t0, t;
+	struct run r;
+	int i;
+
+	run_open(&r);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; usm_files() == 0; i++) {
+		scale_once(&r, i & 1 ? 2.0f : 0.25f);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		/* LLVM under emulation takes seconds, not minutes. */
+		EXPECT(t.tv_sec - t0.tv_sec < 300);
+	}
+	printf("# %d launches before the native code was ready\n", i);
+	scale_once(&r, 4.0f);
+}
+
+static void auto_tiers(void)
+{
+	CHECK(in_child("auto", auto_body));
+}
+
+/*
+ * Mapped host memory is reached at its own address, and a module
+ * unloaded and loaded again runs on (its handle may be reused).
+ */
+static void host_and_reload_body(void)
+{
+	unsigned int *h, v = 7, i;
+	CUdeviceptr dh;
+	struct run r;
+	void *args[] = { &dh, &v };
+
+	run_open(&r);
+	EXPECT_RES(CUDA_SUCCESS, cuMemHostAlloc((void **)&h, BLOCK * 4,
+						CU_MEMHOSTALLOC_DEVICEMAP));
+	EXPECT_RES(CUDA_SUCCESS, cuMemHostGetDevicePointer(&dh, h, 0));
+	EXPECT_RES(CUDA_SUCCESS, cuLaunchKernel(r.fill, 1, 1, 1, BLOCK, 1, 1, 0, NULL,
+						args, NULL));
+	EXPECT_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	for (i = 0; i < BLOCK; i++)
+		EXPECT(h[i] == 7);
+	EXPECT(usm_files() > 0);
+	for (i = 0; i < 3; i++) {
+		EXPECT_RES(CUDA_SUCCESS, cuModuleUnload(r.mod));
+		EXPECT_RES(CUDA_SUCCESS, cuModuleLoadData(&r.mod, engine_ptx));
+		EXPECT_RES(CUDA_SUCCESS, cuModuleGetFunction(&r.scale, r.mod, "scale"));
+		scale_once(&r, (float)(i + 2));
+	}
+	EXPECT_RES(CUDA_SUCCESS, cuMemFreeHost(h));
+}
+
+static void host_memory_and_reload(void)
+{
+	CHECK(in_child("native", host_and_reload_body));
+}
+
+/*
+ * A fault on an SM is the interpreter's: the error at the next sync and
+ * ever after; the context goes with its SMs.
+ */
+static void fault_body(void)
+{
+	struct run r;
+	unsigned int v = 1;
+	CUdeviceptr bad = 16;
+	void *args[] = { &bad, &v };
+
+	run_open(&r);
+	scale_once(&r, 2.0f);
+	EXPECT(usm_files() > 0);
+	EXPECT_RES(CUDA_SUCCESS, cuLaunchKernel(r.fill, 1, 1, 1, 32, 1, 1, 0, NULL,
+						args, NULL));
+	EXPECT_RES(CUDA_ERROR_ILLEGAL_ADDRESS, cuCtxSynchronize());
+	EXPECT_RES(CUDA_ERROR_ILLEGAL_ADDRESS, cuCtxSynchronize());
+	EXPECT_RES(CUDA_SUCCESS, cuCtxDestroy(r.ctx));
+	EXPECT(usm_files() == 0);
+}
+
+static void native_fault(void)
+{
+	CHECK(in_child("native", fault_body));
+}
+
+static const struct tap_test tests[] = {
+	TAP_TEST(native_launches),
+	TAP_TEST(interp_launches),
+	TAP_TEST(auto_tiers),
+	TAP_TEST(host_memory_and_reload),
+	TAP_TEST(native_fault),
+};
+
+int main(void)
+{
+	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
+}
