@@ -7,6 +7,9 @@
  *                            with -O3 -march=native; one thread each
  *   host_engine_matmul_vs_c  the tiled matrix multiply
  *   host_engine_reduce_vs_c  the shared-memory tree reduction
+ *   host_engine_scaling_2sm  the matmul (256 x 256) over two SMs (threads
+ *                            taking its blocks in turn, as user-mode SMs
+ *                            do) / over one: the speed-up
  *   native_compile_ms        compiling the matmul kernel to host code (IR,
  *                            optimisation, code generation, linking), with
  *                            LLVM already set up for the process
@@ -40,7 +43,7 @@ static bool same(const float *a, const float *b, unsigned int n)
 
 int main(void)
 {
-	enum { SN = 1 << 20, MN = 128, RB = 4096 };
+	enum { SN = 1 << 20, MN = 128, RB = 4096, SM_N = 256 };
 	float *x = malloc(SN * 4), *y = malloc(SN * 4), *y2 = malloc(SN * 4);
 	float *y3 = malloc(SN * 4);
 	float *a = malloc(MN * MN * 4), *b = malloc(MN * MN * 4);
@@ -60,7 +63,7 @@ int main(void)
 	init_ms = (now() - t) * 1e3;
 
 	/* matmul first: its compile is the process's first */
-	t_eng = native_time_matmul(a, b, c2, MN, REPS, &compile_ms);
+	t_eng = native_time_matmul(a, b, c2, MN, REPS, &compile_ms, 1);
 	for (t_c = 1e9, r = 0; r < REPS; r++) {
 		t = now();
 		ref_matmul(a, b, c, MN);
@@ -93,6 +96,28 @@ int main(void)
 	if (!same(rout2, rout, RB))
 		fprintf(stderr, "reduce: results differ\n");
 	printf("host_engine_reduce_vs_c: %.2f\n", t_eng / t_c);
+
+	/* A larger matmul, its blocks over one SM, then over two. */
+	{
+		float *sa = malloc(SM_N * SM_N * 4), *sb = malloc(SM_N * SM_N * 4);
+		float *sc = malloc(SM_N * SM_N * 4), *sc2 = malloc(SM_N * SM_N * 4);
+		double t1, t2;
+		unsigned int i;
+
+		for (i = 0; i < SM_N * SM_N; i++) {
+			sa[i] = (float)(i % 17) * 0.25f;
+			sb[i] = (float)(i % 13) * 0.5f;
+		}
+		t1 = native_time_matmul(sa, sb, sc, SM_N, REPS, NULL, 1);
+		t2 = native_time_matmul(sa, sb, sc2, SM_N, REPS, NULL, 2);
+		if (memcmp(sc, sc2, SM_N * SM_N * 4))
+			fprintf(stderr, "matmul over two SMs: results differ\n");
+		printf("host_engine_scaling_2sm: %.2f\n", t1 / t2);
+		free(sa);
+		free(sb);
+		free(sc);
+		free(sc2);
+	}
 
 	printf("native_compile_ms: %.1f\n", compile_ms);
 	printf("native_init_ms: %.1f\n", init_ms);

@@ -4,6 +4,7 @@
  * parameters, resources and grids, shared by the benches that compare the
  * engine with something else so that each times the same work.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,39 +36,72 @@ static struct vgpu_native_kernel *compile(const struct vgpu_insn *code, unsigned
 	return k;
 }
 
-/* A whole grid on the native engine, one block after another; seconds. */
-static double run_native(struct vgpu_native_kernel *k, const struct vgpu_insn *code,
-			 unsigned int n, const struct vgpu_func *f, const unsigned int grid[2],
-			 const unsigned int block[2], const void *params,
-			 const struct vgpu_range *mem, unsigned int nmem)
+/*
+ * One SM of a grid: a thread that takes the grid's blocks in turn with
+ * the other SMs (as user-mode SMs take them from the module), each on a
+ * block of its own.
+ */
+struct sm {
+	pthread_t thread;
+	struct vgpu_native_block *b;
+	unsigned int *next, nblocks;
+};
+
+static void *sm_run(void *arg)
 {
-	struct vgpu_program prog = { code, n, f, 1 };
-	struct vgpu_launch l = {
-		.prog = &prog, .func = f, .grid = { grid[0], grid[1], 1 },
-		.block = { block[0], block[1], 1 }, .params = params, .nsmid = 1,
-	};
-	struct vgpu_native_block *b = vgpu_native_block_new(k, &l, mem, nmem);
+	struct sm *sm = arg;
 	unsigned int i;
-	double t;
 	int r;
 
-	if (!b) {
-		fprintf(stderr, "native engine: out of memory\n");
-		exit(1);
-	}
-	t = now();
-	for (i = 0; i < grid[0] * grid[1]; i++) {
-		vgpu_native_block_start(b, i);
+	while ((i = __atomic_fetch_add(sm->next, 1, __ATOMIC_RELAXED)) < sm->nblocks) {
+		vgpu_native_block_start(sm->b, i);
 		do
-			r = vgpu_native_block_run(b, 1 << 20);
+			r = vgpu_native_block_run(sm->b, 1 << 20);
 		while (r == VGPU_RUN_MORE);
 		if (r != VGPU_RUN_DONE) {
 			fprintf(stderr, "native engine: block %u faulted\n", i);
 			exit(1);
 		}
 	}
+	return NULL;
+}
+
+/* A whole grid on the native engine over @nsm SMs (threads); seconds. */
+static double run_native(struct vgpu_native_kernel *k, const struct vgpu_insn *code,
+			 unsigned int n, const struct vgpu_func *f, const unsigned int grid[2],
+			 const unsigned int block[2], const void *params,
+			 const struct vgpu_range *mem, unsigned int nmem, unsigned int nsm)
+{
+	struct vgpu_program prog = { code, n, f, 1 };
+	struct vgpu_launch l = {
+		.prog = &prog, .func = f, .grid = { grid[0], grid[1], 1 },
+		.block = { block[0], block[1], 1 }, .params = params, .nsmid = nsm,
+	};
+	struct sm sms[NATIVE_TIME_MAX_SMS];
+	unsigned int i, next = 0;
+	double t;
+
+	for (i = 0; i < nsm; i++) {
+		sms[i] = (struct sm){ .b = vgpu_native_block_new(k, &l, mem, nmem),
+				      .next = &next, .nblocks = grid[0] * grid[1] };
+		if (!sms[i].b) {
+			fprintf(stderr, "native engine: out of memory\n");
+			exit(1);
+		}
+	}
+	t = now();
+	for (i = 1; i < nsm; i++) {
+		if (pthread_create(&sms[i].thread, NULL, sm_run, &sms[i])) {
+			fprintf(stderr, "native engine: no thread\n");
+			exit(1);
+		}
+	}
+	sm_run(&sms[0]);
+	for (i = 1; i < nsm; i++)
+		pthread_join(sms[i].thread, NULL);
 	t = now() - t;
-	vgpu_native_block_free(b);
+	for (i = 0; i < nsm; i++)
+		vgpu_native_block_free(sms[i].b);
 	return t;
 }
 
@@ -84,7 +118,7 @@ double native_time_saxpy(float alpha, const float *x, const float *y, float *out
 
 	for (r = 0; r < reps; r++) {
 		memcpy(out, y, n * 4ul);
-		t = run_native(k, saxpy, NINSN(saxpy), &f, grid, block, &p, mem, 2);
+		t = run_native(k, saxpy, NINSN(saxpy), &f, grid, block, &p, mem, 2, 1);
 		best = t < best ? t : best;
 	}
 	vgpu_native_kernel_free(k);
@@ -92,7 +126,7 @@ double native_time_saxpy(float alpha, const float *x, const float *y, float *out
 }
 
 double native_time_matmul(const float *a, const float *b, float *c, unsigned int n,
-			  unsigned int reps, double *compile_ms)
+			  unsigned int reps, double *compile_ms, unsigned int nsm)
 {
 	struct { uint64_t a, b, c; uint32_t n; } p = { (uintptr_t)a, (uintptr_t)b, (uintptr_t)c, n };
 	struct vgpu_range mem[3] = { range((void *)a, n * n * 4ul), range((void *)b, n * n * 4ul),
@@ -105,7 +139,7 @@ double native_time_matmul(const float *a, const float *b, float *c, unsigned int
 	unsigned int r;
 
 	for (r = 0; r < reps; r++) {
-		t = run_native(k, matmul, NINSN(matmul), &f, grid, block, &p, mem, 3);
+		t = run_native(k, matmul, NINSN(matmul), &f, grid, block, &p, mem, 3, nsm);
 		best = t < best ? t : best;
 	}
 	vgpu_native_kernel_free(k);
@@ -126,7 +160,7 @@ double native_time_reduce(const float *in, float *out, unsigned int blocks,
 	unsigned int r;
 
 	for (r = 0; r < reps; r++) {
-		t = run_native(k, reduce, NINSN(reduce), &f, grid, block, &p, mem, 2);
+		t = run_native(k, reduce, NINSN(reduce), &f, grid, block, &p, mem, 2, 1);
 		best = t < best ? t : best;
 	}
 	vgpu_native_kernel_free(k);

@@ -263,7 +263,7 @@ int main(void)
 		size_t global[2] = { MN, MN }, local[2] = { 16, 16 };
 
 		ref_matmul(a, b, c, MN);
-		t_eng = native_time_matmul(a, b, cs, MN, REPS, NULL);
+		t_eng = native_time_matmul(a, b, cs, MN, REPS, NULL, 1);
 		check("the engine", "matmul", cs, c, MN * MN);
 		t_pocl = time_pocl(&o, k, 2, global, local, NULL, NULL, 0);
 		read_back(&o, bc, cs, MN * MN * 4);
