@@ -623,8 +623,10 @@ static __always_inline bool vgpu_shape_mem(struct vgpu_block *b, struct vgpu_war
 
 /*
  * Floating-point ADD, MUL and FMA with an operand every lane shares:
- * that operand becomes the instruction's immediate (a product's factors
- * and a sum's terms swap exactly), so its lanes need not be written.
+ * that operand becomes the instruction's immediate, so its lanes need
+ * not be written. A shared a swaps with b only for f32: a product's
+ * factors and a sum's terms swap exactly, and f32 NaNs are canonical,
+ * but an f64 result keeps the first NaN operand's payload.
  */
 static __always_inline bool vgpu_shape_fp(const struct vgpu_block *b, struct vgpu_warp *w,
 					  const struct vgpu_insn *in)
@@ -639,7 +641,8 @@ static __always_inline bool vgpu_shape_fp(const struct vgpu_block *b, struct vgp
 		return false;
 	if (vgpu_shape_of(w, in->b, &v) && vgpu_aff_uniform(&v)) {
 		t.flags |= VGPU_IF_B_IMM;
-	} else if (vgpu_shape_of(w, in->a, &v) && vgpu_aff_uniform(&v)) {
+	} else if (in->type == VGPU_T_F32 && vgpu_shape_of(w, in->a, &v) &&
+		   vgpu_aff_uniform(&v)) {
 		t.a = in->b;
 		t.flags |= VGPU_IF_B_IMM;
 	} else if (in->op == VGPU_OP_FMA && vgpu_shape_of(w, in->c, &v) &&

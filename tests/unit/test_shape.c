@@ -2,8 +2,9 @@
 /*
  * The interpreter's register shapes (uniform and evenly growing lanes
  * kept as three numbers) against the lane-by-lane engine: random
- * verified programs of integer arithmetic, comparisons, selections,
- * conversions, guards, divergent branches and memory accesses run both
+ * verified programs of integer and floating-point arithmetic,
+ * comparisons, selections, conversions, guards, divergent branches and
+ * memory accesses run both
  * ways over blocks of several forms, and every thread's registers, the
  * memory and any fault must come out the same.
  */
@@ -84,7 +85,7 @@ static void body_insn(struct gen *g)
 	uint8_t t = int_types[pick(sizeof(int_types))];
 	struct vgpu_insn in;
 
-	switch (pick(14)) {
+	switch (pick(15)) {
 	case 0:
 		in = SREG(d, sregs[pick(sizeof(sregs))]);
 		in.type = pick(2) ? VGPU_T_U32 : VGPU_T_U64;
@@ -145,6 +146,18 @@ static void body_insn(struct gen *g)
 			in = pick(2) ? ST(VGPU_SPACE_SHARED, VGPU_T_U32, 14, 0, b) :
 				LD(VGPU_SPACE_SHARED, VGPU_T_S32, d, 14, 0);
 		}
+		break;
+	}
+	case 9: {	/* floating point on whatever bits the registers hold */
+		static const uint8_t fops[] = {
+			VGPU_OP_ADD, VGPU_OP_SUB, VGPU_OP_MUL, VGPU_OP_FMA,
+		};
+		uint8_t op = fops[pick(sizeof(fops))];
+
+		t = pick(2) ? VGPU_T_F32 : VGPU_T_F64;
+		in = pick(3) ? OP3(op, t, d, a, b) : OPI(op, t, d, a, rnd_imm());
+		if (op == VGPU_OP_FMA)
+			in.c = pick(BODY);
 		break;
 	}
 	default: {
