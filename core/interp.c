@@ -690,20 +690,25 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 	while (*used < slice) {
 		const struct vgpu_insn *in;
 		u32 em, m, lane, next;
-		bool parked;
+		bool parked, tried;
 		int ret;
 
-		/* A whole warp in one group: the shapes' quick loop first. */
+		/*
+		 * A whole warp in one group: the shapes' quick loop first.
+		 * Where it stops, the shapes could not run the instruction.
+		 */
+		tried = false;
 		if (w->ls.cur_mask == ~0U && !w->ls.others && !vgpu_shape_off) {
 			*used += vgpu_shape_run(b, w, slice - *used);
 			if (*used >= slice)
 				break;
+			tried = true;
 		}
 		in = &b->code[w->ls.cur_pc];
 		em = vgpu_guard(w, in, w->ls.cur_mask);
 		next = w->ls.cur_pc + 1;
 		(*used)++;
-		if (em == ~0U && vgpu_shape_covers(in->op) &&
+		if (!tried && em == ~0U && vgpu_shape_covers(in->op) &&
 		    vgpu_shape_step(b, w, in, em)) {
 			w->ls.cur_pc = next;
 			if (!vgpu_group_check(&w->ls, b->code))

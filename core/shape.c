@@ -887,8 +887,19 @@ u32 vgpu_shape_run(struct vgpu_block *b, struct vgpu_warp *w, u32 budget)
 			break;
 		if (p && !vgpu_shape_lean(b, w, in) && !vgpu_shape_lean2(b, w, in)) {
 			w->ls.cur_pc = pc;
-			if (!vgpu_shape_step(b, w, in, ~0U))
-				break;
+			if (!vgpu_shape_step(b, w, in, ~0U)) {
+				/*
+				 * Floating-point arithmetic on lanes: here,
+				 * not through the general loop (which would
+				 * try the shapes again, and cost a way out
+				 * and back in).
+				 */
+				if (!vgpu_is_float(in->type) ||
+				    in->op < VGPU_OP_ADD || in->op > VGPU_OP_NEG)
+					break;
+				vgpu_shape_settle(b, w, in);
+				vgpu_fp_alu(w->regs, in, ~0U);
+			}
 		}
 		pc++;
 		n++;
