@@ -790,12 +790,50 @@ static __always_inline bool vgpu_shape_lean(const struct vgpu_block *blk,
 	return true;
 }
 
+/*
+ * Integer SETP over shapes whose answer is the same in every lane (a
+ * bounds check all of a warp passes or fails): up to 32 bits, both sides
+ * as exact integers, their difference of one sign over the lanes' grid
+ * (its extremes at the corners). False for the rest, which
+ * vgpu_shape_setp() answers lane by lane.
+ */
+static __always_inline bool vgpu_shape_setp_one(const struct vgpu_block *blk,
+						struct vgpu_warp *w,
+						const struct vgpu_insn *in,
+						const struct vgpu_aff *xs,
+						const struct vgpu_aff *ys)
+{
+	unsigned int bits = vgpu_type_bits(in->type);
+	bool sgn = vgpu_type_signed(in->type);
+	struct vgpu_aff x = *xs, y = *ys;
+	s64 ex, ey, lo, hi;
+	u32 lt;
+
+	if (bits > 32 || !vgpu_aff_ext(blk, &x, bits, sgn) ||
+	    !vgpu_aff_ext(blk, &y, bits, sgn))
+		return false;
+	vgpu_aff_add(&x, &x, &y, true);
+	ex = (s64)x.sx * (s64)blk->lane_pm;
+	ey = (s64)x.sy * (s64)(31 >> blk->lane_ps);
+	lo = (s64)x.base + (ex < 0 ? ex : 0) + (ey < 0 ? ey : 0);
+	hi = (s64)x.base + (ex > 0 ? ex : 0) + (ey > 0 ? ey : 0);
+	if (lo > 0)
+		lt = 0;
+	else if (hi < 0)
+		lt = ~0U;
+	else
+		return false;
+	w->preds[in->dst] = vgpu_cmp_lanes(in->mod, lt, 0);
+	return true;
+}
+
 /* SETP of shared integer values, and loads of kernel parameters, lean. */
 static __always_inline bool vgpu_shape_lean2(const struct vgpu_block *blk,
 					     struct vgpu_warp *w,
 					     const struct vgpu_insn *in)
 {
 	const struct vgpu_aff *x, *y;
+	struct vgpu_aff yi;
 	const u8 *at;
 	unsigned int sh;
 	u64 flip, p, q;
@@ -823,18 +861,19 @@ static __always_inline bool vgpu_shape_lean2(const struct vgpu_block *blk,
 	    in->a >= blk->nregs || !(w->shape[in->a] & VGPU_SH_AFF))
 		return false;
 	x = &w->aff[in->a];
-	if (x->sx || x->sy)
-		return false;
 	if (in->flags & VGPU_IF_B_IMM) {
-		q = in->imm;
+		yi.base = in->imm;
+		yi.sx = 0;
+		yi.sy = 0;
+		y = &yi;
 	} else {
 		if (in->b >= blk->nregs || !(w->shape[in->b] & VGPU_SH_AFF))
 			return false;
 		y = &w->aff[in->b];
-		if (y->sx || y->sy)
-			return false;
-		q = y->base;
 	}
+	if (x->sx || x->sy || y->sx || y->sy)
+		return vgpu_shape_setp_one(blk, w, in, x, y);
+	q = y->base;
 	sh = 64 - vgpu_type_bits(in->type);
 	flip = vgpu_type_signed(in->type) ? 1ULL << 63 : 0;
 	p = (x->base << sh) ^ flip;
@@ -878,7 +917,13 @@ u32 vgpu_shape_run(struct vgpu_block *b, struct vgpu_warp *w, u32 budget)
 			n++;
 			continue;
 		}
-		if (in->op == VGPU_OP_NOP) {
+		/*
+		 * No lane runs it: nothing to do (but at a warp-synchronous
+		 * instruction, which waits for its members all the same).
+		 */
+		if (in->op == VGPU_OP_NOP ||
+		    (!p && (in->op < VGPU_OP_SHFL || in->op > VGPU_OP_WARPSYNC) &&
+		     in->op != VGPU_OP_MEMBAR)) {
 			pc++;
 			n++;
 			continue;
