@@ -884,6 +884,116 @@ static __always_inline bool vgpu_shape_lean2(const struct vgpu_block *blk,
 }
 
 /*
+ * Where @span bytes from @lo of shared or global memory lie, as
+ * vgpu_span() finds them there without a lookup (the ranges found
+ * before); NULL sends the access the long way.
+ */
+static __always_inline u8 *vgpu_lean_span(struct vgpu_block *blk, u8 space,
+					  u64 lo, u64 span, bool write)
+{
+	const struct vgpu_range *r;
+	unsigned int i;
+
+	if (space == VGPU_SPACE_SHARED)
+		return lo < blk->shared_bytes && span <= blk->shared_bytes - lo ?
+			blk->shared + lo : NULL;
+	if (space != VGPU_SPACE_GLOBAL)
+		return NULL;
+	for (i = 0; i < VGPU_TLB; i++) {
+		r = &blk->tlb[i];
+		if (lo - r->va < r->size && span <= r->size - (lo - r->va) &&
+		    (!write || r->writable))
+			return r->ptr + (lo - r->va);
+	}
+	return NULL;
+}
+
+/* Register @r holds @base + @sy * j in row j, in its shape only. */
+static __always_inline void vgpu_shape_rows(struct vgpu_warp *w, u32 r,
+					    u64 base, u64 sy)
+{
+	if (!(w->shape[r] & VGPU_SH_STALE))
+		w->nstale++;
+	w->shape[r] = VGPU_SH_AFF | VGPU_SH_STALE;
+	w->aff[r].base = base;
+	w->aff[r].sx = 0;
+	w->aff[r].sy = sy;
+}
+
+/*
+ * 32-bit LD and ST of shared or global memory through an address with a
+ * shape, lean: one word for the warp or one a row (a load: the result
+ * has a shape), or rows of consecutive words, in ranges found before.
+ * False for anything else, which vgpu_shape_mem() runs.
+ */
+static __always_inline bool vgpu_shape_lean_mem(struct vgpu_block *blk,
+						struct vgpu_warp *w,
+						const struct vgpu_insn *in)
+{
+	bool write = in->op == VGPU_OP_ST, sgn;
+	u32 rows, n, lane, i, j, v32;
+	const struct vgpu_aff *v;
+	u64 lo, sy, x, *r;
+	u8 *p, *q;
+
+	if ((in->op != VGPU_OP_LD && !write) || in->a >= blk->nregs ||
+	    !(w->shape[in->a] & VGPU_SH_AFF) || vgpu_type_bits(in->type) != 32)
+		return false;
+	v = &w->aff[in->a];
+	lo = v->base + in->imm;
+	if (lo & 3)
+		return false;
+	if (!write && !v->sx && (!v->sy || blk->lane_ps == 4)) {
+		p = vgpu_lean_span(blk, in->mod, lo, 4, false);
+		if (!p)
+			return false;
+		x = vgpu_load(p, in->type, 4);
+		if (!v->sy) {		/* one word for the warp */
+			vgpu_shape_rows(w, in->dst, x, 0);
+			return true;
+		}
+		/* Two rows, one word each. */
+		if ((lo + v->sy) & 3)
+			return false;
+		q = vgpu_lean_span(blk, in->mod, lo + v->sy, 4, false);
+		if (!q)
+			return false;
+		vgpu_shape_rows(w, in->dst, x, vgpu_load(q, in->type, 4) - x);
+		return true;
+	}
+	rows = VGPU_WARP >> blk->lane_ps;
+	n = blk->lane_pm + 1;
+	sy = rows > 1 ? v->sy : 0;
+	if (v->sx != 4 || (sy & 3) || sy > (1ULL << 31) ||
+	    (write && ((in->flags & VGPU_IF_B_IMM) ||
+		       (w->shape[in->b] & VGPU_SH_STALE))))
+		return false;
+	p = vgpu_lean_span(blk, in->mod, lo, sy * (rows - 1) + n * 4, write);
+	if (!p)
+		return false;
+	r = &REG(w, write ? in->b : in->dst, 0);
+	sgn = vgpu_type_signed(in->type);
+	if (rows == 1 || sy == n * 4) {		/* one run of 32 words */
+		rows = 1;
+		n = VGPU_WARP;
+	}
+	for (j = 0, lane = 0; j < rows; j++, p += sy) {
+		for (i = 0, q = p; i < n; i++, lane++, q += 4) {
+			if (write) {
+				v32 = (u32)r[lane];
+				__builtin_memcpy(q, &v32, 4);
+			} else {
+				__builtin_memcpy(&v32, q, 4);
+				r[lane] = sgn ? (u64)(s64)(s32)v32 : v32;
+			}
+		}
+	}
+	if (!write)
+		vgpu_shape_drop(w, in->dst);
+	return true;
+}
+
+/*
  * Runs the warp while it is one group of all 32 lanes, over the
  * instructions shapes cover and branches every lane takes alike, without
  * the general loop's per-instruction work. Returns how many instructions
@@ -930,7 +1040,8 @@ u32 vgpu_shape_run(struct vgpu_block *b, struct vgpu_warp *w, u32 budget)
 		}
 		if (!vgpu_shape_covers(in->op) || (p && p != ~0U))
 			break;
-		if (p && !vgpu_shape_lean(b, w, in) && !vgpu_shape_lean2(b, w, in)) {
+		if (p && !vgpu_shape_lean(b, w, in) && !vgpu_shape_lean2(b, w, in) &&
+		    !vgpu_shape_lean_mem(b, w, in)) {
 			w->ls.cur_pc = pc;
 			if (!vgpu_shape_step(b, w, in, ~0U)) {
 				/*
