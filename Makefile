@@ -265,6 +265,10 @@ $(SOAK_API): tests/soak/soak_api.c tests/tap.h libvgpu/include/cuda.h $(LIBVGPU)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LINK_LIBVGPU) -o $@
 
 # The core's benchmark links the core built for speed, not for checking.
+# The interpreter's files are built as Kbuild builds them, without vector
+# registers (compilers' vector code is what an emulated CPU runs slowest).
+$(BUILD)/bench-core/interp.o $(BUILD)/bench-core/interp_mem.o \
+$(BUILD)/bench-core/shape.o $(BUILD)/bench-core/sreg.o: CORE_OBJ_FLAGS += -mgeneral-regs-only
 $(BUILD)/bench-core/%.o: core/%.c core/*.h uapi/vgpu_isa.h uapi/vgpu_tex.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CORE_USER) $(CORE_OBJ_FLAGS) $(CFLAGS) -c $< -o $@

@@ -157,6 +157,8 @@ void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 		      u32 block_index, bool clear);
 int vgpu_block_run(struct vgpu_block *b, u32 budget);
 void vgpu_block_flush_tlb(struct vgpu_block *b);
+/* Tests set this to run every instruction lane by lane (no shapes). */
+extern bool vgpu_shape_off;
 const struct vgpu_fault *vgpu_block_fault(const struct vgpu_block *b);
 
 /*

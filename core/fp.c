@@ -309,11 +309,23 @@ static __always_inline u64 vgpu_f32_plain(float r)
 	const u64 *pc = cimm || in->op != VGPU_OP_FMA ? pa : &REG(in->c, 0); \
 	float ib = vgpu_f(in->imm), ic = ib;				\
 									\
-	if (bimm || cimm) {						\
+	/* An immediate (a value every lane shares) has a loop of its own. */ \
+	if (bimm) {							\
 		VGPU_EACH_LANE(em, lane, {				\
 			float x = vgpu_f(pa[lane]);			\
-			float y = bimm ? ib : vgpu_f(pb[lane]);		\
-			float z = cimm ? ic : vgpu_f(pc[lane]);		\
+			float y = ib;					\
+			float z = vgpu_f(pc[lane]);			\
+									\
+			(void)z;					\
+			d[lane] = vgpu_f32_plain(expr);			\
+		});							\
+		break;							\
+	}								\
+	if (cimm) {							\
+		VGPU_EACH_LANE(em, lane, {				\
+			float x = vgpu_f(pa[lane]);			\
+			float y = vgpu_f(pb[lane]);			\
+			float z = ic;					\
 									\
 			(void)z;					\
 			d[lane] = vgpu_f32_plain(expr);			\
@@ -632,7 +644,7 @@ static u64 vgpu_d_to_f16(double d, u8 rnd)
 	return sign | bits;
 }
 
-static u64 vgpu_cvt_one(const struct vgpu_insn *in, u64 v)
+u64 vgpu_fp_cvt_one(const struct vgpu_insn *in, u64 v)
 {
 	u8 s = in->stype, t = in->type, rnd = in->mod;
 	bool sat = in->flags & VGPU_IF_SAT;
@@ -709,7 +721,7 @@ void vgpu_fp_cvt(u64 *regs, const struct vgpu_insn *in, u32 em)
 
 	for (m = em; m; m &= m - 1) {
 		lane = __builtin_ctz(m);
-		REG(in->dst, lane) = vgpu_cvt_one(in, REG(in->a, lane));
+		REG(in->dst, lane) = vgpu_fp_cvt_one(in, REG(in->a, lane));
 	}
 }
 

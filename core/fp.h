@@ -15,6 +15,8 @@ void vgpu_fp_alu(u64 *regs, const struct vgpu_insn *in, u32 em);
 u32 vgpu_fp_setp(const u64 *regs, const struct vgpu_insn *in, u32 em);
 /* CVT between any two numeric types on the lanes of @em. */
 void vgpu_fp_cvt(u64 *regs, const struct vgpu_insn *in, u32 em);
+/* CVT of one value. */
+u64 vgpu_fp_cvt_one(const struct vgpu_insn *in, u64 v);
 /* SQRT RCP RSQRT EX2 LG2 SIN COS TANH COPYSIGN on the lanes of @em. */
 void vgpu_fp_func(u64 *regs, const struct vgpu_insn *in, u32 em);
 /* Tests set this to run the software fma a CPU without FMA would use. */

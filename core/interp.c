@@ -20,52 +20,12 @@
  * this one has none, but the host holds the FPU around vgpu_block_run()
  * for fp.c's sake.
  */
-#include "core.h"
 #include "fp.h"
 #include "group.h"
-#include "memspace.h"
 #include "intops.h"
 #include "warpsync.h"
 #include "tex.h"
-
-#define VGPU_TLB 4
-
-/*
- * struct vgpu_warp - one warp's execution state.
- * @ls: its lanes: where each is, which group runs (group.h).
- * @regs: nregs x 32 lane values; @preds: npreds lane masks.
- * @tslots: the texture slots, VGPU_TEX_SLOTS x 32 lane values.
- */
-struct vgpu_warp {
-	struct vgpu_lanes ls;
-	u64 *regs;
-	u32 *preds;
-	u32 *tslots;
-};
-
-/*
- * struct vgpu_block - a block being run; one allocation of
- * vgpu_block_bytes() holds it, its warps, registers and memories.
- */
-struct vgpu_block {
-	const struct vgpu_launch *l;
-	const struct vgpu_insn *code;
-	u32 ctaid[3];
-	u32 nthreads;
-	u32 nwarps;
-	u32 live_warps;		/* warps with a lane that has not exited */
-	u32 next;		/* warp whose turn it is */
-	u32 bars_used;		/* barriers with arrivals: a bit each */
-	struct vgpu_barrier bars[VGPU_MAX_BARRIERS];
-	u32 shared_bytes;
-	u32 local_bytes;	/* per thread */
-	u8 *shared;
-	u8 *local;
-	struct vgpu_fault fault;
-	struct vgpu_range tlb[VGPU_TLB];
-	u32 tlb_next;
-	struct vgpu_warp warps[];
-};
+#include "warp.h"
 
 #define ALIGN16(x) (((x) + 15) & ~(u64)15)
 
@@ -87,6 +47,8 @@ u64 vgpu_block_bytes(const struct vgpu_launch *l)
 
 	n = ALIGN16(sizeof(struct vgpu_block) + nwarps * sizeof(struct vgpu_warp));
 	n += nwarps * f->nregs * VGPU_WARP * sizeof(u64);
+	n += ALIGN16(nwarps * f->nregs * sizeof(struct vgpu_aff));
+	n += ALIGN16(nwarps * f->nregs);
 	n += ALIGN16(nwarps * f->npreds * sizeof(u32));
 	n += nwarps * VGPU_TEX_SLOTS * VGPU_WARP * sizeof(u32);
 	n += ALIGN16((u64)f->shared_bytes + l->dyn_shared);
@@ -144,6 +106,12 @@ void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 	b->nthreads = nthreads;
 	b->nwarps = (nthreads + 31) / 32;
 	b->live_warps = b->nwarps;
+	b->nregs = f->nregs;
+	/* A row of the block fills a warp's lanes evenly, or P is 32. */
+	b->lane_ps = 5;
+	if (l->block[0] < VGPU_WARP && !(l->block[0] & (l->block[0] - 1)))
+		b->lane_ps = __builtin_ctz(l->block[0]);
+	b->lane_pm = (1U << b->lane_ps) - 1;
 	b->shared_bytes = f->shared_bytes + l->dyn_shared;
 	b->local_bytes = f->local_bytes;
 	p = (u8 *)b + ALIGN16(sizeof(*b) + b->nwarps * sizeof(struct vgpu_warp));
@@ -154,6 +122,18 @@ void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 		p += (u64)f->nregs * VGPU_WARP * sizeof(u64);
 		vgpu_lanes_start(&w->ls, nthreads - i * 32, f->entry);
 	}
+	for (i = 0; i < b->nwarps; i++) {
+		b->warps[i].aff = (struct vgpu_aff *)p;
+		p += (u64)f->nregs * sizeof(struct vgpu_aff);
+	}
+	p = (u8 *)ALIGN16((unsigned long)p);
+	/* Every block's registers start general (shape 0). */
+	for (i = 0; i < b->nwarps; i++) {
+		b->warps[i].shape = p;
+		p += f->nregs;
+	}
+	vgpu_zero(b->warps[0].shape, p - b->warps[0].shape);
+	p = (u8 *)ALIGN16((unsigned long)p);
 	for (i = 0; i < b->nwarps; i++) {
 		b->warps[i].preds = (u32 *)p;
 		p += f->npreds * sizeof(u32);
@@ -186,35 +166,9 @@ const struct vgpu_fault *vgpu_block_fault(const struct vgpu_block *b)
 	return &b->fault;
 }
 
-static int vgpu_fail(struct vgpu_block *b, struct vgpu_warp *w, u32 lanes,
-		     u32 kind, u64 addr)
-{
-	u32 lane = __builtin_ctz(lanes);
-
-	b->fault.kind = kind;
-	b->fault.insn = w->ls.cur_pc;
-	b->fault.thread = (u32)(w - b->warps) * 32 + lane;
-	b->fault.addr = addr;
-	return VGPU_RUN_FAULT;
-}
-
 /* --- choosing the group a warp runs ------------------------------------ */
 
 /* --- operands ------------------------------------------------------------ */
-
-#define REG(w, r, lane) ((w)->regs[(u64)(r) * VGPU_WARP + (lane)])
-
-static u64 vgpu_b(const struct vgpu_warp *w, const struct vgpu_insn *in,
-		  u32 lane)
-{
-	return in->flags & VGPU_IF_B_IMM ? in->imm : REG(w, in->b, lane);
-}
-
-static u64 vgpu_c(const struct vgpu_warp *w, const struct vgpu_insn *in,
-		  u32 lane)
-{
-	return in->flags & VGPU_IF_C_IMM ? in->imm : REG(w, in->c, lane);
-}
 
 /* The lanes where the instruction's guard lets it run. */
 static u32 vgpu_guard(const struct vgpu_warp *w, const struct vgpu_insn *in,
@@ -229,116 +183,6 @@ static u32 vgpu_guard(const struct vgpu_warp *w, const struct vgpu_insn *in,
 }
 
 /* --- integer arithmetic -------------------------------------------------- */
-
-static u64 vgpu_int_op(const struct vgpu_insn *in, u64 a, u64 b, u64 c)
-{
-	u8 t = in->type;
-	unsigned int bits = vgpu_type_bits(t);
-	bool sgn = vgpu_type_signed(t);
-	s64 sa = vgpu_sext(a, t), sb = vgpu_sext(b, t);
-	u64 ua = vgpu_trunc(a, t), ub = vgpu_trunc(b, t);
-	u64 r = 0;
-
-	switch (in->op) {
-	case VGPU_OP_ADD:
-		if (in->flags & VGPU_IF_SAT) {	/* s32 only */
-			s64 v = sa + sb;
-
-			r = v > 0x7fffffffLL ? 0x7fffffff :
-				v < -0x80000000LL ? 0x80000000ULL : (u64)v;
-		} else {
-			r = ua + ub;
-		}
-		break;
-	case VGPU_OP_SUB:
-		if (in->flags & VGPU_IF_SAT) {
-			s64 v = sa - sb;
-
-			r = v > 0x7fffffffLL ? 0x7fffffff :
-				v < -0x80000000LL ? 0x80000000ULL : (u64)v;
-		} else {
-			r = ua - ub;
-		}
-		break;
-	case VGPU_OP_MUL:
-	case VGPU_OP_MAD:
-		if (in->mod == VGPU_MUL_WIDE) {
-			r = sgn ? (u64)(sa * sb) : ua * ub;
-			if (in->op == VGPU_OP_MAD)
-				r += c;
-			return r;	/* twice the width: no truncation */
-		}
-		if (in->mod == VGPU_MUL_HI) {
-			if (bits == 64) {
-				if (sgn)
-					r = (u64)(((__int128)sa * sb) >> 64);
-				else
-					r = (u64)(((__uint128_t)ua * ub) >> 64);
-			} else {
-				r = sgn ? (u64)((sa * sb) >> bits) :
-					(ua * ub) >> bits;
-			}
-		} else {
-			r = ua * ub;
-		}
-		if (in->op == VGPU_OP_MAD)
-			r += c;
-		break;
-	case VGPU_OP_DIV:
-		/* Defined where the CPU would trap: x/0, INT_MIN/-1. */
-		if (!ub)
-			r = ~0ULL;
-		else if (sgn && sb == -1)
-			r = 0 - (u64)sa;	/* INT_MIN / -1 is INT_MIN */
-		else
-			r = sgn ? (u64)(sa / sb) : ua / ub;
-		break;
-	case VGPU_OP_REM:
-		if (!ub)
-			r = ua;
-		else if (sgn && sb == -1)
-			r = 0;
-		else
-			r = sgn ? (u64)(sa % sb) : ua % ub;
-		break;
-	case VGPU_OP_MIN:
-		r = sgn ? (u64)(sa < sb ? sa : sb) : (ua < ub ? ua : ub);
-		break;
-	case VGPU_OP_MAX:
-		r = sgn ? (u64)(sa > sb ? sa : sb) : (ua > ub ? ua : ub);
-		break;
-	case VGPU_OP_ABS:
-		r = sa < 0 ? 0 - (u64)sa : (u64)sa;
-		break;
-	case VGPU_OP_NEG:
-		r = 0 - (u64)sa;
-		break;
-	case VGPU_OP_AND:
-		r = a & b;
-		break;
-	case VGPU_OP_OR:
-		r = a | b;
-		break;
-	case VGPU_OP_XOR:
-		r = a ^ b;
-		break;
-	case VGPU_OP_NOT:
-		r = ~a;
-		break;
-	case VGPU_OP_SHL:
-		/* The shift amount is an unsigned 32-bit value in PTX. */
-		r = (b & 0xffffffff) >= bits ? 0 : ua << (b & 0xffffffff);
-		break;
-	case VGPU_OP_SHR:
-		if ((b & 0xffffffff) >= bits)
-			r = sgn && sa < 0 ? ~0ULL : 0;
-		else
-			r = sgn ? (u64)(sa >> (b & 0xffffffff)) :
-				ua >> (b & 0xffffffff);
-		break;
-	}
-	return vgpu_trunc(r, t);
-}
 
 /*
  * Integer SETP: both operands brought to a form where one unsigned 64-bit
@@ -374,345 +218,10 @@ static u32 vgpu_int_setp(const struct vgpu_warp *w, const struct vgpu_insn *in,
 			eq |= (u32)(x == y) << lane;
 		}
 	}
-	switch (in->mod) {
-	case VGPU_CMP_EQ:
-		return eq & em;
-	case VGPU_CMP_NE:
-		return ~eq & em;
-	case VGPU_CMP_LT:
-		return lt & em;
-	case VGPU_CMP_LE:
-		return (lt | eq) & em;
-	case VGPU_CMP_GT:
-		return ~(lt | eq) & em;
-	default:		/* GE */
-		return ~lt & em;
-	}
-}
-
-/* --- memory -------------------------------------------------------------- */
-
-/* A pointer to @len bytes at device address @va, or NULL. */
-static u8 *vgpu_global(struct vgpu_block *b, u64 va, u32 len, bool write)
-{
-	struct vgpu_range *r;
-	unsigned int i;
-
-	for (i = 0; i < VGPU_TLB; i++) {
-		r = &b->tlb[i];
-		if (r->size && va - r->va < r->size &&
-		    len <= r->size - (va - r->va))
-			goto hit;
-	}
-	r = &b->tlb[b->tlb_next++ % VGPU_TLB];
-	if (!vgpu_core_lookup(b->l->mmu, va, r)) {
-		r->size = 0;
-		return NULL;
-	}
-	if (!(va - r->va < r->size && len <= r->size - (va - r->va)))
-		return NULL;
-hit:
-	/* The fast path looks at the first entry: keep the last hit there. */
-	if (r != &b->tlb[0]) {
-		struct vgpu_range t = b->tlb[0];
-
-		b->tlb[0] = *r;
-		*r = t;
-		r = &b->tlb[0];
-	}
-	if (write && !r->writable)
-		return NULL;
-	return r->ptr + (va - r->va);
-}
-
-/* Resolves one lane's access; NULL with *@fault_kind set on a fault. */
-static u8 *vgpu_addr(struct vgpu_block *b, u32 thread, u8 space, u64 addr,
-		     u32 len, bool write, u32 *fault_kind)
-{
-	*fault_kind = VGPU_FAULT_ADDRESS;
-	if (addr & (len - 1)) {
-		*fault_kind = VGPU_FAULT_MISALIGNED;
-		return NULL;
-	}
-	switch (vgpu_space_of(space, &addr)) {
-	case VGPU_SPACE_GLOBAL:
-		return vgpu_global(b, addr, len, write);
-	case VGPU_SPACE_SHARED:
-		if (!vgpu_fits(addr, len, b->shared_bytes))
-			return NULL;
-		return b->shared + addr;
-	case VGPU_SPACE_LOCAL:
-		if (!vgpu_fits(addr, len, b->local_bytes))
-			return NULL;
-		return b->local + (u64)thread * b->local_bytes + addr;
-	default:		/* PARAM, CONST */
-		return vgpu_launch_ptr(b->l, space, addr, len, write);
-	}
-}
-
-static u64 vgpu_load(const u8 *p, u8 t, u32 len)
-{
-	u8 v8;
-	u16 v16;
-	u32 v32;
-	u64 v64;
-
-	switch (len * 8) {
-	case 8:
-		v8 = *p;
-		return vgpu_type_signed(t) ? (u64)(s64)(signed char)v8 : v8;
-	case 16:
-		__builtin_memcpy(&v16, p, 2);
-		return vgpu_type_signed(t) ? (u64)(s64)(short)v16 : v16;
-	case 32:
-		__builtin_memcpy(&v32, p, 4);
-		return vgpu_type_signed(t) ? (u64)(s64)(s32)v32 : v32;
-	default:
-		__builtin_memcpy(&v64, p, 8);
-		return v64;
-	}
-}
-
-static void vgpu_store(u8 *p, u32 len, u64 v)
-{
-	u16 v16 = (u16)v;
-	u32 v32 = (u32)v;
-
-	switch (len * 8) {
-	case 8:
-		*p = (u8)v;
-		break;
-	case 16:
-		__builtin_memcpy(p, &v16, 2);
-		break;
-	case 32:
-		__builtin_memcpy(p, &v32, 4);
-		break;
-	default:
-		__builtin_memcpy(p, &v, 8);
-		break;
-	}
-}
-
-/*
- * The common case of an access, without a call: shared memory in bounds,
- * or global memory in the range the last lookup found. NULL: ask
- * vgpu_addr().
- */
-static u8 *vgpu_addr_fast(struct vgpu_block *b, u8 space, u64 addr, u32 len,
-			  bool write)
-{
-	const struct vgpu_range *r = &b->tlb[0];
-
-	if (addr & (len - 1))
-		return NULL;
-	if (space == VGPU_SPACE_SHARED)
-		return addr < b->shared_bytes && len <= b->shared_bytes - addr ?
-			b->shared + addr : NULL;
-	if (space == VGPU_SPACE_PARAM)
-		return !write && addr < b->l->func->param_bytes &&
-			len <= b->l->func->param_bytes - addr ?
-			(u8 *)b->l->params + addr : NULL;
-	if (space != VGPU_SPACE_GLOBAL || addr - r->va >= r->size ||
-	    len > r->size - (addr - r->va) || (write && !r->writable))
-		return NULL;
-	return r->ptr + (addr - r->va);
-}
-
-/*
- * Where the @span bytes from address @lo of @space lie in one piece the
- * block may reach (as @write asks): a pointer to the first, or NULL.
- * Generic addresses qualify when none of them can fall in a window.
- */
-static u8 *vgpu_span(struct vgpu_block *b, u8 space, u64 lo, u64 span,
-		     bool write)
-{
-	u64 end = lo + span;
-
-	if (space == VGPU_SPACE_GENERIC) {
-		if (end < lo || (lo < VGPU_LOCAL_WINDOW + VGPU_WINDOW_SIZE &&
-				 end > VGPU_SHARED_WINDOW))
-			return NULL;
-		space = VGPU_SPACE_GLOBAL;
-	}
-	if (space == VGPU_SPACE_SHARED)
-		return lo < b->shared_bytes && span <= b->shared_bytes - lo ?
-			b->shared + lo : NULL;
-	if (space != VGPU_SPACE_GLOBAL)
-		return NULL;
-	return vgpu_global(b, lo, span, write);
-}
-
-/*
- * A warp's access where every lane's address lies in one range (the
- * common case: neighbours read neighbouring words): bounds and alignment
- * are checked once for the whole warp. False when some lane needs the
- * per-lane path (which also reports faults).
- */
-static bool vgpu_mem_warp(struct vgpu_block *b, struct vgpu_warp *w,
-			  const struct vgpu_insn *in, u32 em, u32 len)
-{
-	u64 addr[VGPU_WARP], lo = ~0ULL, hi = 0, any = 0;
-	bool write = in->op == VGPU_OP_ST, sgn = vgpu_type_signed(in->type);
-	u32 lane;
-	u8 *p;
-
-	if (in->a == VGPU_NO_REG || (len != 4 && len != 8))
-		return false;
-	VGPU_EACH_LANE(em, lane, {
-		u64 a = REG(w, in->a, lane) + in->imm;
-
-		addr[lane] = a;
-		lo = a < lo ? a : lo;
-		hi = a > hi ? a : hi;
-		any |= a;
-	});
-	if (any & (len - 1) || hi - lo > (1ULL << 32))
-		return false;
-	/*
-	 * Lanes index from @p by their offset from @lo: @p - @lo would
-	 * leave the object (and wrap) wherever a range's address exceeds
-	 * the pointer that backs it.
-	 */
-	p = vgpu_span(b, in->mod, lo, hi - lo + len, write);
-	if (!p)
-		return false;
-	if (len == 8 && write) {
-		VGPU_EACH_LANE(em, lane, {
-			u64 v = vgpu_b(w, in, lane);
-
-			__builtin_memcpy(p + (addr[lane] - lo), &v, 8);
-		});
-	} else if (len == 8) {
-		VGPU_EACH_LANE(em, lane, {
-			__builtin_memcpy(&REG(w, in->dst, lane),
-					 p + (addr[lane] - lo), 8);
-		});
-	} else if (write) {
-		VGPU_EACH_LANE(em, lane, {
-			u32 v = (u32)vgpu_b(w, in, lane);
-
-			__builtin_memcpy(p + (addr[lane] - lo), &v, 4);
-		});
-	} else {
-		VGPU_EACH_LANE(em, lane, {
-			u32 v;
-
-			__builtin_memcpy(&v, p + (addr[lane] - lo), 4);
-			REG(w, in->dst, lane) = sgn ? (u64)(s64)(s32)v : v;
-		});
-	}
-	return true;
-}
-
-/*
- * One address for the whole warp (a parameter, a constant): read once.
- * Not local memory, where one address names each thread's own word.
- */
-static bool vgpu_load_uniform(struct vgpu_block *b, struct vgpu_warp *w,
-			      const struct vgpu_insn *in, u32 em, u32 len)
-{
-	u32 lane, kind;
-	u64 v;
-	u8 *p;
-
-	if (in->op != VGPU_OP_LD || in->a != VGPU_NO_REG ||
-	    in->mod == VGPU_SPACE_LOCAL ||
-	    (in->mod == VGPU_SPACE_GENERIC &&
-	     in->imm - VGPU_LOCAL_WINDOW < VGPU_WINDOW_SIZE))
-		return false;
-	p = vgpu_addr_fast(b, in->mod, in->imm, len, false);
-	if (!p)
-		p = vgpu_addr(b, (u32)(w - b->warps) * 32 + __builtin_ctz(em),
-			      in->mod, in->imm, len, false, &kind);
-	if (!p)
-		return false;
-	v = vgpu_load(p, in->type, len);
-	VGPU_EACH_LANE(em, lane, { REG(w, in->dst, lane) = v; });
-	return true;
-}
-
-static int vgpu_mem(struct vgpu_block *b, struct vgpu_warp *w,
-		    const struct vgpu_insn *in, u32 em)
-{
-	u32 len = vgpu_type_bits(in->type) / 8, warp = (u32)(w - b->warps);
-	bool write = in->op == VGPU_OP_ST;
-	u32 m = em, kind;
-
-	if (!em || vgpu_mem_warp(b, w, in, em, len) ||
-	    vgpu_load_uniform(b, w, in, em, len))
-		return 0;
-	while (m) {
-		u32 lane = __builtin_ctz(m);
-		u64 addr = in->imm;
-		u8 *p;
-
-		m &= m - 1;
-		if (in->a != VGPU_NO_REG)
-			addr += REG(w, in->a, lane);
-		p = vgpu_addr_fast(b, in->mod, addr, len, write);
-		if (!p)
-			p = vgpu_addr(b, warp * 32 + lane, in->mod, addr, len,
-				      write, &kind);
-		if (!p)
-			return vgpu_fail(b, w, 1U << lane, kind, addr);
-		if (write)
-			vgpu_store(p, len, vgpu_b(w, in, lane));
-		else
-			REG(w, in->dst, lane) = vgpu_load(p, in->type, len);
-	}
-	return 0;
+	return vgpu_cmp_lanes(in->mod, lt, eq) & em;
 }
 
 /* --- special registers --------------------------------------------------- */
-
-/* The SM clock: the host's time at the device's nominal rate. */
-static u64 vgpu_cycles(const struct vgpu_launch *l)
-{
-	u64 ns = vgpu_core_time_ns();
-
-	if (!l->clock_khz)
-		return ns;
-	return ns / 1000000 * l->clock_khz + ns % 1000000 * l->clock_khz / 1000000;
-}
-
-static u64 vgpu_sreg(const struct vgpu_block *b, u32 warp, u32 lane, u8 sr)
-{
-	const struct vgpu_launch *l = b->l;
-	u32 t = warp * 32 + lane;
-
-	switch (sr) {
-	case VGPU_SR_TID_X: return t % l->block[0];
-	case VGPU_SR_TID_Y: return t / l->block[0] % l->block[1];
-	case VGPU_SR_TID_Z: return t / l->block[0] / l->block[1];
-	case VGPU_SR_NTID_X: return l->block[0];
-	case VGPU_SR_NTID_Y: return l->block[1];
-	case VGPU_SR_NTID_Z: return l->block[2];
-	case VGPU_SR_CTAID_X: return b->ctaid[0];
-	case VGPU_SR_CTAID_Y: return b->ctaid[1];
-	case VGPU_SR_CTAID_Z: return b->ctaid[2];
-	case VGPU_SR_NCTAID_X: return l->grid[0];
-	case VGPU_SR_NCTAID_Y: return l->grid[1];
-	case VGPU_SR_NCTAID_Z: return l->grid[2];
-	case VGPU_SR_LANEID: return lane;
-	case VGPU_SR_WARPID: return warp;
-	case VGPU_SR_NWARPID: return b->nwarps;
-	case VGPU_SR_SMID: return l->smid;
-	case VGPU_SR_NSMID: return l->nsmid;
-	case VGPU_SR_CLOCK: return (u32)vgpu_cycles(l);
-	case VGPU_SR_CLOCK64: return vgpu_cycles(l);
-	case VGPU_SR_GLOBALTIMER: return vgpu_core_time_ns();
-	case VGPU_SR_LANEMASK_EQ: return 1U << lane;
-	case VGPU_SR_LANEMASK_LT: return (1U << lane) - 1;
-	case VGPU_SR_LANEMASK_LE: return (2ULL << lane) - 1;
-	case VGPU_SR_LANEMASK_GT: return (u32)~((2ULL << lane) - 1);
-	case VGPU_SR_LANEMASK_GE: return (u32)~((1U << lane) - 1);
-	case VGPU_SR_GRID_SYNC_HI: return (u32)(l->grid_sync >> 32);
-	case VGPU_SR_GRID_SYNC_LO: return (u32)l->grid_sync;
-	default: return b->shared_bytes - l->func->shared_bytes; /* DYN_SMEM */
-	}
-}
-
 /*
  * The special registers kernels read first, for a whole warp at once:
  * those of the block (one value) and the thread index along x. False
@@ -1179,13 +688,35 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 	if (!w->ls.cur_mask && !vgpu_group_pick(&w->ls, b->code, 0))
 		return 0;
 	while (*used < slice) {
-		const struct vgpu_insn *in = &b->code[w->ls.cur_pc];
-		u32 em = vgpu_guard(w, in, w->ls.cur_mask), m, lane;
-		u32 next = w->ls.cur_pc + 1;
-		bool parked;
+		const struct vgpu_insn *in;
+		u32 em, m, lane, next;
+		bool parked, tried;
 		int ret;
 
+		/*
+		 * A whole warp in one group: the shapes' quick loop first.
+		 * Where it stops, the shapes could not run the instruction.
+		 */
+		tried = false;
+		if (w->ls.cur_mask == ~0U && !w->ls.others && !vgpu_shape_off) {
+			*used += vgpu_shape_run(b, w, slice - *used);
+			if (*used >= slice)
+				break;
+			tried = true;
+		}
+		in = &b->code[w->ls.cur_pc];
+		em = vgpu_guard(w, in, w->ls.cur_mask);
+		next = w->ls.cur_pc + 1;
 		(*used)++;
+		if (!tried && em == ~0U && vgpu_shape_covers(in->op) &&
+		    vgpu_shape_step(b, w, in, em)) {
+			w->ls.cur_pc = next;
+			if (!vgpu_group_check(&w->ls, b->code))
+				return 0;
+			continue;
+		}
+		if (vgpu_shape_unsettled(b, w, in))
+			vgpu_shape_settle(b, w, in);
 		switch (in->op) {
 		case VGPU_OP_NOP:
 			break;
@@ -1203,14 +734,14 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 			});
 			break;
 		case VGPU_OP_SREG:
-			if (vgpu_sreg_warp(b, w, in, em))
-				break;
-			for (m = em; m; m &= m - 1) {
-				u64 v;
+			if (!vgpu_sreg_warp(b, w, in, em)) {
+				for (m = em; m; m &= m - 1) {
+					u64 v;
 
-				lane = __builtin_ctz(m);
-				v = vgpu_sreg(b, warp, lane, in->mod);
-				REG(w, in->dst, lane) = vgpu_trunc(v, in->type);
+					lane = __builtin_ctz(m);
+					v = vgpu_sreg(b, warp, lane, in->mod);
+					REG(w, in->dst, lane) = vgpu_trunc(v, in->type);
+				}
 			}
 			break;
 		case VGPU_OP_AND ... VGPU_OP_NOT:	/* also on predicates */

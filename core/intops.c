@@ -135,6 +135,119 @@ void vgpu_bit_lanes(u64 *regs, const struct vgpu_insn *in, u32 em)
 	}
 }
 
+/* --- arithmetic ---------------------------------------------------------- */
+
+/* The integer arithmetic of @in (not bit fields, not the carry chains). */
+u64 vgpu_int_op(const struct vgpu_insn *in, u64 a, u64 b, u64 c)
+{
+	u8 t = in->type;
+	unsigned int bits = vgpu_type_bits(t);
+	bool sgn = vgpu_type_signed(t);
+	s64 sa = vgpu_sext(a, t), sb = vgpu_sext(b, t);
+	u64 ua = vgpu_trunc(a, t), ub = vgpu_trunc(b, t);
+	u64 r = 0;
+
+	switch (in->op) {
+	case VGPU_OP_ADD:
+		if (in->flags & VGPU_IF_SAT) {	/* s32 only */
+			s64 v = sa + sb;
+
+			r = v > 0x7fffffffLL ? 0x7fffffff :
+				v < -0x80000000LL ? 0x80000000ULL : (u64)v;
+		} else {
+			r = ua + ub;
+		}
+		break;
+	case VGPU_OP_SUB:
+		if (in->flags & VGPU_IF_SAT) {
+			s64 v = sa - sb;
+
+			r = v > 0x7fffffffLL ? 0x7fffffff :
+				v < -0x80000000LL ? 0x80000000ULL : (u64)v;
+		} else {
+			r = ua - ub;
+		}
+		break;
+	case VGPU_OP_MUL:
+	case VGPU_OP_MAD:
+		if (in->mod == VGPU_MUL_WIDE) {
+			r = sgn ? (u64)(sa * sb) : ua * ub;
+			if (in->op == VGPU_OP_MAD)
+				r += c;
+			return r;	/* twice the width: no truncation */
+		}
+		if (in->mod == VGPU_MUL_HI) {
+			if (bits == 64) {
+				if (sgn)
+					r = (u64)(((__int128)sa * sb) >> 64);
+				else
+					r = (u64)(((__uint128_t)ua * ub) >> 64);
+			} else {
+				r = sgn ? (u64)((sa * sb) >> bits) :
+					(ua * ub) >> bits;
+			}
+		} else {
+			r = ua * ub;
+		}
+		if (in->op == VGPU_OP_MAD)
+			r += c;
+		break;
+	case VGPU_OP_DIV:
+		/* Defined where the CPU would trap: x/0, INT_MIN/-1. */
+		if (!ub)
+			r = ~0ULL;
+		else if (sgn && sb == -1)
+			r = 0 - (u64)sa;	/* INT_MIN / -1 is INT_MIN */
+		else
+			r = sgn ? (u64)(sa / sb) : ua / ub;
+		break;
+	case VGPU_OP_REM:
+		if (!ub)
+			r = ua;
+		else if (sgn && sb == -1)
+			r = 0;
+		else
+			r = sgn ? (u64)(sa % sb) : ua % ub;
+		break;
+	case VGPU_OP_MIN:
+		r = sgn ? (u64)(sa < sb ? sa : sb) : (ua < ub ? ua : ub);
+		break;
+	case VGPU_OP_MAX:
+		r = sgn ? (u64)(sa > sb ? sa : sb) : (ua > ub ? ua : ub);
+		break;
+	case VGPU_OP_ABS:
+		r = sa < 0 ? 0 - (u64)sa : (u64)sa;
+		break;
+	case VGPU_OP_NEG:
+		r = 0 - (u64)sa;
+		break;
+	case VGPU_OP_AND:
+		r = a & b;
+		break;
+	case VGPU_OP_OR:
+		r = a | b;
+		break;
+	case VGPU_OP_XOR:
+		r = a ^ b;
+		break;
+	case VGPU_OP_NOT:
+		r = ~a;
+		break;
+	case VGPU_OP_SHL:
+		/* The shift amount is an unsigned 32-bit value in PTX. */
+		r = (b & 0xffffffff) >= bits ? 0 : ua << (b & 0xffffffff);
+		break;
+	case VGPU_OP_SHR:
+		if ((b & 0xffffffff) >= bits)
+			r = sgn && sa < 0 ? ~0ULL : 0;
+		else
+			r = sgn ? (u64)(sa >> (b & 0xffffffff)) :
+				ua >> (b & 0xffffffff);
+		break;
+	}
+	return vgpu_trunc(r, t);
+}
+
 /* --- atomics -------------------------------------------------------------- */
 
 /* A 64-bit atomic read-modify-write at @q; returns the old value. */

@@ -50,6 +50,7 @@ static inline s64 vgpu_sext(u64 v, u8 t)
 }
 
 u64 vgpu_popcount(u64 v);
+u64 vgpu_int_op(const struct vgpu_insn *in, u64 a, u64 b, u64 c);
 void vgpu_bit_lanes(u64 *regs, const struct vgpu_insn *in, u32 em);
 u64 vgpu_atomic(u8 *p, const struct vgpu_insn *in, u64 b, u64 c);
 
