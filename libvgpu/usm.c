@@ -19,7 +19,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,17 +66,24 @@ static int64_t vg_usm_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/*
- * Whether the process can read @p: the kernel reads it for
- * process_vm_readv(), so a page the shadow cannot hold is an error
- * (EFAULT) here rather than a SIGBUS in generated code.
- */
-static bool vg_usm_readable(const uint8_t *p)
-{
-	uint8_t byte;
-	struct iovec local = { &byte, 1 }, remote = { (void *)p, 1 };
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22	/* Linux 5.14 */
+#define MADV_POPULATE_WRITE 23
+#endif
 
-	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1;
+/*
+ * Whether the shadow's page at @p holds memory, for writing with @write:
+ * the kernel faults the page in for madvise(), so a page the shadow
+ * cannot hold is an error (EFAULT) here rather than a SIGBUS in generated
+ * code.
+ */
+static bool vg_usm_reachable(uint8_t *p, bool write)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	p = (uint8_t *)((uintptr_t)p & ~(uintptr_t)(page - 1));
+	return !madvise(p, (size_t)page, write ? MADV_POPULATE_WRITE :
+			MADV_POPULATE_READ);
 }
 
 /*
@@ -102,9 +108,9 @@ static bool vg_usm_lookup(void *arg, u64 va, struct vgpu_range *r)
 		off = q.base - u->va_base;
 		r->va = q.base;
 		r->size = q.size;
-		r->writable = vg_usm_readable(u->rw + off);
+		r->writable = vg_usm_reachable(u->rw + off, true);
 		r->ptr = r->writable ? u->rw + off : u->ro + off;
-		return r->writable || vg_usm_readable(u->ro + off);
+		return r->writable || vg_usm_reachable(u->ro + off, false);
 	}
 	/*
 	 * vg_lock guards the registry; the context's closing holds it while

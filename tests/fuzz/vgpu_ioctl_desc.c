@@ -234,6 +234,12 @@ static const struct fz_field f_managed_prefetch[] = {
 	FLD(struct vgpu_managed_prefetch, pad, FZ_PAD, 0),
 };
 
+/* An SM's file comes back; the SM waits for blocks no launch sends it. */
+static const struct fz_field f_usm_attach[] = {
+	FLD(struct vgpu_usm_attach, flags, FZ_FLAGS, 0),
+	FLD(struct vgpu_usm_attach, fd, FZ_OUT, 0),
+};
+
 #define IOC(name_, nr_, type, min, fl, mk, mkf, fr, frf) { \
 	.name = name_, .nr = nr_, .size = sizeof(type), .min_size = (min), \
 	.fields = fl, .nfields = NFIELDS(fl), \
@@ -301,6 +307,7 @@ const struct fz_ioctl fz_ioctls[] = {
 	PLAIN(VGPU_IOCTL_PEER_SET, struct vgpu_peer_set, f_peer_set),
 	PLAIN(VGPU_IOCTL_MANAGED_PREFETCH, struct vgpu_managed_prefetch,
 	      f_managed_prefetch),
+	PLAIN(VGPU_IOCTL_USM_ATTACH, struct vgpu_usm_attach, f_usm_attach),
 };
 const unsigned int fz_nioctls = NFIELDS(fz_ioctls);
 
