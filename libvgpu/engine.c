@@ -3,10 +3,12 @@
  * Which engine runs a launch. VGPU_ENGINE=interp leaves every launch to the
  * module's SMs (the interpreter); native and auto send a launch to the
  * context's user-mode SMs (usm.c) once its kernel's native code is ready.
- * native compiles it at the launch, so every launch that can run natively
- * does (tests and benchmarks); auto never makes a launch wait for LLVM: a
- * thread compiles in the background while the interpreter runs the
- * launches, and later ones run natively. A kernel the native engine
+ * Kernels compile on a thread of their own, in order. native makes a
+ * launch wait for its kernel's compile (outside the library's lock, so
+ * other threads' calls go on), so every launch that can run natively does
+ * (tests and benchmarks); auto never makes a launch wait for LLVM: the
+ * interpreter runs the launches until the code is ready, and later ones
+ * run natively. A kernel the native engine
  * refuses (native.h says which), a cooperative launch and a kernel that
  * uses the device heap stay on the interpreter.
  */
@@ -31,6 +33,7 @@ static struct vg_native_api vg_native_table;
 static pthread_mutex_t vg_compile_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t vg_compile_cond = PTHREAD_COND_INITIALIZER;
 static struct vg_nfn *vg_compile_head, **vg_compile_tail = &vg_compile_head;
+static struct vg_nfn *vg_compile_current;	/* the one being compiled */
 static bool vg_compile_started, vg_compile_busy, vg_compile_exiting;
 static bool vg_compile_hooked;	/* the exit and fork handlers are set */
 
@@ -181,11 +184,13 @@ static void *vg_compile_main(void *arg)
 		if (!vg_compile_head)
 			vg_compile_tail = &vg_compile_head;
 		vg_compile_busy = true;
+		vg_compile_current = n;
 		pthread_mutex_unlock(&vg_compile_lock);
 		vg_nfn_compile(n);
-		vg_nfn_put(n);
 		pthread_mutex_lock(&vg_compile_lock);
+		vg_compile_current = NULL;
 		vg_compile_busy = false;
+		vg_nfn_put(n);
 		pthread_cond_broadcast(&vg_compile_cond);
 	}
 	pthread_mutex_unlock(&vg_compile_lock);
@@ -193,8 +198,10 @@ static void *vg_compile_main(void *arg)
 }
 
 /*
- * fork(): the child has no compile thread; its queue (whose kernels the
- * parent compiles) is dropped, and a compile of its own starts a thread.
+ * fork(): the child has no compile thread. The kernels queued or being
+ * compiled at the fork stay on the interpreter in the child (no thread
+ * will finish them there, and a launch may be waiting for them); a
+ * compile of the child's own starts a thread.
  */
 static void vg_compile_prepare(void)
 {
@@ -208,6 +215,17 @@ static void vg_compile_parent(void)
 
 static void vg_compile_child(void)
 {
+	struct vg_nfn *n, *next;
+
+	if (vg_compile_current)
+		__atomic_store_n(&vg_compile_current->state, VG_NFN_REFUSED,
+				 __ATOMIC_RELEASE);
+	vg_compile_current = NULL;
+	for (n = vg_compile_head; n; n = next) {
+		next = n->next;
+		__atomic_store_n(&n->state, VG_NFN_REFUSED, __ATOMIC_RELEASE);
+		vg_nfn_put(n);
+	}
 	vg_compile_head = NULL;
 	vg_compile_tail = &vg_compile_head;
 	vg_compile_started = false;
@@ -218,7 +236,7 @@ static void vg_compile_child(void)
 /* Queues @n's compile (its reference taken); false when it cannot be. */
 static bool vg_compile_queue(struct vg_nfn *n)
 {
-	bool ok = true;
+	bool ok = true, queued = false;
 
 	pthread_mutex_lock(&vg_compile_lock);
 	if (!vg_compile_started) {
@@ -242,10 +260,59 @@ static bool vg_compile_queue(struct vg_nfn *n)
 		n->next = NULL;
 		*vg_compile_tail = n;
 		vg_compile_tail = &n->next;
-		pthread_cond_signal(&vg_compile_cond);
+		pthread_cond_broadcast(&vg_compile_cond);
+		queued = true;
 	}
 	pthread_mutex_unlock(&vg_compile_lock);
-	return ok;
+	return queued;
+}
+
+/* @f's native kernel, its compile queued when it is new; vg_lock held. */
+static struct vg_nfn *vg_nfn_of(struct CUfunc_st *f)
+{
+	struct vg_nfn *n = f->native;
+
+	if (n)
+		return n;
+	n = vg_nfn_new(f);
+	if (!n)
+		return NULL;
+	f->native = n;
+	if (!vg_compile_queue(n))
+		__atomic_store_n(&n->state, VG_NFN_REFUSED, __ATOMIC_RELEASE);
+	return n;
+}
+
+/*
+ * The checks of vg_engine_user_sm() that need no context: a kernel that
+ * may run on the SMs.
+ */
+static bool vg_engine_may(const struct CUfunc_st *f, bool cooperative)
+{
+	if (cooperative || f->uses_heap)
+		return false;
+	pthread_once(&vg_engine_once, vg_engine_setup);
+	return vg_native != NULL;
+}
+
+void vg_engine_prepare(struct CUfunc_st *f, bool cooperative)
+{
+	struct vg_nfn *n;
+
+	if (!vg_engine_may(f, cooperative) || vg_engine_mode != VG_ENGINE_NATIVE)
+		return;
+	pthread_mutex_lock(&vg_lock);
+	n = vg_nfn_of(f);
+	if (n)
+		__atomic_add_fetch(&n->refs, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&vg_lock);
+	if (!n)
+		return;
+	pthread_mutex_lock(&vg_compile_lock);
+	while (__atomic_load_n(&n->state, __ATOMIC_ACQUIRE) == VG_NFN_COMPILING)
+		pthread_cond_wait(&vg_compile_cond, &vg_compile_lock);
+	pthread_mutex_unlock(&vg_compile_lock);
+	vg_nfn_put(n);
 }
 
 bool vg_engine_user_sm(struct CUctx_st *ctx, struct CUfunc_st *f,
@@ -259,24 +326,11 @@ bool vg_engine_user_sm(struct CUctx_st *ctx, struct CUfunc_st *f,
 	 * context's (a peer's), another driver's and managed memory (whose
 	 * residency the module keeps) only the module's SMs do.
 	 */
-	if (cooperative || f->uses_heap || ctx->npeers ||
-	    __atomic_load_n(&ctx->interp_only, __ATOMIC_RELAXED))
+	if (ctx->npeers || __atomic_load_n(&ctx->interp_only, __ATOMIC_RELAXED) ||
+	    !vg_engine_may(f, cooperative))
 		return false;
-	pthread_once(&vg_engine_once, vg_engine_setup);
-	if (!vg_native)
-		return false;
-	n = f->native;
-	if (!n) {
-		n = vg_nfn_new(f);
-		if (!n)
-			return false;
-		f->native = n;
-		if (vg_engine_mode == VG_ENGINE_NATIVE)
-			vg_nfn_compile(n);
-		else if (!vg_compile_queue(n))
-			__atomic_store_n(&n->state, VG_NFN_REFUSED, __ATOMIC_RELEASE);
-	}
-	if (__atomic_load_n(&n->state, __ATOMIC_ACQUIRE) != VG_NFN_READY)
+	n = vg_nfn_of(f);
+	if (!n || __atomic_load_n(&n->state, __ATOMIC_ACQUIRE) != VG_NFN_READY)
 		return false;
 	pthread_mutex_lock(&vg_engine_lock);
 	go = vg_usm_start(ctx) == 0;

@@ -238,6 +238,7 @@ CUresult vg_launch(CUfunction f, const struct vg_launch *l)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (k->f.param_bytes && !l->params && !l->extra)
 		return CUDA_ERROR_INVALID_VALUE;
+	vg_engine_prepare(f, l->cooperative);
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(l->stream, &ctx, &st);
 	if (!r && ctx != f->mod->ctx)

@@ -614,11 +614,13 @@ CUresult vg_v1_enter(unsigned int *a, unsigned int *b);
 /*
  * engine.c: true when this launch of @f in @ctx (entered, vg_ctx_begin())
  * goes to the context's user-mode SMs (VGPU_LAUNCH_USER_SM): VGPU_ENGINE
- * allows it, the kernel's native code is ready (VGPU_ENGINE=native
- * compiles it here; auto in the background while the interpreter runs
- * its launches) and the SMs run. vg_engine_func_gone(): @f's module is
- * going; its native code goes once no SM runs it.
+ * allows it, the kernel's native code is ready (compiled in the
+ * background while the interpreter runs its launches) and the SMs run.
+ * vg_engine_prepare(), before a launch takes vg_lock: with
+ * VGPU_ENGINE=native, waits for @f's kernel to compile. vg_engine_func_gone():
+ * @f's module is going; its native code goes once no SM runs it.
  */
+void vg_engine_prepare(struct CUfunc_st *f, bool cooperative);
 bool vg_engine_user_sm(struct CUctx_st *ctx, struct CUfunc_st *f,
 		       bool cooperative);
 void vg_engine_func_gone(struct CUfunc_st *f);

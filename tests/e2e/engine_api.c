@@ -11,6 +11,7 @@
  * suite runs them again under VGPU_ENGINE=native.)
  */
 #include <dirent.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -269,12 +270,91 @@ static void native_fault(void)
 	CHECK(in_child("native", fault_body));
 }
 
+/*
+ * native: a first launch waits for its kernel's compile, but other
+ * threads' calls on the context do not (the compile runs outside the
+ * library's and the context's locks): they go on while the launch is
+ * inside LLVM.
+ */
+struct busy_launch {
+	struct run *r;
+	int inside;	/* 1 while cuLaunchKernel runs, then 2; atomic */
+	double took;	/* its seconds */
+	CUresult res;
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void *launch_thread(void *arg)
+{
+	struct busy_launch *b = arg;
+	unsigned int n = N;
+	float k = 2.0f;
+	void *args[] = { &b->r->d, &n, &k };
+	double t;
+
+	EXPECT_RES(CUDA_SUCCESS, cuCtxSetCurrent(b->r->ctx));
+	t = now_s();
+	__atomic_store_n(&b->inside, 1, __ATOMIC_SEQ_CST);
+	b->res = cuLaunchKernel(b->r->scale, (N + BLOCK - 1) / BLOCK, 1, 1, BLOCK, 1, 1,
+				0, NULL, args, NULL);
+	b->took = now_s() - t;
+	__atomic_store_n(&b->inside, 2, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+static void compile_unlocked_body(void)
+{
+	struct busy_launch b = { 0 };
+	double last, gap = 0, t;
+	struct run r;
+	pthread_t th;
+	CUstream s;
+
+	run_open(&r);
+	b.r = &r;
+	/* A query of a stream of the context takes the context's lock. */
+	EXPECT_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	EXPECT(pthread_create(&th, NULL, launch_thread, &b) == 0);
+	while (__atomic_load_n(&b.inside, __ATOMIC_SEQ_CST) == 0)
+		;
+	last = now_s();
+	while (__atomic_load_n(&b.inside, __ATOMIC_SEQ_CST) == 1) {
+		EXPECT_RES(CUDA_SUCCESS, cuStreamQuery(s));
+		t = now_s();
+		gap = t - last > gap ? t - last : gap;
+		last = t;
+	}
+	EXPECT(pthread_join(th, NULL) == 0);
+	EXPECT_RES(CUDA_SUCCESS, b.res);
+	EXPECT_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	EXPECT_RES(CUDA_SUCCESS, cuStreamDestroy(s));
+	EXPECT(usm_files() > 0);
+	printf("# the first launch took %.3f s; the longest wait of a query %.3f s\n",
+	       b.took, gap);
+	/* Loading LLVM and compiling are most of the launch; no call waited. */
+	EXPECT(gap < b.took / 2);
+	scale_once(&r, 3.0f);
+}
+
+static void compile_unlocked(void)
+{
+	CHECK(in_child("native", compile_unlocked_body));
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(native_launches),
 	TAP_TEST(interp_launches),
 	TAP_TEST(auto_tiers),
 	TAP_TEST(host_memory_and_reload),
 	TAP_TEST(native_fault),
+	TAP_TEST(compile_unlocked),
 };
 
 int main(void)
