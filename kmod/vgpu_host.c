@@ -113,27 +113,33 @@ static int vgpu_host_pin(struct vgpu_device *vdev, struct vgpu_host_range *r)
 }
 
 /*
- * -EFAULT unless every page of @r lies in some mapping. Access rights are
- * for the pinning to check; this only keeps a range that is mostly holes
- * from costing a page array. At most one step per mapping.
+ * -EFAULT unless every page of @r lies in some mapping of the caller, whose
+ * pages are the ones pinned (the context may be another process's, shared
+ * through fork(): @r->mm is the opener's, charged, not the one mapped).
+ * Access rights are for the pinning to check; this only keeps a range
+ * that is mostly holes from costing a page array. At most one step per
+ * mapping.
  */
 static int vgpu_host_mapped(struct vgpu_host_range *r)
 {
 	unsigned long start = r->addr, end = r->addr + r->size;
+	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 	int ret = 0;
 
-	if (mmap_read_lock_killable(r->mm))
+	if (!mm)
+		return -EFAULT;
+	if (mmap_read_lock_killable(mm))
 		return -EINTR;
 	while (start < end) {
-		vma = vma_lookup(r->mm, start);
+		vma = vma_lookup(mm, start);
 		if (!vma) {
 			ret = -EFAULT;
 			break;
 		}
 		start = vma->vm_end;
 	}
-	mmap_read_unlock(r->mm);
+	mmap_read_unlock(mm);
 	return ret;
 }
 

@@ -227,6 +227,33 @@ TEST_F(host, shared_memory)
 	close(mfd);
 }
 
+/*
+ * A child that shares the context through fork() registers memory it
+ * mapped itself, which its parent has no mapping at.
+ */
+TEST_F(host, child_maps_its_own)
+{
+	pid_t pid = fork();
+	int status;
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		size_t len = 256 * self->page;
+		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			_exit(2);
+		if (host_register(self->fd, p, len, 0))
+			_exit(errno);
+		_exit(host_unregister(self->fd, p) ? 3 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	/* Otherwise the errno of the registration (EFAULT), or the step. */
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
 /* Without CAP_IPC_LOCK, RLIMIT_MEMLOCK bounds what a process pins. */
 TEST_F(host, memlock_limit)
 {
