@@ -96,9 +96,8 @@ static CUresult vg_extra(void **extra, const void **buf, size_t *size)
 }
 
 /* Fills @slot with the kernel's parameters. */
-static CUresult vg_params_fill(const struct vg_jit_kernel *k,
-			       void **kernel_params, void **extra,
-			       unsigned char *slot)
+CUresult vg_params_fill(const struct vg_jit_kernel *k, void **kernel_params,
+			void **extra, unsigned char *slot)
 {
 	uint32_t i;
 
@@ -128,11 +127,9 @@ static CUresult vg_params_fill(const struct vg_jit_kernel *k,
 #define VG_LOCAL_MAX 523264
 
 /* NVIDIA's driver answers 1 (invalid value) for every bad shape. */
-static CUresult vg_launch_check(const struct vgpu_info *info,
-				const struct vg_jit_kernel *k,
-				const unsigned int grid[3],
-				const unsigned int block[3], unsigned int shared,
-				uint32_t max_dyn)
+CUresult vg_launch_check(const struct vgpu_info *info, const struct vg_jit_kernel *k,
+			 const unsigned int grid[3], const unsigned int block[3],
+			 unsigned int shared, uint32_t max_dyn)
 {
 	uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
 	int i;

@@ -13,20 +13,12 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* The macros of cuda.h would rename these definitions. */
-#undef cuGraphAddDependencies
-#undef cuGraphAddKernelNode
 #undef cuGraphAddNode
 #undef cuGraphExecKernelNodeSetParams
 #undef cuGraphExecUpdate
-#undef cuGraphGetEdges
 #undef cuGraphInstantiate
 #undef cuGraphInstantiateWithParams
-#undef cuGraphKernelNodeGetParams
-#undef cuGraphKernelNodeSetParams
 #undef cuGraphLaunch
-#undef cuGraphNodeGetDependencies
-#undef cuGraphNodeGetDependentNodes
-#undef cuGraphRemoveDependencies
 #undef cuGraphUpload
 #undef cuGraphicsMapResources
 #undef cuGraphicsResourceGetMappedPointer
@@ -300,41 +292,11 @@ CUresult cuGraphAddBatchMemOpNode(CUgraphNode *a0, CUgraph a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphAddChildGraphNode(CUgraphNode *a0, CUgraph a1,
-		const CUgraphNode *a2, size_t a3, CUgraph a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphAddDependencies(CUgraph a0, const CUgraphNode *a1,
-		const CUgraphNode *a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphAddDependencies_v2(CUgraph a0, const CUgraphNode *a1,
-		const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphAddEmptyNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2,
-		size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphAddEventRecordNode(CUgraphNode *a0, CUgraph a1,
-		const CUgraphNode *a2, size_t a3, CUevent a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphAddEventWaitNode(CUgraphNode *a0, CUgraph a1,
-		const CUgraphNode *a2, size_t a3, CUevent a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *a0, CUgraph a1,
 		const CUgraphNode *a2, size_t a3,
@@ -350,25 +312,8 @@ CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *a0, CUgraph a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphAddHostNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2,
-		size_t a3, const CUDA_HOST_NODE_PARAMS *a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphAddKernelNode(CUgraphNode *a0, CUgraph a1,
-		const CUgraphNode *a2, size_t a3,
-		const CUDA_KERNEL_NODE_PARAMS_v1 *a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphAddKernelNode_v2(CUgraphNode *a0, CUgraph a1,
-		const CUgraphNode *a2, size_t a3,
-		const CUDA_KERNEL_NODE_PARAMS *a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphAddMemAllocNode(CUgraphNode *a0, CUgraph a1,
 		const CUgraphNode *a2, size_t a3,
@@ -390,12 +335,6 @@ CUresult cuGraphAddMemcpyNode(CUgraphNode *a0, CUgraph a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphAddMemsetNode(CUgraphNode *a0, CUgraph a1,
-		const CUgraphNode *a2, size_t a3,
-		const CUDA_MEMSET_NODE_PARAMS *a4, CUcontext a5)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphAddNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2,
 		size_t a3, CUgraphNodeParams *a4)
@@ -421,15 +360,7 @@ CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode a0, CUgraph *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphClone(CUgraph *a0, CUgraph a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *a0,
 		CUgraph a1, CUcontext a2, unsigned int a3, unsigned int a4)
@@ -437,45 +368,17 @@ CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphCreate(CUgraph *a0, unsigned int a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphDebugDotPrint(CUgraph a0, const char *a1, unsigned int a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphDestroy(CUgraph a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphDestroyNode(CUgraphNode a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode a0, CUevent *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode a0, CUevent a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode a0, CUevent *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode a0, CUevent a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec a0, CUgraphNode a1,
 		const CUDA_BATCH_MEM_OP_NODE_PARAMS *a2)
@@ -595,38 +498,11 @@ CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphGetEdges(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2,
-		size_t *a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphGetEdges_v2(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2,
-		CUgraphEdgeData *a3, size_t *a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphGetNodes(CUgraph a0, CUgraphNode *a1, size_t *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphGetRootNodes(CUgraph a0, CUgraphNode *a1, size_t *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphHostNodeGetParams(CUgraphNode a0, CUDA_HOST_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphHostNodeSetParams(CUgraphNode a0,
-		const CUDA_HOST_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphInstantiate(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2,
 		char *a3, size_t a4)
@@ -669,17 +545,7 @@ CUresult cuGraphKernelNodeGetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphKernelNodeGetParams(CUgraphNode a0,
-		CUDA_KERNEL_NODE_PARAMS_v1 *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode a0,
-		CUDA_KERNEL_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphKernelNodeSetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1,
 		const CUkernelNodeAttrValue *a2)
@@ -687,17 +553,7 @@ CUresult cuGraphKernelNodeSetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphKernelNodeSetParams(CUgraphNode a0,
-		const CUDA_KERNEL_NODE_PARAMS_v1 *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode a0,
-		const CUDA_KERNEL_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphLaunch(CUgraphExec a0, CUstream a1)
 {
@@ -730,54 +586,18 @@ CUresult cuGraphMemcpyNodeSetParams(CUgraphNode a0, const CUDA_MEMCPY3D *a1)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphMemsetNodeGetParams(CUgraphNode a0, CUDA_MEMSET_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphMemsetNodeSetParams(CUgraphNode a0,
-		const CUDA_MEMSET_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphNodeFindInClone(CUgraphNode *a0, CUgraphNode a1, CUgraph a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphNodeGetDependencies(CUgraphNode a0, CUgraphNode *a1, size_t *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphNodeGetDependencies_v2(CUgraphNode a0, CUgraphNode *a1,
-		CUgraphEdgeData *a2, size_t *a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphNodeGetDependentNodes(CUgraphNode a0, CUgraphNode *a1,
-		size_t *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode a0, CUgraphNode *a1,
-		CUgraphEdgeData *a2, size_t *a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphNodeGetEnabled(CUgraphExec a0, CUgraphNode a1, unsigned int *a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphNodeGetType(CUgraphNode a0, CUgraphNodeType *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphNodeSetEnabled(CUgraphExec a0, CUgraphNode a1, unsigned int a2)
 {
@@ -794,17 +614,7 @@ CUresult cuGraphReleaseUserObject(CUgraph a0, CUuserObject a1, unsigned int a2)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphRemoveDependencies(CUgraph a0, const CUgraphNode *a1,
-		const CUgraphNode *a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphRemoveDependencies_v2(CUgraph a0, const CUgraphNode *a1,
-		const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphRetainUserObject(CUgraph a0, CUuserObject a1, unsigned int a2,
 		unsigned int a3)

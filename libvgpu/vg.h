@@ -484,6 +484,12 @@ bool vg_module_live(const struct CUmod_st *mod);
 CUresult vg_module_unload(struct CUmod_st *module);
 CUresult vg_func_get(CUfunction f, struct CUfunc_st **pf);
 CUresult vg_launch_func_get(CUfunction f, struct CUfunc_st **pf);
+/* launch.c: a launch's shape against the device and the kernel; its parameters. */
+CUresult vg_launch_check(const struct vgpu_info *info, const struct vg_jit_kernel *k,
+			 const unsigned int grid[3], const unsigned int block[3],
+			 unsigned int shared, uint32_t max_dyn);
+CUresult vg_params_fill(const struct vg_jit_kernel *k, void **kernel_params,
+			void **extra, unsigned char *slot);
 CUresult vg_func_attribute(const struct CUfunc_st *f,
 			   const struct vgpu_info *info,
 			   CUfunction_attribute attrib, int *value);

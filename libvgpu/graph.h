@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CUDA graphs as libvgpu holds them (graph.c, graph_node.c): a graph owns
+ * its nodes in the order they were added; each node knows the nodes it
+ * depends on (with each edge's data) and the nodes that depend on it.
+ * Every live graph and node is in one set of handles, so that a handle
+ * the application passes is checked before it is followed. All of it is
+ * under vg_graph_lock: CUDA lets any thread build a graph, though not two
+ * at once on one graph.
+ */
+#ifndef VG_GRAPH_H
+#define VG_GRAPH_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vg.h"
+
+#define VG_GRAPH_MAGIC 0x67726170u	/* "grap" */
+#define VG_NODE_MAGIC 0x6e6f6465u	/* "node" */
+
+extern pthread_mutex_t vg_graph_lock;
+
+/* An edge into a node: where it comes from and its data. */
+struct vg_edge {
+	struct CUgraphNode_st *from;
+	CUgraphEdgeData data;
+};
+
+/* A kernel node's launch, its parameters copied when set. */
+struct vg_kernel_node {
+	struct CUfunc_st *func;
+	unsigned int grid[3], block[3], shared;
+	unsigned char *args;	/* the parameter block */
+	size_t nbytes;		/* its size, the kernel's param_bytes */
+	void **argv;		/* for GetParams: each parameter in @args */
+	uint32_t nargs;
+};
+
+struct CUgraphNode_st {
+	uint32_t magic;		/* VG_NODE_MAGIC */
+	CUgraphNodeType type;
+	struct CUgraph_st *graph;
+	struct CUgraphNode_st *origin;	/* what it was cloned from, or NULL */
+	struct vg_edge *in;		/* its dependencies */
+	size_t nin, in_cap;
+	struct CUgraphNode_st **out;	/* its dependents, in the order added */
+	size_t nout, out_cap;
+	union {
+		struct vg_kernel_node kernel;
+		CUDA_MEMSET_NODE_PARAMS memset;
+		CUDA_MEMCPY3D memcpy;
+		CUDA_HOST_NODE_PARAMS host;
+		struct CUgraph_st *child;	/* owned */
+		CUevent event;
+	} p;
+	CUcontext ctx;		/* memset and memcpy nodes' context */
+};
+
+struct CUgraph_st {
+	uint32_t magic;		/* VG_GRAPH_MAGIC */
+	unsigned int id;	/* unique in the process (cuGraphDebugDotPrint) */
+	struct CUgraphNode_st **nodes;	/* in the order added */
+	size_t nnodes, cap;
+	struct CUgraphNode_st *owner;	/* a child graph's node, or NULL */
+	struct CUgraph_st *origin;	/* what it was cloned from, or NULL */
+};
+
+/* graph.c, with vg_graph_lock held. */
+struct CUgraph_st *vg_graph_get(CUgraph g);
+struct CUgraphNode_st *vg_node_get(CUgraphNode n);
+struct CUgraph_st *vg_graph_new(void);
+void vg_graph_free(struct CUgraph_st *g);
+CUresult vg_node_add(struct CUgraph_st *g, struct CUgraphNode_st *n,
+		     const CUgraphNode *deps, const CUgraphEdgeData *edata,
+		     size_t ndeps);
+struct CUgraphNode_st *vg_node_alloc(CUgraphNodeType type);
+void vg_node_free(struct CUgraphNode_st *n);
+void vg_node_destroy(struct CUgraphNode_st *n);
+struct CUgraph_st *vg_graph_clone(const struct CUgraph_st *g);
+CUresult vg_edge_add(struct CUgraphNode_st *from, struct CUgraphNode_st *to,
+		     const CUgraphEdgeData *data);
+void vg_edge_del(struct CUgraphNode_st *from, struct CUgraphNode_st *to);
+bool vg_edge_data_ok(const CUgraphEdgeData *d);
+
+/* graph_node.c: each node type's parameters. */
+CUresult vg_kernel_node_set(struct vg_kernel_node *kn, const CUDA_KERNEL_NODE_PARAMS *p);
+void vg_kernel_node_clear(struct vg_kernel_node *kn);
+CUresult vg_kernel_node_copy(struct vg_kernel_node *to, const struct vg_kernel_node *from);
+CUresult vg_node_params_copy(struct CUgraphNode_st *to, const struct CUgraphNode_st *from);
+void vg_node_params_free(struct CUgraphNode_st *n);
+
+#endif /* VG_GRAPH_H */

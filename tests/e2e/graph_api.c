@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Building CUDA graphs through the driver API: graphs and nodes of each
+ * kind, dependency edges, the queries of a graph's shape, parameters
+ * copied when set, clones and finding nodes in them, child graphs, and
+ * bad input, each held to what NVIDIA's driver answered for the same
+ * sequence (tests/e2e/ref/h200_capture.log, from ref/h200_capture.c).
+ * A graph's shape is compared as that probe printed it: its nodes' types
+ * in order and its number of edges.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tap.h"
+
+#define H100_LOG "tests/e2e/ref/h200_capture.log"
+#include "h100_log.h"
+
+static const char ptx[] =
+	".version 8.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry add(.param .u64 p, .param .u32 v)\n{\n"
+	"\t.reg .u64 %rd<3>;\n\t.reg .u32 %r<4>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [v];\n"
+	"\tld.global.u32 %r2, [%rd1];\n\tadd.u32 %r3, %r2, %r1;\n"
+	"\tst.global.u32 [%rd1], %r3;\n\tret;\n}\n"
+	".visible .entry other(.param .u64 p, .param .u32 v)\n{\n"
+	"\t.reg .u64 %rd<3>;\n\t.reg .u32 %r<2>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [v];\n"
+	"\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
+
+static CUcontext ctx;
+static CUfunction add_fn, other_fn;
+static CUdeviceptr dbuf;
+
+static void setup(void)
+{
+	CUdevice dev;
+	CUmodule mod;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuDeviceGet(&dev, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuDevicePrimaryCtxRetain(&ctx, dev));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(ctx));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&mod, ptx));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&add_fn, mod, "add"));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&other_fn, mod, "other"));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&dbuf, 64));
+}
+
+static void host_fn(void *arg)
+{
+	(void)arg;
+}
+
+static void kparams(CUDA_KERNEL_NODE_PARAMS *kp, CUfunction f, void **args)
+{
+	memset(kp, 0, sizeof(*kp));
+	kp->func = f;
+	kp->gridDimX = kp->gridDimY = kp->gridDimZ = 1;
+	kp->blockDimX = kp->blockDimY = kp->blockDimZ = 1;
+	kp->kernelParams = args;
+}
+
+/* The probe's line for a graph: "rc R nodes N types [T,...] edges E". */
+static void shape(const char *name, CUgraph g)
+{
+	CUgraphNode nodes[32];
+	size_t n = 32, e = 0, i;
+	CUresult r = cuGraphGetNodes(g, nodes, &n);
+	char buf[256] = "", line[300];
+	const char *want = h100_line(name);
+
+	for (i = 0; !r && i < n && i < 32; i++) {
+		CUgraphNodeType t;
+
+		cuGraphNodeGetType(nodes[i], &t);
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%d", i ? "," : "",
+			 (int)t);
+	}
+	cuGraphGetEdges(g, NULL, NULL, NULL, &e);
+	snprintf(line, sizeof(line), "rc %d nodes %zu types [%s] edges %zu\n", r, n, buf, e);
+	if (want && strcmp(line, want))
+		TAP_FAIL("%s: %s, the H200 gave %s", name, line, want);
+}
+
+static void create_and_bad_kernels(void)
+{
+	CUgraph g;
+	CUgraphNode n;
+	CUDA_KERNEL_NODE_PARAMS kp;
+	unsigned int v1 = 1;
+	void *a1[] = { &dbuf, &v1 };
+	size_t cnt = 99;
+
+	CHECK_H100("create flags 1", cuGraphCreate(&g, 1));
+	CHECK_H100("create null", cuGraphCreate(NULL, 0));
+	CHECK_H100("create", cuGraphCreate(&g, 0));
+	kparams(&kp, add_fn, a1);
+	CHECK_H100("add kernel null params", cuGraphAddKernelNode(&n, g, NULL, 0, NULL));
+	CHECK_H100("add kernel null out", cuGraphAddKernelNode(NULL, g, NULL, 0, &kp));
+	CHECK_H100("add kernel null graph", cuGraphAddKernelNode(&n, NULL, NULL, 0, &kp));
+	kp.func = NULL;
+	CHECK_H100("add kernel null func", cuGraphAddKernelNode(&n, g, NULL, 0, &kp));
+	kparams(&kp, add_fn, a1);
+	kp.blockDimX = 0;
+	CHECK_H100("add kernel block 0", cuGraphAddKernelNode(&n, g, NULL, 0, &kp));
+	kparams(&kp, add_fn, a1);
+	kp.blockDimX = 2048;
+	CHECK_H100("add kernel block 2048", cuGraphAddKernelNode(&n, g, NULL, 0, &kp));
+	kparams(&kp, add_fn, a1);
+	kp.sharedMemBytes = 1u << 30;
+	CHECK_H100("add kernel huge shared", cuGraphAddKernelNode(&n, g, NULL, 0, &kp));
+	kparams(&kp, add_fn, NULL);
+	CHECK_H100("add kernel null args", cuGraphAddKernelNode(&n, g, NULL, 0, &kp));
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetNodes(g, NULL, &cnt));
+	CHECK(cnt == (size_t)h100("nodes after bad adds"));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	/* A destroyed graph is no graph. */
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphGetNodes(g, NULL, &cnt));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphDestroy(g));
+}
+
+/* The probe's diamond: k0 -> (memset1, host2) -> k3, then its edges. */
+static CUgraph diamond(CUgraphNode n[4])
+{
+	CUgraph g, g2;
+	CUgraphNode x;
+	CUDA_KERNEL_NODE_PARAMS kp;
+	CUDA_MEMSET_NODE_PARAMS mp;
+	CUDA_HOST_NODE_PARAMS hp = { host_fn, NULL };
+	unsigned int v1 = 1, v2 = 2;
+	void *a1[] = { &dbuf, &v1 }, *a2[] = { &dbuf, &v2 };
+	size_t cnt;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
+	kparams(&kp, add_fn, a1);
+	CHECK_H100("add k0", cuGraphAddKernelNode(&n[0], g, NULL, 0, &kp));
+	memset(&mp, 0, sizeof(mp));
+	mp.dst = dbuf + 4;
+	mp.value = 9;
+	mp.elementSize = 4;
+	mp.width = 1;
+	mp.height = 1;
+	CHECK_H100("add memset", cuGraphAddMemsetNode(&n[1], g, &n[0], 1, &mp, ctx));
+	mp.elementSize = 3;
+	CHECK_H100("add memset elem 3", cuGraphAddMemsetNode(&x, g, NULL, 0, &mp, ctx));
+	CHECK_H100("add host", cuGraphAddHostNode(&n[2], g, &n[0], 1, &hp));
+	CHECK_H100("add host null fn", cuGraphAddHostNode(&x, g, NULL, 0,
+		   &(CUDA_HOST_NODE_PARAMS){ NULL, NULL }));
+	kparams(&kp, add_fn, a2);
+	CHECK_H100("add k3", cuGraphAddKernelNode(&n[3], g, &n[1], 2, &kp));
+	CHECK_H100("add dep duplicate", cuGraphAddDependencies(g, &n[0], &n[1], NULL, 1));
+	CHECK_H100("add dep self", cuGraphAddDependencies(g, &n[0], &n[0], NULL, 1));
+	CHECK_H100("add dep cycle", cuGraphAddDependencies(g, &n[3], &n[0], NULL, 1));
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetEdges(g, NULL, NULL, NULL, &cnt));
+	CHECK(cnt == (size_t)h100("edges after cycle"));
+	CHECK_H100("remove cycle", cuGraphRemoveDependencies(g, &n[3], &n[0], NULL, 1));
+	CHECK_H100("remove absent edge", cuGraphRemoveDependencies(g, &n[3], &n[0], NULL, 1));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g2, 0));
+	CHECK_H100("add dep across graphs", cuGraphAddEmptyNode(&x, g2, &n[0], 1));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g2));
+	shape("diamond shape", g);
+	return g;
+}
+
+static void diamond_shape(void)
+{
+	CUgraphNode n[4];
+
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(diamond(n)));
+}
+
+/* Roots, edges with their data, each node's dependencies and dependents. */
+static void queries(void)
+{
+	CUgraphNode n[4], out[8], from[8], to[8];
+	CUgraphEdgeData ed[8];
+	CUgraph g = diamond(n);
+	size_t cnt;
+	CUgraphNodeType t;
+	CUresult (*edges_v1)(CUgraph, CUgraphNode *, CUgraphNode *, size_t *) =
+		(CUresult (*)(CUgraph, CUgraphNode *, CUgraphNode *, size_t *))sym("cuGraphGetEdges");
+
+	if (!edges_v1)
+		return;
+	cnt = 8;
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetRootNodes(g, out, &cnt));
+	CHECK(cnt == 1 && out[0] == n[0]);
+	cnt = 8;
+	memset(ed, 0x77, sizeof(ed));
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetEdges_v2(g, from, to, ed, &cnt));
+	CHECK(cnt == 4);
+	CHECK(from[0] == n[0] && to[0] == n[1] && from[1] == n[0] && to[1] == n[2]);
+	CHECK(from[2] == n[1] && to[2] == n[3] && from[3] == n[2] && to[3] == n[3]);
+	CHECK(ed[0].type == CU_GRAPH_DEPENDENCY_TYPE_DEFAULT && !ed[0].from_port &&
+	      !ed[0].to_port && !ed[3].type);
+	/* A short array: filled as far as it goes, the count is the whole. */
+	cnt = 1;
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetEdges(g, from, to, NULL, &cnt));
+	CHECK(cnt == 4 && from[0] == n[0]);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphGetEdges(g, from, NULL, NULL, &cnt));
+	/* CUDA 12's entry point, without edge data. */
+	cnt = 8;
+	CHECK_RES(CUDA_SUCCESS, edges_v1(g, from, to, &cnt));
+	CHECK(cnt == 4 && from[3] == n[2] && to[3] == n[3]);
+	cnt = 8;
+	CHECK_RES(CUDA_SUCCESS, cuGraphNodeGetDependencies(n[3], out, NULL, &cnt));
+	CHECK(cnt == 2 && out[0] == n[1] && out[1] == n[2]);
+	cnt = 8;
+	CHECK_RES(CUDA_SUCCESS, cuGraphNodeGetDependentNodes(n[0], out, ed, &cnt));
+	CHECK(cnt == 2 && out[0] == n[1] && out[1] == n[2] && !ed[1].type);
+	CHECK_RES(CUDA_SUCCESS, cuGraphNodeGetType(n[2], &t));
+	CHECK(t == CU_GRAPH_NODE_TYPE_HOST);
+	/* Programmatic edges and ports are not supported here. */
+	ed[0] = (CUgraphEdgeData){ .type = CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC };
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE,
+		  cuGraphAddDependencies_v2(g, &n[0], &n[3], ed, 1));
+	/* A node destroyed takes its edges; its handle is gone. */
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroyNode(n[1]));
+	cnt = 8;
+	CHECK_RES(CUDA_SUCCESS, cuGraphNodeGetDependencies(n[3], out, NULL, &cnt));
+	CHECK(cnt == 1 && out[0] == n[2]);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphNodeGetType(n[1], &t));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphDestroyNode(n[1]));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphNodeGetType(n[0], &t));
+}
+
+/* A kernel node holds its parameters' values from when they were set. */
+static void kernel_params_copied(void)
+{
+	CUgraph g;
+	CUgraphNode n, m;
+	CUDA_KERNEL_NODE_PARAMS kp, got;
+	CUDA_MEMSET_NODE_PARAMS mp = { .dst = dbuf, .value = 3, .elementSize = 2,
+				       .width = 4, .height = 1 }, mg;
+	unsigned int v = 5;
+	void *a[] = { &dbuf, &v };
+
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
+	kparams(&kp, add_fn, a);
+	kp.gridDimX = 3;
+	CHECK_RES(CUDA_SUCCESS, cuGraphAddKernelNode(&n, g, NULL, 0, &kp));
+	v = 6;
+	memset(&got, 0, sizeof(got));
+	CHECK_RES(CUDA_SUCCESS, cuGraphKernelNodeGetParams(n, &got));
+	CHECK(got.func == add_fn && got.gridDimX == 3 && got.blockDimZ == 1);
+	CHECK(got.kernelParams && *(CUdeviceptr *)got.kernelParams[0] == dbuf &&
+	      *(unsigned int *)got.kernelParams[1] == 5);
+	kparams(&kp, other_fn, a);
+	CHECK_RES(CUDA_SUCCESS, cuGraphKernelNodeSetParams(n, &kp));
+	CHECK_RES(CUDA_SUCCESS, cuGraphKernelNodeGetParams(n, &got));
+	CHECK(got.func == other_fn && *(unsigned int *)got.kernelParams[1] == 6);
+	/* A bad set leaves the node as it was. */
+	kp.blockDimY = 0;
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphKernelNodeSetParams(n, &kp));
+	CHECK_RES(CUDA_SUCCESS, cuGraphKernelNodeGetParams(n, &got));
+	CHECK(got.func == other_fn && got.blockDimY == 1);
+	CHECK_RES(CUDA_SUCCESS, cuGraphAddMemsetNode(&m, g, &n, 1, &mp, ctx));
+	CHECK_RES(CUDA_SUCCESS, cuGraphMemsetNodeGetParams(m, &mg));
+	CHECK(mg.dst == dbuf && mg.value == 3 && mg.elementSize == 2 && mg.width == 4);
+	/* Parameters of one type asked of a node of another. */
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphMemsetNodeGetParams(n, &mg));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphKernelNodeGetParams(m, &got));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+}
+
+static void clones(void)
+{
+	CUgraphNode n[4], cn;
+	CUgraph g = diamond(n), cl;
+	CUgraphNodeType t;
+
+	CHECK_H100("clone", cuGraphClone(&cl, g));
+	shape("clone shape", cl);
+	CHECK_H100("find in clone", cuGraphNodeFindInClone(&cn, n[2], cl));
+	CHECK_RES(CUDA_SUCCESS, cuGraphNodeGetType(cn, &t));
+	CHECK(t == (CUgraphNodeType)h100("found type"));
+	CHECK(cn != n[2]);
+	CHECK_H100("find in clone wrong graph", cuGraphNodeFindInClone(&cn, n[2], g));
+	/* The clone stands alone: changing the original leaves it. */
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroyNode(n[3]));
+	shape("clone shape", cl);
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	shape("clone shape", cl);
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(cl));
+}
+
+static void event_nodes(void)
+{
+	CUgraphNode n[4], rn, wn;
+	CUgraph g = diamond(n);
+	CUevent e, got;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuEventCreate(&e, 0));
+	CHECK_H100("add event record", cuGraphAddEventRecordNode(&rn, g, &n[3], 1, e));
+	CHECK_H100("add event wait", cuGraphAddEventWaitNode(&wn, g, &rn, 1, e));
+	CHECK_H100("add event record null", cuGraphAddEventRecordNode(&rn, g, NULL, 0, NULL));
+	shape("with events shape", g);
+	CHECK_RES(CUDA_SUCCESS, cuGraphEventWaitNodeGetEvent(wn, &got));
+	CHECK(got == e);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphEventRecordNodeGetEvent(wn, &got));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	CHECK_RES(CUDA_SUCCESS, cuEventDestroy(e));
+}
+
+/* A child graph node holds a copy of the graph it was given. */
+static void child_graphs(void)
+{
+	CUgraphNode n[4], c, e;
+	CUgraph g = diamond(n), parent, inner;
+	size_t cnt;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&parent, 0));
+	CHECK_RES(CUDA_SUCCESS, cuGraphAddEmptyNode(&e, parent, NULL, 0));
+	CHECK_RES(CUDA_SUCCESS, cuGraphAddChildGraphNode(&c, parent, &e, 1, g));
+	CHECK_RES(CUDA_SUCCESS, cuGraphChildGraphNodeGetGraph(c, &inner));
+	CHECK(inner != g);
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	cnt = 0;
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetNodes(inner, NULL, &cnt));
+	CHECK(cnt == 4);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphAddChildGraphNode(&c, parent, NULL, 0,
+								      parent));
+	/* The child goes with its node. */
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(parent));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphGetNodes(inner, NULL, &cnt));
+}
+
+/* Many nodes: handles stay cheap to check. */
+static void many_nodes(void)
+{
+	enum { N = 20000 };
+	static CUgraphNode n[N];
+	CUgraph g;
+	size_t i, cnt = 0;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
+	for (i = 0; i < N; i++)
+		if (cuGraphAddEmptyNode(&n[i], g, i ? &n[i - 1] : NULL, i ? 1 : 0))
+			break;
+	CHECK(i == N);
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetEdges(g, NULL, NULL, NULL, &cnt));
+	CHECK(cnt == N - 1);
+	for (i = 0; i < N; i += 2)
+		CHECK_RES(CUDA_SUCCESS, cuGraphDestroyNode(n[i]));
+	cnt = 0;
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetNodes(g, NULL, &cnt));
+	CHECK(cnt == N / 2);
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+}
+
+static const struct tap_test tests[] = {
+	TAP_TEST(create_and_bad_kernels),
+	TAP_TEST(diamond_shape),
+	TAP_TEST(queries),
+	TAP_TEST(kernel_params_copied),
+	TAP_TEST(clones),
+	TAP_TEST(event_nodes),
+	TAP_TEST(child_graphs),
+	TAP_TEST(many_nodes),
+};
+
+int main(void)
+{
+	setup();
+	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
+}
