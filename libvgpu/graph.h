@@ -57,6 +57,8 @@ struct CUgraphNode_st {
 		CUevent event;
 	} p;
 	CUcontext ctx;		/* memset and memcpy nodes' context */
+	size_t mark;		/* scratch of a walk over the graph */
+	bool disabled;		/* in an executable graph: skipped */
 };
 
 struct CUgraph_st {
@@ -85,7 +87,11 @@ CUresult vg_edge_add(struct CUgraphNode_st *from, struct CUgraphNode_st *to,
 void vg_edge_del(struct CUgraphNode_st *from, struct CUgraphNode_st *to);
 bool vg_edge_data_ok(const CUgraphEdgeData *d);
 
+/* graph_exec.c: the private graph of a live executable graph, or NULL. */
+struct CUgraph_st *vg_exec_graph(CUgraphExec h);
+
 /* graph_node.c: each node type's parameters. */
+bool vg_memset_params_ok(const CUDA_MEMSET_NODE_PARAMS *p);
 CUresult vg_kernel_node_set(struct vg_kernel_node *kn, const CUDA_KERNEL_NODE_PARAMS *p);
 void vg_kernel_node_clear(struct vg_kernel_node *kn);
 CUresult vg_kernel_node_copy(struct vg_kernel_node *to, const struct vg_kernel_node *from);

@@ -301,7 +301,7 @@ CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode h, const CUDA_KERNEL_NODE_PAR
 }
 
 /* A memset's shape: elements of 1, 2 or 4 bytes, rows within the pitch. */
-static bool vg_memset_ok(const CUDA_MEMSET_NODE_PARAMS *p)
+bool vg_memset_params_ok(const CUDA_MEMSET_NODE_PARAMS *p)
 {
 	if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)
 		return false;
@@ -316,7 +316,7 @@ CUresult cuGraphAddMemsetNode(CUgraphNode *out, CUgraph h, const CUgraphNode *de
 	struct CUgraphNode_st *n;
 	CUresult r;
 
-	if (!out || !p || !vg_memset_ok(p))
+	if (!out || !p || !vg_memset_params_ok(p))
 		return CUDA_ERROR_INVALID_VALUE;
 	n = vg_new(CU_GRAPH_NODE_TYPE_MEMSET);
 	if (!n)
@@ -347,7 +347,7 @@ CUresult cuGraphMemsetNodeSetParams(CUgraphNode h, const CUDA_MEMSET_NODE_PARAMS
 {
 	struct CUgraphNode_st *n;
 
-	if (!p || !vg_memset_ok(p))
+	if (!p || !vg_memset_params_ok(p))
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_graph_lock);
 	n = vg_typed(h, CU_GRAPH_NODE_TYPE_MEMSET);

@@ -14,12 +14,7 @@
 
 /* The macros of cuda.h would rename these definitions. */
 #undef cuGraphAddNode
-#undef cuGraphExecKernelNodeSetParams
-#undef cuGraphExecUpdate
-#undef cuGraphInstantiate
 #undef cuGraphInstantiateWithParams
-#undef cuGraphLaunch
-#undef cuGraphUpload
 #undef cuGraphicsMapResources
 #undef cuGraphicsResourceGetMappedPointer
 #undef cuGraphicsResourceSetMapFlags
@@ -392,22 +387,8 @@ CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec a0, CUgraphNode a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphExecDestroy(CUgraphExec a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec a0, CUgraphNode a1,
-		CUevent a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec a0, CUgraphNode a1,
-		CUevent a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec a0,
 		CUgraphNode a1, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a2)
@@ -421,28 +402,9 @@ CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphExecGetFlags(CUgraphExec a0, cuuint64_t *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphExecHostNodeSetParams(CUgraphExec a0, CUgraphNode a1,
-		const CUDA_HOST_NODE_PARAMS *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphExecKernelNodeSetParams(CUgraphExec a0, CUgraphNode a1,
-		const CUDA_KERNEL_NODE_PARAMS_v1 *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec a0, CUgraphNode a1,
-		const CUDA_KERNEL_NODE_PARAMS *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec a0, CUgraphNode a1,
 		const CUDA_MEMCPY3D *a2, CUcontext a3)
@@ -450,11 +412,6 @@ CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec a0, CUgraphNode a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec a0, CUgraphNode a1,
-		const CUDA_MEMSET_NODE_PARAMS *a2, CUcontext a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphExecNodeSetParams(CUgraphExec a0, CUgraphNode a1,
 		CUgraphNodeParams *a2)
@@ -462,17 +419,7 @@ CUresult cuGraphExecNodeSetParams(CUgraphExec a0, CUgraphNode a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphExecUpdate(CUgraphExec a0, CUgraph a1, CUgraphNode *a2,
-		CUgraphExecUpdateResult *a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphExecUpdate_v2(CUgraphExec a0, CUgraph a1,
-		CUgraphExecUpdateResultInfo *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode a0,
 		CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
@@ -504,17 +451,7 @@ CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode a0,
 
 
 
-CUresult cuGraphInstantiate(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2,
-		char *a3, size_t a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphInstantiateWithFlags(CUgraphExec *a0, CUgraph a1,
-		unsigned long long a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphInstantiateWithParams(CUgraphExec *a0, CUgraph a1,
 		CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
@@ -528,11 +465,6 @@ CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *a0, CUgraph a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphInstantiate_v2(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2,
-		char *a3, size_t a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode a0, CUgraphNode a1)
 {
@@ -555,15 +487,7 @@ CUresult cuGraphKernelNodeSetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1,
 
 
 
-CUresult cuGraphLaunch(CUgraphExec a0, CUstream a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphLaunch_ptsz(CUgraphExec a0, CUstream a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphMemAllocNodeGetParams(CUgraphNode a0,
 		CUDA_MEM_ALLOC_NODE_PARAMS *a1)
@@ -593,16 +517,8 @@ CUresult cuGraphMemcpyNodeSetParams(CUgraphNode a0, const CUDA_MEMCPY3D *a1)
 
 
 
-CUresult cuGraphNodeGetEnabled(CUgraphExec a0, CUgraphNode a1, unsigned int *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 
-CUresult cuGraphNodeSetEnabled(CUgraphExec a0, CUgraphNode a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuGraphNodeSetParams(CUgraphNode a0, CUgraphNodeParams *a1)
 {
@@ -622,15 +538,7 @@ CUresult cuGraphRetainUserObject(CUgraph a0, CUuserObject a1, unsigned int a2,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphUpload(CUgraphExec a0, CUstream a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
-CUresult cuGraphUpload_ptsz(CUgraphExec a0, CUstream a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
 
 CUresult cuStreamBeginCapture(CUstream a0)
 {

@@ -34,6 +34,11 @@ static CUcontext ctx;
 static CUfunction add_fn, other_fn;
 static CUdeviceptr dbuf;
 
+/*
+ * Each test opens the device in its own process: a context shared
+ * through fork() with work of an earlier test's child is not what they
+ * are about.
+ */
 static void setup(void)
 {
 	CUdevice dev;
@@ -94,6 +99,8 @@ static void create_and_bad_kernels(void)
 	void *a1[] = { &dbuf, &v1 };
 	size_t cnt = 99;
 
+	setup();
+
 	CHECK_H100("create flags 1", cuGraphCreate(&g, 1));
 	CHECK_H100("create null", cuGraphCreate(NULL, 0));
 	CHECK_H100("create", cuGraphCreate(&g, 0));
@@ -122,17 +129,23 @@ static void create_and_bad_kernels(void)
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphDestroy(g));
 }
 
-/* The probe's diamond: k0 -> (memset1, host2) -> k3, then its edges. */
+/*
+ * The probe's diamond: k0 -> (memset1, host2) -> k3, then its edges; the
+ * first step of the tests that build on it (setup() included).
+ */
 static CUgraph diamond(CUgraphNode n[4])
 {
 	CUgraph g, g2;
 	CUgraphNode x;
+	CUgraphExec ge;
 	CUDA_KERNEL_NODE_PARAMS kp;
 	CUDA_MEMSET_NODE_PARAMS mp;
 	CUDA_HOST_NODE_PARAMS hp = { host_fn, NULL };
 	unsigned int v1 = 1, v2 = 2;
 	void *a1[] = { &dbuf, &v1 }, *a2[] = { &dbuf, &v2 };
 	size_t cnt;
+
+	setup();
 
 	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
 	kparams(&kp, add_fn, a1);
@@ -156,6 +169,7 @@ static CUgraph diamond(CUgraphNode n[4])
 	CHECK_H100("add dep cycle", cuGraphAddDependencies(g, &n[3], &n[0], NULL, 1));
 	CHECK_RES(CUDA_SUCCESS, cuGraphGetEdges(g, NULL, NULL, NULL, &cnt));
 	CHECK(cnt == (size_t)h100("edges after cycle"));
+	CHECK_H100("instantiate cyclic", cuGraphInstantiate(&ge, g, 0));
 	CHECK_H100("remove cycle", cuGraphRemoveDependencies(g, &n[3], &n[0], NULL, 1));
 	CHECK_H100("remove absent edge", cuGraphRemoveDependencies(g, &n[3], &n[0], NULL, 1));
 	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g2, 0));
@@ -165,9 +179,175 @@ static CUgraph diamond(CUgraphNode n[4])
 	return g;
 }
 
+static unsigned int readback(unsigned int word)
+{
+	unsigned int v = 0;
+
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&v, dbuf + 4 * word, 4));
+	return v;
+}
+
+/* The value the H200 printed for @name ("name = N"). */
+#define H_VALUE(name) ((unsigned int)h100(name))
+
+/* The probe's result line of cuGraphExecUpdate, its error node by index. */
+static void update(const char *name, CUgraphExec ge, CUgraph g, CUgraphNode *nodes, size_t n)
+{
+	CUgraphExecUpdateResultInfo ri;
+	char line[160], en[8] = "null";
+	CUresult r;
+	size_t i;
+	const char *want = h100_line(name);
+
+	memset(&ri, 0x5a, sizeof(ri));
+	r = cuGraphExecUpdate(ge, g, &ri);
+	if (ri.errorNode) {
+		snprintf(en, sizeof(en), "other");
+		for (i = 0; i < n; i++)
+			if (ri.errorNode == nodes[i])
+				snprintf(en, sizeof(en), "%zu", i);
+	}
+	snprintf(line, sizeof(line), "rc %d result %d errorNode %s errorFromNode %s\n", r,
+		 (int)ri.result, en, ri.errorFromNode ? "set" : "null");
+	if (want && strcmp(line, want))
+		TAP_FAIL("%s: %s, the H200 gave %s", name, line, want);
+}
+
+/* The probe's diamond instantiated, launched, updated and changed. */
+static void exec_diamond(void)
+{
+	CUgraphNode n[5];
+	CUgraph g = diamond(n), bad = NULL, g2;
+	CUgraphExec ge;
+	CUDA_KERNEL_NODE_PARAMS kp;
+	CUDA_MEMSET_NODE_PARAMS mp;
+	CUDA_HOST_NODE_PARAMS hp = { host_fn, NULL };
+	unsigned int v1 = 1, v2 = 2, en = 7;
+	void *a1[] = { &dbuf, &v1 }, *a2[] = { &dbuf, &v2 };
+
+	CHECK_H100("instantiate bad flags", cuGraphInstantiate(&ge, g, 1ull << 40));
+	CHECK_H100("instantiate null graph", cuGraphInstantiate(&ge, bad, 0));
+	CHECK_H100("instantiate", cuGraphInstantiate(&ge, g, 0));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD32(dbuf, 0, 2));
+	CHECK_H100("launch", cuGraphLaunch(ge, NULL));
+	CHECK_H100("launch per-thread", cuGraphLaunch(ge, CU_STREAM_PER_THREAD));
+	CHECK_H100("upload", cuGraphUpload(ge, NULL));
+	CHECK(readback(0) == H_VALUE("diamond value"));
+	CHECK(readback(1) == 9);
+
+	kparams(&kp, add_fn, a2);
+	CHECK_H100("set params k0", cuGraphKernelNodeSetParams(n[0], &kp));
+	update("update params", ge, g, n, 4);
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD32(dbuf, 0, 1));
+	CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(ge, NULL));
+	CHECK(readback(0) == H_VALUE("after params update value"));
+	kparams(&kp, other_fn, a2);
+	CHECK_RES(CUDA_SUCCESS, cuGraphKernelNodeSetParams(n[0], &kp));
+	update("update function same ctx", ge, g, n, 4);
+	kparams(&kp, add_fn, a1);
+	CHECK_RES(CUDA_SUCCESS, cuGraphKernelNodeSetParams(n[0], &kp));
+	update("update back", ge, g, n, 4);
+	CHECK_RES(CUDA_SUCCESS, cuGraphAddKernelNode(&n[4], g, &n[3], 1, &kp));
+	update("update added node", ge, g, n, 5);
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroyNode(n[4]));
+	update("update after remove", ge, g, n, 4);
+	CHECK_RES(CUDA_SUCCESS, cuGraphRemoveDependencies(g, &n[2], &n[3], NULL, 1));
+	update("update removed edge", ge, g, n, 4);
+	CHECK_RES(CUDA_SUCCESS, cuGraphAddDependencies(g, &n[2], &n[3], NULL, 1));
+	update("update edge back", ge, g, n, 4);
+	memset(&mp, 0, sizeof(mp));
+	mp.dst = dbuf + 8;
+	mp.value = 9;
+	mp.elementSize = 4;
+	mp.width = 1;
+	mp.height = 1;
+	CHECK_H100("memset set params", cuGraphMemsetNodeSetParams(n[1], &mp));
+	update("update memset dst", ge, g, n, 4);
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g2, 0));
+	{
+		CUgraphNode m[4];
+
+		kparams(&kp, add_fn, a1);
+		CHECK_RES(CUDA_SUCCESS, cuGraphAddKernelNode(&m[0], g2, NULL, 0, &kp));
+		CHECK_RES(CUDA_SUCCESS, cuGraphAddHostNode(&m[1], g2, &m[0], 1, &hp));
+		CHECK_RES(CUDA_SUCCESS, cuGraphAddHostNode(&m[2], g2, &m[0], 1, &hp));
+		CHECK_RES(CUDA_SUCCESS, cuGraphAddKernelNode(&m[3], g2, &m[1], 2, &kp));
+		update("update type changed", ge, g2, m, 4);
+	}
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g2));
+	CHECK_H100("update null info", cuGraphExecUpdate(ge, g, NULL));
+
+	/* Changes to the executable graph alone. */
+	kparams(&kp, add_fn, a2);
+	CHECK_H100("exec set kernel params", cuGraphExecKernelNodeSetParams(ge, n[0], &kp));
+	kparams(&kp, other_fn, a2);
+	CHECK_H100("exec set kernel other fn", cuGraphExecKernelNodeSetParams(ge, n[0], &kp));
+	CHECK_H100("exec set host params", cuGraphExecHostNodeSetParams(ge, n[2], &hp));
+	CHECK_H100("exec set kernel on host node", cuGraphExecKernelNodeSetParams(ge, n[2], &kp));
+	CHECK_H100("disable k3", cuGraphNodeSetEnabled(ge, n[3], 0));
+	CHECK_H100("get enabled", cuGraphNodeGetEnabled(ge, n[3], &en));
+	CHECK(en == H_VALUE("enabled value"));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD32(dbuf, 0, 1));
+	CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(ge, NULL));
+	CHECK(readback(0) == H_VALUE("k3 disabled value"));
+	CHECK_RES(CUDA_SUCCESS, cuGraphNodeSetEnabled(ge, n[3], 1));
+	/* The graph itself kept its own parameters: a fresh instance adds 1 + 2. */
+	{
+		CUgraphExec e2;
+		unsigned long long fl;
+
+		for (fl = 1; fl <= 16; fl <<= 1) {
+			char tag[64];
+			CUresult r = cuGraphInstantiate(&e2, g, fl);
+
+			snprintf(tag, sizeof(tag), "instantiate flag %llu", fl);
+			CHECK_RES((CUresult)h100(tag), r);
+			if (!r)
+				CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(e2));
+		}
+		CHECK_H100("instantiate twice", cuGraphInstantiate(&e2, g, 0));
+		CHECK_RES(CUDA_SUCCESS, cuMemsetD32(dbuf, 0, 1));
+		CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(e2, NULL));
+		CHECK(readback(0) == 3);
+		CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(e2));
+	}
+	CHECK_H100("exec destroy while running", (cuGraphLaunch(ge, NULL), cuGraphExecDestroy(ge)));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphLaunch(ge, NULL));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphExecDestroy(ge));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+}
+
+/*
+ * A graph replayed many times on two streams that the legacy stream
+ * orders (a blocking one and NULL): each replay after the one before.
+ */
+static void replay(void)
+{
+	enum { REPS = 50 };
+	CUgraphNode n[4];
+	CUgraph g = diamond(n);
+	CUgraphExec ge;
+	CUstream s;
+	int i;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_DEFAULT));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphInstantiate(&ge, g, 0));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD32(dbuf, 0, 1));
+	for (i = 0; i < REPS; i++)
+		CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(ge, i & 1 ? s : NULL));
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	CHECK(readback(0) == 3 * REPS);
+	CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(ge));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(s));
+}
+
 static void diamond_shape(void)
 {
 	CUgraphNode n[4];
+
+	setup();
 
 	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(diamond(n)));
 }
@@ -234,10 +414,13 @@ static void kernel_params_copied(void)
 	CUgraph g;
 	CUgraphNode n, m;
 	CUDA_KERNEL_NODE_PARAMS kp, got;
-	CUDA_MEMSET_NODE_PARAMS mp = { .dst = dbuf, .value = 3, .elementSize = 2,
+	CUDA_MEMSET_NODE_PARAMS mp = { .value = 3, .elementSize = 2,
 				       .width = 4, .height = 1 }, mg;
 	unsigned int v = 5;
 	void *a[] = { &dbuf, &v };
+
+	setup();
+	mp.dst = dbuf;
 
 	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
 	kparams(&kp, add_fn, a);
@@ -299,6 +482,15 @@ static void event_nodes(void)
 	CHECK_H100("add event wait", cuGraphAddEventWaitNode(&wn, g, &rn, 1, e));
 	CHECK_H100("add event record null", cuGraphAddEventRecordNode(&rn, g, NULL, 0, NULL));
 	shape("with events shape", g);
+	{
+		CUgraphExec ge;
+
+		CHECK_H100("instantiate with events", cuGraphInstantiate(&ge, g, 0));
+		CHECK_H100("launch with events", cuGraphLaunch(ge, NULL));
+		CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+		CHECK_H100("event query after", cuEventQuery(e));
+		CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(ge));
+	}
 	CHECK_RES(CUDA_SUCCESS, cuGraphEventWaitNodeGetEvent(wn, &got));
 	CHECK(got == e);
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphEventRecordNodeGetEvent(wn, &got));
@@ -337,6 +529,8 @@ static void many_nodes(void)
 	CUgraph g;
 	size_t i, cnt = 0;
 
+	setup();
+
 	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
 	for (i = 0; i < N; i++)
 		if (cuGraphAddEmptyNode(&n[i], g, i ? &n[i - 1] : NULL, i ? 1 : 0))
@@ -361,10 +555,11 @@ static const struct tap_test tests[] = {
 	TAP_TEST(event_nodes),
 	TAP_TEST(child_graphs),
 	TAP_TEST(many_nodes),
+	TAP_TEST(exec_diamond),
+	TAP_TEST(replay),
 };
 
 int main(void)
 {
-	setup();
 	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
 }

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Executable graphs: cuGraphInstantiate takes a private copy of the graph
+ * and its nodes in an order that keeps every dependency (refusing a
+ * cycle); cuGraphLaunch submits the nodes in that order to the stream, so
+ * that each runs after everything it depends on and the whole after the
+ * stream's earlier work. This first form runs a graph's independent
+ * branches one after the other; submitting a graph as one batch, branches
+ * on channels of their own, is the next step (issue 20).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph.h"
+
+/* The macros of cuda.h would rename these definitions. */
+#undef cuGraphInstantiate
+#undef cuGraphInstantiateWithParams
+#undef cuGraphLaunch
+#undef cuGraphUpload
+#undef cuGraphExecKernelNodeSetParams
+
+#define VG_EXEC_MAGIC 0x65786563u	/* "exec" */
+
+struct CUgraphExec_st {
+	uint32_t magic;
+	struct CUgraph_st *g;	/* the private copy */
+	struct CUgraphNode_st **order;	/* g's nodes, dependencies first */
+	uint64_t flags;
+	struct CUgraphExec_st *next;	/* vg_execs */
+};
+
+static struct CUgraphExec_st *vg_execs;	/* vg_graph_lock */
+
+static struct CUgraphExec_st *vg_exec_get(CUgraphExec h)
+{
+	struct CUgraphExec_st *e;
+
+	for (e = vg_execs; e; e = e->next)
+		if (e == h)
+			return e;
+	return NULL;
+}
+
+struct CUgraph_st *vg_exec_graph(CUgraphExec h)
+{
+	struct CUgraphExec_st *e = vg_exec_get(h);
+
+	return e ? e->g : NULL;
+}
+
+/*
+ * @g's nodes in an order that puts each after its dependencies (Kahn's);
+ * NULL with *@cycle set when there is none, or without: out of memory.
+ */
+static struct CUgraphNode_st **vg_topo(const struct CUgraph_st *g, bool *cycle)
+{
+	struct CUgraphNode_st **order = malloc((g->nnodes + 1) * sizeof(*order));
+	size_t *left = calloc(g->nnodes + 1, sizeof(*left));
+	size_t i, j, head = 0, tail = 0;
+
+	*cycle = false;
+	if (!order || !left) {
+		free(order);
+		free(left);
+		return NULL;
+	}
+	/* Each node's place in g->nodes, to count its dependencies left. */
+	for (i = 0; i < g->nnodes; i++) {
+		g->nodes[i]->mark = i;
+		left[i] = g->nodes[i]->nin;
+		if (!left[i])
+			order[tail++] = g->nodes[i];
+	}
+	while (head < tail) {
+		struct CUgraphNode_st *n = order[head++];
+
+		for (j = 0; j < n->nout; j++)
+			if (!--left[n->out[j]->mark])
+				order[tail++] = n->out[j];
+	}
+	free(left);
+	if (tail != g->nnodes) {
+		free(order);
+		*cycle = true;
+		return NULL;
+	}
+	return order;
+}
+
+/* Checks @g and each child graph in it for what cannot be instantiated. */
+static CUresult vg_exec_check(const struct CUgraph_st *g, uint64_t flags)
+{
+	struct CUgraphNode_st **order;
+	bool cycle;
+	size_t i;
+	CUresult r = CUDA_SUCCESS;
+
+	order = vg_topo(g, &cycle);
+	if (!order)
+		return cycle ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_OUT_OF_MEMORY;
+	free(order);
+	for (i = 0; !r && i < g->nnodes; i++) {
+		const struct CUgraphNode_st *n = g->nodes[i];
+
+		/* A graph the device launches runs no host code. */
+		if ((flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) &&
+		    n->type == CU_GRAPH_NODE_TYPE_HOST)
+			r = CUDA_ERROR_INVALID_VALUE;
+		else if (n->type == CU_GRAPH_NODE_TYPE_GRAPH)
+			r = vg_exec_check(n->p.child, flags);
+	}
+	return r;
+}
+
+/* The flags cuGraphInstantiateWithFlags takes (the H200's answers). */
+#define VG_EXEC_FLAGS (CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH | \
+		       CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH | \
+		       CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY)
+
+static CUresult vg_instantiate(CUgraphExec *out, CUgraph h, uint64_t flags)
+{
+	struct CUgraphExec_st *e;
+	struct CUgraph_st *g;
+	bool cycle;
+	CUresult r;
+
+	if (!out || (flags & ~(uint64_t)VG_EXEC_FLAGS))
+		return CUDA_ERROR_INVALID_VALUE;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	pthread_mutex_lock(&vg_graph_lock);
+	g = vg_graph_get(h);
+	r = g ? vg_exec_check(g, flags) : CUDA_ERROR_INVALID_VALUE;
+	if (!r) {
+		e->g = vg_graph_clone(g);
+		e->order = e->g ? vg_topo(e->g, &cycle) : NULL;
+		if (!e->order)
+			r = CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	if (r) {
+		if (e->g)
+			vg_graph_free(e->g);
+		pthread_mutex_unlock(&vg_graph_lock);
+		free(e);
+		return r;
+	}
+	e->magic = VG_EXEC_MAGIC;
+	e->flags = flags;
+	e->next = vg_execs;
+	vg_execs = e;
+	pthread_mutex_unlock(&vg_graph_lock);
+	*out = e;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph h, unsigned long long flags)
+{
+	return vg_instantiate(out, h, flags);
+}
+
+/* CUDA 11's form: an error node and a log, which stay empty here. */
+CUresult cuGraphInstantiate(CUgraphExec *out, CUgraph h, CUgraphNode *err_node,
+			    char *log, size_t log_size)
+{
+	CUresult r = vg_instantiate(out, h, 0);
+
+	if (err_node)
+		*err_node = NULL;
+	if (log && log_size)
+		log[0] = 0;
+	return r;
+}
+
+CUresult cuGraphInstantiate_v2(CUgraphExec *out, CUgraph h, CUgraphNode *err_node,
+			       char *log, size_t log_size)
+{
+	return cuGraphInstantiate(out, h, err_node, log, log_size);
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec h)
+{
+	struct CUgraphExec_st **pp, *e = NULL;
+
+	pthread_mutex_lock(&vg_graph_lock);
+	for (pp = &vg_execs; *pp; pp = &(*pp)->next) {
+		if (*pp == h) {
+			e = *pp;
+			*pp = e->next;
+			break;
+		}
+	}
+	if (e) {
+		vg_graph_free(e->g);
+		free(e->order);
+		e->magic = 0;
+		free(e);
+	}
+	pthread_mutex_unlock(&vg_graph_lock);
+	return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGraphExecGetFlags(CUgraphExec h, cuuint64_t *flags)
+{
+	struct CUgraphExec_st *e;
+
+	if (!flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_graph_lock);
+	e = vg_exec_get(h);
+	if (e)
+		*flags = e->flags;
+	pthread_mutex_unlock(&vg_graph_lock);
+	return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+static CUresult vg_run_graph(struct CUgraph_st *g, struct CUgraphNode_st **order,
+			     CUstream s);
+
+static CUresult vg_memset_node(const CUDA_MEMSET_NODE_PARAMS *p, CUstream s)
+{
+	size_t pitch = p->height > 1 ? p->pitch : p->width * p->elementSize;
+
+	switch (p->elementSize) {
+	case 1:
+		return cuMemsetD2D8Async(p->dst, pitch, (unsigned char)p->value, p->width,
+					 p->height, s);
+	case 2:
+		return cuMemsetD2D16Async(p->dst, pitch, (unsigned short)p->value, p->width,
+					  p->height, s);
+	default:
+		return cuMemsetD2D32Async(p->dst, pitch, p->value, p->width, p->height, s);
+	}
+}
+
+/* Submits node @n to @s. */
+static CUresult vg_run_node(struct CUgraphNode_st *n, CUstream s)
+{
+	struct vg_kernel_node *kn = &n->p.kernel;
+	struct vg_launch l;
+	struct CUgraphNode_st **order;
+	bool cycle;
+	CUresult r;
+
+	if (n->disabled)
+		return CUDA_SUCCESS;
+	switch (n->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL:
+		memset(&l, 0, sizeof(l));
+		memcpy(l.grid, kn->grid, sizeof(l.grid));
+		memcpy(l.block, kn->block, sizeof(l.block));
+		l.shared = kn->shared;
+		l.stream = s;
+		l.params = kn->argv;
+		return vg_launch(kn->func, &l);
+	case CU_GRAPH_NODE_TYPE_MEMSET:
+		return vg_memset_node(&n->p.memset, s);
+	case CU_GRAPH_NODE_TYPE_HOST:
+		return cuLaunchHostFunc(s, n->p.host.fn, n->p.host.userData);
+	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+		return cuEventRecord(n->p.event, s);
+	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+		return cuStreamWaitEvent(s, n->p.event, 0);
+	case CU_GRAPH_NODE_TYPE_GRAPH:
+		order = vg_topo(n->p.child, &cycle);
+		if (!order)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		r = vg_run_graph(n->p.child, order, s);
+		free(order);
+		return r;
+	default:
+		return CUDA_SUCCESS;
+	}
+}
+
+static CUresult vg_run_graph(struct CUgraph_st *g, struct CUgraphNode_st **order, CUstream s)
+{
+	CUresult r = CUDA_SUCCESS;
+	size_t i;
+
+	for (i = 0; !r && i < g->nnodes; i++)
+		r = vg_run_node(order[i], s);
+	return r;
+}
+
+/* A stream of the current context (its handle checked there), or NULL's. */
+static CUresult vg_exec_stream(CUstream s)
+{
+	struct CUctx_st *ctx;
+	struct CUstream_st *st;
+	CUresult r;
+
+	pthread_mutex_lock(&vg_lock);
+	r = vg_stream_resolve(s, &ctx, &st);
+	pthread_mutex_unlock(&vg_lock);
+	return r;
+}
+
+CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
+{
+	struct CUgraphExec_st *e;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	r = vg_exec_stream(s);
+	if (r)
+		return r;
+	/* The lock keeps the graph as it is while its nodes are submitted. */
+	pthread_mutex_lock(&vg_graph_lock);
+	e = vg_exec_get(h);
+	r = e ? vg_run_graph(e->g, e->order, s) : CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_unlock(&vg_graph_lock);
+	return r;
+}
+
+CUresult cuGraphLaunch_ptsz(CUgraphExec h, CUstream s)
+{
+	return cuGraphLaunch(h, s ? s : CU_STREAM_PER_THREAD);
+}
+
+/*
+ * Nothing of a graph needs moving to this device before its launch: the
+ * checks of a launch, and the stream's order is kept by the launch itself.
+ */
+CUresult cuGraphUpload(CUgraphExec h, CUstream s)
+{
+	bool known;
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	r = vg_exec_stream(s);
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_graph_lock);
+	known = vg_exec_get(h) != NULL;
+	pthread_mutex_unlock(&vg_graph_lock);
+	return known ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGraphUpload_ptsz(CUgraphExec h, CUstream s)
+{
+	return cuGraphUpload(h, s ? s : CU_STREAM_PER_THREAD);
+}
+
+/* The copy in @e of @orig, a node of the graph @e was made from. */
+static struct CUgraphNode_st *vg_exec_node(struct CUgraphExec_st *e, CUgraphNode orig)
+{
+	struct CUgraphNode_st *o = vg_node_get(orig);
+	size_t i;
+
+	if (!o || o->graph != e->g->origin)
+		return NULL;
+	for (i = 0; i < e->g->nnodes; i++)
+		if (e->g->nodes[i]->origin == o)
+			return e->g->nodes[i];
+	return NULL;
+}
+
+CUresult cuGraphNodeSetEnabled(CUgraphExec h, CUgraphNode node, unsigned int on)
+{
+	struct CUgraphExec_st *e;
+	struct CUgraphNode_st *n = NULL;
+
+	pthread_mutex_lock(&vg_graph_lock);
+	e = vg_exec_get(h);
+	if (e)
+		n = vg_exec_node(e, node);
+	/* Kernel, memset and memcpy nodes can be turned off. */
+	if (n && n->type != CU_GRAPH_NODE_TYPE_KERNEL && n->type != CU_GRAPH_NODE_TYPE_MEMSET &&
+	    n->type != CU_GRAPH_NODE_TYPE_MEMCPY)
+		n = NULL;
+	if (n)
+		n->disabled = !on;
+	pthread_mutex_unlock(&vg_graph_lock);
+	return n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGraphNodeGetEnabled(CUgraphExec h, CUgraphNode node, unsigned int *on)
+{
+	struct CUgraphExec_st *e;
+	struct CUgraphNode_st *n = NULL;
+
+	if (!on)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_graph_lock);
+	e = vg_exec_get(h);
+	if (e)
+		n = vg_exec_node(e, node);
+	if (n && n->type != CU_GRAPH_NODE_TYPE_KERNEL && n->type != CU_GRAPH_NODE_TYPE_MEMSET &&
+	    n->type != CU_GRAPH_NODE_TYPE_MEMCPY)
+		n = NULL;
+	if (n)
+		*on = !n->disabled;
+	pthread_mutex_unlock(&vg_graph_lock);
+	return n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* A node of @h's graph of @type, in the executable graph @e. */
+static struct CUgraphNode_st *vg_exec_typed(CUgraphExec h, CUgraphNode node,
+					    CUgraphNodeType type)
+{
+	struct CUgraphExec_st *e = vg_exec_get(h);
+	struct CUgraphNode_st *n = e ? vg_exec_node(e, node) : NULL;
+
+	return n && n->type == type ? n : NULL;
+}
+
+static CUresult vg_exec_kernel_set(CUgraphExec h, CUgraphNode node,
+				   const CUDA_KERNEL_NODE_PARAMS *p)
+{
+	struct CUgraphNode_st *n;
+	CUresult r = CUDA_ERROR_INVALID_VALUE;
+
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_graph_lock);
+	n = vg_exec_typed(h, node, CU_GRAPH_NODE_TYPE_KERNEL);
+	if (n)
+		r = vg_kernel_node_set(&n->p.kernel, p);
+	pthread_mutex_unlock(&vg_graph_lock);
+	return r;
+}
+
+CUresult cuGraphExecKernelNodeSetParams(CUgraphExec h, CUgraphNode node,
+					const CUDA_KERNEL_NODE_PARAMS_v1 *p)
+{
+	CUDA_KERNEL_NODE_PARAMS v = { 0 };
+
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	memcpy(&v, p, sizeof(*p));
+	return vg_exec_kernel_set(h, node, &v);
+}
+
+CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec h, CUgraphNode node,
+					   const CUDA_KERNEL_NODE_PARAMS *p)
+{
+	return vg_exec_kernel_set(h, node, p);
+}
+
+CUresult cuGraphExecHostNodeSetParams(CUgraphExec h, CUgraphNode node,
+				      const CUDA_HOST_NODE_PARAMS *p)
+{
+	struct CUgraphNode_st *n;
+
+	if (!p || !p->fn)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_graph_lock);
+	n = vg_exec_typed(h, node, CU_GRAPH_NODE_TYPE_HOST);
+	if (n)
+		n->p.host = *p;
+	pthread_mutex_unlock(&vg_graph_lock);
+	return n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec h, CUgraphNode node,
+					const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx)
+{
+	struct CUgraphNode_st *n;
+
+	(void)ctx;
+	if (!p || !vg_memset_params_ok(p))
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_graph_lock);
+	n = vg_exec_typed(h, node, CU_GRAPH_NODE_TYPE_MEMSET);
+	if (n)
+		n->p.memset = *p;
+	pthread_mutex_unlock(&vg_graph_lock);
+	return n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+static CUresult vg_exec_event_set(CUgraphExec h, CUgraphNode node, CUevent ev,
+				  CUgraphNodeType type)
+{
+	struct CUgraphNode_st *n;
+	bool known;
+
+	pthread_mutex_lock(&vg_lock);
+	known = vg_event_find(ev) != NULL;
+	pthread_mutex_unlock(&vg_lock);
+	if (!known)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_graph_lock);
+	n = vg_exec_typed(h, node, type);
+	if (n)
+		n->p.event = ev;
+	pthread_mutex_unlock(&vg_graph_lock);
+	return n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec h, CUgraphNode node, CUevent ev)
+{
+	return vg_exec_event_set(h, node, ev, CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+}
+
+CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec h, CUgraphNode node, CUevent ev)
+{
+	return vg_exec_event_set(h, node, ev, CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+}
