@@ -289,16 +289,33 @@ LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags) $(shell $(LLVM_CONFIG) --libs) -lpthread
 NATIVE_SRCS := $(wildcard libvgpu/native/*.c)
 NATIVE_HDRS := $(wildcard libvgpu/native/*.h)
-UNIT_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/unit/native/%.o,$(NATIVE_SRCS))
-BENCH_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/bench-native/%.o,$(NATIVE_SRCS))
+# The engine keeps compiled code in libcuda's cache directory, through its
+# own copy of the cache's file handling (libvgpu/cache_store.c).
+UNIT_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/unit/native/%.o,$(NATIVE_SRCS)) \
+	$(BUILD)/unit/native/cache_store.o
+BENCH_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/bench-native/%.o,$(NATIVE_SRCS)) \
+	$(BUILD)/bench-native/cache_store.o
+NATIVE_CPPFLAGS = $(CPPFLAGS) -I$(CURDIR)/libvgpu $(LLVM_CFLAGS) $(CORE_USER)
 
-$(BUILD)/unit/native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) core/*.h uapi/vgpu_isa.h
+$(BUILD)/unit/native/cache_store.o: libvgpu/cache_store.c libvgpu/cache_store.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(LLVM_CFLAGS) $(CORE_USER) $(CFLAGS) $(SAN) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@
 
-$(BUILD)/bench-native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) core/*.h uapi/vgpu_isa.h
+$(BUILD)/bench-native/cache_store.o: libvgpu/cache_store.c libvgpu/cache_store.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(LLVM_CFLAGS) $(CORE_USER) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/pic-native/cache_store.o: libvgpu/cache_store.c libvgpu/cache_store.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+
+$(BUILD)/unit/native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) libvgpu/cache_store.h core/*.h uapi/vgpu_isa.h
+	@mkdir -p $(@D)
+	$(CC) $(NATIVE_CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@
+
+$(BUILD)/bench-native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) libvgpu/cache_store.h core/*.h uapi/vgpu_isa.h
+	@mkdir -p $(@D)
+	$(CC) $(NATIVE_CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/tests/unit/test_native: tests/unit/test_native.c tests/unit/core_run.h \
 		tests/bench/bench_kernels.h tests/tap.h \
@@ -311,12 +328,13 @@ $(BUILD)/tests/unit/test_native: tests/unit/test_native.c tests/unit/core_run.h 
 # interpreter's semantics with, only when a launch wants it (engine.c):
 # programs that never run natively never load LLVM.
 LIBNATIVE := $(BUILD)/lib/libvgpu-native.so.1
-PIC_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/pic-native/%.o,$(NATIVE_SRCS))
+PIC_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/pic-native/%.o,$(NATIVE_SRCS)) \
+	$(BUILD)/pic-native/cache_store.o
 PIC_CORE_OBJS := $(patsubst core/%.c,$(BUILD)/pic-core/%.o,$(CORE_SRCS))
 
-$(BUILD)/pic-native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) core/*.h uapi/vgpu_isa.h
+$(BUILD)/pic-native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) libvgpu/cache_store.h core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(LLVM_CFLAGS) $(CORE_USER) $(CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(NATIVE_CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
 
 $(BUILD)/pic-core/%.o: core/%.c core/*.h uapi/vgpu_isa.h uapi/vgpu_tex.h
 	@mkdir -p $(@D)

@@ -210,6 +210,8 @@ int main(void)
 	unsigned int i;
 	char why[160];
 
+	/* The engine's compiles stay out of any cache (native_bench's rule). */
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
 	for (i = 0; i < nbufs; i++)
 		if (!bufs[i]) {
 			fprintf(stderr, "pocl_bench: out of memory\n");
