@@ -95,6 +95,9 @@ BENCHES := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,\
 	$(filter-out tests/bench/native_% tests/bench/pocl_%,$(wildcard tests/bench/*.c)))
 NATIVE_BENCH := $(BUILD)/bench/native_bench
 POCL_BENCH := $(BUILD)/bench/pocl_bench
+# The same two for the VM, which reaches the host's LLVM and POCL through
+# its read-only view of the host's /; run there with --vm.
+VM_NATIVE_BENCHES := $(BUILD)/bench/vm/native_bench $(BUILD)/bench/vm/pocl_bench
 TOOLS := $(BUILD)/tools/vgpu-smi $(BUILD)/tools/vgpu-as $(BUILD)/tools/vgpu-dis \
 	$(BUILD)/tools/vgpu-ptxas
 
@@ -248,7 +251,7 @@ SOAK_API := $(BUILD)/tests/soak/soak_api
 ERRNO_TABLE := $(BUILD)/gen/vgpu_errno_table.h
 
 tests: $(UNIT_TESTS) $(KSELFTESTS) $(E2E_TESTS) $(SAMPLES) $(RT_SAMPLES) $(BENCHES) $(NATIVE_BENCH) \
-	$(POCL_BENCH) $(BUILD)/fuzz/fuzz_isa \
+	$(POCL_BENCH) $(VM_NATIVE_BENCHES) $(BUILD)/fuzz/fuzz_isa \
 	$(BUILD)/fuzz/fuzz_ptx $(BUILD)/fuzz/fuzz_fatbin $(BUILD)/fuzz/fuzz_link \
 	$(BUILD)/tests/vm/gpu_holder $(IOCTL_FUZZ) $(SOAK_API)
 
@@ -289,16 +292,33 @@ LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags) $(shell $(LLVM_CONFIG) --libs) -lpthread
 NATIVE_SRCS := $(wildcard libvgpu/native/*.c)
 NATIVE_HDRS := $(wildcard libvgpu/native/*.h)
-UNIT_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/unit/native/%.o,$(NATIVE_SRCS))
-BENCH_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/bench-native/%.o,$(NATIVE_SRCS))
+# The engine keeps compiled code in libcuda's cache directory, through its
+# own copy of the cache's file handling (libvgpu/cache_store.c).
+UNIT_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/unit/native/%.o,$(NATIVE_SRCS)) \
+	$(BUILD)/unit/native/cache_store.o
+BENCH_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/bench-native/%.o,$(NATIVE_SRCS)) \
+	$(BUILD)/bench-native/cache_store.o
+NATIVE_CPPFLAGS = $(CPPFLAGS) -I$(CURDIR)/libvgpu $(LLVM_CFLAGS) $(CORE_USER)
 
-$(BUILD)/unit/native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) core/*.h uapi/vgpu_isa.h
+$(BUILD)/unit/native/cache_store.o: libvgpu/cache_store.c libvgpu/cache_store.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(LLVM_CFLAGS) $(CORE_USER) $(CFLAGS) $(SAN) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@
 
-$(BUILD)/bench-native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) core/*.h uapi/vgpu_isa.h
+$(BUILD)/bench-native/cache_store.o: libvgpu/cache_store.c libvgpu/cache_store.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(LLVM_CFLAGS) $(CORE_USER) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/pic-native/cache_store.o: libvgpu/cache_store.c libvgpu/cache_store.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+
+$(BUILD)/unit/native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) libvgpu/cache_store.h core/*.h uapi/vgpu_isa.h
+	@mkdir -p $(@D)
+	$(CC) $(NATIVE_CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@
+
+$(BUILD)/bench-native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) libvgpu/cache_store.h core/*.h uapi/vgpu_isa.h
+	@mkdir -p $(@D)
+	$(CC) $(NATIVE_CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/tests/unit/test_native: tests/unit/test_native.c tests/unit/core_run.h \
 		tests/bench/bench_kernels.h tests/tap.h \
@@ -311,12 +331,13 @@ $(BUILD)/tests/unit/test_native: tests/unit/test_native.c tests/unit/core_run.h 
 # interpreter's semantics with, only when a launch wants it (engine.c):
 # programs that never run natively never load LLVM.
 LIBNATIVE := $(BUILD)/lib/libvgpu-native.so.1
-PIC_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/pic-native/%.o,$(NATIVE_SRCS))
+PIC_NATIVE_OBJS := $(patsubst libvgpu/native/%.c,$(BUILD)/pic-native/%.o,$(NATIVE_SRCS)) \
+	$(BUILD)/pic-native/cache_store.o
 PIC_CORE_OBJS := $(patsubst core/%.c,$(BUILD)/pic-core/%.o,$(CORE_SRCS))
 
-$(BUILD)/pic-native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) core/*.h uapi/vgpu_isa.h
+$(BUILD)/pic-native/%.o: libvgpu/native/%.c $(NATIVE_HDRS) libvgpu/cache_store.h core/*.h uapi/vgpu_isa.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(LLVM_CFLAGS) $(CORE_USER) $(CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(NATIVE_CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
 
 $(BUILD)/pic-core/%.o: core/%.c core/*.h uapi/vgpu_isa.h uapi/vgpu_tex.h
 	@mkdir -p $(@D)
@@ -335,6 +356,13 @@ $(BUILD)/bench-native/ref_kernels.o: tests/bench/native_ref.c tests/bench/native
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -O3 -march=native $(WARN) -Itests/bench -c $< -o $@
 
+# In the VM "native" is the VM's CPU, which has AVX2 but not AVX-512 (QEMU's
+# TCG): the host's -march=native may not run there.
+VM_MARCH ?= x86-64-v3
+$(BUILD)/bench-native/ref_kernels_vm.o: tests/bench/native_ref.c tests/bench/native_ref.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O3 -march=$(VM_MARCH) $(WARN) -Itests/bench -c $< -o $@
+
 # The bench kernels' launches on the engine, which its benches share.
 $(BUILD)/bench-native/native_time.o: tests/bench/native_time.c tests/bench/native_time.h \
 		tests/bench/bench_kernels.h tests/bench/bench_host.h tests/isa_build.h \
@@ -349,6 +377,15 @@ $(BUILD)/bench/native_bench: tests/bench/native_bench.c tests/bench/native_ref.h
 		tests/bench/native_time.h tests/bench/bench_host.h $(NATIVE_BENCH_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ilibvgpu/native $(CORE_USER) $(CFLAGS) $< $(NATIVE_BENCH_OBJS) \
+		$(LLVM_LIBS) -lm -o $@
+
+VM_NATIVE_BENCH_OBJS := $(filter-out %/ref_kernels.o,$(NATIVE_BENCH_OBJS)) \
+	$(BUILD)/bench-native/ref_kernels_vm.o
+
+$(BUILD)/bench/vm/native_bench: tests/bench/native_bench.c tests/bench/native_ref.h \
+		tests/bench/native_time.h tests/bench/bench_host.h $(VM_NATIVE_BENCH_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ilibvgpu/native $(CORE_USER) $(CFLAGS) $< $(VM_NATIVE_BENCH_OBJS) \
 		$(LLVM_LIBS) -lm -o $@
 
 # The engine against POCL, an OpenCL implementation for the CPU
@@ -366,6 +403,13 @@ $(POCL_BENCH): tests/bench/pocl_bench.c tests/bench/native_ref.h tests/bench/nat
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -I$(BUILD)/gen -Ilibvgpu/native $(CORE_USER) $(CFLAGS) $< \
 		$(NATIVE_BENCH_OBJS) $(LLVM_LIBS) -lOpenCL -lm -o $@
+
+$(BUILD)/bench/vm/pocl_bench: tests/bench/pocl_bench.c tests/bench/native_ref.h \
+		tests/bench/native_time.h tests/bench/bench_host.h $(POCL_KERNELS) \
+		$(VM_NATIVE_BENCH_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -I$(BUILD)/gen -Ilibvgpu/native $(CORE_USER) $(CFLAGS) $< \
+		$(VM_NATIVE_BENCH_OBJS) $(LLVM_LIBS) -lOpenCL -lm -o $@
 
 # libFuzzer needs clang; the target links the core's sources directly.
 $(BUILD)/fuzz/fuzz_isa: tests/fuzz/fuzz_isa.c $(CORE_SRCS) core/*.h uapi/vgpu_isa.h
@@ -709,14 +753,18 @@ demo:
 	tools/vm/run --module-args "num_devices=2" -- $(BUILD)/samples/devicequery
 
 # Benchmarks: ratios measured in one run, printed as "NAME: VALUE": the
-# native engine's on the host (the VM has no LLVM), against C and then
-# against POCL, then the VM's.
+# native engine's on the host, against C and then against POCL; the same
+# in the VM (which reaches the host's LLVM and POCL through its view of
+# the host's /), named without "host_"; then the VM's own.
 bench:
 	tools/install-deps
 	$(MAKE) all vm-module-stock
 	$(NATIVE_BENCH)
 	$(POCL_BENCH)
-	tools/vm/run --module-args "num_devices=2 mem_mb=512" -- sh -c 'for b in $(BENCHES); do $$b || exit 1; done'
+	tools/vm/run --module-args "num_devices=2 mem_mb=512" -- sh -c \
+		'$(BUILD)/bench/vm/native_bench --vm && \
+		POCL_CACHE_DIR=/tmp/pocl $(BUILD)/bench/vm/pocl_bench --vm && \
+		for b in $(BENCHES); do $$b || exit 1; done'
 
 # The debug kernel's VM for SOAK_MINUTES: the ioctl fuzzer, then the
 # driver-API soak (tests/vm/soak.sh). The VM's limit leaves room to boot

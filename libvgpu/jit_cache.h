@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cache_store.h"
 #include "jit/jit.h"
 
 /*
@@ -66,15 +67,8 @@ void vg_image_describe(const struct vg_jit_image *img, char *buf, size_t size);
 uint64_t vg_hash64(const void *p, size_t len, uint64_t seed);
 
 /*
- * The cache. Entries live in $CUDA_CACHE_PATH, else
- * $XDG_CACHE_HOME/vgpu/ComputeCache, else ~/.cache/vgpu/ComputeCache
- * (NVIDIA's driver uses ~/.nv/ComputeCache: ours never mixes with it);
- * CUDA_CACHE_DISABLE=1 turns the cache off. Their entries take at most
- * CUDA_CACHE_MAXSIZE bytes, as NVIDIA documents it: 256 MiB when unset,
- * 0 or not a number, 4 GiB when above that. All are read at each call.
- *
- * vg_jit_cache_dir returns the directory (malloc'd) or NULL when the
- * cache is off or no directory can be named. vg_jit_cache_lookup returns
+ * The cache, in the directory and within the size cache_store.h gives.
+ * vg_jit_cache_lookup returns
  * the image compiled earlier from exactly @ptx, or NULL; an entry that is
  * unreadable, corrupt, truncated or of another JIT build counts as a
  * miss. vg_jit_cache_store writes an entry atomically (a temporary file
@@ -82,13 +76,8 @@ uint64_t vg_hash64(const void *p, size_t len, uint64_t seed);
  * saves time. To keep within the size it first removes the least
  * recently used entries (a hit counts as a use); an entry bigger than the
  * size is not written. vg_jit_compile_cached is vg_jit_compile through
- * the cache. vg_jit_cache_max_bytes is the size in force.
+ * the cache.
  */
-#define VG_CACHE_MAXSIZE_DEFAULT (256ULL << 20)
-#define VG_CACHE_MAXSIZE_MAX (4ULL << 30)
-
-char *vg_jit_cache_dir(void);
-uint64_t vg_jit_cache_max_bytes(void);
 struct vg_jit_image *vg_jit_cache_lookup(const char *ptx, size_t len);
 void vg_jit_cache_store(const struct vg_jit_image *img, const char *ptx,
 			size_t len);

@@ -25,6 +25,18 @@ void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 /* The registers a block must clear before the code runs (into @list). */
 u32 nrt_ir_zero_regs(const struct vgpu_native_kernel *k, u32 *list);
 
+/*
+ * native_helpers.c: the runtime helpers generated code calls, by the
+ * names it calls them by.
+ */
+struct nrt_helper {
+	const char *name;
+	const void *fn;
+};
+extern const struct nrt_helper nrt_helpers[];
+extern const unsigned int nrt_nhelpers;
+const char *nrt_helper_name(const void *fn);
+
 /* Builds @k's warp function, named @name, into @m (of context @c). */
 void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 		  LLVMModuleRef m, const char *name);

@@ -137,9 +137,14 @@ static inline LLVMValueRef bload(struct irb *g, LLVMTypeRef t, size_t off)
 	return LLVMBuildLoad2(g->b, t, at(g, blk, k64(g, off)), "");
 }
 
+/*
+ * A call of runtime helper @fnp, through its name (native_helpers.c): the
+ * JIT links it in, so the code holds no address of this process.
+ */
 static inline LLVMValueRef call(struct irb *g, void *fnp, LLVMTypeRef ret,
 			 LLVMValueRef *args, unsigned int n)
 {
+	const char *name = nrt_helper_name(fnp);
 	LLVMTypeRef at[4];
 	LLVMTypeRef ft;
 	LLVMValueRef f;
@@ -148,7 +153,9 @@ static inline LLVMValueRef call(struct irb *g, void *fnp, LLVMTypeRef ret,
 	for (i = 0; i < n; i++)
 		at[i] = LLVMTypeOf(args[i]);
 	ft = LLVMFunctionType(ret, at, n, false);
-	f = LLVMConstIntToPtr(k64(g, (u64)(uintptr_t)fnp), g->ptr);
+	f = LLVMGetNamedFunction(g->m, name);
+	if (!f)
+		f = LLVMAddFunction(g->m, name, ft);
 	return LLVMBuildCall2(g->b, ft, f, args, n, "");
 }
 

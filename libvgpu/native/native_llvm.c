@@ -2,10 +2,17 @@
 /*
  * The LLVM side: one ORC LLJIT for the process, for the host's CPU and
  * its vector extensions (AVX-512, AVX2 or SSE, as the CPU reports them),
- * and per kernel a module that is optimised, compiled and linked into it
- * under a resource tracker that frees its code with the kernel.
+ * and per kernel a module that is optimised and compiled to an object
+ * file, or the object the on-disk cache kept (native_cache.c), linked
+ * into it under a resource tracker that frees its code with the kernel.
+ *
+ * Each live kernel's code has a JITDylib of its own, so that every
+ * kernel's function can have the same name, as its cached object has it;
+ * the runtime helpers are defined in each, at this process's addresses.
+ * A freed kernel's JITDylib serves the next one.
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +26,7 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include "native_cache.h"
 #include "native_ir.h"
 
 /*
@@ -39,6 +47,14 @@ static LLVMOrcLLJITRef nrt_jit;
 static LLVMTargetMachineRef nrt_tm;	/* for the optimisation passes */
 static char nrt_level[16];
 static unsigned long nrt_serial;
+/* LLVM's version, the triple, the CPU and its features: the cache's key. */
+static char *nrt_target;
+static size_t nrt_target_len;
+static LLVMOrcJITDylibRef *nrt_free_jds;
+static size_t nrt_nfree_jds, nrt_free_jds_cap;
+
+/* The name of every kernel's function, in its own JITDylib. */
+static const char nrt_fn_name[] = "vgpu_native_warp";
 
 static LLVMTargetMachineRef nrt_host_tm(char *why, size_t why_len)
 {
@@ -58,14 +74,29 @@ static LLVMTargetMachineRef nrt_host_tm(char *why, size_t why_len)
 		 * relative to the pc; the JIT's default (large) model loaded
 		 * every vector constant through a 64-bit address, which the
 		 * code generator hoisted to the function's entry and spilled,
-		 * on every entry of every warp (callees are reached through
-		 * absolute addresses either way).
+		 * on every entry of every warp. Position-independent, as the
+		 * JIT's linker wants objects (LLJIT compiles so for itself):
+		 * the objects are emitted here, for the cache, and jump
+		 * tables of static code take 32-bit absolute addresses,
+		 * which JIT memory is out of reach of.
 		 */
 		tm = LLVMCreateTargetMachine(t, triple, cpu, feat,
 					     LLVMCodeGenLevelLess,
-					     LLVMRelocDefault, LLVMCodeModelSmall);
+					     LLVMRelocPIC, LLVMCodeModelSmall);
 		if (!tm)
 			snprintf(why, why_len, "LLVM: no target machine");
+	}
+	if (tm && !nrt_target) {
+		unsigned int v[3];
+		int n;
+
+		LLVMGetVersion(&v[0], &v[1], &v[2]);
+		n = asprintf(&nrt_target, "LLVM %u.%u.%u%c%s%c%s%c%s", v[0], v[1], v[2],
+			     0, triple, 0, cpu, 0, feat);
+		if (n < 0)
+			nrt_target = NULL;	/* no key: no cache */
+		else
+			nrt_target_len = (size_t)n;
 	}
 	if (!nrt_level[0] && feat) {
 		strcpy(nrt_level, strstr(feat, "+avx512f") ? "avx512" :
@@ -128,46 +159,173 @@ const char *vgpu_native_isa_level(void)
 	return nrt_level[0] ? nrt_level : "unknown";
 }
 
-/* Compiles @k (supported: checked) to k->fn. 0, or -1 with @why. */
-int nrt_llvm_compile(struct vgpu_native_kernel *k, char *why, size_t why_len)
+/*
+ * A JITDylib for a kernel's code: a freed kernel's, or a new one with the
+ * runtime helpers and the process's own symbols (what the code generator
+ * may call: memset, ...). Called with nrt_llvm_lock held.
+ */
+static LLVMOrcJITDylibRef nrt_jd_get(char *why, size_t why_len)
 {
-	LLVMOrcThreadSafeContextRef tsc;
-	LLVMOrcResourceTrackerRef rt;
-	LLVMPassBuilderOptionsRef po;
-	LLVMOrcExecutorAddress addr;
-	LLVMTargetDataRef td;
-	LLVMContextRef c;
-	LLVMModuleRef m;
-	char name[48], *dl, *msg = NULL;
-	int ret = -1;
+	LLVMOrcExecutionSessionRef es = LLVMOrcLLJITGetExecutionSession(nrt_jit);
+	LLVMOrcMaterializationUnitRef mu;
+	LLVMOrcDefinitionGeneratorRef gen;
+	LLVMOrcCSymbolMapPair *syms;
+	LLVMOrcJITDylibRef jd;
+	char name[48];
+	unsigned int i;
 
-	pthread_mutex_lock(&nrt_llvm_lock);
-	if (!nrt_jit_init(why, why_len))
-		goto out;
-	snprintf(name, sizeof(name), "vgpu_native_warp_%lu", nrt_serial++);
-	tsc = LLVMOrcCreateNewThreadSafeContext();
-	c = LLVMOrcThreadSafeContextGetContext(tsc);
-	m = LLVMModuleCreateWithNameInContext(name, c);
+	if (nrt_nfree_jds)
+		return nrt_free_jds[--nrt_nfree_jds];
+	syms = calloc(nrt_nhelpers, sizeof(*syms));
+	if (!syms) {
+		snprintf(why, why_len, "out of memory");
+		return NULL;
+	}
+	snprintf(name, sizeof(name), "vgpu_native_%lu", nrt_serial++);
+	jd = LLVMOrcExecutionSessionCreateBareJITDylib(es, name);
+	for (i = 0; i < nrt_nhelpers; i++) {
+		syms[i].Name = LLVMOrcLLJITMangleAndIntern(nrt_jit, nrt_helpers[i].name);
+		syms[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)nrt_helpers[i].fn;
+		syms[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported |
+						 LLVMJITSymbolGenericFlagsCallable;
+	}
+	mu = LLVMOrcAbsoluteSymbols(syms, nrt_nhelpers);
+	free(syms);
+	if (nrt_error(LLVMOrcJITDylibDefine(jd, mu), why, why_len)) {
+		LLVMOrcDisposeMaterializationUnit(mu);
+		return NULL;
+	}
+	if (nrt_error(LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen,
+			LLVMOrcLLJITGetGlobalPrefix(nrt_jit), NULL, NULL), why, why_len))
+		return NULL;
+	LLVMOrcJITDylibAddGenerator(jd, gen);
+	return jd;
+}
+
+static void nrt_jd_put(LLVMOrcJITDylibRef jd)
+{
+	LLVMOrcJITDylibRef *bigger;
+
+	if (nrt_nfree_jds == nrt_free_jds_cap) {
+		size_t cap = nrt_free_jds_cap ? 2 * nrt_free_jds_cap : 16;
+
+		bigger = realloc(nrt_free_jds, cap * sizeof(*bigger));
+		if (!bigger)
+			return;		/* it stays unused in the session */
+		nrt_free_jds = bigger;
+		nrt_free_jds_cap = cap;
+	}
+	nrt_free_jds[nrt_nfree_jds++] = jd;
+}
+
+struct nrt_found {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool done;
+	LLVMErrorRef err;
+	LLVMOrcExecutorAddress addr;
+};
+
+static void nrt_found(LLVMErrorRef err, LLVMOrcCSymbolMapPairs res, size_t n,
+		      void *ctx)
+{
+	struct nrt_found *f = ctx;
+
+	pthread_mutex_lock(&f->lock);
+	f->err = err;
+	if (!err && n)
+		f->addr = res[0].Sym.Address;
+	f->done = true;
+	pthread_cond_signal(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* The address of the kernel's function in @jd (linking its code in). */
+static bool nrt_lookup(LLVMOrcJITDylibRef jd, LLVMOrcExecutorAddress *addr,
+		       char *why, size_t why_len)
+{
+	struct nrt_found f = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			       .cond = PTHREAD_COND_INITIALIZER };
+	LLVMOrcCJITDylibSearchOrderElement order[1] = {
+		{ jd, LLVMOrcJITDylibLookupFlagsMatchAllSymbols },
+	};
+	LLVMOrcCLookupSetElement sym[1] = {
+		{ LLVMOrcLLJITMangleAndIntern(nrt_jit, nrt_fn_name),
+		  LLVMOrcSymbolLookupFlagsRequiredSymbol },
+	};
+
+	LLVMOrcExecutionSessionLookup(LLVMOrcLLJITGetExecutionSession(nrt_jit),
+				      LLVMOrcLookupKindStatic, order, 1, sym, 1,
+				      nrt_found, &f);
+	/* The JIT answers on this thread, or on one of its own. */
+	pthread_mutex_lock(&f.lock);
+	while (!f.done)
+		pthread_cond_wait(&f.cond, &f.lock);
+	pthread_mutex_unlock(&f.lock);
+	if (nrt_error(f.err, why, why_len))
+		return false;
+	*addr = f.addr;
+	return true;
+}
+
+/*
+ * Links object @obj (taken) into a JITDylib for @k and finds its
+ * function. Called with nrt_llvm_lock held.
+ */
+static int nrt_link(struct vgpu_native_kernel *k, LLVMMemoryBufferRef obj,
+		    char *why, size_t why_len)
+{
+	LLVMOrcJITDylibRef jd = nrt_jd_get(why, why_len);
+	LLVMOrcExecutorAddress addr;
+	LLVMOrcResourceTrackerRef rt;
+
+	if (!jd) {
+		LLVMDisposeMemoryBuffer(obj);
+		return -1;
+	}
+	rt = LLVMOrcJITDylibCreateResourceTracker(jd);
+	if (nrt_error(LLVMOrcLLJITAddObjectFileWithRT(nrt_jit, rt, obj), why, why_len) ||
+	    !nrt_lookup(jd, &addr, why, why_len)) {
+		LLVMOrcResourceTrackerRemove(rt);
+		LLVMOrcReleaseResourceTracker(rt);
+		nrt_jd_put(jd);
+		return -1;
+	}
+	k->fn = (nrt_warp_fn)(uintptr_t)addr;
+	k->jit = rt;
+	k->jd = jd;
+	return 0;
+}
+
+/*
+ * @k's code as an object file, from its IR optimised: the buffer, or
+ * NULL with @why. Called with nrt_llvm_lock held.
+ */
+static LLVMMemoryBufferRef nrt_emit(const struct vgpu_native_kernel *k, char *why,
+				    size_t why_len)
+{
+	LLVMPassBuilderOptionsRef po;
+	LLVMMemoryBufferRef obj = NULL;
+	LLVMTargetDataRef td;
+	LLVMContextRef c = LLVMContextCreate();
+	LLVMModuleRef m;
+	char *dl, *msg = NULL;
+
+	m = LLVMModuleCreateWithNameInContext(nrt_fn_name, c);
 	td = LLVMCreateTargetDataLayout(nrt_tm);
 	dl = LLVMCopyStringRepOfTargetData(td);
 	LLVMSetDataLayout(m, dl);
 	LLVMDisposeMessage(dl);
 	LLVMDisposeTargetData(td);
 	LLVMSetTarget(m, LLVMOrcLLJITGetTripleString(nrt_jit));
-	nrt_ir_build(k, c, m, name);
+	nrt_ir_build(k, c, m, nrt_fn_name);
 	if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
 		snprintf(why, why_len, "LLVM: invalid IR: %.200s", msg);
-		LLVMDisposeMessage(msg);
-		LLVMDisposeModule(m);
-		LLVMOrcDisposeThreadSafeContext(tsc);
 		goto out;
 	}
-	LLVMDisposeMessage(msg);
 	po = LLVMCreatePassBuilderOptions();
 	if (nrt_error(LLVMRunPasses(m, nrt_passes, nrt_tm, po), why, why_len)) {
 		LLVMDisposePassBuilderOptions(po);
-		LLVMDisposeModule(m);
-		LLVMOrcDisposeThreadSafeContext(tsc);
 		goto out;
 	}
 	LLVMDisposePassBuilderOptions(po);
@@ -181,24 +339,58 @@ int nrt_llvm_compile(struct vgpu_native_kernel *k, char *why, size_t why_len)
 						LLVMAssemblyFile, &err))
 			LLVMDisposeMessage(err);
 	}
-	rt = LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(nrt_jit));
-	if (nrt_error(LLVMOrcLLJITAddLLVMIRModuleWithRT(nrt_jit, rt,
-			LLVMOrcCreateNewThreadSafeModule(m, tsc)), why, why_len)) {
-		LLVMOrcReleaseResourceTracker(rt);
-		LLVMOrcDisposeThreadSafeContext(tsc);
-		goto out;
+	LLVMDisposeMessage(msg);
+	msg = NULL;
+	if (LLVMTargetMachineEmitToMemoryBuffer(nrt_tm, m, LLVMObjectFile, &msg, &obj)) {
+		snprintf(why, why_len, "LLVM: %.200s", msg);
+		obj = NULL;
 	}
-	LLVMOrcDisposeThreadSafeContext(tsc);
-	if (nrt_error(LLVMOrcLLJITLookup(nrt_jit, &addr, name), why, why_len)) {
-		LLVMOrcResourceTrackerRemove(rt);
-		LLVMOrcReleaseResourceTracker(rt);
+out:
+	LLVMDisposeMessage(msg);
+	LLVMDisposeModule(m);
+	LLVMContextDispose(c);
+	return obj;
+}
+
+/*
+ * Compiles @k (supported: checked) to k->fn: from the cache when it holds
+ * the kernel (a bad entry is compiled anew), else from its IR, keeping
+ * the object. 0, or -1 with @why.
+ */
+int nrt_llvm_compile(struct vgpu_native_kernel *k, char *why, size_t why_len)
+{
+	unsigned char *key = NULL, *hit = NULL;
+	LLVMMemoryBufferRef obj;
+	size_t key_len = 0, len = 0;
+	int ret = -1;
+
+	pthread_mutex_lock(&nrt_llvm_lock);
+	if (!nrt_jit_init(why, why_len))
 		goto out;
+	if (nrt_target)
+		key = nrt_cache_key(k, nrt_target, nrt_target_len, &key_len);
+	/* Debugging output comes from the IR: no cache then. */
+	if (key && !getenv("VGPU_NATIVE_DUMP") && !getenv("VGPU_NATIVE_ASM"))
+		hit = nrt_cache_lookup(key, key_len, &len);
+	if (hit) {
+		obj = LLVMCreateMemoryBufferWithMemoryRangeCopy((const char *)hit, len,
+								nrt_fn_name);
+		free(hit);
+		if (!nrt_link(k, obj, why, why_len)) {
+			k->cached = true;
+			ret = 0;
+			goto out;
+		}
 	}
-	k->fn = (nrt_warp_fn)(uintptr_t)addr;
-	k->jit = rt;
-	ret = 0;
+	obj = nrt_emit(k, why, why_len);
+	if (!obj)
+		goto out;
+	if (key)
+		nrt_cache_store(key, key_len, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
+	ret = nrt_link(k, obj, why, why_len);
 out:
 	pthread_mutex_unlock(&nrt_llvm_lock);
+	free(key);
 	return ret;
 }
 
@@ -209,6 +401,8 @@ void nrt_llvm_release(struct vgpu_native_kernel *k)
 	pthread_mutex_lock(&nrt_llvm_lock);
 	LLVMOrcResourceTrackerRemove(k->jit);
 	LLVMOrcReleaseResourceTracker(k->jit);
+	nrt_jd_put(k->jd);
 	pthread_mutex_unlock(&nrt_llvm_lock);
 	k->jit = NULL;
+	k->jd = NULL;
 }

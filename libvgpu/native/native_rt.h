@@ -97,6 +97,8 @@ typedef int (*nrt_warp_fn)(struct nrt_warp *w);
  * struct vgpu_native_kernel - a compiled kernel.
  * @insns: a copy of the program, which helpers read instructions from.
  * @zero_regs: the @nzero registers read before written on some path.
+ * @jit, @jd: the JIT's hold on its code, and the JITDylib it lives in.
+ * @cached: the code came from the on-disk cache (native_cache.c).
  */
 struct vgpu_native_kernel {
 	struct vgpu_insn *insns;
@@ -104,6 +106,8 @@ struct vgpu_native_kernel {
 	struct vgpu_func func;
 	nrt_warp_fn fn;
 	void *jit;
+	void *jd;
+	bool cached;
 	u32 *zero_regs;
 	u32 nzero;
 	double compile_ms;

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -317,6 +319,8 @@ static void compile_unlocked_body(void)
 	pthread_t th;
 	CUstream s;
 
+	/* A compile, not a read of the cache a run before left. */
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
 	run_open(&r);
 	b.r = &r;
 	/* A query of a stream of the context takes the context's lock. */
@@ -348,6 +352,102 @@ static void compile_unlocked(void)
 	CHECK(in_child("native", compile_unlocked_body));
 }
 
+/*
+ * The native engine's compiled code is kept in the cache directory
+ * (entries of magic "VGNATOBJ", beside the PTX cache's): written by a
+ * process that compiled the kernel, and read by the next, which renews
+ * the entry's time as a hit does.
+ */
+static char cache_dir[] = "/tmp/vgpu_engine_cache_XXXXXX";
+
+/* The native engine's entries in cache_dir; the time of the newest. */
+static int native_entries(time_t *newest)
+{
+	DIR *d = opendir(cache_dir);
+	struct dirent *e;
+	char path[400], magic[8];
+	struct stat st;
+	int n = 0;
+
+	*newest = 0;
+	while (d && (e = readdir(d))) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", cache_dir, e->d_name);
+		f = fopen(path, "rb");
+		if (!f)
+			continue;
+		if (fread(magic, 1, 8, f) == 8 && !memcmp(magic, "VGNATOBJ", 8) &&
+		    !stat(path, &st)) {
+			n++;
+			if (st.st_mtime > *newest)
+				*newest = st.st_mtime;
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Back-dates every entry of cache_dir by an hour. */
+static void age_entries(void)
+{
+	DIR *d = opendir(cache_dir);
+	struct timespec old[2] = { { time(NULL) - 3600, 0 }, { time(NULL) - 3600, 0 } };
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			utimensat(dirfd(d), e->d_name, old, 0);
+	if (d)
+		closedir(d);
+}
+
+static void cached_body(void)
+{
+	struct run r;
+
+	setenv("CUDA_CACHE_PATH", cache_dir, 1);
+	unsetenv("CUDA_CACHE_DISABLE");
+	run_open(&r);
+	scale_once(&r, 2.0f);
+	EXPECT(usm_files() > 0);
+	EXPECT_RES(CUDA_SUCCESS, cuCtxDestroy(r.ctx));
+}
+
+static void native_code_cached(void)
+{
+	time_t newest;
+	struct dirent *e;
+	char path[400];
+	int n;
+	DIR *d;
+
+	if (!mkdtemp(cache_dir)) {
+		TAP_FAIL("mkdtemp failed");
+		return;
+	}
+	CHECK(in_child("native", cached_body));
+	n = native_entries(&newest);
+	CHECK(n > 0);
+	age_entries();
+	CHECK(in_child("native", cached_body));
+	/* No new entry: those there served, and their hits renewed them. */
+	CHECK(native_entries(&newest) == n);
+	CHECK(newest > time(NULL) - 600);
+	d = opendir(cache_dir);
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", cache_dir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	CHECK(!rmdir(cache_dir));
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(native_launches),
 	TAP_TEST(interp_launches),
@@ -355,6 +455,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(host_memory_and_reload),
 	TAP_TEST(native_fault),
 	TAP_TEST(compile_unlocked),
+	TAP_TEST(native_code_cached),
 };
 
 int main(void)

@@ -8,12 +8,16 @@
  * the operations the engine compiles, fixed seeds first, then a few
  * seconds of new ones.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "core.h"
 #include "native.h"
@@ -150,6 +154,10 @@ static void run_interp(const struct setup *s, struct outcome *o)
 	free(b);
 }
 
+/* What run_native()'s compile did: from the cache, and how long it took. */
+static bool last_cached;
+static double last_compile_ms;
+
 /* The native engine's run; false when it refused the program. */
 static bool run_native(const struct setup *s, struct outcome *o, char *why,
 		       size_t why_len)
@@ -164,6 +172,8 @@ static bool run_native(const struct setup *s, struct outcome *o, char *why,
 
 	if (!k)
 		return false;
+	last_cached = k->cached;
+	last_compile_ms = k->compile_ms;
 	outcome_init(s, o);
 	ranges_for(o, r);
 	l = launch_of(s, &prog, r);
@@ -304,42 +314,197 @@ static uint8_t *random_window(void)
 
 /* --- the bench kernels ------------------------------------------------------- */
 
-static void bench_kernels_agree(void)
+/* The bench kernels' launches: saxpy (0), matmul (1), reduce (2). */
+static const char *const bench_names[3] = { "saxpy", "matmul", "reduce" };
+
+static struct setup bench_setup(unsigned int which, const uint8_t *init)
+{
+	static struct saxpy_params { uint64_t x, y; float a; uint32_t n; } sp;
+	static struct matmul_params { uint64_t a, b, c; uint32_t n; } mp;
+	static struct reduce_params { uint64_t in, out; } rp;
+
+	switch (which) {
+	case 0:
+		/* saxpy: 1000 elements in blocks of 96 (a partial block, partial warps) */
+		sp = (struct saxpy_params){ WIN_VA, WIN_VA + 8192, 1.5f, 1000 };
+		return (struct setup){ saxpy, sizeof(saxpy) / sizeof(saxpy[0]),
+				       { .nregs = 10, .npreds = 1, .param_bytes = 24 },
+				       { 11, 1 }, { 96, 1, 1 }, &sp, init, NULL, 0 };
+	case 1:
+		/* matmul 64 x 64 in 16 x 16 tiles: 8 warps a block, barriers */
+		mp = (struct matmul_params){ WIN_VA, WIN_VA + 16384, WIN_VA + 32768, 64 };
+		return (struct setup){ matmul, sizeof(matmul) / sizeof(matmul[0]),
+				       { .nregs = 27, .npreds = 2, .param_bytes = 28,
+					 .shared_bytes = 2048 },
+				       { 4, 4 }, { 16, 16, 1 }, &mp, init, NULL, 0 };
+	default:
+		/* reduce: 32 blocks of 256 */
+		rp = (struct reduce_params){ WIN_VA, WIN_VA + 65536 };
+		return (struct setup){ reduce, sizeof(reduce) / sizeof(reduce[0]),
+				       { .nregs = 15, .npreds = 3, .param_bytes = 16,
+					 .shared_bytes = 1024 },
+				       { 32, 1 }, { 256, 1, 1 }, &rp, init, NULL, 0 };
+	}
+}
+
+static uint8_t *bench_memory(void)
 {
 	uint8_t *init = calloc(1, WIN_BYTES);
-	struct saxpy_params { uint64_t x, y; float a; uint32_t n; } sp;
-	struct matmul_params { uint64_t a, b, c; uint32_t n; } mp;
-	struct reduce_params { uint64_t in, out; } rp;
-	struct setup s;
-	unsigned int i;
 	float *f = (float *)init;
+	unsigned int i;
 
 	rng_state = 0x5eed;
 	for (i = 0; i < WIN_BYTES / 4; i++)
 		f[i] = (float)((int)(rnd() % 2001) - 1000) / 64.0f;
-	/* saxpy: 1000 elements in blocks of 96 (a partial block, partial warps) */
-	sp = (struct saxpy_params){ WIN_VA, WIN_VA + 8192, 1.5f, 1000 };
-	s = (struct setup){ saxpy, sizeof(saxpy) / sizeof(saxpy[0]),
-			    { .nregs = 10, .npreds = 1, .param_bytes = 24 },
-			    { 11, 1 }, { 96, 1, 1 }, &sp, init, NULL, 0 };
-	CHECK(agree("saxpy", &s, VGPU_FAULT_NONE));
-	/* matmul 64 x 64 in 16 x 16 tiles: 8 warps a block, barriers */
-	mp = (struct matmul_params){ WIN_VA, WIN_VA + 16384, WIN_VA + 32768, 64 };
-	s = (struct setup){ matmul, sizeof(matmul) / sizeof(matmul[0]),
-			    { .nregs = 27, .npreds = 2, .param_bytes = 28,
-			      .shared_bytes = 2048 },
-			    { 4, 4 }, { 16, 16, 1 }, &mp, init, NULL, 0 };
-	CHECK(agree("matmul", &s, VGPU_FAULT_NONE));
-	/* reduce: 32 blocks of 256 */
-	rp = (struct reduce_params){ WIN_VA, WIN_VA + 65536 };
-	s = (struct setup){ reduce, sizeof(reduce) / sizeof(reduce[0]),
-			    { .nregs = 15, .npreds = 3, .param_bytes = 16,
-			      .shared_bytes = 1024 },
-			    { 32, 1 }, { 256, 1, 1 }, &rp, init, NULL, 0 };
-	CHECK(agree("reduce", &s, VGPU_FAULT_NONE));
+	return init;
+}
+
+static void bench_kernels_agree(void)
+{
+	uint8_t *init = bench_memory();
+	struct setup s;
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		s = bench_setup(i, init);
+		CHECK(agree(bench_names[i], &s, VGPU_FAULT_NONE));
+	}
 	free(init);
 }
 
+/* --- the object cache ------------------------------------------------------- */
+
+/* The entries in @dir; the name of the last in @name. */
+static unsigned int cache_entries(const char *dir, char *name, size_t name_len)
+{
+	struct dirent *e;
+	unsigned int n = 0;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(name, name_len, "%s/%s", dir, e->d_name);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Flips a byte at @at, or truncates the file to @len when @at < 0. */
+static void damage(const char *path, long at, off_t len)
+{
+	FILE *f;
+	int c;
+
+	if (at < 0) {
+		CHECK(!truncate(path, len));
+		return;
+	}
+	f = fopen(path, "r+b");
+	CHECK(f);
+	if (!f)
+		return;
+	fseek(f, at, SEEK_SET);
+	c = fgetc(f);
+	fseek(f, at, SEEK_SET);
+	fputc(c ^ 0x40, f);
+	fclose(f);
+}
+
+/*
+ * Compiled code kept in the cache directory: the same kernel again comes
+ * from it, much sooner, and runs as the interpreter does; another kernel,
+ * or the same code with another description, misses; a damaged entry is
+ * compiled anew and rewritten; CUDA_CACHE_DISABLE keeps it off.
+ */
+static void object_cache(void)
+{
+	char dir[] = "/tmp/vgpu_native_cache_XXXXXX", entry[512], other[512];
+	uint8_t *init = bench_memory();
+	double miss_ms[3];
+	struct setup s;
+	struct stat st;
+	unsigned int i;
+
+	if (!mkdtemp(dir)) {
+		TAP_FAIL("mkdtemp: %s", strerror(errno));
+		free(init);
+		return;
+	}
+	setenv("CUDA_CACHE_PATH", dir, 1);
+	unsetenv("CUDA_CACHE_DISABLE");
+	for (i = 0; i < 3; i++) {
+		s = bench_setup(i, init);
+		CHECK(agree(bench_names[i], &s, VGPU_FAULT_NONE));
+		CHECK(!last_cached);
+		miss_ms[i] = last_compile_ms;
+		CHECK(cache_entries(dir, entry, sizeof(entry)) == i + 1);
+	}
+	for (i = 0; i < 3; i++) {
+		s = bench_setup(i, init);
+		CHECK(agree(bench_names[i], &s, VGPU_FAULT_NONE));
+		CHECK(last_cached);
+		CHECK(last_compile_ms < miss_ms[i] / 3);
+		printf("# %s: compiled in %.2f ms, from the cache in %.2f ms\n",
+		       bench_names[i], miss_ms[i], last_compile_ms);
+	}
+	CHECK(cache_entries(dir, entry, sizeof(entry)) == 3);
+
+	/* Another description of the same code: another key. */
+	s = bench_setup(0, init);
+	s.f.nregs++;
+	CHECK(agree("saxpy, one more register", &s, VGPU_FAULT_NONE));
+	CHECK(!last_cached);
+	CHECK(cache_entries(dir, entry, sizeof(entry)) == 4);
+
+	/*
+	 * Every entry damaged, matmul's among them: a byte of the code, a
+	 * byte of the key, cut to half, emptied.
+	 */
+	for (i = 0; i < 4; i++) {
+		unsigned int n = 0;
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(other, sizeof(other), "%s/%s", dir, e->d_name);
+			if (stat(other, &st))
+				continue;
+			damage(other, i == 0 ? (long)st.st_size - 100 : i == 1 ? 40 : -1,
+			       i == 2 ? st.st_size / 2 : 0);
+			n++;
+		}
+		if (d)
+			closedir(d);
+		CHECK(n == 4);
+		s = bench_setup(1, init);
+		CHECK(agree("matmul, its entry damaged", &s, VGPU_FAULT_NONE));
+		CHECK(!last_cached);
+		/* Rewritten whole: the next compile is a hit again. */
+		CHECK(agree("matmul, its entry rewritten", &s, VGPU_FAULT_NONE));
+		CHECK(last_cached);
+	}
+
+	/* Off: nothing read, nothing written. */
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
+	s = bench_setup(1, init);
+	CHECK(agree("matmul, the cache off", &s, VGPU_FAULT_NONE));
+	CHECK(!last_cached);
+	s = bench_setup(2, init);
+	s.f.nregs++;
+	CHECK(agree("reduce, the cache off", &s, VGPU_FAULT_NONE));
+	CHECK(cache_entries(dir, entry, sizeof(entry)) == 4);
+
+	while (cache_entries(dir, entry, sizeof(entry)))
+		CHECK(!unlink(entry));
+	CHECK(!rmdir(dir));
+	unsetenv("CUDA_CACHE_PATH");
+	free(init);
+}
 
 /* --- targeted programs ------------------------------------------------------- */
 
@@ -1422,6 +1587,7 @@ static void fuzz_for_seconds(void)
 
 static const struct tap_test tests[] = {
 	TAP_TEST(bench_kernels_agree),
+	TAP_TEST(object_cache),
 	TAP_TEST(faults_match),
 	TAP_TEST(accesses_off_the_vector_path),
 	TAP_TEST(loads_keep_idle_lanes),
@@ -1443,5 +1609,7 @@ static const struct tap_test tests[] = {
 
 int main(void)
 {
+	/* The cache is object_cache()'s alone: nothing lands in the user's. */
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
 	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
 }
