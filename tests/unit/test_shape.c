@@ -18,7 +18,7 @@
 #include "isa_build.h"
 #include "tap.h"
 
-#define NREGS 16
+#define NREGS 17	/* r16: a loop's counter */
 #define BODY 12		/* the registers the random body works on */
 #define MAXN 512
 #define IN_WORDS 4096
@@ -81,11 +81,12 @@ static void body_insn(struct gen *g)
 		VGPU_SR_TID_X, VGPU_SR_TID_Y, VGPU_SR_TID_Z, VGPU_SR_CTAID_X,
 		VGPU_SR_NTID_X, VGPU_SR_LANEID, VGPU_SR_WARPID,
 	};
+	static bool in_loop;
 	unsigned int d = pick(BODY), a = pick(BODY), b = pick(BODY);
 	uint8_t t = int_types[pick(sizeof(int_types))];
 	struct vgpu_insn in;
 
-	switch (pick(15)) {
+	switch (pick(18)) {
 	case 0:
 		in = SREG(d, sregs[pick(sizeof(sregs))]);
 		in.type = pick(2) ? VGPU_T_U32 : VGPU_T_U64;
@@ -160,6 +161,25 @@ static void body_insn(struct gen *g)
 			in.c = pick(BODY);
 		break;
 	}
+	case 10:	/* a parameter of any width, some out of range */
+		in = LDP(int_types[pick(sizeof(int_types))], d, pick(16) ?
+			 8 * pick(4) : pick(40));
+		break;
+	case 11:
+		in = INSN(.op = VGPU_OP_NOP);
+		break;
+	case 12:	/* a counted loop around one instruction */
+		if (in_loop || g->n + 8 >= MAXN)
+			return;
+		emit(g, MOVI(VGPU_T_U32, 16, 0));
+		a = g->n;
+		in_loop = true;
+		body_insn(g);
+		in_loop = false;
+		emit(g, OPI(VGPU_OP_ADD, VGPU_T_U32, 16, 16, 1));
+		emit(g, SETPI(VGPU_T_U32, VGPU_CMP_LT, 3, 16, 2 + pick(3)));
+		emit(g, BRA_IF(3, a));	/* no guard but its own */
+		return;
 	default: {
 		uint8_t op = ops[pick(sizeof(ops))];
 
