@@ -159,6 +159,8 @@ int vgpu_block_run(struct vgpu_block *b, u32 budget);
 void vgpu_block_flush_tlb(struct vgpu_block *b);
 /* Tests set this to run every instruction lane by lane (no shapes). */
 extern bool vgpu_shape_off;
+/* And this to run the shapes' quick loop without its pre-decoded form. */
+extern bool vgpu_predecode_off;
 const struct vgpu_fault *vgpu_block_fault(const struct vgpu_block *b);
 
 /*

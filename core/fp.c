@@ -354,6 +354,36 @@ static void vgpu_f32_fma_lanes(u64 *regs, const struct vgpu_insn *in, u32 em)
 }
 
 /*
+ * A row's a is one value: read from the shape, not from lanes (which
+ * would cost writing them first).
+ */
+__attribute__((target("fma")))
+static void vgpu_f32_fma_rows(u64 *regs, const struct vgpu_insn *in, u64 row,
+			      u64 sy, u32 ps)
+{
+	u64 *d = &REG(in->dst, 0);
+	const u64 *pb = &REG(in->b, 0), *pc = &REG(in->c, 0);
+	u32 lane = 0, i, n = 1U << ps;
+
+	for (; lane < VGPU_WARP; row += sy) {
+		float x = vgpu_f(row);
+
+		for (i = 0; i < n; i++, lane++)
+			d[lane] = vgpu_f32_plain(__builtin_fmaf(x, vgpu_f(pb[lane]),
+								vgpu_f(pc[lane])));
+	}
+}
+
+bool vgpu_f32_fma_arows(u64 *regs, const struct vgpu_insn *in, u64 base,
+			u64 sy, u32 ps)
+{
+	if (!vgpu_have_fma())
+		return false;
+	vgpu_f32_fma_rows(regs, in, base, sy, ps);
+	return true;
+}
+
+/*
  * The f32 operations kernels are made of, in the default rounding and
  * without ftz or saturation: each a loop of one CPU operation. False
  * for anything else.

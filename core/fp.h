@@ -11,6 +11,14 @@
 
 /* ADD SUB MUL FMA DIV MIN MAX ABS NEG of F32/F64 on the lanes of @em. */
 void vgpu_fp_alu(u64 *regs, const struct vgpu_insn *in, u32 em);
+/*
+ * F32 FMA of a whole warp whose a is one value a row of 2^@ps lanes
+ * (@base + @sy * row, a register shape's), b and c lanes, in the default
+ * rounding without flags: false, having done nothing, where the CPU has
+ * no FMA unit.
+ */
+bool vgpu_f32_fma_arows(u64 *regs, const struct vgpu_insn *in, u64 base,
+			u64 sy, u32 ps);
 /* SETP of F32/F64: the lanes of @em where the comparison holds. */
 u32 vgpu_fp_setp(const u64 *regs, const struct vgpu_insn *in, u32 em);
 /* CVT between any two numeric types on the lanes of @em. */

@@ -53,6 +53,8 @@ u64 vgpu_block_bytes(const struct vgpu_launch *l)
 	n += nwarps * VGPU_TEX_SLOTS * VGPU_WARP * sizeof(u32);
 	n += ALIGN16((u64)f->shared_bytes + l->dyn_shared);
 	n += ALIGN16(nthreads * f->local_bytes);
+	if (l->prog->ninsns <= VGPU_QK_MAX_INSNS)
+		n += ALIGN16(sizeof(struct vgpu_predecoded) + l->prog->ninsns);
 	return n;
 }
 
@@ -147,6 +149,15 @@ void vgpu_block_start(struct vgpu_block *b, const struct vgpu_launch *l,
 	b->shared = p;
 	p += ALIGN16(b->shared_bytes);
 	b->local = p;
+	p += ALIGN16((u64)nthreads * f->local_bytes);
+	/*
+	 * Past what @clear zeroes alone, the pre-decoded program stays
+	 * from the launch's last block (vgpu_predecode() knows it).
+	 */
+	if (l->prog->ninsns <= VGPU_QK_MAX_INSNS) {
+		b->quick = (struct vgpu_predecoded *)p;
+		vgpu_predecode(b->quick, l);
+	}
 }
 
 /*

@@ -920,6 +920,14 @@ static __always_inline void vgpu_shape_rows(struct vgpu_warp *w, u32 r,
 	w->aff[r].sy = sy;
 }
 
+/* Each word of each row of a lean access (vgpu_shape_lean_mem()). */
+#define VGPU_LEAN_ROWS(...) do {					\
+	for (j = 0, lane = 0; j < rows; j++, p += sy)			\
+		for (i = 0, q = p; i < n; i++, lane++, q += 4) {	\
+			__VA_ARGS__					\
+		}							\
+} while (0)
+
 /*
  * 32-bit LD and ST of shared or global memory through an address with a
  * shape, lean: one word for the warp or one a row (a load: the result
@@ -977,20 +985,306 @@ static __always_inline bool vgpu_shape_lean_mem(struct vgpu_block *blk,
 		rows = 1;
 		n = VGPU_WARP;
 	}
-	for (j = 0, lane = 0; j < rows; j++, p += sy) {
-		for (i = 0, q = p; i < n; i++, lane++, q += 4) {
-			if (write) {
-				v32 = (u32)r[lane];
-				__builtin_memcpy(q, &v32, 4);
-			} else {
-				__builtin_memcpy(&v32, q, 4);
-				r[lane] = sgn ? (u64)(s64)(s32)v32 : v32;
-			}
-		}
-	}
+	/* A loop each, with no choice inside (an emulated CPU pays for each). */
+	if (write)
+		VGPU_LEAN_ROWS(v32 = (u32)r[lane]; __builtin_memcpy(q, &v32, 4););
+	else if (sgn)
+		VGPU_LEAN_ROWS(__builtin_memcpy(&v32, q, 4); r[lane] = (u64)(s64)(s32)v32;);
+	else
+		VGPU_LEAN_ROWS(__builtin_memcpy(&v32, q, 4); r[lane] = v32;);
 	if (!write)
 		vgpu_shape_drop(w, in->dst);
 	return true;
+}
+
+/*
+ * One instruction of the quick loop, the general way: false when the
+ * loop must stop at it (the general interpreter runs it), true when it
+ * ran and *@pc is the next.
+ */
+static __always_inline bool vgpu_quick_one(struct vgpu_block *b,
+					   struct vgpu_warp *w,
+					   const struct vgpu_insn *in, u32 *pc)
+{
+	u32 p = ~0U;
+
+	if (in->guard != VGPU_PRED_NONE) {
+		p = w->preds[in->guard];
+		if (in->flags & VGPU_IF_GUARD_NOT)
+			p = ~p;
+	}
+	if (in->op == VGPU_OP_BRA) {
+		if (p == ~0U) {
+			if (in->imm <= *pc)
+				w->ls.loops++;
+			*pc = (u32)in->imm;
+		} else if (!p) {
+			(*pc)++;
+		} else {
+			return false;	/* the lanes part */
+		}
+		return true;
+	}
+	/*
+	 * No lane runs it: nothing to do (but at a warp-synchronous
+	 * instruction, which waits for its members all the same).
+	 */
+	if (in->op == VGPU_OP_NOP ||
+	    (!p && (in->op < VGPU_OP_SHFL || in->op > VGPU_OP_WARPSYNC) &&
+	     in->op != VGPU_OP_MEMBAR)) {
+		(*pc)++;
+		return true;
+	}
+	if (!vgpu_shape_covers(in->op) || (p && p != ~0U))
+		return false;
+	if (p && !vgpu_shape_lean(b, w, in) && !vgpu_shape_lean2(b, w, in) &&
+	    !vgpu_shape_lean_mem(b, w, in)) {
+		w->ls.cur_pc = *pc;
+		if (!vgpu_shape_step(b, w, in, ~0U)) {
+			/*
+			 * Floating-point arithmetic on lanes: here, not
+			 * through the general loop (which would try the
+			 * shapes again, and cost a way out and back in).
+			 */
+			if (!vgpu_is_float(in->type) ||
+			    in->op < VGPU_OP_ADD || in->op > VGPU_OP_NEG)
+				return false;
+			vgpu_shape_settle(b, w, in);
+			vgpu_fp_alu(w->regs, in, ~0U);
+		}
+	}
+	(*pc)++;
+	return true;
+}
+
+/* Register @r of @w holds the lanes of @v, a shape, cut to 32 bits. */
+static __always_inline bool vgpu_quick_set32(const struct vgpu_block *b,
+					     struct vgpu_warp *w, u32 r,
+					     struct vgpu_aff *v)
+{
+	if (!v->sx && !v->sy)
+		v->base &= 0xffffffff;
+	else if (!vgpu_aff_trunc(b, v, 32))
+		return false;
+	vgpu_shape_set(w, r, v);
+	return true;
+}
+
+/*
+ * The quick loop over the pre-decoded program: each handler does what
+ * the general path would for its instruction, having been chosen for
+ * it; one whose shapes do not suit goes the general way.
+ */
+static u32 vgpu_quick_run(struct vgpu_block *b, struct vgpu_warp *w,
+			  u32 budget)
+{
+	const struct vgpu_insn *code = b->code, *in;
+	const u8 *kinds = b->quick->kinds, *sh = w->shape;
+	const struct vgpu_aff *x, *y;
+	struct vgpu_aff r, yi;
+	u32 pc = w->ls.cur_pc, n = 0, p;
+	const u8 *at;
+	u8 k;
+
+	while (n < budget) {
+		in = &code[pc];
+		/*
+		 * Tests, not a jump table: an emulated CPU looks up the
+		 * target of every indirect jump, direct ones it chains.
+		 */
+		k = kinds[pc];
+		if (k < VGPU_QK_ADD32) {
+			if (k == VGPU_QK_GENERAL)
+				goto general;
+			if (k == VGPU_QK_BRA)
+				goto bra;
+			if (k == VGPU_QK_NOP)
+				goto step;
+			goto out;
+		}
+		if (k < VGPU_QK_SHL32I) {
+			if (k < VGPU_QK_ADD64)
+				goto add32_any;
+			if (k == VGPU_QK_ADD64)
+				goto add64;
+			goto add64i;
+		}
+		if (k < VGPU_QK_SETP) {
+			if (k == VGPU_QK_SHL32I)
+				goto shl32i;
+			goto shl64i;
+		}
+		if (k == VGPU_QK_SETP)
+			goto setp;
+		if (k == VGPU_QK_LDP)
+			goto ldp;
+		if (k == VGPU_QK_FMA32)
+			goto fma32;
+		if (k == VGPU_QK_SREG)
+			goto sreg;
+		if (k == VGPU_QK_MAD)
+			goto mad;
+		goto general;
+add32_any:
+		if (k == VGPU_QK_ADD32I)
+			goto add32i;
+		/* ADD32 */
+		if (!(sh[in->a] & sh[in->b] & VGPU_SH_AFF))
+			goto general;
+		x = &w->aff[in->a];
+		y = &w->aff[in->b];
+		r.base = x->base + y->base;
+		r.sx = x->sx + y->sx;
+		r.sy = x->sy + y->sy;
+		if (!vgpu_quick_set32(b, w, in->dst, &r))
+			goto general;
+		goto step;
+add32i:
+		if (!(sh[in->a] & VGPU_SH_AFF))
+			goto general;
+		x = &w->aff[in->a];
+		r.base = x->base + in->imm;
+		r.sx = x->sx;
+		r.sy = x->sy;
+		if (!vgpu_quick_set32(b, w, in->dst, &r))
+			goto general;
+		goto step;
+add64:
+		if (!(sh[in->a] & sh[in->b] & VGPU_SH_AFF))
+			goto general;
+		x = &w->aff[in->a];
+		y = &w->aff[in->b];
+		r.base = x->base + y->base;
+		r.sx = x->sx + y->sx;
+		r.sy = x->sy + y->sy;
+		vgpu_shape_set(w, in->dst, &r);
+		goto step;
+add64i:
+		if (!(sh[in->a] & VGPU_SH_AFF))
+			goto general;
+		x = &w->aff[in->a];
+		r.base = x->base + in->imm;
+		r.sx = x->sx;
+		r.sy = x->sy;
+		vgpu_shape_set(w, in->dst, &r);
+		goto step;
+shl32i:
+		if (!(sh[in->a] & VGPU_SH_AFF))
+			goto general;
+		x = &w->aff[in->a];
+		r.base = x->base << (in->imm & 31);
+		r.sx = x->sx << (in->imm & 31);
+		r.sy = x->sy << (in->imm & 31);
+		if (!vgpu_quick_set32(b, w, in->dst, &r))
+			goto general;
+		goto step;
+shl64i:
+		if (!(sh[in->a] & VGPU_SH_AFF))
+			goto general;
+		x = &w->aff[in->a];
+		r.base = x->base << (in->imm & 63);
+		r.sx = x->sx << (in->imm & 63);
+		r.sy = x->sy << (in->imm & 63);
+		vgpu_shape_set(w, in->dst, &r);
+		goto step;
+setp:
+		if (!(sh[in->a] & VGPU_SH_AFF))
+			goto general;
+		x = &w->aff[in->a];
+		if (in->flags & VGPU_IF_B_IMM) {
+			yi.base = in->imm;
+			yi.sx = 0;
+			yi.sy = 0;
+			y = &yi;
+		} else {
+			if (!(sh[in->b] & VGPU_SH_AFF))
+				goto general;
+			y = &w->aff[in->b];
+		}
+		if (x->sx || x->sy || y->sx || y->sy) {
+			if (!vgpu_shape_setp_one(b, w, in, x, y))
+				goto general;
+			goto step;
+		}
+		{
+			unsigned int s = 64 - vgpu_type_bits(in->type);
+			u64 flip = vgpu_type_signed(in->type) ? 1ULL << 63 : 0;
+			u64 xp = (x->base << s) ^ flip, yp = (y->base << s) ^ flip;
+
+			w->preds[in->dst] = vgpu_cmp_lanes(in->mod,
+							   xp < yp ? ~0U : 0,
+							   xp == yp ? ~0U : 0);
+		}
+		goto step;
+ldp:
+		at = vgpu_launch_ptr(b->l, VGPU_SPACE_PARAM, in->imm,
+				     vgpu_type_bits(in->type) / 8, false);
+		if (!at)
+			goto general;
+		r.base = vgpu_load(at, in->type, vgpu_type_bits(in->type) / 8);
+		r.sx = 0;
+		r.sy = 0;
+		vgpu_shape_set(w, in->dst, &r);
+		goto step;
+fma32:
+		if (sh[in->b] | sh[in->c])
+			goto general;
+		if (!sh[in->a]) {
+			/* Lanes only, as vgpu_shape_fp() would leave them. */
+			if (sh[in->dst])
+				goto general;
+			vgpu_fp_alu(w->regs, in, ~0U);
+			goto step;
+		}
+		/*
+		 * a one value a row (a shared load's): its lanes need not
+		 * be written, as vgpu_shape_settle() would before the lanes.
+		 */
+		x = &w->aff[in->a];
+		if (x->sx || (sh[in->dst] && in->dst != in->a) ||
+		    !vgpu_f32_fma_arows(w->regs, in, x->base, x->sy, b->lane_ps))
+			goto general;
+		if (in->dst == in->a)
+			vgpu_shape_drop(w, in->dst);
+		goto step;
+sreg:
+		/* What vgpu_shape_step() would call, without its choosing. */
+		if (!vgpu_shape_sreg(b, w, in))
+			goto general;
+		goto step;
+mad:
+		if (!vgpu_shape_int(b, w, in))
+			goto general;
+		goto step;
+bra:
+		p = ~0U;
+		if (in->guard != VGPU_PRED_NONE) {
+			p = w->preds[in->guard];
+			if (in->flags & VGPU_IF_GUARD_NOT)
+				p = ~p;
+		}
+		if (p == ~0U) {
+			if (in->imm <= pc)
+				w->ls.loops++;
+			pc = (u32)in->imm;
+			n++;
+			continue;
+		}
+		if (p)
+			goto out;	/* the lanes part */
+		goto step;
+general:
+		if (!vgpu_quick_one(b, w, in, &pc))
+			goto out;
+		n++;
+		continue;
+step:
+		pc++;
+		n++;
+	}
+out:
+	w->ls.cur_pc = pc;
+	return n;
 }
 
 /*
@@ -1002,65 +1296,12 @@ static __always_inline bool vgpu_shape_lean_mem(struct vgpu_block *blk,
  */
 u32 vgpu_shape_run(struct vgpu_block *b, struct vgpu_warp *w, u32 budget)
 {
-	const struct vgpu_insn *code = b->code;
-	u32 pc = w->ls.cur_pc, n = 0, p;
+	u32 pc = w->ls.cur_pc, n = 0;
 
-	while (n < budget) {
-		const struct vgpu_insn *in = &code[pc];
-
-		p = ~0U;
-		if (in->guard != VGPU_PRED_NONE) {
-			p = w->preds[in->guard];
-			if (in->flags & VGPU_IF_GUARD_NOT)
-				p = ~p;
-		}
-		if (in->op == VGPU_OP_BRA) {
-			if (p == ~0U) {
-				if (in->imm <= pc)
-					w->ls.loops++;
-				pc = (u32)in->imm;
-			} else if (!p) {
-				pc++;
-			} else {
-				break;	/* the lanes part */
-			}
-			n++;
-			continue;
-		}
-		/*
-		 * No lane runs it: nothing to do (but at a warp-synchronous
-		 * instruction, which waits for its members all the same).
-		 */
-		if (in->op == VGPU_OP_NOP ||
-		    (!p && (in->op < VGPU_OP_SHFL || in->op > VGPU_OP_WARPSYNC) &&
-		     in->op != VGPU_OP_MEMBAR)) {
-			pc++;
-			n++;
-			continue;
-		}
-		if (!vgpu_shape_covers(in->op) || (p && p != ~0U))
-			break;
-		if (p && !vgpu_shape_lean(b, w, in) && !vgpu_shape_lean2(b, w, in) &&
-		    !vgpu_shape_lean_mem(b, w, in)) {
-			w->ls.cur_pc = pc;
-			if (!vgpu_shape_step(b, w, in, ~0U)) {
-				/*
-				 * Floating-point arithmetic on lanes: here,
-				 * not through the general loop (which would
-				 * try the shapes again, and cost a way out
-				 * and back in).
-				 */
-				if (!vgpu_is_float(in->type) ||
-				    in->op < VGPU_OP_ADD || in->op > VGPU_OP_NEG)
-					break;
-				vgpu_shape_settle(b, w, in);
-				vgpu_fp_alu(w->regs, in, ~0U);
-			}
-		}
-		pc++;
+	if (b->quick && !vgpu_predecode_off)
+		return vgpu_quick_run(b, w, budget);
+	while (n < budget && vgpu_quick_one(b, w, &b->code[pc], &pc))
 		n++;
-	}
 	w->ls.cur_pc = pc;
 	return n;
 }
-

@@ -43,6 +43,43 @@ struct vgpu_warp {
 };
 
 /*
+ * The quick loop's handlers (quick_decode.c): one for each instruction
+ * of the program, chosen once a launch.
+ */
+enum {
+	VGPU_QK_GENERAL,	/* the shapes' general path */
+	VGPU_QK_STOP,		/* an operation shapes do not cover */
+	VGPU_QK_NOP,
+	VGPU_QK_BRA,
+	VGPU_QK_ADD32,		/* unguarded, no flags, 32 or 64 bits */
+	VGPU_QK_ADD32I,
+	VGPU_QK_ADD64,
+	VGPU_QK_ADD64I,
+	VGPU_QK_SHL32I,		/* a count below the width */
+	VGPU_QK_SHL64I,
+	VGPU_QK_SETP,		/* integer, up to 32 bits, unguarded */
+	VGPU_QK_LDP,		/* a kernel parameter at a fixed offset */
+	VGPU_QK_FMA32,		/* f32, registers, no rounding or flags */
+	VGPU_QK_SREG,		/* unguarded */
+	VGPU_QK_MAD,		/* integer, unguarded */
+	VGPU_QK_COUNT
+};
+
+/* Programs longer than this run the quick loop without pre-decoding. */
+#define VGPU_QK_MAX_INSNS 16384U
+
+/*
+ * struct vgpu_predecoded - a program's handlers, with what they were
+ * decoded for: a block of the same launch finds them made.
+ */
+struct vgpu_predecoded {
+	const struct vgpu_insn *insns;
+	u32 ninsns;
+	u32 nregs;
+	u8 kinds[];
+};
+
+/*
  * struct vgpu_block - a block being run; one allocation of
  * vgpu_block_bytes() holds it, its warps, registers and memories.
  */
@@ -66,6 +103,7 @@ struct vgpu_block {
 	u32 lane_pm;		/* P - 1: a row of the block in a warp */
 	u32 lane_ps;		/* log2 P */
 	u32 nregs;
+	struct vgpu_predecoded *quick;	/* NULL: too long a program */
 	struct vgpu_warp warps[];
 };
 
@@ -195,6 +233,9 @@ bool vgpu_load_one(struct vgpu_block *b, struct vgpu_warp *w,
 		   u64 *v);
 int vgpu_mem(struct vgpu_block *b, struct vgpu_warp *w,
 	     const struct vgpu_insn *in, u32 em);
+
+/* quick_decode.c */
+void vgpu_predecode(struct vgpu_predecoded *q, const struct vgpu_launch *l);
 
 /* sreg.c */
 u64 vgpu_sreg(const struct vgpu_block *b, u32 warp, u32 lane, u8 sr);

@@ -18,7 +18,7 @@
 #include "isa_build.h"
 #include "tap.h"
 
-#define NREGS 16
+#define NREGS 17	/* r16: a loop's counter */
 #define BODY 12		/* the registers the random body works on */
 #define MAXN 512
 #define IN_WORDS 4096
@@ -81,11 +81,12 @@ static void body_insn(struct gen *g)
 		VGPU_SR_TID_X, VGPU_SR_TID_Y, VGPU_SR_TID_Z, VGPU_SR_CTAID_X,
 		VGPU_SR_NTID_X, VGPU_SR_LANEID, VGPU_SR_WARPID,
 	};
+	static bool in_loop;
 	unsigned int d = pick(BODY), a = pick(BODY), b = pick(BODY);
 	uint8_t t = int_types[pick(sizeof(int_types))];
 	struct vgpu_insn in;
 
-	switch (pick(15)) {
+	switch (pick(19)) {
 	case 0:
 		in = SREG(d, sregs[pick(sizeof(sregs))]);
 		in.type = pick(2) ? VGPU_T_U32 : VGPU_T_U64;
@@ -160,6 +161,38 @@ static void body_insn(struct gen *g)
 			in.c = pick(BODY);
 		break;
 	}
+	case 10:	/* a parameter of any width, some out of range */
+		in = LDP(int_types[pick(sizeof(int_types))], d, pick(16) ?
+			 8 * pick(4) : pick(40));
+		break;
+	case 11:
+		in = INSN(.op = VGPU_OP_NOP);
+		break;
+	case 12:	/* a counted loop around one instruction */
+		if (in_loop || g->n + 8 >= MAXN)
+			return;
+		emit(g, MOVI(VGPU_T_U32, 16, 0));
+		a = g->n;
+		in_loop = true;
+		body_insn(g);
+		in_loop = false;
+		emit(g, OPI(VGPU_OP_ADD, VGPU_T_U32, 16, 16, 1));
+		emit(g, SETPI(VGPU_T_U32, VGPU_CMP_LT, 3, 16, 2 + pick(3)));
+		emit(g, BRA_IF(3, a));	/* no guard but its own */
+		return;
+	case 13:	/* an f32 fma whose a is one word a row, b and c lanes */
+		if (a == d || b == d || a == b)
+			return;
+		emit(g, OP3(VGPU_OP_MUL, VGPU_T_F32, a, a, a));
+		emit(g, OP3(VGPU_OP_ADD, VGPU_T_F32, b, b, b));
+		emit(g, SREG(14, VGPU_SR_TID_Y));
+		emit(g, OPI(VGPU_OP_MUL, VGPU_T_U32, 14, 14, pick(2) ? 4 : 0));
+		emit(g, OPI(VGPU_OP_SHL, VGPU_T_U64, 14, 14, 2));
+		emit(g, OP3(VGPU_OP_ADD, VGPU_T_U64, 14, 14, 15));
+		emit(g, LD(VGPU_SPACE_GLOBAL, VGPU_T_U32, d, 14, 4 * pick(8)));
+		in = INSN(.op = VGPU_OP_FMA, .type = VGPU_T_F32, .dst = pick(2) ? d : a,
+			  .a = d, .b = a, .c = b);
+		break;
 	default: {
 		uint8_t op = ops[pick(sizeof(ops))];
 
@@ -328,10 +361,13 @@ static void generator_verified(void)
 	CHECK(refused == 0);
 }
 
-/* Shapes on and off: the same registers, memory and faults. */
+/*
+ * Shapes on (the quick loop pre-decoded or not) and off: the same
+ * registers, memory and faults.
+ */
 static void shapes_match_lanes(void)
 {
-	static struct result on, off, work;
+	static struct result on, off, raw, work;
 	unsigned int i, progs = 0, differ = 0, faults = 0;
 	struct gen g;
 
@@ -349,10 +385,17 @@ static void shapes_match_lanes(void)
 		vgpu_shape_off = false;
 		faults += run(&g, 2, fm[0], fm[1], &work) == VGPU_RUN_FAULT;
 		on = work;
+		vgpu_predecode_off = true;
+		run(&g, 2, fm[0], fm[1], &work);
+		raw = work;
+		vgpu_predecode_off = false;
 		vgpu_shape_off = true;
 		run(&g, 2, fm[0], fm[1], &work);
 		off = work;
 		vgpu_shape_off = false;
+		if (memcmp(&on, &raw, sizeof(on)) && differ++ < 3)
+			printf("# program %u (block %ux%u): pre-decoded and not differ\n",
+			       i, fm[0], fm[1]);
 		if (memcmp(&on, &off, sizeof(on)) && differ++ < 3)
 			printf("# program %u (block %ux%u) differs: ret %d/%d, fault %u@%u t%u %llx / %u@%u t%u %llx\n",
 			       i, fm[0], fm[1], on.ret, off.ret, on.fault.kind,
