@@ -167,7 +167,7 @@ static bool nrt_defines(const struct vgpu_insn *in)
  * of slots an operation does not have (zeros: register 0) count for
  * nothing. Unknown to the description: all three fields, as before.
  */
-static void nrt_reads(const struct vgpu_insn *in, u32 *rd)
+void nrt_reads(const struct vgpu_insn *in, u32 *rd)
 {
 	const u32 fields[3] = { in->a, in->b, in->c };
 	const u32 imm[3] = { 0, VGPU_IF_B_IMM, VGPU_IF_C_IMM };

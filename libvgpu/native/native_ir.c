@@ -2,10 +2,13 @@
 /*
  * The IR builder: a kernel's ISA as one LLVM function that runs a warp.
  *
- * Each register is a <32 x i64> (one element a lane) in the warp's
- * register file, which instructions load and store (LLVM forwards and
- * keeps them in vector registers within a block: SSA across the whole
- * program made compiling slow); each predicate is an i32 lane mask in an
+ * Each register is a <32 x i64> (one element a lane; <32 x i32> when
+ * narrow) in the warp's register file, which instructions load and store
+ * (LLVM forwards and keeps them in vector registers within a block: SSA
+ * across the whole program made compiling slow). Along a run of inline
+ * instructions a value the next few read is kept instead, and reaches
+ * the register file only where the code may leave and it is live there,
+ * or not at all (native_live.c); each predicate is an i32 lane mask in an
  * alloca, loaded on entry and stored back on every return. Every
  * instruction has two blocks: "chk", one test of whether the group must
  * ask the scheduler (native_sched.c) if other lanes join or go first
@@ -476,9 +479,9 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	struct irb gs = { .c = c, .m = m, .k = k, .n = k->ninsns }, *g = &gs;
 	u32 nregs = k->func.nregs, npreds = k->func.npreds, i;
 	LLVMBasicBlockRef entry, bad, yield;
-	LLVMValueRef sw, regs, pc, ypc;
+	LLVMValueRef regs, pc, ypc;
 	LLVMTypeRef ft;
-	u8 *reach = nrt_reach(k);
+	u8 *reach = nrt_reach(k), *target;
 
 	g->reach = reach;
 	for (i = 0; i < g->n; i++)
@@ -487,6 +490,13 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	nrt_narrow_regs(k, reach, g->narrow);
 	if (getenv("VGPU_NATIVE_WIDE"))
 		memset(g->narrow, 0, nregs);
+	g->words = (nregs + 63) / 64;
+	g->live = nrt_live_regs(k, reach, g->words ? g->words : 1);
+	g->cache = calloc(nregs + 1, sizeof(*g->cache));
+	target = calloc(g->n + 1, 1);
+	for (i = 0; i < g->n; i++)
+		if (reach[i] && k->insns[i].op == VGPU_OP_BRA && k->insns[i].imm <= g->n)
+			target[k->insns[i].imm] = 1;
 	g->b = LLVMCreateBuilderInContext(c);
 	g->i1 = LLVMInt1TypeInContext(c);
 	g->i8 = LLVMInt8TypeInContext(c);
@@ -580,10 +590,8 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 		LLVMAddIncoming(ypc, &pc, &from, 1);
 		LLVMPositionBuilderAtEnd(g->b, pick);
 	}
-	sw = LLVMBuildSwitch(g->b, pc, bad, g->n);
-	for (i = 0; i < g->n; i++)
-		if (reach[i])
-			LLVMAddCase(sw, k32(g, i), g->body[i]);
+	/* Its cases: as the instructions are built (nrt_ir_keep_into()). */
+	g->sw = LLVMBuildSwitch(g->b, pc, bad, g->n);
 
 	for (i = 0; i <= g->n; i++) {
 		if (i < g->n && (reach[i] || g->chk[i] == bad))
@@ -621,6 +629,7 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 
 		for (i = 0; i < g->n; i++) {
 			LLVMValueRef pcv = k32(g, i), t, l, ask;
+			LLVMBasicBlockRef out = gate;
 
 			if (!reach[i])
 				continue;
@@ -629,13 +638,35 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 			l = LLVMBuildLoad2(g->b, g->i32, g->left, "");
 			ask = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, pcv, t, ""),
 					  LLVMBuildICmp(g->b, LLVMIntEQ, l, k32(g, 0), ""), "");
-			LLVMBuildCondBr(g->b, ask, gate, g->body[i]);
-			LLVMAddIncoming(gpc, &pcv, &g->chk[i], 1);
+			if (nrt_ir_kept(g, i)) {
+				/* Leaving here: the values kept to the register file first. */
+				out = newblock(g, "spill");
+				LLVMPositionBuilderAtEnd(g->b, out);
+				nrt_ir_flush(g, i, false);
+				LLVMBuildBr(g->b, gate);
+				LLVMPositionBuilderAtEnd(g->b, g->chk[i]);
+			}
+			LLVMBuildCondBr(g->b, ask, out, g->body[i]);
+			LLVMAddIncoming(gpc, &pcv, out == gate ? &g->chk[i] : &out, 1);
+			nrt_ir_keep_into(g, i, g->chk[i], g->body[i]);
 
 			LLVMPositionBuilderAtEnd(g->b, g->body[i]);
 			LLVMBuildStore(g->b, LLVMBuildSub(g->b, LLVMBuildLoad2(g->b, g->i32,
 					g->left, ""), k32(g, 1), ""), g->left);
+			/*
+			 * Values stay out of the register file only through an
+			 * instruction run inline that falls through to one no
+			 * other path reaches (a branch target, past the end,
+			 * unreachable code: they join paths or leave).
+			 */
+			g->cache_on = g->live && nrt_insn_inline(&k->insns[i]) &&
+				      i + 1 < g->n && reach[i + 1] && !target[i + 1];
+			if (!g->cache_on)
+				nrt_ir_flush(g, i, true);
+			else
+				nrt_ir_store_later(g, i, target);
 			emit_insn(g, i);
+			g->cache_on = false;
 		}
 	}
 	LLVMDisposeBuilder(g->b);
@@ -644,5 +675,8 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	free(g->preds);
 	free(g->chk);
 	free(g->body);
+	free(g->cache);
+	free((void *)g->live);
+	free(target);
 	free(reach);
 }

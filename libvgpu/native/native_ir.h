@@ -22,6 +22,8 @@ u8 *nrt_reach(const struct vgpu_native_kernel *k);
 /* Marks in @narrow (nregs bytes) the registers kept as 32-bit lanes. */
 void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 		     u8 *narrow);
+/* The registers @in reads (a, b, c; ~0U for none). */
+void nrt_reads(const struct vgpu_insn *in, u32 *rd);
 /* The registers a block must clear before the code runs (into @list). */
 u32 nrt_ir_zero_regs(const struct vgpu_native_kernel *k, u32 *list);
 
@@ -36,6 +38,10 @@ struct nrt_helper {
 extern const struct nrt_helper nrt_helpers[];
 extern const unsigned int nrt_nhelpers;
 const char *nrt_helper_name(const void *fn);
+
+/* native_live.c: instructions run inline; live registers per instruction. */
+bool nrt_insn_inline(const struct vgpu_insn *in);
+u64 *nrt_live_regs(const struct vgpu_native_kernel *k, const u8 *reach, u32 words);
 
 /* Builds @k's warp function, named @name, into @m (of context @c). */
 void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,

@@ -187,6 +187,7 @@ void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 	LLVMBasicBlockRef slow = newblock(g, "slow");
 	LLVMBasicBlockRef next = g->chk[pc + 1];
 	LLVMValueRef addr, base, args[2], r, off;
+	bool on;
 
 	if (in->mod == VGPU_SPACE_PARAM && in->a == VGPU_NO_REG && !write &&
 	    !(in->imm & (len - 1)) && in->imm < g->k->func.param_bytes &&
@@ -209,6 +210,17 @@ void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		LLVMDeleteBasicBlock(slow);
 		return;
 	}
+	/*
+	 * The result is stored on every path that writes it (the kept value
+	 * of the register first: one path writes nothing); the other kept
+	 * values, defined before, reach every path out.
+	 */
+	if (!write && g->cache[in->dst]) {
+		storereg(g, in->dst, g->cache[in->dst]);
+		g->cache[in->dst] = NULL;
+	}
+	on = g->cache_on;
+	g->cache_on = false;
 	unless_none(g, em, next);
 	addr = addresses(g, in);
 	if (in->mod == VGPU_SPACE_GLOBAL || in->mod == VGPU_SPACE_GENERIC) {
@@ -259,5 +271,6 @@ void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		LLVMPositionBuilderAtEnd(g->b, bad);
 		ret_with(g, VGPU_RUN_FAULT);
 	}
+	g->cache_on = on;
 }
 

@@ -32,6 +32,17 @@ struct irb {
 	const u8 *reach;
 	u8 *narrow;		/* registers kept as 32-bit lanes */
 	bool bar_red;		/* the program has a reachable BAR_RED */
+	/*
+	 * Values of registers written by inline instructions and not yet
+	 * stored (64-bit lanes; NULL: the register file has it), kept
+	 * while @cache_on; @live: the live registers per instruction
+	 * (@words each, native_live.c).
+	 */
+	LLVMValueRef *cache;
+	bool cache_on;
+	const u64 *live;
+	u32 words;
+	LLVMValueRef sw;	/* the dispatcher's switch */
 	u32 n;
 };
 
@@ -180,30 +191,59 @@ static inline LLVMValueRef mask_of(struct irb *g, LLVMValueRef vm)
 	return LLVMBuildBitCast(g->b, vm, g->i32, "");
 }
 
+/*
+ * Register @r as its slot holds it: <32 x i32> for a narrow register
+ * (nrt_narrow_regs()), else <32 x i64>; the kept value, or a load.
+ */
+static inline LLVMValueRef slotval(struct irb *g, u32 r)
+{
+	LLVMValueRef v;
+
+	if (g->cache[r])
+		return g->cache[r];
+	v = LLVMBuildLoad2(g->b, g->narrow[r] ? g->v32 : g->v64, g->regs[r], "");
+	LLVMSetAlignment(v, g->narrow[r] ? 4 : 8);
+	return v;
+}
+
+/* @v, as slotval() gives it, to register @r's slot. */
+static inline void storereg(struct irb *g, u32 r, LLVMValueRef v)
+{
+	LLVMSetAlignment(LLVMBuildStore(g->b, v, g->regs[r]), g->narrow[r] ? 4 : 8);
+}
+
+static inline bool reg_live(struct irb *g, u32 pc, u32 r)
+{
+	return g->live[(u64)pc * g->words + r / 64] >> (r % 64) & 1;
+}
+
+/* Register @r as 64-bit lanes. */
 static inline LLVMValueRef getreg(struct irb *g, u32 r)
 {
-	LLVMValueRef v = LLVMBuildLoad2(g->b, g->narrow[r] ? g->v32 : g->v64, g->regs[r], "");
+	LLVMValueRef v = slotval(g, r);
 
-	LLVMSetAlignment(v, g->narrow[r] ? 4 : 8);
 	return g->narrow[r] ? LLVMBuildZExt(g->b, v, g->v64, "") : v;
 }
 
+/*
+ * Lanes @em of register @r get @v (64-bit lanes): kept as a value while
+ * the instruction runs inline (the register file gets it where it is
+ * live and the code may leave: nrt_ir_flush()), else stored. A narrow
+ * register's value has its upper halves zero (nrt_narrow_regs()).
+ */
 static inline void setreg(struct irb *g, u32 r, LLVMValueRef v, LLVMValueRef em)
 {
-	LLVMValueRef old;
+	LLVMValueRef old = slotval(g, r);
 
-	if (g->narrow[r]) {
-		/* The value's upper halves are zero (nrt_narrow_regs()). */
-		old = LLVMBuildLoad2(g->b, g->v32, g->regs[r], "");
-		LLVMSetAlignment(old, 4);
+	if (g->narrow[r])
 		v = LLVMBuildTrunc(g->b, v, g->v32, "");
-		LLVMSetAlignment(LLVMBuildStore(g->b, LLVMBuildSelect(g->b, lanes(g, em), v,
-						old, ""), g->regs[r]), 4);
+	v = LLVMBuildSelect(g->b, lanes(g, em), v, old, "");
+	if (g->cache_on) {
+		g->cache[r] = v;
 		return;
 	}
-	old = getreg(g, r);
-	LLVMSetAlignment(LLVMBuildStore(g->b, LLVMBuildSelect(g->b, lanes(g, em), v, old, ""),
-					g->regs[r]), 8);
+	storereg(g, r, v);
+	g->cache[r] = NULL;
 }
 
 static inline LLVMValueRef getpred(struct irb *g, u32 p)
@@ -330,6 +370,19 @@ static inline LLVMValueRef guard_mask(struct irb *g, const struct vgpu_insn *in)
 		p = LLVMBuildNot(g->b, p, "");
 	return LLVMBuildAnd(g->b, m, p, "");
 }
+
+/*
+ * native_live.c: the values kept. nrt_ir_flush() stores those live at
+ * @pc (and with @forget, keeps none); nrt_ir_kept() drops those dead at
+ * @pc, true when some remain; nrt_ir_store_later() stores those the next
+ * instructions do not read; nrt_ir_keep_into() joins the kept values and
+ * the dispatcher's way into @body, instruction @pc.
+ */
+void nrt_ir_flush(struct irb *g, u32 pc, bool forget);
+bool nrt_ir_kept(struct irb *g, u32 pc);
+void nrt_ir_store_later(struct irb *g, u32 pc, const u8 *target);
+void nrt_ir_keep_into(struct irb *g, u32 pc, LLVMBasicBlockRef from,
+		      LLVMBasicBlockRef body);
 
 /* native_ir_mem.c: LD and ST. */
 void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,

@@ -890,6 +890,38 @@ static void loads_keep_idle_lanes(void)
 }
 
 /*
+ * Values generated code keeps out of the register file between inline
+ * instructions: two warps loop past several turns (512 instructions) in
+ * a run of inline instructions of a length prime to the turn, so turns
+ * end inside the run with values kept (stored on the way out) and resume
+ * there (loaded on the way in); then a load for no lane of the second
+ * warp into a register just written (kept): it keeps that value.
+ */
+static void kept_values_across_turns(void)
+{
+	uint64_t win = WIN_VA;
+	const struct vgpu_insn code[] = {
+		/* 0 */ PRO(2), MOVI(VGPU_T_U32, 3, 300),
+		/* 5 */ MOVI(VGPU_T_U32, 4, 1), OPI(VGPU_OP_ADD, VGPU_T_U32, 5, 0, 0),
+		/* 7: loop */ OPI(VGPU_OP_MUL, VGPU_T_U32, 6, 4, 3),
+		/* 8 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 6, 6, 5),
+		/* 9 */ OP3(VGPU_OP_XOR, VGPU_T_U32, 4, 6, 3),
+		/* 10 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 5, 5, 1),
+		/* 11 */ OPI(VGPU_OP_SUB, VGPU_T_U32, 3, 3, 1),
+		/* 12 */ SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 3, 0), BRA_IF(0, 7),
+		/* 14 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4),
+		/* 15 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0x400, 5),
+		/* 16 */ SETPI(VGPU_T_U32, VGPU_CMP_LT, 1, 0, 32),
+		/* 17 */ MOVI(VGPU_T_U32, 7, 0x77),
+		/* 18 */ INSN(.op = VGPU_OP_LD, .type = VGPU_T_U32, .mod = VGPU_SPACE_SHARED,
+			      .guard = 1, .dst = 7, .a = VGPU_NO_REG, .imm = 8),
+		/* 19 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0x800, 7), EXIT(),
+	};
+
+	RUN("kept values across turns", code, 64, &win, VGPU_FAULT_NONE);
+}
+
+/*
  * The second block reads, in each kind of operand slot (an address, a
  * value to store, an addend), registers that only the first block wrote:
  * they must read zero there, not what the first block left.
@@ -1591,6 +1623,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(faults_match),
 	TAP_TEST(accesses_off_the_vector_path),
 	TAP_TEST(loads_keep_idle_lanes),
+	TAP_TEST(kept_values_across_turns),
 	TAP_TEST(divergent_loops),
 	TAP_TEST(spinning_makes_progress),
 	TAP_TEST(barriers_across_warps),

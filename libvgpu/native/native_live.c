@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Register values generated code keeps out of the warp's register file.
+ * A run is a sequence of instructions run inline (no runtime helper
+ * touches the register file for them) that fall through into each other,
+ * none a branch target. Along a run the builder keeps what an instruction
+ * writes as a value (irb->cache) while the next few instructions read it
+ * (NRT_KEEP_AHEAD), and stores it otherwise. The register file gets a
+ * kept value only where the code may leave: at the end of the run, and
+ * on the way out of each check (the turn ends, the scheduler is asked),
+ * and only if it is live there: some instruction reachable from there
+ * may read it. The dispatcher may enter any instruction: its way in
+ * loads the kept registers, which meet the kept values in phis. A value
+ * no later instruction reads never reaches the register file.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "native_irb.h"
+
+bool nrt_insn_inline(const struct vgpu_insn *in)
+{
+	switch (in->op) {
+	case VGPU_OP_NOP:
+	case VGPU_OP_MEMBAR:
+	case VGPU_OP_MOV:
+	case VGPU_OP_SREG:
+	case VGPU_OP_ACTIVEMASK:
+	case VGPU_OP_SELP:
+	case VGPU_OP_LD:
+	case VGPU_OP_ST:
+		return true;
+	case VGPU_OP_AND ... VGPU_OP_NOT:
+		if (in->type == VGPU_T_PRED)
+			return true;
+		fallthrough;
+	case VGPU_OP_ADD ... VGPU_OP_NEG:
+	case VGPU_OP_SHL ... VGPU_OP_SHR:
+		return f32_plain(in) || (!vgpu_is_float(in->type) && !int_helper(in));
+	case VGPU_OP_SETP:
+		return !vgpu_is_float(in->type);
+	}
+	return false;
+}
+
+/*
+ * Live registers on entry to each instruction, @words u64 each: those an
+ * instruction reachable from there reads (an instruction a helper runs
+ * reads them all). Writes kill nothing (a guarded or partial write keeps
+ * other lanes' values), which only keeps more live. NULL when out of
+ * memory or too large (the builder then stores every write).
+ */
+u64 *nrt_live_regs(const struct vgpu_native_kernel *k, const u8 *reach, u32 words)
+{
+	u32 n = k->ninsns, nregs = k->func.nregs, i, w;
+	bool changed = true;
+	u64 *live;
+
+	if ((u64)(n + 1) * words > (4u << 20))
+		return NULL;
+	live = calloc((u64)(n + 1) * words, sizeof(u64));
+	if (!live)
+		return NULL;
+	while (changed) {
+		changed = false;
+		for (i = n; i-- > 0;) {
+			const struct vgpu_insn *in = &k->insns[i];
+			u64 *l = live + (u64)i * words;
+			u32 rd[3], j;
+
+			if (!reach[i])
+				continue;
+			if (nrt_insn_inline(in) || in->op == VGPU_OP_BRA ||
+			    in->op == VGPU_OP_EXIT) {
+				nrt_reads(in, rd);
+				for (j = 0; j < 3; j++) {
+					if (rd[j] < nregs && !(l[rd[j] / 64] >> (rd[j] % 64) & 1)) {
+						l[rd[j] / 64] |= 1ULL << (rd[j] % 64);
+						changed = true;
+					}
+				}
+			} else {
+				for (w = 0; w < words; w++) {
+					u64 all = w + 1 < words || !(nregs % 64) ? ~0ULL :
+						  (1ULL << (nregs % 64)) - 1;
+
+					if ((l[w] | all) != l[w]) {
+						l[w] |= all;
+						changed = true;
+					}
+				}
+			}
+			/* Successors: the next instruction always (a superset), a target. */
+			for (j = 0; j < 2; j++) {
+				u32 s = j ? (u32)in->imm : i + 1;
+				const u64 *t = live + (u64)s * words;
+
+				if ((j && in->op != VGPU_OP_BRA) || s >= n)
+					continue;
+				for (w = 0; w < words; w++) {
+					if ((l[w] | t[w]) != l[w]) {
+						l[w] |= t[w];
+						changed = true;
+					}
+				}
+			}
+		}
+	}
+	return live;
+}
+
+/* --- the values kept, in the IR builder ------------------------------------ */
+
+void nrt_ir_flush(struct irb *g, u32 pc, bool forget)
+{
+	u32 r;
+
+	for (r = 0; r < g->k->func.nregs; r++) {
+		if (!g->cache[r])
+			continue;
+		if (reg_live(g, pc, r))
+			storereg(g, r, g->cache[r]);
+		if (forget)
+			g->cache[r] = NULL;
+	}
+}
+
+/* Drops the kept values dead at @pc; true when some value is still kept. */
+bool nrt_ir_kept(struct irb *g, u32 pc)
+{
+	u32 r;
+	bool any = false;
+
+	for (r = 0; r < g->k->func.nregs; r++) {
+		if (g->cache[r] && !reg_live(g, pc, r))
+			g->cache[r] = NULL;
+		any |= g->cache[r] != NULL;
+	}
+	return any;
+}
+
+/* How far ahead a kept value must be read to stay kept (measured: 3). */
+#define NRT_KEEP_AHEAD 3
+
+/*
+ * The kept values the next few instructions of the run do not read go
+ * to the register file now: a value kept over many instructions costs
+ * a phi and a load at each (the dispatcher may enter anywhere), more to
+ * compile than its store saves.
+ */
+void nrt_ir_store_later(struct irb *g, u32 pc, const u8 *target)
+{
+	u32 r, j, rd[3], q, nregs = g->k->func.nregs;
+	u8 soon[256] = { 0 };
+
+	for (j = pc; j < g->n && j < pc + NRT_KEEP_AHEAD; j++) {
+		if (j > pc && (target[j] || !nrt_insn_inline(&g->k->insns[j])))
+			break;
+		nrt_reads(&g->k->insns[j], rd);
+		for (q = 0; q < 3; q++)
+			if (rd[q] < nregs && rd[q] < 256)
+				soon[rd[q]] = 1;
+	}
+	for (r = 0; r < nregs; r++) {
+		if (!g->cache[r] || (r < 256 && soon[r]))
+			continue;
+		storereg(g, r, g->cache[r]);
+		g->cache[r] = NULL;
+	}
+}
+
+/*
+ * Into instruction @pc, reached from the check before it (@from) with
+ * the values kept, or from the dispatcher, whose path (a block of its
+ * own) loads them: they meet in phis at the top of @body.
+ */
+void nrt_ir_keep_into(struct irb *g, u32 pc, LLVMBasicBlockRef from,
+		      LLVMBasicBlockRef body)
+{
+	u32 r, nregs = g->k->func.nregs;
+	LLVMBasicBlockRef land = NULL;
+
+	for (r = 0; r < nregs; r++) {
+		LLVMValueRef phi, v;
+
+		if (!g->cache[r])
+			continue;
+		if (!land) {
+			land = newblock(g, "land");
+			LLVMAddCase(g->sw, k32(g, pc), land);
+			LLVMPositionBuilderAtEnd(g->b, land);
+			LLVMBuildBr(g->b, body);
+		}
+		LLVMPositionBuilderBefore(g->b, LLVMGetBasicBlockTerminator(land));
+		phi = g->cache[r];
+		g->cache[r] = NULL;
+		v = slotval(g, r);
+		g->cache[r] = phi;
+		LLVMPositionBuilderAtEnd(g->b, body);
+		phi = LLVMBuildPhi(g->b, g->narrow[r] ? g->v32 : g->v64, "");
+		LLVMAddIncoming(phi, &g->cache[r], &from, 1);
+		LLVMAddIncoming(phi, &v, &land, 1);
+		g->cache[r] = phi;
+	}
+	if (!land)
+		LLVMAddCase(g->sw, k32(g, pc), body);
+}
