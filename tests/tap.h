@@ -63,6 +63,17 @@ static char *tap_skip_why;
 	} \
 } while (0)
 
+/*
+ * Seconds a test may take before it counts as hung: 60, or TAP_TIMEOUT's
+ * (a run whose first launches compile with LLVM under emulation).
+ */
+static inline unsigned int tap_timeout(void)
+{
+	const char *t = getenv("TAP_TIMEOUT");
+
+	return t && atoi(t) > 0 ? (unsigned int)atoi(t) : 60;
+}
+
 static int tap_run(const struct tap_test *tests, size_t n)
 {
 	size_t i;
@@ -84,7 +95,7 @@ static int tap_run(const struct tap_test *tests, size_t n)
 		pid = fork();
 
 		if (pid == 0) {
-			alarm(60);
+			alarm(tap_timeout());
 			tests[i].fn();
 			fflush(stdout);
 			_exit(tap_failed);
