@@ -17,14 +17,48 @@
 
 #define VG_SYNC_TOKENS 64	/* word index of the first token */
 #define VG_SYNC_SLOTS ((VG_SYNC_SIZE - VG_SYNC_SLOT0 * 8) / 16)
+#define VG_SYNC_TRIES 16	/* mappings tried before giving up */
 
 _Static_assert(VG_MAX_CHANS <= VG_SYNC_TOKENS &&
 	       VG_SYNC_TOKENS + VG_MAX_CHANS <= VG_SYNC_SLOT0,
 	       "the words of the sync area overlap");
 
-CUresult vg_sync_get(struct CUctx_st *ctx)
+/*
+ * A fresh mapping of the sync area's size, registered with the context:
+ * the mapping, or NULL. A context shared through fork() may hold a
+ * child's registration of its own sync area at an address this process
+ * has free (the child is gone, its registration lives as long as the
+ * file); that answers EEXIST, and the area is mapped again elsewhere,
+ * the refused mappings kept until then so that mmap moves on.
+ */
+static void *vg_sync_map(int fd)
 {
 	struct vgpu_host_register hr = { .size = VG_SYNC_SIZE };
+	void *refused[VG_SYNC_TRIES], *p = NULL;
+	unsigned int n = 0, i;
+
+	while (n < VG_SYNC_TRIES) {
+		p = mmap(NULL, VG_SYNC_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			p = NULL;
+			break;
+		}
+		hr.addr = (uintptr_t)p;
+		if (!ioctl(fd, VGPU_IOCTL_HOST_REGISTER, &hr))
+			break;
+		refused[n++] = p;
+		p = NULL;
+		if (errno != EEXIST)
+			break;
+	}
+	for (i = 0; i < n; i++)
+		munmap(refused[i], VG_SYNC_SIZE);
+	return p;
+}
+
+CUresult vg_sync_get(struct CUctx_st *ctx)
+{
 	uint32_t i;
 	void *p;
 
@@ -33,15 +67,9 @@ CUresult vg_sync_get(struct CUctx_st *ctx)
 	ctx->slot_free = malloc(VG_SYNC_SLOTS * sizeof(*ctx->slot_free));
 	if (!ctx->slot_free)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	p = mmap(NULL, VG_SYNC_SIZE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	p = vg_sync_map(ctx->fd);
+	if (!p)
 		goto err;
-	hr.addr = (uintptr_t)p;
-	if (ioctl(ctx->fd, VGPU_IOCTL_HOST_REGISTER, &hr)) {
-		munmap(p, VG_SYNC_SIZE);
-		goto err;
-	}
 	/* Lowest slots on top, so a few events stay on one page. */
 	for (i = 0; i < VG_SYNC_SLOTS; i++)
 		ctx->slot_free[i] = VG_SYNC_SLOTS - 1 - i;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "tap.h"
 
@@ -607,10 +608,50 @@ static void sched_policies(void)
 	CHECK(aut < 50);
 }
 
+/*
+ * A forked child sharing the context maps and registers its own sync
+ * area (its first event); the registration outlives the child, at an
+ * address this process has free, where its own sync area, made later,
+ * would land first: it must go elsewhere, and work must go on. (The
+ * child submits nothing: the channels' positions are each process's.)
+ */
+static void forked_child_leaves_sync_area(void)
+{
+	CUdeviceptr d;
+	CUevent e;
+	CUcontext c;
+	uint32_t got[2] = { 0, 0 };
+	int status = -1;
+	pid_t pid;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&c, NULL, 0, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&d, 8));
+	pid = fork();
+	if (pid < 0) {
+		TAP_FAIL("fork");
+		return;
+	}
+	if (!pid)
+		_exit(cuEventCreate(&e, 0) ? 1 : 0);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK_RES(CUDA_SUCCESS, cuEventCreate(&e, 0));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD32(d, 7, 2));
+	CHECK_RES(CUDA_SUCCESS, cuEventRecord(e, NULL));
+	CHECK_RES(CUDA_SUCCESS, cuEventSynchronize(e));
+	CHECK_RES(CUDA_SUCCESS, cuEventDestroy(e));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(got, d, sizeof(got)));
+	CHECK(got[0] == 7 && got[1] == 7);
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(c));
+}
+
 int main(void)
 {
 	static const struct tap_test tests[] = {
 		{ "create_and_query", create_and_query },
+		{ "forked_child_leaves_sync_area", forked_child_leaves_sync_area },
 		{ "order_within_a_stream", order_within_a_stream },
 		{ "streams_run_at_once", streams_run_at_once },
 		{ "wait_event_orders_streams", wait_event_orders_streams },
