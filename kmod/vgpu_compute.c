@@ -579,6 +579,26 @@ static int vgpu_sm_state_get(struct vgpu_sm_state *s, struct vgpu_run *run)
 	return 0;
 }
 
+/*
+ * An SM with no block starts the launches queued on the front end itself
+ * (vgpu_engine_run_one()), while that takes no block for it: a chain of
+ * small launches then runs without a sleep and two wake-ups between each
+ * two. Not while fault injection is armed: its stall of the front end
+ * must not hold an SM. Return: whether it took a block.
+ */
+static bool vgpu_sm_front(struct vgpu_compute *ce, struct vgpu_run **run,
+			  u64 *block, u64 *n)
+{
+	if (vgpu_fi_on())
+		return false;
+	while (vgpu_engine_run_one(&ce->front)) {
+		if (vgpu_take_block(ce, run, block, n))
+			return true;
+		cond_resched();
+	}
+	return false;
+}
+
 static int vgpu_sm_main(void *data)
 {
 	struct vgpu_device *vdev = data;
@@ -591,7 +611,8 @@ static int vgpu_sm_main(void *data)
 		u64 block, n;
 		int ret = 0;
 
-		if (!vgpu_take_block(ce, &run, &block, &n)) {
+		if (!vgpu_take_block(ce, &run, &block, &n) &&
+		    !vgpu_sm_front(ce, &run, &block, &n)) {
 			/*
 			 * Idle: give the buffer back, so that no memory stays
 			 * charged to (or allocated for) a process that is done.

@@ -542,6 +542,7 @@ int vgpu_cmd_check(struct vgpu_ctx *ctx, const struct vgpu_cmd *c);
 /* vgpu_engine.c */
 void vgpu_engine_init(struct vgpu_engine *e, struct workqueue_struct *wq);
 void vgpu_engine_queue(struct vgpu_engine *e, struct vgpu_chan *chan);
+bool vgpu_engine_run_one(struct vgpu_engine *e);
 
 /* vgpu_copy.c */
 int vgpu_exec(struct vgpu_ctx *ctx, const struct vgpu_cmd *cmd, u64 *fault);

@@ -52,26 +52,44 @@ static void vgpu_engine_run(struct vgpu_chan *chan)
 	vgpu_chan_done(chan, ret, fault);
 }
 
+/**
+ * vgpu_engine_run_one() - takes the channel at the head of @e's run list
+ * and runs its next command, in the caller's thread.
+ *
+ * The engine's work item runs its list so. An SM of the compute engine
+ * that finds no block does it too before it sleeps: a launch queued
+ * behind the one that just ended then starts at once, where otherwise
+ * the SM would wake the engine's worker (the command's completion) and
+ * the worker would wake an SM again (the launch). Both may take from the
+ * list at the same time: each channel is on it at most once and leaves
+ * it under the lock, so a channel's commands still run one at a time,
+ * in order.
+ * Return: whether there was a channel.
+ */
+bool vgpu_engine_run_one(struct vgpu_engine *e)
+{
+	struct vgpu_chan *chan;
+
+	spin_lock(&e->lock);
+	chan = list_first_entry_or_null(&e->ready, struct vgpu_chan, node);
+	if (chan) {
+		list_del_init(&chan->node);
+		e->queued--;
+	}
+	spin_unlock(&e->lock);
+	if (!chan)
+		return false;
+	vgpu_fi_stall(e, chan);
+	vgpu_engine_run(chan);
+	return true;
+}
+
 static void vgpu_engine_work(struct work_struct *work)
 {
 	struct vgpu_engine *e = container_of(work, struct vgpu_engine, work);
-	struct vgpu_chan *chan;
 
-	for (;;) {
-		spin_lock(&e->lock);
-		chan = list_first_entry_or_null(&e->ready, struct vgpu_chan,
-						node);
-		if (chan) {
-			list_del_init(&chan->node);
-			e->queued--;
-		}
-		spin_unlock(&e->lock);
-		if (!chan)
-			break;
-		vgpu_fi_stall(e, chan);
-		vgpu_engine_run(chan);
+	while (vgpu_engine_run_one(e))
 		cond_resched();
-	}
 }
 
 void vgpu_engine_init(struct vgpu_engine *e, struct workqueue_struct *wq)

@@ -86,6 +86,12 @@ static inline bool vgpu_fi_fail(struct vgpu_device *vdev,
 	       __vgpu_fi_fail(vdev, site);
 }
 
+/* Whether any fault injection has been armed since the module loaded. */
+static inline bool vgpu_fi_on(void)
+{
+	return static_branch_unlikely(&vgpu_fi_armed);
+}
+
 /* Engine @e holds @chan's next command while its stall is set. */
 static inline void vgpu_fi_stall(struct vgpu_engine *e, struct vgpu_chan *chan)
 {
@@ -101,6 +107,11 @@ void vgpu_fi_device_del(struct vgpu_device *vdev);
 #else
 static inline bool vgpu_fi_fail(struct vgpu_device *vdev,
 				enum vgpu_fi_site site)
+{
+	return false;
+}
+
+static inline bool vgpu_fi_on(void)
 {
 	return false;
 }
