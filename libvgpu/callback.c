@@ -52,7 +52,12 @@ static bool vg_hostfn_wait(struct vg_hostfn_queue *q, uint64_t seqno)
 	struct vgpu_chan_wait w = { .seqno = seqno, .handle = ch->handle };
 	struct timespec ts;
 	bool stop;
+	int err;
 
+	/* What it waits for may sit in a batch not yet told of. */
+	err = vg_chan_reached(ch, seqno) ? 0 : vg_chan_ring(ch, seqno);
+	if (err)
+		return err == EIO;	/* failed: the function runs, told so */
 	for (;;) {
 		if (vg_chan_reached(ch, seqno))
 			return true;

@@ -47,6 +47,7 @@ CUresult vg_chan_add(struct CUctx_st *ctx, struct vg_chan **pch)
 		free(ch);
 		return r;
 	}
+	pthread_mutex_init(&ch->bell, NULL);
 	ch->ctx = ctx;
 	ch->handle = cc.handle;
 	ch->index = ctx->nchans;
@@ -87,6 +88,7 @@ void vg_chans_close(struct CUctx_st *ctx)
 	unsigned int i;
 
 	for (i = 0; i < ctx->nchans; i++) {
+		pthread_mutex_destroy(&ctx->chans[i]->bell);
 		free(ctx->chans[i]->ring);
 		free(ctx->chans[i]);
 		ctx->chans[i] = NULL;
@@ -261,9 +263,15 @@ CUresult vg_ctx_error(struct CUctx_st *ctx)
 static int vg_chan_sleep(struct vg_chan *ch, uint64_t seqno, bool blocking)
 {
 	struct vgpu_chan_wait w = { .seqno = seqno, .handle = ch->handle };
+	int err;
 
-	if (vg_chan_reached(ch, seqno) ||
-	    (!blocking && vg_chan_spin(ch, seqno)))
+	if (vg_chan_reached(ch, seqno))
+		return 0;
+	/* What it waits for may sit in a batch not yet told of. */
+	err = vg_chan_ring(ch, seqno);
+	if (err)
+		return err;
+	if (!blocking && vg_chan_spin(ch, seqno))
 		return 0;
 	for (;;) {
 		w.deadline_ns = (int64_t)(vg_now_ns() + 10000000000ULL);
@@ -338,12 +346,87 @@ CUresult vg_fence_sleep(struct vg_fence f)
 	return err ? vg_errno_result(err) : CUDA_SUCCESS;
 }
 
+/*
+ * A batch (vg_batch_begin() to vg_batch_end()): the channels this thread
+ * wrote commands to without telling the module, rung at the end, so that
+ * a graph's launch reaches the engines as one submission per channel.
+ */
+static __thread struct vg_chan *vg_batch_chans[VG_MAX_CHANS];
+static __thread unsigned int vg_batch_nchans, vg_batch_depth;
+
+/*
+ * Tells the module of @ch's commands up to @put, which are in the ring:
+ * 0, or the errno of CHAN_SUBMIT. Any thread may ring, for any count up
+ * to what it has seen written (under the context's lock).
+ */
+int vg_chan_ring(struct vg_chan *ch, uint64_t put)
+{
+	struct vgpu_chan_submit s = { .handle = ch->handle, .put = put };
+	int err = 0;
+
+	pthread_mutex_lock(&ch->bell);
+	if (put > ch->posted) {
+		if (ioctl(ch->ctx->fd, VGPU_IOCTL_CHAN_SUBMIT, &s))
+			err = errno;
+		else
+			ch->posted = put;
+	}
+	pthread_mutex_unlock(&ch->bell);
+	return err;
+}
+
+/* Whether @ch's doorbell waits for the batch's end. */
+static bool vg_batch_holds(struct vg_chan *ch)
+{
+	unsigned int i;
+
+	if (!vg_batch_depth)
+		return false;
+	for (i = 0; i < vg_batch_nchans; i++)
+		if (vg_batch_chans[i] == ch)
+			return true;
+	if (vg_batch_nchans == VG_MAX_CHANS)
+		return false;
+	vg_batch_chans[vg_batch_nchans++] = ch;
+	return true;
+}
+
+/* Commands this thread queues from here on wait for vg_batch_end(). */
+void vg_batch_begin(void)
+{
+	vg_batch_depth++;
+}
+
+/*
+ * Rings every channel of the batch, once each (the outermost end): the
+ * first failure, or success. The context's lock is not needed.
+ */
+CUresult vg_batch_end(void)
+{
+	CUresult r = CUDA_SUCCESS;
+	unsigned int i;
+	int err;
+
+	if (--vg_batch_depth)
+		return CUDA_SUCCESS;
+	for (i = 0; i < vg_batch_nchans; i++) {
+		struct vg_chan *ch = vg_batch_chans[i];
+
+		err = vg_chan_ring(ch, __atomic_load_n(&ch->put, __ATOMIC_ACQUIRE));
+		if (err && !r)
+			r = vg_ctx_closing(ch->ctx) ? CUDA_ERROR_CONTEXT_IS_DESTROYED :
+				err == EIO ? vg_chan_failed(ch) : vg_errno_result(err);
+	}
+	vg_batch_nchans = 0;
+	return r;
+}
+
 /* Queues @cmd; *@seqno (if given) is the fence that covers it. */
 CUresult vg_chan_push(struct vg_chan *ch, const struct vgpu_cmd *cmd,
 		      uint64_t *seqno)
 {
-	struct vgpu_chan_submit s = { .handle = ch->handle };
 	CUresult r;
+	int err;
 
 	/* The kernel queue holds a ring's worth: wait for room first. */
 	if (ch->put >= VG_RING && !vg_chan_reached(ch, ch->put - VG_RING + 1)) {
@@ -352,13 +435,15 @@ CUresult vg_chan_push(struct vg_chan *ch, const struct vgpu_cmd *cmd,
 			return r;
 	}
 	ch->ring[ch->put % VG_RING] = *cmd;
-	s.put = ch->put + 1;
-	if (ioctl(ch->ctx->fd, VGPU_IOCTL_CHAN_SUBMIT, &s))
-		return vg_ctx_closing(ch->ctx) ? CUDA_ERROR_CONTEXT_IS_DESTROYED :
-			errno == EIO ? vg_chan_fail(ch) :
-			errno == EINVAL ? CUDA_ERROR_INVALID_VALUE :
-			vg_errno_result(errno);
-	ch->put++;
+	if (!vg_batch_holds(ch)) {
+		err = vg_chan_ring(ch, ch->put + 1);
+		if (err)
+			return vg_ctx_closing(ch->ctx) ? CUDA_ERROR_CONTEXT_IS_DESTROYED :
+				err == EIO ? vg_chan_fail(ch) :
+				err == EINVAL ? CUDA_ERROR_INVALID_VALUE :
+				vg_errno_result(err);
+	}
+	__atomic_store_n(&ch->put, ch->put + 1, __ATOMIC_RELEASE);
 	if (seqno)
 		*seqno = ch->put;
 	return CUDA_SUCCESS;

@@ -300,19 +300,26 @@ static CUresult vg_exec_stream(CUstream s)
 CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 {
 	struct CUgraphExec_st *e;
-	CUresult r = vg_check_init();
+	CUresult r = vg_check_init(), r2;
 
 	if (r)
 		return r;
 	r = vg_exec_stream(s);
 	if (r)
 		return r;
-	/* The lock keeps the graph as it is while its nodes are submitted. */
+	/*
+	 * The lock keeps the graph as it is while its nodes are submitted,
+	 * written to the channels' rings and told to the module once per
+	 * channel at the end: one submission, which the engines run without
+	 * coming back to this process between nodes (host nodes aside).
+	 */
 	pthread_mutex_lock(&vg_graph_lock);
 	e = vg_exec_get(h);
+	vg_batch_begin();
 	r = e ? vg_run_graph(e->g, e->order, s) : CUDA_ERROR_INVALID_VALUE;
+	r2 = vg_batch_end();
 	pthread_mutex_unlock(&vg_graph_lock);
-	return r;
+	return r ? r : r2;
 }
 
 CUresult cuGraphLaunch_ptsz(CUgraphExec h, CUstream s)

@@ -59,7 +59,15 @@ struct vg_chan {
 	const volatile struct vgpu_chan_status *status;
 	uint32_t handle;
 	uint32_t index;		/* in ctx->chans */
-	uint64_t put;		/* commands submitted */
+	uint64_t put;		/* commands written to the ring */
+	/*
+	 * Commands the module has been told of (CHAN_SUBMIT's put): put,
+	 * or less while a batch (vg_batch_begin()) holds the doorbell back.
+	 * Written under @bell, a leaf lock: waits ring it without the
+	 * context's lock (vg_chan_sleep()).
+	 */
+	uint64_t posted;
+	pthread_mutex_t bell;
 	uint64_t marked;	/* the last fence-word release's number */
 	uint64_t waited[VG_MAX_CHANS];	/* points of others already waited for */
 	unsigned int streams;	/* streams placed on it */
@@ -349,6 +357,9 @@ bool vg_chan_reached(const struct vg_chan *ch, uint64_t seqno);
 CUresult vg_wait_unlocked(struct vg_chan *ch, uint64_t seqno, bool blocking);
 CUresult vg_fence_wait(struct vg_fence f);
 CUresult vg_chan_mark(struct vg_chan *c);
+int vg_chan_ring(struct vg_chan *ch, uint64_t put);
+void vg_batch_begin(void);
+CUresult vg_batch_end(void);
 CUresult vg_chan_after(struct vg_chan *ch, struct vg_chan *c, uint64_t seqno);
 CUresult vg_ctx_check(struct CUctx_st *ctx);
 CUresult vg_ctx_error(struct CUctx_st *ctx);

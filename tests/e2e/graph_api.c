@@ -8,12 +8,16 @@
  * A graph's shape is compared as that probe printed it: its nodes' types
  * in order and its number of edges.
  */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "tap.h"
+#include "uapi/vgpu.h"
 
 #define H100_LOG "tests/e2e/ref/h200_capture.log"
 #include "h100_log.h"
@@ -52,6 +56,26 @@ static void setup(void)
 	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&add_fn, mod, "add"));
 	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&other_fn, mod, "other"));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&dbuf, 64));
+}
+
+/*
+ * The library's ioctl() calls land here (the executable's definition
+ * comes first): doorbells are counted while @counting.
+ */
+static bool counting;
+static unsigned int submits;
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (counting && req == VGPU_IOCTL_CHAN_SUBMIT)
+		submits++;
+	return (int)syscall(SYS_ioctl, fd, req, arg);
 }
 
 static void host_fn(void *arg)
@@ -546,6 +570,77 @@ static void many_nodes(void)
 	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
 }
 
+/*
+ * A graph's launch is one submission per channel: its nodes' commands
+ * reach the module with one doorbell, where launching the same kernels
+ * one by one rings it for each. A host node in the middle still runs
+ * (its thread waits for work the doorbell has not yet announced).
+ */
+static bool host_ran;
+
+static void host_mark(void *arg)
+{
+	(void)arg;
+	host_ran = true;
+}
+
+static void one_submission(void)
+{
+	CUDA_KERNEL_NODE_PARAMS kp;
+	CUDA_HOST_NODE_PARAMS hp = { .fn = host_mark };
+	CUgraphNode prev = NULL, node;
+	CUgraphExec ge;
+	CUstream s;
+	CUgraph g;
+	uint32_t v = 1, got = 0;
+	void *args[] = { &dbuf, &v };
+	unsigned int i, direct;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD32(dbuf, 0, 1));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
+	kparams(&kp, add_fn, args);
+	for (i = 0; i < 20; i++) {
+		if (i == 10)
+			REQUIRE_RES(CUDA_SUCCESS, cuGraphAddHostNode(&node, g, &prev, 1, &hp));
+		else
+			REQUIRE_RES(CUDA_SUCCESS, cuGraphAddKernelNode(&node, g, prev ? &prev : NULL,
+								       prev ? 1 : 0, &kp));
+		prev = node;
+	}
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphInstantiate(&ge, g, 0));
+	/* The first launch of a kernel may do more (its module's first use). */
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphLaunch(ge, s));
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	CHECK(host_ran);
+
+	submits = 0;
+	counting = true;
+	CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(ge, s));
+	counting = false;
+	printf("# a graph of 19 kernels and a host function: %u doorbells\n", submits);
+	CHECK(submits == 1);
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&got, dbuf, 4));
+	CHECK(got == 38);
+
+	submits = 0;
+	counting = true;
+	for (i = 0; i < 19; i++)
+		CHECK_RES(CUDA_SUCCESS, cuLaunchKernel(add_fn, 1, 1, 1, 1, 1, 1, 0, s, args, NULL));
+	counting = false;
+	direct = submits;
+	printf("# the 19 kernels launched one by one: %u doorbells\n", direct);
+	CHECK(direct >= 19);
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&got, dbuf, 4));
+	CHECK(got == 57);
+	CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(ge));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(s));
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(create_and_bad_kernels),
 	TAP_TEST(diamond_shape),
@@ -557,6 +652,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(many_nodes),
 	TAP_TEST(exec_diamond),
 	TAP_TEST(replay),
+	TAP_TEST(one_submission),
 };
 
 int main(void)
