@@ -92,6 +92,8 @@ struct CUgraph_st *vg_exec_graph(CUgraphExec h);
 
 /* graph_node.c: each node type's parameters. */
 bool vg_memset_params_ok(const CUDA_MEMSET_NODE_PARAMS *p);
+/* graph_memcpy.c */
+bool vg_memcpy_params_ok(const CUDA_MEMCPY3D *p);
 CUresult vg_kernel_node_set(struct vg_kernel_node *kn, const CUDA_KERNEL_NODE_PARAMS *p);
 void vg_kernel_node_clear(struct vg_kernel_node *kn);
 CUresult vg_kernel_node_copy(struct vg_kernel_node *to, const struct vg_kernel_node *from);

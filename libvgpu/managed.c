@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "vg.h"
 
 /* The macros of cuda.h would rename the first ABI's definitions. */
@@ -278,6 +279,9 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t count,
 		id = vg_numa_current();
 		break;
 	}
+	r = vg_cap_refuse(hstream);
+	if (r)
+		return r;
 	pthread_mutex_lock(&vg_lock);
 	pages = vg_mrange(p, count, &first, &last);
 	r = pages ? vg_stream_resolve(hstream, &ctx, &st) :

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include "capture.h"
 #include "vg.h"
 
 #define VG_POOL_MAGIC 0x706f6f6cU	/* "pool" */
@@ -413,6 +414,10 @@ static CUresult vg_alloc_async(CUdeviceptr *dptr, size_t bytes,
 		return r;
 	if (!dptr)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* Allocation nodes are not made here yet: the capture cannot take it. */
+	r = vg_cap_refuse(hs);
+	if (r)
+		return r;
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(hs, &ctx, &st);
 	if (r) {
@@ -474,6 +479,9 @@ CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hs)
 	CUresult r = vg_check_init();
 
 	if (r || !dptr)
+		return r;
+	r = vg_cap_refuse(hs);
+	if (r)
 		return r;
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(hs, &ctx, &st);
