@@ -677,7 +677,8 @@ void vg_cap_stream_gone(CUstream hs)
 
 	if (!vg_cap_maybe() || !vg_cap_lock_stream(hs, &st))
 		return;
-	c = vg_capture_of(st);
+	/* The default streams are not destroyed: the call refuses them. */
+	c = st->legacy || st->per_thread ? NULL : vg_capture_of(st);
 	if (c && c->origin == st->id) {
 		/* Nothing can end it now. */
 		if (!c->into && vg_graph_get(c->g))

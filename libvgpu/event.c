@@ -166,6 +166,7 @@ void vg_events_close(struct CUctx_st *ctx)
 			*pp = e->next;
 			e->magic = 0;
 			vg_ipc_event_free(e, ctx->fd >= 0);
+			vg_cap_event_free(e);
 			free(e);
 		} else {
 			pp = &e->next;

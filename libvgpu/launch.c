@@ -244,9 +244,19 @@ CUresult vg_launch(CUfunction f, const struct vg_launch *l)
 			.blockDimZ = l->block[2],
 			.kernelParams = l->params, .extra = l->extra,
 		};
-		bool taken;
+		bool taken, marked;
 
+		/* A kernel node here has no co-residence: not captured (900). */
+		if (l->cooperative) {
+			r = vg_cap_refuse(l->stream);
+			if (r)
+				return r;
+		}
 		r = vg_cap_launch(&p, l->stream, &taken);
+		/* The events recorded after it mark the point after its node. */
+		for (i = 0; i < 2 && !r && taken; i++)
+			if (l->done[i])
+				r = vg_cap_event_record(l->done[i], l->stream, 0, &marked);
 		if (r || taken)
 			return r;
 	}

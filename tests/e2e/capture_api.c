@@ -671,6 +671,85 @@ static void per_thread_entry_points(void)
 	CHECK(readback() == 0);
 }
 
+/*
+ * Beyond the probe: an external record is a node of its own; a launch's
+ * completion event marks the point after its node; a cooperative launch
+ * is not captured here (900); the per-thread stream, which cannot be
+ * destroyed, keeps its capture through a try.
+ */
+static void events_in_capture(void)
+{
+	CUgraph g = NULL;
+	CUgraphNode nodes[8];
+	CUgraphNodeType t;
+	size_t nn = 8, ne = 0;
+	CUdeviceptr p = dbuf;
+	unsigned int v = 1;
+	void *args[] = { &p, &v };
+	CUlaunchAttribute at = { .id = CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT };
+	CUlaunchConfig cfg = {
+		.gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
+		.blockDimX = 1, .blockDimY = 1, .blockDimZ = 1,
+		.attrs = &at, .numAttrs = 1,
+	};
+	CUstreamCaptureStatus st;
+
+	setup();
+	CHECK_RES(CUDA_SUCCESS, cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	CHECK_RES(CUDA_SUCCESS, launch_add(s1, 1));
+	CHECK_RES(CUDA_SUCCESS, cuEventRecordWithFlags(ev, s1, CU_EVENT_RECORD_EXTERNAL));
+	CHECK_RES(CUDA_SUCCESS, launch_add(s1, 1));
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamEndCapture(s1, &g));
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetNodes(g, nodes, &nn));
+	CHECK(nn == 3);
+	if (nn == 3) {
+		CHECK_RES(CUDA_SUCCESS, cuGraphNodeGetType(nodes[1], &t));
+		CHECK(t == CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+	}
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetEdges(g, NULL, NULL, NULL, &ne));
+	CHECK(ne == 2);
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	/* Outside a capture an external record is refused, as before. */
+	CHECK_RES(CUDA_ERROR_ILLEGAL_STATE, cuEventRecordWithFlags(ev, s1,
+								    CU_EVENT_RECORD_EXTERNAL));
+
+	at.value.launchCompletionEvent.event = ev2;
+	cfg.hStream = s1;
+	CHECK_RES(CUDA_SUCCESS, cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	CHECK_RES(CUDA_SUCCESS, cuLaunchKernelEx(&cfg, add_fn, args, NULL));
+	CHECK_RES(CUDA_SUCCESS, cuStreamWaitEvent(s2, ev2, 0));
+	CHECK_RES(CUDA_SUCCESS, launch_add(s2, 10));
+	CHECK_RES(CUDA_SUCCESS, cuEventRecord(ev, s2));
+	CHECK_RES(CUDA_SUCCESS, cuStreamWaitEvent(s1, ev, 0));
+	g = NULL;
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamEndCapture(s1, &g));
+	nn = 8;
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetNodes(g, nodes, &nn));
+	CHECK(nn == 2);
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetEdges(g, NULL, NULL, NULL, &ne));
+	CHECK(ne == 1);
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+
+	CHECK_RES(CUDA_SUCCESS, cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	CHECK_RES(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+		  cuLaunchCooperativeKernel(add_fn, 1, 1, 1, 1, 1, 1, 0, s1, args));
+	CHECK_RES(CUDA_SUCCESS, cuStreamIsCapturing(s1, &st));
+	CHECK(st == CU_STREAM_CAPTURE_STATUS_INVALIDATED);
+	CHECK_RES(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, cuStreamEndCapture(s1, &g));
+
+	CHECK_RES(CUDA_SUCCESS, cuStreamBeginCapture(CU_STREAM_PER_THREAD,
+						     CU_STREAM_CAPTURE_MODE_GLOBAL));
+	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuStreamDestroy(CU_STREAM_PER_THREAD));
+	CHECK_RES(CUDA_SUCCESS, cuStreamIsCapturing(CU_STREAM_PER_THREAD, &st));
+	CHECK(st == CU_STREAM_CAPTURE_STATUS_ACTIVE);
+	g = NULL;
+	CHECK_RES(CUDA_SUCCESS, cuStreamEndCapture(CU_STREAM_PER_THREAD, &g));
+	if (g)
+		CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	/* Nothing of it ran. */
+	CHECK(readback() == 0);
+}
+
 static void memcpy_nodes(void)
 {
 	CUgraph g, g2;
@@ -814,6 +893,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(graph_launch_in_capture),
 	TAP_TEST(multi_stream_replay),
 	TAP_TEST(per_thread_entry_points),
+	TAP_TEST(events_in_capture),
 	TAP_TEST(memcpy_nodes),
 	TAP_TEST(bad_input),
 };
