@@ -382,6 +382,20 @@ static bool vg_cap_joined(struct vg_capture *c, struct CUstream_st *origin)
 	stack = malloc((c->g->nnodes + 1) * sizeof(*stack));
 	if (!stack)
 		return false;
+	/* A node the application took out of the graph meanwhile: spoilt. */
+	for (i = 0; i < ocs->ndeps; i++)
+		if (vg_node_get(ocs->deps[i]) != ocs->deps[i] || ocs->deps[i]->graph != c->g)
+			ok = false;
+	for (o = origin->ctx->streams; o; o = o->next)
+		if (o != origin && vg_capture_of(o) == c)
+			for (i = 0; i < o->capture->ndeps; i++)
+				if (vg_node_get(o->capture->deps[i]) != o->capture->deps[i] ||
+				    o->capture->deps[i]->graph != c->g)
+					ok = false;
+	if (!ok) {
+		free(stack);
+		return false;
+	}
 	for (i = 0; i < ocs->ndeps; i++) {
 		if (!ocs->deps[i]->mark) {
 			ocs->deps[i]->mark = 1;
@@ -455,17 +469,15 @@ CUresult cuStreamEndCapture(CUstream hs, CUgraph *out)
 			*out = NULL;
 		return c ? CUDA_ERROR_STREAM_CAPTURE_UNMATCHED : CUDA_ERROR_ILLEGAL_STATE;
 	}
-	if (!c->invalid && !vg_cap_joined(c, st))
+	g = vg_graph_get(c->g);
+	if (!c->invalid && (!g || !vg_cap_joined(c, st)))
 		c->invalid = true;
 	r = c->invalid ? CUDA_ERROR_STREAM_CAPTURE_INVALIDATED : CUDA_SUCCESS;
-	g = vg_graph_get(c->g);
 	/* The application's own graph stays its own, whatever became of it. */
 	if (g && !c->into && (r || !out))
 		vg_graph_free(g);
 	if (out)
 		*out = r ? NULL : g;
-	if (!r && !g)
-		r = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
 	vg_cap_end(c);
 	vg_cap_unlock();
 	return r;

@@ -232,6 +232,10 @@ static CUresult vg_cap_event_node(struct vg_cap_stream *cs, struct CUevent_st *e
 
 	if (!n)
 		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (!vg_graph_get(cs->cap->g)) {
+		vg_node_free(n);
+		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+	}
 	n->p.event = e;
 	r = vg_node_add(cs->cap->g, n, (const CUgraphNode *)cs->deps, cs->edata, cs->ndeps);
 	if (!r)

@@ -873,6 +873,14 @@ static void bad_input(void)
 	CHECK_RES(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, cuStreamEndCapture(s2, &other));
 	CHECK_RES(CUDA_SUCCESS, cuStreamEndCapture(s1, &other));
 	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(other));
+	/* The capture's last node taken out of its graph by hand: spoilt. */
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamBeginCapture(s1, 0));
+	CHECK_RES(CUDA_SUCCESS, launch_add(s1, 1));
+	CHECK_RES(CUDA_SUCCESS, cuStreamGetCaptureInfo(s1, &st, &id, &other, &deps, NULL, &nd));
+	CHECK(nd == 1);
+	if (nd == 1)
+		CHECK_RES(CUDA_SUCCESS, cuGraphDestroyNode((CUgraphNode)deps[0]));
+	CHECK_RES(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, cuStreamEndCapture(s1, &other));
 	/* A stream destroyed in a capture ends it. */
 	REQUIRE_RES(CUDA_SUCCESS, cuStreamBeginCapture(s3, 0));
 	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(s3));
