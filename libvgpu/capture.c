@@ -469,6 +469,11 @@ CUresult cuStreamEndCapture(CUstream hs, CUgraph *out)
 			*out = NULL;
 		return c ? CUDA_ERROR_STREAM_CAPTURE_UNMATCHED : CUDA_ERROR_ILLEGAL_STATE;
 	}
+	/* Only a relaxed capture may end on another thread; it goes on. */
+	if (c->mode != CU_STREAM_CAPTURE_MODE_RELAXED && !pthread_equal(c->thread, pthread_self())) {
+		vg_cap_unlock();
+		return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
+	}
 	g = vg_graph_get(c->g);
 	if (!c->invalid && (!g || !vg_cap_joined(c, st)))
 		c->invalid = true;

@@ -380,6 +380,52 @@ static void other_threads(void)
 	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
 }
 
+static CUresult thr_end;
+static CUgraph thr_graph;
+
+static void *end_elsewhere(void *arg)
+{
+	cuCtxSetCurrent(ctx);
+	thr_graph = NULL;
+	thr_end = cuStreamEndCapture((CUstream)arg, &thr_graph);
+	return NULL;
+}
+
+/*
+ * Beyond the probe: a capture not begun relaxed ends only on its own
+ * thread (908, and it goes on); a relaxed one ends anywhere.
+ */
+static void end_on_other_thread(void)
+{
+	CUstreamCaptureStatus st;
+	CUgraph g = NULL;
+	pthread_t th;
+
+	setup();
+	CHECK_RES(CUDA_SUCCESS, cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	CHECK_RES(CUDA_SUCCESS, launch_add(s1, 1));
+	REQUIRE_RES(0, pthread_create(&th, NULL, end_elsewhere, s1));
+	pthread_join(th, NULL);
+	CHECK_RES(CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD, thr_end);
+	CHECK(thr_graph == NULL);
+	CHECK_RES(CUDA_SUCCESS, cuStreamIsCapturing(s1, &st));
+	CHECK(st == CU_STREAM_CAPTURE_STATUS_ACTIVE);
+	CHECK_RES(CUDA_SUCCESS, cuStreamEndCapture(s1, &g));
+	if (g)
+		CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+
+	CHECK_RES(CUDA_SUCCESS, cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_RELAXED));
+	CHECK_RES(CUDA_SUCCESS, launch_add(s1, 1));
+	REQUIRE_RES(0, pthread_create(&th, NULL, end_elsewhere, s1));
+	pthread_join(th, NULL);
+	CHECK_RES(CUDA_SUCCESS, thr_end);
+	CHECK(thr_graph != NULL);
+	if (thr_graph)
+		CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(thr_graph));
+	CHECK_RES(CUDA_SUCCESS, cuStreamIsCapturing(s1, &st));
+	CHECK(st == CU_STREAM_CAPTURE_STATUS_NONE);
+}
+
 static void fork_and_join(void)
 {
 	CUgraph g = NULL;
@@ -894,6 +940,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(what_calls_do),
 	TAP_TEST(exchange_mode),
 	TAP_TEST(other_threads),
+	TAP_TEST(end_on_other_thread),
 	TAP_TEST(fork_and_join),
 	TAP_TEST(isolation_and_stale),
 	TAP_TEST(update_dependencies),
