@@ -294,6 +294,8 @@ CUresult vg_cap_event_wait(CUstream hs, CUevent h, unsigned int flags, bool *tak
 	if (e->capture && !ce) {
 		/* Its capture has ended: the point it marks is in no stream. */
 		r = CUDA_ERROR_INVALID_VALUE;
+	} else if (ce && ce->invalid) {
+		r = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
 	} else if (ce && c && c != ce) {
 		vg_cap_invalidate(c);
 		r = CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
