@@ -344,7 +344,6 @@ CUresult cuEventQuery(CUevent h)
 	if (r)
 		return r;
 	r = vg_event_begin(h, &e);
-
 	if (r)
 		return r;
 	r = vg_ctx_check(e->ctx);
@@ -365,7 +364,6 @@ CUresult cuEventSynchronize(CUevent h)
 	if (r)
 		return r;
 	r = vg_event_begin(h, &e);
-
 	if (r)
 		return r;
 	r = vg_ctx_check(e->ctx);

@@ -522,7 +522,6 @@ CUresult cuStreamQuery(CUstream h)
 	if (r)
 		return r;
 	r = vg_stream_begin(h, &st);
-
 	if (r)
 		return r;
 	if (!vg_stream_done(st))
@@ -541,7 +540,6 @@ CUresult cuStreamSynchronize(CUstream h)
 	if (r)
 		return r;
 	r = vg_stream_begin(h, &st);
-
 	if (r)
 		return r;
 	r = vg_ctx_check(st->ctx);
