@@ -485,6 +485,7 @@ CUresult cuStreamEndCapture(CUstream hs, CUgraph *out)
 		*out = r ? NULL : g;
 	vg_cap_end(c);
 	vg_cap_unlock();
+	vg_graph_mem_reap();
 	return r;
 }
 
@@ -706,6 +707,7 @@ void vg_cap_stream_gone(CUstream hs)
 		st->capture->cap = NULL;
 	}
 	vg_cap_unlock();
+	vg_graph_mem_reap();
 }
 
 void vg_cap_stream_free(struct CUstream_st *st)

@@ -175,6 +175,51 @@ CUresult vg_cap_host(CUhostFn fn, void *data, CUstream hs, bool *taken)
 	return vg_cap_add(hs, n);
 }
 
+/*
+ * An allocation in a capture is the graph's own, made now so that its
+ * address holds for every launch; its free is a node that marks the end
+ * of its use. Neither does anything when the graph is launched.
+ */
+CUresult vg_cap_alloc(CUdeviceptr *dptr, size_t bytes, CUstream hs, bool *taken)
+{
+	struct CUgraphNode_st *n;
+	struct vg_graph_mem *m;
+	CUresult r = vg_cap_work(hs, taken);
+
+	if (r || !*taken)
+		return r;
+	n = vg_node_alloc(CU_GRAPH_NODE_TYPE_MEM_ALLOC);
+	if (!n)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	r = vg_graph_mem_new(bytes, &m);
+	if (r) {
+		vg_node_free(n);
+		return r;
+	}
+	n->p.mem = m;
+	*dptr = vg_graph_mem_ptr(m);
+	r = vg_cap_add(hs, n);
+	if (r) {
+		*dptr = 0;
+		vg_graph_mem_reap();
+	}
+	return r;
+}
+
+CUresult vg_cap_free(CUdeviceptr dptr, CUstream hs, bool *taken)
+{
+	struct CUgraphNode_st *n;
+	CUresult r = vg_cap_work(hs, taken);
+
+	if (r || !*taken)
+		return r;
+	n = vg_node_alloc(CU_GRAPH_NODE_TYPE_MEM_FREE);
+	if (!n)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	n->p.freed = dptr;
+	return vg_cap_add(hs, n);
+}
+
 /* With both locks held: @e marks the point @cs stands at in capture @id. */
 static CUresult vg_cap_mark(struct CUevent_st *e, uint64_t id, const struct vg_cap_stream *cs)
 {

@@ -143,6 +143,7 @@ static CUresult vg_instantiate(CUgraphExec *out, CUgraph h, uint64_t flags)
 		if (e->g)
 			vg_graph_free(e->g);
 		pthread_mutex_unlock(&vg_graph_lock);
+		vg_graph_mem_reap();
 		free(e);
 		return r;
 	}
@@ -198,6 +199,7 @@ CUresult cuGraphExecDestroy(CUgraphExec h)
 		free(e);
 	}
 	pthread_mutex_unlock(&vg_graph_lock);
+	vg_graph_mem_reap();
 	return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 

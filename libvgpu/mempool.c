@@ -408,15 +408,16 @@ static CUresult vg_alloc_async(CUdeviceptr *dptr, size_t bytes,
 	struct CUmemPoolHandle_st *p;
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
+	bool taken = false;
 	CUresult r = vg_check_init();
 
 	if (r)
 		return r;
 	if (!dptr)
 		return CUDA_ERROR_INVALID_VALUE;
-	/* Allocation nodes are not made here yet: the capture cannot take it. */
-	r = vg_cap_refuse(hs);
-	if (r)
+	/* In a capture: an allocation node, the graph's own memory. */
+	r = vg_cap_alloc(dptr, bytes, hs, &taken);
+	if (r || taken)
 		return r;
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(hs, &ctx, &st);
@@ -476,12 +477,13 @@ CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hs)
 	struct vg_pool_block *b;
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
+	bool taken = false;
 	CUresult r = vg_check_init();
 
 	if (r || !dptr)
 		return r;
-	r = vg_cap_refuse(hs);
-	if (r)
+	r = vg_cap_free(dptr, hs, &taken);
+	if (r || taken)
 		return r;
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(hs, &ctx, &st);

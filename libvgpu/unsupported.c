@@ -426,17 +426,6 @@ CUresult cuGraphKernelNodeSetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphMemAllocNodeGetParams(CUgraphNode a0,
-		CUDA_MEM_ALLOC_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphMemFreeNodeGetParams(CUgraphNode a0, CUdeviceptr *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuGraphNodeSetParams(CUgraphNode a0, CUgraphNodeParams *a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;

@@ -282,6 +282,9 @@ static void what_calls_do(void)
 	p = 0;
 	CASE(G, "global: host alloc", cuMemAllocHost((void **)&p, 64));
 	CHECK(p == 0);
+	p = 0;
+	CASE(G, "global: alloc async", cuMemAllocAsync(&p, 64, s1));
+	CHECK(p != 0);
 	CASE(G, "global: module load", cuModuleLoadData(&(CUmodule){ 0 }, ptx));
 	CASE(G, "global: stream create", cuStreamCreate(&(CUstream){ 0 }, 0));
 	CASE(G, "global: event create", cuEventCreate(&(CUevent){ 0 }, 0));
@@ -805,6 +808,74 @@ static void events_in_capture(void)
 	CHECK(readback() == 0);
 }
 
+/*
+ * cuMemAllocAsync and cuMemFreeAsync in a capture: an allocation node and
+ * a free node (the probe's shape), the graph's own memory at one address
+ * for every launch, kept while an executable copy of the graph lives.
+ */
+static void alloc_nodes(void)
+{
+	CUgraph g = NULL, cl = NULL;
+	CUgraphExec ge = NULL;
+	CUgraphNode nodes[8];
+	CUDA_MEM_ALLOC_NODE_PARAMS ap;
+	CUdeviceptr p = 0, q = 0, fp = 0;
+	unsigned int out = 0, i;
+	size_t nn = 8, free0 = 0, free1 = 0, total;
+
+	setup();
+	CHECK_RES(CUDA_SUCCESS, cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	CHECK_H100("alloc async in capture", cuMemAllocAsync(&p, 256, s1));
+	CHECK_H100("free async in capture", cuMemFreeAsync(p, s1));
+	CHECK_H100("alloc node end", cuStreamEndCapture(s1, &g));
+	shape("alloc node shape", g);
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+
+	/* Allocate, fill, add, copy out, free: replayed, same address. */
+	CHECK_RES(CUDA_SUCCESS, cuMemGetInfo(&free0, &total));
+	CHECK_RES(CUDA_SUCCESS, cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	CHECK_RES(CUDA_SUCCESS, cuMemAllocAsync(&p, 4 << 20, s1));
+	CHECK(p != 0);
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD32Async(p, 7, 16, s1));
+	CHECK_RES(CUDA_SUCCESS, launch_add_at(s1, p, 5));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoHAsync(&out, p, 4, s1));
+	CHECK_RES(CUDA_SUCCESS, cuMemFreeAsync(p, s1));
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamEndCapture(s1, &g));
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetNodes(g, nodes, &nn));
+	CHECK(nn == 5);
+	memset(&ap, 0xff, sizeof(ap));
+	CHECK_RES(CUDA_SUCCESS, cuGraphMemAllocNodeGetParams(nodes[0], &ap));
+	CHECK(ap.dptr == p && ap.bytesize == 4 << 20 && ap.accessDescCount == 0 &&
+	      ap.poolProps.location.type == CU_MEM_LOCATION_TYPE_DEVICE);
+	CHECK_RES(CUDA_SUCCESS, cuGraphMemFreeNodeGetParams(nodes[4], &fp));
+	CHECK(fp == p);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphMemAllocNodeGetParams(nodes[1], &ap));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphMemAllocNodeGetParams(nodes[0], NULL));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphMemFreeNodeGetParams(nodes[0], &fp));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphMemFreeNodeGetParams(nodes[4], NULL));
+	/* The clone shares the memory; the original goes first. */
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphClone(&cl, g));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphInstantiate(&ge, cl, 0));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(cl));
+	for (i = 0; i < 5; i++) {
+		out = 0;
+		CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(ge, s1));
+		CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s1));
+		if (out != 12)
+			TAP_FAIL("launch %u: %u, not 12", i, out);
+	}
+	CHECK_RES(CUDA_SUCCESS, cuMemGetInfo(&free1, &total));
+	CHECK(free1 < free0);
+	CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(ge));
+	/* Gone with the last copy. */
+	CHECK_RES(CUDA_SUCCESS, cuMemGetInfo(&free1, &total));
+	CHECK(free1 == free0);
+	CHECK_RES(CUDA_SUCCESS, cuMemAlloc(&q, 64));
+	CHECK_RES(CUDA_SUCCESS, cuMemFree(q));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocAsync(NULL, 64, s1));
+}
+
 static void memcpy_nodes(void)
 {
 	CUgraph g, g2;
@@ -958,6 +1029,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(multi_stream_replay),
 	TAP_TEST(per_thread_entry_points),
 	TAP_TEST(events_in_capture),
+	TAP_TEST(alloc_nodes),
 	TAP_TEST(memcpy_nodes),
 	TAP_TEST(bad_input),
 };
