@@ -230,6 +230,7 @@ static void simple_capture(void)
 	CHECK_RES(CUDA_SUCCESS, launch_add(s1, 1));
 	CHECK_H100("end null graph ptr live", cuStreamEndCapture(s1, NULL));
 	status("status after end null live", s1);
+	end(s1, "end after null ptr");
 	/* The capture's launch never ran. */
 	CHECK(readback() == 6);
 }
