@@ -438,6 +438,9 @@ CUresult cuStreamAttachMemAsync(CUstream hstream, CUdeviceptr p, size_t length,
 	if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST &&
 	    flags != CU_MEM_ATTACH_SINGLE)
 		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_cap_refuse(hstream);
+	if (r)
+		return r;
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(hstream, &ctx, &st);
 	/* One stream's own: the default streams belong to no one. */
