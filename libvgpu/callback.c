@@ -21,6 +21,7 @@
 #include <sys/ioctl.h>
 #include <time.h>
 
+#include "capture.h"
 #include "vg.h"
 
 struct vg_hostfn {
@@ -240,15 +241,25 @@ static CUresult vg_hostfn_queue(CUstream hs, CUstreamCallback cb, CUhostFn fn,
 
 CUresult cuLaunchHostFunc(CUstream hs, CUhostFn fn, void *data)
 {
+	bool taken = false;
+	CUresult r;
+
 	if (!fn)
 		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_cap_host(fn, data, hs, &taken);
+	if (r || taken)
+		return r;
 	return vg_hostfn_queue(hs, NULL, fn, data);
 }
 
 CUresult cuStreamAddCallback(CUstream hs, CUstreamCallback cb, void *data,
 			     unsigned int flags)
 {
+	CUresult r;
+
 	if (!cb || flags)
 		return CUDA_ERROR_INVALID_VALUE;
-	return vg_hostfn_queue(hs, cb, NULL, data);
+	/* A callback is told the stream's status, which a graph has not. */
+	r = vg_cap_refuse(hs);
+	return r ? r : vg_hostfn_queue(hs, cb, NULL, data);
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "vg.h"
 
 /* Registry of alive regular contexts; under vg_lock. */
@@ -516,6 +517,8 @@ CUresult cuCtxSynchronize(void)
 	struct CUctx_st *ctx;
 	CUresult r = vg_current(&ctx);
 
+	if (!r)
+		r = vg_cap_ctx_sync();
 	if (r)
 		return r;
 	pthread_mutex_lock(&vg_lock);

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include "capture.h"
 #include "vg.h"
 
 /*
@@ -184,10 +185,12 @@ CUresult vg_copy(enum vg_dir dir, uint64_t dst, uint64_t src, size_t n,
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
 	uint64_t seq = 0;
-	bool sync, cross = false;
+	bool sync, cross = false, taken = false;
 	CUresult r = vg_check_init();
 
-	if (r)
+	if (!r)
+		r = vg_cap_copy1d(dir, dst, src, n, hs, &taken);
+	if (r || taken)
 		return r;
 	if (!async && n)
 		r = vg_peer_drain(hs, dir != VG_HTOD ? src : 0,
@@ -302,6 +305,9 @@ CUresult vg_memcpy(CUdeviceptr dst, CUdeviceptr src, size_t n, bool async,
 	if (src_dev)
 		return vg_copy(VG_DTOH, dst, src, n, async, hs);
 	/* Host to host: after earlier work, as a copy on the device would be. */
+	r = vg_cap_refuse(hs);
+	if (r)
+		return r;
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(hs, &ctx, &st);
 	if (r) {
@@ -477,11 +483,14 @@ CUresult vg_copy2d(const CUDA_MEMCPY2D *p, bool async, CUstream hs)
 	struct CUctx_st *ctx;
 	uint64_t seq = 0;
 	size_t row;
-	bool sync, cross = false, direct = false;
+	bool sync, cross = false, direct = false, taken = false;
 	CUresult r;
 
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_cap_copy2d(p, hs, &taken);
+	if (r || taken)
+		return r;
 	/* An array is device memory in a layout of its own. */
 	r = vg_array_sides2d(p, &c);
 	if (r)
@@ -581,10 +590,12 @@ CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
 	uint64_t seq = 0;
-	bool sync;
+	bool sync, taken = false;
 	CUresult r = vg_check_init();
 
-	if (r)
+	if (!r)
+		r = vg_cap_memset(dst, pitch, value, elem, width, height, hs, &taken);
+	if (r || taken)
 		return r;
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(hs, &ctx, &st);
@@ -743,13 +754,15 @@ static CUresult vg_copy3d_direct(const CUDA_MEMCPY3D *p, bool async,
  */
 CUresult vg_copy3d(const CUDA_MEMCPY3D *p, bool async, CUstream hs)
 {
-	bool done, cross = false;
+	bool done, cross = false, taken = false;
 	CUDA_MEMCPY2D s = { 0 };
 	CUDA_MEMCPY3D c;
 	size_t z;
 	CUresult r = vg_check_init();
 
-	if (r)
+	if (!r)
+		r = vg_cap_copy3d(p, hs, &taken);
+	if (r || taken)
 		return r;
 	if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1)
 		return CUDA_ERROR_INVALID_VALUE;

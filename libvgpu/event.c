@@ -17,6 +17,7 @@
  */
 #include <stdlib.h>
 
+#include "capture.h"
 #include "vg.h"
 
 static struct CUevent_st *vg_events;	/* the registry, under vg_lock */
@@ -131,6 +132,7 @@ CUresult cuEventDestroy_v2(CUevent h)
 		return CUDA_ERROR_INVALID_HANDLE;
 	}
 	vg_event_unlink(e);
+	vg_cap_event_free(e);
 	ctx = e->ctx;
 	/* Destroyed all the same; a failed context says so. */
 	r = vg_ctx_sticky(ctx);
@@ -164,6 +166,7 @@ void vg_events_close(struct CUctx_st *ctx)
 			*pp = e->next;
 			e->magic = 0;
 			vg_ipc_event_free(e, ctx->fd >= 0);
+			vg_cap_event_free(e);
 			free(e);
 		} else {
 			pp = &e->next;
@@ -271,6 +274,7 @@ CUresult vg_event_record(struct CUevent_st *e, struct CUstream_st *st)
 
 CUresult cuEventRecordWithFlags(CUevent h, CUstream hs, unsigned int flags)
 {
+	bool taken = false;
 	struct CUstream_st *st;
 	struct CUevent_st *e;
 	struct CUctx_st *ctx;
@@ -280,7 +284,10 @@ CUresult cuEventRecordWithFlags(CUevent h, CUstream hs, unsigned int flags)
 		return r;
 	if (flags & ~(unsigned int)CU_EVENT_RECORD_EXTERNAL)
 		return CUDA_ERROR_INVALID_VALUE;
-	/* External records belong to stream capture, which vgpu lacks. */
+	r = vg_cap_event_record(h, hs, flags, &taken);
+	if (r || taken)
+		return r;
+	/* External records belong to stream capture. */
 	if (flags)
 		return CUDA_ERROR_ILLEGAL_STATE;
 	pthread_mutex_lock(&vg_lock);
@@ -332,8 +339,11 @@ static CUresult vg_event_begin(CUevent h, struct CUevent_st **pe)
 CUresult cuEventQuery(CUevent h)
 {
 	struct CUevent_st *e;
-	CUresult r = vg_event_begin(h, &e);
+	CUresult r = vg_cap_event_use(h);
 
+	if (r)
+		return r;
+	r = vg_event_begin(h, &e);
 	if (r)
 		return r;
 	r = vg_ctx_check(e->ctx);
@@ -349,8 +359,11 @@ CUresult cuEventQuery(CUevent h)
 CUresult cuEventSynchronize(CUevent h)
 {
 	struct CUevent_st *e;
-	CUresult r = vg_event_begin(h, &e);
+	CUresult r = vg_cap_event_use(h);
 
+	if (r)
+		return r;
+	r = vg_event_begin(h, &e);
 	if (r)
 		return r;
 	r = vg_ctx_check(e->ctx);

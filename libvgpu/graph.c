@@ -355,5 +355,6 @@ CUresult cuGraphDestroy(CUgraph h)
 	if (ok)
 		vg_graph_free(g);
 	pthread_mutex_unlock(&vg_graph_lock);
+	vg_graph_mem_reap();
 	return ok ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }

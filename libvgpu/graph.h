@@ -55,6 +55,8 @@ struct CUgraphNode_st {
 		CUDA_HOST_NODE_PARAMS host;
 		struct CUgraph_st *child;	/* owned */
 		CUevent event;
+		struct vg_graph_mem *mem;	/* MEM_ALLOC: shared (graph_mem.c) */
+		CUdeviceptr freed;		/* MEM_FREE */
 	} p;
 	CUcontext ctx;		/* memset and memcpy nodes' context */
 	size_t mark;		/* scratch of a walk over the graph */
@@ -92,6 +94,16 @@ struct CUgraph_st *vg_exec_graph(CUgraphExec h);
 
 /* graph_node.c: each node type's parameters. */
 bool vg_memset_params_ok(const CUDA_MEMSET_NODE_PARAMS *p);
+/* graph_mem.c: memory nodes' allocations (vg_graph_lock where it says). */
+struct vg_graph_mem;
+CUresult vg_graph_mem_new(size_t bytes, struct vg_graph_mem **out);
+void vg_graph_mem_get(struct vg_graph_mem *m);
+void vg_graph_mem_put(struct vg_graph_mem *m);
+CUdeviceptr vg_graph_mem_ptr(const struct vg_graph_mem *m);
+void vg_graph_mem_reap(void);
+
+/* graph_memcpy.c */
+bool vg_memcpy_params_ok(const CUDA_MEMCPY3D *p);
 CUresult vg_kernel_node_set(struct vg_kernel_node *kn, const CUDA_KERNEL_NODE_PARAMS *p);
 void vg_kernel_node_clear(struct vg_kernel_node *kn);
 CUresult vg_kernel_node_copy(struct vg_kernel_node *to, const struct vg_kernel_node *from);

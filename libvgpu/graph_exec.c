@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph.h"
+#include "capture.h"
 
 /* The macros of cuda.h would rename these definitions. */
 #undef cuGraphInstantiate
@@ -143,6 +143,7 @@ static CUresult vg_instantiate(CUgraphExec *out, CUgraph h, uint64_t flags)
 		if (e->g)
 			vg_graph_free(e->g);
 		pthread_mutex_unlock(&vg_graph_lock);
+		vg_graph_mem_reap();
 		free(e);
 		return r;
 	}
@@ -198,6 +199,7 @@ CUresult cuGraphExecDestroy(CUgraphExec h)
 		free(e);
 	}
 	pthread_mutex_unlock(&vg_graph_lock);
+	vg_graph_mem_reap();
 	return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
@@ -256,6 +258,8 @@ static CUresult vg_run_node(struct CUgraphNode_st *n, CUstream s)
 		return vg_launch(kn->func, &l);
 	case CU_GRAPH_NODE_TYPE_MEMSET:
 		return vg_memset_node(&n->p.memset, s);
+	case CU_GRAPH_NODE_TYPE_MEMCPY:
+		return cuMemcpy3DAsync_v2(&n->p.memcpy, s);
 	case CU_GRAPH_NODE_TYPE_HOST:
 		return cuLaunchHostFunc(s, n->p.host.fn, n->p.host.userData);
 	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
@@ -305,19 +309,25 @@ CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 	if (r)
 		return r;
 	r = vg_exec_stream(s);
+	/* A capturing stream takes no graph launch here (NVIDIA's: 900). */
+	if (!r)
+		r = vg_cap_refuse(s);
 	if (r)
 		return r;
 	/*
 	 * The lock keeps the graph as it is while its nodes are submitted,
 	 * written to the channels' rings and told to the module once per
 	 * channel at the end: one submission, which the engines run without
-	 * coming back to this process between nodes (host nodes aside).
+	 * coming back to this process between nodes (host nodes aside). The
+	 * nodes' entry points leave capture to this call, which checked.
 	 */
 	pthread_mutex_lock(&vg_graph_lock);
 	e = vg_exec_get(h);
+	vg_cap_replaying = true;
 	vg_batch_begin();
 	r = e ? vg_run_graph(e->g, e->order, s) : CUDA_ERROR_INVALID_VALUE;
 	r2 = vg_batch_end();
+	vg_cap_replaying = false;
 	pthread_mutex_unlock(&vg_graph_lock);
 	return r ? r : r2;
 }
@@ -475,6 +485,22 @@ CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec h, CUgraphNode node,
 	n = vg_exec_typed(h, node, CU_GRAPH_NODE_TYPE_MEMSET);
 	if (n)
 		n->p.memset = *p;
+	pthread_mutex_unlock(&vg_graph_lock);
+	return n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec h, CUgraphNode node,
+					const CUDA_MEMCPY3D *p, CUcontext ctx)
+{
+	struct CUgraphNode_st *n;
+
+	(void)ctx;
+	if (!vg_memcpy_params_ok(p))
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_graph_lock);
+	n = vg_exec_typed(h, node, CU_GRAPH_NODE_TYPE_MEMCPY);
+	if (n)
+		n->p.memcpy = *p;
 	pthread_mutex_unlock(&vg_graph_lock);
 	return n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }

@@ -118,6 +118,10 @@ CUresult vg_node_params_copy(struct CUgraphNode_st *to, const struct CUgraphNode
 	case CU_GRAPH_NODE_TYPE_GRAPH:
 		to->p.child = vg_graph_clone(from->p.child);
 		return to->p.child ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+		to->p = from->p;
+		vg_graph_mem_get(to->p.mem);
+		return CUDA_SUCCESS;
 	default:
 		to->p = from->p;
 		return CUDA_SUCCESS;
@@ -130,6 +134,8 @@ void vg_node_params_free(struct CUgraphNode_st *n)
 		vg_kernel_node_clear(&n->p.kernel);
 	else if (n->type == CU_GRAPH_NODE_TYPE_GRAPH && n->p.child)
 		vg_graph_free(n->p.child);
+	else if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC && n->p.mem)
+		vg_graph_mem_put(n->p.mem);
 }
 
 /*

@@ -264,6 +264,7 @@ CUresult cuGraphDestroyNode(CUgraphNode h)
 	if (n)
 		vg_node_destroy(n);
 	pthread_mutex_unlock(&vg_graph_lock);
+	vg_graph_mem_reap();
 	return n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 

@@ -111,7 +111,11 @@ static CUresult vg_update(CUgraphExec h, CUgraph hg, CUgraphExecUpdateResultInfo
 
 CUresult cuGraphExecUpdate_v2(CUgraphExec h, CUgraph g, CUgraphExecUpdateResultInfo *info)
 {
-	return vg_update(h, g, info);
+	CUresult r = vg_update(h, g, info);
+
+	/* Memory the executable graph's old nodes held. */
+	vg_graph_mem_reap();
+	return r;
 }
 
 /* CUDA 11's form: the result and the node at fault apart. */
@@ -121,6 +125,7 @@ CUresult cuGraphExecUpdate(CUgraphExec h, CUgraph g, CUgraphNode *err_node,
 	CUgraphExecUpdateResultInfo info;
 	CUresult r = vg_update(h, g, &info);
 
+	vg_graph_mem_reap();
 	if (err_node)
 		*err_node = info.errorNode;
 	if (result)

@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "vg.h"
 
 struct vg_host {
@@ -515,7 +516,8 @@ CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
 		return r;
 	if (!pp || !bytesize || (flags & ~(unsigned int)VG_HOSTALLOC_FLAGS))
 		return CUDA_ERROR_INVALID_VALUE;
-	return vg_host_alloc(pp, bytesize, flags, false);
+	r = vg_cap_unsafe();
+	return r ? r : vg_host_alloc(pp, bytesize, flags, false);
 }
 
 CUresult cuMemAllocHost_v2(void **pp, size_t bytesize)
@@ -532,6 +534,9 @@ CUresult cuMemFreeHost(void *p)
 		return r;
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_cap_unsafe();
+	if (r)
+		return r;
 	pthread_mutex_lock(&vg_lock);
 	r = vg_host_remove(p, true, false, false, &size,
 			   CUDA_ERROR_INVALID_VALUE);

@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
+#include "capture.h"
 #include "vg.h"
 
 /* The parameter chunks, pinned into the context on first use. */
@@ -235,6 +236,30 @@ CUresult vg_launch(CUfunction f, const struct vg_launch *l)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (k->f.param_bytes && !l->params && !l->extra)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (vg_cap_maybe()) {
+		CUDA_KERNEL_NODE_PARAMS p = {
+			.func = f, .sharedMemBytes = l->shared,
+			.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
+			.blockDimX = l->block[0], .blockDimY = l->block[1],
+			.blockDimZ = l->block[2],
+			.kernelParams = l->params, .extra = l->extra,
+		};
+		bool taken, marked;
+
+		/* A kernel node here has no co-residence: not captured (900). */
+		if (l->cooperative) {
+			r = vg_cap_refuse(l->stream);
+			if (r)
+				return r;
+		}
+		r = vg_cap_launch(&p, l->stream, &taken);
+		/* The events recorded after it mark the point after its node. */
+		for (i = 0; i < 2 && !r && taken; i++)
+			if (l->done[i])
+				r = vg_cap_event_record(l->done[i], l->stream, 0, &marked);
+		if (r || taken)
+			return r;
+	}
 	vg_engine_prepare(f, l->cooperative);
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(l->stream, &ctx, &st);

@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "vg.h"
 
 /* The macros of cuda.h would rename the first ABI's definitions. */
@@ -278,6 +279,9 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t count,
 		id = vg_numa_current();
 		break;
 	}
+	r = vg_cap_refuse(hstream);
+	if (r)
+		return r;
 	pthread_mutex_lock(&vg_lock);
 	pages = vg_mrange(p, count, &first, &last);
 	r = pages ? vg_stream_resolve(hstream, &ctx, &st) :
@@ -434,6 +438,9 @@ CUresult cuStreamAttachMemAsync(CUstream hstream, CUdeviceptr p, size_t length,
 	if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST &&
 	    flags != CU_MEM_ATTACH_SINGLE)
 		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_cap_refuse(hstream);
+	if (r)
+		return r;
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(hstream, &ctx, &st);
 	/* One stream's own: the default streams belong to no one. */

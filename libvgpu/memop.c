@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "vg.h"
 
 /* The most operations one batch may hold: 256 is refused on the H100. */
@@ -87,6 +88,8 @@ static CUresult vg_memops(CUstream hs, unsigned int count,
 	unsigned int i;
 	CUresult r = vg_check_init();
 
+	if (!r)
+		r = vg_cap_refuse(hs);
 	if (r)
 		return r;
 	pthread_mutex_lock(&vg_lock);

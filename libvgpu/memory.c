@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <sys/ioctl.h>
 
+#include "capture.h"
 #include "vg.h"
 
 /* The current context, usable for new work; called with vg_lock held. */
@@ -77,6 +78,9 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
 
 	if (!r)
 		r = vg_v1_gate();
+	/* Allocating or freeing waits for the device: unsafe in capture. */
+	if (!r)
+		r = vg_cap_unsafe();
 	if (r)
 		return r;
 	if (!dptr || !bytes)
@@ -116,6 +120,9 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width,
 
 	if (!r)
 		r = vg_v1_gate();
+	/* Allocating or freeing waits for the device: unsafe in capture. */
+	if (!r)
+		r = vg_cap_unsafe();
 	return r ? r : vg_mem_alloc_pitch(dptr, pitch, width, height,
 					  element_size);
 }
@@ -188,6 +195,9 @@ CUresult cuMemFree_v2(CUdeviceptr dptr)
 
 	if (!r)
 		r = vg_v1_gate();
+	/* Allocating or freeing waits for the device: unsafe in capture. */
+	if (!r)
+		r = vg_cap_unsafe();
 	return r ? r : vg_mem_free(dptr);
 }
 

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include "capture.h"
 #include "vg.h"
 
 #define VG_POOL_MAGIC 0x706f6f6cU	/* "pool" */
@@ -407,12 +408,17 @@ static CUresult vg_alloc_async(CUdeviceptr *dptr, size_t bytes,
 	struct CUmemPoolHandle_st *p;
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
+	bool taken = false;
 	CUresult r = vg_check_init();
 
 	if (r)
 		return r;
 	if (!dptr)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* In a capture: an allocation node, the graph's own memory. */
+	r = vg_cap_alloc(dptr, bytes, hs, &taken);
+	if (r || taken)
+		return r;
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(hs, &ctx, &st);
 	if (r) {
@@ -471,9 +477,13 @@ CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hs)
 	struct vg_pool_block *b;
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
+	bool taken = false;
 	CUresult r = vg_check_init();
 
 	if (r || !dptr)
+		return r;
+	r = vg_cap_free(dptr, hs, &taken);
+	if (r || taken)
 		return r;
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(hs, &ctx, &st);

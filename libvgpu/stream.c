@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "vg.h"
 
 #define VG_STREAM_CHANS_DEFAULT 8
@@ -176,6 +177,7 @@ static void vg_stream_free(struct CUstream_st *st)
 	if (st->ctx->fd >= 0)
 		st->ch->streams--;
 	pthread_mutex_unlock(&st->ctx->lock);
+	vg_cap_stream_free(st);
 	st->magic = 0;
 	free(st);
 }
@@ -399,6 +401,7 @@ CUresult cuStreamDestroy_v2(CUstream h)
 
 	if (r)
 		return r;
+	vg_cap_stream_gone(h);
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(h, &ctx, &st);
 	if (r == CUDA_SUCCESS && (st->legacy || st->per_thread))
@@ -514,8 +517,11 @@ static bool vg_stream_done(struct CUstream_st *st)
 CUresult cuStreamQuery(CUstream h)
 {
 	struct CUstream_st *st;
-	CUresult r = vg_stream_begin(h, &st);
+	CUresult r = vg_cap_stream_sync(h);
 
+	if (r)
+		return r;
+	r = vg_stream_begin(h, &st);
 	if (r)
 		return r;
 	if (!vg_stream_done(st))
@@ -529,8 +535,11 @@ CUresult cuStreamQuery(CUstream h)
 CUresult cuStreamSynchronize(CUstream h)
 {
 	struct CUstream_st *st;
-	CUresult r = vg_stream_begin(h, &st);
+	CUresult r = vg_cap_stream_sync(h);
 
+	if (r)
+		return r;
+	r = vg_stream_begin(h, &st);
 	if (r)
 		return r;
 	r = vg_ctx_check(st->ctx);
@@ -556,13 +565,16 @@ CUresult cuStreamWaitEvent(CUstream h, CUevent e, unsigned int flags)
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
 	struct vg_fence at = { 0 };
-	bool recorded = false, slept = false;
+	bool recorded = false, slept = false, taken = false;
 	CUresult r = vg_check_init();
 
 	if (r)
 		return r;
 	if (flags & ~(unsigned int)CU_EVENT_WAIT_EXTERNAL)
 		return CUDA_ERROR_INVALID_VALUE;
+	r = vg_cap_event_wait(h, e, flags, &taken);
+	if (r || taken)
+		return r;
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(h, &ctx, &st);
 	if (r == CUDA_SUCCESS && !vg_event_find(e))

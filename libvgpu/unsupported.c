@@ -24,12 +24,6 @@
 #undef cuMemcpy3DBatchAsync
 #undef cuMemcpyBatchAsync
 #undef cuSignalExternalSemaphoresAsync
-#undef cuStreamBeginCapture
-#undef cuStreamBeginCaptureToGraph
-#undef cuStreamEndCapture
-#undef cuStreamGetCaptureInfo
-#undef cuStreamIsCapturing
-#undef cuStreamUpdateCaptureDependencies
 #undef cuWaitExternalSemaphoresAsync
 
 /*
@@ -287,12 +281,6 @@ CUresult cuGraphAddBatchMemOpNode(CUgraphNode *a0, CUgraph a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
-
-
-
-
-
 CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *a0, CUgraph a1,
 		const CUgraphNode *a2, size_t a3,
 		const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a4)
@@ -307,9 +295,6 @@ CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *a0, CUgraph a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
-
-
 CUresult cuGraphAddMemAllocNode(CUgraphNode *a0, CUgraph a1,
 		const CUgraphNode *a2, size_t a3,
 		CUDA_MEM_ALLOC_NODE_PARAMS *a4)
@@ -322,14 +307,6 @@ CUresult cuGraphAddMemFreeNode(CUgraphNode *a0, CUgraph a1,
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
-
-CUresult cuGraphAddMemcpyNode(CUgraphNode *a0, CUgraph a1,
-		const CUgraphNode *a2, size_t a3, const CUDA_MEMCPY3D *a4,
-		CUcontext a5)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 
 CUresult cuGraphAddNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2,
 		size_t a3, CUgraphNodeParams *a4)
@@ -355,25 +332,16 @@ CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
-
 CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *a0,
 		CUgraph a1, CUcontext a2, unsigned int a3, unsigned int a4)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
 CUresult cuGraphDebugDotPrint(CUgraph a0, const char *a1, unsigned int a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
-
-
-
-
-
-
 
 CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec a0, CUgraphNode a1,
 		const CUDA_BATCH_MEM_OP_NODE_PARAMS *a2)
@@ -387,9 +355,6 @@ CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec a0, CUgraphNode a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
-
-
 CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec a0,
 		CUgraphNode a1, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a2)
 {
@@ -402,24 +367,11 @@ CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
-
-
-
-CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec a0, CUgraphNode a1,
-		const CUDA_MEMCPY3D *a2, CUcontext a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-
 CUresult cuGraphExecNodeSetParams(CUgraphExec a0, CUgraphNode a1,
 		CUgraphNodeParams *a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
-
-
 
 CUresult cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode a0,
 		CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
@@ -445,14 +397,6 @@ CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
-
-
-
-
-
-
-
 CUresult cuGraphInstantiateWithParams(CUgraphExec *a0, CUgraph a1,
 		CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
 {
@@ -465,7 +409,6 @@ CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *a0, CUgraph a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
 CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode a0, CUgraphNode a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
@@ -477,48 +420,11 @@ CUresult cuGraphKernelNodeGetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
-
 CUresult cuGraphKernelNodeSetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1,
 		const CUkernelNodeAttrValue *a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
-
-
-
-
-
-CUresult cuGraphMemAllocNodeGetParams(CUgraphNode a0,
-		CUDA_MEM_ALLOC_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphMemFreeNodeGetParams(CUgraphNode a0, CUdeviceptr *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphMemcpyNodeGetParams(CUgraphNode a0, CUDA_MEMCPY3D *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphMemcpyNodeSetParams(CUgraphNode a0, const CUDA_MEMCPY3D *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-
-
-
-
-
-
-
-
-
 
 CUresult cuGraphNodeSetParams(CUgraphNode a0, CUgraphNodeParams *a1)
 {
@@ -530,133 +436,8 @@ CUresult cuGraphReleaseUserObject(CUgraph a0, CUuserObject a1, unsigned int a2)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-
-
 CUresult cuGraphRetainUserObject(CUgraph a0, CUuserObject a1, unsigned int a2,
 		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-
-
-CUresult cuStreamBeginCapture(CUstream a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamBeginCaptureToGraph(CUstream a0, CUgraph a1,
-		const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4,
-		CUstreamCaptureMode a5)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream a0, CUgraph a1,
-		const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4,
-		CUstreamCaptureMode a5)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamBeginCapture_ptsz(CUstream a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamBeginCapture_v2(CUstream a0, CUstreamCaptureMode a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamBeginCapture_v2_ptsz(CUstream a0, CUstreamCaptureMode a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamEndCapture(CUstream a0, CUgraph *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamEndCapture_ptsz(CUstream a0, CUgraph *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamGetCaptureInfo(CUstream a0, CUstreamCaptureStatus *a1,
-		cuuint64_t *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamGetCaptureInfo_ptsz(CUstream a0, CUstreamCaptureStatus *a1,
-		cuuint64_t *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamGetCaptureInfo_v2(CUstream a0, CUstreamCaptureStatus *a1,
-		cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamGetCaptureInfo_v2_ptsz(CUstream a0, CUstreamCaptureStatus *a1,
-		cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamGetCaptureInfo_v3(CUstream a0, CUstreamCaptureStatus *a1,
-		cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4,
-		const CUgraphEdgeData **a5, size_t *a6)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamGetCaptureInfo_v3_ptsz(CUstream a0, CUstreamCaptureStatus *a1,
-		cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4,
-		const CUgraphEdgeData **a5, size_t *a6)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamIsCapturing(CUstream a0, CUstreamCaptureStatus *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamIsCapturing_ptsz(CUstream a0, CUstreamCaptureStatus *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamUpdateCaptureDependencies(CUstream a0, CUgraphNode *a1,
-		size_t a2, unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamUpdateCaptureDependencies_ptsz(CUstream a0, CUgraphNode *a1,
-		size_t a2, unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamUpdateCaptureDependencies_v2(CUstream a0, CUgraphNode *a1,
-		const CUgraphEdgeData *a2, size_t a3, unsigned int a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuStreamUpdateCaptureDependencies_v2_ptsz(CUstream a0, CUgraphNode *a1,
-		const CUgraphEdgeData *a2, size_t a3, unsigned int a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *a0)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

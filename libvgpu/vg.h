@@ -102,6 +102,7 @@ struct CUstream_st {
 	bool legacy;
 	bool per_thread;
 	pthread_t owner;	/* a per-thread stream's thread */
+	struct vg_cap_stream *capture;	/* capture.h, or NULL */
 	struct CUstream_st *next;	/* ctx->streams */
 };
 
@@ -115,6 +116,7 @@ struct CUevent_st {
 	struct vg_fence at;	/* the last record */
 	struct CUevent_st *next;	/* vg_events */
 	struct vg_ipc_event *ipc;	/* interprocess: ipc_event.c */
+	struct vg_cap_event *capture;	/* recorded in a capture (capture.h) */
 };
 
 /*
