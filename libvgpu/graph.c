@@ -277,6 +277,7 @@ void vg_graph_free(struct CUgraph_st *g)
 		vg_node_free(g->nodes[i]);
 	}
 	free(g->nodes);
+	vg_conds_drop(g);
 	vg_handle_del(g);
 	g->magic = 0;
 	free(g);
@@ -291,6 +292,8 @@ struct CUgraph_st *vg_graph_clone(const struct CUgraph_st *g)
 	if (!c)
 		return NULL;
 	c->origin = (struct CUgraph_st *)g;
+	if (!vg_conds_share(c, g))
+		goto fail;
 	for (i = 0; i < g->nnodes; i++) {
 		const struct CUgraphNode_st *o = g->nodes[i];
 		struct CUgraphNode_st *n = vg_node_alloc(o->type);

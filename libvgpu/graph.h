@@ -39,6 +39,29 @@ struct vg_kernel_node {
 	uint32_t nargs;
 };
 
+/*
+ * A conditional node's handle (graph_cond.c): the device word holding its
+ * value, in @ctx; shared by the graph it was made on and that graph's
+ * clones (@refs).
+ */
+struct vg_cond {
+	unsigned int refs;
+	CUdeviceptr word;	/* the handle's value */
+	CUcontext ctx;
+	unsigned int dflt;	/* set at each launch if @assign_default */
+	bool assign_default;
+	bool used;		/* a node has it: one node per handle */
+};
+
+/* A conditional node: its handle, kind and body graphs (owned). */
+struct vg_cond_node {
+	struct vg_cond *c;
+	CUgraphConditionalNodeType type;
+	unsigned int size;
+	struct CUgraph_st **body;	/* size graphs */
+	bool holds;		/* the node @c was given to, not a clone */
+};
+
 struct CUgraphNode_st {
 	uint32_t magic;		/* VG_NODE_MAGIC */
 	CUgraphNodeType type;
@@ -57,6 +80,7 @@ struct CUgraphNode_st {
 		CUevent event;
 		struct vg_graph_mem *mem;	/* MEM_ALLOC: shared (graph_mem.c) */
 		CUdeviceptr freed;		/* MEM_FREE */
+		struct vg_cond_node cond;
 	} p;
 	CUcontext ctx;		/* memset and memcpy nodes' context */
 	size_t mark;		/* scratch of a walk over the graph */
@@ -70,6 +94,8 @@ struct CUgraph_st {
 	size_t nnodes, cap;
 	struct CUgraphNode_st *owner;	/* a child graph's node, or NULL */
 	struct CUgraph_st *origin;	/* what it was cloned from, or NULL */
+	struct vg_cond **conds;	/* conditional handles made on it */
+	size_t nconds;
 };
 
 /* graph.c, with vg_graph_lock held. */
@@ -109,5 +135,18 @@ void vg_kernel_node_clear(struct vg_kernel_node *kn);
 CUresult vg_kernel_node_copy(struct vg_kernel_node *to, const struct vg_kernel_node *from);
 CUresult vg_node_params_copy(struct CUgraphNode_st *to, const struct CUgraphNode_st *from);
 void vg_node_params_free(struct CUgraphNode_st *n);
+
+/* graph_cond.c: conditional handles and nodes, vg_graph_lock held. */
+bool vg_conds_share(struct CUgraph_st *to, const struct CUgraph_st *from);
+void vg_conds_drop(struct CUgraph_st *g);
+CUresult vg_cond_add(CUgraphNode *out, CUgraph h, const CUgraphNode *deps,
+		     const CUgraphEdgeData *edata, size_t ndeps,
+		     CUDA_CONDITIONAL_NODE_PARAMS *p);
+CUresult vg_cond_copy(struct CUgraphNode_st *to, const struct CUgraphNode_st *from);
+void vg_cond_free(struct CUgraphNode_st *n);
+CUresult vg_cond_check(const struct CUgraph_st *g, const struct CUgraphNode_st *n);
+CUresult vg_cond_reset(const struct CUgraph_st *g, CUstream s);
+CUresult vg_cond_run(struct CUgraphNode_st *n, CUstream s,
+		     CUresult (*run)(struct CUgraph_st *g, CUstream s));
 
 #endif /* VG_GRAPH_H */

@@ -100,8 +100,10 @@ static CUresult vg_exec_check(const struct CUgraph_st *g, uint64_t flags)
 	if (!order)
 		return cycle ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_OUT_OF_MEMORY;
 	free(order);
+	r = vg_cond_check(g, NULL);
 	for (i = 0; !r && i < g->nnodes; i++) {
 		const struct CUgraphNode_st *n = g->nodes[i];
+		unsigned int j;
 
 		/* A graph the device launches runs no host code. */
 		if ((flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) &&
@@ -109,6 +111,11 @@ static CUresult vg_exec_check(const struct CUgraph_st *g, uint64_t flags)
 			r = CUDA_ERROR_INVALID_VALUE;
 		else if (n->type == CU_GRAPH_NODE_TYPE_GRAPH)
 			r = vg_exec_check(n->p.child, flags);
+		else if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
+			r = vg_cond_check(g, n);
+			for (j = 0; !r && j < n->p.cond.size; j++)
+				r = vg_exec_check(n->p.cond.body[j], flags);
+		}
 	}
 	return r;
 }
@@ -237,13 +244,12 @@ static CUresult vg_memset_node(const CUDA_MEMSET_NODE_PARAMS *p, CUstream s)
 }
 
 /* Submits node @n to @s. */
+static CUresult vg_run_body(struct CUgraph_st *g, CUstream s);
+
 static CUresult vg_run_node(struct CUgraphNode_st *n, CUstream s)
 {
 	struct vg_kernel_node *kn = &n->p.kernel;
 	struct vg_launch l;
-	struct CUgraphNode_st **order;
-	bool cycle;
-	CUresult r;
 
 	if (n->disabled)
 		return CUDA_SUCCESS;
@@ -267,15 +273,27 @@ static CUresult vg_run_node(struct CUgraphNode_st *n, CUstream s)
 	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
 		return cuStreamWaitEvent(s, n->p.event, 0);
 	case CU_GRAPH_NODE_TYPE_GRAPH:
-		order = vg_topo(n->p.child, &cycle);
-		if (!order)
-			return CUDA_ERROR_OUT_OF_MEMORY;
-		r = vg_run_graph(n->p.child, order, s);
-		free(order);
-		return r;
+		return vg_run_body(n->p.child, s);
+	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+		return vg_cond_run(n, s, vg_run_body);
 	default:
 		return CUDA_SUCCESS;
 	}
+}
+
+/* A child or body graph's nodes, in dependency order, on @s. */
+static CUresult vg_run_body(struct CUgraph_st *g, CUstream s)
+{
+	struct CUgraphNode_st **order;
+	bool cycle;
+	CUresult r;
+
+	order = vg_topo(g, &cycle);
+	if (!order)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	r = vg_run_graph(g, order, s);
+	free(order);
+	return r;
 }
 
 static CUresult vg_run_graph(struct CUgraph_st *g, struct CUgraphNode_st **order, CUstream s)
@@ -325,7 +343,9 @@ CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 	e = vg_exec_get(h);
 	vg_cap_replaying = true;
 	vg_batch_begin();
-	r = e ? vg_run_graph(e->g, e->order, s) : CUDA_ERROR_INVALID_VALUE;
+	r = e ? vg_cond_reset(e->g, s) : CUDA_ERROR_INVALID_VALUE;
+	if (!r)
+		r = vg_run_graph(e->g, e->order, s);
 	r2 = vg_batch_end();
 	vg_cap_replaying = false;
 	pthread_mutex_unlock(&vg_graph_lock);

@@ -122,6 +122,8 @@ CUresult vg_node_params_copy(struct CUgraphNode_st *to, const struct CUgraphNode
 		to->p = from->p;
 		vg_graph_mem_get(to->p.mem);
 		return CUDA_SUCCESS;
+	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+		return vg_cond_copy(to, from);
 	default:
 		to->p = from->p;
 		return CUDA_SUCCESS;
@@ -136,6 +138,8 @@ void vg_node_params_free(struct CUgraphNode_st *n)
 		vg_graph_free(n->p.child);
 	else if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC && n->p.mem)
 		vg_graph_mem_put(n->p.mem);
+	else if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+		vg_cond_free(n);
 }
 
 /*

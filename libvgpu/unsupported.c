@@ -13,7 +13,6 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* The macros of cuda.h would rename these definitions. */
-#undef cuGraphAddNode
 #undef cuGraphInstantiateWithParams
 #undef cuGraphicsMapResources
 #undef cuGraphicsResourceGetMappedPointer
@@ -308,18 +307,6 @@ CUresult cuGraphAddMemFreeNode(CUgraphNode *a0, CUgraph a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphAddNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2,
-		size_t a3, CUgraphNodeParams *a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphAddNode_v2(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2,
-		const CUgraphEdgeData *a3, size_t a4, CUgraphNodeParams *a5)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode a0,
 		CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
 {
@@ -328,12 +315,6 @@ CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode a0,
 
 CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode a0,
 		const CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *a0,
-		CUgraph a1, CUcontext a2, unsigned int a3, unsigned int a4)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

@@ -495,12 +495,14 @@ static void vg_resolve(struct vg_link *l, unsigned int i)
 			vg_check_call(l, i, f, e);
 		/*
 		 * The functions the JIT lowers itself (vprintf, __assertfail,
-		 * malloc, free) need no definition; others have to be
-		 * defined. Asked of the JIT's own predicates, so that a
-		 * module the JIT compiles alone also links alone.
+		 * malloc, free, cudaGraphSetConditional) need no definition;
+		 * others have to be defined. Asked of the JIT's own
+		 * predicates, so that a module the JIT compiles alone also
+		 * links alone.
 		 */
 		else if (l->called[i][j] && strcmp(f->name, "vprintf") &&
-			 !ptx_assert_func(f->name) && !ptx_heap_func(f->name))
+			 !ptx_assert_func(f->name) && !ptx_heap_func(f->name) &&
+			 !ptx_cond_func(f->name))
 			vg_link_error(l, "error   : Undefined reference to '%s' in '%s'",
 				      f->name, l->in[i].name);
 	}

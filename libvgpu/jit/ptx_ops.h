@@ -73,4 +73,9 @@ int ptx_lower_heap(struct ptx_lower *pl, const struct ptx_insn *in,
 		   const char *name, const struct ptx_opnd *rets,
 		   const struct ptx_opnd *args);
 
+/* ptx_cond.c: cudaGraphSetConditional, a conditional graph node's value */
+bool ptx_cond_func(const char *name);
+int ptx_lower_cond(struct ptx_lower *pl, const struct ptx_insn *in,
+		   const struct ptx_opnd *rets, const struct ptx_opnd *args);
+
 #endif /* VG_PTX_OPS_H */

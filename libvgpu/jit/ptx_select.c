@@ -293,6 +293,8 @@ static int ptx_lower_call(struct ptx_lower *pl, const struct ptx_insn *in)
 		return ptx_lower_assert(pl, in, rets, args);
 	if (!fn->has_body && ptx_heap_func(fn->name))
 		return ptx_lower_heap(pl, in, fn->name, rets, args);
+	if (!fn->has_body && ptx_cond_func(fn->name))
+		return ptx_lower_cond(pl, in, rets, args);
 	return ptx_inline(pl, in, f, rets, args);
 }
 
