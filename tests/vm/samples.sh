@@ -35,9 +35,12 @@
 # each address mode), texmip (a mipmap sampled at levels of detail and
 # with gradients, filtered between levels), texgather (tld4 gathers) and
 # texoffset (PTX texel offsets on tex and tld4, the depth comparison
-# operand).
+# operand), and the graph programs: graphcapture (a two-stream iteration
+# captured with cuStreamBeginCapture, replayed 100 times) and condwhile
+# (a conditional while node whose kernel body ends the loop through
+# cudaGraphSetConditional).
 # All of those but library, launchex, gridsync, devmalloc, memops, peers,
-# vmm_grow, vgem_roundtrip and the streams programs also compare their
+# vmm_grow, vgem_roundtrip, the streams and the graph programs also compare their
 # results with an H100's (the texture programs' filtered results bit for
 # bit)
 # (tests/samples/ref): bit for bit, or within PTX's bounds for approximate
@@ -46,19 +49,19 @@ cd "$(dirname "$0")/../.." || exit 1
 export VGPU_SAMPLE_REF=tests/samples/ref
 n=0
 fail=0
-echo "1..35"
+echo "1..37"
 for s in "bandwidth 8" pitched_copy vectoradd hello matmul reduce histogram \
 	globals grid2d devchain dynsmem math votes link barriers library streams \
 	callback simplestreams threads memops launchex gridsync dlopen peers \
 	devmalloc vmm_grow vgem_roundtrip texrotate texlayered surfwrite tex3d \
-	texmip texgather texoffset; do
+	texmip texgather texoffset graphcapture condwhile; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	out=$(build/samples/$s 2>&1)
 	status=$?
 	if [ $status -eq 0 ] && echo "$out" | grep -q '^Result = PASS$'; then
 		echo "ok $n sample $s verifies its results"
-		echo "$out" | grep "the H100's\| ms\|callback\|libcuda.so.1 loaded\|resolved\|PeerAccess\|through the host\|cooperative\|in place\|vgem" |
+		echo "$out" | grep "the H100's\| ms\|callback\|libcuda.so.1 loaded\|resolved\|PeerAccess\|through the host\|cooperative\|in place\|vgem\|captured\|replayed\|passes" |
 			sed 's/^/# /'
 	else
 		echo "not ok $n sample $s (exit status $status)"
