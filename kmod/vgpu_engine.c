@@ -14,8 +14,10 @@
  * Channels and engines call each other as a start/complete pair: a
  * channel with work puts itself on an engine (vgpu_engine_queue()); the
  * engine takes the channel's next command (vgpu_chan_next()) and hands
- * it back done (vgpu_chan_done()). That is the one call cycle among the
- * module's files.
+ * it back done (vgpu_chan_done()). The compute engine's front end and its
+ * SMs are the other pair here: the front end starts launches on the SMs
+ * (vgpu_compute_start()), and an SM with no block runs the front end's
+ * next command itself (vgpu_engine_run_one()).
  *
  * Locking: vgpu_engine.lock, a spinlock, protects the run list; it nests
  * inside vgpu_chan.lock and nothing nests inside it (the module's order
