@@ -142,7 +142,7 @@ bool nrt_ir_supported(const struct vgpu_native_kernel *k, char *why,
 /*
  * Does @in write register @in->dst (in every lane that runs it)?
  */
-static bool nrt_defines(const struct vgpu_insn *in)
+bool nrt_defines(const struct vgpu_insn *in)
 {
 	if (in->type == VGPU_T_PRED)
 		return false;

@@ -352,7 +352,7 @@ static void runtime_call(struct irb *g, u32 pc, void *fn, LLVMValueRef em,
 	LLVMBuildBr(g->b, next);
 }
 
-static void emit_insn(struct irb *g, u32 pc)
+void nrt_ir_emit_insn(struct irb *g, u32 pc)
 {
 	const struct vgpu_insn *in = &g->k->insns[pc];
 	LLVMBasicBlockRef next = g->chk[pc + 1];
@@ -498,17 +498,7 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 		if (reach[i] && k->insns[i].op == VGPU_OP_BRA && k->insns[i].imm <= g->n)
 			target[k->insns[i].imm] = 1;
 	g->b = LLVMCreateBuilderInContext(c);
-	g->i1 = LLVMInt1TypeInContext(c);
-	g->i8 = LLVMInt8TypeInContext(c);
-	g->i32 = LLVMInt32TypeInContext(c);
-	g->i64 = LLVMInt64TypeInContext(c);
-	g->f32 = LLVMFloatTypeInContext(c);
-	g->ptr = LLVMPointerTypeInContext(c, 0);
-	g->v64 = LLVMVectorType(g->i64, VGPU_WARP);
-	g->v32 = LLVMVectorType(g->i32, VGPU_WARP);
-	g->vf = LLVMVectorType(g->f32, VGPU_WARP);
-	g->vm = LLVMVectorType(g->i1, VGPU_WARP);
-	g->vptr = LLVMVectorType(g->ptr, VGPU_WARP);
+	irb_types(g);
 	ft = LLVMFunctionType(g->i32, &g->ptr, 1, false);
 	g->fn = LLVMAddFunction(m, name, ft);
 	g->w = LLVMGetParam(g->fn, 0);
@@ -665,7 +655,7 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 				nrt_ir_flush(g, i, true);
 			else
 				nrt_ir_store_later(g, i, target);
-			emit_insn(g, i);
+			nrt_ir_emit_insn(g, i);
 			g->cache_on = false;
 		}
 	}

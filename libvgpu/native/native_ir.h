@@ -22,6 +22,8 @@ u8 *nrt_reach(const struct vgpu_native_kernel *k);
 /* Marks in @narrow (nregs bytes) the registers kept as 32-bit lanes. */
 void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 		     u8 *narrow);
+/* Whether @in writes register in->dst. */
+bool nrt_defines(const struct vgpu_insn *in);
 /* The registers @in reads (a, b, c; ~0U for none). */
 void nrt_reads(const struct vgpu_insn *in, u32 *rd);
 /* The registers a block must clear before the code runs (into @list). */
@@ -42,6 +44,15 @@ const char *nrt_helper_name(const void *fn);
 /* native_live.c: instructions run inline; live registers per instruction. */
 bool nrt_insn_inline(const struct vgpu_insn *in);
 u64 *nrt_live_regs(const struct vgpu_native_kernel *k, const u8 *reach, u32 words);
+
+/*
+ * native_block.c: whether @k's code is one straight run the block
+ * function can run (@reach: nrt_reach()'s), and that function, named
+ * @name, built into @m.
+ */
+bool nrt_block_eligible(const struct vgpu_native_kernel *k, const u8 *reach);
+void nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
+		     LLVMModuleRef m, const char *name);
 
 /* Builds @k's warp function, named @name, into @m (of context @c). */
 void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,

@@ -18,6 +18,15 @@ static LLVMTypeRef mem_type(struct irb *g, u8 t)
 	return LLVMIntTypeInContext(g->c, vgpu_type_bits(t));
 }
 
+/*
+ * The lanes a load writes: those of @em, or in the block function, for a
+ * load without a guard, all (the idle lanes' values are never read).
+ */
+static LLVMValueRef load_mask(struct irb *g, const struct vgpu_insn *in, LLVMValueRef em)
+{
+	return g->all_lanes && in->guard == VGPU_PRED_NONE ? k32(g, ~0U) : em;
+}
+
 /* Loaded lanes @v (<32 x iN>) as the register holds them. */
 static LLVMValueRef load_ext(struct irb *g, LLVMValueRef v, u8 t)
 {
@@ -51,6 +60,48 @@ static LLVMValueRef masked_access(struct irb *g, LLVMValueRef v, LLVMValueRef pt
 	args[2] = vm;
 	args[3] = LLVMConstNull(vt);
 	return intrinsic(g, ld, tys, 2, args, 4);
+}
+
+/*
+ * The 32 consecutive elements at @p, for lanes @em: stored from @v, or
+ * (@v NULL) loaded and returned, whole when every lane is active or the
+ * memory is the block's own (a masked load is slow on some hosts), else
+ * only the active lanes' elements.
+ */
+static LLVMValueRef line_move(struct irb *g, const struct vgpu_insn *in, LLVMValueRef p,
+			      LLVMValueRef em, LLVMValueRef v)
+{
+	LLVMTypeRef vt = LLVMVectorType(mem_type(g, in->type), VGPU_WARP);
+	u32 len = vgpu_type_bits(in->type) / 8;
+	LLVMValueRef vm = lanes(g, em), r, wv[2];
+	LLVMBasicBlockRef whole, part, join, wb[2];
+
+	if (v)
+		return masked_access(g, v, p, g->ptr, vt, len, vm, "llvm.masked.store",
+				     "llvm.masked.load");
+	if (in->mod == VGPU_SPACE_SHARED) {
+		r = LLVMBuildLoad2(g->b, vt, p, "");
+		LLVMSetAlignment(r, len);
+		return r;
+	}
+	whole = newblock(g, "whole");
+	part = newblock(g, "part");
+	join = newblock(g, "read");
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, ~0U), ""), whole, part);
+	LLVMPositionBuilderAtEnd(g->b, whole);
+	wv[0] = LLVMBuildLoad2(g->b, vt, p, "");
+	LLVMSetAlignment(wv[0], len);
+	LLVMBuildBr(g->b, join);
+	LLVMPositionBuilderAtEnd(g->b, part);
+	wv[1] = masked_access(g, NULL, p, g->ptr, vt, len, vm, "llvm.masked.store",
+			      "llvm.masked.load");
+	LLVMBuildBr(g->b, join);
+	LLVMPositionBuilderAtEnd(g->b, join);
+	r = LLVMBuildPhi(g->b, vt, "");
+	wb[0] = whole;
+	wb[1] = part;
+	LLVMAddIncoming(r, wv, wb, 2);
+	return r;
 }
 
 /*
@@ -119,37 +170,7 @@ static void checked_access(struct irb *g, const struct vgpu_insn *in, LLVMValueR
 
 	LLVMPositionBuilderAtEnd(g->b, bseq);
 	p = LLVMBuildIntToPtr(g->b, LLVMBuildAdd(g->b, a0, off, ""), g->ptr, "");
-	if (v) {
-		vs[0] = masked_access(g, v, p, g->ptr, vt, len, vm, "llvm.masked.store",
-				      "llvm.masked.load");
-	} else if (in->mod == VGPU_SPACE_SHARED) {
-		/* The block's own memory, all 32 elements in it: read whole. */
-		vs[0] = LLVMBuildLoad2(g->b, vt, p, "");
-		LLVMSetAlignment(vs[0], len);
-	} else {
-		/*
-		 * Read whole when every lane is active (a masked load is slow on
-		 * some hosts); else only the active lanes' elements are touched.
-		 */
-		LLVMBasicBlockRef whole = newblock(g, "whole"), part = newblock(g, "part");
-		LLVMBasicBlockRef join = newblock(g, "read");
-		LLVMValueRef wv[2];
-		LLVMBasicBlockRef wb[2] = { whole, part };
-
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, ~0U), ""),
-				whole, part);
-		LLVMPositionBuilderAtEnd(g->b, whole);
-		wv[0] = LLVMBuildLoad2(g->b, vt, p, "");
-		LLVMSetAlignment(wv[0], len);
-		LLVMBuildBr(g->b, join);
-		LLVMPositionBuilderAtEnd(g->b, part);
-		wv[1] = masked_access(g, NULL, p, g->ptr, vt, len, vm, "llvm.masked.store",
-				      "llvm.masked.load");
-		LLVMBuildBr(g->b, join);
-		LLVMPositionBuilderAtEnd(g->b, join);
-		vs[0] = LLVMBuildPhi(g->b, vt, "");
-		LLVMAddIncoming(vs[0], wv, wb, 2);
-	}
+	vs[0] = line_move(g, in, p, em, v);
 	bs[0] = LLVMGetInsertBlock(g->b);
 	LLVMBuildBr(g->b, done);
 
@@ -166,7 +187,7 @@ static void checked_access(struct irb *g, const struct vgpu_insn *in, LLVMValueR
 		LLVMValueRef phi = LLVMBuildPhi(g->b, vt, "");
 
 		LLVMAddIncoming(phi, vs, bs, 2);
-		setreg(g, in->dst, load_ext(g, phi, in->type), em);
+		setreg(g, in->dst, load_ext(g, phi, in->type), load_mask(g, in, em));
 	}
 	LLVMBuildBr(g->b, next);
 }
@@ -179,19 +200,128 @@ static LLVMValueRef addresses(struct irb *g, const struct vgpu_insn *in)
 	return LLVMBuildAdd(g->b, getreg(g, in->a), splat64(g, in->imm), "");
 }
 
+bool nrt_ir_param_direct(struct irb *g, const struct vgpu_insn *in)
+{
+	u32 len = vgpu_type_bits(in->type) / 8;
+
+	return in->mod == VGPU_SPACE_PARAM && in->a == VGPU_NO_REG && in->op == VGPU_OP_LD &&
+	       !(in->imm & (len - 1)) && in->imm < g->k->func.param_bytes &&
+	       len <= g->k->func.param_bytes - in->imm;
+}
+
+/* The range instruction @pc's global access last hit (struct nrt_site). */
+static void site_of(struct irb *g, u32 pc, bool write, LLVMValueRef *base,
+		    LLVMValueRef *end, LLVMValueRef *wr, LLVMValueRef *off)
+{
+	LLVMValueRef site = at(g, bload(g, g->ptr, offsetof(struct nrt_block, sites)),
+			       k64(g, (u64)pc * sizeof(struct nrt_site)));
+
+	*end = LLVMBuildLoad2(g->b, g->i64, at(g, site, k64(g, offsetof(struct nrt_site, end))),
+			      "");
+	*base = LLVMBuildLoad2(g->b, g->i64, at(g, site, k64(g, offsetof(struct nrt_site, va))),
+			       "");
+	*wr = NULL;
+	if (write)
+		*wr = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildLoad2(g->b, g->i64,
+				    at(g, site, k64(g, offsetof(struct nrt_site, writable))),
+				    ""), k64(g, 0), "");
+	*off = LLVMBuildLoad2(g->b, g->i64, at(g, site, k64(g, offsetof(struct nrt_site, delta))),
+			      "");
+}
+
+/*
+ * The access's checked paths as nrt_ir_emit_mem() builds them, on to
+ * @next, or to @slow (the lanes through nrt_mem()); the builder ends in
+ * @slow.
+ */
+static LLVMBasicBlockRef fast_paths(struct irb *g, u32 pc, const struct vgpu_insn *in,
+				    LLVMValueRef em, LLVMValueRef addr,
+				    LLVMBasicBlockRef next, LLVMBasicBlockRef slow)
+{
+	u32 len = vgpu_type_bits(in->type) / 8;
+	LLVMValueRef base, end, wr, off;
+	LLVMBasicBlockRef done = NULL;
+
+	if (in->mod == VGPU_SPACE_GLOBAL || in->mod == VGPU_SPACE_GENERIC) {
+		site_of(g, pc, in->op == VGPU_OP_ST, &base, &end, &wr, &off);
+		checked_access(g, in, addr, em, len, base, end, wr, off, next, slow);
+		done = LLVMGetInsertBlock(g->b);
+	} else if (in->mod == VGPU_SPACE_SHARED) {
+		end = bload(g, g->i64, offsetof(struct nrt_block, shared_bytes));
+		off = LLVMBuildPtrToInt(g->b, bload(g, g->ptr, offsetof(struct nrt_block, shared)),
+					g->i64, "");
+		checked_access(g, in, addr, em, len, k64(g, 0), end, NULL, off, next, slow);
+		done = LLVMGetInsertBlock(g->b);
+	} else {
+		LLVMBuildBr(g->b, slow);
+	}
+	LLVMPositionBuilderAtEnd(g->b, slow);
+	return done;
+}
+
+/* The lanes @em of the access through nrt_mem(); on at @got, or a fault. */
+static void slow_path(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValueRef em,
+		      LLVMValueRef addr, LLVMBasicBlockRef got)
+{
+	LLVMBasicBlockRef bad = newblock(g, "bad");
+	LLVMValueRef args[2] = { g->w, em }, r;
+
+	wstore(g, addr, offsetof(struct nrt_warp, scratch_a));
+	if (in->op == VGPU_OP_ST)
+		wstore(g, opb(g, in), offsetof(struct nrt_warp, scratch_v));
+	sync_out(g, pc);
+	r = call(g, (void *)nrt_mem, g->i32, args, 2);
+	/* nrt_mem() leaves the group as it was: on, or the fault. */
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, r, k32(g, NRT_GO_ON), ""),
+			got, bad);
+	LLVMPositionBuilderAtEnd(g->b, bad);
+	ret_with(g, VGPU_RUN_FAULT);
+	LLVMPositionBuilderAtEnd(g->b, got);
+}
+
+void nrt_ir_emit_mem_ssa(struct irb *g, u32 pc, const struct vgpu_insn *in,
+			 LLVMValueRef em, LLVMBasicBlockRef next)
+{
+	bool load = in->op == VGPU_OP_LD;
+	LLVMBasicBlockRef fast = newblock(g, "fast"), slow = newblock(g, "slow");
+	LLVMBasicBlockRef got = newblock(g, "got"), none = LLVMGetInsertBlock(g->b);
+	LLVMValueRef old = load ? slotval(g, in->dst) : NULL, addr, vals[3];
+	LLVMBasicBlockRef from[3];
+	unsigned int n = 1;
+
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""), next, fast);
+	LLVMPositionBuilderAtEnd(g->b, fast);
+	addr = addresses(g, in);
+	vals[0] = old;
+	from[0] = none;
+	/* checked_access() set the register on its way to @next. */
+	from[n] = fast_paths(g, pc, in, em, addr, next, slow);
+	if (from[n] && load) {
+		vals[n++] = g->cache[in->dst];
+		g->cache[in->dst] = old;
+	}
+	slow_path(g, pc, in, em, addr, got);
+	if (load)
+		setreg(g, in->dst, wload(g, g->v64, offsetof(struct nrt_warp, scratch_v)), load_mask(g, in, em));
+	vals[n] = load ? g->cache[in->dst] : NULL;
+	from[n++] = LLVMGetInsertBlock(g->b);
+	LLVMBuildBr(g->b, next);
+	LLVMPositionBuilderAtEnd(g->b, next);
+	if (!load)
+		return;
+	g->cache[in->dst] = LLVMBuildPhi(g->b, LLVMTypeOf(old), "");
+	LLVMAddIncoming(g->cache[in->dst], vals, from, n);
+}
+
 void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		     LLVMValueRef em)
 {
-	u32 len = vgpu_type_bits(in->type) / 8;
 	bool write = in->op == VGPU_OP_ST;
-	LLVMBasicBlockRef slow = newblock(g, "slow");
-	LLVMBasicBlockRef next = g->chk[pc + 1];
-	LLVMValueRef addr, base, args[2], r, off;
+	LLVMBasicBlockRef next = g->chk[pc + 1], slow, got;
+	LLVMValueRef addr;
 	bool on;
 
-	if (in->mod == VGPU_SPACE_PARAM && in->a == VGPU_NO_REG && !write &&
-	    !(in->imm & (len - 1)) && in->imm < g->k->func.param_bytes &&
-	    len <= g->k->func.param_bytes - in->imm) {
+	if (nrt_ir_param_direct(g, in)) {
 		/*
 		 * One value for the whole warp, in bounds by construction: no
 		 * lane can fault, so it needs no test for lanes at all (the
@@ -207,7 +337,6 @@ void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		v = vsplat(g, v, LLVMVectorType(mem_type(g, in->type), VGPU_WARP));
 		setreg(g, in->dst, load_ext(g, v, in->type), em);
 		LLVMBuildBr(g->b, next);
-		LLVMDeleteBasicBlock(slow);
 		return;
 	}
 	/*
@@ -222,55 +351,140 @@ void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 	on = g->cache_on;
 	g->cache_on = false;
 	unless_none(g, em, next);
+	slow = newblock(g, "slow");
+	got = newblock(g, "got");
 	addr = addresses(g, in);
-	if (in->mod == VGPU_SPACE_GLOBAL || in->mod == VGPU_SPACE_GENERIC) {
-		LLVMValueRef site = at(g, bload(g, g->ptr, offsetof(struct nrt_block, sites)),
-				       k64(g, (u64)pc * sizeof(struct nrt_site)));
-		LLVMValueRef end = LLVMBuildLoad2(g->b, g->i64, at(g, site,
-				   k64(g, offsetof(struct nrt_site, end))), "");
-		LLVMValueRef wr = NULL;
-
-		base = LLVMBuildLoad2(g->b, g->i64, at(g, site,
-				      k64(g, offsetof(struct nrt_site, va))), "");
-		if (write)
-			wr = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildLoad2(g->b, g->i64,
-					   at(g, site, k64(g, offsetof(struct nrt_site, writable))),
-					   ""), k64(g, 0), "");
-		off = LLVMBuildLoad2(g->b, g->i64, at(g, site,
-				     k64(g, offsetof(struct nrt_site, delta))), "");
-		checked_access(g, in, addr, em, len, base, end, wr, off, next, slow);
-	} else if (in->mod == VGPU_SPACE_SHARED) {
-		LLVMValueRef end = bload(g, g->i64, offsetof(struct nrt_block, shared_bytes));
-
-		off = LLVMBuildPtrToInt(g->b, bload(g, g->ptr, offsetof(struct nrt_block, shared)),
-					g->i64, "");
-		checked_access(g, in, addr, em, len, k64(g, 0), end, NULL, off, next, slow);
-	} else {
-		LLVMBuildBr(g->b, slow);
-	}
-
-	LLVMPositionBuilderAtEnd(g->b, slow);
-	wstore(g, addr, offsetof(struct nrt_warp, scratch_a));
-	if (write)
-		wstore(g, opb(g, in), offsetof(struct nrt_warp, scratch_v));
-	sync_out(g, pc);
-	args[0] = g->w;
-	args[1] = em;
-	r = call(g, (void *)nrt_mem, g->i32, args, 2);
-	{
-		/* nrt_mem() leaves the group as it was: on, or the fault. */
-		LLVMBasicBlockRef got = newblock(g, "got"), bad = newblock(g, "bad");
-
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, r,
-				k32(g, NRT_GO_ON), ""), got, bad);
-		LLVMPositionBuilderAtEnd(g->b, got);
-		if (!write)
-			setreg(g, in->dst, wload(g, g->v64, offsetof(struct nrt_warp, scratch_v)),
-			       em);
-		LLVMBuildBr(g->b, next);
-		LLVMPositionBuilderAtEnd(g->b, bad);
-		ret_with(g, VGPU_RUN_FAULT);
-	}
+	fast_paths(g, pc, in, em, addr, next, slow);
+	slow_path(g, pc, in, em, addr, got);
+	if (!write)
+		setreg(g, in->dst, wload(g, g->v64, offsetof(struct nrt_warp, scratch_v)), em);
+	LLVMBuildBr(g->b, next);
 	g->cache_on = on;
 }
 
+
+void nrt_ir_emit_mem_line(struct irb *g, u32 pc, const struct vgpu_insn *in,
+			  LLVMValueRef em, const struct nrt_aff *a, LLVMBasicBlockRef next)
+{
+	u32 len = vgpu_type_bits(in->type) / 8;
+	bool load = in->op == VGPU_OP_LD;
+	LLVMTypeRef vt = LLVMVectorType(mem_type(g, in->type), VGPU_WARP);
+	LLVMBasicBlockRef line, other, back, from[2];
+	LLVMValueRef base, end, wr, off, a0 = a->base, quick, old, v = NULL, vals[2], r;
+	LLVMBuilderRef B = g->b;
+
+	if (in->mod != VGPU_SPACE_GLOBAL && in->mod != VGPU_SPACE_GENERIC) {
+		nrt_ir_emit_mem_ssa(g, pc, in, em, next);
+		return;
+	}
+	line = newblock(g, "line");
+	other = newblock(g, "other");
+	back = newblock(g, "back");
+	old = load ? slotval(g, in->dst) : NULL;
+	site_of(g, pc, !load, &base, &end, &wr, &off);
+	quick = LLVMBuildICmp(B, LLVMIntNE, em, k32(g, 0), "");
+	quick = LLVMBuildAnd(B, quick, LLVMBuildICmp(B, LLVMIntEQ, a->step, k64(g, len), ""), "");
+	quick = LLVMBuildAnd(B, quick, LLVMBuildICmp(B, LLVMIntEQ,
+			     LLVMBuildAnd(B, a0, k64(g, len - 1), ""), k64(g, 0), ""), "");
+	quick = LLVMBuildAnd(B, quick, LLVMBuildICmp(B, LLVMIntUGE, a0, base, ""), "");
+	quick = LLVMBuildAnd(B, quick, LLVMBuildICmp(B, LLVMIntULT, a0, end, ""), "");
+	quick = LLVMBuildAnd(B, quick, LLVMBuildICmp(B, LLVMIntUGE, LLVMBuildSub(B, end, a0, ""),
+			     k64(g, (u64)VGPU_WARP * len), ""), "");
+	if (wr)
+		quick = LLVMBuildAnd(B, quick, wr, "");
+	LLVMBuildCondBr(B, quick, line, other);
+
+	LLVMPositionBuilderAtEnd(B, line);
+	if (!load)
+		v = LLVMBuildTrunc(B, opb(g, in), vt, "");
+	r = line_move(g, in, LLVMBuildIntToPtr(B, LLVMBuildAdd(B, a0, off, ""), g->ptr, ""), em, v);
+	if (load) {
+		setreg(g, in->dst, load_ext(g, r, in->type), load_mask(g, in, em));
+		vals[0] = g->cache[in->dst];
+		g->cache[in->dst] = old;
+	}
+	from[0] = LLVMGetInsertBlock(B);
+	LLVMBuildBr(B, next);
+
+	/* Any other shape, range or fault: the general path. */
+	LLVMPositionBuilderAtEnd(B, other);
+	nrt_ir_emit_mem_ssa(g, pc, in, em, back);
+	vals[1] = load ? g->cache[in->dst] : NULL;
+	from[1] = back;
+	LLVMBuildBr(B, next);
+	LLVMPositionBuilderAtEnd(B, next);
+	if (!load)
+		return;
+	g->cache[in->dst] = LLVMBuildPhi(B, LLVMTypeOf(old), "");
+	LLVMAddIncoming(g->cache[in->dst], vals, from, 2);
+}
+
+LLVMValueRef nrt_ir_block_fits(struct irb *g, u32 pc, const struct vgpu_insn *in,
+			       const struct nrt_aff *a, LLVMValueRef threads, LLVMValueRef *off)
+{
+	u32 len = vgpu_type_bits(in->type) / 8;
+	LLVMValueRef base, end, wr, fits, span;
+	LLVMBuilderRef B = g->b;
+
+	*off = NULL;
+	if (in->mod != VGPU_SPACE_GLOBAL && in->mod != VGPU_SPACE_GENERIC)
+		return LLVMConstInt(g->i1, 0, false);
+	site_of(g, pc, in->op == VGPU_OP_ST, &base, &end, &wr, off);
+	span = LLVMBuildMul(B, threads, k64(g, len), "");
+	fits = LLVMBuildICmp(B, LLVMIntEQ, a->step, k64(g, len), "");
+	fits = LLVMBuildAnd(B, fits, LLVMBuildICmp(B, LLVMIntEQ,
+			    LLVMBuildAnd(B, a->base, k64(g, len - 1), ""), k64(g, 0), ""), "");
+	fits = LLVMBuildAnd(B, fits, LLVMBuildICmp(B, LLVMIntUGE, a->base, base, ""), "");
+	fits = LLVMBuildAnd(B, fits, LLVMBuildICmp(B, LLVMIntULT, a->base, end, ""), "");
+	fits = LLVMBuildAnd(B, fits, LLVMBuildICmp(B, LLVMIntUGE,
+			    LLVMBuildSub(B, end, a->base, ""), span, ""), "");
+	if (wr)
+		fits = LLVMBuildAnd(B, fits, wr, "");
+	return fits;
+}
+
+void nrt_ir_emit_mem_fits(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValueRef em,
+			  const struct nrt_aff *a, LLVMValueRef fits, LLVMValueRef off,
+			  LLVMBasicBlockRef next)
+{
+	bool load = in->op == VGPU_OP_LD;
+	LLVMTypeRef vt = LLVMVectorType(mem_type(g, in->type), VGPU_WARP);
+	LLVMBasicBlockRef sure, other, back, from[2];
+	LLVMValueRef old, v = NULL, vals[2], r;
+	LLVMBuilderRef B = g->b;
+
+	if (!off) {
+		nrt_ir_emit_mem_line(g, pc, in, em, a, next);
+		return;
+	}
+	sure = newblock(g, "sure");
+	other = newblock(g, "unsure");
+	back = newblock(g, "back");
+	old = load ? slotval(g, in->dst) : NULL;
+	LLVMBuildCondBr(B, LLVMBuildAnd(B, fits, LLVMBuildICmp(B, LLVMIntNE, em, k32(g, 0), ""),
+					""), sure, other);
+
+	LLVMPositionBuilderAtEnd(B, sure);
+	if (!load)
+		v = LLVMBuildTrunc(B, opb(g, in), vt, "");
+	r = line_move(g, in, LLVMBuildIntToPtr(B, LLVMBuildAdd(B, a->base, off, ""), g->ptr, ""),
+		      em, v);
+	if (load) {
+		setreg(g, in->dst, load_ext(g, r, in->type), load_mask(g, in, em));
+		vals[0] = g->cache[in->dst];
+		g->cache[in->dst] = old;
+	}
+	from[0] = LLVMGetInsertBlock(B);
+	LLVMBuildBr(B, next);
+
+	LLVMPositionBuilderAtEnd(B, other);
+	nrt_ir_emit_mem_line(g, pc, in, em, a, back);
+	vals[1] = load ? g->cache[in->dst] : NULL;
+	from[1] = back;
+	LLVMBuildBr(B, next);
+	LLVMPositionBuilderAtEnd(B, next);
+	if (!load)
+		return;
+	g->cache[in->dst] = LLVMBuildPhi(B, LLVMTypeOf(old), "");
+	LLVMAddIncoming(g->cache[in->dst], vals, from, 2);
+}

@@ -15,12 +15,22 @@
 #include "native_ir.h"
 #include "intops.h"
 
+/*
+ * A register whose lane i holds @base + i * @step (i64 scalars; @uni:
+ * @step is 0 by construction), or none (@base NULL): native_affine.c.
+ */
+struct nrt_aff {
+	LLVMValueRef base, step;
+	bool uni;
+};
+
 struct irb {
 	LLVMContextRef c;
 	LLVMModuleRef m;
 	LLVMBuilderRef b;
 	LLVMValueRef fn;
 	LLVMValueRef w;
+	LLVMValueRef blk;	/* the block, where known without the warp */
 	LLVMTypeRef i1, i8, i32, i64, f32, ptr, v64, v32, vf, vm, vptr;
 	LLVMValueRef *regs;
 	LLVMValueRef *preds;
@@ -44,6 +54,16 @@ struct irb {
 	u32 words;
 	LLVMValueRef sw;	/* the dispatcher's switch */
 	u32 n;
+	/*
+	 * The block function's (native_block.c): instructions without a
+	 * guard write every lane, the idle ones too (whose values nothing
+	 * reads), and guarded ones the guard's lanes. @lazy: registers
+	 * whose value is affine and not yet made into lanes (@cache NULL):
+	 * made where an instruction reads them, so that lanes an access's
+	 * one vector move does not need are made only on the other paths.
+	 */
+	bool all_lanes;
+	struct nrt_aff *lazy;
 };
 
 /* --- types ------------------------------------------------------------------ */
@@ -72,6 +92,27 @@ static inline bool int_helper(const struct vgpu_insn *in)
 
 
 /* --- small builders ------------------------------------------------------ */
+
+/* native_affine.c: @a's lanes, as a slot holds them (<32 x i32> when @narrow). */
+LLVMValueRef nrt_aff_lanes(struct irb *g, const struct nrt_aff *a, bool narrow);
+
+/* The types the builders use, in @g's context. */
+static inline void irb_types(struct irb *g)
+{
+	LLVMContextRef c = g->c;
+
+	g->i1 = LLVMInt1TypeInContext(c);
+	g->i8 = LLVMInt8TypeInContext(c);
+	g->i32 = LLVMInt32TypeInContext(c);
+	g->i64 = LLVMInt64TypeInContext(c);
+	g->f32 = LLVMFloatTypeInContext(c);
+	g->ptr = LLVMPointerTypeInContext(c, 0);
+	g->v64 = LLVMVectorType(g->i64, VGPU_WARP);
+	g->v32 = LLVMVectorType(g->i32, VGPU_WARP);
+	g->vf = LLVMVectorType(g->f32, VGPU_WARP);
+	g->vm = LLVMVectorType(g->i1, VGPU_WARP);
+	g->vptr = LLVMVectorType(g->ptr, VGPU_WARP);
+}
 
 static inline LLVMValueRef k32(struct irb *g, u64 v)
 {
@@ -140,10 +181,10 @@ static inline LLVMValueRef at(struct irb *g, LLVMValueRef base, LLVMValueRef off
 	return LLVMBuildGEP2(g->b, g->i8, base, &off, 1, "");
 }
 
-/* The block's field at @off (through w->blk). */
+/* The block's field at @off (through w->blk, unless the builder has the block). */
 static inline LLVMValueRef bload(struct irb *g, LLVMTypeRef t, size_t off)
 {
-	LLVMValueRef blk = wload(g, g->ptr, offsetof(struct nrt_warp, blk));
+	LLVMValueRef blk = g->blk ? g->blk : wload(g, g->ptr, offsetof(struct nrt_warp, blk));
 
 	return LLVMBuildLoad2(g->b, t, at(g, blk, k64(g, off)), "");
 }
@@ -201,6 +242,8 @@ static inline LLVMValueRef slotval(struct irb *g, u32 r)
 
 	if (g->cache[r])
 		return g->cache[r];
+	if (g->lazy && g->lazy[r].base)
+		return nrt_aff_lanes(g, &g->lazy[r], g->narrow[r]);
 	v = LLVMBuildLoad2(g->b, g->narrow[r] ? g->v32 : g->v64, g->regs[r], "");
 	LLVMSetAlignment(v, g->narrow[r] ? 4 : 8);
 	return v;
@@ -361,7 +404,8 @@ static inline void after_call(struct irb *g, LLVMValueRef r, LLVMBasicBlockRef g
 /* The lanes of the group the guard lets run. */
 static inline LLVMValueRef guard_mask(struct irb *g, const struct vgpu_insn *in)
 {
-	LLVMValueRef m = LLVMBuildLoad2(g->b, g->i32, g->mask, ""), p;
+	LLVMValueRef m = g->all_lanes ? k32(g, ~0U) : LLVMBuildLoad2(g->b, g->i32, g->mask, "");
+	LLVMValueRef p;
 
 	if (in->guard == VGPU_PRED_NONE)
 		return m;
@@ -384,8 +428,55 @@ void nrt_ir_store_later(struct irb *g, u32 pc, const u8 *target);
 void nrt_ir_keep_into(struct irb *g, u32 pc, LLVMBasicBlockRef from,
 		      LLVMBasicBlockRef body);
 
-/* native_ir_mem.c: LD and ST. */
+/*
+ * native_ir_mem.c: LD and ST. nrt_ir_param_direct(): a parameter read
+ * whole at a constant offset (no lane can fault). nrt_ir_emit_mem_ssa():
+ * the block function's, whose register values are all kept: the result
+ * joins its paths in a phi, and a fault returns VGPU_RUN_FAULT.
+ */
 void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		     LLVMValueRef em);
+bool nrt_ir_param_direct(struct irb *g, const struct vgpu_insn *in);
+void nrt_ir_emit_mem_ssa(struct irb *g, u32 pc, const struct vgpu_insn *in,
+			 LLVMValueRef em, LLVMBasicBlockRef next);
+
+/*
+ * native_affine.c: nrt_aff_run() builds, where the builder stands (a warp's start), the
+ * affine values of the block function's run: @dst[pc], instruction pc's
+ * result; @addr[pc], the address of its load or store. It returns the
+ * condition (i1) under which they are exact. With @threads (i64), the
+ * values are the whole block's (lane i: thread i of @threads), else the
+ * warp's (lane i of 32).
+ */
+LLVMValueRef nrt_aff_run(struct irb *g, struct nrt_aff *dst, struct nrt_aff *addr,
+			 LLVMValueRef threads);
+
+/*
+ * native_ir_mem.c: a load or store whose lanes' addresses are @base + i *
+ * @step: one vector move when the step is the element's size and the 32
+ * elements lie in the range the instruction last hit, else as
+ * nrt_ir_emit_mem_ssa(); the builder ends at @next.
+ */
+void nrt_ir_emit_mem_line(struct irb *g, u32 pc, const struct vgpu_insn *in,
+			  LLVMValueRef em, const struct nrt_aff *a, LLVMBasicBlockRef next);
+/*
+ * A block's accesses at @a (the block's affine address, nrt_aff_run()
+ * with threads): whether all @threads elements lie in the range the
+ * instruction last hit (i1; @off: that range's host offset, NULL when
+ * the space has none). nrt_ir_emit_mem_fits() moves a warp's elements
+ * (@a: the warp's address) with no check when @fits, else as
+ * nrt_ir_emit_mem_line().
+ */
+LLVMValueRef nrt_ir_block_fits(struct irb *g, u32 pc, const struct vgpu_insn *in,
+			       const struct nrt_aff *a, LLVMValueRef threads, LLVMValueRef *off);
+void nrt_ir_emit_mem_fits(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValueRef em,
+			  const struct nrt_aff *a, LLVMValueRef fits, LLVMValueRef off,
+			  LLVMBasicBlockRef next);
+
+/*
+ * native_ir.c: instruction @pc as the warp function builds it, on to
+ * g->chk[pc + 1] (the block function uses it for what it builds alike).
+ */
+void nrt_ir_emit_insn(struct irb *g, u32 pc);
 
 #endif /* VGPU_NATIVE_IRB_H */

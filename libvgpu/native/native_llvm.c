@@ -55,8 +55,9 @@ static size_t nrt_target_len;
 static LLVMOrcJITDylibRef *nrt_free_jds;
 static size_t nrt_nfree_jds, nrt_free_jds_cap;
 
-/* The name of every kernel's function, in its own JITDylib. */
+/* The names of every kernel's functions, in its own JITDylib. */
 static const char nrt_fn_name[] = "vgpu_native_warp";
+static const char nrt_block_name[] = "vgpu_native_block";
 
 static LLVMTargetMachineRef nrt_host_tm(char *why, size_t why_len)
 {
@@ -242,8 +243,8 @@ static void nrt_found(LLVMErrorRef err, LLVMOrcCSymbolMapPairs res, size_t n,
 	pthread_mutex_unlock(&f->lock);
 }
 
-/* The address of the kernel's function in @jd (linking its code in). */
-static bool nrt_lookup(LLVMOrcJITDylibRef jd, LLVMOrcExecutorAddress *addr,
+/* The address of the kernel's function @name in @jd (linking its code in). */
+static bool nrt_lookup(LLVMOrcJITDylibRef jd, const char *name, LLVMOrcExecutorAddress *addr,
 		       char *why, size_t why_len)
 {
 	struct nrt_found f = { .lock = PTHREAD_MUTEX_INITIALIZER,
@@ -252,7 +253,7 @@ static bool nrt_lookup(LLVMOrcJITDylibRef jd, LLVMOrcExecutorAddress *addr,
 		{ jd, LLVMOrcJITDylibLookupFlagsMatchAllSymbols },
 	};
 	LLVMOrcCLookupSetElement sym[1] = {
-		{ LLVMOrcLLJITMangleAndIntern(nrt_jit, nrt_fn_name),
+		{ LLVMOrcLLJITMangleAndIntern(nrt_jit, name),
 		  LLVMOrcSymbolLookupFlagsRequiredSymbol },
 	};
 
@@ -278,7 +279,7 @@ static int nrt_link(struct vgpu_native_kernel *k, LLVMMemoryBufferRef obj,
 		    char *why, size_t why_len)
 {
 	LLVMOrcJITDylibRef jd = nrt_jd_get(why, why_len);
-	LLVMOrcExecutorAddress addr;
+	LLVMOrcExecutorAddress addr = 0, block = 0;
 	LLVMOrcResourceTrackerRef rt;
 
 	if (!jd) {
@@ -287,13 +288,15 @@ static int nrt_link(struct vgpu_native_kernel *k, LLVMMemoryBufferRef obj,
 	}
 	rt = LLVMOrcJITDylibCreateResourceTracker(jd);
 	if (nrt_error(LLVMOrcLLJITAddObjectFileWithRT(nrt_jit, rt, obj), why, why_len) ||
-	    !nrt_lookup(jd, &addr, why, why_len)) {
+	    (k->straight ? !nrt_lookup(jd, nrt_block_name, &block, why, why_len) :
+			   !nrt_lookup(jd, nrt_fn_name, &addr, why, why_len))) {
 		LLVMOrcResourceTrackerRemove(rt);
 		LLVMOrcReleaseResourceTracker(rt);
 		nrt_jd_put(jd);
 		return -1;
 	}
 	k->fn = (nrt_warp_fn)(uintptr_t)addr;
+	k->block_fn = (nrt_block_fn)(uintptr_t)block;
 	k->jit = rt;
 	k->jd = jd;
 	return 0;
@@ -320,7 +323,11 @@ static LLVMMemoryBufferRef nrt_emit(const struct vgpu_native_kernel *k, char *wh
 	LLVMDisposeMessage(dl);
 	LLVMDisposeTargetData(td);
 	LLVMSetTarget(m, LLVMOrcLLJITGetTripleString(nrt_jit));
-	nrt_ir_build(k, c, m, nrt_fn_name);
+	/* A straight run's blocks all run through the block function. */
+	if (k->straight)
+		nrt_block_build(k, c, m, nrt_block_name);
+	else
+		nrt_ir_build(k, c, m, nrt_fn_name);
 	if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
 		snprintf(why, why_len, "LLVM: invalid IR: %.200s", msg);
 		goto out;

@@ -93,10 +93,16 @@ struct nrt_block {
  * or VGPU_RUN_MORE. */
 typedef int (*nrt_warp_fn)(struct nrt_warp *w);
 
+/* The compiled block function (native_block.c): runs the whole block; 0
+ * or VGPU_RUN_FAULT. */
+typedef int (*nrt_block_fn)(struct nrt_block *b);
+
 /*
  * struct vgpu_native_kernel - a compiled kernel.
  * @insns: a copy of the program, which helpers read instructions from.
  * @zero_regs: the @nzero registers read before written on some path.
+ * @fn: the warp function; @block_fn instead for a kernel whose code is
+ *	one straight run (@straight), which runs every block.
  * @jit, @jd: the JIT's hold on its code, and the JITDylib it lives in.
  * @cached: the code came from the on-disk cache (native_cache.c).
  */
@@ -105,6 +111,8 @@ struct vgpu_native_kernel {
 	u32 ninsns;
 	struct vgpu_func func;
 	nrt_warp_fn fn;
+	nrt_block_fn block_fn;
+	bool straight;
 	void *jit;
 	void *jd;
 	bool cached;

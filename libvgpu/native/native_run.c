@@ -43,6 +43,13 @@ struct vgpu_native_kernel *vgpu_native_compile(const struct vgpu_program *prog,
 	k->ninsns = prog->ninsns;
 	k->func = prog->funcs[func];
 	k->zero_regs = malloc(sizeof(u32) * k->func.nregs);
+	if (k->zero_regs && nrt_ir_supported(k, why, why_len)) {
+		u8 *reach = nrt_reach(k);
+
+		/* VGPU_NATIVE_WARPS: every kernel through the warp function. */
+		k->straight = nrt_block_eligible(k, reach) && !getenv("VGPU_NATIVE_WARPS");
+		free(reach);
+	}
 	if (!k->zero_regs || !nrt_ir_supported(k, why, why_len) ||
 	    nrt_llvm_compile(k, why, why_len)) {
 		if (!k->zero_regs)
@@ -187,6 +194,34 @@ void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 	const struct vgpu_native_kernel *k = b->k;
 	u32 nwarps = b->nwarps, nzero = k->nzero, entry = k->func.entry, i, m;
 
+	b->ctaid[0] = block_index % l->grid[0];
+	b->ctaid[1] = block_index / l->grid[0] % l->grid[1];
+	b->ctaid[2] = block_index / l->grid[0] / l->grid[1];
+	b->sr_uni[VGPU_SR_NTID_X] = l->block[0];
+	b->sr_uni[VGPU_SR_NTID_Y] = l->block[1];
+	b->sr_uni[VGPU_SR_NTID_Z] = l->block[2];
+	b->sr_uni[VGPU_SR_CTAID_X] = b->ctaid[0];
+	b->sr_uni[VGPU_SR_CTAID_Y] = b->ctaid[1];
+	b->sr_uni[VGPU_SR_CTAID_Z] = b->ctaid[2];
+	b->sr_uni[VGPU_SR_NCTAID_X] = l->grid[0];
+	b->sr_uni[VGPU_SR_NCTAID_Y] = l->grid[1];
+	b->sr_uni[VGPU_SR_NCTAID_Z] = l->grid[2];
+	b->sr_uni[VGPU_SR_NWARPID] = nwarps;
+	b->sr_uni[VGPU_SR_SMID] = l->smid;
+	b->sr_uni[VGPU_SR_NSMID] = l->nsmid;
+	b->sr_uni[VGPU_SR_DYN_SMEM] = l->dyn_shared;
+	b->sr_uni[VGPU_SR_GRID_SYNC_HI] = (u32)(l->grid_sync >> 32);
+	b->sr_uni[VGPU_SR_GRID_SYNC_LO] = (u32)l->grid_sync;
+	b->fault = (struct vgpu_fault){ 0 };
+	if (k->block_fn) {
+		/*
+		 * The block function keeps registers and predicates as values
+		 * of its own: only the block's memories start cleared.
+		 */
+		if (b->shared_bytes || b->local_bytes)
+			memset(b->shared, 0, (u8 *)b->mem + b->mem_bytes - b->shared);
+		return;
+	}
 	/*
 	 * Clear what the code may read before writing: the warps' lanes,
 	 * the registers the analysis names, predicates and memories. The
@@ -205,43 +240,28 @@ void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 			memset(w->regs + (u64)k->zero_regs[z] * VGPU_WARP, 0,
 			       VGPU_WARP * sizeof(u64));
 	}
-	b->ctaid[0] = block_index % l->grid[0];
-	b->ctaid[1] = block_index / l->grid[0] % l->grid[1];
-	b->ctaid[2] = block_index / l->grid[0] / l->grid[1];
 	b->live_warps = nwarps;
-	b->sr_uni[VGPU_SR_NTID_X] = l->block[0];
-	b->sr_uni[VGPU_SR_NTID_Y] = l->block[1];
-	b->sr_uni[VGPU_SR_NTID_Z] = l->block[2];
-	b->sr_uni[VGPU_SR_CTAID_X] = b->ctaid[0];
-	b->sr_uni[VGPU_SR_CTAID_Y] = b->ctaid[1];
-	b->sr_uni[VGPU_SR_CTAID_Z] = b->ctaid[2];
-	b->sr_uni[VGPU_SR_NCTAID_X] = l->grid[0];
-	b->sr_uni[VGPU_SR_NCTAID_Y] = l->grid[1];
-	b->sr_uni[VGPU_SR_NCTAID_Z] = l->grid[2];
-	b->sr_uni[VGPU_SR_NWARPID] = nwarps;
-	b->sr_uni[VGPU_SR_SMID] = l->smid;
-	b->sr_uni[VGPU_SR_NSMID] = l->nsmid;
-	b->sr_uni[VGPU_SR_DYN_SMEM] = l->dyn_shared;
-	b->sr_uni[VGPU_SR_GRID_SYNC_HI] = (u32)(l->grid_sync >> 32);
-	b->sr_uni[VGPU_SR_GRID_SYNC_LO] = (u32)l->grid_sync;
 	b->next = 0;
 	/* A barrier not in use is all zeros (vgpu_bar_complete()). */
 	for (m = b->bars_used; m; m &= m - 1)
 		b->bars[__builtin_ctz(m)] = (struct vgpu_barrier){ 0 };
 	b->bars_used = 0;
-	b->fault = (struct vgpu_fault){ 0 };
 }
 
 /*
  * As vgpu_block_run(): warps take turns of VGPU_WARP_SLICE instructions
  * within @budget, so that warps interleave (and a warp spinning on a
- * flag another sets lets it run) exactly as on the interpreter.
+ * flag another sets lets it run) exactly as on the interpreter. A kernel
+ * with a block function runs the block through it, whatever @budget.
  */
 int vgpu_native_block_run(struct vgpu_native_block *nb, u32 budget)
 {
 	struct nrt_block *b = (struct nrt_block *)nb;
 	u32 used = 0, i;
 
+	/* A straight run: the whole block in one call, its work bounded. */
+	if (b->k->block_fn)
+		return b->k->block_fn(b);
 	while (used < budget) {
 		bool ran = false, live = false;
 

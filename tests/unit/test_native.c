@@ -154,7 +154,11 @@ static void run_interp(const struct setup *s, struct outcome *o)
 	free(b);
 }
 
-/* What run_native()'s compile did: from the cache, and how long it took. */
+/*
+ * What run_native()'s compile did: from the cache, and how long it took;
+ * how many kernels ran through the block function.
+ */
+static unsigned int fuzz_straight;
 static bool last_cached;
 static double last_compile_ms;
 
@@ -173,6 +177,7 @@ static bool run_native(const struct setup *s, struct outcome *o, char *why,
 	if (!k)
 		return false;
 	last_cached = k->cached;
+	fuzz_straight += k->straight;
 	last_compile_ms = k->compile_ms;
 	outcome_init(s, o);
 	ranges_for(o, r);
@@ -862,6 +867,76 @@ static void accesses_off_the_vector_path(void)
 }
 
 /*
+ * The block function's affine copies (native_affine.c) hold only while no
+ * narrow index wraps, or crosses its sign, between the first lane and the
+ * last (of the block, or of the warp), and while TID_X is the thread's
+ * index (a block of one row) or consecutive in the warp. Here a u32 index
+ * wraps, and an s32 one turns negative, at lane 16: the addresses jump
+ * there, and lane 16 faults. Then a partial last warp, whose idle lanes'
+ * TID_X starts over, with every access in range; a block's accesses
+ * checked once for the block, where the second block's do not all fit;
+ * and a block of 16 x 4 threads.
+ */
+static void affine_indices_that_wrap(void)
+{
+	uint64_t win = WIN_VA;
+	const struct vgpu_insn wrap_u32[] = {
+		SREG(0, VGPU_SR_TID_X), OPI(VGPU_OP_ADD, VGPU_T_U32, 1, 0, 0xfffffff0),
+		INSN(.op = VGPU_OP_MUL, .type = VGPU_T_U32, .mod = VGPU_MUL_WIDE, .dst = 3, .a = 1,
+		     .flags = VGPU_IF_B_IMM, .imm = 4),
+		OPI(VGPU_OP_ADD, VGPU_T_U64, 3, 3, -(0xfffffff0ULL * 4)),
+		LDP(VGPU_T_U64, 2, 0), OP3(VGPU_OP_ADD, VGPU_T_U64, 3, 3, 2),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 3, 0, 0), EXIT(),
+	};
+	const struct vgpu_insn sign_s32[] = {
+		SREG(0, VGPU_SR_TID_X), OPI(VGPU_OP_ADD, VGPU_T_U32, 1, 0, 0x7ffffff0),
+		INSN(.op = VGPU_OP_MUL, .type = VGPU_T_S32, .mod = VGPU_MUL_WIDE, .dst = 3, .a = 1,
+		     .flags = VGPU_IF_B_IMM, .imm = 4),
+		OPI(VGPU_OP_ADD, VGPU_T_U64, 3, 3, -(0x7ffffff0ULL * 4)),
+		LDP(VGPU_T_U64, 2, 0), OP3(VGPU_OP_ADD, VGPU_T_U64, 3, 3, 2),
+		LD(VGPU_SPACE_GLOBAL, VGPU_T_U32, 4, 3, 0), EXIT(),
+	};
+	const struct vgpu_insn partial[] = {
+		PRO(2), LD(VGPU_SPACE_GLOBAL, VGPU_T_U32, 3, 1, 0),
+		OPI(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 7), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 3),
+		EXIT(),
+	};
+	/* Thread ctaid * ntid + tid's word, each block's words in one range (or not). */
+	const struct vgpu_insn per_block[] = {
+		SREG(0, VGPU_SR_TID_X), SREG(2, VGPU_SR_CTAID_X), SREG(3, VGPU_SR_NTID_X),
+		INSN(.op = VGPU_OP_MAD, .type = VGPU_T_U32, .dst = 4, .a = 2, .b = 3, .c = 0),
+		OPI(VGPU_OP_SHL, VGPU_T_U64, 1, 4, 2), LDP(VGPU_T_U64, 2, 0),
+		OP3(VGPU_OP_ADD, VGPU_T_U64, 1, 1, 2), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0),
+		EXIT(),
+	};
+	/* A 16 x 4 block: TID_X is not the thread's index; its value is stored. */
+	const struct vgpu_insn rows[] = {
+		SREG(0, VGPU_SR_TID_X), SREG(5, VGPU_SR_TID_Y),
+		OPI(VGPU_OP_SHL, VGPU_T_U32, 6, 5, 4), OP3(VGPU_OP_ADD, VGPU_T_U32, 6, 6, 0),
+		OPI(VGPU_OP_SHL, VGPU_T_U64, 1, 6, 2), LDP(VGPU_T_U64, 2, 0),
+		OP3(VGPU_OP_ADD, VGPU_T_U64, 1, 1, 2), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0),
+		EXIT(),
+	};
+	/* The second block's last 10 words past the window's end. */
+	uint64_t tail = WIN_VA + WIN_BYTES - 70 * 4;
+	struct setup s2d = one_block(rows, sizeof(rows) / sizeof(rows[0]), 16, &win);
+	unsigned int before = fuzz_straight;
+
+	RUN("u32 index wrapping inside a warp", wrap_u32, 64, &win, VGPU_FAULT_ADDRESS);
+	RUN("s32 index turning negative inside a warp", sign_s32, 64, &win, VGPU_FAULT_ADDRESS);
+	RUN("partial last warp", partial, 48, &win, VGPU_FAULT_NONE);
+	/*
+	 * The first block leaves its range in the instruction's site; the
+	 * second's words do not all fit it, so its warps are checked.
+	 */
+	RUN("blocks in range", per_block, 40, &win, VGPU_FAULT_NONE);
+	RUN("second block past the end", per_block, 40, &tail, VGPU_FAULT_ADDRESS);
+	s2d.block[1] = 4;
+	CHECK(agree("16 x 4 block", &s2d, VGPU_FAULT_NONE));
+	CHECK(fuzz_straight == before + 6);
+}
+
+/*
  * Loads for some lanes of a warp, lane 0 among them, at consecutive
  * words: the lanes that do not load keep their registers, from shared
  * memory (read as a whole vector) and from global memory.
@@ -1186,6 +1261,12 @@ struct gen {
 	unsigned int n;
 	bool faults;		/* the program may reach for unmapped memory */
 	bool bars;		/* it may use barriers */
+	/*
+	 * One straight run: no loop, no branch but to the final EXIT, no
+	 * barrier, atomic or warp-synchronous instruction (the engine's
+	 * block function runs it).
+	 */
+	bool straight;
 };
 
 static void emit(struct gen *g, struct vgpu_insn in)
@@ -1228,7 +1309,7 @@ static u8 rany_type(void)
 }
 
 /* One random computing instruction the verifier accepts. */
-static struct vgpu_insn random_alu(void)
+static struct vgpu_insn random_alu(const struct gen *g)
 {
 	static const u8 int_ops[] = {
 		VGPU_OP_ADD, VGPU_OP_SUB, VGPU_OP_MUL, VGPU_OP_MAD, VGPU_OP_DIV, VGPU_OP_REM,
@@ -1245,7 +1326,7 @@ static struct vgpu_insn random_alu(void)
 
 	for (tries = 0; tries < 1000; tries++) {
 		struct vgpu_insn in = INSN(.dst = rval(), .a = rval(), .b = rval(), .c = rval());
-		unsigned int kind = rnd() % 19;
+		unsigned int kind = rnd() % (g->straight ? 18 : 19);
 
 		if (kind < 6) {
 			in.op = int_ops[rnd() % (sizeof(int_ops) / sizeof(int_ops[0]))];
@@ -1393,10 +1474,35 @@ static void random_mem(struct gen *g)
 
 	if (g->faults && rnd() % 6 == 0)
 		mask = rnd() % 2 ? 0xfff : ~0ULL;	/* misaligned, or anywhere */
-	emit(g, OPI(VGPU_OP_AND, VGPU_T_U64, 13, rval(), mask));
-	if (!shared)
+	if (g->straight && !shared && rnd() % 2) {
+		/*
+		 * A thread's element, as compiled CUDA indexes: lanes at
+		 * consecutive addresses (the block function's one vector move).
+		 */
+		u32 len = vgpu_type_bits(type) / 8, sh = __builtin_ctz(len);
+		u8 it = rnd() % 2 ? VGPU_T_U32 : VGPU_T_S32;
+
+		if (rnd() % 2) {
+			emit(g, OPI(VGPU_OP_SHL, VGPU_T_U64, 13, 0, sh));
+		} else {
+			emit(g, SREG(12, VGPU_SR_NTID_X));
+			emit(g, SREG(13, VGPU_SR_CTAID_X));
+			emit(g, INSN(.op = VGPU_OP_MAD, .type = it, .dst = 13, .a = 13, .b = 12,
+				     .c = 0));
+			emit(g, INSN(.op = VGPU_OP_MUL, .type = it, .mod = VGPU_MUL_WIDE, .dst = 13,
+				     .a = 13, .flags = VGPU_IF_B_IMM, .imm = len));
+		}
 		emit(g, OP3(VGPU_OP_ADD, VGPU_T_U64, 13, 13, 14));
-	if (rnd() % 4 == 0) {	/* an atomic */
+		/* Past the window, or misaligned, now and then. */
+		if (g->faults && rnd() % 4 == 0)
+			emit(g, OPI(VGPU_OP_ADD, VGPU_T_U64, 13, 13,
+				    rnd() % 2 ? WIN_BYTES - F_SCRATCH - 64 * len : 1));
+	} else {
+		emit(g, OPI(VGPU_OP_AND, VGPU_T_U64, 13, rval(), mask));
+		if (!shared)
+			emit(g, OP3(VGPU_OP_ADD, VGPU_T_U64, 13, 13, 14));
+	}
+	if (!g->straight && rnd() % 4 == 0) {	/* an atomic */
 		static const u8 at[] = { VGPU_T_U32, VGPU_T_S32, VGPU_T_U64, VGPU_T_S64,
 					 VGPU_T_F32, VGPU_T_U32 };
 		unsigned int tries;
@@ -1430,7 +1536,7 @@ static void random_run(struct gen *g, unsigned int n)
 		if (rnd() % 5 == 0)
 			random_mem(g);
 		else
-			emit(g, random_alu());
+			emit(g, random_alu(g));
 	}
 }
 
@@ -1443,7 +1549,7 @@ static void random_run(struct gen *g, unsigned int n)
  */
 static unsigned int random_program(struct gen *g)
 {
-	unsigned int k, blocks = 2 + rnd() % 5, b;
+	unsigned int k, blocks = 2 + rnd() % 5, b, nexits = 0, exits[8];
 
 	g->n = 0;
 	emit(g, SREG(0, VGPU_SR_TID_X));
@@ -1463,7 +1569,21 @@ static unsigned int random_program(struct gen *g)
 	emit(g, OPI(VGPU_OP_AND, VGPU_T_U32, 12, 0, 5));
 	emit(g, SETPI(VGPU_T_U32, VGPU_CMP_NE, 3, 12, 0));
 	for (b = 0; b < blocks; b++) {
-		switch (rnd() % 5) {
+		unsigned int kind = rnd() % 5;
+
+		if (g->straight && kind == 0 && nexits < 8) {
+			/* to the final EXIT: those lanes end */
+			struct vgpu_insn br = BRA_IF(rnd() % F_NPREDS, 0);
+
+			if (rnd() % 2)
+				br.flags |= VGPU_IF_GUARD_NOT;
+			exits[nexits++] = g->n;
+			emit(g, br);
+			continue;
+		}
+		if (g->straight && kind == 1)
+			kind = 3;
+		switch (kind) {
 		case 0: {	/* if: a forward branch over a run */
 			unsigned int at = g->n, len = 1 + rnd() % 6;
 			struct vgpu_insn br = BRA_IF(rnd() % F_NPREDS, 0);
@@ -1508,6 +1628,9 @@ static unsigned int random_program(struct gen *g)
 			     .flags = VGPU_IF_B_IMM, .imm = 0xffff, .c = k));
 		emit(g, ST(VGPU_SPACE_GLOBAL, VGPU_T_U64, 2, 72 + k * 8, 13));
 	}
+	/* (Past the end when the EXIT finds no room: the verifier refuses.) */
+	for (k = 0; k < nexits; k++)
+		g->code[exits[k]].imm = g->n;
 	emit(g, EXIT());
 	return g->n;
 }
@@ -1532,7 +1655,8 @@ static bool fuzz_one(uint64_t seed, bool verbose)
 
 	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
 	g.faults = rnd() % 4 == 0;
-	g.bars = rnd() % 2 == 0;
+	g.straight = rnd() % 3 == 0;
+	g.bars = !g.straight && rnd() % 2 == 0;
 	threads = (u32[]){ 32, 64, 45, 96, 7, 128 }[rnd() % 6];
 	random_program(&g);
 	init = random_window();
@@ -1587,9 +1711,10 @@ static void fuzz_fixed_seeds(void)
 	for (seed = 1; seed <= 40; seed++)
 		if (!fuzz_one(seed, true))
 			break;
-	printf("# %u programs ran, %u of them faulted; %u warp-synchronous instructions\n",
-	       fuzz_runs, fuzz_faults, fuzz_wsync);
-	CHECK(fuzz_runs >= 30 && fuzz_faults > 0);
+	printf("# %u programs ran, %u of them faulted; %u warp-synchronous instructions;"
+	       " %u natively through the block function\n",
+	       fuzz_runs, fuzz_faults, fuzz_wsync, fuzz_straight);
+	CHECK(fuzz_runs >= 30 && fuzz_faults > 0 && fuzz_straight >= 5);
 }
 
 static void fuzz_for_seconds(void)
@@ -1636,6 +1761,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(ranges_learned),
 	TAP_TEST(code_after_exit),
 	TAP_TEST(refuses_cleanly),
+	TAP_TEST(affine_indices_that_wrap),
 	TAP_TEST(fuzz_fixed_seeds),
 	TAP_TEST(fuzz_for_seconds),
 };
