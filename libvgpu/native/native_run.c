@@ -194,9 +194,16 @@ void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 	const struct vgpu_native_kernel *k = b->k;
 	u32 nwarps = b->nwarps, nzero = k->nzero, entry = k->func.entry, i, m;
 
-	b->ctaid[0] = block_index % l->grid[0];
-	b->ctaid[1] = block_index / l->grid[0] % l->grid[1];
-	b->ctaid[2] = block_index / l->grid[0] / l->grid[1];
+	/* (Three divisions a block, unless the grid is one row.) */
+	if (l->grid[1] == 1 && l->grid[2] == 1) {
+		b->ctaid[0] = block_index;
+		b->ctaid[1] = 0;
+		b->ctaid[2] = 0;
+	} else {
+		b->ctaid[0] = block_index % l->grid[0];
+		b->ctaid[1] = block_index / l->grid[0] % l->grid[1];
+		b->ctaid[2] = block_index / l->grid[0] / l->grid[1];
+	}
 	b->sr_uni[VGPU_SR_NTID_X] = l->block[0];
 	b->sr_uni[VGPU_SR_NTID_Y] = l->block[1];
 	b->sr_uni[VGPU_SR_NTID_Z] = l->block[2];
