@@ -6,7 +6,8 @@
  * bounds test that sends some lanes to EXIT, arithmetic, loads and stores.
  *
  * What makes it the same as the interpreter's run: with no branch but to
- * an EXIT, no barrier and no warp-synchronous instruction, a warp's lanes
+ * an EXIT, no barrier and no warp-synchronous instruction (atomics go
+ * lane by lane through the warp function's helper), a warp's lanes
  * never split into groups that take turns, and no warp waits for another;
  * with at most VGPU_WARP_SLICE instructions, each warp ends in its first
  * turn, so the interpreter too runs warp 0 to its end, then warp 1, and so
@@ -77,7 +78,7 @@ bool nrt_block_eligible(const struct vgpu_native_kernel *k, const u8 *reach)
 			return false;
 		if (in->op == VGPU_OP_EXIT && in->guard == VGPU_PRED_NONE)
 			break;
-		if (in->op != VGPU_OP_EXIT && !bra_to_exit(k, in, pc) &&
+		if (in->op != VGPU_OP_EXIT && in->op != VGPU_OP_ATOM && !bra_to_exit(k, in, pc) &&
 		    !nrt_insn_inline(in) && !on_helper(in))
 			return false;
 	}
@@ -113,6 +114,38 @@ static void emit_on_helper(struct irb *g, u32 pc, const struct vgpu_insn *in)
 		g->lazy[in->dst].base = NULL;
 		g->cache[in->dst] = slotval(g, in->dst);
 	}
+}
+
+/*
+ * ATOM for lanes @em (live, guard passed) through nrt_atom(), lane by lane
+ * as the interpreter, its operands and destination through the register
+ * file; a fault ends the block. On at @next.
+ */
+static void emit_atom(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValueRef em,
+		      LLVMBasicBlockRef next)
+{
+	LLVMBasicBlockRef some = newblock(g, "atom"), bad = newblock(g, "bad");
+	LLVMBasicBlockRef back = newblock(g, "back");
+	LLVMValueRef args[2] = { g->w, em }, r;
+	u32 rd[3], j;
+
+	nrt_reads(in, rd);
+	for (j = 0; j < 3; j++)
+		if (rd[j] < g->k->func.nregs)
+			storereg(g, rd[j], slotval(g, rd[j]));
+	storereg(g, in->dst, slotval(g, in->dst));
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""), back, some);
+	LLVMPositionBuilderAtEnd(g->b, some);
+	sync_out(g, pc);
+	r = call(g, (void *)nrt_atom, g->i32, args, 2);
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, r, k32(g, NRT_GO_ON), ""), back, bad);
+	LLVMPositionBuilderAtEnd(g->b, bad);
+	ret_with(g, VGPU_RUN_FAULT);
+	LLVMPositionBuilderAtEnd(g->b, back);
+	g->cache[in->dst] = NULL;
+	g->lazy[in->dst].base = NULL;
+	g->cache[in->dst] = slotval(g, in->dst);
+	LLVMBuildBr(g->b, next);
 }
 
 /*
@@ -184,7 +217,7 @@ static void emit_warp(struct irb *g, LLVMBasicBlockRef done, const struct run_co
 			return;
 		}
 		g->chk[pc + 1] = newblock(g, "next");
-		if (in->op == VGPU_OP_EXIT || in->op == VGPU_OP_BRA ||
+		if (in->op == VGPU_OP_EXIT || in->op == VGPU_OP_BRA || in->op == VGPU_OP_ATOM ||
 		    ((in->op == VGPU_OP_LD || in->op == VGPU_OP_ST) &&
 		     !nrt_ir_param_direct(g, in))) {
 			/* The live lanes the guard lets run. */
@@ -198,10 +231,13 @@ static void emit_warp(struct irb *g, LLVMBasicBlockRef done, const struct run_co
 							     c->offs[pc], g->chk[pc + 1]);
 				else
 					nrt_ir_emit_mem_line(g, pc, in, em, &a, g->chk[pc + 1]);
-			} else if (in->op == VGPU_OP_LD || in->op == VGPU_OP_ST)
+			} else if (in->op == VGPU_OP_LD || in->op == VGPU_OP_ST) {
 				nrt_ir_emit_mem_ssa(g, pc, in, em, g->chk[pc + 1]);
-			else
+			} else if (in->op == VGPU_OP_ATOM) {
+				emit_atom(g, pc, in, em, g->chk[pc + 1]);
+			} else {
 				emit_exit(g, em, done, g->chk[pc + 1]);
+			}
 		} else if (on_helper(in)) {
 			emit_on_helper(g, pc, in);
 			continue;

@@ -937,6 +937,40 @@ static void affine_indices_that_wrap(void)
 }
 
 /*
+ * Atomics in a straight run (the block function's): lanes that have left
+ * (odd threads, and a partial last warp's idle lanes) take no part, each
+ * lane gets the old value in the interpreter's order, and an atomic at a
+ * bad address faults at its lane.
+ */
+static void atomics_in_a_straight_run(void)
+{
+	uint64_t win = WIN_VA, bad = WIN_VA + WIN_BYTES;
+	const struct vgpu_insn count[] = {
+		PRO(2), OPI(VGPU_OP_AND, VGPU_T_U32, 3, 0, 1),
+		SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 3, 0), INSN(.op = VGPU_OP_EXIT, .guard = 0),
+		LDP(VGPU_T_U64, 4, 0),
+		INSN(.op = VGPU_OP_ATOM, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+		     .mod2 = VGPU_ATOM_ADD, .dst = 5, .a = 4, .b = 0, .imm = 4096),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 5), EXIT(),
+	};
+	/* lanes the guard leaves out keep their value of the destination */
+	const struct vgpu_insn guarded[] = {
+		PRO(2), OPI(VGPU_OP_AND, VGPU_T_U32, 3, 0, 2),
+		SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 3, 0), MOVI(VGPU_T_U32, 5, 77),
+		LDP(VGPU_T_U64, 4, 0),
+		INSN(.op = VGPU_OP_ATOM, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+		     .mod2 = VGPU_ATOM_ADD, .guard = 0, .dst = 5, .a = 4, .b = 0, .imm = 4096),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 5), EXIT(),
+	};
+	unsigned int before = fuzz_straight;
+
+	RUN("atomic add by the even threads", count, 45, &win, VGPU_FAULT_NONE);
+	RUN("guarded atomic", guarded, 64, &win, VGPU_FAULT_NONE);
+	RUN("atomic at a bad address", count, 45, &bad, VGPU_FAULT_ADDRESS);
+	CHECK(fuzz_straight == before + 3);
+}
+
+/*
  * Loads for some lanes of a warp, lane 0 among them, at consecutive
  * words: the lanes that do not load keep their registers, from shared
  * memory (read as a whole vector) and from global memory.
@@ -1263,8 +1297,8 @@ struct gen {
 	bool bars;		/* it may use barriers */
 	/*
 	 * One straight run: no loop, no branch but to the final EXIT, no
-	 * barrier, atomic or warp-synchronous instruction (the engine's
-	 * block function runs it).
+	 * barrier or warp-synchronous instruction (the engine's block
+	 * function runs it).
 	 */
 	bool straight;
 };
@@ -1502,7 +1536,7 @@ static void random_mem(struct gen *g)
 		if (!shared)
 			emit(g, OP3(VGPU_OP_ADD, VGPU_T_U64, 13, 13, 14));
 	}
-	if (!g->straight && rnd() % 4 == 0) {	/* an atomic */
+	if (rnd() % 4 == 0) {	/* an atomic */
 		static const u8 at[] = { VGPU_T_U32, VGPU_T_S32, VGPU_T_U64, VGPU_T_S64,
 					 VGPU_T_F32, VGPU_T_U32 };
 		unsigned int tries;
@@ -1762,6 +1796,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(code_after_exit),
 	TAP_TEST(refuses_cleanly),
 	TAP_TEST(affine_indices_that_wrap),
+	TAP_TEST(atomics_in_a_straight_run),
 	TAP_TEST(fuzz_fixed_seeds),
 	TAP_TEST(fuzz_for_seconds),
 };
