@@ -363,108 +363,45 @@ void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 }
 
 
-void nrt_ir_emit_mem_line(struct irb *g, u32 pc, const struct vgpu_insn *in,
-			  LLVMValueRef em, const struct nrt_aff *a, LLVMBasicBlockRef next)
+/*
+ * Whether the elements at @a (a step of the element's size, from an
+ * aligned base) for @span bytes lie in [@base, @end) (for a store, with
+ * @wr nonzero).
+ */
+static LLVMValueRef spans(struct irb *g, const struct nrt_aff *a, u32 len, LLVMValueRef span,
+			  LLVMValueRef base, LLVMValueRef end, LLVMValueRef wr)
 {
-	u32 len = vgpu_type_bits(in->type) / 8;
-	bool load = in->op == VGPU_OP_LD;
-	LLVMTypeRef vt = LLVMVectorType(mem_type(g, in->type), VGPU_WARP);
-	LLVMBasicBlockRef line, other, back, from[2];
-	LLVMValueRef base, end, wr, off, a0 = a->base, quick, old, v = NULL, vals[2], r;
 	LLVMBuilderRef B = g->b;
+	LLVMValueRef r;
 
-	if (in->mod != VGPU_SPACE_GLOBAL && in->mod != VGPU_SPACE_GENERIC) {
-		nrt_ir_emit_mem_ssa(g, pc, in, em, next);
-		return;
-	}
-	line = newblock(g, "line");
-	other = newblock(g, "other");
-	back = newblock(g, "back");
-	old = load ? slotval(g, in->dst) : NULL;
-	site_of(g, pc, !load, &base, &end, &wr, &off);
-	quick = LLVMBuildICmp(B, LLVMIntNE, em, k32(g, 0), "");
-	quick = LLVMBuildAnd(B, quick, LLVMBuildICmp(B, LLVMIntEQ, a->step, k64(g, len), ""), "");
-	quick = LLVMBuildAnd(B, quick, LLVMBuildICmp(B, LLVMIntEQ,
-			     LLVMBuildAnd(B, a0, k64(g, len - 1), ""), k64(g, 0), ""), "");
-	quick = LLVMBuildAnd(B, quick, LLVMBuildICmp(B, LLVMIntUGE, a0, base, ""), "");
-	quick = LLVMBuildAnd(B, quick, LLVMBuildICmp(B, LLVMIntULT, a0, end, ""), "");
-	quick = LLVMBuildAnd(B, quick, LLVMBuildICmp(B, LLVMIntUGE, LLVMBuildSub(B, end, a0, ""),
-			     k64(g, (u64)VGPU_WARP * len), ""), "");
-	if (wr)
-		quick = LLVMBuildAnd(B, quick, wr, "");
-	LLVMBuildCondBr(B, quick, line, other);
-
-	LLVMPositionBuilderAtEnd(B, line);
-	if (!load)
-		v = LLVMBuildTrunc(B, opb(g, in), vt, "");
-	r = line_move(g, in, LLVMBuildIntToPtr(B, LLVMBuildAdd(B, a0, off, ""), g->ptr, ""), em, v);
-	if (load) {
-		setreg(g, in->dst, load_ext(g, r, in->type), load_mask(g, in, em));
-		vals[0] = g->cache[in->dst];
-		g->cache[in->dst] = old;
-	}
-	from[0] = LLVMGetInsertBlock(B);
-	LLVMBuildBr(B, next);
-
-	/* Any other shape, range or fault: the general path. */
-	LLVMPositionBuilderAtEnd(B, other);
-	nrt_ir_emit_mem_ssa(g, pc, in, em, back);
-	vals[1] = load ? g->cache[in->dst] : NULL;
-	from[1] = back;
-	LLVMBuildBr(B, next);
-	LLVMPositionBuilderAtEnd(B, next);
-	if (!load)
-		return;
-	g->cache[in->dst] = LLVMBuildPhi(B, LLVMTypeOf(old), "");
-	LLVMAddIncoming(g->cache[in->dst], vals, from, 2);
+	r = LLVMBuildICmp(B, LLVMIntEQ, a->step, k64(g, len), "");
+	r = LLVMBuildAnd(B, r, LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, a->base, k64(g, len - 1),
+			 ""), k64(g, 0), ""), "");
+	r = LLVMBuildAnd(B, r, LLVMBuildICmp(B, LLVMIntUGE, a->base, base, ""), "");
+	r = LLVMBuildAnd(B, r, LLVMBuildICmp(B, LLVMIntULT, a->base, end, ""), "");
+	r = LLVMBuildAnd(B, r, LLVMBuildICmp(B, LLVMIntUGE, LLVMBuildSub(B, end, a->base, ""),
+			 span, ""), "");
+	return wr ? LLVMBuildAnd(B, r, wr, "") : r;
 }
 
-LLVMValueRef nrt_ir_block_fits(struct irb *g, u32 pc, const struct vgpu_insn *in,
-			       const struct nrt_aff *a, LLVMValueRef threads, LLVMValueRef *off)
-{
-	u32 len = vgpu_type_bits(in->type) / 8;
-	LLVMValueRef base, end, wr, fits, span;
-	LLVMBuilderRef B = g->b;
-
-	*off = NULL;
-	if (in->mod != VGPU_SPACE_GLOBAL && in->mod != VGPU_SPACE_GENERIC)
-		return LLVMConstInt(g->i1, 0, false);
-	site_of(g, pc, in->op == VGPU_OP_ST, &base, &end, &wr, off);
-	span = LLVMBuildMul(B, threads, k64(g, len), "");
-	fits = LLVMBuildICmp(B, LLVMIntEQ, a->step, k64(g, len), "");
-	fits = LLVMBuildAnd(B, fits, LLVMBuildICmp(B, LLVMIntEQ,
-			    LLVMBuildAnd(B, a->base, k64(g, len - 1), ""), k64(g, 0), ""), "");
-	fits = LLVMBuildAnd(B, fits, LLVMBuildICmp(B, LLVMIntUGE, a->base, base, ""), "");
-	fits = LLVMBuildAnd(B, fits, LLVMBuildICmp(B, LLVMIntULT, a->base, end, ""), "");
-	fits = LLVMBuildAnd(B, fits, LLVMBuildICmp(B, LLVMIntUGE,
-			    LLVMBuildSub(B, end, a->base, ""), span, ""), "");
-	if (wr)
-		fits = LLVMBuildAnd(B, fits, wr, "");
-	return fits;
-}
-
-void nrt_ir_emit_mem_fits(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValueRef em,
-			  const struct nrt_aff *a, LLVMValueRef fits, LLVMValueRef off,
-			  LLVMBasicBlockRef next)
+/*
+ * When @quick, the warp's 32 elements at @a move as one vector (host
+ * offset @off); else the access as nrt_ir_emit_mem_line() builds it
+ * (@line) or nrt_ir_emit_mem_ssa(); the builder ends at @next.
+ */
+static void line_or(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValueRef em,
+		    const struct nrt_aff *a, LLVMValueRef quick, LLVMValueRef off, bool line,
+		    LLVMBasicBlockRef next)
 {
 	bool load = in->op == VGPU_OP_LD;
 	LLVMTypeRef vt = LLVMVectorType(mem_type(g, in->type), VGPU_WARP);
-	LLVMBasicBlockRef sure, other, back, from[2];
-	LLVMValueRef old, v = NULL, vals[2], r;
+	LLVMBasicBlockRef one = newblock(g, "line"), other = newblock(g, "other");
+	LLVMBasicBlockRef back = newblock(g, "back"), from[2];
+	LLVMValueRef old = load ? slotval(g, in->dst) : NULL, v = NULL, vals[2], r;
 	LLVMBuilderRef B = g->b;
 
-	if (!off) {
-		nrt_ir_emit_mem_line(g, pc, in, em, a, next);
-		return;
-	}
-	sure = newblock(g, "sure");
-	other = newblock(g, "unsure");
-	back = newblock(g, "back");
-	old = load ? slotval(g, in->dst) : NULL;
-	LLVMBuildCondBr(B, LLVMBuildAnd(B, fits, LLVMBuildICmp(B, LLVMIntNE, em, k32(g, 0), ""),
-					""), sure, other);
-
-	LLVMPositionBuilderAtEnd(B, sure);
+	LLVMBuildCondBr(B, quick, one, other);
+	LLVMPositionBuilderAtEnd(B, one);
 	if (!load)
 		v = LLVMBuildTrunc(B, opb(g, in), vt, "");
 	r = line_move(g, in, LLVMBuildIntToPtr(B, LLVMBuildAdd(B, a->base, off, ""), g->ptr, ""),
@@ -477,8 +414,12 @@ void nrt_ir_emit_mem_fits(struct irb *g, u32 pc, const struct vgpu_insn *in, LLV
 	from[0] = LLVMGetInsertBlock(B);
 	LLVMBuildBr(B, next);
 
+	/* Any other shape, range or fault: the general path. */
 	LLVMPositionBuilderAtEnd(B, other);
-	nrt_ir_emit_mem_line(g, pc, in, em, a, back);
+	if (line)
+		nrt_ir_emit_mem_line(g, pc, in, em, a, back);
+	else
+		nrt_ir_emit_mem_ssa(g, pc, in, em, back);
 	vals[1] = load ? g->cache[in->dst] : NULL;
 	from[1] = back;
 	LLVMBuildBr(B, next);
@@ -487,4 +428,45 @@ void nrt_ir_emit_mem_fits(struct irb *g, u32 pc, const struct vgpu_insn *in, LLV
 		return;
 	g->cache[in->dst] = LLVMBuildPhi(B, LLVMTypeOf(old), "");
 	LLVMAddIncoming(g->cache[in->dst], vals, from, 2);
+}
+
+void nrt_ir_emit_mem_line(struct irb *g, u32 pc, const struct vgpu_insn *in,
+			  LLVMValueRef em, const struct nrt_aff *a, LLVMBasicBlockRef next)
+{
+	u32 len = vgpu_type_bits(in->type) / 8;
+	LLVMValueRef base, end, wr, off, quick;
+
+	if (in->mod != VGPU_SPACE_GLOBAL && in->mod != VGPU_SPACE_GENERIC) {
+		nrt_ir_emit_mem_ssa(g, pc, in, em, next);
+		return;
+	}
+	site_of(g, pc, in->op == VGPU_OP_ST, &base, &end, &wr, &off);
+	quick = spans(g, a, len, k64(g, (u64)VGPU_WARP * len), base, end, wr);
+	quick = LLVMBuildAnd(g->b, quick, LLVMBuildICmp(g->b, LLVMIntNE, em, k32(g, 0), ""), "");
+	line_or(g, pc, in, em, a, quick, off, false, next);
+}
+
+LLVMValueRef nrt_ir_block_fits(struct irb *g, u32 pc, const struct vgpu_insn *in,
+			       const struct nrt_aff *a, LLVMValueRef threads, LLVMValueRef *off)
+{
+	u32 len = vgpu_type_bits(in->type) / 8;
+	LLVMValueRef base, end, wr;
+
+	*off = NULL;
+	if (in->mod != VGPU_SPACE_GLOBAL && in->mod != VGPU_SPACE_GENERIC)
+		return LLVMConstInt(g->i1, 0, false);
+	site_of(g, pc, in->op == VGPU_OP_ST, &base, &end, &wr, off);
+	return spans(g, a, len, LLVMBuildMul(g->b, threads, k64(g, len), ""), base, end, wr);
+}
+
+void nrt_ir_emit_mem_fits(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValueRef em,
+			  const struct nrt_aff *a, LLVMValueRef fits, LLVMValueRef off,
+			  LLVMBasicBlockRef next)
+{
+	if (!off) {
+		nrt_ir_emit_mem_line(g, pc, in, em, a, next);
+		return;
+	}
+	fits = LLVMBuildAnd(g->b, fits, LLVMBuildICmp(g->b, LLVMIntNE, em, k32(g, 0), ""), "");
+	line_or(g, pc, in, em, a, fits, off, true, next);
 }

@@ -180,7 +180,6 @@ static void handle_and_node_rules(void)
 	CUgraphExec ge;
 	CUgraph g, *body;
 	CUDA_HOST_NODE_PARAMS hp = { 0 };
-	uint32_t one = 1;
 	void *a1[] = { &cnt };
 
 	setup();
@@ -229,7 +228,6 @@ static void handle_and_node_rules(void)
 	CHECK_RES(CUDA_SUCCESS, cuGraphConditionalHandleCreate(&h, g, ctx, 1,
 							       CU_GRAPH_COND_ASSIGN_DEFAULT));
 	CHECK_RES(CUDA_SUCCESS, cond(g, NULL, 0, h, CU_GRAPH_COND_TYPE_WHILE, 1, &body, &cn));
-	(void)one;
 	kernel(body[0], NULL, 0, just_count, a1, NULL);
 	hp.fn = nothing;
 	CHECK_H100("add host to body", cuGraphAddHostNode(&bn, body[0], NULL, 0, &hp));
