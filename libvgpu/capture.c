@@ -156,8 +156,14 @@ CUresult vg_cap_work(CUstream hs, bool *capturing)
 	return r;
 }
 
-/* Stream work that cannot be captured: 900, and the capture is over. */
-CUresult vg_cap_refuse(CUstream hs)
+static CUresult vg_cap_unsafe_locked(void);
+
+/*
+ * A call on stream @hs that its capture cannot take: 900, and the capture
+ * is over. On a stream not capturing: as an unsafe call (@unsafe), or as
+ * stream work.
+ */
+static CUresult vg_cap_not_on(CUstream hs, bool unsafe)
 {
 	struct CUstream_st *st;
 	struct vg_capture *c;
@@ -170,10 +176,16 @@ CUresult vg_cap_refuse(CUstream hs)
 		vg_cap_invalidate(c);
 		r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 	} else {
-		r = vg_cap_implicit(st);
+		r = unsafe ? vg_cap_unsafe_locked() : vg_cap_implicit(st);
 	}
 	vg_cap_unlock();
 	return r;
+}
+
+/* Stream work that cannot be captured. */
+CUresult vg_cap_refuse(CUstream hs)
+{
+	return vg_cap_not_on(hs, false);
 }
 
 /* The captures this thread's unsafe call must not run beside. */
@@ -216,21 +228,7 @@ CUresult vg_cap_unsafe(void)
  */
 CUresult vg_cap_stream_sync(CUstream hs)
 {
-	struct CUstream_st *st;
-	struct vg_capture *c;
-	CUresult r;
-
-	if (!vg_cap_maybe() || !vg_cap_lock_stream(hs, &st))
-		return CUDA_SUCCESS;
-	c = vg_capture_of(st);
-	if (c) {
-		vg_cap_invalidate(c);
-		r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
-	} else {
-		r = vg_cap_unsafe_locked();
-	}
-	vg_cap_unlock();
-	return r;
+	return vg_cap_not_on(hs, true);
 }
 
 /* Waiting for the whole context waits for its capturing streams too. */

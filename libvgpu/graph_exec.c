@@ -478,51 +478,44 @@ CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec h, CUgraphNode node,
 	return vg_exec_kernel_set(h, node, p);
 }
 
-CUresult cuGraphExecHostNodeSetParams(CUgraphExec h, CUgraphNode node,
-				      const CUDA_HOST_NODE_PARAMS *p)
+/* Node @node of @h, of @type, takes @size bytes of parameters @p (checked). */
+static CUresult vg_exec_set(CUgraphExec h, CUgraphNode node, CUgraphNodeType type,
+			    const void *p, size_t size)
 {
 	struct CUgraphNode_st *n;
 
-	if (!p || !p->fn)
-		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_graph_lock);
-	n = vg_exec_typed(h, node, CU_GRAPH_NODE_TYPE_HOST);
+	n = vg_exec_typed(h, node, type);
 	if (n)
-		n->p.host = *p;
+		memcpy(&n->p, p, size);
 	pthread_mutex_unlock(&vg_graph_lock);
 	return n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGraphExecHostNodeSetParams(CUgraphExec h, CUgraphNode node,
+				      const CUDA_HOST_NODE_PARAMS *p)
+{
+	if (!p || !p->fn)
+		return CUDA_ERROR_INVALID_VALUE;
+	return vg_exec_set(h, node, CU_GRAPH_NODE_TYPE_HOST, p, sizeof(*p));
 }
 
 CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec h, CUgraphNode node,
 					const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx)
 {
-	struct CUgraphNode_st *n;
-
 	(void)ctx;
 	if (!p || !vg_memset_params_ok(p))
 		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&vg_graph_lock);
-	n = vg_exec_typed(h, node, CU_GRAPH_NODE_TYPE_MEMSET);
-	if (n)
-		n->p.memset = *p;
-	pthread_mutex_unlock(&vg_graph_lock);
-	return n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+	return vg_exec_set(h, node, CU_GRAPH_NODE_TYPE_MEMSET, p, sizeof(*p));
 }
 
 CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec h, CUgraphNode node,
 					const CUDA_MEMCPY3D *p, CUcontext ctx)
 {
-	struct CUgraphNode_st *n;
-
 	(void)ctx;
 	if (!vg_memcpy_params_ok(p))
 		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&vg_graph_lock);
-	n = vg_exec_typed(h, node, CU_GRAPH_NODE_TYPE_MEMCPY);
-	if (n)
-		n->p.memcpy = *p;
-	pthread_mutex_unlock(&vg_graph_lock);
-	return n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+	return vg_exec_set(h, node, CU_GRAPH_NODE_TYPE_MEMCPY, p, sizeof(*p));
 }
 
 static CUresult vg_exec_event_set(CUgraphExec h, CUgraphNode node, CUevent ev,
