@@ -207,7 +207,7 @@ static struct nrt_aff sreg(struct aff_walk *a, u8 sr)
 	return uni(g, bload(g, g->i64, offsetof(struct nrt_block, sr_uni) + sr * 8));
 }
 
-/* A parameter read whole (nrt_ir_param_direct()), extended as loaded. */
+/* A parameter read whole (nrt_param_direct()), extended as loaded. */
 static struct nrt_aff param(struct irb *g, const struct vgpu_insn *in)
 {
 	LLVMValueRef l = bload(g, g->ptr, offsetof(struct nrt_block, l)), p, v;
@@ -279,7 +279,7 @@ static struct nrt_aff result(struct aff_walk *w, const struct vgpu_insn *in,
 	case VGPU_OP_SREG:
 		return zext(w, sreg(w, in->mod), vgpu_type_bits(in->type));
 	case VGPU_OP_LD:
-		return nrt_ir_param_direct(g, in) ? param(g, in) : none();
+		return nrt_param_direct(g->k, in) ? param(g, in) : none();
 	case VGPU_OP_ADD ... VGPU_OP_MAD:
 	case VGPU_OP_SHL:
 		if (vgpu_is_float(in->type) || int_helper(in))
@@ -325,7 +325,7 @@ LLVMValueRef nrt_aff_run(struct irb *g, struct nrt_aff *dst, struct nrt_aff *add
 		addr[pc] = none();
 		if (in->op == VGPU_OP_EXIT && in->guard == VGPU_PRED_NONE)
 			break;
-		if ((in->op == VGPU_OP_LD || in->op == VGPU_OP_ST) && !nrt_ir_param_direct(g, in))
+		if ((in->op == VGPU_OP_LD || in->op == VGPU_OP_ST) && !nrt_param_direct(g->k, in))
 			addr[pc] = in->a == VGPU_NO_REG ? imm(g, in->imm) :
 				   add(g, reg(g, st, in->a), imm(g, in->imm), false);
 		if (!nrt_defines(in) || in->dst >= nregs)

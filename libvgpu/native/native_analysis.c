@@ -161,6 +161,15 @@ bool nrt_defines(const struct vgpu_insn *in)
 	return true;
 }
 
+bool nrt_param_direct(const struct vgpu_native_kernel *k, const struct vgpu_insn *in)
+{
+	u32 len = vgpu_type_bits(in->type) / 8;
+
+	return in->mod == VGPU_SPACE_PARAM && in->a == VGPU_NO_REG && in->op == VGPU_OP_LD &&
+	       !(in->imm & (len - 1)) && in->imm < k->func.param_bytes &&
+	       len <= k->func.param_bytes - in->imm;
+}
+
 /*
  * The registers @in reads, into @rd (a, b, c; ~0U where a slot reads
  * none): its operand slots as the ISA describes them, so that the fields

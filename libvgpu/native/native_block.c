@@ -219,7 +219,7 @@ static void emit_warp(struct irb *g, LLVMBasicBlockRef done, const struct run_co
 		g->chk[pc + 1] = newblock(g, "next");
 		if (in->op == VGPU_OP_EXIT || in->op == VGPU_OP_BRA || in->op == VGPU_OP_ATOM ||
 		    ((in->op == VGPU_OP_LD || in->op == VGPU_OP_ST) &&
-		     !nrt_ir_param_direct(g, in))) {
+		     !nrt_param_direct(g->k, in))) {
 			/* The live lanes the guard lets run. */
 			g->all_lanes = false;
 			em = guard_mask(g, in);

@@ -22,6 +22,11 @@ u8 *nrt_reach(const struct vgpu_native_kernel *k);
 /* Marks in @narrow (nregs bytes) the registers kept as 32-bit lanes. */
 void nrt_narrow_regs(const struct vgpu_native_kernel *k, const u8 *reach,
 		     u8 *narrow);
+/*
+ * Whether @in reads a parameter whole at a constant offset (no lane can
+ * fault: one value for the warp).
+ */
+bool nrt_param_direct(const struct vgpu_native_kernel *k, const struct vgpu_insn *in);
 /* Whether @in writes register in->dst. */
 bool nrt_defines(const struct vgpu_insn *in);
 /* The registers @in reads (a, b, c; ~0U for none). */

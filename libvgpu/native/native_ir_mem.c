@@ -200,15 +200,6 @@ static LLVMValueRef addresses(struct irb *g, const struct vgpu_insn *in)
 	return LLVMBuildAdd(g->b, getreg(g, in->a), splat64(g, in->imm), "");
 }
 
-bool nrt_ir_param_direct(struct irb *g, const struct vgpu_insn *in)
-{
-	u32 len = vgpu_type_bits(in->type) / 8;
-
-	return in->mod == VGPU_SPACE_PARAM && in->a == VGPU_NO_REG && in->op == VGPU_OP_LD &&
-	       !(in->imm & (len - 1)) && in->imm < g->k->func.param_bytes &&
-	       len <= g->k->func.param_bytes - in->imm;
-}
-
 /* The range instruction @pc's global access last hit (struct nrt_site). */
 static void site_of(struct irb *g, u32 pc, bool write, LLVMValueRef *base,
 		    LLVMValueRef *end, LLVMValueRef *wr, LLVMValueRef *off)
@@ -321,7 +312,7 @@ void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 	LLVMValueRef addr;
 	bool on;
 
-	if (nrt_ir_param_direct(g, in)) {
+	if (nrt_param_direct(g->k, in)) {
 		/*
 		 * One value for the whole warp, in bounds by construction: no
 		 * lane can fault, so it needs no test for lanes at all (the

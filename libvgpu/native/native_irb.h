@@ -429,14 +429,12 @@ void nrt_ir_keep_into(struct irb *g, u32 pc, LLVMBasicBlockRef from,
 		      LLVMBasicBlockRef body);
 
 /*
- * native_ir_mem.c: LD and ST. nrt_ir_param_direct(): a parameter read
- * whole at a constant offset (no lane can fault). nrt_ir_emit_mem_ssa():
+ * native_ir_mem.c: LD and ST. nrt_ir_emit_mem_ssa():
  * the block function's, whose register values are all kept: the result
  * joins its paths in a phi, and a fault returns VGPU_RUN_FAULT.
  */
 void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 		     LLVMValueRef em);
-bool nrt_ir_param_direct(struct irb *g, const struct vgpu_insn *in);
 void nrt_ir_emit_mem_ssa(struct irb *g, u32 pc, const struct vgpu_insn *in,
 			 LLVMValueRef em, LLVMBasicBlockRef next);
 
