@@ -33,8 +33,8 @@
 #include "native_irb.h"
 
 /* A branch whose target ends the lanes that take it. */
-static bool bra_to_exit(const struct vgpu_native_kernel *k, const struct vgpu_insn *in,
-			u32 pc)
+bool nrt_block_bra_to_exit(const struct vgpu_native_kernel *k, const struct vgpu_insn *in,
+			   u32 pc)
 {
 	const struct vgpu_insn *t;
 
@@ -45,7 +45,7 @@ static bool bra_to_exit(const struct vgpu_native_kernel *k, const struct vgpu_in
 }
 
 /* Instructions the block function runs through a helper on the register file. */
-static bool on_helper(const struct vgpu_insn *in)
+bool nrt_block_on_helper(const struct vgpu_insn *in)
 {
 	switch (in->op) {
 	case VGPU_OP_CVT:
@@ -78,8 +78,9 @@ bool nrt_block_eligible(const struct vgpu_native_kernel *k, const u8 *reach)
 			return false;
 		if (in->op == VGPU_OP_EXIT && in->guard == VGPU_PRED_NONE)
 			break;
-		if (in->op != VGPU_OP_EXIT && in->op != VGPU_OP_ATOM && !bra_to_exit(k, in, pc) &&
-		    !nrt_insn_inline(in) && !on_helper(in))
+		if (in->op != VGPU_OP_EXIT && in->op != VGPU_OP_ATOM &&
+		    !nrt_block_bra_to_exit(k, in, pc) && !nrt_insn_inline(in) &&
+		    !nrt_block_on_helper(in))
 			return false;
 	}
 	if (pc == k->ninsns)
@@ -97,7 +98,7 @@ bool nrt_block_eligible(const struct vgpu_native_kernel *k, const u8 *reach)
  * destination (the lanes it does not write keep theirs), to the warp's
  * register file around the call; the result back as a value.
  */
-static void emit_on_helper(struct irb *g, u32 pc, const struct vgpu_insn *in)
+void nrt_block_emit_on_helper(struct irb *g, u32 pc, const struct vgpu_insn *in)
 {
 	u32 rd[3], j;
 
@@ -121,8 +122,8 @@ static void emit_on_helper(struct irb *g, u32 pc, const struct vgpu_insn *in)
  * as the interpreter, its operands and destination through the register
  * file; a fault ends the block. On at @next.
  */
-static void emit_atom(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValueRef em,
-		      LLVMBasicBlockRef next)
+void nrt_block_emit_atom(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValueRef em,
+			 LLVMBasicBlockRef next)
 {
 	LLVMBasicBlockRef some = newblock(g, "atom"), bad = newblock(g, "bad");
 	LLVMBasicBlockRef back = newblock(g, "back");
@@ -152,8 +153,8 @@ static void emit_atom(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMVal
  * The lanes @em (live, guard passed) leave: on at @next with the rest, or
  * to @done when none is left.
  */
-static void emit_exit(struct irb *g, LLVMValueRef em, LLVMBasicBlockRef done,
-		      LLVMBasicBlockRef next)
+void nrt_block_emit_exit(struct irb *g, LLVMValueRef em, LLVMBasicBlockRef done,
+			 LLVMBasicBlockRef next)
 {
 	LLVMValueRef m = LLVMBuildLoad2(g->b, g->i32, g->mask, "");
 
@@ -234,12 +235,12 @@ static void emit_warp(struct irb *g, LLVMBasicBlockRef done, const struct run_co
 			} else if (in->op == VGPU_OP_LD || in->op == VGPU_OP_ST) {
 				nrt_ir_emit_mem_ssa(g, pc, in, em, g->chk[pc + 1]);
 			} else if (in->op == VGPU_OP_ATOM) {
-				emit_atom(g, pc, in, em, g->chk[pc + 1]);
+				nrt_block_emit_atom(g, pc, in, em, g->chk[pc + 1]);
 			} else {
-				emit_exit(g, em, done, g->chk[pc + 1]);
+				nrt_block_emit_exit(g, em, done, g->chk[pc + 1]);
 			}
-		} else if (on_helper(in)) {
-			emit_on_helper(g, pc, in);
+		} else if (nrt_block_on_helper(in)) {
+			nrt_block_emit_on_helper(g, pc, in);
 			continue;
 		} else {
 			nrt_ir_emit_insn(g, pc);
@@ -251,11 +252,62 @@ static void emit_warp(struct irb *g, LLVMBasicBlockRef done, const struct run_co
 	}
 }
 
-void nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
+bool nrt_block_begin(struct irb *g, const u8 *reach, const char *name)
+{
+	const struct vgpu_native_kernel *k = g->k;
+	u32 nregs = k->func.nregs;
+
+	g->narrow = calloc(nregs ? nregs : 1, 1);
+	g->cache = calloc(nregs + 1, sizeof(*g->cache));
+	g->lazy = calloc(nregs + 1, sizeof(*g->lazy));
+	g->regs = calloc(nregs + 1, sizeof(*g->regs));
+	g->preds = calloc(k->func.npreds + 1, sizeof(*g->preds));
+	g->chk = calloc(k->ninsns + 1, sizeof(*g->chk));
+	if (!g->narrow || !g->cache || !g->lazy || !g->regs || !g->preds || !g->chk)
+		return false;
+	g->b = LLVMCreateBuilderInContext(g->c);
+	irb_types(g);
+	g->n = k->ninsns;
+	g->reach = reach;
+	if (reach)
+		nrt_narrow_regs(k, reach, g->narrow);
+	if (getenv("VGPU_NATIVE_WIDE"))
+		memset(g->narrow, 0, nregs);
+	g->cache_on = true;
+	g->all_lanes = true;
+	g->fn = LLVMAddFunction(g->m, name, LLVMFunctionType(g->i32, &g->ptr, 1, false));
+	g->blk = LLVMGetParam(g->fn, 0);
+	return true;
+}
+
+void nrt_block_slots(struct irb *g)
+{
+	u32 i;
+
+	for (i = 0; i < g->k->func.npreds; i++)
+		g->preds[i] = LLVMBuildAlloca(g->b, g->i32, "p");
+	g->mask = LLVMBuildAlloca(g->b, g->i32, "mask");
+	g->loops = LLVMBuildAlloca(g->b, g->i32, "loops");
+	LLVMBuildStore(g->b, k32(g, 0), g->loops);
+}
+
+void nrt_block_end(struct irb *g)
+{
+	if (g->b)
+		LLVMDisposeBuilder(g->b);
+	free(g->narrow);
+	free(g->cache);
+	free(g->lazy);
+	free(g->regs);
+	free(g->preds);
+	free(g->chk);
+}
+
+bool nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 		     LLVMModuleRef m, const char *name)
 {
-	struct irb gs = { .c = c, .m = m, .k = k, .n = k->ninsns, .all_lanes = true }, *g = &gs;
-	u32 nregs = k->func.nregs, npreds = k->func.npreds, i;
+	struct irb gs = { .c = c, .m = m, .k = k }, *g = &gs;
+	u32 i;
 	LLVMBasicBlockRef entry, loop, warp, done, end;
 	LLVMValueRef blk, nwarps, nthreads, warps, wi, left, live, regs, next, ok, bok, threads;
 	struct nrt_aff *dst = calloc(k->ninsns + 1, sizeof(*dst));
@@ -266,23 +318,11 @@ void nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	LLVMValueRef *offs = calloc(k->ninsns + 1, sizeof(*offs));
 	u8 *reach = nrt_reach(k);
 	u32 lines, blines;
+	bool built = false;
 
-	g->b = LLVMCreateBuilderInContext(c);
-	irb_types(g);
-	g->reach = reach;
-	g->narrow = calloc(nregs ? nregs : 1, 1);
-	if (reach)
-		nrt_narrow_regs(k, reach, g->narrow);
-	if (getenv("VGPU_NATIVE_WIDE"))
-		memset(g->narrow, 0, nregs);
-	g->cache = calloc(nregs + 1, sizeof(*g->cache));
-	g->lazy = calloc(nregs + 1, sizeof(*g->lazy));
-	g->regs = calloc(nregs + 1, sizeof(*g->regs));
-	g->preds = calloc(npreds + 1, sizeof(*g->preds));
-	g->chk = calloc(k->ninsns + 1, sizeof(*g->chk));
-	g->cache_on = true;
-	g->fn = LLVMAddFunction(m, name, LLVMFunctionType(g->i32, &g->ptr, 1, false));
-	blk = LLVMGetParam(g->fn, 0);
+	if (!nrt_block_begin(g, reach, name))
+		goto out;
+	blk = g->blk;
 
 	entry = newblock(g, "entry");
 	loop = newblock(g, "loop");
@@ -292,11 +332,7 @@ void nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	g->ret = newblock(g, "ret");
 
 	LLVMPositionBuilderAtEnd(g->b, entry);
-	for (i = 0; i < npreds; i++)
-		g->preds[i] = LLVMBuildAlloca(g->b, g->i32, "p");
-	g->mask = LLVMBuildAlloca(g->b, g->i32, "mask");
-	g->loops = LLVMBuildAlloca(g->b, g->i32, "loops");
-	LLVMBuildStore(g->b, k32(g, 0), g->loops);
+	nrt_block_slots(g);
 	nwarps = LLVMBuildLoad2(g->b, g->i32, at(g, blk, k64(g, offsetof(struct nrt_block,
 				nwarps))), "");
 	nthreads = LLVMBuildLoad2(g->b, g->i32, at(g, blk, k64(g, offsetof(struct nrt_block,
@@ -307,7 +343,6 @@ void nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	 * The block's affine values, and which accesses the block's
 	 * elements all lie in range for (then no warp checks them).
 	 */
-	g->blk = blk;
 	threads = LLVMBuildZExt(g->b, nthreads, g->i64, "");
 	bok = bdst && baddr && fits && offs ? nrt_aff_run(g, bdst, baddr, threads) : NULL;
 	for (i = k->func.entry, blines = 0; i < k->ninsns && bok; i++) {
@@ -341,7 +376,7 @@ void nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	/* The carry the integer helper keeps starts clear, as registers and predicates. */
 	wstore(g, k32(g, 0), offsetof(struct nrt_warp, ls.cc));
 	regs = wload(g, g->ptr, offsetof(struct nrt_warp, regs));
-	for (i = 0; i < nregs; i++)
+	for (i = 0; i < k->func.nregs; i++)
 		g->regs[i] = at(g, regs, k64(g, (u64)i * VGPU_WARP * 8));
 	{
 		struct run_copy bc = { bdst, baddr, LLVMBuildMul(g->b, LLVMBuildZExt(g->b, wi,
@@ -387,13 +422,9 @@ void nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	LLVMPositionBuilderAtEnd(g->b, end);
 	ret_with(g, VGPU_RUN_DONE);
 
-	LLVMDisposeBuilder(g->b);
-	free(g->narrow);
-	free(g->cache);
-	free(g->lazy);
-	free(g->regs);
-	free(g->preds);
-	free(g->chk);
+	built = true;
+out:
+	nrt_block_end(g);
 	free(dst);
 	free(addr);
 	free(bdst);
@@ -401,4 +432,5 @@ void nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	free(fits);
 	free(offs);
 	free(reach);
+	return built;
 }

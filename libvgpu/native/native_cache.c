@@ -20,7 +20,7 @@
 #include "native_cache.h"
 
 /* Bump with any change to the code's conventions the build ID misses. */
-#define NRT_CACHE_VERSION "vgpu-native-2"
+#define NRT_CACHE_VERSION "vgpu-native-3"
 #define NRT_CACHE_MAGIC "VGNATOBJ"
 
 struct nrt_cache_hdr {
@@ -65,7 +65,8 @@ unsigned char *nrt_cache_key(const struct vgpu_native_kernel *k,
 	unsigned char id[VG_BUILD_ID_MAX], *key, *p;
 	size_t id_len, insns = (size_t)k->ninsns * sizeof(*k->insns);
 	/* The code's shape: wide registers only; a block function or not. */
-	u8 wide = (u8)(getenv("VGPU_NATIVE_WIDE") != NULL) | (u8)(k->straight << 1);
+	u8 wide = (u8)(getenv("VGPU_NATIVE_WIDE") != NULL) | (u8)(k->straight << 1) |
+		  (u8)(k->phased << 2);
 	u32 n32;
 
 	id_len = vg_cache_build_id((const void *)(uintptr_t)&nrt_cache_key, id, sizeof(id));

@@ -53,11 +53,24 @@ u64 *nrt_live_regs(const struct vgpu_native_kernel *k, const u8 *reach, u32 word
 /*
  * native_block.c: whether @k's code is one straight run the block
  * function can run (@reach: nrt_reach()'s), and that function, named
- * @name, built into @m.
+ * @name, built into @m (false when out of memory).
  */
 bool nrt_block_eligible(const struct vgpu_native_kernel *k, const u8 *reach);
-void nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
+bool nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 		     LLVMModuleRef m, const char *name);
+/* Whether @in is an instruction the block function runs through a helper. */
+bool nrt_block_on_helper(const struct vgpu_insn *in);
+/* Whether the BRA @in at @pc goes to an EXIT without a guard. */
+bool nrt_block_bra_to_exit(const struct vgpu_native_kernel *k, const struct vgpu_insn *in,
+			   u32 pc);
+
+/*
+ * native_phase.c: whether @k's code is short runs between barriers the
+ * phased block function can run, and that function, as above.
+ */
+bool nrt_phase_eligible(const struct vgpu_native_kernel *k, const u8 *reach);
+bool nrt_phase_build(const struct vgpu_native_kernel *k, LLVMContextRef c, LLVMModuleRef m,
+		     const char *name);
 
 /* Builds @k's warp function, named @name, into @m (of context @c). */
 void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,

@@ -472,6 +472,30 @@ void nrt_ir_emit_mem_fits(struct irb *g, u32 pc, const struct vgpu_insn *in, LLV
 			  LLVMBasicBlockRef next);
 
 /*
+ * native_block.c, for both block functions: nrt_block_begin() sets up @g
+ * (c, m and k set, the rest zero) to build the function @name of one
+ * argument, the block (g->blk), false when out of memory;
+ * nrt_block_slots() makes, where the builder stands, the predicates', the
+ * group mask's and the loop count's slots; nrt_block_end() frees what
+ * begin allocated.
+ */
+bool nrt_block_begin(struct irb *g, const u8 *reach, const char *name);
+void nrt_block_slots(struct irb *g);
+void nrt_block_end(struct irb *g);
+
+/*
+ * native_block.c, for the phased block function too: an instruction
+ * through its helper on the register file; ATOM for lanes @em through
+ * nrt_atom(); lanes @em leaving (to @done when none is left); each on at
+ * @next (the helper's at g->chk[pc + 1]).
+ */
+void nrt_block_emit_on_helper(struct irb *g, u32 pc, const struct vgpu_insn *in);
+void nrt_block_emit_atom(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValueRef em,
+			 LLVMBasicBlockRef next);
+void nrt_block_emit_exit(struct irb *g, LLVMValueRef em, LLVMBasicBlockRef done,
+			 LLVMBasicBlockRef next);
+
+/*
  * native_ir.c: instruction @pc as the warp function builds it, on to
  * g->chk[pc + 1] (the block function uses it for what it builds alike).
  */

@@ -324,9 +324,12 @@ static LLVMMemoryBufferRef nrt_emit(const struct vgpu_native_kernel *k, char *wh
 	LLVMDisposeTargetData(td);
 	LLVMSetTarget(m, LLVMOrcLLJITGetTripleString(nrt_jit));
 	/* A straight run's blocks all run through the block function. */
-	if (k->straight)
-		nrt_block_build(k, c, m, nrt_block_name);
-	else
+	if (k->phased ? !nrt_phase_build(k, c, m, nrt_block_name) :
+	    k->straight ? !nrt_block_build(k, c, m, nrt_block_name) : false) {
+		snprintf(why, why_len, "out of memory");
+		goto out;
+	}
+	if (!k->straight)
 		nrt_ir_build(k, c, m, nrt_fn_name);
 	if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
 		snprintf(why, why_len, "LLVM: invalid IR: %.200s", msg);

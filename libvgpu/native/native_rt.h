@@ -94,7 +94,8 @@ struct nrt_block {
 typedef int (*nrt_warp_fn)(struct nrt_warp *w);
 
 /* The compiled block function (native_block.c): runs the whole block; 0
- * or VGPU_RUN_FAULT. */
+ * or VGPU_RUN_FAULT; the phased one (native_phase.c) VGPU_RUN_MORE too,
+ * to be called again. */
 typedef int (*nrt_block_fn)(struct nrt_block *b);
 
 /*
@@ -102,7 +103,8 @@ typedef int (*nrt_block_fn)(struct nrt_block *b);
  * @insns: a copy of the program, which helpers read instructions from.
  * @zero_regs: the @nzero registers read before written on some path.
  * @fn: the warp function; @block_fn instead for a kernel whose code is
- *	one straight run (@straight), which runs every block.
+ *	one straight run (@straight), which runs every block, or short runs
+ *	between barriers (@phased as well: native_phase.c).
  * @jit, @jd: the JIT's hold on its code, and the JITDylib it lives in.
  * @cached: the code came from the on-disk cache (native_cache.c).
  */
@@ -113,6 +115,7 @@ struct vgpu_native_kernel {
 	nrt_warp_fn fn;
 	nrt_block_fn block_fn;
 	bool straight;
+	bool phased;
 	void *jit;
 	void *jd;
 	bool cached;

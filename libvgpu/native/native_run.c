@@ -25,6 +25,7 @@ struct vgpu_native_kernel *vgpu_native_compile(const struct vgpu_program *prog,
 {
 	struct vgpu_native_kernel *k;
 	double t0 = nrt_now_ms();
+	bool compiled = false;
 
 	if (func >= prog->nfuncs) {
 		snprintf(why, why_len, "no kernel %u", func);
@@ -43,17 +44,21 @@ struct vgpu_native_kernel *vgpu_native_compile(const struct vgpu_program *prog,
 	k->ninsns = prog->ninsns;
 	k->func = prog->funcs[func];
 	k->zero_regs = malloc(sizeof(u32) * k->func.nregs);
+	if (!k->zero_regs)
+		snprintf(why, why_len, "out of memory");
 	if (k->zero_regs && nrt_ir_supported(k, why, why_len)) {
 		u8 *reach = nrt_reach(k);
 
 		/* VGPU_NATIVE_WARPS: every kernel through the warp function. */
-		k->straight = nrt_block_eligible(k, reach) && !getenv("VGPU_NATIVE_WARPS");
+		if (!getenv("VGPU_NATIVE_WARPS")) {
+			k->straight = nrt_block_eligible(k, reach);
+			k->phased = !k->straight && nrt_phase_eligible(k, reach);
+			k->straight |= k->phased;
+		}
 		free(reach);
+		compiled = !nrt_llvm_compile(k, why, why_len);
 	}
-	if (!k->zero_regs || !nrt_ir_supported(k, why, why_len) ||
-	    nrt_llvm_compile(k, why, why_len)) {
-		if (!k->zero_regs)
-			snprintf(why, why_len, "out of memory");
+	if (!compiled) {
 		free(k->zero_regs);
 		free(k->insns);
 		free(k);
@@ -223,10 +228,18 @@ void vgpu_native_block_start(struct vgpu_native_block *nb, u32 block_index)
 	if (k->block_fn) {
 		/*
 		 * The block function keeps registers and predicates as values
-		 * of its own: only the block's memories start cleared.
+		 * of its own: only the block's memories start cleared. The
+		 * phased one finds where each warp is, and its lanes, in the
+		 * warp.
 		 */
 		if (b->shared_bytes || b->local_bytes)
 			memset(b->shared, 0, (u8 *)b->mem + b->mem_bytes - b->shared);
+		b->next = 0;
+		for (i = 0; k->phased && i < nwarps; i++) {
+			m = b->nthreads - i * VGPU_WARP;
+			b->warps[i].ls.live = m >= VGPU_WARP ? ~0U : (1U << m) - 1;
+			b->warps[i].ls.cur_pc = entry;
+		}
 		return;
 	}
 	/*

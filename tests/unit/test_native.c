@@ -158,7 +158,7 @@ static void run_interp(const struct setup *s, struct outcome *o)
  * What run_native()'s compile did: from the cache, and how long it took;
  * how many kernels ran through the block function.
  */
-static unsigned int fuzz_straight;
+static unsigned int fuzz_straight, fuzz_phased, native_mores;
 static bool last_cached;
 static double last_compile_ms;
 
@@ -177,7 +177,8 @@ static bool run_native(const struct setup *s, struct outcome *o, char *why,
 	if (!k)
 		return false;
 	last_cached = k->cached;
-	fuzz_straight += k->straight;
+	fuzz_straight += k->straight && !k->phased;
+	fuzz_phased += k->phased;
 	last_compile_ms = k->compile_ms;
 	outcome_init(s, o);
 	ranges_for(o, r);
@@ -189,9 +190,8 @@ static bool run_native(const struct setup *s, struct outcome *o, char *why,
 		int ret;
 
 		vgpu_native_block_start(b, i);
-		do
-			ret = vgpu_native_block_run(b, 100000);
-		while (ret == VGPU_RUN_MORE);
+		while ((ret = vgpu_native_block_run(b, 100000)) == VGPU_RUN_MORE)
+			native_mores++;
 		if (ret == VGPU_RUN_FAULT) {
 			o->ret = ret;
 			o->block = i;
@@ -971,6 +971,84 @@ static void atomics_in_a_straight_run(void)
 }
 
 /*
+ * Runs between barriers (the phased block function's): warps take each
+ * phase in the interpreter's order, the warp that completed the barrier
+ * first; registers, predicates and lanes live across barriers; a block
+ * that loops on a barrier past a call's phases goes on in the next call.
+ */
+static void phases_in_turn(void)
+{
+	uint64_t win = WIN_VA;
+	/*
+	 * three trips, each thread's rank in a shared atomic count stored
+	 * per trip: the order the warps ran each phase in
+	 */
+	const struct vgpu_insn ranks[] = {
+		PRO(2), MOVI(VGPU_T_U32, 6, 3), MOVI(VGPU_T_U64, 7, 0), MOVI(VGPU_T_U32, 3, 0),
+		MOVI(VGPU_T_U32, 4, 1),
+		/* 8 */ INSN(.op = VGPU_OP_ATOM, .type = VGPU_T_U32, .mod = VGPU_SPACE_SHARED,
+			     .mod2 = VGPU_ATOM_ADD, .dst = 5, .a = 3, .b = 4),
+		OP3(VGPU_OP_ADD, VGPU_T_U64, 2, 1, 7), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 2, 0, 5),
+		BAR(), OPI(VGPU_OP_ADD, VGPU_T_U64, 7, 7, 512),
+		OPI(VGPU_OP_SUB, VGPU_T_U32, 6, 6, 1), SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 6, 0),
+		BRA_IF(0, 8), EXIT(),
+	};
+	/*
+	 * the second warp leaves before the barrier and lanes of the first
+	 * after it; a divergent branch over a masked run, a predicate and a
+	 * register set before a barrier and used after it
+	 */
+	const struct vgpu_insn leave[] = {
+		PRO(2), SETPI(VGPU_T_U32, VGPU_CMP_GE, 0, 0, 32),
+		SETPI(VGPU_T_U32, VGPU_CMP_LT, 1, 0, 64),
+		INSN(.op = VGPU_OP_AND, .type = VGPU_T_PRED, .dst = 0, .a = 0, .b = 1),
+		INSN(.op = VGPU_OP_EXIT, .guard = 0), OPI(VGPU_OP_AND, VGPU_T_U32, 3, 0, 3),
+		SETPI(VGPU_T_U32, VGPU_CMP_EQ, 1, 3, 0), OPI(VGPU_OP_MUL, VGPU_T_U32, 4, 0, 7),
+		SREG(5, VGPU_SR_CTAID_X), OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 5),
+		BAR(), SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 0, 5),
+		INSN(.op = VGPU_OP_EXIT, .guard = 0),
+		/* 16: r4 kept across the barrier where the masked run does not write it */
+		BRA_IF(1, 19), MOVI(VGPU_T_U32, 4, 1000),
+		ST(VGPU_SPACE_SHARED, VGPU_T_U32, VGPU_NO_REG, 0, 0),
+		/* 19 */ BAR(), LD(VGPU_SPACE_SHARED, VGPU_T_U32, 5, VGPU_NO_REG, 0),
+		OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 5),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4), EXIT(),
+	};
+	/* 5000 trips around a barrier: more phases than one call runs */
+	const struct vgpu_insn long_loop[] = {
+		PRO(2), MOVI(VGPU_T_U32, 6, 5000), MOVI(VGPU_T_U32, 4, 0),
+		/* 6 */ OPI(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 3), BAR(),
+		OPI(VGPU_OP_SUB, VGPU_T_U32, 6, 6, 1), SETPI(VGPU_T_U32, VGPU_CMP_NE, 0, 6, 0),
+		BRA_IF(0, 6), OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 0),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4), EXIT(),
+	};
+	struct setup s = one_block(ranks, sizeof(ranks) / sizeof(ranks[0]), 128, &win);
+	unsigned int before = fuzz_phased, mores = native_mores, p, t;
+	struct outcome o;
+	uint32_t got;
+
+	CHECK(agree("ranks per phase", &s, VGPU_FAULT_NONE));
+	/* Phase p runs warp (4 - p) % 4 first, the rest in turn after it. */
+	run_interp(&s, &o);
+	for (p = 0; p < 3; p++) {
+		for (t = 0; t < 128; t++) {
+			memcpy(&got, o.mem + p * 512 + t * 4, 4);
+			if (got != p * 128 + ((t / 32 + p) % 4) * 32 + t % 32) {
+				TAP_FAIL("phase %u thread %u: rank %u", p, t, got);
+				break;
+			}
+		}
+	}
+	outcome_free(&o);
+	RUN("ranks per phase, a partial warp", ranks, 100, &win, VGPU_FAULT_NONE);
+	RUN("lanes leaving around barriers", leave, 96, &win, VGPU_FAULT_NONE);
+	RUN("lanes leaving around barriers, one warp", leave, 20, &win, VGPU_FAULT_NONE);
+	RUN("a long loop of barriers", long_loop, 64, &win, VGPU_FAULT_NONE);
+	CHECK(fuzz_phased == before + 5);
+	CHECK(native_mores > mores);
+}
+
+/*
  * Loads for some lanes of a warp, lane 0 among them, at consecutive
  * words: the lanes that do not load keep their registers, from shared
  * memory (read as a whole vector) and from global memory.
@@ -1283,6 +1361,8 @@ static void refuses_cleanly(void)
  */
 #define F_NREGS 15
 #define F_NPREDS 4
+#define F_UREG F_NREGS		/* the phased programs' own */
+#define F_UPRED F_NPREDS
 #define F_VAL0 3
 #define F_NVAL 9
 #define F_MAXN 400
@@ -1301,6 +1381,13 @@ struct gen {
 	 * function runs it).
 	 */
 	bool straight;
+	/*
+	 * Runs between barriers (the phased block function's): no loop
+	 * but with a barrier in it and a trip count the whole block
+	 * shares (register F_UREG, predicate F_UPRED, which nothing else
+	 * writes), no warp-synchronous instruction.
+	 */
+	bool phased;
 };
 
 static void emit(struct gen *g, struct vgpu_insn in)
@@ -1360,7 +1447,7 @@ static struct vgpu_insn random_alu(const struct gen *g)
 
 	for (tries = 0; tries < 1000; tries++) {
 		struct vgpu_insn in = INSN(.dst = rval(), .a = rval(), .b = rval(), .c = rval());
-		unsigned int kind = rnd() % (g->straight ? 18 : 19);
+		unsigned int kind = rnd() % (g->straight || g->phased ? 18 : 19);
 
 		if (kind < 6) {
 			in.op = int_ops[rnd() % (sizeof(int_ops) / sizeof(int_ops[0]))];
@@ -1617,6 +1704,36 @@ static unsigned int random_program(struct gen *g)
 		}
 		if (g->straight && kind == 1)
 			kind = 3;
+		if (g->phased && kind == 1) {
+			/* 1 to 4 trips, the same for the block, a barrier in each */
+			unsigned int top;
+
+			emit(g, SREG(F_UREG, rnd() % 2 ? VGPU_SR_NTID_X : VGPU_SR_CTAID_X));
+			emit(g, OPI(VGPU_OP_AND, VGPU_T_U32, F_UREG, F_UREG, 3));
+			emit(g, OPI(VGPU_OP_ADD, VGPU_T_U32, F_UREG, F_UREG, 1));
+			top = g->n;
+			random_run(g, rnd() % 4);
+			emit(g, BAR());
+			random_run(g, rnd() % 3);
+			emit(g, OPI(VGPU_OP_SUB, VGPU_T_U32, F_UREG, F_UREG, 1));
+			emit(g, SETPI(VGPU_T_U32, VGPU_CMP_NE, F_UPRED, F_UREG, 0));
+			emit(g, BRA_IF(F_UPRED, top));
+			continue;
+		}
+		if (g->phased && kind == 4 && rnd() % 2) {
+			/* a branch the whole block takes or not, over a barrier */
+			unsigned int at;
+
+			emit(g, SREG(F_UREG, VGPU_SR_CTAID_X));
+			emit(g, SETPI(VGPU_T_U32, VGPU_CMP_EQ, F_UPRED, F_UREG, rnd() % 2));
+			at = g->n;
+			emit(g, BRA_IF(F_UPRED, 0));
+			random_run(g, rnd() % 3);
+			emit(g, BAR());
+			random_run(g, rnd() % 3);
+			g->code[at].imm = g->n;
+			continue;
+		}
 		switch (kind) {
 		case 0: {	/* if: a forward branch over a run */
 			unsigned int at = g->n, len = 1 + rnd() % 6;
@@ -1690,13 +1807,14 @@ static bool fuzz_one(uint64_t seed, bool verbose)
 	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
 	g.faults = rnd() % 4 == 0;
 	g.straight = rnd() % 3 == 0;
-	g.bars = !g.straight && rnd() % 2 == 0;
+	g.phased = !g.straight && rnd() % 2 == 0;
+	g.bars = !g.straight && (g.phased || rnd() % 2 == 0);
 	threads = (u32[]){ 32, 64, 45, 96, 7, 128 }[rnd() % 6];
 	random_program(&g);
 	init = random_window();
 	s = (struct setup){ g.code, g.n,
-			    { .nregs = F_NREGS, .npreds = F_NPREDS, .param_bytes = 24,
-			      .shared_bytes = 512 },
+			    { .nregs = F_NREGS + g.phased, .npreds = F_NPREDS + g.phased,
+			      .param_bytes = 24, .shared_bytes = 512 },
 			    { 2, 1 }, { threads, 1, 1 }, &p, init, NULL, 0 };
 	/* Half the programs have another kernel after them, as in a module. */
 	if (rnd() % 2 && g.n < F_MAXN) {
@@ -1746,9 +1864,9 @@ static void fuzz_fixed_seeds(void)
 		if (!fuzz_one(seed, true))
 			break;
 	printf("# %u programs ran, %u of them faulted; %u warp-synchronous instructions;"
-	       " %u natively through the block function\n",
-	       fuzz_runs, fuzz_faults, fuzz_wsync, fuzz_straight);
-	CHECK(fuzz_runs >= 30 && fuzz_faults > 0 && fuzz_straight >= 5);
+	       " %u natively through the block function, %u through the phased one\n",
+	       fuzz_runs, fuzz_faults, fuzz_wsync, fuzz_straight, fuzz_phased);
+	CHECK(fuzz_runs >= 30 && fuzz_faults > 0 && fuzz_straight >= 5 && fuzz_phased >= 5);
 }
 
 static void fuzz_for_seconds(void)
@@ -1773,7 +1891,8 @@ static void fuzz_for_seconds(void)
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		t = ts.tv_sec + ts.tv_nsec * 1e-9;
 	} while (t < end);
-	printf("# %u random programs, %u ran, %u faulted\n", n, fuzz_runs, fuzz_faults);
+	printf("# %u random programs, %u ran, %u faulted, %u phased\n", n, fuzz_runs, fuzz_faults,
+	       fuzz_phased);
 }
 
 static const struct tap_test tests[] = {
@@ -1797,6 +1916,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(refuses_cleanly),
 	TAP_TEST(affine_indices_that_wrap),
 	TAP_TEST(atomics_in_a_straight_run),
+	TAP_TEST(phases_in_turn),
 	TAP_TEST(fuzz_fixed_seeds),
 	TAP_TEST(fuzz_for_seconds),
 };
