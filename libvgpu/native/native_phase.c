@@ -20,8 +20,9 @@
  * starts with the last warp of the one before (an exited one is skipped).
  * Inside a phase a branch is one of three kinds: to an EXIT (the lanes
  * leave); one whose condition is the same for every thread of the block
- * (its operands come only from parameters, block-wide special registers
- * and immediates), which the whole warp takes or does not; or a forward
+ * (its operands come, on every path there, only from parameters,
+ * block-wide special registers and immediates), which the whole warp
+ * takes or does not; or a forward
  * branch over instructions without branches, exits or barriers, which
  * the lanes that do not take it run with the others masked off (where the
  * interpreter runs the lower group first and the two meet at the target,
@@ -51,9 +52,27 @@ struct phase_an {
 	const u8 *reach;
 	u8 *kind;		/* per BRA: its kind */
 	u8 *in_region;		/* per instruction: under a forward branch's mask */
-	u8 *uni_reg, *uni_pred;	/* block-uniform registers and predicates */
+	/*
+	 * Per instruction, @rw words of registers then @pw of predicates
+	 * that may differ between the block's threads before it.
+	 */
+	u64 *varies;
+	u32 rw, pw;
 	u32 visits;
 };
+
+static bool bit(const u64 *set, u32 i)
+{
+	return set[i / 64] >> (i % 64) & 1;
+}
+
+static void put(u64 *set, u32 i, bool v)
+{
+	if (v)
+		set[i / 64] |= 1ULL << (i % 64);
+	else
+		set[i / 64] &= ~(1ULL << (i % 64));
+}
 
 static bool plain_bar(const struct vgpu_insn *in)
 {
@@ -105,14 +124,16 @@ static bool phase_insn(const struct vgpu_insn *in)
 }
 
 /*
- * Whether @in gives every thread of the block the same result, given
- * which registers and predicates do.
+ * Whether @in at @pc gives every thread of the block the same result,
+ * with @st the registers and predicates that may differ before it.
  */
-static bool gives_uniform(const struct phase_an *a, const struct vgpu_insn *in, u32 pc)
+static bool gives_uniform(const struct phase_an *a, const struct vgpu_insn *in, u32 pc,
+			  const u64 *st)
 {
+	const u64 *sp = st + a->rw;
 	u32 rd[3], prd[3], wr, j;
 
-	if (a->in_region[pc] || (in->guard != VGPU_PRED_NONE && !a->uni_pred[in->guard]))
+	if (a->in_region[pc] || (in->guard != VGPU_PRED_NONE && bit(sp, in->guard)))
 		return false;
 	switch (in->op) {
 	case VGPU_OP_SREG:
@@ -129,40 +150,64 @@ static bool gives_uniform(const struct phase_an *a, const struct vgpu_insn *in, 
 	nrt_reads(in, rd);
 	pred_operands(in, prd, &wr);
 	for (j = 0; j < 3; j++)
-		if ((rd[j] < a->k->func.nregs && !a->uni_reg[rd[j]]) ||
-		    (prd[j] < a->k->func.npreds && !a->uni_pred[prd[j]]))
+		if ((rd[j] < a->k->func.nregs && bit(st, rd[j])) ||
+		    (prd[j] < a->k->func.npreds && bit(sp, prd[j])))
 			return false;
 	return true;
 }
 
-/* Block-uniform registers and predicates: all but what some write makes otherwise. */
-static void find_uniform(struct phase_an *a)
+/* Joins @from into @to (@n words): whether @to grew. */
+static bool join(u64 *to, const u64 *from, u32 n)
+{
+	bool grew = false;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		grew |= (to[i] | from[i]) != to[i];
+		to[i] |= from[i];
+	}
+	return grew;
+}
+
+/*
+ * The registers and predicates that may differ between threads before
+ * each instruction: a forward pass over the paths to a fixed point. At
+ * the entry every register and predicate is zero; a write makes its
+ * destination uniform or not by what it reads, so a register the code
+ * reuses for a thread's value and later for a block's is uniform where
+ * it holds the latter. Paths meet only where every thread takes the same
+ * ones (uniform branches) or where a masked run ends, whose writes count
+ * as varying.
+ */
+static void find_uniform(struct phase_an *a, u64 *t)
 {
 	const struct vgpu_native_kernel *k = a->k;
+	u32 w = a->rw + a->pw, pc;
 	bool changed = true;
-	u32 pc;
 
-	memset(a->uni_reg, 1, k->func.nregs);
-	memset(a->uni_pred, 1, k->func.npreds);
+	memset(a->varies, 0, (u64)(k->ninsns + 1) * w * sizeof(u64));
 	while (changed) {
 		changed = false;
 		for (pc = 0; pc < k->ninsns; pc++) {
 			const struct vgpu_insn *in = &k->insns[pc];
+			const u64 *st = a->varies + (u64)pc * w;
 			u32 prd[3], wr;
 			bool u;
 
 			if (!a->reach[pc])
 				continue;
-			u = gives_uniform(a, in, pc);
+			memcpy(t, st, w * sizeof(u64));
+			u = gives_uniform(a, in, pc, st);
 			pred_operands(in, prd, &wr);
-			if (wr < k->func.npreds && a->uni_pred[wr] && !u) {
-				a->uni_pred[wr] = 0;
-				changed = true;
-			} else if (wr == ~0U && nrt_defines(in) && in->dst < k->func.nregs &&
-				   a->uni_reg[in->dst] && !u) {
-				a->uni_reg[in->dst] = 0;
-				changed = true;
-			}
+			if (wr < k->func.npreds)
+				put(t + a->rw, wr, !u);
+			else if (nrt_defines(in) && in->dst < k->func.nregs)
+				put(t, in->dst, !u);
+			if (!((in->op == VGPU_OP_EXIT || in->op == VGPU_OP_BRA) &&
+			      in->guard == VGPU_PRED_NONE) && pc + 1 < k->ninsns)
+				changed |= join(a->varies + (u64)(pc + 1) * w, t, w);
+			if (in->op == VGPU_OP_BRA && in->imm < k->ninsns)
+				changed |= join(a->varies + in->imm * w, t, w);
 		}
 	}
 }
@@ -186,7 +231,7 @@ static bool region_ok(const struct phase_an *a, u32 pc)
  * mask; again while the uniform values shrink (a write under a mask is
  * not uniform). False when a branch is of none of the kinds.
  */
-static bool classify(struct phase_an *a)
+static bool classify(struct phase_an *a, u64 *t)
 {
 	const struct vgpu_native_kernel *k = a->k;
 	bool changed = true;
@@ -194,7 +239,7 @@ static bool classify(struct phase_an *a)
 
 	while (changed) {
 		changed = false;
-		find_uniform(a);
+		find_uniform(a, t);
 		for (pc = 0; pc < k->ninsns; pc++) {
 			const struct vgpu_insn *in = &k->insns[pc];
 			u8 kind;
@@ -203,7 +248,8 @@ static bool classify(struct phase_an *a)
 				continue;
 			if (nrt_block_bra_to_exit(k, in, pc))
 				kind = BR_EXIT;
-			else if (in->guard == VGPU_PRED_NONE || a->uni_pred[in->guard])
+			else if (in->guard == VGPU_PRED_NONE ||
+				 !bit(a->varies + (u64)pc * (a->rw + a->pw) + a->rw, in->guard))
 				kind = BR_UNIFORM;
 			else if (region_ok(a, pc))
 				kind = BR_REGION;
@@ -267,6 +313,7 @@ static bool analyse(const struct vgpu_native_kernel *k, const u8 *reach, u8 *kin
 	struct phase_an a = { .k = k, .reach = reach, .kind = kind, .in_region = in_region };
 	u32 pc, bars = 0;
 	bool ok = false;
+	u64 *t;
 
 	/* (The analysis repeats passes over the code: not for a huge one.) */
 	if (k->ninsns > NRT_PHASE_WALK)
@@ -283,9 +330,11 @@ static bool analyse(const struct vgpu_native_kernel *k, const u8 *reach, u8 *kin
 	}
 	if (!bars)
 		return false;
-	a.uni_reg = calloc(k->func.nregs + 1, 1);
-	a.uni_pred = calloc(k->func.npreds + 1, 1);
-	if (a.uni_reg && a.uni_pred && classify(&a)) {
+	a.rw = (k->func.nregs + 63) / 64 + 1;
+	a.pw = (k->func.npreds + 63) / 64 + 1;
+	a.varies = calloc((u64)(k->ninsns + 1) * (a.rw + a.pw), sizeof(u64));
+	t = calloc(a.rw + a.pw, sizeof(u64));
+	if (a.varies && t && classify(&a, t)) {
 		ok = walk(&a, k->func.entry, VGPU_WARP_SLICE / 2);
 		for (pc = 0; pc < k->ninsns && ok; pc++) {
 			if (!reach[pc] || !plain_bar(&k->insns[pc]))
@@ -294,8 +343,8 @@ static bool analyse(const struct vgpu_native_kernel *k, const u8 *reach, u8 *kin
 			ok = pc + 1 != k->func.entry && walk(&a, pc + 1, VGPU_WARP_SLICE / 2);
 		}
 	}
-	free(a.uni_reg);
-	free(a.uni_pred);
+	free(a.varies);
+	free(t);
 	return ok;
 }
 

@@ -1022,6 +1022,50 @@ static void phases_in_turn(void)
 		BRA_IF(0, 6), OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 0),
 		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4), EXIT(),
 	};
+	/*
+	 * nvcc 13's tree reduction (as the JIT lowers it): registers that
+	 * hold a thread's value and later the block's loop bound
+	 */
+	const struct vgpu_insn nvcc_reduce[] = {
+		LDP(VGPU_T_U64, 0, 0), LDP(VGPU_T_U64, 1, 8), LDP(VGPU_T_U32, 2, 16),
+		SREG(3, VGPU_SR_NTID_X), SREG(4, VGPU_SR_CTAID_X), SREG(5, VGPU_SR_TID_X),
+		INSN(.op = VGPU_OP_MAD, .type = VGPU_T_S32, .dst = 6, .a = 4, .b = 3, .c = 5),
+		SETP(VGPU_T_U32, VGPU_CMP_GE, 1, 6, 2), MOVI(VGPU_T_F32, 2, 0), BRA_IF(1, 13),
+		/* 10 */ INSN(.op = VGPU_OP_MUL, .type = VGPU_T_U32, .mod = VGPU_MUL_WIDE,
+			      .dst = 2, .a = 6, .flags = VGPU_IF_B_IMM, .imm = 4),
+		OP3(VGPU_OP_ADD, VGPU_T_S64, 0, 0, 2), LD(VGPU_SPACE_GLOBAL, VGPU_T_F32, 2, 0, 0),
+		/* 13 */ OPI(VGPU_OP_SHL, VGPU_T_U32, 0, 5, 2), MOVI(VGPU_T_U32, 6, 0),
+		OP3(VGPU_OP_ADD, VGPU_T_S32, 0, 6, 0), ST(VGPU_SPACE_SHARED, VGPU_T_F32, 0, 0, 2),
+		BAR(), OPI(VGPU_OP_SHR, VGPU_T_U32, 2, 3, 1),
+		SETPI(VGPU_T_S32, VGPU_CMP_EQ, 2, 2, 0), BRA_IF(2, 33),
+		/* 21 */ SETP(VGPU_T_U32, VGPU_CMP_GE, 3, 5, 2), BRA_IF(3, 29),
+		OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 2, 2), OP3(VGPU_OP_ADD, VGPU_T_S32, 3, 0, 3),
+		LD(VGPU_SPACE_SHARED, VGPU_T_F32, 6, 0, 0), LD(VGPU_SPACE_SHARED, VGPU_T_F32, 3, 3, 0),
+		OP3(VGPU_OP_ADD, VGPU_T_F32, 3, 3, 6), ST(VGPU_SPACE_SHARED, VGPU_T_F32, 0, 0, 3),
+		/* 29 */ BAR(), OPI(VGPU_OP_SHR, VGPU_T_U32, 2, 2, 1),
+		SETPI(VGPU_T_S32, VGPU_CMP_NE, 4, 2, 0), BRA_IF(4, 21),
+		/* 33 */ SETPI(VGPU_T_S32, VGPU_CMP_NE, 5, 5, 0), BRA_IF(5, 39),
+		LD(VGPU_SPACE_SHARED, VGPU_T_F32, 0, VGPU_NO_REG, 0),
+		INSN(.op = VGPU_OP_MUL, .type = VGPU_T_U32, .mod = VGPU_MUL_WIDE, .dst = 2, .a = 4,
+		     .flags = VGPU_IF_B_IMM, .imm = 4),
+		OP3(VGPU_OP_ADD, VGPU_T_S64, 1, 1, 2), ST(VGPU_SPACE_GLOBAL, VGPU_T_F32, 1, 0, 0),
+		/* 39 */ EXIT(),
+	};
+	/*
+	 * a thread's value reaches a branch on one path (block 0's) and the
+	 * block's on the other: the branch is divergent, a masked run
+	 */
+	const struct vgpu_insn one_path[] = {
+		PRO(2), SREG(3, VGPU_SR_CTAID_X), SETPI(VGPU_T_U32, VGPU_CMP_EQ, 0, 3, 0),
+		OPI(VGPU_OP_ADD, VGPU_T_U32, 4, 0, 0), BRA_IF(0, 9), SREG(4, VGPU_SR_NTID_X),
+		/* 9 */ SETPI(VGPU_T_U32, VGPU_CMP_LT, 1, 4, 40), BRA_IF(1, 12),
+		MOVI(VGPU_T_U32, 4, 7),
+		/* 12: block 0's results (block 1 would write the same words) */
+		BAR(), INSN(.op = VGPU_OP_ST, .type = VGPU_T_U32, .mod = VGPU_SPACE_GLOBAL,
+			    .guard = 0, .a = 1, .b = 4),
+		EXIT(),
+	};
+	struct { uint64_t in, out; uint32_t n; } rp = { WIN_VA, WIN_VA + 0x8000, 200 };
 	struct setup s = one_block(ranks, sizeof(ranks) / sizeof(ranks[0]), 128, &win);
 	unsigned int before = fuzz_phased, mores = native_mores, p, t;
 	struct outcome o;
@@ -1044,7 +1088,13 @@ static void phases_in_turn(void)
 	RUN("lanes leaving around barriers", leave, 96, &win, VGPU_FAULT_NONE);
 	RUN("lanes leaving around barriers, one warp", leave, 20, &win, VGPU_FAULT_NONE);
 	RUN("a long loop of barriers", long_loop, 64, &win, VGPU_FAULT_NONE);
-	CHECK(fuzz_phased == before + 5);
+	RUN("a thread's value on one path to a branch", one_path, 64, &win, VGPU_FAULT_NONE);
+	s = (struct setup){ nvcc_reduce, sizeof(nvcc_reduce) / sizeof(nvcc_reduce[0]),
+			    { .nregs = 7, .npreds = 6, .param_bytes = 20, .shared_bytes = 1024 },
+			    { 2, 1 }, { 128, 1, 1 }, &rp, random_window(), NULL, 0 };
+	CHECK(agree("nvcc's tree reduction", &s, VGPU_FAULT_NONE));
+	free((void *)s.init);
+	CHECK(fuzz_phased == before + 7);
 	CHECK(native_mores > mores);
 }
 
@@ -1718,6 +1768,22 @@ static unsigned int random_program(struct gen *g)
 			emit(g, OPI(VGPU_OP_SUB, VGPU_T_U32, F_UREG, F_UREG, 1));
 			emit(g, SETPI(VGPU_T_U32, VGPU_CMP_NE, F_UPRED, F_UREG, 0));
 			emit(g, BRA_IF(F_UPRED, top));
+			continue;
+		}
+		if (g->phased && kind == 4 && rnd() % 2) {
+			/*
+			 * the block's register and predicate now a thread's:
+			 * a branch on them is divergent (a masked run) until
+			 * a later loop or branch makes them the block's again
+			 */
+			unsigned int at;
+
+			emit(g, SREG(F_UREG, VGPU_SR_TID_X));
+			emit(g, SETPI(VGPU_T_U32, VGPU_CMP_LT, F_UPRED, F_UREG, 1 + rnd() % 40));
+			at = g->n;
+			emit(g, BRA_IF(F_UPRED, 0));
+			random_run(g, 1 + rnd() % 3);
+			g->code[at].imm = g->n;
 			continue;
 		}
 		if (g->phased && kind == 4 && rnd() % 2) {
