@@ -278,6 +278,7 @@ void vg_graph_free(struct CUgraph_st *g)
 	}
 	free(g->nodes);
 	vg_conds_drop(g);
+	vg_user_drop(g, NULL);
 	vg_handle_del(g);
 	g->magic = 0;
 	free(g);
@@ -292,7 +293,7 @@ struct CUgraph_st *vg_graph_clone(const struct CUgraph_st *g)
 	if (!c)
 		return NULL;
 	c->origin = (struct CUgraph_st *)g;
-	if (!vg_conds_share(c, g))
+	if (!vg_conds_share(c, g) || vg_user_copy(c, g))
 		goto fail;
 	for (i = 0; i < g->nnodes; i++) {
 		const struct CUgraphNode_st *o = g->nodes[i];

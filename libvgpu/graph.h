@@ -37,7 +37,12 @@ struct vg_kernel_node {
 	size_t nbytes;		/* its size, the kernel's param_bytes */
 	void **argv;		/* for GetParams: each parameter in @args */
 	uint32_t nargs;
+	/* cuGraphKernelNodeSetAttribute's (graph_attr.c): NULL, none set */
+	CUlaunchAttributeValue *attrs;	/* VG_NODE_ATTRS, by id */
+	uint32_t attrs_set;		/* a bit per id set */
 };
+
+#define VG_NODE_ATTRS (CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING + 1)
 
 /*
  * A conditional node's handle (graph_cond.c): the device word holding its
@@ -87,6 +92,12 @@ struct CUgraphNode_st {
 	bool disabled;		/* in an executable graph: skipped */
 };
 
+/* References a graph holds of a user object (graph_user.c). */
+struct vg_uref {
+	struct CUuserObject_st *obj;
+	unsigned int count;
+};
+
 struct CUgraph_st {
 	uint32_t magic;		/* VG_GRAPH_MAGIC */
 	unsigned int id;	/* unique in the process (cuGraphDebugDotPrint) */
@@ -96,6 +107,8 @@ struct CUgraph_st {
 	struct CUgraph_st *origin;	/* what it was cloned from, or NULL */
 	struct vg_cond **conds;	/* conditional handles made on it */
 	size_t nconds;
+	struct vg_uref *urefs;	/* user objects it holds */
+	size_t nurefs;
 };
 
 /* graph.c, with vg_graph_lock held. */
@@ -114,6 +127,20 @@ CUresult vg_edge_add(struct CUgraphNode_st *from, struct CUgraphNode_st *to,
 		     const CUgraphEdgeData *data);
 void vg_edge_del(struct CUgraphNode_st *from, struct CUgraphNode_st *to);
 bool vg_edge_data_ok(const CUgraphEdgeData *d);
+
+/* graph_attr.c: a kernel node's attributes into the launch @l. */
+struct vg_launch;
+void vg_kernel_node_attrs(const struct vg_kernel_node *kn, struct vg_launch *l);
+CUresult vg_kernel_attrs_copy(struct vg_kernel_node *to, const struct vg_kernel_node *from);
+
+/*
+ * graph_user.c: user objects. vg_user_drop() puts @g's references aside
+ * (with vg_graph_lock), to be released by vg_user_reap() (without) once
+ * @after (taken; or NULL) has completed; vg_user_copy() gives @to @from's.
+ */
+void vg_user_drop(struct CUgraph_st *g, CUevent after);
+void vg_user_reap(void);
+CUresult vg_user_copy(struct CUgraph_st *to, const struct CUgraph_st *from);
 
 /* graph_exec.c: the private graph of a live executable graph, or NULL. */
 struct CUgraph_st *vg_exec_graph(CUgraphExec h);

@@ -27,6 +27,7 @@ struct CUgraphExec_st {
 	struct CUgraph_st *g;	/* the private copy */
 	struct CUgraphNode_st **order;	/* g's nodes, dependencies first */
 	uint64_t flags;
+	CUevent done;		/* after the last launch, if it holds user objects */
 	struct CUgraphExec_st *next;	/* vg_execs */
 };
 
@@ -200,6 +201,8 @@ CUresult cuGraphExecDestroy(CUgraphExec h)
 		}
 	}
 	if (e) {
+		/* Its user objects outlive its launches' work. */
+		vg_user_drop(e->g, e->done);
 		vg_graph_free(e->g);
 		free(e->order);
 		e->magic = 0;
@@ -261,6 +264,7 @@ static CUresult vg_run_node(struct CUgraphNode_st *n, CUstream s)
 		l.shared = kn->shared;
 		l.stream = s;
 		l.params = kn->argv;
+		vg_kernel_node_attrs(kn, &l);
 		return vg_launch(kn->func, &l);
 	case CU_GRAPH_NODE_TYPE_MEMSET:
 		return vg_memset_node(&n->p.memset, s);
@@ -346,6 +350,12 @@ CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 	r = e ? vg_cond_reset(e->g, s) : CUDA_ERROR_INVALID_VALUE;
 	if (!r)
 		r = vg_run_graph(e->g, e->order, s);
+	if (!r && e->g->nurefs) {
+		if (!e->done)
+			r = cuEventCreate(&e->done, CU_EVENT_DISABLE_TIMING);
+		if (!r)
+			r = cuEventRecord(e->done, s);
+	}
 	r2 = vg_batch_end();
 	vg_cap_replaying = false;
 	pthread_mutex_unlock(&vg_graph_lock);

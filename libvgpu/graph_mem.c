@@ -98,6 +98,8 @@ void vg_graph_mem_reap(void)
 			pthread_mutex_unlock(&vg_lock);
 		free(m);
 	}
+	/* The same callers drop graphs' user objects. */
+	vg_user_reap();
 }
 
 CUresult cuGraphMemAllocNodeGetParams(CUgraphNode h, CUDA_MEM_ALLOC_NODE_PARAMS *p)

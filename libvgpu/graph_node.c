@@ -21,6 +21,7 @@ void vg_kernel_node_clear(struct vg_kernel_node *kn)
 {
 	free(kn->args);
 	free(kn->argv);
+	free(kn->attrs);
 	memset(kn, 0, sizeof(*kn));
 }
 
@@ -83,6 +84,10 @@ CUresult vg_kernel_node_set(struct vg_kernel_node *kn, const CUDA_KERNEL_NODE_PA
 		vg_kernel_node_clear(&nk);
 		return r;
 	}
+	/* New parameters; the attributes stay. */
+	nk.attrs = kn->attrs;
+	nk.attrs_set = kn->attrs_set;
+	kn->attrs = NULL;
 	vg_kernel_node_clear(kn);
 	*kn = nk;
 	return CUDA_SUCCESS;
@@ -94,9 +99,10 @@ CUresult vg_kernel_node_copy(struct vg_kernel_node *to, const struct vg_kernel_n
 	uint32_t i;
 
 	*to = *from;
+	to->attrs = NULL;
 	to->args = malloc(from->nbytes ? from->nbytes : 1);
 	to->argv = calloc(from->nargs ? from->nargs : 1, sizeof(*to->argv));
-	if (!to->args || !to->argv) {
+	if (!to->args || !to->argv || vg_kernel_attrs_copy(to, from)) {
 		free(to->args);
 		free(to->argv);
 		memset(to, 0, sizeof(*to));

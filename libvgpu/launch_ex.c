@@ -135,6 +135,15 @@ static CUresult vg_launch_attr(const struct vgpu_info *info,
 	}
 }
 
+CUresult vg_launch_attr_check(const struct vgpu_info *info, CUlaunchAttributeID id,
+			      const CUlaunchAttributeValue *v)
+{
+	CUlaunchAttribute a = { .id = id, .value = *v };
+	struct vg_launch l = { 0 };
+
+	return vg_launch_attr(info, &a, &l);
+}
+
 CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
 			  void **params, void **extra)
 {

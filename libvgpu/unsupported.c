@@ -319,11 +319,6 @@ CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphDebugDotPrint(CUgraph a0, const char *a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec a0, CUgraphNode a1,
 		const CUDA_BATCH_MEM_OP_NODE_PARAMS *a2)
 {
@@ -390,51 +385,7 @@ CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *a0, CUgraph a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode a0, CUgraphNode a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphKernelNodeGetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1,
-		CUkernelNodeAttrValue *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphKernelNodeSetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1,
-		const CUkernelNodeAttrValue *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuGraphNodeSetParams(CUgraphNode a0, CUgraphNodeParams *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphReleaseUserObject(CUgraph a0, CUuserObject a1, unsigned int a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphRetainUserObject(CUgraph a0, CUuserObject a1, unsigned int a2,
-		unsigned int a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuUserObjectCreate(CUuserObject *a0, void *a1, CUhostFn a2,
-		unsigned int a3, unsigned int a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuUserObjectRelease(CUuserObject a0, unsigned int a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuUserObjectRetain(CUuserObject a0, unsigned int a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

@@ -476,6 +476,12 @@ struct vg_launch {
 	CUevent done[2];	/* recorded after the kernel, or NULL */
 };
 CUresult vg_launch(CUfunction f, const struct vg_launch *l);
+/*
+ * launch_ex.c: cuLaunchKernelEx's check of attribute @id's value @v on a
+ * device of @info (graph kernel nodes' attributes take the same values).
+ */
+CUresult vg_launch_attr_check(const struct vgpu_info *info, CUlaunchAttributeID id,
+			      const CUlaunchAttributeValue *v);
 
 /* module.c */
 #define VG_FUNC_MAGIC 0x66756e63u	/* "func": a live CUfunction */
