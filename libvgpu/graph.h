@@ -145,6 +145,17 @@ CUresult vg_user_copy(struct CUgraph_st *to, const struct CUgraph_st *from);
 /* graph_exec.c: the private graph of a live executable graph, or NULL. */
 struct CUgraph_st *vg_exec_graph(CUgraphExec h);
 
+/*
+ * graph_node.c, with vg_graph_lock: new node @n (taken) into graph @h
+ * after @deps, *@out on success.
+ */
+CUresult vg_node_add_to(CUgraphNode *out, CUgraph h, const CUgraphNode *deps,
+			const CUgraphEdgeData *edata, size_t ndeps, struct CUgraphNode_st *n);
+
+/* graph_add.c: a node's parameters of CUgraphNodeParams in a type's form. */
+void vg_kernel_params_of(const CUgraphNodeParams *p, CUDA_KERNEL_NODE_PARAMS *kp);
+void vg_memset_params_of(const CUgraphNodeParams *p, CUDA_MEMSET_NODE_PARAMS *mp);
+
 /* graph_node.c: each node type's parameters. */
 bool vg_memset_params_ok(const CUDA_MEMSET_NODE_PARAMS *p);
 /* graph_mem.c: memory nodes' allocations (vg_graph_lock where it says). */

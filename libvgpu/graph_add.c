@@ -14,6 +14,32 @@
 #undef cuGraphAddNode
 #undef cuGraphAddKernelNode
 
+void vg_kernel_params_of(const CUgraphNodeParams *p, CUDA_KERNEL_NODE_PARAMS *kp)
+{
+	memset(kp, 0, sizeof(*kp));
+	kp->func = p->kernel.func;
+	kp->gridDimX = p->kernel.gridDimX;
+	kp->gridDimY = p->kernel.gridDimY;
+	kp->gridDimZ = p->kernel.gridDimZ;
+	kp->blockDimX = p->kernel.blockDimX;
+	kp->blockDimY = p->kernel.blockDimY;
+	kp->blockDimZ = p->kernel.blockDimZ;
+	kp->sharedMemBytes = p->kernel.sharedMemBytes;
+	kp->kernelParams = p->kernel.kernelParams;
+	kp->extra = p->kernel.extra;
+	kp->kern = p->kernel.kern;
+	kp->ctx = p->kernel.ctx;
+}
+
+void vg_memset_params_of(const CUgraphNodeParams *p, CUDA_MEMSET_NODE_PARAMS *mp)
+{
+	*mp = (CUDA_MEMSET_NODE_PARAMS){
+		.dst = p->memset.dst, .pitch = p->memset.pitch,
+		.value = p->memset.value, .elementSize = p->memset.elementSize,
+		.width = p->memset.width, .height = p->memset.height,
+	};
+}
+
 static CUresult vg_add_typed(CUgraphNode *out, CUgraph h, const CUgraphNode *deps,
 			     const CUgraphEdgeData *edata, size_t ndeps,
 			     CUgraphNodeParams *p)
@@ -25,19 +51,7 @@ static CUresult vg_add_typed(CUgraphNode *out, CUgraph h, const CUgraphNode *dep
 
 	switch (p->type) {
 	case CU_GRAPH_NODE_TYPE_KERNEL:
-		memset(&kp, 0, sizeof(kp));
-		kp.func = p->kernel.func;
-		kp.gridDimX = p->kernel.gridDimX;
-		kp.gridDimY = p->kernel.gridDimY;
-		kp.gridDimZ = p->kernel.gridDimZ;
-		kp.blockDimX = p->kernel.blockDimX;
-		kp.blockDimY = p->kernel.blockDimY;
-		kp.blockDimZ = p->kernel.blockDimZ;
-		kp.sharedMemBytes = p->kernel.sharedMemBytes;
-		kp.kernelParams = p->kernel.kernelParams;
-		kp.extra = p->kernel.extra;
-		kp.kern = p->kernel.kern;
-		kp.ctx = p->kernel.ctx;
+		vg_kernel_params_of(p, &kp);
 		return cuGraphAddKernelNode_v2(out, h, deps, ndeps, &kp);
 	case CU_GRAPH_NODE_TYPE_MEMCPY:
 		if (p->memcpy.flags || p->memcpy.reserved)
@@ -45,11 +59,7 @@ static CUresult vg_add_typed(CUgraphNode *out, CUgraph h, const CUgraphNode *dep
 		return cuGraphAddMemcpyNode(out, h, deps, ndeps, &p->memcpy.copyParams,
 					    p->memcpy.copyCtx);
 	case CU_GRAPH_NODE_TYPE_MEMSET:
-		mp = (CUDA_MEMSET_NODE_PARAMS){
-			.dst = p->memset.dst, .pitch = p->memset.pitch,
-			.value = p->memset.value, .elementSize = p->memset.elementSize,
-			.width = p->memset.width, .height = p->memset.height,
-		};
+		vg_memset_params_of(p, &mp);
 		return cuGraphAddMemsetNode(out, h, deps, ndeps, &mp, p->memset.ctx);
 	case CU_GRAPH_NODE_TYPE_HOST:
 		hp = (CUDA_HOST_NODE_PARAMS){ p->host.fn, p->host.userData };
@@ -70,10 +80,14 @@ static CUresult vg_add_typed(CUgraphNode *out, CUgraph h, const CUgraphNode *dep
 		r = vg_cond_add(out, h, deps, edata, ndeps, &p->conditional);
 		pthread_mutex_unlock(&vg_graph_lock);
 		return r;
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+		/* The two versions of the parameters are laid out alike. */
+		return cuGraphAddMemAllocNode(out, h, deps, ndeps,
+					      (CUDA_MEM_ALLOC_NODE_PARAMS *)&p->alloc);
+	case CU_GRAPH_NODE_TYPE_MEM_FREE:
+		return cuGraphAddMemFreeNode(out, h, deps, ndeps, p->free.dptr);
 	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
 	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
-	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
-	case CU_GRAPH_NODE_TYPE_MEM_FREE:
 	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
 		/* Their own cuGraphAdd*Node calls are not here yet either. */
 		return CUDA_ERROR_NOT_SUPPORTED;

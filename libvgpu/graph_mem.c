@@ -102,6 +102,77 @@ void vg_graph_mem_reap(void)
 	vg_user_reap();
 }
 
+/*
+ * An allocation node made directly: memory of the current context's
+ * device, pinned, in no pool of the application's, as capture makes it.
+ */
+CUresult cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph h, const CUgraphNode *deps,
+				size_t ndeps, CUDA_MEM_ALLOC_NODE_PARAMS *p)
+{
+	const CUmemPoolProps *pp;
+	struct CUgraphNode_st *n;
+	struct vg_graph_mem *m;
+	CUdevice dev;
+	int count;
+	CUresult r;
+
+	if (!out || !p || (ndeps && !deps) || (p->accessDescCount && !p->accessDescs))
+		return CUDA_ERROR_INVALID_VALUE;
+	pp = &p->poolProps;
+	if (pp->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+	    pp->handleTypes != CU_MEM_HANDLE_TYPE_NONE)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Host memory as graph memory: NVIDIA's answer too. */
+	if (pp->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+		return CUDA_ERROR_NOT_SUPPORTED;
+	r = cuCtxGetDevice(&dev);
+	if (!r)
+		r = cuDeviceGetCount(&count);
+	if (r)
+		return r;
+	if (pp->location.id < 0 || pp->location.id >= count)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Another device's memory would need its context. */
+	if (pp->location.id != dev)
+		return CUDA_ERROR_NOT_SUPPORTED;
+	n = vg_node_alloc(CU_GRAPH_NODE_TYPE_MEM_ALLOC);
+	if (!n)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	r = vg_graph_mem_new(p->bytesize, &m);
+	if (r) {
+		vg_node_free(n);
+		return r;
+	}
+	n->p.mem = m;
+	pthread_mutex_lock(&vg_graph_lock);
+	r = vg_node_add_to(out, h, deps, NULL, ndeps, n);
+	pthread_mutex_unlock(&vg_graph_lock);
+	if (r)
+		vg_graph_mem_reap();
+	else
+		p->dptr = vg_graph_mem_ptr(m);
+	return r;
+}
+
+/* A free node: where the use of a graph allocation ends. */
+CUresult cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph h, const CUgraphNode *deps,
+			       size_t ndeps, CUdeviceptr dptr)
+{
+	struct CUgraphNode_st *n;
+	CUresult r;
+
+	if (!out || !dptr || (ndeps && !deps))
+		return CUDA_ERROR_INVALID_VALUE;
+	n = vg_node_alloc(CU_GRAPH_NODE_TYPE_MEM_FREE);
+	if (!n)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	n->p.freed = dptr;
+	pthread_mutex_lock(&vg_graph_lock);
+	r = vg_node_add_to(out, h, deps, NULL, ndeps, n);
+	pthread_mutex_unlock(&vg_graph_lock);
+	return r;
+}
+
 CUresult cuGraphMemAllocNodeGetParams(CUgraphNode h, CUDA_MEM_ALLOC_NODE_PARAMS *p)
 {
 	struct CUgraphNode_st *n;

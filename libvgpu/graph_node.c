@@ -152,8 +152,8 @@ void vg_node_params_free(struct CUgraphNode_st *n)
  * Adds @n (its parameters set) to graph @h after @deps: the common part
  * of every cuGraphAdd*Node. @n is freed on failure.
  */
-static CUresult vg_add(CUgraphNode *out, CUgraph h, const CUgraphNode *deps,
-		       const CUgraphEdgeData *edata, size_t ndeps, struct CUgraphNode_st *n)
+CUresult vg_node_add_to(CUgraphNode *out, CUgraph h, const CUgraphNode *deps,
+			const CUgraphEdgeData *edata, size_t ndeps, struct CUgraphNode_st *n)
 {
 	struct CUgraph_st *g = vg_graph_get(h);
 	CUresult r;
@@ -186,7 +186,7 @@ CUresult cuGraphAddEmptyNode(CUgraphNode *out, CUgraph h, const CUgraphNode *dep
 	if (!n)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	pthread_mutex_lock(&vg_graph_lock);
-	r = vg_add(out, h, deps, NULL, ndeps, n);
+	r = vg_node_add_to(out, h, deps, NULL, ndeps, n);
 	pthread_mutex_unlock(&vg_graph_lock);
 	return r;
 }
@@ -207,7 +207,7 @@ static CUresult vg_add_kernel(CUgraphNode *out, CUgraph h, const CUgraphNode *de
 	n = vg_new(CU_GRAPH_NODE_TYPE_KERNEL);
 	r = n ? vg_kernel_node_set(&n->p.kernel, p) : CUDA_ERROR_OUT_OF_MEMORY;
 	if (!r)
-		r = vg_add(out, h, deps, NULL, ndeps, n);
+		r = vg_node_add_to(out, h, deps, NULL, ndeps, n);
 	else if (n)
 		vg_node_free(n);
 	pthread_mutex_unlock(&vg_graph_lock);
@@ -340,7 +340,7 @@ CUresult cuGraphAddMemsetNode(CUgraphNode *out, CUgraph h, const CUgraphNode *de
 	n->p.memset = *p;
 	n->ctx = ctx;
 	pthread_mutex_lock(&vg_graph_lock);
-	r = vg_add(out, h, deps, NULL, ndeps, n);
+	r = vg_node_add_to(out, h, deps, NULL, ndeps, n);
 	pthread_mutex_unlock(&vg_graph_lock);
 	return r;
 }
@@ -386,7 +386,7 @@ CUresult cuGraphAddHostNode(CUgraphNode *out, CUgraph h, const CUgraphNode *deps
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	n->p.host = *p;
 	pthread_mutex_lock(&vg_graph_lock);
-	r = vg_add(out, h, deps, NULL, ndeps, n);
+	r = vg_node_add_to(out, h, deps, NULL, ndeps, n);
 	pthread_mutex_unlock(&vg_graph_lock);
 	return r;
 }
@@ -441,7 +441,7 @@ CUresult cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph h, const CUgraphNode
 		r = CUDA_ERROR_OUT_OF_MEMORY;
 	} else {
 		n->p.child->owner = n;
-		r = vg_add(out, h, deps, NULL, ndeps, n);
+		r = vg_node_add_to(out, h, deps, NULL, ndeps, n);
 	}
 	pthread_mutex_unlock(&vg_graph_lock);
 	return r;
@@ -481,7 +481,7 @@ static CUresult vg_add_event(CUgraphNode *out, CUgraph h, const CUgraphNode *dep
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	n->p.event = ev;
 	pthread_mutex_lock(&vg_graph_lock);
-	r = vg_add(out, h, deps, NULL, ndeps, n);
+	r = vg_node_add_to(out, h, deps, NULL, ndeps, n);
 	pthread_mutex_unlock(&vg_graph_lock);
 	return r;
 }

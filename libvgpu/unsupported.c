@@ -294,19 +294,6 @@ CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *a0, CUgraph a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphAddMemAllocNode(CUgraphNode *a0, CUgraph a1,
-		const CUgraphNode *a2, size_t a3,
-		CUDA_MEM_ALLOC_NODE_PARAMS *a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphAddMemFreeNode(CUgraphNode *a0, CUgraph a1,
-		const CUgraphNode *a2, size_t a3, CUdeviceptr a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode a0,
 		CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
 {
@@ -343,12 +330,6 @@ CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec a0,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphExecNodeSetParams(CUgraphExec a0, CUgraphNode a1,
-		CUgraphNodeParams *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode a0,
 		CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
 {
@@ -381,11 +362,6 @@ CUresult cuGraphInstantiateWithParams(CUgraphExec *a0, CUgraph a1,
 
 CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *a0, CUgraph a1,
 		CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphNodeSetParams(CUgraphNode a0, CUgraphNodeParams *a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
