@@ -64,11 +64,13 @@ SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samp
 # Runtime-API programs (tests/samples/rt/NAME.cu), built by nvcc as users
 # build them for vgpu: -cudart shared, PTX only, vgpu's libcudart.so.13
 # found through the rpath.
-# rt_interop and rt_extmem also call the driver API: they link the
-# toolkit's stub libcuda.so and run on vgpu's libcuda.so.1.
+# rt_interop, rt_extmem, rt_texobj and rt_capture also call the driver
+# API: they link the toolkit's stub libcuda.so and run on vgpu's
+# libcuda.so.1.
 RT_SAMPLE_LIBS_rt_interop = -L$(dir $(CUDA_STUB)) -lcuda
 RT_SAMPLE_LIBS_rt_extmem = -L$(dir $(CUDA_STUB)) -lcuda
 RT_SAMPLE_LIBS_rt_texobj = -L$(dir $(CUDA_STUB)) -lcuda
+RT_SAMPLE_LIBS_rt_capture = -L$(dir $(CUDA_STUB)) -lcuda -lpthread
 # rt_texobj's istypep and integer-coordinate kernels are modules of their
 # own (tests/samples/rt/texobj/).
 RT_SAMPLE_SRCS_rt_texobj := $(wildcard tests/samples/rt/texobj/*.cu)
