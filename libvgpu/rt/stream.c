@@ -71,6 +71,29 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
 					   flags));
 }
 
+/*
+ * A synchronous call of the driver on the thread's stream is captured as
+ * it stands when that stream captures, and is no unsafe call while
+ * another stream does: waiting with cuStreamSynchronize would be one
+ * (cudaErrorStreamCaptureUnsupported, and a global or this thread's
+ * capture invalidated). So a capturing stream is not waited for, and the
+ * wait for one that is not is made in relaxed mode.
+ */
+cudaError_t rt_ptds_sync(void)
+{
+	CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+	CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+	CUresult r;
+
+	r = cuStreamIsCapturing(CU_STREAM_PER_THREAD, &status);
+	if (r || status != CU_STREAM_CAPTURE_STATUS_NONE)
+		return rt_error(r);
+	cuThreadExchangeStreamCaptureMode(&mode);
+	r = cuStreamSynchronize(CU_STREAM_PER_THREAD);
+	cuThreadExchangeStreamCaptureMode(&mode);
+	return rt_error(r);
+}
+
 /* --default-stream per-thread forms: stream 0 is the thread's own. */
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 {
