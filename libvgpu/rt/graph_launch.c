@@ -35,45 +35,30 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph,
 	return cudaGraphInstantiateWithFlags(exec, graph, flags);
 }
 
-/*
- * The driver's cuGraphInstantiateWithParams is not there yet, so this is
- * cuGraphInstantiateWithFlags followed, for cudaGraphInstantiateFlagUpload,
- * by an upload to the parameters' stream. The result says success or an
- * error the return value tells; no node is ever blamed.
- */
+/* The driver fills the result in, whatever it answers. */
 static cudaError_t rt_instantiate_params(cudaGraphExec_t *exec,
 					 cudaGraph_t graph,
 					 cudaGraphInstantiateParams *p,
 					 bool ptsz)
 {
-	unsigned long long flags;
-	cudaStream_t upload;
+	CUDA_GRAPH_INSTANTIATE_PARAMS c;
 	cudaError_t e;
 
 	if (!exec || !graph || !p)
 		return cudaErrorInvalidValue;
-	p->errNode_out = NULL;
-	p->result_out = cudaGraphInstantiateError;
 	e = rt_enter();
 	if (e)
 		return e;
-	flags = p->flags & ~(unsigned long long)cudaGraphInstantiateFlagUpload;
-	upload = ptsz ? rt_ptsz(p->uploadStream) : p->uploadStream;
-	e = rt_error(cuGraphInstantiateWithFlags((CUgraphExec *)exec,
-						 (CUgraph)graph, flags));
-	if (e)
-		return e;
-	if (p->flags & cudaGraphInstantiateFlagUpload) {
-		e = rt_error(cuGraphUpload((CUgraphExec)*exec,
-					   (CUstream)upload));
-		if (e) {
-			cuGraphExecDestroy((CUgraphExec)*exec);
-			*exec = NULL;
-			return e;
-		}
-	}
-	p->result_out = cudaGraphInstantiateSuccess;
-	return cudaSuccess;
+	c.flags = p->flags;
+	c.hUploadStream = (CUstream)(ptsz ? rt_ptsz(p->uploadStream) :
+				     p->uploadStream);
+	c.hErrNode_out = NULL;
+	c.result_out = CUDA_GRAPH_INSTANTIATE_ERROR;
+	e = rt_error(cuGraphInstantiateWithParams((CUgraphExec *)exec,
+						  (CUgraph)graph, &c));
+	p->errNode_out = (cudaGraphNode_t)c.hErrNode_out;
+	p->result_out = (cudaGraphInstantiateResult)c.result_out;
+	return e;
 }
 
 cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *exec,
