@@ -286,14 +286,14 @@ static void check_exchange(void)
 }
 
 enum op {
-	OP_MALLOC, OP_MALLOC_HOST, OP_FREE, OP_MEMCPY, OP_MEMSET,
+	OP_MALLOC, OP_MALLOC_MANAGED, OP_MALLOC_HOST, OP_FREE, OP_MEMCPY, OP_MEMSET,
 	OP_STREAM_SYNC, OP_STREAM_QUERY, OP_OTHER_SYNC, OP_OTHER_QUERY,
 	OP_EVENT_SYNC, OP_EVENT_QUERY, OP_DEVICE_SYNC, OP_LEGACY_LAUNCH,
 	OP_COUNT
 };
 
 static const char *const op_names[OP_COUNT] = {
-	"cudaMalloc", "cudaMallocHost", "cudaFree", "cudaMemcpy sync",
+	"cudaMalloc", "cudaMallocManaged", "cudaMallocHost", "cudaFree", "cudaMemcpy sync",
 	"cudaMemset sync", "cudaStreamSynchronize capturing",
 	"cudaStreamQuery capturing", "cudaStreamSynchronize other",
 	"cudaStreamQuery other", "cudaEventSynchronize captured",
@@ -328,6 +328,9 @@ static void probe(enum cudaStreamCaptureMode mode, enum op op,
 	switch (op) {
 	case OP_MALLOC:
 		e = cudaMalloc(&p, 256);
+		break;
+	case OP_MALLOC_MANAGED:
+		e = cudaMallocManaged(&p, 256);
 		break;
 	case OP_MALLOC_HOST:
 		e = cudaMallocHost(&p, 256);
@@ -379,7 +382,7 @@ static void probe(enum cudaStreamCaptureMode mode, enum op op,
 	}
 	printf("\n");
 	end_capture(what, s);
-	if (p && op == OP_MALLOC)
+	if (p && (op == OP_MALLOC || op == OP_MALLOC_MANAGED))
 		TRY(cudaFree(p));
 	if (p && op == OP_MALLOC_HOST)
 		TRY(cudaFreeHost(p));
@@ -461,6 +464,31 @@ static void check_illegal(int *d, cudaStream_t nb, cudaStream_t blocking,
 	for (m = 0; m < 3; m++)
 		probe_thread(modes[m], false, nb, other, d);
 	probe_thread(cudaStreamCaptureModeGlobal, true, nb, other, d);
+}
+
+// Stream-ordered allocation in a capture: the graph's own memory.
+static void check_alloc_nodes(cudaStream_t s)
+{
+	cudaGraphExec_t exec;
+	cudaGraph_t g;
+	int *p = NULL, v = 0;
+
+	TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+	EXPECT(cudaSuccess, cudaMallocAsync(&p, N * sizeof(int), s));
+	TRY(cudaMemsetAsync(p, 0, N * sizeof(int), s));
+	add<<<N / 256, 256, 0, s>>>(p, 9, N);
+	TRY(cudaGetLastError());
+	TRY(cudaMemcpyAsync(&v, p + 3, sizeof(v), cudaMemcpyDeviceToHost, s));
+	EXPECT(cudaSuccess, cudaFreeAsync(p, s));
+	TRY(cudaStreamEndCapture(s, &g));
+	print_types("alloc graph", g);
+	TRY(cudaGraphInstantiate(&exec, g, 0));
+	TRY(cudaGraphLaunch(exec, s));
+	TRY(cudaStreamSynchronize(s));
+	printf("alloc graph: value = %d\n", v);
+	EXPECT_TRUE(v == 9);
+	TRY(cudaGraphExecDestroy(exec));
+	CU_TRY(cuGraphDestroy(g));
 }
 
 // Where a capture may not begin or end.
@@ -826,6 +854,7 @@ int main(void)
 	check_exchange();
 	check_capture_rules(d, s1, s2);
 	check_dependencies(d, s1);
+	check_alloc_nodes(s1);
 	check_illegal(d, s1, blocking, other);
 	check_exec(d, s1);
 	check_bad_input(s1);
