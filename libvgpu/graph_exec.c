@@ -193,7 +193,9 @@ CUresult cuGraphInstantiateWithParams(CUgraphExec *out, CUgraph h,
 		if (r)
 			return r;
 	}
-	r = vg_instantiate(out, h, p->flags, VG_EXEC_FLAGS | CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD);
+	/* The upload is done with; the flags read back leave it out, as NVIDIA's. */
+	r = vg_instantiate(out, h, p->flags & ~(uint64_t)CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD,
+			   VG_EXEC_FLAGS);
 	if (!r)
 		p->result_out = CUDA_GRAPH_INSTANTIATE_SUCCESS;
 	return r;
@@ -436,10 +438,16 @@ static struct CUgraphNode_st *vg_exec_node(struct CUgraphExec_st *e, CUgraphNode
 	struct CUgraphNode_st *o = vg_node_get(orig);
 	size_t i;
 
-	if (!o || o->graph != e->g->origin)
+	/*
+	 * The nodes of the graph it was made from name its nodes, and once
+	 * it was updated, those of the graph it was updated from too (an
+	 * H200 took the first graph's after an update).
+	 */
+	if (!o)
 		return NULL;
 	for (i = 0; i < e->g->nnodes; i++)
-		if (e->g->nodes[i]->origin == o)
+		if ((o->graph == e->g->origin && e->g->nodes[i]->origin == o) ||
+		    (o->graph == e->g->updated && e->g->nodes[i]->updated == o))
 			return e->g->nodes[i];
 	return NULL;
 }

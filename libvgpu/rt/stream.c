@@ -72,12 +72,12 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
 }
 
 /*
- * A synchronous call of the driver on the thread's stream is captured as
- * it stands when that stream captures, and is no unsafe call while
- * another stream does: waiting with cuStreamSynchronize would be one
- * (cudaErrorStreamCaptureUnsupported, and a global or this thread's
- * capture invalidated). So a capturing stream is not waited for, and the
- * wait for one that is not is made in relaxed mode.
+ * The wait of a per-thread program's synchronous call. On the thread's
+ * stream while it captures, the call is illegal, as on an H200 (900, the
+ * capture invalidated: the wait says so). While another stream captures,
+ * the call is no unsafe call, but a plain cuStreamSynchronize would be
+ * one (900, a global or this thread's capture invalidated): the wait is
+ * made in relaxed mode.
  */
 cudaError_t rt_ptds_sync(void)
 {
@@ -86,8 +86,11 @@ cudaError_t rt_ptds_sync(void)
 	CUresult r;
 
 	r = cuStreamIsCapturing(CU_STREAM_PER_THREAD, &status);
-	if (r || status != CU_STREAM_CAPTURE_STATUS_NONE)
+	if (r)
 		return rt_error(r);
+	/* Waiting for a capturing stream: illegal, the driver says how. */
+	if (status != CU_STREAM_CAPTURE_STATUS_NONE)
+		return rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
 	cuThreadExchangeStreamCaptureMode(&mode);
 	r = cuStreamSynchronize(CU_STREAM_PER_THREAD);
 	cuThreadExchangeStreamCaptureMode(&mode);
