@@ -64,11 +64,14 @@ SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samp
 # Runtime-API programs (tests/samples/rt/NAME.cu), built by nvcc as users
 # build them for vgpu: -cudart shared, PTX only, vgpu's libcudart.so.13
 # found through the rpath.
-# rt_interop and rt_extmem also call the driver API: they link the
-# toolkit's stub libcuda.so and run on vgpu's libcuda.so.1.
+# rt_interop, rt_extmem, rt_texobj and rt_capture(_ptds) also call the driver
+# API: they link the toolkit's stub libcuda.so and run on vgpu's
+# libcuda.so.1.
 RT_SAMPLE_LIBS_rt_interop = -L$(dir $(CUDA_STUB)) -lcuda
 RT_SAMPLE_LIBS_rt_extmem = -L$(dir $(CUDA_STUB)) -lcuda
 RT_SAMPLE_LIBS_rt_texobj = -L$(dir $(CUDA_STUB)) -lcuda
+RT_SAMPLE_LIBS_rt_capture = -L$(dir $(CUDA_STUB)) -lcuda -lpthread
+RT_SAMPLE_LIBS_rt_capture_ptds = -L$(dir $(CUDA_STUB)) -lcuda
 # rt_texobj's istypep and integer-coordinate kernels are modules of their
 # own (tests/samples/rt/texobj/).
 RT_SAMPLE_SRCS_rt_texobj := $(wildcard tests/samples/rt/texobj/*.cu)
@@ -79,8 +82,9 @@ RT_SAMPLE_LIBS_rt_callback := -lpthread
 RT_SAMPLE_ARCH := arch=compute_75,code=compute_75
 # rt_noptx is built with machine code only, which vgpu cannot run.
 RT_SAMPLE_ARCH_rt_noptx := arch=compute_75,code=sm_75
-# rt_ptds is built with --default-stream per-thread.
+# rt_ptds and rt_capture_ptds are built with --default-stream per-thread.
 RT_SAMPLE_FLAGS_rt_ptds := --default-stream per-thread
+RT_SAMPLE_FLAGS_rt_capture_ptds := --default-stream per-thread
 # rt_rdc is separate compilation: its objects, rt_rdc.cu and those under
 # tests/samples/rt/rdc/, device-linked (-rdc=true).
 RT_SAMPLE_FLAGS_rt_rdc := -rdc=true

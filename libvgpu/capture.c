@@ -99,7 +99,7 @@ CUresult vg_cap_deps_set(struct vg_cap_stream *cs, struct CUgraphNode_st *const 
  * With vg_lock held: work on the legacy stream while a blocking stream of
  * its context captures would make the capture wait for it (906).
  */
-CUresult vg_cap_implicit(struct CUstream_st *st)
+static CUresult vg_cap_legacy(struct CUstream_st *st, bool invalidate)
 {
 	struct CUstream_st *o;
 	CUresult r = CUDA_SUCCESS;
@@ -110,11 +110,17 @@ CUresult vg_cap_implicit(struct CUstream_st *st)
 		struct vg_capture *c = vg_capture_of(o);
 
 		if (c && !(o->flags & CU_STREAM_NON_BLOCKING)) {
-			vg_cap_invalidate(c);
+			if (invalidate)
+				vg_cap_invalidate(c);
 			r = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
 		}
 	}
 	return r;
+}
+
+CUresult vg_cap_implicit(struct CUstream_st *st)
+{
+	return vg_cap_legacy(st, true);
 }
 
 /* Takes the locks and resolves @hs; false (no lock held): a bad handle. */
@@ -366,8 +372,11 @@ CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream hs, CUgraph g, const CUgraphN
 /*
  * Whether every other stream of @c ended where @origin's work comes after:
  * each of their last nodes one of the origin's or among its ancestors.
+ * CUDA_SUCCESS, CUDA_ERROR_STREAM_CAPTURE_UNJOINED when one did not, or
+ * CUDA_ERROR_STREAM_CAPTURE_INVALIDATED when a stream's last node was
+ * taken out of the graph meanwhile (or no memory to tell).
  */
-static bool vg_cap_joined(struct vg_capture *c, struct CUstream_st *origin)
+static CUresult vg_cap_joined(struct vg_capture *c, struct CUstream_st *origin)
 {
 	struct CUgraphNode_st **stack;
 	struct vg_cap_stream *ocs = origin->capture;
@@ -379,7 +388,7 @@ static bool vg_cap_joined(struct vg_capture *c, struct CUstream_st *origin)
 		c->g->nodes[i]->mark = 0;
 	stack = malloc((c->g->nnodes + 1) * sizeof(*stack));
 	if (!stack)
-		return false;
+		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
 	/* A node the application took out of the graph meanwhile: spoilt. */
 	for (i = 0; i < ocs->ndeps; i++)
 		if (vg_node_get(ocs->deps[i]) != ocs->deps[i] || ocs->deps[i]->graph != c->g)
@@ -392,7 +401,7 @@ static bool vg_cap_joined(struct vg_capture *c, struct CUstream_st *origin)
 					ok = false;
 	if (!ok) {
 		free(stack);
-		return false;
+		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
 	}
 	for (i = 0; i < ocs->ndeps; i++) {
 		if (!ocs->deps[i]->mark) {
@@ -418,7 +427,7 @@ static bool vg_cap_joined(struct vg_capture *c, struct CUstream_st *origin)
 			if (!o->capture->deps[i]->mark)
 				ok = false;
 	}
-	return ok;
+	return ok ? CUDA_SUCCESS : CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
 }
 
 /* With both locks held: @c ends; its streams leave it. */
@@ -473,9 +482,12 @@ CUresult cuStreamEndCapture(CUstream hs, CUgraph *out)
 		return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
 	}
 	g = vg_graph_get(c->g);
-	if (!c->invalid && (!g || !vg_cap_joined(c, st)))
+	r = c->invalid || !g ? CUDA_ERROR_STREAM_CAPTURE_INVALIDATED : CUDA_SUCCESS;
+	/* A fork not joined back spoils the capture now (904, as an H200's). */
+	if (!r)
+		r = vg_cap_joined(c, st);
+	if (r)
 		c->invalid = true;
-	r = c->invalid ? CUDA_ERROR_STREAM_CAPTURE_INVALIDATED : CUDA_SUCCESS;
 	/* The application's own graph stays its own, whatever became of it. */
 	if (g && !c->into && (r || !out))
 		vg_graph_free(g);
@@ -506,6 +518,9 @@ CUresult cuStreamIsCapturing(CUstream hs, CUstreamCaptureStatus *status)
 	pthread_mutex_lock(&vg_graph_lock);
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(hs, &ctx, &st);
+	/* Asking of the legacy stream would wait for the capture: 906, harmless. */
+	if (!r)
+		r = vg_cap_legacy(st, false);
 	if (!r) {
 		c = vg_capture_of(st);
 		*status = !c ? CU_STREAM_CAPTURE_STATUS_NONE :

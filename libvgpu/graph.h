@@ -72,6 +72,8 @@ struct CUgraphNode_st {
 	CUgraphNodeType type;
 	struct CUgraph_st *graph;
 	struct CUgraphNode_st *origin;	/* what it was cloned from, or NULL */
+	/* In an executable graph: the node of the graph it was last updated from. */
+	struct CUgraphNode_st *updated;
 	struct vg_edge *in;		/* its dependencies */
 	size_t nin, in_cap;
 	struct CUgraphNode_st **out;	/* its dependents, in the order added */
@@ -105,6 +107,7 @@ struct CUgraph_st {
 	size_t nnodes, cap;
 	struct CUgraphNode_st *owner;	/* a child graph's node, or NULL */
 	struct CUgraph_st *origin;	/* what it was cloned from, or NULL */
+	struct CUgraph_st *updated;	/* an executable's: last updated from, or NULL */
 	struct vg_cond **conds;	/* conditional handles made on it */
 	size_t nconds;
 	struct vg_uref *urefs;	/* user objects it holds */

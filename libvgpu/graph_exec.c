@@ -126,14 +126,15 @@ static CUresult vg_exec_check(const struct CUgraph_st *g, uint64_t flags)
 		       CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH | \
 		       CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY)
 
-static CUresult vg_instantiate(CUgraphExec *out, CUgraph h, uint64_t flags)
+/* Instantiates @h with @flags, any of @allowed (the call's own). */
+static CUresult vg_instantiate(CUgraphExec *out, CUgraph h, uint64_t flags, uint64_t allowed)
 {
 	struct CUgraphExec_st *e;
 	struct CUgraph_st *g;
 	bool cycle;
 	CUresult r;
 
-	if (!out || (flags & ~(uint64_t)VG_EXEC_FLAGS))
+	if (!out || (flags & ~allowed))
 		return CUDA_ERROR_INVALID_VALUE;
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -166,14 +167,63 @@ static CUresult vg_instantiate(CUgraphExec *out, CUgraph h, uint64_t flags)
 
 CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph h, unsigned long long flags)
 {
-	return vg_instantiate(out, h, flags);
+	return vg_instantiate(out, h, flags, VG_EXEC_FLAGS);
+}
+
+static CUresult vg_exec_stream(CUstream s);
+
+/*
+ * The parameters' form, which alone takes CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD:
+ * the upload (cuGraphUpload's checks) goes to the parameters' stream. The
+ * result tells success or an error the return value says; no node is
+ * blamed.
+ */
+CUresult cuGraphInstantiateWithParams(CUgraphExec *out, CUgraph h,
+				      CUDA_GRAPH_INSTANTIATE_PARAMS *p)
+{
+	CUresult r = vg_check_init();
+
+	if (r)
+		return r;
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	p->hErrNode_out = NULL;
+	p->result_out = CUDA_GRAPH_INSTANTIATE_ERROR;
+	if (p->flags & CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD) {
+		r = vg_exec_stream(p->hUploadStream);
+		if (r)
+			return r;
+	}
+	/* The upload is done with; the flags read back leave it out, as NVIDIA's. */
+	r = vg_instantiate(out, h, p->flags & ~(uint64_t)CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD,
+			   VG_EXEC_FLAGS);
+	if (!r)
+		p->result_out = CUDA_GRAPH_INSTANTIATE_SUCCESS;
+	return r;
+}
+
+CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *out, CUgraph h,
+					   CUDA_GRAPH_INSTANTIATE_PARAMS *p)
+{
+	CUDA_GRAPH_INSTANTIATE_PARAMS c;
+	CUresult r;
+
+	if (!p)
+		return cuGraphInstantiateWithParams(out, h, p);
+	c = *p;
+	if (!c.hUploadStream)
+		c.hUploadStream = CU_STREAM_PER_THREAD;
+	r = cuGraphInstantiateWithParams(out, h, &c);
+	p->hErrNode_out = c.hErrNode_out;
+	p->result_out = c.result_out;
+	return r;
 }
 
 /* CUDA 11's form: an error node and a log, which stay empty here. */
 CUresult cuGraphInstantiate(CUgraphExec *out, CUgraph h, CUgraphNode *err_node,
 			    char *log, size_t log_size)
 {
-	CUresult r = vg_instantiate(out, h, 0);
+	CUresult r = vg_instantiate(out, h, 0, VG_EXEC_FLAGS);
 
 	if (err_node)
 		*err_node = NULL;
@@ -398,10 +448,16 @@ static struct CUgraphNode_st *vg_exec_node(struct CUgraphExec_st *e, CUgraphNode
 	struct CUgraphNode_st *o = vg_node_get(orig);
 	size_t i;
 
-	if (!o || o->graph != e->g->origin)
+	/*
+	 * The nodes of the graph it was made from name its nodes, and once
+	 * it was updated, those of the graph it was updated from too (an
+	 * H200 took the first graph's after an update).
+	 */
+	if (!o)
 		return NULL;
 	for (i = 0; i < e->g->nnodes; i++)
-		if (e->g->nodes[i]->origin == o)
+		if ((o->graph == e->g->origin && e->g->nodes[i]->origin == o) ||
+		    (o->graph == e->g->updated && e->g->nodes[i]->updated == o))
 			return e->g->nodes[i];
 	return NULL;
 }

@@ -77,7 +77,7 @@ static CUresult vg_update_apply(struct CUgraph_st *to, struct CUgraph_st *from)
 		vg_node_params_free(t);
 		t->p = fresh.p;
 		t->ctx = fresh.ctx;
-		t->origin = f;
+		t->updated = f;
 		if (t->type == CU_GRAPH_NODE_TYPE_GRAPH)
 			t->p.child->owner = t;
 	}
@@ -98,7 +98,7 @@ static CUresult vg_update(CUgraphExec h, CUgraph hg, CUgraphExecUpdateResultInfo
 		res = vg_update_check(to, from, &err);
 		r = res ? CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE : vg_update_apply(to, from);
 		if (!r)
-			to->origin = from;
+			to->updated = from;
 	}
 	pthread_mutex_unlock(&vg_graph_lock);
 	if (info) {

@@ -44,6 +44,9 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
 	void *p;
 	CUresult r = vg_check_init();
 
+	/* An allocation waits for the device: unsafe in capture, as cuMemAlloc. */
+	if (!r)
+		r = vg_cap_unsafe();
 	if (r)
 		return r;
 	/* Exactly one of the two attachments, as on an H100. */

@@ -13,7 +13,6 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* The macros of cuda.h would rename these definitions. */
-#undef cuGraphInstantiateWithParams
 #undef cuGraphicsMapResources
 #undef cuGraphicsResourceGetMappedPointer
 #undef cuGraphicsResourceSetMapFlags
@@ -350,18 +349,6 @@ CUresult cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode a0,
 
 CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode a0,
 		const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphInstantiateWithParams(CUgraphExec *a0, CUgraph a1,
-		CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *a0, CUgraph a1,
-		CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

@@ -349,7 +349,7 @@ cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src,
 static cudaError_t rt_ptds_wait(cudaError_t e)
 {
 	if (e == cudaSuccess)
-		e = rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+		e = rt_ptds_sync();
 	return rt_ret(e);
 }
 

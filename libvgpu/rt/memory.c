@@ -160,7 +160,7 @@ cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count,
 				  cudaStreamPerThread);
 
 	if (e == cudaSuccess)
-		e = rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+		e = rt_ptds_sync();
 	return rt_ret(e);
 }
 
@@ -204,7 +204,7 @@ cudaError_t cudaMemset_ptds(void *dev_ptr, int value, size_t count)
 				  cudaStreamPerThread);
 
 	if (e == cudaSuccess)
-		e = rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+		e = rt_ptds_sync();
 	return rt_ret(e);
 }
 

@@ -296,7 +296,7 @@ cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p)
 	cudaError_t e = rt_memcpy3d(p, true, cudaStreamPerThread);
 
 	if (e == cudaSuccess)
-		e = rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+		e = rt_ptds_sync();
 	return rt_ret(e);
 }
 
@@ -311,7 +311,7 @@ cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p)
 	cudaError_t e = rt_memcpy3d_peer(p, true, cudaStreamPerThread);
 
 	if (e == cudaSuccess)
-		e = rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+		e = rt_ptds_sync();
 	return rt_ret(e);
 }
 
@@ -328,7 +328,7 @@ cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr ptr, int value,
 				    cudaStreamPerThread);
 
 	if (e == cudaSuccess)
-		e = rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+		e = rt_ptds_sync();
 	return rt_ret(e);
 }
 

@@ -134,7 +134,7 @@ cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src,
 				    kind, true, cudaStreamPerThread);
 
 	if (e == cudaSuccess)
-		e = rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+		e = rt_ptds_sync();
 	return rt_ret(e);
 }
 
@@ -154,7 +154,7 @@ cudaError_t cudaMemset2D_ptds(void *dev_ptr, size_t pitch, int value,
 				    cudaStreamPerThread);
 
 	if (e == cudaSuccess)
-		e = rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+		e = rt_ptds_sync();
 	return rt_ret(e);
 }
 

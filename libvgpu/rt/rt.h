@@ -63,6 +63,16 @@ cudaError_t rt_reset(int dev);
 /* cuInit's result for the process, mapped (0 once the driver works). */
 cudaError_t rt_init(void);
 
+/* --- streams (stream.c) --- */
+
+/*
+ * The wait that ends a synchronous call of a --default-stream per-thread
+ * program, after its work went to the thread's stream: what the driver's
+ * own _ptds call would do, so no capture is spoilt that the driver's
+ * would leave alone (see stream.c).
+ */
+cudaError_t rt_ptds_sync(void);
+
 /* --- copies (memory.c) --- */
 
 /* Is @p in memory a device of the process knows (its own or page-locked)? */

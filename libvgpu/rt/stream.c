@@ -71,6 +71,32 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
 					   flags));
 }
 
+/*
+ * The wait of a per-thread program's synchronous call. On the thread's
+ * stream while it captures, the call is illegal, as on an H200 (900, the
+ * capture invalidated: the wait says so). While another stream captures,
+ * the call is no unsafe call, but a plain cuStreamSynchronize would be
+ * one (900, a global or this thread's capture invalidated): the wait is
+ * made in relaxed mode.
+ */
+cudaError_t rt_ptds_sync(void)
+{
+	CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+	CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+	CUresult r;
+
+	r = cuStreamIsCapturing(CU_STREAM_PER_THREAD, &status);
+	if (r)
+		return rt_error(r);
+	/* Waiting for a capturing stream: illegal, the driver says how. */
+	if (status != CU_STREAM_CAPTURE_STATUS_NONE)
+		return rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+	cuThreadExchangeStreamCaptureMode(&mode);
+	r = cuStreamSynchronize(CU_STREAM_PER_THREAD);
+	cuThreadExchangeStreamCaptureMode(&mode);
+	return rt_error(r);
+}
+
 /* --default-stream per-thread forms: stream 0 is the thread's own. */
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 {

@@ -148,7 +148,7 @@ cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src,
 				     cudaStreamPerThread);
 
 	if (e == cudaSuccess)
-		e = rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+		e = rt_ptds_sync();
 	return rt_ret(e);
 }
 
@@ -160,7 +160,7 @@ cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol,
 				       cudaStreamPerThread);
 
 	if (e == cudaSuccess)
-		e = rt_error(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+		e = rt_ptds_sync();
 	return rt_ret(e);
 }
 

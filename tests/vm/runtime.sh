@@ -91,6 +91,13 @@
 #                 cudaMemcpy3D; mipmap levels; tex1Dfetch; the array
 #                 copies; the getters; bad channel descriptors, NULL
 #                 pointers and destroyed objects, with the last error;
+#   rt_capture    stream capture: a two-stream iteration captured and
+#                 replayed 100 times; capture info, capture into a graph,
+#                 the mode exchange; what each mode forbids and the codes;
+#                 executable graphs updated, nodes disabled, uploads,
+#                 instantiation with parameters; bad input;
+#   rt_capture_ptds the same calls through the per-thread default stream
+#                 (--default-stream per-thread);
 #   rt_badinput   bad input to every entry point the runtime implements
 #                 (NULL pointers, unknown kinds, flags and attributes,
 #                 freed pointers, bad devices, sizes, launch
@@ -122,7 +129,7 @@ samples="rt_vectoradd rt_streams rt_fault rt_reset rt_assert rt_interop rt_ptds
 	rt_matmul rt_async rt_callback rt_priorities rt_zerocopy rt_printf
 	rt_templates rt_atomics rt_vote rt_cg rt_occupancy rt_multicopy
 	rt_hyperq rt_onestream rt_managed rt_managed_var rt_mempool rt_ipc
-	rt_extmem rt_texobj rt_texture rt_badinput"
+	rt_extmem rt_texobj rt_texture rt_badinput rt_capture rt_capture_ptds"
 echo "1..$(echo $samples | wc -w)"
 for s in $samples; do
 	n=$((n + 1))
