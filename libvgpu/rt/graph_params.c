@@ -130,10 +130,18 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *node, cudaGraph_t graph,
 	e = rt_node_params_desc(p, &c);
 	if (e)
 		return rt_ret(e);
-	return rt_ret_cu(cuGraphAddNode((CUgraphNode *)node, (CUgraph)graph,
-					(const CUgraphNode *)deps,
-					(const CUgraphEdgeData *)edata, ndeps,
-					&c));
+	e = rt_error(cuGraphAddNode((CUgraphNode *)node, (CUgraph)graph,
+				    (const CUgraphNode *)deps,
+				    (const CUgraphEdgeData *)edata, ndeps, &c));
+	if (e)
+		return rt_ret(e);
+	/* What the driver hands back through the parameters. */
+	if (p->type == cudaGraphNodeTypeConditional)
+		p->conditional.phGraph_out =
+			(cudaGraph_t *)c.conditional.phGraph_out;
+	else if (p->type == cudaGraphNodeTypeMemAlloc)
+		p->alloc.dptr = (void *)(uintptr_t)c.alloc.dptr;
+	return cudaSuccess;
 }
 
 cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node,

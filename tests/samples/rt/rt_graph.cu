@@ -554,6 +554,106 @@ static void launches(cudaGraph_t g, struct bufs *b, cudaEvent_t rec,
 	TRY(cudaStreamDestroy(s));
 }
 
+// Each node type through cudaGraphAddNode, in a graph of its own.
+static void generic(struct bufs *b, cudaEvent_t rec, cudaGraph_t child)
+{
+	cudaGraphNodeParams np = {};
+	cudaGraphConditionalHandle h;
+	enum cudaGraphNodeType t;
+	cudaGraphNode_t node, first;
+	cudaGraph_t g, body = NULL;
+	cudaGraphEdgeData ed = {};
+	cudaError_t e;
+	size_t n = 0;
+	int x = 0;
+
+	TRY(cudaGraphCreate(&g, 0));
+	np = {};
+	np.type = cudaGraphNodeTypeEmpty;
+	TRY(cudaGraphAddNode(&first, g, NULL, NULL, 0, &np));
+	np = {};
+	np.type = cudaGraphNodeTypeMemset;
+	np.memset.dst = b->d_a;
+	np.memset.value = 9;
+	np.memset.elementSize = 4;
+	np.memset.width = N;
+	np.memset.height = 1;
+	TRY(cudaGraphAddNode(&node, g, &first, &ed, 1, &np));
+	TRY(cudaGraphNodeGetType(node, &t));
+	printf("AddNode memset: type %d\n", (int)t);
+	np = {};
+	np.type = cudaGraphNodeTypeMemcpy;
+	np.memcpy.copyParams.srcPtr = make_cudaPitchedPtr(b->h_in, 64, 64, 1);
+	np.memcpy.copyParams.dstPtr = make_cudaPitchedPtr(b->d_in, 64, 64, 1);
+	np.memcpy.copyParams.extent = make_cudaExtent(64, 1, 1);
+	np.memcpy.copyParams.kind = cudaMemcpyHostToDevice;
+	TRY(cudaGraphAddNode(&node, g, &first, NULL, 1, &np));
+	{
+		cudaMemcpy3DParms cp;
+
+		TRY(cudaGraphMemcpyNodeGetParams(node, &cp));
+		printf("AddNode memcpy: kind %d width %zu\n", (int)cp.kind,
+		       cp.extent.width);
+	}
+	np = {};
+	np.type = cudaGraphNodeTypeHost;
+	np.host.fn = count_up;
+	np.host.userData = &x;
+	TRY(cudaGraphAddNode(&node, g, &first, NULL, 1, &np));
+	TRY(cudaGraphNodeGetType(node, &t));
+	printf("AddNode host: type %d\n", (int)t);
+	np = {};
+	np.type = cudaGraphNodeTypeGraph;
+	np.graph.graph = child;
+	TRY(cudaGraphAddNode(&node, g, &first, NULL, 1, &np));
+	TRY(cudaGraphChildGraphNodeGetGraph(node, &body));
+	TRY(cudaGraphGetNodes(body, NULL, &n));
+	printf("AddNode child graph: its nodes %zu, a clone: %d\n", n,
+	       body != child);
+	np = {};
+	np.type = cudaGraphNodeTypeEventRecord;
+	np.eventRecord.event = rec;
+	TRY(cudaGraphAddNode(&node, g, &first, NULL, 1, &np));
+	TRY(cudaGraphNodeGetType(node, &t));
+	printf("AddNode event record: type %d\n", (int)t);
+	np = {};
+	np.type = cudaGraphNodeTypeWaitEvent;
+	np.eventWait.event = rec;
+	TRY(cudaGraphAddNode(&node, g, &first, NULL, 1, &np));
+	TRY(cudaGraphNodeGetType(node, &t));
+	printf("AddNode event wait: type %d\n", (int)t);
+
+	TRY(cudaGraphConditionalHandleCreate(&h, g, 1, 0));
+	np = {};
+	np.type = cudaGraphNodeTypeConditional;
+	np.conditional.handle = h;
+	np.conditional.type = cudaGraphCondTypeIf;
+	np.conditional.size = 1;
+	e = cudaGraphAddNode(&node, g, &first, NULL, 1, &np);
+	printf("AddNode conditional: %d\n", (int)e);
+	// The body graphs come back in an array of the runtime's.
+	if (e == cudaSuccess) {
+		TRY(cudaGraphNodeGetType(node, &t));
+		TRY(cudaGraphGetNodes(np.conditional.phGraph_out[0], NULL,
+				      &n));
+		printf("conditional: type %d, its body's nodes %zu\n", (int)t,
+		       n);
+	}
+	np = {};
+	np.type = cudaGraphNodeTypeMemAlloc;
+	np.alloc.poolProps.allocType = cudaMemAllocationTypePinned;
+	np.alloc.poolProps.location.type = cudaMemLocationTypeDevice;
+	np.alloc.poolProps.location.id = 0;
+	np.alloc.bytesize = 4096;
+	e = cudaGraphAddNode(&node, g, &first, NULL, 1, &np);
+	printf("AddNode memory allocation: %d, address given: %d\n", (int)e,
+	       np.alloc.dptr != NULL);
+	TRY(cudaGraphGetNodes(g, NULL, &n));
+	printf("nodes added through cudaGraphAddNode: %zu\n", n);
+	TRY(cudaGraphDestroy(g));
+	cudaGetLastError();
+}
+
 // The answer printed: what NVIDIA's runtime gives is its own choice.
 #define SHOW(what, call) printf("%s: %d\n", what, (int)(call))
 
@@ -570,6 +670,8 @@ static void bad_input(cudaGraph_t g, struct bufs *b, cudaEvent_t rec)
 	cudaGraphConditionalHandle h;
 	cudaGraphExec_t exec;
 	cudaGraphNode_t s_a, s_b, s_host, s_rec, s_wait;
+	cudaMemAllocNodeParams ap;
+	void *freed;
 	cudaGraph_t other, out, scr;
 	cudaEvent_t ev;
 	size_t n;
@@ -821,6 +923,14 @@ static void bad_input(cudaGraph_t g, struct bufs *b, cudaEvent_t rec)
 	     cudaGraphEventRecordNodeSetEvent(s_rec, NULL));
 	SHOW("EventWaitNodeSetEvent NULL event",
 	     cudaGraphEventWaitNodeSetEvent(s_wait, NULL));
+	SHOW("MemAllocNodeGetParams kernel node",
+	     cudaGraphMemAllocNodeGetParams(nodes[K1], &ap));
+	EXPECT(cudaErrorInvalidValue,
+	       cudaGraphMemAllocNodeGetParams(nodes[K1], NULL));
+	SHOW("MemFreeNodeGetParams kernel node",
+	     cudaGraphMemFreeNodeGetParams(nodes[K1], &freed));
+	EXPECT(cudaErrorInvalidValue,
+	       cudaGraphMemFreeNodeGetParams(nodes[K1], NULL));
 	SHOW("EventWaitNodeGetEvent record node",
 	     cudaGraphEventWaitNodeGetEvent(nodes[RECORD], &ev));
 	EXPECT(cudaErrorInvalidValue,
@@ -928,6 +1038,7 @@ int main(void)
 	child = make_child();
 	g = build(&b, rec, wait, &counter, child);
 	// The node holds a clone: the graph given is the caller's still.
+	generic(&b, rec, child);
 	TRY(cudaGraphDestroy(child));
 	queries(g);
 	params(g, &b, rec, wait, other, &counter);
