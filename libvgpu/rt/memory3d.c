@@ -86,12 +86,13 @@ static cudaError_t rt_side3d(cudaArray_t a, struct cudaPitchedPtr ptr,
 }
 
 /*
- * The driver's copy for @p, linear memory of type @linear; after
- * rt_enter(). Where an array takes part, the extent's width is in its
- * elements, as NVIDIA documents (else in bytes), and two arrays must
- * have elements of one size.
+ * The driver's copy for @p, its linear sides of type @src_linear and
+ * @dst_linear; after rt_enter(). Where an array takes part, the extent's
+ * width is in its elements, as NVIDIA documents (else in bytes), and two
+ * arrays must have elements of one size.
  */
-static cudaError_t rt_desc3d(const struct rt_copy3d *p, CUmemorytype linear,
+static cudaError_t rt_desc3d(const struct rt_copy3d *p,
+			     CUmemorytype src_linear, CUmemorytype dst_linear,
 			     CUDA_MEMCPY3D *c)
 {
 	size_t selem = 0, delem = 0, elem, width, row, rows;
@@ -109,12 +110,13 @@ static cudaError_t rt_desc3d(const struct rt_copy3d *p, CUmemorytype linear,
 	if (__builtin_mul_overflow(p->ext.width, elem, &width))
 		return cudaErrorInvalidValue;
 	memset(c, 0, sizeof(*c));
-	e = rt_side3d(p->src_array, p->src_ptr, p->src_pos, elem, width, linear,
-		      &c->srcMemoryType, &c->srcArray, &c->srcDevice,
-		      &c->srcPitch, &c->srcHeight, &c->srcXInBytes);
+	e = rt_side3d(p->src_array, p->src_ptr, p->src_pos, elem, width,
+		      src_linear, &c->srcMemoryType, &c->srcArray,
+		      &c->srcDevice, &c->srcPitch, &c->srcHeight,
+		      &c->srcXInBytes);
 	if (e == cudaSuccess)
 		e = rt_side3d(p->dst_array, p->dst_ptr, p->dst_pos, elem, width,
-			      linear, &c->dstMemoryType, &c->dstArray,
+			      dst_linear, &c->dstMemoryType, &c->dstArray,
 			      &c->dstDevice, &c->dstPitch, &c->dstHeight,
 			      &c->dstXInBytes);
 	c->srcY = p->src_pos.y;
@@ -124,7 +126,32 @@ static cudaError_t rt_desc3d(const struct rt_copy3d *p, CUmemorytype linear,
 	c->WidthInBytes = width;
 	c->Height = p->ext.height;
 	c->Depth = p->ext.depth;
+	/* The driver reads a host side's address from its own field. */
+	if (c->srcMemoryType == CU_MEMORYTYPE_HOST) {
+		c->srcHost = (const void *)(uintptr_t)c->srcDevice;
+		c->srcDevice = 0;
+	}
+	if (c->dstMemoryType == CU_MEMORYTYPE_HOST) {
+		c->dstHost = (void *)(uintptr_t)c->dstDevice;
+		c->dstDevice = 0;
+	}
 	return e;
+}
+
+cudaError_t rt_memcpy3d_desc(const struct cudaMemcpy3DParms *p,
+			     CUmemorytype src_linear, CUmemorytype dst_linear,
+			     CUDA_MEMCPY3D *c)
+{
+	struct rt_copy3d r;
+	bool nothing;
+	cudaError_t e;
+
+	r = (struct rt_copy3d){ p->srcArray, p->dstArray, p->srcPos, p->dstPos,
+				p->srcPtr, p->dstPtr, p->extent };
+	e = rt_check3d(&r, &nothing);
+	if (e)
+		return e;
+	return rt_desc3d(&r, src_linear, dst_linear, c);
 }
 
 static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p, bool async,
@@ -151,7 +178,7 @@ static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p, bool async,
 	if (e || nothing)
 		return e;
 	/* The kind is not needed: unified addressing tells the sides apart. */
-	e = rt_desc3d(&r, CU_MEMORYTYPE_UNIFIED, &c);
+	e = rt_desc3d(&r, CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED, &c);
 	if (e)
 		return e;
 	if (async)
@@ -193,7 +220,7 @@ static cudaError_t rt_memcpy3d_peer(const struct cudaMemcpy3DPeerParms *p,
 	if (e || nothing)
 		return e;
 	/* Linear sides are device memory (an H100 refuses host memory). */
-	e = rt_desc3d(&r, CU_MEMORYTYPE_DEVICE, &c);
+	e = rt_desc3d(&r, CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_DEVICE, &c);
 	if (e)
 		return e;
 	/* Within one device a peer copy is a device-to-device copy. */

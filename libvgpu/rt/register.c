@@ -183,6 +183,23 @@ struct rt_kernel *rt_kernel_by_stub(const void *host_fun)
 	return k;
 }
 
+const void *rt_stub_of(CUfunction fn)
+{
+	const void *stub = fn;
+	struct rt_kernel *k;
+	int dev;
+
+	pthread_mutex_lock(&rt_reg_lock);
+	for (k = rt_kernels; k && stub == fn; k = k->next)
+		for (dev = 0; dev < RT_MAX_DEVICES; dev++)
+			if (fn && k->fn[dev] == fn) {
+				stub = k->host_fun;
+				break;
+			}
+	pthread_mutex_unlock(&rt_reg_lock);
+	return stub;
+}
+
 /*
  * Points the host's pointer of each __managed__ variable of @fb at its
  * storage in the module just loaded on @dev. The first device's storage

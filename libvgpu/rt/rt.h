@@ -187,4 +187,56 @@ void rt_launch_config(const cudaLaunchConfig_t *config, CUlaunchConfig *c);
 /* Forgets the modules loaded on @dev (its primary context was reset). */
 void rt_forget_device(int dev);
 
+/* --- graphs (graph_node.c, graph_memcpy.c) --- */
+
+/*
+ * The driver's copy for @p, its linear sides of type @src_linear and
+ * @dst_linear (memory3d.c). Call after rt_enter().
+ */
+cudaError_t rt_memcpy3d_desc(const struct cudaMemcpy3DParms *p,
+			     CUmemorytype src_linear, CUmemorytype dst_linear,
+			     CUDA_MEMCPY3D *c);
+/*
+ * The address of [@offset, @offset + @count) of the variable @symbol
+ * shadows, on the thread's device, for a copy of @kind that @kinds or
+ * a device-to-device or default copy names (symbol.c). Enters the runtime.
+ */
+cudaError_t rt_symbol_range(const void *symbol, size_t count, size_t offset,
+			    enum cudaMemcpyKind kind,
+			    enum cudaMemcpyKind kinds, CUdeviceptr *dptr);
+/*
+ * A memcpy node's copy, its linear sides of the memory types @p's kind
+ * names (unified for cudaMemcpyDefault): cudaErrorInvalidMemcpyDirection
+ * for a kind cudaMemcpyKind lacks. Enters the runtime.
+ */
+cudaError_t rt_memcpy_node_desc(const struct cudaMemcpy3DParms *p,
+				CUDA_MEMCPY3D *c);
+/* The same for a linear copy of @count bytes (cudaGraph*1D). */
+cudaError_t rt_memcpy1d_node_desc(void *dst, const void *src, size_t count,
+				  enum cudaMemcpyKind kind, CUDA_MEMCPY3D *c);
+/* The same for a copy to and from a __device__ variable. */
+cudaError_t rt_to_symbol_node_desc(const void *symbol, const void *src,
+				   size_t count, size_t offset,
+				   enum cudaMemcpyKind kind, CUDA_MEMCPY3D *c);
+cudaError_t rt_from_symbol_node_desc(void *dst, const void *symbol,
+				     size_t count, size_t offset,
+				     enum cudaMemcpyKind kind,
+				     CUDA_MEMCPY3D *c);
+/* The kernel node's launch for the driver. Enters the runtime. */
+cudaError_t rt_kernel_node_desc(const struct cudaKernelNodeParams *p,
+				CUDA_KERNEL_NODE_PARAMS *c);
+void rt_memset_node_desc(const struct cudaMemsetParams *p,
+			 CUDA_MEMSET_NODE_PARAMS *c);
+/*
+ * The driver's union of node parameters for @p; contexts are the current
+ * one. Enters the runtime.
+ */
+cudaError_t rt_node_params_desc(const struct cudaGraphNodeParams *p,
+				CUgraphNodeParams *c);
+/*
+ * The host stub (the kernel's handle's, for a runtime kernel handle) of
+ * the kernel whose function @fn is on some device, or @fn itself.
+ */
+const void *rt_stub_of(CUfunction fn);
+
 #endif /* VG_RT_H */

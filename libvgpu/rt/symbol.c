@@ -10,9 +10,9 @@
  * [@offset, @offset + @count) lies in it, in the order an H100 checks
  * them: an unknown symbol first, and no range for nothing to copy.
  */
-static cudaError_t rt_symbol(const void *symbol, size_t count, size_t offset,
-			     enum cudaMemcpyKind kind,
-			     enum cudaMemcpyKind kinds, CUdeviceptr *dptr)
+cudaError_t rt_symbol_range(const void *symbol, size_t count, size_t offset,
+			    enum cudaMemcpyKind kind,
+			    enum cudaMemcpyKind kinds, CUdeviceptr *dptr)
 {
 	size_t size = 0;
 	cudaError_t e = rt_enter();
@@ -52,7 +52,7 @@ static cudaError_t rt_to_symbol(const void *symbol, const void *src,
 	cudaError_t e;
 
 	/* The symbol is on the device: the source is the host's or it. */
-	e = rt_symbol(symbol, count, offset, kind, cudaMemcpyHostToDevice,
+	e = rt_symbol_range(symbol, count, offset, kind, cudaMemcpyHostToDevice,
 		      &dptr);
 	if (e)
 		return e;
@@ -68,7 +68,7 @@ static cudaError_t rt_from_symbol(void *dst, const void *symbol,
 	CUdeviceptr dptr = 0;
 	cudaError_t e;
 
-	e = rt_symbol(symbol, count, offset, kind, cudaMemcpyDeviceToHost,
+	e = rt_symbol_range(symbol, count, offset, kind, cudaMemcpyDeviceToHost,
 		      &dptr);
 	if (e)
 		return e;
@@ -116,7 +116,7 @@ cudaError_t cudaGetSymbolAddress(void **dev_ptr, const void *symbol)
 
 	if (!dev_ptr)
 		return rt_ret(cudaErrorInvalidValue);
-	e = rt_symbol(symbol, 0, 0, cudaMemcpyDefault, cudaMemcpyDefault,
+	e = rt_symbol_range(symbol, 0, 0, cudaMemcpyDefault, cudaMemcpyDefault,
 		      &dptr);
 	if (e == cudaSuccess)
 		*dev_ptr = (void *)(uintptr_t)dptr;
