@@ -147,6 +147,8 @@ CUresult vg_user_copy(struct CUgraph_st *to, const struct CUgraph_st *from);
 
 /* graph_exec.c: the private graph of a live executable graph, or NULL. */
 struct CUgraph_st *vg_exec_graph(CUgraphExec h);
+/* Its node for @node (of the graph it was made from) if of @type, or NULL. */
+struct CUgraphNode_st *vg_exec_typed(CUgraphExec h, CUgraphNode node, CUgraphNodeType type);
 
 /*
  * graph_node.c, with vg_graph_lock: new node @n (taken) into graph @h

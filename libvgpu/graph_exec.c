@@ -502,8 +502,8 @@ CUresult cuGraphNodeGetEnabled(CUgraphExec h, CUgraphNode node, unsigned int *on
 }
 
 /* A node of @h's graph of @type, in the executable graph @e. */
-static struct CUgraphNode_st *vg_exec_typed(CUgraphExec h, CUgraphNode node,
-					    CUgraphNodeType type)
+struct CUgraphNode_st *vg_exec_typed(CUgraphExec h, CUgraphNode node,
+				     CUgraphNodeType type)
 {
 	struct CUgraphExec_st *e = vg_exec_get(h);
 	struct CUgraphNode_st *n = e ? vg_exec_node(e, node) : NULL;
@@ -575,13 +575,27 @@ CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec h, CUgraphNode node,
 	return vg_exec_set(h, node, CU_GRAPH_NODE_TYPE_MEMSET, p, sizeof(*p));
 }
 
+/*
+ * A copy keeps the kind of memory of each side (an H200 refused a
+ * device-to-device copy made a unified one: rt_graph).
+ */
 CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec h, CUgraphNode node,
 					const CUDA_MEMCPY3D *p, CUcontext ctx)
 {
+	struct CUgraphNode_st *n;
+
 	(void)ctx;
 	if (!vg_memcpy_params_ok(p))
 		return CUDA_ERROR_INVALID_VALUE;
-	return vg_exec_set(h, node, CU_GRAPH_NODE_TYPE_MEMCPY, p, sizeof(*p));
+	pthread_mutex_lock(&vg_graph_lock);
+	n = vg_exec_typed(h, node, CU_GRAPH_NODE_TYPE_MEMCPY);
+	if (n && (n->p.memcpy.srcMemoryType != p->srcMemoryType ||
+		  n->p.memcpy.dstMemoryType != p->dstMemoryType))
+		n = NULL;
+	if (n)
+		n->p.memcpy = *p;
+	pthread_mutex_unlock(&vg_graph_lock);
+	return n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 static CUresult vg_exec_event_set(CUgraphExec h, CUgraphNode node, CUevent ev,

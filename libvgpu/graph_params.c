@@ -5,7 +5,8 @@
  * them, as NVIDIA's driver answered (tests/e2e/ref/h200_graph_dot.log).
  * The union must name the node's type. Kernel, copy, fill, host and event
  * nodes take new parameters, an empty node has none to take, a child
- * graph node takes a copy of the graph given in place of its own; memory
+ * graph node takes a copy of the graph given in place of its own (in an
+ * executable graph, the parameters of a graph of its shape); memory
  * nodes are not supported, a conditional node's parameters are fixed.
  */
 #include "graph.h"
@@ -132,8 +133,7 @@ CUresult cuGraphExecNodeSetParams(CUgraphExec e, CUgraphNode h, CUgraphNodeParam
 	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
 		return cuGraphExecEventWaitNodeSetEvent(e, h, p->eventWait.event);
 	case CU_GRAPH_NODE_TYPE_GRAPH:
-		/* cuGraphExecChildGraphNodeSetParams is not here yet. */
-		return CUDA_ERROR_NOT_SUPPORTED;
+		return cuGraphExecChildGraphNodeSetParams(e, h, p->graph.graph);
 	default:
 		return vg_params_other(p->type);
 	}

@@ -3,9 +3,12 @@
  * A graph's shape (graph.h): dependency edges added and removed, the
  * queries of nodes, roots and edges, node removal, clones and finding a
  * node in a clone. A query with a NULL array answers the count; with an
- * array, it fills at most *count entries and says how many there are
- * (the _v2 calls also give each edge's data).
+ * array of *count entries, it fills as many as there are of them, sets the
+ * rest to NULL and says how many it filled, as an H200 answered
+ * (tests/samples/rt/ref/h100_rt_graph.log): a short array is filled whole
+ * and its length kept (the _v2 calls also give each edge's data).
  */
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +20,12 @@
 #undef cuGraphGetEdges
 #undef cuGraphNodeGetDependencies
 #undef cuGraphNodeGetDependentNodes
+
+/* The count a query answers: all there are, or what fit in the array. */
+static size_t vg_filled(size_t n, size_t count, bool array)
+{
+	return array && count < n ? count : n;
+}
 
 static bool vg_edge_exists(const struct CUgraphNode_st *from, const struct CUgraphNode_st *to)
 {
@@ -129,7 +138,9 @@ static CUresult vg_nodes(CUgraph h, CUgraphNode *out, size_t *count, bool roots)
 	pthread_mutex_unlock(&vg_graph_lock);
 	if (!g)
 		return CUDA_ERROR_INVALID_VALUE;
-	*count = n;
+	for (i = n; out && i < *count; i++)
+		out[i] = NULL;
+	*count = vg_filled(n, *count, out);
 	return CUDA_SUCCESS;
 }
 
@@ -169,7 +180,12 @@ static CUresult vg_edges(CUgraph h, CUgraphNode *from, CUgraphNode *to,
 	pthread_mutex_unlock(&vg_graph_lock);
 	if (!g)
 		return CUDA_ERROR_INVALID_VALUE;
-	*count = n;
+	for (i = n; from && i < *count; i++) {
+		from[i] = to[i] = NULL;
+		if (edata)
+			memset(&edata[i], 0, sizeof(edata[i]));
+	}
+	*count = vg_filled(n, *count, from);
 	return CUDA_SUCCESS;
 }
 
@@ -215,7 +231,12 @@ static CUresult vg_links(CUgraphNode h, CUgraphNode *out, CUgraphEdgeData *edata
 	pthread_mutex_unlock(&vg_graph_lock);
 	if (!node)
 		return CUDA_ERROR_INVALID_VALUE;
-	*count = n;
+	for (i = n; out && i < *count; i++) {
+		out[i] = NULL;
+		if (edata)
+			memset(&edata[i], 0, sizeof(edata[i]));
+	}
+	*count = vg_filled(n, *count, out);
 	return CUDA_SUCCESS;
 }
 

@@ -109,6 +109,27 @@ static CUresult vg_update(CUgraphExec h, CUgraph hg, CUgraphExecUpdateResultInfo
 	return r;
 }
 
+/*
+ * A child graph node of an executable graph takes the parameters of
+ * @child, a graph of its graph's shape (cuGraphExecUpdate's rules).
+ */
+CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec h, CUgraphNode node, CUgraph child)
+{
+	struct CUgraphNode_st *n, *err;
+	struct CUgraph_st *from;
+	CUresult r = CUDA_ERROR_INVALID_VALUE;
+
+	pthread_mutex_lock(&vg_graph_lock);
+	n = vg_exec_typed(h, node, CU_GRAPH_NODE_TYPE_GRAPH);
+	from = vg_graph_get(child);
+	if (n && from && from != n->p.child &&
+	    vg_update_check(n->p.child, from, &err) == CU_GRAPH_EXEC_UPDATE_SUCCESS)
+		r = vg_update_apply(n->p.child, from);
+	pthread_mutex_unlock(&vg_graph_lock);
+	vg_graph_mem_reap();
+	return r;
+}
+
 CUresult cuGraphExecUpdate_v2(CUgraphExec h, CUgraph g, CUgraphExecUpdateResultInfo *info)
 {
 	CUresult r = vg_update(h, g, info);

@@ -311,12 +311,6 @@ CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec a0, CUgraphNode a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec a0, CUgraphNode a1,
-		CUgraph a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec a0,
 		CUgraphNode a1, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a2)
 {

@@ -1,12 +1,55 @@
 // SPDX-License-Identifier: MIT
 /*
- * Memory nodes' parameters, read back: the driver's nodes (stream capture
- * makes them of cudaMallocAsync and cudaFreeAsync), field by field into
- * the runtime's structs.
+ * Memory nodes: made directly or by stream capture of cudaMallocAsync and
+ * cudaFreeAsync; their parameters field by field between the runtime's
+ * structs and the driver's.
  */
 #include <string.h>
 
 #include "rt.h"
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *node, cudaGraph_t graph,
+				     const cudaGraphNode_t *deps, size_t ndeps,
+				     struct cudaMemAllocNodeParams *p)
+{
+	CUDA_MEM_ALLOC_NODE_PARAMS c;
+	cudaError_t e;
+
+	if (!node || !p)
+		return rt_ret(cudaErrorInvalidValue);
+	e = rt_enter();
+	if (e)
+		return rt_ret(e);
+	memset(&c, 0, sizeof(c));
+	c.poolProps.allocType = (CUmemAllocationType)p->poolProps.allocType;
+	c.poolProps.handleTypes = (CUmemAllocationHandleType)p->poolProps.handleTypes;
+	c.poolProps.location.type = (CUmemLocationType)p->poolProps.location.type;
+	c.poolProps.location.id = p->poolProps.location.id;
+	c.poolProps.maxSize = p->poolProps.maxSize;
+	c.poolProps.usage = p->poolProps.usage;
+	/* cudaMemAccessDesc is laid out as CUmemAccessDesc is. */
+	c.accessDescs = (const CUmemAccessDesc *)p->accessDescs;
+	c.accessDescCount = p->accessDescCount;
+	c.bytesize = p->bytesize;
+	e = rt_error(cuGraphAddMemAllocNode((CUgraphNode *)node, (CUgraph)graph,
+					    (const CUgraphNode *)deps, ndeps, &c));
+	if (e == cudaSuccess)
+		p->dptr = (void *)(uintptr_t)c.dptr;
+	return rt_ret(e);
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *node, cudaGraph_t graph,
+				    const cudaGraphNode_t *deps, size_t ndeps,
+				    void *dptr)
+{
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuGraphAddMemFreeNode((CUgraphNode *)node, (CUgraph)graph,
+					       (const CUgraphNode *)deps, ndeps,
+					       (CUdeviceptr)(uintptr_t)dptr));
+}
 
 cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
 					   struct cudaMemAllocNodeParams *p)

@@ -18,7 +18,8 @@ cudaError_t rt_kernel_node_desc(const struct cudaKernelNodeParams *p,
 
 	if (!p)
 		return cudaErrorInvalidValue;
-	e = rt_function(p->func, cudaErrorInvalidDeviceFunction, &fn);
+	/* A host function that is no kernel: an H200's answer (rt_graph). */
+	e = rt_function(p->func, cudaErrorInvalidResourceHandle, &fn);
 	if (e)
 		return e;
 	memset(c, 0, sizeof(*c));

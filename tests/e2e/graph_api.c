@@ -400,10 +400,27 @@ static void queries(void)
 	CHECK(from[2] == n[1] && to[2] == n[3] && from[3] == n[2] && to[3] == n[3]);
 	CHECK(ed[0].type == CU_GRAPH_DEPENDENCY_TYPE_DEFAULT && !ed[0].from_port &&
 	      !ed[0].to_port && !ed[3].type);
-	/* A short array: filled as far as it goes, the count is the whole. */
+	/*
+	 * A short array: filled whole, its length kept; a long one: the rest
+	 * NULL, the count what was filled (ref/h200_graph_lists.log).
+	 */
 	cnt = 1;
+	from[1] = to[1] = n[3];
 	CHECK_RES(CUDA_SUCCESS, cuGraphGetEdges(g, from, to, NULL, &cnt));
-	CHECK(cnt == 4 && from[0] == n[0]);
+	CHECK(cnt == 1 && from[0] == n[0] && from[1] == n[3] && to[1] == n[3]);
+	cnt = 6;
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetEdges(g, from, to, NULL, &cnt));
+	CHECK(cnt == 4 && !from[4] && !to[5]);
+	cnt = 1;
+	out[1] = n[3];
+	CHECK_RES(CUDA_SUCCESS, cuGraphNodeGetDependencies(n[3], out, NULL, &cnt));
+	CHECK(cnt == 1 && out[0] == n[1] && out[1] == n[3]);
+	cnt = 4;
+	CHECK_RES(CUDA_SUCCESS, cuGraphNodeGetDependentNodes(n[0], out, NULL, &cnt));
+	CHECK(cnt == 2 && !out[2] && !out[3]);
+	cnt = 3;
+	CHECK_RES(CUDA_SUCCESS, cuGraphGetRootNodes(g, out, &cnt));
+	CHECK(cnt == 1 && out[0] == n[0] && !out[1] && !out[2]);
 	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphGetEdges(g, from, NULL, NULL, &cnt));
 	/* CUDA 12's entry point, without edge data. */
 	cnt = 8;

@@ -186,10 +186,51 @@ static void attributes_follow_node(void)
 	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
 }
 
+/*
+ * An executable graph's child graph node takes the parameters of a graph
+ * of its child's shape, and only of one: what it then runs is the new.
+ */
+static void exec_child_params(void)
+{
+	CUdeviceptr p;
+	unsigned int val = 7, got = 0;
+	void *args[] = { &p, &val };
+	CUgraph child, g, other;
+	CUgraphNode cn, k2, e2;
+	CUgraphExec e;
+	CUDA_KERNEL_NODE_PARAMS kp;
+	CUgraphNode k = kernel_node(&child, &p, args);
+
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphKernelNodeGetParams(k, &kp));
+	kp.kernelParams = args;
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphAddChildGraphNode(&cn, g, NULL, 0, child));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphInstantiate(&e, g, 0));
+	/* The same shape, another value. */
+	val = 9;
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphKernelNodeSetParams(k, &kp));
+	CHECK_RES(CUDA_SUCCESS, cuGraphExecChildGraphNodeSetParams(e, cn, child));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphLaunch(e, NULL));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	REQUIRE_RES(CUDA_SUCCESS, cuMemcpyDtoH(&got, p, sizeof(got)));
+	CHECK(got == 9);
+	/* Another shape: refused, nothing changed. */
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&other, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphAddKernelNode(&k2, other, NULL, 0, &kp));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphAddEmptyNode(&e2, other, &k2, 1));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphExecChildGraphNodeSetParams(e, cn, other));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuGraphExecChildGraphNodeSetParams(e, k, child));
+	CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(e));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(other));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(child));
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(probe_prints_as_on_h200),
 	TAP_TEST(null_attribute_value),
 	TAP_TEST(attributes_follow_node),
+	TAP_TEST(exec_child_params),
 };
 
 int main(void)

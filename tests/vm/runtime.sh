@@ -98,6 +98,12 @@
 #                 instantiation with parameters; bad input;
 #   rt_capture_ptds the same calls through the per-thread default stream
 #                 (--default-stream per-thread);
+#   rt_graph      a graph of every node type built by hand, with a
+#                 diamond of dependencies: its queries, each node's
+#                 parameters set and read back, a clone; launched again
+#                 and again, changed in the executable graph; graph
+#                 memory made directly, kernel node attributes, user
+#                 objects, the dot file; bad input to each call;
 #   rt_badinput   bad input to every entry point the runtime implements
 #                 (NULL pointers, unknown kinds, flags and attributes,
 #                 freed pointers, bad devices, sizes, launch
@@ -129,7 +135,8 @@ samples="rt_vectoradd rt_streams rt_fault rt_reset rt_assert rt_interop rt_ptds
 	rt_matmul rt_async rt_callback rt_priorities rt_zerocopy rt_printf
 	rt_templates rt_atomics rt_vote rt_cg rt_occupancy rt_multicopy
 	rt_hyperq rt_onestream rt_managed rt_managed_var rt_mempool rt_ipc
-	rt_extmem rt_texobj rt_texture rt_badinput rt_capture rt_capture_ptds"
+	rt_extmem rt_texobj rt_texture rt_badinput rt_capture rt_capture_ptds
+	rt_graph"
 echo "1..$(echo $samples | wc -w)"
 for s in $samples; do
 	n=$((n + 1))

@@ -9,6 +9,8 @@
 // stream again and again with the results checked on the host, changed
 // in the executable graph and launched again; and bad input. Where the
 // answer to bad input is the runtime's own choice the code is printed.
+#include <unistd.h>
+
 #include "rt.h"
 
 #define N 1024
@@ -482,6 +484,7 @@ static void launches(cudaGraph_t g, struct bufs *b, cudaEvent_t rec,
 	cudaStream_t s;
 	int bad = 0, four = 4, n = N, counter2 = 0;
 	void *args[5] = { &b->d_b, &b->d_in, &b->d_a, &four, &n };
+	cudaError_t e;
 
 	TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 	TRY(cudaGraphInstantiate(&exec, g, 0));
@@ -520,14 +523,25 @@ static void launches(cudaGraph_t g, struct bufs *b, cudaEvent_t rec,
 	TRY(cudaGraphExecMemcpyNodeSetParams1D(exec, nodes[D2H], b->h_out2,
 					       b->d_res, N * sizeof(int),
 					       cudaMemcpyDeviceToHost));
+	// A copy of an executable graph keeps its kind of memory on each side.
+	e = cudaGraphExecMemcpyNodeSetParamsToSymbol(exec, nodes[TOSYM], dev_sym,
+						     b->d_out, N * sizeof(int), 0,
+						     cudaMemcpyDefault);
+	printf("exec tosym as cudaMemcpyDefault: %d\n", (int)e);
+	e = cudaGraphExecMemcpyNodeSetParamsFromSymbol(exec, nodes[FROMSYM],
+						       b->d_res, dev_sym,
+						       N * sizeof(int), 0,
+						       cudaMemcpyDefault);
+	printf("exec fromsym as cudaMemcpyDefault: %d\n", (int)e);
+	cudaGetLastError();
 	TRY(cudaGraphExecMemcpyNodeSetParamsToSymbol(exec, nodes[TOSYM],
 						     dev_sym, b->d_out,
 						     N * sizeof(int), 0,
-						     cudaMemcpyDefault));
+						     cudaMemcpyDeviceToDevice));
 	TRY(cudaGraphExecMemcpyNodeSetParamsFromSymbol(exec, nodes[FROMSYM],
 						       b->d_res, dev_sym,
 						       N * sizeof(int), 0,
-						       cudaMemcpyDefault));
+						       cudaMemcpyDeviceToDevice));
 	hp.fn = count_up;
 	hp.userData = &counter2;
 	TRY(cudaGraphExecHostNodeSetParams(exec, nodes[HOST], &hp));
@@ -833,8 +847,6 @@ static void bad_input(cudaGraph_t g, struct bufs *b, cudaEvent_t rec)
 	     cudaGraphAddHostNode(&node, scr, NULL, 0, &hp));
 	SHOW("AddChildGraphNode NULL child",
 	     cudaGraphAddChildGraphNode(&node, scr, NULL, 0, NULL));
-	SHOW("AddChildGraphNode itself",
-	     cudaGraphAddChildGraphNode(&node, scr, NULL, 0, scr));
 	SHOW("AddEventRecordNode NULL event",
 	     cudaGraphAddEventRecordNode(&node, scr, NULL, 0, NULL));
 	SHOW("AddEventWaitNode NULL event",
@@ -961,12 +973,8 @@ static void bad_input(cudaGraph_t g, struct bufs *b, cudaEvent_t rec)
 	     cudaGraphExecKernelNodeSetParams(exec, other_node, &kp));
 	SHOW("ExecKernelNodeSetParams NULL exec",
 	     cudaGraphExecKernelNodeSetParams(NULL, nodes[K2], &kp));
-	SHOW("ExecKernelNodeSetParams NULL params",
-	     cudaGraphExecKernelNodeSetParams(exec, nodes[K2], NULL));
 	SHOW("ExecMemsetNodeSetParams kernel node",
 	     cudaGraphExecMemsetNodeSetParams(exec, nodes[K1], &mp));
-	SHOW("ExecMemsetNodeSetParams NULL params",
-	     cudaGraphExecMemsetNodeSetParams(exec, nodes[MEMSET], NULL));
 	SHOW("ExecMemcpyNodeSetParams kernel node",
 	     cudaGraphExecMemcpyNodeSetParams(exec, nodes[K1], &cp));
 	cp.kind = (cudaMemcpyKind)17;
@@ -987,8 +995,6 @@ static void bad_input(cudaGraph_t g, struct bufs *b, cudaEvent_t rec)
 							cudaMemcpyDefault));
 	SHOW("ExecHostNodeSetParams kernel node",
 	     cudaGraphExecHostNodeSetParams(exec, nodes[K1], &hp));
-	SHOW("ExecHostNodeSetParams NULL params",
-	     cudaGraphExecHostNodeSetParams(exec, nodes[HOST], NULL));
 	SHOW("ExecChildGraphNodeSetParams kernel node",
 	     cudaGraphExecChildGraphNodeSetParams(exec, nodes[K1], other));
 	SHOW("ExecEventRecordNodeSetEvent wait node",
@@ -1007,6 +1013,105 @@ static void bad_input(cudaGraph_t g, struct bufs *b, cudaEvent_t rec)
 	TRY(cudaGraphDestroy(other));
 	TRY(cudaGraphDestroy(scr));
 	cudaGetLastError();
+}
+
+static int destroyed;
+
+static void CUDART_CB destroy_one(void *p)
+{
+	(void)p;
+	__atomic_add_fetch(&destroyed, 1, __ATOMIC_RELAXED);
+}
+
+// Waits up to a second for the destructors to have run @want times.
+static int destroyed_after(int want)
+{
+	for (int i = 0; i < 1000 && __atomic_load_n(&destroyed, __ATOMIC_RELAXED) < want; i++)
+		usleep(1000);
+	return __atomic_load_n(&destroyed, __ATOMIC_RELAXED);
+}
+
+// Graph memory made directly, kernel node attributes, user objects and
+// the dot file, through the runtime.
+static void extras(struct bufs *b)
+{
+	cudaMemAllocNodeParams ap = {};
+	cudaGraph_t g;
+	cudaGraphNode_t alloc, k, fr;
+	cudaGraphExec_t exec;
+	cudaStream_t s;
+	cudaKernelNodeAttrValue v;
+	cudaUserObject_t obj;
+	int *mem, n = N;
+	char line[64];
+	FILE *f;
+
+	TRY(cudaStreamCreate(&s));
+	TRY(cudaMemcpy(b->d_in, b->h_in, N * sizeof(int), cudaMemcpyHostToDevice));
+	TRY(cudaGraphCreate(&g, 0));
+	ap.poolProps.allocType = cudaMemAllocationTypePinned;
+	ap.poolProps.location.type = cudaMemLocationTypeDevice;
+	ap.poolProps.location.id = 0;
+	ap.bytesize = N * sizeof(int);
+	TRY(cudaGraphAddMemAllocNode(&alloc, g, NULL, 0, &ap));
+	printf("extras: alloc node address set %d\n", ap.dptr != NULL);
+	mem = (int *)ap.dptr;
+	{
+		int m = 3;
+		void *sargs[] = { &mem, &b->d_in, &m, &n };
+		cudaKernelNodeParams kp = {};
+
+		kp.func = (void *)scale;
+		kp.gridDim = dim3((N + 127) / 128);
+		kp.blockDim = dim3(128);
+		kp.kernelParams = sargs;
+		TRY(cudaGraphAddKernelNode(&k, g, &alloc, 1, &kp));
+	}
+	{
+		cudaMemcpy3DParms cp = {};
+		cudaGraphNode_t cpn;
+
+		cp.srcPtr = make_cudaPitchedPtr(mem, N * sizeof(int), N, 1);
+		cp.dstPtr = make_cudaPitchedPtr(b->h_out, N * sizeof(int), N, 1);
+		cp.extent = make_cudaExtent(N * sizeof(int), 1, 1);
+		cp.kind = cudaMemcpyDeviceToHost;
+		TRY(cudaGraphAddMemcpyNode(&cpn, g, &k, 1, &cp));
+		TRY(cudaGraphAddMemFreeNode(&fr, g, &cpn, 1, mem));
+	}
+	EXPECT(cudaErrorInvalidValue, cudaGraphAddMemFreeNode(&fr, g, NULL, 0, NULL));
+	v = {};
+	v.priority = -1;
+	EXPECT(cudaSuccess, cudaGraphKernelNodeSetAttribute(k, cudaLaunchAttributePriority, &v));
+	v = {};
+	EXPECT(cudaSuccess, cudaGraphKernelNodeGetAttribute(k, cudaLaunchAttributePriority, &v));
+	printf("extras: priority read back %d\n", v.priority);
+	EXPECT(cudaErrorInvalidValue,
+	       cudaGraphKernelNodeGetAttribute(alloc, cudaLaunchAttributePriority, &v));
+	EXPECT(cudaErrorInvalidValue, cudaGraphKernelNodeCopyAttributes(k, alloc));
+	destroyed = 0;
+	TRY(cudaUserObjectCreate(&obj, NULL, destroy_one, 1, cudaUserObjectNoDestructorSync));
+	EXPECT(cudaErrorInvalidValue,
+	       cudaUserObjectCreate(&obj, NULL, destroy_one, 1, 0));
+	TRY(cudaGraphRetainUserObject(g, obj, 1, cudaGraphUserObjectMove));
+	TRY(cudaGraphInstantiate(&exec, g, 0));
+	TRY(cudaGraphLaunch(exec, s));
+	TRY(cudaStreamSynchronize(s));
+	printf("extras: graph memory scaled: %s\n",
+	       check(b->h_out, 3, 0) < 0 ? "right" : "wrong");
+	EXPECT(cudaSuccess, cudaGraphDebugDotPrint(g, "/tmp/rt_graph_extras.dot", 0));
+	f = fopen("/tmp/rt_graph_extras.dot", "r");
+	printf("extras: dot first line %s", f && fgets(line, sizeof(line), f) ? line : "none\n");
+	if (f)
+		fclose(f);
+	remove("/tmp/rt_graph_extras.dot");
+	EXPECT(cudaErrorOperatingSystem,
+	       cudaGraphDebugDotPrint(g, "/nonexistent/rt_graph.dot", 0));
+	TRY(cudaGraphDestroy(g));
+	printf("extras: destroyed with the graph while its exec lives %d\n",
+	       __atomic_load_n(&destroyed, __ATOMIC_RELAXED));
+	TRY(cudaGraphExecDestroy(exec));
+	printf("extras: destroyed once the exec is %d\n", destroyed_after(1));
+	TRY(cudaStreamDestroy(s));
 }
 
 int main(void)
@@ -1045,6 +1150,7 @@ int main(void)
 	clone(g);
 	launches(g, &b, rec, wait, other, &counter);
 	bad_input(g, &b, rec);
+	extras(&b);
 	printf("node names resolve: %s %s\n", name_of(nodes[K1]),
 	       name_of(nodes[HOST]));
 	TRY(cudaGraphDestroy(g));
