@@ -559,9 +559,13 @@ DRM_LIBS_vgem_roundtrip = $(shell pkg-config --libs libdrm)
 DRM_CFLAGS_extmem_api = $(shell pkg-config --cflags libdrm)
 DRM_LIBS_extmem_api = $(shell pkg-config --libs libdrm)
 
-$(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h tests/gridsync_ptx.h tests/h100_log.h tests/fp_h100_cases.h libvgpu/include/cuda.h $(LIBVGPU)
+$(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h tests/gridsync_ptx.h tests/h100_log.h tests/fp_h100_cases.h tests/probe_run.h libvgpu/include/cuda.h $(LIBVGPU)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DRM_CFLAGS_$*) $< $(LINK_LIBVGPU) $(DRM_LIBS_$*) -o $@
+
+# Tests that run an H200 probe (probe_run.h) build its source in.
+$(BUILD)/tests/e2e/graph_dot_api: tests/e2e/ref/h200_graph_dot.c
+$(BUILD)/tests/e2e/graph_memop_api: tests/e2e/ref/h200_graph_memop.c
 
 # devmalloc_api runs the kernels the H100 ran for its reference log,
 # compiled by nvcc (outside build/tests/e2e, whose files are all tests).

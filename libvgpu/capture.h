@@ -92,6 +92,8 @@ CUresult vg_cap_copy3d(const CUDA_MEMCPY3D *p, CUstream hs, bool *taken);
 CUresult vg_cap_copy1d(int dir, uint64_t dst, uint64_t src, size_t n, CUstream hs,
 		       bool *taken);
 CUresult vg_cap_copy2d(const CUDA_MEMCPY2D *p, CUstream hs, bool *taken);
+CUresult vg_cap_memops(CUstream hs, unsigned int count, const CUstreamBatchMemOpParams *ops,
+		       unsigned int flags, bool *taken);
 CUresult vg_cap_host(CUhostFn fn, void *data, CUstream hs, bool *taken);
 CUresult vg_cap_alloc(CUdeviceptr *dptr, size_t bytes, CUstream hs, bool *taken);
 CUresult vg_cap_free(CUdeviceptr dptr, CUstream hs, bool *taken);

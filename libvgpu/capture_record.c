@@ -158,6 +158,32 @@ CUresult vg_cap_copy2d(const CUDA_MEMCPY2D *s, CUstream hs, bool *taken)
 	return vg_cap_copy3d(&p, hs, taken);
 }
 
+/* A batch of stream memory operations: one node, as NVIDIA's driver makes. */
+CUresult vg_cap_memops(CUstream hs, unsigned int count, const CUstreamBatchMemOpParams *ops,
+		       unsigned int flags, bool *taken)
+{
+	CUDA_BATCH_MEM_OP_NODE_PARAMS p = { .count = count,
+					    .paramArray = (CUstreamBatchMemOpParams *)ops,
+					    .flags = flags };
+	struct CUgraphNode_st *n;
+	CUresult r = vg_cap_work(hs, taken);
+
+	if (r || !*taken)
+		return r;
+	r = cuCtxGetCurrent(&p.ctx);
+	if (r)
+		return r;
+	n = vg_node_alloc(CU_GRAPH_NODE_TYPE_BATCH_MEM_OP);
+	if (!n)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	r = vg_memop_node_set(&n->p.memop, &p);
+	if (r) {
+		vg_node_free(n);
+		return r;
+	}
+	return vg_cap_add(hs, n);
+}
+
 CUresult vg_cap_host(CUhostFn fn, void *data, CUstream hs, bool *taken)
 {
 	struct CUgraphNode_st *n;

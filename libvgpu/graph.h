@@ -58,6 +58,13 @@ struct vg_cond {
 	bool used;		/* a node has it: one node per handle */
 };
 
+/* A batch memory operation node: its own copy of the operations. */
+struct vg_memop_node {
+	CUcontext ctx;
+	unsigned int count, flags;
+	CUstreamBatchMemOpParams *ops;
+};
+
 /* A conditional node: its handle, kind and body graphs (owned). */
 struct vg_cond_node {
 	struct vg_cond *c;
@@ -88,6 +95,7 @@ struct CUgraphNode_st {
 		struct vg_graph_mem *mem;	/* MEM_ALLOC: shared (graph_mem.c) */
 		CUdeviceptr freed;		/* MEM_FREE */
 		struct vg_cond_node cond;
+		struct vg_memop_node memop;
 	} p;
 	CUcontext ctx;		/* memset and memcpy nodes' context */
 	size_t mark;		/* scratch of a walk over the graph */
@@ -156,6 +164,10 @@ struct CUgraphNode_st *vg_exec_typed(CUgraphExec h, CUgraphNode node, CUgraphNod
  */
 CUresult vg_node_add_to(CUgraphNode *out, CUgraph h, const CUgraphNode *deps,
 			const CUgraphEdgeData *edata, size_t ndeps, struct CUgraphNode_st *n);
+
+/* graph_memop.c: @m takes a checked copy of @p (its old operations freed). */
+CUresult vg_memop_node_set(struct vg_memop_node *m, const CUDA_BATCH_MEM_OP_NODE_PARAMS *p);
+CUresult vg_memop_node_copy(struct vg_memop_node *to, const struct vg_memop_node *from);
 
 /* graph_add.c: a node's parameters of CUgraphNodeParams in a type's form. */
 void vg_kernel_params_of(const CUgraphNodeParams *p, CUDA_KERNEL_NODE_PARAMS *kp);

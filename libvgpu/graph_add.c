@@ -86,9 +86,12 @@ static CUresult vg_add_typed(CUgraphNode *out, CUgraph h, const CUgraphNode *dep
 					      (CUDA_MEM_ALLOC_NODE_PARAMS *)&p->alloc);
 	case CU_GRAPH_NODE_TYPE_MEM_FREE:
 		return cuGraphAddMemFreeNode(out, h, deps, ndeps, p->free.dptr);
+	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+		/* The two versions of the parameters are laid out alike. */
+		return cuGraphAddBatchMemOpNode(out, h, deps, ndeps,
+						(CUDA_BATCH_MEM_OP_NODE_PARAMS *)&p->memOp);
 	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
 	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
-	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
 		/* Their own cuGraphAdd*Node calls are not here yet either. */
 		return CUDA_ERROR_NOT_SUPPORTED;
 	default:

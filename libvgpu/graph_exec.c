@@ -322,6 +322,9 @@ static CUresult vg_run_node(struct CUgraphNode_st *n, CUstream s)
 		return cuMemcpy3DAsync_v2(&n->p.memcpy, s);
 	case CU_GRAPH_NODE_TYPE_HOST:
 		return cuLaunchHostFunc(s, n->p.host.fn, n->p.host.userData);
+	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+		return cuStreamBatchMemOp_v2(s, n->p.memop.count, n->p.memop.ops,
+					     n->p.memop.flags);
 	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
 		return cuEventRecord(n->p.event, s);
 	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:

@@ -130,6 +130,8 @@ CUresult vg_node_params_copy(struct CUgraphNode_st *to, const struct CUgraphNode
 		return CUDA_SUCCESS;
 	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
 		return vg_cond_copy(to, from);
+	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+		return vg_memop_node_copy(&to->p.memop, &from->p.memop);
 	default:
 		to->p = from->p;
 		return CUDA_SUCCESS;
@@ -146,6 +148,8 @@ void vg_node_params_free(struct CUgraphNode_st *n)
 		vg_graph_mem_put(n->p.mem);
 	else if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
 		vg_cond_free(n);
+	else if (n->type == CU_GRAPH_NODE_TYPE_BATCH_MEM_OP)
+		free(n->p.memop.ops);
 }
 
 /*

@@ -100,6 +100,8 @@ CUresult cuGraphNodeSetParams(CUgraphNode h, CUgraphNodeParams *p)
 		return cuGraphEventWaitNodeSetEvent(h, p->eventWait.event);
 	case CU_GRAPH_NODE_TYPE_GRAPH:
 		return vg_child_set(h, p->graph.graph);
+	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+		return cuGraphBatchMemOpNodeSetParams(h, (CUDA_BATCH_MEM_OP_NODE_PARAMS *)&p->memOp);
 	default:
 		return vg_params_other(p->type);
 	}
@@ -134,6 +136,9 @@ CUresult cuGraphExecNodeSetParams(CUgraphExec e, CUgraphNode h, CUgraphNodeParam
 		return cuGraphExecEventWaitNodeSetEvent(e, h, p->eventWait.event);
 	case CU_GRAPH_NODE_TYPE_GRAPH:
 		return cuGraphExecChildGraphNodeSetParams(e, h, p->graph.graph);
+	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+		return cuGraphExecBatchMemOpNodeSetParams(e, h,
+							  (CUDA_BATCH_MEM_OP_NODE_PARAMS *)&p->memOp);
 	default:
 		return vg_params_other(p->type);
 	}

@@ -74,9 +74,28 @@ static bool vg_memop_cmd(struct CUctx_st *ctx,
 	return true;
 }
 
+CUresult vg_memops_valid(CUcontext h, unsigned int count,
+			 const CUstreamBatchMemOpParams *ops, unsigned int flags)
+{
+	struct vgpu_cmd cmd;
+	unsigned int i;
+	CUresult r = CUDA_SUCCESS, why;
+
+	if (!h || flags || count > VG_MEMOP_MAX || (count && !ops))
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_lock);
+	if (!vg_ctx_alive(h))
+		r = CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; !r && i < count; i++)
+		if (!vg_memop_cmd(h, &ops[i], &cmd, &why))
+			r = why;
+	pthread_mutex_unlock(&vg_lock);
+	return r;
+}
+
 /*
  * Checks every operation, then queues them in order on @hs: none is
- * queued when one is refused.
+ * queued when one is refused. In a capture, the batch is a node.
  */
 static CUresult vg_memops(CUstream hs, unsigned int count,
 			  const CUstreamBatchMemOpParams *ops,
@@ -86,11 +105,12 @@ static CUresult vg_memops(CUstream hs, unsigned int count,
 	struct CUctx_st *ctx;
 	struct vgpu_cmd *cmds;
 	unsigned int i;
+	bool taken = false;
 	CUresult r = vg_check_init();
 
 	if (!r)
-		r = vg_cap_refuse(hs);
-	if (r)
+		r = vg_cap_memops(hs, count, ops, flags, &taken);
+	if (r || taken)
 		return r;
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(hs, &ctx, &st);

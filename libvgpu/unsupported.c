@@ -272,13 +272,6 @@ CUresult cuDeviceSetGraphMemAttribute(CUdevice a0, CUgraphMem_attribute a1,
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-CUresult cuGraphAddBatchMemOpNode(CUgraphNode *a0, CUgraph a1,
-		const CUgraphNode *a2, size_t a3,
-		const CUDA_BATCH_MEM_OP_NODE_PARAMS *a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *a0, CUgraph a1,
 		const CUgraphNode *a2, size_t a3,
 		const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a4)
@@ -289,24 +282,6 @@ CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *a0, CUgraph a1,
 CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *a0, CUgraph a1,
 		const CUgraphNode *a2, size_t a3,
 		const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode a0,
-		CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode a0,
-		const CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec a0, CUgraphNode a1,
-		const CUDA_BATCH_MEM_OP_NODE_PARAMS *a2)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

@@ -477,6 +477,12 @@ struct vg_launch {
 };
 CUresult vg_launch(CUfunction f, const struct vg_launch *l);
 /*
+ * memop.c: whether a batch of @count stream memory operations @ops with
+ * @flags can be queued in context @h, as cuStreamBatchMemOp checks it.
+ */
+CUresult vg_memops_valid(CUcontext h, unsigned int count,
+			 const CUstreamBatchMemOpParams *ops, unsigned int flags);
+/*
  * launch_ex.c: cuLaunchKernelEx's check of attribute @id's value @v on a
  * device of @info (graph kernel nodes' attributes take the same values).
  */

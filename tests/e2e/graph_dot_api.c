@@ -2,13 +2,11 @@
 /*
  * cuGraphDebugDotPrint, graph kernel node attributes and user objects,
  * held to an H200: the probe that ran there (tests/e2e/ref/h200_graph_dot.c)
- * runs here on vgpu, and what it prints must be what it printed there
- * (ref/h200_graph_dot.log) line for line — the dot files of each graph,
- * plain and verbose, every code, the attributes read back and when each
- * user object's destructor ran — but for the handles and addresses it
- * prints, which are each process's own: "0x" and 16 hex digits are
- * compared as such, and the line of raw conditional handle values is
- * left out (the dot files number handles as NVIDIA's do).
+ * runs here on vgpu (probe_run.h) and prints what it printed there — the
+ * dot files of each graph, plain and verbose, every code, the attributes
+ * read back and when each user object's destructor ran — but for the
+ * line of raw conditional handle values (the dot files number handles as
+ * NVIDIA's do).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,6 +15,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "probe_run.h"
 
 #define main h200_probe_main
 #include "e2e/ref/h200_graph_dot.c"
@@ -32,79 +31,10 @@
 	} \
 } while (0)
 
-/* @line with every "0x" and 16 hex digits made "0x?". */
-static void mask(char *line)
-{
-	char *p = line, *q;
-
-	while ((p = strstr(p, "0x"))) {
-		size_t n = strspn(p + 2, "0123456789ABCDEF");
-
-		if (n != 16) {
-			p += 2;
-			continue;
-		}
-		p[2] = '?';
-		q = p + 18;
-		memmove(p + 3, q, strlen(q) + 1);
-		p += 3;
-	}
-}
-
-/* The next line to compare of @f, masked, or NULL at its end. */
-static char *next_line(FILE *f, char *buf, size_t size)
-{
-	while (fgets(buf, (int)size, f)) {
-		if (!strncmp(buf, "handles ", 8))
-			continue;
-		mask(buf);
-		return buf;
-	}
-	return NULL;
-}
-
+/* The raw values of conditional handles are each process's own. */
 static void probe_prints_as_on_h200(void)
 {
-	char dir[] = "/tmp/vgpu_dot_XXXXXX", out[64], cmd[64], a[1024], b[1024];
-	unsigned int line = 0;
-	char *argv[] = { "probe", dir, NULL };
-	FILE *got, *want;
-	int saved, fd;
-
-	REQUIRE(mkdtemp(dir));
-	snprintf(out, sizeof(out), "%s/probe.log", dir);
-	fflush(stdout);
-	saved = dup(1);
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	REQUIRE(saved >= 0 && fd >= 0);
-	dup2(fd, 1);
-	close(fd);
-	h200_probe_main(2, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-
-	got = fopen(out, "r");
-	want = fopen(REF, "r");
-	REQUIRE(got && want);
-	for (;;) {
-		char *w = next_line(want, a, sizeof(a)), *g = next_line(got, b, sizeof(b));
-
-		line++;
-		if (!w && !g)
-			break;
-		if (!w || !g || strcmp(w, g)) {
-			TAP_FAIL("line %u (handles left out) differs: H200 \"%s\", vgpu \"%s\"",
-				 line, w ? strtok(w, "\n") : "(end)",
-				 g ? strtok(g, "\n") : "(end)");
-			break;
-		}
-	}
-	fclose(got);
-	fclose(want);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd) != 0)
-		TAP_FAIL("cannot remove %s", dir);
+	probe_matches(h200_probe_main, REF, "handles ");
 }
 
 /* A context, the probe's kernel and a graph with a node of it on @p. */
