@@ -87,17 +87,21 @@ static int child(int rfd, int wfd)
 
 	CHECK_RES(h100("child open event"), cuIpcOpenEventHandle(&ev, m.ev));
 	CHECK_RES(h100("child event query"), cuEventQuery(ev));
-	/* Tell the parent, which records the event after a kernel. */
+	/*
+	 * Tell the parent, which records the event after a kernel, and wait
+	 * until it has: a wait for an event not recorded yet returns at once,
+	 * and the query after it would find the record in flight.
+	 */
 	if (write(wfd, &c, 1) != 1)
 		return 101;
+	if (read(rfd, &c, 1) != 1)
+		return 102;
 	CHECK_RES(h100("child event sync"), cuEventSynchronize(ev));
 	CHECK_RES(h100("child event query after"), cuEventQuery(ev));
 	/*
-	 * Beyond the H100's sequence: once the parent says it recorded, a
-	 * stream that waits for the event sees what its kernel wrote first.
+	 * Beyond the H100's sequence: a stream that waits for the event sees
+	 * what its kernel wrote first.
 	 */
-	if (read(rfd, &c, 1) != 1)
-		return 102;
 	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
 	CHECK_RES(CUDA_SUCCESS, cuStreamWaitEvent(s, ev, 0));
 	v = 0;

@@ -636,6 +636,8 @@ static int value_at(const int *d, int i)
 	return v;
 }
 
+// Its fills go on @s, the graphs' stream: a fill on stream 0 is not
+// ordered with a non-blocking stream's work.
 static void check_exec(int *d, cudaStream_t s)
 {
 	cudaGraphExecUpdateResultInfo info;
@@ -647,7 +649,7 @@ static void check_exec(int *d, cudaStream_t s)
 	unsigned int on = 7;
 	cudaError_t e;
 
-	TRY(cudaMemset(d, 0, N * sizeof(int)));
+	TRY(cudaMemsetAsync(d, 0, N * sizeof(int), s));
 	g1 = capture_adds(s, d, 1, 10, &second);
 	TRY(cudaGraphInstantiateWithFlags(&exec, g1, 0));
 	TRY(cudaGraphLaunch(exec, s));
@@ -692,7 +694,7 @@ static void check_exec(int *d, cudaStream_t s)
 
 	// The second kernel turned off in an executable graph of g1.
 	TRY(cudaGraphInstantiate(&exec, g1, 0));
-	TRY(cudaMemset(d, 0, N * sizeof(int)));
+	TRY(cudaMemsetAsync(d, 0, N * sizeof(int), s));
 	on = 7;
 	EXPECT(cudaSuccess, cudaGraphNodeGetEnabled(exec, second, &on));
 	printf("exec: second kernel enabled = %u\n", on);
@@ -750,7 +752,7 @@ static void check_exec(int *d, cudaStream_t s)
 	       ip.errNode_out ? "set" : "null");
 	EXPECT(cudaSuccess, cudaGraphExecGetFlags(exec2, &flags));
 	printf("exec: with params flags = %llu\n", flags);
-	TRY(cudaMemset(d, 0, N * sizeof(int)));
+	TRY(cudaMemsetAsync(d, 0, N * sizeof(int), s));
 	TRY(cudaGraphLaunch(exec2, s));
 	TRY(cudaStreamSynchronize(s));
 	printf("exec: with params value = %d\n", value_at(d, 5));
@@ -848,6 +850,7 @@ int main(void)
 	TRY(cudaMalloc(&m.acc, N * sizeof(int)));
 	TRY(cudaMalloc(&d, N * sizeof(int)));
 	TRY(cudaMemset(d, 0, N * sizeof(int)));
+	TRY(cudaDeviceSynchronize());
 
 	check_iteration(&m, s1, s2, s3);
 	check_to_graph(d, s1);
