@@ -85,7 +85,8 @@ void vg_cap_stream_free(struct CUstream_st *st);
 void vg_cap_event_free(struct CUevent_st *e);
 
 /* capture_record.c: a captured call's node. */
-CUresult vg_cap_launch(const CUDA_KERNEL_NODE_PARAMS *p, CUstream hs, bool *taken);
+CUresult vg_cap_launch(const CUDA_KERNEL_NODE_PARAMS *p, bool cooperative, CUstream hs,
+		       bool *taken);
 CUresult vg_cap_memset(CUdeviceptr dst, size_t pitch, uint32_t value, uint32_t elem,
 		       size_t width, size_t height, CUstream hs, bool *taken);
 CUresult vg_cap_copy3d(const CUDA_MEMCPY3D *p, CUstream hs, bool *taken);

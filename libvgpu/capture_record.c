@@ -50,7 +50,8 @@ CUresult vg_cap_add(CUstream hs, struct CUgraphNode_st *n)
 	return r;
 }
 
-CUresult vg_cap_launch(const CUDA_KERNEL_NODE_PARAMS *p, CUstream hs, bool *taken)
+CUresult vg_cap_launch(const CUDA_KERNEL_NODE_PARAMS *p, bool cooperative, CUstream hs,
+		       bool *taken)
 {
 	struct CUgraphNode_st *n;
 	CUresult r = vg_cap_work(hs, taken);
@@ -61,6 +62,8 @@ CUresult vg_cap_launch(const CUDA_KERNEL_NODE_PARAMS *p, CUstream hs, bool *take
 	if (!n)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	r = vg_kernel_node_set(&n->p.kernel, p);
+	if (!r && cooperative)
+		r = vg_kernel_node_cooperative(&n->p.kernel);
 	if (r) {
 		vg_node_free(n);
 		return r;

@@ -294,6 +294,24 @@ CUresult vg_memcpy(CUdeviceptr dst, CUdeviceptr src, size_t n, bool async,
 
 	if (r)
 		return r;
+	/*
+	 * Captured, the copy is a node of unified memory on both sides,
+	 * whatever the pointers are, as NVIDIA's driver makes it.
+	 */
+	if (async && vg_cap_maybe()) {
+		CUDA_MEMCPY3D p = {
+			.srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = src,
+			.srcPitch = n, .srcHeight = 1,
+			.dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = dst,
+			.dstPitch = n, .dstHeight = 1,
+			.WidthInBytes = n, .Height = 1, .Depth = 1,
+		};
+		bool taken;
+
+		r = vg_cap_copy3d(&p, hs, &taken);
+		if (r || taken)
+			return r;
+	}
 	pthread_mutex_lock(&vg_lock);
 	dst_dev = vg_ctx_by_address(dst) != NULL;
 	src_dev = vg_ctx_by_address(src) != NULL;

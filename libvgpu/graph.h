@@ -142,6 +142,7 @@ bool vg_edge_data_ok(const CUgraphEdgeData *d);
 /* graph_attr.c: a kernel node's attributes into the launch @l. */
 struct vg_launch;
 void vg_kernel_node_attrs(const struct vg_kernel_node *kn, struct vg_launch *l);
+CUresult vg_kernel_node_cooperative(struct vg_kernel_node *kn);
 CUresult vg_kernel_attrs_copy(struct vg_kernel_node *to, const struct vg_kernel_node *from);
 
 /*

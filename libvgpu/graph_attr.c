@@ -95,6 +95,22 @@ CUresult cuGraphKernelNodeGetAttribute(CUgraphNode h, CUkernelNodeAttrID id,
 	return r;
 }
 
+/*
+ * A new node (in no graph yet) launches cooperatively: what stream capture
+ * makes of a cooperative launch, as NVIDIA's driver does.
+ */
+CUresult vg_kernel_node_cooperative(struct vg_kernel_node *kn)
+{
+	if (!kn->attrs) {
+		kn->attrs = calloc(VG_NODE_ATTRS, sizeof(*kn->attrs));
+		if (!kn->attrs)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	kn->attrs[CU_LAUNCH_ATTRIBUTE_COOPERATIVE].cooperative = 1;
+	kn->attrs_set |= VG_ATTR_BIT(CU_LAUNCH_ATTRIBUTE_COOPERATIVE);
+	return CUDA_SUCCESS;
+}
+
 /* @v's priority within the device's range, as NVIDIA keeps it. */
 static int vg_attr_priority(int priority)
 {

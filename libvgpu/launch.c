@@ -246,13 +246,8 @@ CUresult vg_launch(CUfunction f, const struct vg_launch *l)
 		};
 		bool taken, marked;
 
-		/* A kernel node here has no co-residence: not captured (900). */
-		if (l->cooperative) {
-			r = vg_cap_refuse(l->stream);
-			if (r)
-				return r;
-		}
-		r = vg_cap_launch(&p, l->stream, &taken);
+		/* A cooperative launch: a node with the attribute, as NVIDIA's. */
+		r = vg_cap_launch(&p, l->cooperative, l->stream, &taken);
 		/* The events recorded after it mark the point after its node. */
 		for (i = 0; i < 2 && !r && taken; i++)
 			if (l->done[i])

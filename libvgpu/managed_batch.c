@@ -11,6 +11,7 @@
  * contents go, which an H100 need not do and vgpu does not: the pages
  * are the host's and the device's at once, and nothing is migrated.
  */
+#include "capture.h"
 #include "vg.h"
 
 /* A batch's ranges: each of managed memory, none empty. */
@@ -73,7 +74,11 @@ static CUresult vg_batch_prefetch(CUdeviceptr *dptrs, size_t *sizes,
 	return r;
 }
 
-/* The stream a batch is ordered on must be usable. */
+/*
+ * The stream a batch is ordered on must be usable, and not capturing: a
+ * batch ends a capture's use (900), as on an H200
+ * (tests/e2e/ref/h200_capture_misc.log).
+ */
 static CUresult vg_batch_stream(CUstream hs)
 {
 	struct CUstream_st *st;
@@ -83,7 +88,7 @@ static CUresult vg_batch_stream(CUstream hs)
 	pthread_mutex_lock(&vg_lock);
 	r = vg_stream_resolve(hs, &ctx, &st);
 	pthread_mutex_unlock(&vg_lock);
-	return r;
+	return r ? r : vg_cap_refuse(hs);
 }
 
 CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes,

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include "capture.h"
 #include "vg.h"
 
 /* The live link from @ctx to @peer, or NULL; under vg_lock. */
@@ -195,9 +196,12 @@ static CUresult vg_copy_peer(CUdeviceptr dst, CUcontext dst_ctx,
 			     CUdeviceptr src, CUcontext src_ctx, size_t n,
 			     bool async, CUstream hs)
 {
+	/* Not captured, as on an H200: 900 and the capture spoilt. */
+	CUresult r = async ? vg_cap_refuse(hs) : CUDA_SUCCESS;
+
 	(void)dst_ctx;
 	(void)src_ctx;
-	return vg_copy(VG_DTOD, dst, src, n, async, hs);
+	return r ? r : vg_copy(VG_DTOD, dst, src, n, async, hs);
 }
 
 CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src,
