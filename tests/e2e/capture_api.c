@@ -729,7 +729,7 @@ static void per_thread_entry_points(void)
  * Beyond the probe: an external record is a node of its own; a launch's
  * completion event marks the point after its node; a cooperative launch
  * is a kernel node that keeps the attribute (as on the H200:
- * ref/h200_capture_misc.log); the per-thread stream, which cannot be
+ * ref/h200_capture_misc.log) and runs as one; the per-thread stream, which cannot be
  * destroyed, keeps its capture through a try.
  */
 static void events_in_capture(void)
@@ -738,7 +738,7 @@ static void events_in_capture(void)
 	CUgraphNode nodes[8];
 	CUgraphNodeType t;
 	size_t nn = 8, ne = 0;
-	CUdeviceptr p = dbuf;
+	CUdeviceptr p;
 	unsigned int v = 1;
 	void *args[] = { &p, &v };
 	CUlaunchAttribute at = { .id = CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT };
@@ -750,6 +750,7 @@ static void events_in_capture(void)
 	CUstreamCaptureStatus st;
 
 	setup();
+	p = dbuf;
 	CHECK_RES(CUDA_SUCCESS, cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
 	CHECK_RES(CUDA_SUCCESS, launch_add(s1, 1));
 	CHECK_RES(CUDA_SUCCESS, cuEventRecordWithFlags(ev, s1, CU_EVENT_RECORD_EXTERNAL));
@@ -795,10 +796,19 @@ static void events_in_capture(void)
 	CHECK(nn == 1);
 	if (nn == 1) {
 		CUkernelNodeAttrValue a = { 0 };
+		CUgraphExec x;
+		unsigned int before = readback();
 
 		CHECK_RES(CUDA_SUCCESS, cuGraphKernelNodeGetAttribute(nodes[0],
 			  CU_LAUNCH_ATTRIBUTE_COOPERATIVE, &a));
 		CHECK(a.cooperative == 1);
+		REQUIRE_RES(CUDA_SUCCESS, cuGraphInstantiate(&x, g, 0));
+		CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(x, s1));
+		CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s1));
+		CHECK(readback() == before + v);
+		CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(x));
+		/* What follows runs nothing: the word starts again at 0. */
+		CHECK_RES(CUDA_SUCCESS, cuMemsetD32(dbuf, 0, 1));
 	}
 	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
 
