@@ -729,8 +729,8 @@ static void per_thread_entry_points(void)
  * Beyond the probe: an external record is a node of its own; a launch's
  * completion event marks the point after its node; a cooperative launch
  * is a kernel node that keeps the attribute (as on the H200:
- * ref/h200_capture_misc.log) and runs as one; the per-thread stream, which cannot be
- * destroyed, keeps its capture through a try.
+ * ref/h200_capture_misc.log) and runs as one; the per-thread stream,
+ * which cannot be destroyed, keeps its capture through a try.
  */
 static void events_in_capture(void)
 {
