@@ -91,20 +91,32 @@ static struct vgpu_engine *vgpu_cmd_engine(struct vgpu_ctx *ctx,
 		&ce[VGPU_CE_D2H] : &ce[VGPU_CE_H2D];
 }
 
-/* Puts an idle channel with work on an engine. */
-static void vgpu_chan_kick(struct vgpu_chan *chan)
+/*
+ * Puts an idle channel with work on an engine. Return: whether that was
+ * @hold, whose worker was then not woken (vgpu_chan_done_hold()).
+ */
+static bool vgpu_chan_kick_hold(struct vgpu_chan *chan,
+				struct vgpu_engine *hold)
 {
 	struct vgpu_ctx *ctx = chan->ctx;
 	const struct vgpu_cmd *head;
+	struct vgpu_engine *e;
 
 	lockdep_assert_held(&chan->lock);
 	if (chan->state != VGPU_CS_IDLE || chan->completed == chan->submitted)
-		return;
+		return false;
 	head = &chan->queue[chan->completed & (chan->ring_size - 1)];
 	chan->state = VGPU_CS_QUEUED;
 	kref_get(&chan->ref);
 	atomic_inc(&ctx->running);
-	vgpu_engine_queue(vgpu_cmd_engine(ctx, head), chan);
+	e = vgpu_cmd_engine(ctx, head);
+	vgpu_engine_queue(e, chan, e != hold);
+	return e == hold;
+}
+
+static void vgpu_chan_kick(struct vgpu_chan *chan)
+{
+	vgpu_chan_kick_hold(chan, NULL);
 }
 
 /* Lets a blocked channel test its semaphore again. */
@@ -163,13 +175,19 @@ static void vgpu_chan_put(struct vgpu_chan *chan)
 }
 
 /**
- * vgpu_chan_done() - @chan's head command has finished with @ret (0, an
- * error, or -EAGAIN for an unsatisfied SEM_ACQUIRE); drops the reference
- * of the engine that ran it. Launches end here from the compute engine.
+ * vgpu_chan_done_hold() - @chan's head command has finished with @ret (0,
+ * an error, or -EAGAIN for an unsatisfied SEM_ACQUIRE); drops the
+ * reference of the engine that ran it. Launches end here from the compute
+ * engine. When the next command goes to @hold (an SM ending a launch holds
+ * the compute engine's front end), @hold's worker is not woken.
+ * Return: true when so: the caller runs @hold's list, or wakes it
+ * (vgpu_engine_wake()), before it does anything else.
  */
-void vgpu_chan_done(struct vgpu_chan *chan, int ret, u64 fault)
+bool vgpu_chan_done_hold(struct vgpu_chan *chan, int ret, u64 fault,
+			 struct vgpu_engine *hold)
 {
 	struct vgpu_ctx *ctx = chan->ctx;
+	bool held = false;
 
 	mutex_lock(&chan->lock);
 	chan->state = VGPU_CS_IDLE;
@@ -182,7 +200,7 @@ void vgpu_chan_done(struct vgpu_chan *chan, int ret, u64 fault)
 		mutex_unlock(&chan->lock);
 	} else {
 		vgpu_chan_retire(chan, ret == -EAGAIN ? 0 : ret, fault);
-		vgpu_chan_kick(chan);
+		held = vgpu_chan_kick_hold(chan, hold);
 		mutex_unlock(&chan->lock);
 		wake_up_all(&chan->wq);
 		wake_up_all(&ctx->poll_wq);
@@ -194,6 +212,12 @@ void vgpu_chan_done(struct vgpu_chan *chan, int ret, u64 fault)
 	/* The last use of ctx: release may free it once this reaches 0. */
 	if (atomic_dec_and_test(&ctx->running))
 		wake_up_var(&ctx->running);
+	return held;
+}
+
+void vgpu_chan_done(struct vgpu_chan *chan, int ret, u64 fault)
+{
+	vgpu_chan_done_hold(chan, ret, fault, NULL);
 }
 
 /**

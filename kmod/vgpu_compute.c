@@ -262,14 +262,29 @@ int vgpu_compute_start(struct vgpu_chan *chan,
 	return ret;
 }
 
-/* Ends a launch whose last block has finished. */
-void vgpu_run_end(struct vgpu_run *run)
+/*
+ * Ends a launch whose last block has finished. An SM that does (@hold)
+ * starts the channel's next launch itself, rather than wake the front
+ * end's worker to do it (vgpu_chan_done_hold()): a chain of small
+ * launches, a graph's, then runs without a sleep and a wake-up between
+ * each two. Not while fault injection is armed: its stall of the front
+ * end must not hold an SM. Return: whether the front end is the caller's
+ * to run (vgpu_engine_run_one() or run_ctx(), then vgpu_engine_wake()).
+ */
+bool vgpu_run_end_hold(struct vgpu_run *run, bool hold)
 {
 	struct vgpu_chan *chan = run->chan;
+	struct vgpu_engine *front = &chan->ctx->vdev->compute.front;
 	int ret = run->ret;
 
 	vgpu_run_free(run);
-	vgpu_chan_done(chan, ret, 0);
+	return vgpu_chan_done_hold(chan, ret, 0,
+				   hold && !vgpu_fi_on() ? front : NULL);
+}
+
+void vgpu_run_end(struct vgpu_run *run)
+{
+	vgpu_run_end_hold(run, false);
 }
 
 /*
@@ -350,18 +365,24 @@ bool vgpu_block_over_locked(struct vgpu_compute *ce, struct vgpu_run *run,
 
 /*
  * @n blocks are over (@stop: the launch ends early). Whoever ends the
- * last running block ends the launch.
+ * last running block ends the launch (@hold: as vgpu_run_end_hold()).
  */
-void vgpu_block_over(struct vgpu_compute *ce, struct vgpu_run *run,
-		     u64 n, bool stop, int ret)
+static bool vgpu_block_over_hold(struct vgpu_compute *ce,
+				 struct vgpu_run *run, u64 n, bool stop,
+				 int ret, bool hold)
 {
 	bool last;
 
 	spin_lock(&ce->lock);
 	last = vgpu_block_over_locked(ce, run, n, stop, ret);
 	spin_unlock(&ce->lock);
-	if (last)
-		vgpu_run_end(run);
+	return last && vgpu_run_end_hold(run, hold);
+}
+
+void vgpu_block_over(struct vgpu_compute *ce, struct vgpu_run *run,
+		     u64 n, bool stop, int ret)
+{
+	vgpu_block_over_hold(ce, run, n, stop, ret, false);
 }
 
 /**
@@ -639,7 +660,11 @@ static int vgpu_sm_main(void *data)
 		stop = vgpu_run_block(run, block, s.block, run->id != s.last,
 				      &ret);
 		s.last = run->id;
-		vgpu_block_over(ce, run, 1, stop, ret);
+		/* The channel's next launch, when this ended one, starts here. */
+		if (vgpu_block_over_hold(ce, run, 1, stop, ret, true)) {
+			vgpu_engine_run_one(&ce->front);
+			vgpu_engine_wake(&ce->front);
+		}
 	}
 	vgpu_sm_state_free(&s);
 	return 0;

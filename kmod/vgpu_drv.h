@@ -83,6 +83,7 @@
 #include <linux/mutex.h>
 #include <linux/poll.h>
 #include <linux/refcount.h>
+#include <linux/lockdep.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -267,7 +268,20 @@ struct vgpu_vm {
 	struct list_head peers;	/* links to other contexts (vgpu_peer.c) */
 	bool managed_unmap;	/* managed pages wait to leave page tables */
 	bool peer_target;	/* some context links here: vgpu_vm_retire() */
+	u64 gen;		/* changes: vgpu_vm_write_unlock() */
 };
+
+/*
+ * Ends a change of @vm: its generation moves on, which tells user-mode
+ * SMs (USM_WAIT's @map_gen) that the ranges they learned may be stale.
+ * Every writer unlocks so, whatever it changed.
+ */
+static inline void vgpu_vm_write_unlock(struct vgpu_vm *vm)
+{
+	lockdep_assert_held_write(&vm->lock);
+	WRITE_ONCE(vm->gen, vm->gen + 1);
+	up_write(&vm->lock);
+}
 
 /*
  * struct vgpu_heap - a context's device heap (vgpu_heap.c): @granules
@@ -532,6 +546,8 @@ __poll_t vgpu_chan_poll(struct vgpu_ctx *ctx, struct file *file,
 			poll_table *wait);
 bool vgpu_chan_next(struct vgpu_chan *chan, struct vgpu_cmd *cmd, u64 *seqno);
 void vgpu_chan_done(struct vgpu_chan *chan, int ret, u64 fault);
+bool vgpu_chan_done_hold(struct vgpu_chan *chan, int ret, u64 fault,
+			 struct vgpu_engine *hold);
 void vgpu_chan_set_fault(struct vgpu_chan *chan,
 			 const struct vgpu_chan_fault *f);
 int vgpu_ioctl_chan_fault(struct vgpu_ctx *ctx, void *data);
@@ -541,8 +557,11 @@ int vgpu_cmd_check(struct vgpu_ctx *ctx, const struct vgpu_cmd *c);
 
 /* vgpu_engine.c */
 void vgpu_engine_init(struct vgpu_engine *e, struct workqueue_struct *wq);
-void vgpu_engine_queue(struct vgpu_engine *e, struct vgpu_chan *chan);
+void vgpu_engine_queue(struct vgpu_engine *e, struct vgpu_chan *chan,
+		       bool wake);
+void vgpu_engine_wake(struct vgpu_engine *e);
 bool vgpu_engine_run_one(struct vgpu_engine *e);
+bool vgpu_engine_run_ctx(struct vgpu_engine *e, struct vgpu_ctx *ctx);
 
 /* vgpu_copy.c */
 int vgpu_exec(struct vgpu_ctx *ctx, const struct vgpu_cmd *cmd, u64 *fault);

@@ -16,8 +16,10 @@
  * engine takes the channel's next command (vgpu_chan_next()) and hands
  * it back done (vgpu_chan_done()). The compute engine's front end and its
  * SMs are the other pair here: the front end starts launches on the SMs
- * (vgpu_compute_start()), and an SM with no block runs the front end's
- * next command itself (vgpu_engine_run_one()).
+ * (vgpu_compute_start()), and an SM with no block, or one that has just
+ * ended a launch, runs the front end's next command itself
+ * (vgpu_engine_run_one(); a user-mode SM only its own context's,
+ * vgpu_engine_run_ctx()).
  *
  * Locking: vgpu_engine.lock, a spinlock, protects the run list; it nests
  * inside vgpu_chan.lock and nothing nests inside it (the module's order
@@ -86,6 +88,34 @@ bool vgpu_engine_run_one(struct vgpu_engine *e)
 	return true;
 }
 
+/**
+ * vgpu_engine_run_ctx() - as vgpu_engine_run_one(), for the first channel
+ * of @ctx on @e's run list only: a user-mode SM of @ctx starts its own
+ * context's next launch so, in its own thread, and never another
+ * process's. The channels it passes keep their places.
+ * Return: whether there was such a channel.
+ */
+bool vgpu_engine_run_ctx(struct vgpu_engine *e, struct vgpu_ctx *ctx)
+{
+	struct vgpu_chan *chan, *found = NULL;
+
+	spin_lock(&e->lock);
+	list_for_each_entry(chan, &e->ready, node) {
+		if (chan->ctx == ctx) {
+			found = chan;
+			list_del_init(&chan->node);
+			e->queued--;
+			break;
+		}
+	}
+	spin_unlock(&e->lock);
+	if (!found)
+		return false;
+	vgpu_fi_stall(e, found);
+	vgpu_engine_run(found);
+	return true;
+}
+
 static void vgpu_engine_work(struct work_struct *work)
 {
 	struct vgpu_engine *e = container_of(work, struct vgpu_engine, work);
@@ -105,9 +135,12 @@ void vgpu_engine_init(struct vgpu_engine *e, struct workqueue_struct *wq)
 /*
  * Puts @chan at the end of @e's run list; the caller has given the engine
  * a reference to the channel, and holds its lock, under which the channel
- * moved to QUEUED: it is on one engine at a time.
+ * moved to QUEUED: it is on one engine at a time. Without @wake the
+ * engine's worker is not told: the caller runs the list itself and then
+ * calls vgpu_engine_wake().
  */
-void vgpu_engine_queue(struct vgpu_engine *e, struct vgpu_chan *chan)
+void vgpu_engine_queue(struct vgpu_engine *e, struct vgpu_chan *chan,
+		       bool wake)
 {
 	lockdep_assert_held(&chan->lock);
 	spin_lock(&e->lock);
@@ -115,5 +148,21 @@ void vgpu_engine_queue(struct vgpu_engine *e, struct vgpu_chan *chan)
 	e->queued++;
 	spin_unlock(&e->lock);
 	/* A work item runs on one CPU at a time: one command at a time. */
-	queue_work(e->wq, &e->work);
+	if (wake)
+		queue_work(e->wq, &e->work);
+}
+
+/*
+ * After a caller that queued without waking ran what it would: the
+ * worker takes whatever is left on @e's list.
+ */
+void vgpu_engine_wake(struct vgpu_engine *e)
+{
+	bool left;
+
+	spin_lock(&e->lock);
+	left = !list_empty(&e->ready);
+	spin_unlock(&e->lock);
+	if (left)
+		queue_work(e->wq, &e->work);
 }

@@ -88,13 +88,13 @@ int vgpu_ioctl_heap_create(struct vgpu_ctx *ctx, void *data)
 		goto err_unlock;
 	heap->va = alloc->va;
 	vm->heap = heap;
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 
 	hc->va = heap->va;
 	return 0;
 
 err_unlock:
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 err_free:
 	kfree(alloc);
 	vgpu_heap_destroy(heap);
@@ -117,13 +117,13 @@ void vgpu_heap_create_undo(struct vgpu_ctx *ctx, const void *data)
 	down_write(&vm->lock);
 	heap = vm->heap;
 	if (WARN_ON_ONCE(!heap)) {
-		up_write(&vm->lock);
+		vgpu_vm_write_unlock(vm);
 		return;
 	}
 	alloc = mtree_load(&vm->allocs, heap->va);
 	vgpu_vm_unplace(ctx, alloc);
 	vm->heap = NULL;
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	kfree(alloc);
 	vgpu_heap_destroy(heap);
 }

@@ -180,7 +180,7 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 	down_write(&vm->lock);
 	index = r->addr;
 	ret = mt_find(&vm->hosts, &index, r->addr + r->size - 1) ? -EEXIST : 0;
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	if (ret)
 		goto err_free;
 
@@ -213,7 +213,7 @@ int vgpu_ioctl_host_register(struct vgpu_ctx *ctx, void *data)
 	ret = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? -ENOMEM :
 		mtree_insert_range(&vm->hosts, r->addr, r->addr + r->size - 1,
 				   r, GFP_KERNEL_ACCOUNT);
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	if (ret)
 		goto err_unpin;
 	return 0;
@@ -253,7 +253,7 @@ int vgpu_ioctl_host_unregister(struct vgpu_ctx *ctx, void *data)
 		ret = -EINVAL;
 	else
 		mtree_erase(&vm->hosts, r->addr);
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	if (!ret)
 		vgpu_host_range_free(r);
 	return ret;

@@ -114,7 +114,7 @@ int vgpu_ioctl_host_alloc(struct vgpu_ctx *ctx, void *data)
 	ret = vgpu_fi_fail(ctx->vdev, VGPU_FI_HOST) ? -ENOMEM :
 		xa_alloc(&vm->host_bufs, &id, r,
 			 XA_LIMIT(0, VGPU_HOST_BUFS_MAX - 1), GFP_KERNEL_ACCOUNT);
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	if (ret)
 		goto err_free;
 	ha->offset = (u64)(id + 1) << VGPU_HOST_OFFSET_SHIFT;
@@ -138,7 +138,7 @@ void vgpu_host_alloc_undo(struct vgpu_ctx *ctx, const void *data)
 
 	down_write(&vm->lock);
 	r = xa_erase(&vm->host_bufs, (ha->offset >> VGPU_HOST_OFFSET_SHIFT) - 1);
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	if (r)
 		vgpu_host_alloc_free(ctx, r);
 }
@@ -162,7 +162,7 @@ static void vgpu_host_vma_close(struct vm_area_struct *vma)
 	/* Waits for a command using the range to finish. */
 	down_write(&vm->lock);
 	mtree_erase(&vm->hosts, r->addr);
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	vgpu_host_alloc_free(ctx, r);
 }
 
@@ -254,7 +254,7 @@ int vgpu_host_mmap(struct vgpu_ctx *ctx, struct vm_area_struct *vma)
 	vma->vm_private_data = r;
 	vma->vm_ops = &vgpu_host_vm_ops;
 out:
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	return ret;
 }
 

@@ -44,7 +44,7 @@ int vgpu_ioctl_ipc_export(struct vgpu_ctx *ctx, void *data)
 	else
 		ret = vgpu_ipc_name(ctx, a->chunk->mobj, a->va - a->chunk->va,
 				    a->size, &a->ipc_id, x->token);
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	return ret;
 }
 
@@ -105,13 +105,13 @@ int vgpu_ioctl_ipc_open(struct vgpu_ctx *ctx, void *data)
 		mtree_erase(&vm->chunks, va);
 		goto err_unlock;
 	}
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	o->va = va;
 	o->size = size;
 	return 0;
 
 err_unlock:
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 err_free:
 	kfree(map);
 	kfree(r);
@@ -147,7 +147,7 @@ int vgpu_ioctl_ipc_close(struct vgpu_ctx *ctx, void *data)
 		kfree(map);
 		kfree(r);
 	}
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	return ret;
 }
 

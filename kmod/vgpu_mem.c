@@ -223,7 +223,7 @@ int vgpu_ioctl_set_va_window(struct vgpu_ctx *ctx, void *data)
 		vm->base = w->base;
 		vm->size = w->size;
 	}
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	return ret;
 }
 
@@ -319,7 +319,7 @@ int vgpu_ioctl_mem_alloc(struct vgpu_ctx *ctx, void *data)
 
 	down_write(&vm->lock);
 	ret = vgpu_vm_place(ctx, alloc);
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	if (ret) {
 		kfree(alloc);
 		return ret;
@@ -372,7 +372,7 @@ int vgpu_ioctl_mem_free(struct vgpu_ctx *ctx, void *data)
 		vgpu_unplace(ctx, alloc);
 		kfree(alloc);
 	}
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	return ret;
 }
 

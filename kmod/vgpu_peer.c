@@ -106,7 +106,7 @@ int vgpu_peer_set(struct vgpu_ctx *ctx, struct vgpu_ctx *to, u32 flags)
 		 */
 		down_write(&to->vm.lock);
 		to->vm.peer_target = true;
-		up_write(&to->vm.lock);
+		vgpu_vm_write_unlock(&to->vm);
 		p = fresh;
 		fresh = NULL;
 		p->from = ctx;
@@ -118,7 +118,7 @@ int vgpu_peer_set(struct vgpu_ctx *ctx, struct vgpu_ctx *to, u32 flags)
 	p->access = flags & VGPU_PEER_ACCESS;
 	if (added)
 		list_add_tail(&p->node, &ctx->vm.peers);
-	up_write(&ctx->vm.lock);
+	vgpu_vm_write_unlock(&ctx->vm);
 unlock:
 	mutex_unlock(&vgpu_peer_lock);
 	kfree(fresh);
@@ -138,7 +138,7 @@ void vgpu_peer_fini(struct vgpu_ctx *ctx)
 	list_for_each_entry_safe(p, next, &ctx->peered_by, back) {
 		down_write(&p->from->vm.lock);
 		list_del(&p->node);
-		up_write(&p->from->vm.lock);
+		vgpu_vm_write_unlock(&p->from->vm);
 		list_del(&p->back);
 		kfree(p);
 	}
@@ -149,7 +149,7 @@ void vgpu_peer_fini(struct vgpu_ctx *ctx)
 		kfree(p);
 	}
 	ctx->vm.peer_target = false;
-	up_write(&ctx->vm.lock);
+	vgpu_vm_write_unlock(&ctx->vm);
 	mutex_unlock(&vgpu_peer_lock);
 }
 

@@ -49,6 +49,7 @@ bool vgpu_block_over_locked(struct vgpu_compute *ce, struct vgpu_run *run,
 void vgpu_block_over(struct vgpu_compute *ce, struct vgpu_run *run,
 		     u64 n, bool stop, int ret);
 void vgpu_run_end(struct vgpu_run *run);
+bool vgpu_run_end_hold(struct vgpu_run *run, bool hold);
 void vgpu_report(struct vgpu_run *run, u64 block,
 		 const struct vgpu_fault *fault, u32 kind);
 

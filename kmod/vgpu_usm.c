@@ -280,6 +280,7 @@ static int vgpu_usm_take(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 	w->dyn_shared = l->dyn_shared;
 	w->param_bytes = best->param_bytes;
 	w->chan = best->chan->handle;
+	w->map_gen = READ_ONCE(ctx->vm.gen);
 	/* Launches of one priority take turns. */
 	list_move_tail(&best->node, &ce->active);
 out:
@@ -306,6 +307,15 @@ static int vgpu_usm_wait(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 		ret = vgpu_usm_take(sm, w);
 		if (ret)
 			break;
+		/*
+		 * None waits: start the context's next launch here, as the
+		 * module's SMs do (vgpu_sm_front()), rather than wake the
+		 * front end's worker and be woken by it. Not while fault
+		 * injection is armed: its stall must not hold an SM.
+		 */
+		if (!vgpu_fi_on() &&
+		    vgpu_engine_run_ctx(&ctx->vdev->compute.front, ctx))
+			continue;
 		left = ktime_sub(deadline, ktime_get());
 		if (!w->deadline_ns || ktime_to_ns(left) <= 0)
 			return -ETIME;
@@ -371,8 +381,14 @@ static int vgpu_usm_done(struct vgpu_usm *sm, const struct vgpu_usm_done *d)
 	if (!d->kind) {
 		last = vgpu_block_over_locked(ce, run, 1, false, 0);
 		spin_unlock(&ce->lock);
-		if (last)
-			vgpu_run_end(run);
+		/*
+		 * The channel's next launch, when this ended one, starts here,
+		 * for this SM's USM_WAIT to take (vgpu_run_end_hold()).
+		 */
+		if (last && vgpu_run_end_hold(run, true)) {
+			vgpu_engine_run_ctx(&ce->front, sm->ctx);
+			vgpu_engine_wake(&ce->front);
+		}
 		return 0;
 	}
 	/* Still counted in run->left: the launch stays while it reports. */

@@ -151,7 +151,7 @@ int vgpu_ioctl_va_reserve(struct vgpu_ctx *ctx, void *data)
 		r->va = va;
 	}
 out:
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	if (ret)
 		kfree(chunk);
 	return ret;
@@ -192,7 +192,7 @@ int vgpu_ioctl_va_free(struct vgpu_ctx *ctx, void *data)
 		mtree_erase(&vm->chunks, r->va);
 		kfree(r);
 	}
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	return ret;
 }
 
@@ -243,7 +243,7 @@ int vgpu_ioctl_mem_map(struct vgpu_ctx *ctx, void *data)
 			mtree_insert_range(&vm->allocs, m->va,
 					   m->va + m->size - 1, map,
 					   GFP_KERNEL_ACCOUNT);
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	if (ret) {
 		kfree(map);
 		goto err_put;
@@ -311,7 +311,7 @@ int vgpu_ioctl_mem_unmap(struct vgpu_ctx *ctx, void *data)
 		kfree(map);
 	}
 out:
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	return ret;
 }
 
@@ -370,7 +370,7 @@ int vgpu_ioctl_mem_access(struct vgpu_ctx *ctx, void *data)
 		}
 	}
 out:
-	up_write(&vm->lock);
+	vgpu_vm_write_unlock(vm);
 	return ret;
 }
 

@@ -32,12 +32,24 @@
 
 struct vg_usm;
 
+/* Ranges an SM remembers from block to block. */
+#define VG_USM_RANGES 16
+
+/*
+ * struct vg_usm_sm - one SM and its thread.
+ * @ranges: what its blocks learned (vg_usm_lookup()) while the context's
+ *	mappings were at generation @gen: they hold for later launches until
+ *	the module reports another (USM_WAIT's map_gen).
+ */
 struct vg_usm_sm {
 	struct vg_usm *u;
 	pthread_t thread;
 	int fd;			/* the SM's file */
 	uint32_t index;
 	bool running;		/* the thread was started */
+	uint64_t gen;
+	uint32_t nranges;
+	struct vgpu_range ranges[VG_USM_RANGES];
 };
 
 /*
@@ -87,15 +99,14 @@ static bool vg_usm_reachable(uint8_t *p, bool write)
 }
 
 /*
- * The native engine asks for the range holding device address @va: an
- * allocation of the window through the shadow, or host memory registered
- * or allocated in the context (at its own address). Memory the shadow
- * cannot hold (another driver's, a peer's) is not answered: the access
- * faults.
+ * Learns the range holding device address @va: an allocation of the
+ * window through the shadow (the module answers), or host memory
+ * registered or allocated in the context, at its own address (libcuda's
+ * registry answers). Memory the shadow cannot hold (another driver's, a
+ * peer's) is not answered: the access faults.
  */
-static bool vg_usm_lookup(void *arg, u64 va, struct vgpu_range *r)
+static bool vg_usm_learn(struct vg_usm *u, u64 va, struct vgpu_range *r)
 {
-	struct vg_usm *u = arg;
 	struct vg_host_info hi;
 	bool found;
 
@@ -135,6 +146,33 @@ static bool vg_usm_lookup(void *arg, u64 va, struct vgpu_range *r)
 	r->size = hi.size;
 	r->ptr = (u8 *)hi.start;
 	r->writable = !hi.read_only;
+	return true;
+}
+
+/*
+ * The lookup of @arg's SM: a range it remembers, or one it learns (the
+ * module asked, the page checked) and then remembers, the oldest giving
+ * way when it has no room.
+ */
+static bool vg_usm_lookup(void *arg, u64 va, struct vgpu_range *r)
+{
+	struct vg_usm_sm *sm = arg;
+	uint32_t i;
+
+	for (i = 0; i < sm->nranges; i++) {
+		if (va - sm->ranges[i].va < sm->ranges[i].size) {
+			*r = sm->ranges[i];
+			return true;
+		}
+	}
+	if (!vg_usm_learn(sm->u, va, r))
+		return false;
+	if (sm->nranges == VG_USM_RANGES) {
+		memmove(sm->ranges, sm->ranges + 1,
+			(VG_USM_RANGES - 1) * sizeof(sm->ranges[0]));
+		sm->nranges--;
+	}
+	sm->ranges[sm->nranges++] = *r;
 	return true;
 }
 
@@ -183,6 +221,11 @@ static int vg_usm_block(struct vg_usm_sm *sm, struct vg_usm_run *run,
 	uint32_t index;
 	int ret;
 
+	/* Memory was mapped or unmapped since: what the SM learned may not hold. */
+	if (w->map_gen != sm->gen) {
+		sm->gen = w->map_gen;
+		sm->nranges = 0;
+	}
 	if (!run->b || run->seqno != w->seqno || run->chan != w->chan ||
 	    run->n->module != w->module || run->n->func != w->func) {
 		vg_usm_run_end(run);
@@ -200,7 +243,7 @@ static int vg_usm_block(struct vg_usm_sm *sm, struct vg_usm_run *run,
 		run->b = vg_native->block_new(run->n->k, &run->l, NULL, 0);
 		if (!run->b)
 			return -ENOMEM;
-		vg_native->block_set_lookup(run->b, vg_usm_lookup, u);
+		vg_native->block_set_lookup(run->b, vg_usm_lookup, sm);
 		run->seqno = w->seqno;
 		run->chan = w->chan;
 	}
@@ -304,14 +347,15 @@ static void vg_usm_free(struct vg_usm *u)
 int vg_usm_start(struct CUctx_st *ctx)
 {
 	const struct vgpu_info *info = &vg_devices[ctx->dev].info;
-	uint32_t i, n = vg_usm_threads();
 	struct vg_usm *u;
+	uint32_t i, n;
 	void *p;
 
 	if (ctx->usm)
 		return 0;
 	if (ctx->fd < 0 || !ctx->va_size)
 		return -ENODEV;
+	n = vg_usm_threads();
 	u = calloc(1, sizeof(*u) + n * sizeof(u->sm[0]));
 	if (!u)
 		return -ENOMEM;

@@ -1211,6 +1211,10 @@ struct vgpu_usm_attach {
  *	module read them when the launch started. With -ENOSPC, what
  *	@params_size must be at least (nothing is taken).
  * @chan: Out. The launch's channel.
+ * @map_gen: Out. The generation of the context's mappings when the block
+ *	was taken: it changes whenever memory is mapped, unmapped or has
+ *	its access changed, so ranges an SM learned (MEM_QUERY) under the
+ *	same value still hold.
  *
  * Errors:
  *  -EINVAL: a negative @deadline_ns;
@@ -1236,6 +1240,7 @@ struct vgpu_usm_wait {
 	__u32 dyn_shared;
 	__u32 param_bytes;
 	__u32 chan;
+	__u64 map_gen;
 };
 
 /**

@@ -273,6 +273,45 @@ static void native_fault(void)
 }
 
 /*
+ * An SM remembers the memory its blocks reached from launch to launch,
+ * but not past a change of the context's mappings: a launch after a
+ * free faults where the freed memory was, even at an address a later,
+ * smaller allocation starts at. One SM, so that it is the one that
+ * remembers.
+ */
+static void stale_body(void)
+{
+	CUdeviceptr big, small, at;
+	unsigned int v = 7, got[32], i;
+	void *args[] = { &at, &v };
+	struct run r;
+
+	EXPECT(!setenv("VGPU_USM_THREADS", "1", 1));
+	run_open(&r);
+	EXPECT_RES(CUDA_SUCCESS, cuMemAlloc(&big, 1 << 20));
+	at = big + (512 << 10);
+	for (i = 0; i < 3; i++) {
+		EXPECT_RES(CUDA_SUCCESS, cuLaunchKernel(r.fill, 1, 1, 1, 32, 1, 1, 0,
+							NULL, args, NULL));
+		EXPECT_RES(CUDA_SUCCESS, cuMemcpyDtoH(got, at, sizeof(got)));
+		EXPECT(got[31] == v);
+		v++;
+	}
+	EXPECT(usm_files() == 1);
+	EXPECT_RES(CUDA_SUCCESS, cuMemFree(big));
+	EXPECT_RES(CUDA_SUCCESS, cuMemAlloc(&small, 4096));
+	EXPECT_RES(CUDA_SUCCESS, cuLaunchKernel(r.fill, 1, 1, 1, 32, 1, 1, 0, NULL,
+						args, NULL));
+	EXPECT_RES(CUDA_ERROR_ILLEGAL_ADDRESS, cuCtxSynchronize());
+	EXPECT_RES(CUDA_SUCCESS, cuCtxDestroy(r.ctx));
+}
+
+static void native_forgets_freed_memory(void)
+{
+	CHECK(in_child("native", stale_body));
+}
+
+/*
  * native: a first launch waits for its kernel's compile, but other
  * threads' calls on the context do not (the compile runs outside the
  * library's and the context's locks): they go on while the launch is
@@ -454,6 +493,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(auto_tiers),
 	TAP_TEST(host_memory_and_reload),
 	TAP_TEST(native_fault),
+	TAP_TEST(native_forgets_freed_memory),
 	TAP_TEST(compile_unlocked),
 	TAP_TEST(native_code_cached),
 };

@@ -463,6 +463,43 @@ TEST_F(usm, later_commands_wait_for_user_blocks)
 	close(sm);
 }
 
+/*
+ * A block's map_gen stays while the context's mappings do, and moves on
+ * when memory is mapped or unmapped: an SM keeps the ranges it learned
+ * only while it stays.
+ */
+TEST_F(usm, map_gen_follows_mappings)
+{
+	unsigned char params[64];
+	struct vgpu_mem_alloc a = { .size = MIB };
+	struct vgpu_mem_free f = { 0 };
+	struct vgpu_usm_wait w;
+	int sm = attach(self->fd);
+	__u64 gen[4];
+	int i;
+
+	ASSERT_LE(0, sm);
+	for (i = 0; i < 4; i++) {
+		if (i == 2) {
+			ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MEM_ALLOC, &a));
+		} else if (i == 3) {
+			f.va = a.va;
+			ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MEM_FREE, &f));
+		}
+		launch_fill(_metadata, self, 1, true);
+		ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
+		gen[i] = w.map_gen;
+		run_block(self, &w, params);
+		ASSERT_EQ(0, usm_done(sm, w.cookie, 0, 0, 0, 0));
+		ASSERT_EQ(0, wait_for(&self->c, i + 1));
+	}
+	EXPECT_EQ(gen[0], gen[1]);
+	EXPECT_NE(gen[1], gen[2]);
+	EXPECT_NE(gen[2], gen[3]);
+	check_fill(_metadata, self, 1);
+	close(sm);
+}
+
 /* Of the context's launches, the one of higher priority goes first. */
 TEST_F(usm, higher_priority_launch_first)
 {
