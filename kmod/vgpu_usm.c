@@ -8,7 +8,10 @@
  * the block it held then fails its launch, and nothing waits for it.
  *
  * The launch stays the compute engine's (vgpu_compute.c): its counters,
- * its end, the fault report. An SM holds one block at a time, counted
+ * its end, the fault report. An SM that ends a launch, or finds no block
+ * to take, starts its context's next launch itself, as the module's SMs
+ * do (vgpu_engine_run_ctx()): a chain of launches then needs no wake-up
+ * of the front end's worker between each two. An SM holds one block at a time, counted
  * in the launch's @left until it is reported or written off; a launch
  * that stops early (a fault, the watchdog, the context failing) writes
  * off the blocks SMs hold (vgpu_usm_write_off()), so it ends at once

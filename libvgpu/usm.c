@@ -218,18 +218,34 @@ static int vg_usm_block(struct vg_usm_sm *sm, struct vg_usm_run *run,
 			const struct vgpu_usm_wait *w, struct vgpu_usm_done *d)
 {
 	struct vg_usm *u = sm->u;
+	bool moved = w->map_gen != sm->gen;
+	struct vg_nfn *n;
 	uint32_t index;
 	int ret;
 
 	/* Memory was mapped or unmapped since: what the SM learned may not hold. */
-	if (w->map_gen != sm->gen) {
+	if (moved) {
 		sm->gen = w->map_gen;
 		sm->nranges = 0;
 	}
 	if (!run->b || run->seqno != w->seqno || run->chan != w->chan ||
 	    run->n->module != w->module || run->n->func != w->func) {
+		n = vg_usm_find(u, w->module, w->func);
+		/*
+		 * Another launch of the kernel the block was made for, with
+		 * blocks of the same shape, and the memory as it was: the
+		 * block serves it too (a chain of launches, a graph's).
+		 */
+		if (n && n == run->n && !moved && run->l.dyn_shared == w->dyn_shared &&
+		    !memcmp(run->l.block, w->block, sizeof(w->block))) {
+			vg_nfn_put(n);
+			memcpy(run->l.grid, w->grid, sizeof(w->grid));
+			run->seqno = w->seqno;
+			run->chan = w->chan;
+			goto start;
+		}
 		vg_usm_run_end(run);
-		run->n = vg_usm_find(u, w->module, w->func);
+		run->n = n;
 		if (!run->n)
 			return -ENOENT;
 		run->l = (struct vgpu_launch){
@@ -247,6 +263,7 @@ static int vg_usm_block(struct vg_usm_sm *sm, struct vg_usm_run *run,
 		run->seqno = w->seqno;
 		run->chan = w->chan;
 	}
+start:
 	index = w->block_idx[0] + w->grid[0] * (w->block_idx[1] +
 						 w->grid[1] * w->block_idx[2]);
 	vg_native->block_start(run->b, index);

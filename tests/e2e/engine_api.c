@@ -46,6 +46,12 @@ static const char engine_ptx[] = HEAD
 	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [v];\n"
 	"\tmov.u32 %r2, %tid.x;\n"
 	"\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tst.u32 [%rd3], %r1;\n\tret;\n}\n"
+	".visible .entry grid(.param .u64 p)\n{\n"
+	"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %nctaid.x;\n"
+	"\tmov.u32 %r2, %ctaid.x;\n"
+	"\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
 	"\tst.u32 [%rd3], %r1;\n\tret;\n}\n";
 
 #define N 10000
@@ -312,6 +318,48 @@ static void native_forgets_freed_memory(void)
 }
 
 /*
+ * Back-to-back launches of one kernel, blocks of one shape, grids and
+ * parameters of their own, on one SM: each block sees its own launch's
+ * grid and parameters, as the SM carries its state from one launch to
+ * the next.
+ */
+static void chain_body(void)
+{
+	static const unsigned int grids[] = { 3, 7, 1, 5, 2 };
+	unsigned int got[8], i, j;
+	CUdeviceptr d[5];
+	CUfunction f;
+	struct run r;
+
+	EXPECT(!setenv("VGPU_USM_THREADS", "1", 1));
+	run_open(&r);
+	EXPECT_RES(CUDA_SUCCESS, cuModuleGetFunction(&f, r.mod, "grid"));
+	/* The memory first: a new allocation would end what the SM carries. */
+	for (i = 0; i < 5; i++) {
+		EXPECT_RES(CUDA_SUCCESS, cuMemAlloc(&d[i], sizeof(got)));
+		EXPECT_RES(CUDA_SUCCESS, cuMemsetD32(d[i], 0, 8));
+	}
+	for (i = 0; i < 5; i++) {
+		void *args[] = { &d[i] };
+
+		EXPECT_RES(CUDA_SUCCESS, cuLaunchKernel(f, grids[i], 1, 1, 32, 1, 1, 0,
+							NULL, args, NULL));
+	}
+	for (i = 0; i < 5; i++) {
+		EXPECT_RES(CUDA_SUCCESS, cuMemcpyDtoH(got, d[i], sizeof(got)));
+		for (j = 0; j < 8; j++)
+			EXPECT(got[j] == (j < grids[i] ? grids[i] : 0));
+	}
+	EXPECT(usm_files() == 1);
+	EXPECT_RES(CUDA_SUCCESS, cuCtxDestroy(r.ctx));
+}
+
+static void native_chained_launches(void)
+{
+	CHECK(in_child("native", chain_body));
+}
+
+/*
  * native: a first launch waits for its kernel's compile, but other
  * threads' calls on the context do not (the compile runs outside the
  * library's and the context's locks): they go on while the launch is
@@ -494,6 +542,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(host_memory_and_reload),
 	TAP_TEST(native_fault),
 	TAP_TEST(native_forgets_freed_memory),
+	TAP_TEST(native_chained_launches),
 	TAP_TEST(compile_unlocked),
 	TAP_TEST(native_code_cached),
 };
