@@ -79,11 +79,11 @@
 #include <linux/device.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/maple_tree.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
 #include <linux/refcount.h>
-#include <linux/lockdep.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
