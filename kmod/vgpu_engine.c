@@ -72,27 +72,14 @@ static void vgpu_engine_run(struct vgpu_chan *chan)
  */
 bool vgpu_engine_run_one(struct vgpu_engine *e)
 {
-	struct vgpu_chan *chan;
-
-	spin_lock(&e->lock);
-	chan = list_first_entry_or_null(&e->ready, struct vgpu_chan, node);
-	if (chan) {
-		list_del_init(&chan->node);
-		e->queued--;
-	}
-	spin_unlock(&e->lock);
-	if (!chan)
-		return false;
-	vgpu_fi_stall(e, chan);
-	vgpu_engine_run(chan);
-	return true;
+	return vgpu_engine_run_ctx(e, NULL);
 }
 
 /**
  * vgpu_engine_run_ctx() - as vgpu_engine_run_one(), for the first channel
- * of @ctx on @e's run list only: a user-mode SM of @ctx starts its own
- * context's next launch so, in its own thread, and never another
- * process's. The channels it passes keep their places.
+ * of @ctx on @e's run list (any context's when @ctx is NULL): a user-mode
+ * SM of @ctx starts its own context's next launch so, in its own thread,
+ * and never another process's. The channels it passes keep their places.
  * Return: whether there was such a channel.
  */
 bool vgpu_engine_run_ctx(struct vgpu_engine *e, struct vgpu_ctx *ctx)
@@ -101,7 +88,7 @@ bool vgpu_engine_run_ctx(struct vgpu_engine *e, struct vgpu_ctx *ctx)
 
 	spin_lock(&e->lock);
 	list_for_each_entry(chan, &e->ready, node) {
-		if (chan->ctx == ctx) {
+		if (!ctx || chan->ctx == ctx) {
 			found = chan;
 			list_del_init(&chan->node);
 			e->queued--;
