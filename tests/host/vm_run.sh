@@ -95,4 +95,26 @@ check "what the VM writes in /tmp stays there" -- [ ! -e "$junk" ]
 check "the current directory under /tmp is writable" -- has "cwd=written"
 check "what the VM writes in the current directory comes back" -- \
 	grep -sqx written "$tmp/cwd/back"
+
+# A kernel that dies while booting is booted again: the first boot panics
+# before vgpu.ko loads (VGPU_VM_FAIL_BOOTS=1), the second runs the command
+# with its exit status; three failed boots end the run as a failed VM,
+# the command never run.
+VGPU_VM_FAIL_BOOTS=1 "$top/tools/vm/run" --module "$tmp/mod/vgpu.ko" -- \
+	sh -c 'test -e /dev/vgpu0 && echo ran; exit 3' > "$tmp/retry" 2>&1
+status=$?
+sed 's/^/# /' "$tmp/retry"
+check "a boot that panics before vgpu.ko loads is booted again; the command's status comes back (status $status)" -- \
+	[ "$status" -eq 3 ]
+check "the command ran once, with vgpu.ko loaded, after the second boot" -- \
+	[ "$(grep -cx ran "$tmp/retry")" -eq 1 ]
+check "the failed boot is reported with its console" -- \
+	grep -q "boot 1 of 3); booting again" "$tmp/retry"
+VGPU_VM_FAIL_BOOTS=3 "$top/tools/vm/run" --module "$tmp/mod/vgpu.ko" -- \
+	sh -c 'echo ran' > "$tmp/retry3" 2>&1
+status=$?
+sed 's/^/# /' "$tmp/retry3"
+check "three boots that panic fail the run (status $status)" -- [ "$status" -eq 1 ]
+check "a third failed boot is not followed by a fourth, and the command never ran" -- \
+	sh -c "! grep -q 'boot 3 of 3' '$tmp/retry3' && ! grep -qx ran '$tmp/retry3'"
 exit $fail

@@ -61,6 +61,13 @@ kmemleak=/host/sys/kernel/debug/kmemleak
 # happens from here on is judged.
 [ -w $kmemleak ] && echo clear > $kmemleak
 
+# For the test of tools/vm/run's second boot (VGPU_VM_FAIL_BOOTS): the
+# first boots end here in a kernel panic, before the mark below.
+if [ "$VM_BOOT" -le "$VM_FAIL_BOOTS" ]; then
+	echo c > /proc/sysrq-trigger
+fi
+# The boot is done: from here on what fails is the run, not the boot.
+: > /ctl/booted
 status=0
 if [ -n "$VM_MODULE" ]; then
 	# shellcheck disable=SC2086
