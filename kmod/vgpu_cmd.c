@@ -139,7 +139,8 @@ int vgpu_cmd_check(struct vgpu_ctx *ctx, const struct vgpu_cmd *c)
 		return vgpu_sem_check(c);
 	case VGPU_CMD_LAUNCH:
 		return (c->flags & ~(VGPU_LAUNCH_PRIORITY_MASK |
-				     VGPU_LAUNCH_USER_SM)) ||
+				     VGPU_LAUNCH_USER_SM |
+				     VGPU_LAUNCH_USM_RUNS)) ||
 			(c->flags & VGPU_LAUNCH_PRIORITY_MASK) >
 			VGPU_LAUNCH_PRIORITY_MAX ? -EINVAL :
 			vgpu_launch_check(&ctx->vdev->props, &c->launch);

@@ -186,6 +186,7 @@ static int vgpu_compute_start_run(struct vgpu_chan *chan,
 	run->param_bytes = cl->param_bytes;
 	/* A gang's blocks wait for each other: one worker runs them all. */
 	run->user = (flags & VGPU_LAUNCH_USER_SM) && !cl->grid_sync;
+	run->runs = run->user && (flags & VGPU_LAUNCH_USM_RUNS);
 	run->l.prog = &run->mod->prog;
 	run->l.func = f;
 	memcpy(run->l.grid, cl->grid, sizeof(run->l.grid));

@@ -36,6 +36,7 @@ struct vgpu_run {
 	u32 priority;		/* VGPU_LAUNCH_PRIORITY_*: higher goes first */
 	bool failed;
 	bool user;
+	bool runs;		/* user-mode SMs may take runs of blocks */
 	int ret;		/* how the launch ends: 0, -EIO or -ETIME */
 	u8 *gang;
 	unsigned long *gang_done;

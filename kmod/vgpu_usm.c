@@ -11,11 +11,14 @@
  * its end, the fault report. An SM that ends a launch, or finds no block
  * to take, starts its context's next launch itself, as the module's SMs
  * do (vgpu_engine_run_ctx()): a chain of launches then needs no wake-up
- * of the front end's worker between each two. An SM holds one block at a time, counted
- * in the launch's @left until it is reported or written off; a launch
- * that stops early (a fault, the watchdog, the context failing) writes
- * off the blocks SMs hold (vgpu_usm_write_off()), so it ends at once
- * whatever the SMs do, and their later reports are refused. The
+ * of the front end's worker between each two. An SM holds one block at a
+ * time, or a run of consecutive blocks of a launch whose blocks wait for
+ * no other (VGPU_LAUNCH_USM_RUNS: one USM_WAIT and one USM_DONE then
+ * serve many blocks), counted in the launch's @left until they are
+ * reported or written off; a launch that stops early (a fault, the
+ * watchdog, the context failing) writes off the blocks SMs hold
+ * (vgpu_usm_write_off()), so it ends at once whatever the SMs do, and
+ * their later reports are refused. The
  * watchdog of these launches is a work item of the device that looks at
  * them while any is active (vgpu_usm_watch()), since no SM worker runs
  * their blocks to look at the deadline between slices.
@@ -32,6 +35,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/lockdep.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/nospec.h>
@@ -49,8 +53,8 @@
 /*
  * struct vgpu_usm - one user-mode SM.
  * @node: in the context's list of SMs.
- * @run: the launch of the block it holds, or NULL; @block, @cookie: the
- *	block and the cookie USM_WAIT gave for it.
+ * @run: the launch of the blocks it holds, or NULL; @block, @nblocks,
+ *	@cookie: the first of them, how many, and the cookie USM_WAIT gave.
  * @cancelled: the cookie of the last block written off while it held it.
  * @cookies: cookies given so far.
  * @params: the launch's parameters, copied under the lock, for USM_WAIT to
@@ -62,6 +66,7 @@ struct vgpu_usm {
 	struct list_head node;	/* under vgpu_compute.lock, as the rest */
 	struct vgpu_run *run;
 	u64 block;
+	u32 nblocks;
 	u64 cookie;
 	u64 cancelled;
 	u64 cookies;
@@ -96,7 +101,7 @@ void vgpu_usm_write_off(struct vgpu_compute *ce, struct vgpu_run *run)
 			continue;
 		sm->run = NULL;
 		sm->cancelled = sm->cookie;
-		run->left--;
+		run->left -= sm->nblocks;
 	}
 }
 
@@ -166,12 +171,12 @@ void vgpu_usm_watch(struct work_struct *work)
 }
 
 /*
- * The block @sm held, taken from it under the lock, ends with a fault of
- * @kind (@f: the SM's details, or NULL): reported, and the launch fails,
- * unless it has stopped already.
+ * The @n blocks @sm held, taken from it under the lock, end with a fault
+ * of @kind in @block (@f: the SM's details, or NULL): reported, and the
+ * launch fails, unless it has stopped already.
  */
 static void vgpu_usm_fail(struct vgpu_compute *ce, struct vgpu_run *run,
-			  u64 block, const struct vgpu_fault *f, u32 kind)
+			  u64 block, u32 n, const struct vgpu_fault *f, u32 kind)
 {
 	bool report;
 
@@ -180,23 +185,25 @@ static void vgpu_usm_fail(struct vgpu_compute *ce, struct vgpu_run *run,
 	spin_unlock(&ce->lock);
 	if (report)
 		vgpu_report(run, block, f, kind);
-	vgpu_block_over(ce, run, 1, true, -EIO);
+	vgpu_block_over(ce, run, n, true, -EIO);
 }
 
-/* @sm loses the block it holds, if any (VGPU_KFAULT_USM_LOST). */
+/* @sm loses the blocks it holds, if any (VGPU_KFAULT_USM_LOST). */
 static void vgpu_usm_lose(struct vgpu_usm *sm)
 {
 	struct vgpu_compute *ce = &sm->ctx->vdev->compute;
 	struct vgpu_run *run;
 	u64 block;
+	u32 n;
 
 	spin_lock(&ce->lock);
 	run = sm->run;
 	block = sm->block;
+	n = sm->nblocks;
 	sm->run = NULL;
 	spin_unlock(&ce->lock);
 	if (run)
-		vgpu_usm_fail(ce, run, block, NULL, VGPU_KFAULT_USM_LOST);
+		vgpu_usm_fail(ce, run, block, n, NULL, VGPU_KFAULT_USM_LOST);
 }
 
 /*
@@ -227,7 +234,28 @@ static void vgpu_usm_unlink(struct vgpu_usm *sm)
 }
 
 /*
- * Takes a block for @sm into @w, and its parameters into sm->params.
+ * How many blocks of @run an SM asking for up to @max takes: one, but of
+ * a launch whose blocks wait for no other, a run of at most @max that
+ * leaves each of the context's SMs about four runs of what is left.
+ */
+static u32 vgpu_usm_run_len(struct vgpu_run *run, u32 max)
+{
+	struct vgpu_usm *sm;
+	u64 left = run->nblocks - run->next, share;
+	u32 nsm = 0;
+
+	lockdep_assert_held(&run->ctx->vdev->compute.lock);
+	if (!run->runs || max <= 1)
+		return 1;
+	list_for_each_entry(sm, &run->ctx->usms, node)
+		nsm++;
+	share = div64_u64(left, 4 * (u64)max_t(u32, nsm, 1));
+	return (u32)clamp_t(u64, share, 1, min_t(u64, max, left));
+}
+
+/*
+ * Takes a block (or a run of them) for @sm into @w, and its parameters
+ * into sm->params.
  * Return: 1 (taken), 0 (none waits), -EBUSY (@sm holds one), -ENOSPC
  * (@w's buffer is too small for the next; w->param_bytes says how big).
  */
@@ -266,7 +294,9 @@ static int vgpu_usm_take(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 		goto out;
 	}
 	l = &best->l;
-	b = best->next++;
+	b = best->next;
+	sm->nblocks = vgpu_usm_run_len(best, w->max_blocks);
+	best->next += sm->nblocks;
 	sm->run = best;
 	sm->block = b;
 	sm->cookie = ++sm->cookies;
@@ -284,6 +314,7 @@ static int vgpu_usm_take(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 	w->param_bytes = best->param_bytes;
 	w->chan = best->chan->handle;
 	w->map_gen = READ_ONCE(ctx->vm.gen);
+	w->nblocks = sm->nblocks;
 	/* Launches of one priority take turns. */
 	list_move_tail(&best->node, &ce->active);
 out:
@@ -361,9 +392,10 @@ static int vgpu_usm_done(struct vgpu_usm *sm, const struct vgpu_usm_done *d)
 	struct vgpu_run *run;
 	bool last;
 	u64 block;
+	u32 n;
 
-	if (d->flags || (d->kind && !vgpu_usm_kind_ok(d->kind)) ||
-	    (!d->kind && (d->addr || d->insn || d->thread)))
+	if (d->flags || d->pad || (d->kind && !vgpu_usm_kind_ok(d->kind)) ||
+	    (!d->kind && (d->addr || d->insn || d->thread || d->block)))
 		return -EINVAL;
 	spin_lock(&ce->lock);
 	run = sm->run;
@@ -373,16 +405,17 @@ static int vgpu_usm_done(struct vgpu_usm *sm, const struct vgpu_usm_done *d)
 			-ECANCELED : -EINVAL;
 	}
 	l = &run->l;
-	if (d->kind && (d->insn >= l->prog->ninsns ||
+	if (d->kind && (d->insn >= l->prog->ninsns || d->block >= sm->nblocks ||
 			(u64)d->thread >= (u64)l->block[0] * l->block[1] *
 			l->block[2])) {
 		spin_unlock(&ce->lock);
 		return -EINVAL;
 	}
-	block = sm->block;
+	block = sm->block + d->block;
+	n = sm->nblocks;
 	sm->run = NULL;
 	if (!d->kind) {
-		last = vgpu_block_over_locked(ce, run, 1, false, 0);
+		last = vgpu_block_over_locked(ce, run, n, false, 0);
 		spin_unlock(&ce->lock);
 		/*
 		 * The channel's next launch, when this ended one, starts here,
@@ -396,7 +429,7 @@ static int vgpu_usm_done(struct vgpu_usm *sm, const struct vgpu_usm_done *d)
 	}
 	/* Still counted in run->left: the launch stays while it reports. */
 	spin_unlock(&ce->lock);
-	vgpu_usm_fail(ce, run, block, &f, d->kind);
+	vgpu_usm_fail(ce, run, block, n, &f, d->kind);
 	return 0;
 }
 

@@ -67,6 +67,7 @@ static bool vg_native_bind(void *h, struct vg_native_api *t)
 	return VG_NATIVE_SYM(init, "vgpu_native_init") &&
 	       VG_NATIVE_SYM(compile, "vgpu_native_compile") &&
 	       VG_NATIVE_SYM(kernel_free, "vgpu_native_kernel_free") &&
+	       VG_NATIVE_SYM(kernel_straight, "vgpu_native_kernel_straight") &&
 	       VG_NATIVE_SYM(block_new, "vgpu_native_block_new") &&
 	       VG_NATIVE_SYM(block_set_lookup, "vgpu_native_block_set_lookup") &&
 	       VG_NATIVE_SYM(block_start, "vgpu_native_block_start") &&
@@ -315,8 +316,8 @@ void vg_engine_prepare(struct CUfunc_st *f, bool cooperative)
 	vg_nfn_put(n);
 }
 
-bool vg_engine_user_sm(struct CUctx_st *ctx, struct CUfunc_st *f,
-		       bool cooperative)
+uint32_t vg_engine_user_sm(struct CUctx_st *ctx, struct CUfunc_st *f,
+			   bool cooperative)
 {
 	struct vg_nfn *n;
 	bool go;
@@ -328,16 +329,19 @@ bool vg_engine_user_sm(struct CUctx_st *ctx, struct CUfunc_st *f,
 	 */
 	if (ctx->npeers || __atomic_load_n(&ctx->interp_only, __ATOMIC_RELAXED) ||
 	    !vg_engine_may(f, cooperative))
-		return false;
+		return 0;
 	n = vg_nfn_of(f);
 	if (!n || __atomic_load_n(&n->state, __ATOMIC_ACQUIRE) != VG_NFN_READY)
-		return false;
+		return 0;
 	pthread_mutex_lock(&vg_engine_lock);
 	go = vg_usm_start(ctx) == 0;
 	if (go && !n->listed)
 		vg_usm_list(ctx, n);
 	pthread_mutex_unlock(&vg_engine_lock);
-	return go;
+	if (!go)
+		return 0;
+	return VGPU_LAUNCH_USER_SM |
+		(vg_native->kernel_straight(n->k) ? VGPU_LAUNCH_USM_RUNS : 0);
 }
 
 void vg_engine_func_gone(struct CUfunc_st *f)

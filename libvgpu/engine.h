@@ -22,6 +22,7 @@ struct vg_native_api {
 	struct vgpu_native_kernel *(*compile)(const struct vgpu_program *prog,
 					      u32 func, char *why, size_t why_len);
 	void (*kernel_free)(struct vgpu_native_kernel *k);
+	bool (*kernel_straight)(const struct vgpu_native_kernel *k);
 	struct vgpu_native_block *(*block_new)(struct vgpu_native_kernel *k,
 					       const struct vgpu_launch *l,
 					       const struct vgpu_range *ranges,

@@ -303,8 +303,7 @@ CUresult vg_launch(CUfunction f, const struct vg_launch *l)
 		cmd.flags = (uint32_t)-priority;
 		if (l->cooperative)
 			r = vg_grid_ws(ctx, st, &cmd.launch.grid_sync);
-		if (vg_engine_user_sm(ctx, f, l->cooperative))
-			cmd.flags |= VGPU_LAUNCH_USER_SM;
+		cmd.flags |= vg_engine_user_sm(ctx, f, l->cooperative);
 	}
 	if (!r) {
 		r = vg_push(st, &cmd, &seq);

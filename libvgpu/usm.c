@@ -29,6 +29,12 @@
 /* Instructions a block runs between looks at stop. */
 #define VG_USM_BUDGET (1u << 20)
 #define VG_USM_MAX_THREADS 16
+/*
+ * Blocks of a loop-free kernel an SM asks for at once (the module gives
+ * fewer towards a grid's end): one USM_WAIT and one USM_DONE for a run of
+ * them, rather than a pair of system calls for each block.
+ */
+#define VG_USM_RUN_BLOCKS 64
 
 struct vg_usm;
 
@@ -213,14 +219,14 @@ static void vg_usm_run_end(struct vg_usm_run *run)
 	run->n = NULL;
 }
 
-/* Runs the block @w handed over; fills @d with how it ended. */
+/* Runs the blocks @w handed over, in order; fills @d with how they ended. */
 static int vg_usm_block(struct vg_usm_sm *sm, struct vg_usm_run *run,
 			const struct vgpu_usm_wait *w, struct vgpu_usm_done *d)
 {
 	struct vg_usm *u = sm->u;
 	bool moved = w->map_gen != sm->gen;
 	struct vg_nfn *n;
-	uint32_t index;
+	uint32_t index, i;
 	int ret;
 
 	/* Memory was mapped or unmapped since: what the SM learned may not hold. */
@@ -266,11 +272,13 @@ static int vg_usm_block(struct vg_usm_sm *sm, struct vg_usm_run *run,
 start:
 	index = w->block_idx[0] + w->grid[0] * (w->block_idx[1] +
 						 w->grid[1] * w->block_idx[2]);
-	vg_native->block_start(run->b, index);
-	do
-		ret = vg_native->block_run(run->b, VG_USM_BUDGET);
-	while (ret == VGPU_RUN_MORE && !__atomic_load_n(&u->stop, __ATOMIC_ACQUIRE));
 	*d = (struct vgpu_usm_done){ .cookie = w->cookie };
+	for (i = 0, ret = VGPU_RUN_DONE; i < w->nblocks && ret == VGPU_RUN_DONE; i++) {
+		vg_native->block_start(run->b, index + i);
+		do
+			ret = vg_native->block_run(run->b, VG_USM_BUDGET);
+		while (ret == VGPU_RUN_MORE && !__atomic_load_n(&u->stop, __ATOMIC_ACQUIRE));
+	}
 	if (ret == VGPU_RUN_FAULT) {
 		const struct vgpu_fault *f = vg_native->block_fault(run->b);
 
@@ -278,6 +286,7 @@ start:
 		d->addr = f->addr;
 		d->insn = f->insn;
 		d->thread = f->thread;
+		d->block = i - 1;
 	} else if (ret == VGPU_RUN_MORE) {
 		return -ECANCELED;	/* stopping: the file's close reports it */
 	}
@@ -294,6 +303,7 @@ static void *vg_usm_main(void *arg)
 		struct vgpu_usm_wait w = {
 			.deadline_ns = vg_usm_now_ns() + VG_USM_WAIT_NS,
 			.params = (uintptr_t)run.params, .params_size = VG_PARAM_MAX,
+			.max_blocks = VG_USM_RUN_BLOCKS,
 		};
 		struct vgpu_usm_done d;
 

@@ -643,17 +643,19 @@ CUresult vg_v1_gate(void);
 CUresult vg_v1_enter(unsigned int *a, unsigned int *b);
 
 /*
- * engine.c: true when this launch of @f in @ctx (entered, vg_ctx_begin())
- * goes to the context's user-mode SMs (VGPU_LAUNCH_USER_SM): VGPU_ENGINE
- * allows it, the kernel's native code is ready (compiled in the
- * background while the interpreter runs its launches) and the SMs run.
+ * engine.c: the launch flags of this launch of @f in @ctx (entered,
+ * vg_ctx_begin()) for the engine: VGPU_LAUNCH_USER_SM when it goes to the
+ * context's user-mode SMs (VGPU_ENGINE allows it, the kernel's native
+ * code is ready, compiled in the background while the interpreter runs
+ * its launches, and the SMs run), with VGPU_LAUNCH_USM_RUNS when the
+ * kernel has no loop (an SM may take its blocks in runs); else 0.
  * vg_engine_prepare(), before a launch takes vg_lock: with
  * VGPU_ENGINE=native, waits for @f's kernel to compile. vg_engine_func_gone():
  * @f's module is going; its native code goes once no SM runs it.
  */
 void vg_engine_prepare(struct CUfunc_st *f, bool cooperative);
-bool vg_engine_user_sm(struct CUctx_st *ctx, struct CUfunc_st *f,
-		       bool cooperative);
+uint32_t vg_engine_user_sm(struct CUctx_st *ctx, struct CUfunc_st *f,
+			   bool cooperative);
 void vg_engine_func_gone(struct CUfunc_st *f);
 /* usm.c: the context closes; its user-mode SMs stop first. */
 void vg_usm_stop(struct CUctx_st *ctx);

@@ -409,6 +409,14 @@ struct vgpu_host_alloc {
  * they do when the last user-mode SM detaches with blocks not yet taken.
  */
 #define VGPU_LAUNCH_USER_SM _BITUL(8)
+/*
+ * With VGPU_LAUNCH_USER_SM: each block of the launch ends without waiting
+ * for another (its kernel has no loop), so a user-mode SM may take a run
+ * of consecutive blocks in one USM_WAIT (@max_blocks) and run them one
+ * after another. Without it an SM takes one block at a time, so that
+ * blocks that wait for each other all run.
+ */
+#define VGPU_LAUNCH_USM_RUNS _BITUL(9)
 
 /**
  * struct vgpu_cmd_copy - VGPU_CMD_COPY: @depth slices of @height rows of
@@ -1151,7 +1159,9 @@ struct vgpu_managed_prefetch {
  * own (close-on-exec) that stands for it; USM_WAIT and USM_DONE are that
  * file's ioctls, and fail with -ENOTTY on the device's file (as the
  * device's ioctls do on an SM's). An SM holds at most one block at a
- * time: USM_WAIT hands it one, USM_DONE reports how it ended. Calls on one
+ * time, or one run of consecutive blocks of a launch submitted with
+ * VGPU_LAUNCH_USM_RUNS: USM_WAIT hands it out, USM_DONE reports how it
+ * ended. Calls on one
  * SM's file run one at a time: an SM is meant for one thread.
  *
  * A launch completes (its fence advances) once every block has been
@@ -1198,7 +1208,13 @@ struct vgpu_usm_attach {
  * @params: In. User address of a buffer for the launch's parameters.
  * @params_size: In. Bytes at @params.
  * @flags: In. Must be 0.
- * @cookie: Out. Names the block for USM_DONE; never 0.
+ * @max_blocks: In. At most this many blocks to take (0 is 1). More than
+ *	one only of a launch submitted with VGPU_LAUNCH_USM_RUNS, and no
+ *	more than leaves every SM of the context a few runs of what is left
+ *	of it, so that the grid's end spreads over them.
+ * @nblocks: Out. The blocks taken, from @block_idx on in the grid's order
+ *	(x fastest); at least 1.
+ * @cookie: Out. Names the block (or run of blocks) for USM_DONE; never 0.
  * @seqno: Out. The launch command's number in its channel (as
  *	CHAN_FAULT's @seqno): with @chan, it names the launch.
  * @module: Out. The module handle of the launch command.
@@ -1241,11 +1257,15 @@ struct vgpu_usm_wait {
 	__u32 param_bytes;
 	__u32 chan;
 	__u64 map_gen;
+	__u32 max_blocks;
+	__u32 nblocks;
 };
 
 /**
  * struct vgpu_usm_done - VGPU_IOCTL_USM_DONE, on an SM's file: the block
- * the SM holds has ended, done or faulted.
+ * (or run of blocks) the SM holds has ended, done or faulted. A run ends
+ * as a whole: done, or at its first block that faulted (the blocks after
+ * it are not run, and the launch fails).
  * @cookie: In. The block's, from USM_WAIT.
  * @flags: In. Must be 0.
  * @kind: In. 0: done; or the fault that ended it: VGPU_KFAULT_ADDRESS,
@@ -1255,10 +1275,14 @@ struct vgpu_usm_wait {
  *	instruction count; 0 when done).
  * @thread: In. The faulting thread's index in the block, x fastest
  *	(below the block's threads; 0 when done).
+ * @block: In. The faulting block's place in the run, from 0 (below
+ *	USM_WAIT's @nblocks; 0 when done).
+ * @pad: In. Must be 0.
  *
  * Errors:
- *  -EINVAL: a bad @kind, or fields of a fault given with none, @insn or
- *	@thread out of range, or @cookie is not the block this SM holds;
+ *  -EINVAL: a bad @kind, or fields of a fault given with none, @insn,
+ *	@thread or @block out of range, @pad not 0, or @cookie is not the
+ *	block this SM holds;
  *  -ECANCELED: the block's launch ended before the report (the watchdog,
  *	another block's fault, the context's failure): nothing to report.
  */
@@ -1269,6 +1293,8 @@ struct vgpu_usm_done {
 	__u64 addr;
 	__u32 insn;
 	__u32 thread;
+	__u32 block;
+	__u32 pad;
 };
 
 /*

@@ -61,6 +61,11 @@ int vgpu_native_block_set_ranges(struct vgpu_native_block *b,
 typedef bool (*vgpu_native_lookup_fn)(void *arg, u64 va, struct vgpu_range *r);
 void vgpu_native_block_set_lookup(struct vgpu_native_block *b,
 				  vgpu_native_lookup_fn lookup, void *arg);
+/*
+ * Whether each block of @k ends without waiting for any other (its code
+ * has no loop): its blocks may then run one after another on one SM.
+ */
+bool vgpu_native_kernel_straight(const struct vgpu_native_kernel *k);
 /* Readies block @block_index (x fastest) of the launch: zeroed state. */
 void vgpu_native_block_start(struct vgpu_native_block *b, u32 block_index);
 /*

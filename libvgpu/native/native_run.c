@@ -79,6 +79,11 @@ void vgpu_native_kernel_free(struct vgpu_native_kernel *k)
 	free(k);
 }
 
+bool vgpu_native_kernel_straight(const struct vgpu_native_kernel *k)
+{
+	return k->straight;
+}
+
 #define NRT_ALIGN(x) (((x) + 63) & ~(u64)63)
 
 /*

@@ -52,7 +52,14 @@ static const char engine_ptx[] = HEAD
 	"\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %nctaid.x;\n"
 	"\tmov.u32 %r2, %ctaid.x;\n"
 	"\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
-	"\tst.u32 [%rd3], %r1;\n\tret;\n}\n";
+	"\tst.u32 [%rd3], %r1;\n\tret;\n}\n"
+	".visible .entry mark(.param .u64 p, .param .u32 k)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [k];\n"
+	"\tmov.u32 %r2, %ctaid.x;\n"
+	"\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tsetp.eq.u32 %p1, %r2, %r1;\n\t@%p1 mov.u64 %rd3, 16;\n"
+	"\tst.u32 [%rd3], %r2;\n\tret;\n}\n";
 
 #define N 10000
 #define BLOCK 128
@@ -535,6 +542,62 @@ static void native_code_cached(void)
 	CHECK(!rmdir(cache_dir));
 }
 
+/*
+ * A loop-free kernel's blocks go to an SM in runs (VGPU_LAUNCH_USM_RUNS):
+ * every block of every run runs, with its own index, and a fault in the
+ * middle of a run is reported at its own block. "mark" writes each
+ * block's index at its place, but block @k writes to address 16. One SM,
+ * so that it takes long runs; the report comes on stderr
+ * (VGPU_ERROR_REPORT), here a file.
+ */
+#define MARK_BLOCKS 1000
+#define MARK_FAULT 437
+
+static void runs_body(void)
+{
+	static unsigned int got[MARK_BLOCKS];
+	char report[512] = "", want[64];
+	FILE *f = tmpfile();
+	unsigned int k = ~0U, i;
+	CUdeviceptr d;
+	CUfunction fn;
+	void *args[] = { &d, &k };
+	struct run r;
+
+	EXPECT(f);
+	EXPECT(dup2(fileno(f), 2) == 2);
+	EXPECT(!setenv("VGPU_USM_THREADS", "1", 1));
+	EXPECT(!setenv("VGPU_ERROR_REPORT", "1", 1));
+	run_open(&r);
+	EXPECT_RES(CUDA_SUCCESS, cuModuleGetFunction(&fn, r.mod, "mark"));
+	EXPECT_RES(CUDA_SUCCESS, cuMemAlloc(&d, sizeof(got)));
+	EXPECT_RES(CUDA_SUCCESS, cuMemsetD32(d, 0xffffffff, MARK_BLOCKS));
+	EXPECT_RES(CUDA_SUCCESS, cuLaunchKernel(fn, MARK_BLOCKS, 1, 1, 32, 1, 1, 0, NULL,
+						args, NULL));
+	EXPECT_RES(CUDA_SUCCESS, cuMemcpyDtoH(got, d, sizeof(got)));
+	for (i = 0; i < MARK_BLOCKS; i++)
+		EXPECT(got[i] == i);
+	EXPECT(usm_files() == 1);
+	k = MARK_FAULT;
+	EXPECT_RES(CUDA_SUCCESS, cuLaunchKernel(fn, MARK_BLOCKS, 1, 1, 32, 1, 1, 0, NULL,
+						args, NULL));
+	EXPECT_RES(CUDA_ERROR_ILLEGAL_ADDRESS, cuCtxSynchronize());
+	fflush(stderr);
+	rewind(f);
+	EXPECT(fread(report, 1, sizeof(report) - 1, f) > 0);
+	snprintf(want, sizeof(want), "block (%u,0,0) thread (0,0,0)", MARK_FAULT);
+	if (!strstr(report, want))
+		printf("# report: %s", report);
+	EXPECT(strstr(report, want));
+	EXPECT(strstr(report, "at 0x10,"));
+	EXPECT_RES(CUDA_SUCCESS, cuCtxDestroy(r.ctx));
+}
+
+static void native_runs_of_blocks(void)
+{
+	CHECK(in_child("native", runs_body));
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(native_launches),
 	TAP_TEST(interp_launches),
@@ -543,6 +606,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(native_fault),
 	TAP_TEST(native_forgets_freed_memory),
 	TAP_TEST(native_chained_launches),
+	TAP_TEST(native_runs_of_blocks),
 	TAP_TEST(compile_unlocked),
 	TAP_TEST(native_code_cached),
 };

@@ -61,6 +61,18 @@ static int usm_wait(int sm, struct vgpu_usm_wait *w, void *params,
 	return ioctl(sm, VGPU_IOCTL_USM_WAIT, w);
 }
 
+/* usm_wait() for a run of up to @max blocks. */
+static int usm_wait_run(int sm, struct vgpu_usm_wait *w, void *params,
+			__u32 size, unsigned int ms, __u32 max)
+{
+	memset(w, 0, sizeof(*w));
+	w->deadline_ns = ms ? (__s64)(now_ns() + ms * 1000000ULL) : 0;
+	w->params = (uintptr_t)params;
+	w->params_size = size;
+	w->max_blocks = max;
+	return ioctl(sm, VGPU_IOCTL_USM_WAIT, w);
+}
+
 static int usm_done(int sm, __u64 cookie, __u32 kind, __u64 addr, __u32 insn,
 		    __u32 thread)
 {
@@ -126,10 +138,10 @@ FIXTURE_TEARDOWN(usm)
 
 /*
  * A launch of fill over @grid blocks of 32 threads writing to the device
- * memory, its parameters in host memory: with VGPU_LAUNCH_USER_SM.
+ * memory, its parameters in host memory, with launch flags @flags.
  */
 static void launch_fill(struct __test_metadata *_metadata,
-			FIXTURE_DATA(usm) *self, __u32 grid, bool user)
+			FIXTURE_DATA(usm) *self, __u32 grid, __u32 flags)
 {
 	struct vgpu_cmd *cmd;
 	__u32 marker = 0x5eed;
@@ -138,7 +150,7 @@ static void launch_fill(struct __test_metadata *_metadata,
 	memcpy(self->host + 8, &marker, 4);
 	cmd = slot(&self->c);
 	cmd->op = VGPU_CMD_LAUNCH;
-	cmd->flags = user ? VGPU_LAUNCH_USER_SM : 0;
+	cmd->flags = flags;
 	cmd->launch.module = self->module;
 	cmd->launch.grid[0] = grid;
 	cmd->launch.grid[1] = 1;
@@ -174,6 +186,19 @@ static void run_block(FIXTURE_DATA(usm) *self, const struct vgpu_usm_wait *w,
 	memcpy(&out, params, 8);
 	p = (__u32 *)(self->shadow + (out - BASE)) + w->block_idx[0];
 	*p = w->block_idx[0] + 1;
+}
+
+/* What the run of blocks @w handed over computes, block by block. */
+static void run_blocks(FIXTURE_DATA(usm) *self, const struct vgpu_usm_wait *w,
+		       const unsigned char *params)
+{
+	struct vgpu_usm_wait one = *w;
+	__u32 i;
+
+	for (i = 0; i < w->nblocks; i++) {
+		one.block_idx[0] = w->block_idx[0] + i;
+		run_block(self, &one, params);
+	}
 }
 
 TEST_F(usm, attach_rules)
@@ -271,7 +296,7 @@ TEST_F(usm, done_rules)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, usm_done(sm, 1, 0, 0, 0, 0));
 	EXPECT_EQ(EINVAL, errno);
-	launch_fill(_metadata, self, 1, true);
+	launch_fill(_metadata, self, 1, VGPU_LAUNCH_USER_SM);
 	ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
 	EXPECT_NE(0, w.cookie);
 	d.cookie = w.cookie;
@@ -323,7 +348,7 @@ TEST_F(usm, blocks_run_in_user_space)
 
 	ASSERT_LE(0, sm);
 	ASSERT_LE(0, sm2);
-	launch_fill(_metadata, self, 8, true);
+	launch_fill(_metadata, self, 8, VGPU_LAUNCH_USER_SM);
 	for (i = 0; i < 8; i++) {
 		memset(params, 0, sizeof(params));
 		ASSERT_EQ(0, usm_wait(i % 2 ? sm2 : sm, &w, params,
@@ -413,7 +438,7 @@ TEST_F(usm, sm_threads_share_a_launch)
 		t[i] = (struct sm_thread){ .self = self, .sm = attach(self->fd) };
 		ASSERT_LE(0, t[i].sm);
 	}
-	launch_fill(_metadata, self, GRID, true);
+	launch_fill(_metadata, self, GRID, VGPU_LAUNCH_USER_SM);
 	/* The module's engines at the same time: a fill of the second half. */
 	cmd_memset(&other, self->dev + MIB / 2, 0x7f, 1, MIB / 2);
 	ASSERT_EQ(0, submit(&other));
@@ -446,7 +471,7 @@ TEST_F(usm, later_commands_wait_for_user_blocks)
 
 	ASSERT_LE(0, sm);
 	memset(out, 0, 8);
-	launch_fill(_metadata, self, 2, true);
+	launch_fill(_metadata, self, 2, VGPU_LAUNCH_USER_SM);
 	cmd_copy(&self->c, (uintptr_t)out, self->dev, 8, 1, 0, 0);
 	ASSERT_EQ(0, submit(&self->c));
 	for (i = 0; i < 2; i++) {
@@ -486,7 +511,7 @@ TEST_F(usm, map_gen_follows_mappings)
 			f.va = a.va;
 			ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_MEM_FREE, &f));
 		}
-		launch_fill(_metadata, self, 1, true);
+		launch_fill(_metadata, self, 1, VGPU_LAUNCH_USER_SM);
 		ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
 		gen[i] = w.map_gen;
 		run_block(self, &w, params);
@@ -510,7 +535,7 @@ TEST_F(usm, higher_priority_launch_first)
 
 	ASSERT_LE(0, sm);
 	ASSERT_EQ(0, chan_open(self->fd, &hi, self->status));
-	launch_fill(_metadata, self, 2, true);
+	launch_fill(_metadata, self, 2, VGPU_LAUNCH_USER_SM);
 	/* The same launch on the other channel, at the highest priority. */
 	*slot(&hi) = self->c.ring[0];
 	hi.ring[0].flags |= VGPU_LAUNCH_PRIORITY_MAX;
@@ -536,7 +561,7 @@ TEST_F(usm, params_buffer_checked)
 	int sm = attach(self->fd);
 
 	ASSERT_LE(0, sm);
-	launch_fill(_metadata, self, 1, true);
+	launch_fill(_metadata, self, 1, VGPU_LAUNCH_USER_SM);
 	EXPECT_EQ(-1, usm_wait(sm, &w, params, PARAM_BYTES - 1, 5000));
 	EXPECT_EQ(ENOSPC, errno);
 	EXPECT_EQ(PARAM_BYTES, w.param_bytes);
@@ -550,7 +575,7 @@ TEST_F(usm, params_buffer_checked)
 
 TEST_F(usm, no_sm_runs_on_module_sms)
 {
-	launch_fill(_metadata, self, 16, true);
+	launch_fill(_metadata, self, 16, VGPU_LAUNCH_USER_SM);
 	EXPECT_EQ(0, wait_for(&self->c, 1));
 	EXPECT_EQ(0, self->c.status->error);
 	check_fill(_metadata, self, 16);
@@ -564,7 +589,7 @@ TEST_F(usm, unflagged_launch_stays_in_module)
 	int sm = attach(self->fd);
 
 	ASSERT_LE(0, sm);
-	launch_fill(_metadata, self, 16, false);
+	launch_fill(_metadata, self, 16, 0);
 	EXPECT_EQ(0, wait_for(&self->c, 1));
 	EXPECT_EQ(-1, usm_wait(sm, &w, params, sizeof(params), 0));
 	EXPECT_EQ(ETIME, errno);
@@ -581,7 +606,7 @@ TEST_F(usm, fault_report_fails_the_launch)
 	int sm = attach(self->fd);
 
 	ASSERT_LE(0, sm);
-	launch_fill(_metadata, self, 4, true);
+	launch_fill(_metadata, self, 4, VGPU_LAUNCH_USER_SM);
 	ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
 	run_block(self, &w, params);
 	ASSERT_EQ(0, usm_done(sm, w.cookie, 0, 0, 0, 0));
@@ -608,6 +633,174 @@ TEST_F(usm, fault_report_fails_the_launch)
 	close(sm);
 }
 
+/*
+ * A launch whose blocks wait for no other (VGPU_LAUNCH_USM_RUNS) goes out
+ * in runs of consecutive blocks: as many as asked for, but no more than
+ * leaves each SM about four runs of what is left; one USM_DONE reports a
+ * run. Every block is handed out once, and the launch completes.
+ */
+TEST_F(usm, runs_of_blocks)
+{
+	unsigned char params[64];
+	struct vgpu_usm_wait w;
+	__u32 next = 0, last = ~0U, runs = 0;
+	int sm = attach(self->fd), sm2 = attach(self->fd);
+
+	ASSERT_LE(0, sm);
+	ASSERT_LE(0, sm2);
+	launch_fill(_metadata, self, 64, VGPU_LAUNCH_USER_SM | VGPU_LAUNCH_USM_RUNS);
+	/* Not asked for a run (0): one block. */
+	ASSERT_EQ(0, usm_wait_run(sm, &w, params, sizeof(params), 5000, 0));
+	EXPECT_EQ(1, w.nblocks);
+	EXPECT_EQ(0, w.block_idx[0]);
+	run_blocks(self, &w, params);
+	ASSERT_EQ(0, usm_done(sm, w.cookie, 0, 0, 0, 0));
+	/* 63 left, two SMs: 63 / 8 = 7, below the 100 asked for. */
+	ASSERT_EQ(0, usm_wait_run(sm, &w, params, sizeof(params), 5000, 100));
+	EXPECT_EQ(7, w.nblocks);
+	EXPECT_EQ(1, w.block_idx[0]);
+	run_blocks(self, &w, params);
+	ASSERT_EQ(0, usm_done(sm, w.cookie, 0, 0, 0, 0));
+	/* At most what is asked for. */
+	ASSERT_EQ(0, usm_wait_run(sm2, &w, params, sizeof(params), 5000, 3));
+	EXPECT_EQ(3, w.nblocks);
+	EXPECT_EQ(8, w.block_idx[0]);
+	run_blocks(self, &w, params);
+	ASSERT_EQ(0, usm_done(sm2, w.cookie, 0, 0, 0, 0));
+	/* The rest, in shrinking runs, down to single blocks at the end. */
+	next = 11;
+	while (usm_wait_run(runs % 2 ? sm2 : sm, &w, params, sizeof(params), 0, 100) == 0) {
+		EXPECT_EQ(next, w.block_idx[0]);
+		EXPECT_LE(1, w.nblocks);
+		EXPECT_GE(last, w.nblocks);
+		EXPECT_GE(64, next + w.nblocks);
+		EXPECT_EQ(0, self->c.status->completed);
+		last = w.nblocks;
+		next += w.nblocks;
+		run_blocks(self, &w, params);
+		ASSERT_EQ(0, usm_done(runs % 2 ? sm2 : sm, w.cookie, 0, 0, 0, 0));
+		runs++;
+	}
+	EXPECT_EQ(ETIME, errno);
+	EXPECT_EQ(64, next);
+	EXPECT_EQ(1, last);
+	EXPECT_LT(5, runs);
+	EXPECT_EQ(0, wait_for(&self->c, 1));
+	EXPECT_EQ(0, self->c.status->error);
+	check_fill(_metadata, self, 64);
+	close(sm);
+	close(sm2);
+}
+
+/* Without VGPU_LAUNCH_USM_RUNS an SM takes one block, whatever it asks. */
+TEST_F(usm, runs_need_the_flag)
+{
+	unsigned char params[64];
+	struct vgpu_usm_wait w;
+	__u32 i;
+	int sm = attach(self->fd);
+
+	ASSERT_LE(0, sm);
+	launch_fill(_metadata, self, 8, VGPU_LAUNCH_USER_SM);
+	for (i = 0; i < 8; i++) {
+		ASSERT_EQ(0, usm_wait_run(sm, &w, params, sizeof(params), 5000, 64));
+		EXPECT_EQ(1, w.nblocks);
+		EXPECT_EQ(i, w.block_idx[0]);
+		run_blocks(self, &w, params);
+		ASSERT_EQ(0, usm_done(sm, w.cookie, 0, 0, 0, 0));
+	}
+	EXPECT_EQ(0, wait_for(&self->c, 1));
+	check_fill(_metadata, self, 8);
+	close(sm);
+}
+
+/*
+ * A fault in a run names its block: @block, below the run's length,
+ * moves the report to that block; the launch fails and ends.
+ */
+TEST_F(usm, run_fault_names_its_block)
+{
+	unsigned char params[64];
+	struct vgpu_chan_fault cf;
+	struct vgpu_usm_wait w;
+	struct vgpu_usm_done d = { 0 };
+	int sm = attach(self->fd);
+
+	ASSERT_LE(0, sm);
+	launch_fill(_metadata, self, 64, VGPU_LAUNCH_USER_SM | VGPU_LAUNCH_USM_RUNS);
+	ASSERT_EQ(0, usm_wait_run(sm, &w, params, sizeof(params), 5000, 1));
+	EXPECT_EQ(1, w.nblocks);
+	run_blocks(self, &w, params);
+	ASSERT_EQ(0, usm_done(sm, w.cookie, 0, 0, 0, 0));
+	/* 63 left, one SM: 15, then at most the 8 asked for. */
+	ASSERT_EQ(0, usm_wait_run(sm, &w, params, sizeof(params), 5000, 8));
+	EXPECT_EQ(8, w.nblocks);
+	EXPECT_EQ(1, w.block_idx[0]);
+	d.cookie = w.cookie;
+	d.kind = VGPU_KFAULT_ADDRESS;
+	d.addr = 0xdead0;
+	d.insn = 6;
+	d.thread = 5;
+	/* Past the run; a block without a fault; the padding. */
+	d.block = 8;
+	EXPECT_EQ(-1, ioctl(sm, VGPU_IOCTL_USM_DONE, &d));
+	EXPECT_EQ(EINVAL, errno);
+	d.block = 3;
+	d.pad = 1;
+	EXPECT_EQ(-1, ioctl(sm, VGPU_IOCTL_USM_DONE, &d));
+	EXPECT_EQ(EINVAL, errno);
+	d.pad = 0;
+	{
+		struct vgpu_usm_done ok = { .cookie = w.cookie, .block = 3 };
+
+		EXPECT_EQ(-1, ioctl(sm, VGPU_IOCTL_USM_DONE, &ok));
+		EXPECT_EQ(EINVAL, errno);
+	}
+	EXPECT_EQ(0, self->c.status->completed);
+	ASSERT_EQ(0, ioctl(sm, VGPU_IOCTL_USM_DONE, &d));
+	EXPECT_EQ(-1, wait_for(&self->c, 1));
+	EXPECT_EQ(EIO, errno);
+	ASSERT_EQ(0, chan_fault(&self->c, &cf));
+	EXPECT_EQ(VGPU_KFAULT_ADDRESS, cf.kind);
+	EXPECT_EQ(4, cf.block[0]);
+	EXPECT_EQ(5, cf.thread[0]);
+	EXPECT_EQ(6, cf.insn);
+	/* The rest of the launch is written off. */
+	EXPECT_EQ(-1, usm_wait_run(sm, &w, params, sizeof(params), 0, 8));
+	EXPECT_EQ(ETIME, errno);
+	close(sm);
+}
+
+/*
+ * An SM closed with a run in flight: the run's blocks are lost with the
+ * launch, another SM's run is written off, and the launch ends.
+ */
+TEST_F(usm, close_with_run_in_flight)
+{
+	unsigned char params[64];
+	struct vgpu_chan_fault cf;
+	struct vgpu_usm_wait w, w2;
+	int sm = attach(self->fd), other = attach(self->fd);
+
+	ASSERT_LE(0, sm);
+	ASSERT_LE(0, other);
+	launch_fill(_metadata, self, 64, VGPU_LAUNCH_USER_SM | VGPU_LAUNCH_USM_RUNS);
+	ASSERT_EQ(0, usm_wait_run(sm, &w, params, sizeof(params), 5000, 4));
+	EXPECT_EQ(4, w.nblocks);
+	ASSERT_EQ(0, usm_wait_run(other, &w2, params, sizeof(params), 5000, 4));
+	EXPECT_EQ(4, w2.nblocks);
+	EXPECT_EQ(4, w2.block_idx[0]);
+	close(sm);
+	EXPECT_EQ(-1, wait_for(&self->c, 1));
+	EXPECT_EQ(EIO, errno);
+	ASSERT_EQ(0, chan_fault(&self->c, &cf));
+	EXPECT_EQ(VGPU_KFAULT_USM_LOST, cf.kind);
+	EXPECT_EQ(0, cf.block[0]);
+	EXPECT_EQ(-1, usm_done(other, w2.cookie, 0, 0, 0, 0));
+	EXPECT_EQ(ECANCELED, errno);
+	close(other);
+}
+
 /* An SM closed with a block in flight: the launch ends, failed. */
 TEST_F(usm, close_with_block_in_flight)
 {
@@ -618,7 +811,7 @@ TEST_F(usm, close_with_block_in_flight)
 
 	ASSERT_LE(0, sm);
 	ASSERT_LE(0, other);
-	launch_fill(_metadata, self, 4, true);
+	launch_fill(_metadata, self, 4, VGPU_LAUNCH_USER_SM);
 	ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
 	ASSERT_EQ(0, usm_wait(other, &w, params, sizeof(params), 5000));
 	close(sm);
@@ -644,7 +837,7 @@ TEST_F(usm, last_detach_hands_blocks_back)
 	int sm = attach(self->fd);
 
 	ASSERT_LE(0, sm);
-	launch_fill(_metadata, self, 8, true);
+	launch_fill(_metadata, self, 8, VGPU_LAUNCH_USER_SM);
 	ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
 	run_block(self, &w, params);
 	ASSERT_EQ(0, usm_done(sm, w.cookie, 0, 0, 0, 0));
@@ -670,7 +863,7 @@ TEST_F(usm, watchdog_ends_launch_nobody_runs)
 	ASSERT_LE(0, sm);
 	ASSERT_LE(0, idle);
 	ASSERT_EQ(0, set_timeout_ms("300"));
-	launch_fill(_metadata, self, 4, true);
+	launch_fill(_metadata, self, 4, VGPU_LAUNCH_USER_SM);
 	t0 = now_ns();
 	ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
 	EXPECT_EQ(-1, wait_for(&self->c, 1));
@@ -703,7 +896,7 @@ TEST_F(usm, context_failure_ends_user_launch)
 
 	ASSERT_LE(0, sm);
 	ASSERT_EQ(0, chan_open(self->fd, &other, self->status));
-	launch_fill(_metadata, self, 4, true);
+	launch_fill(_metadata, self, 4, VGPU_LAUNCH_USER_SM);
 	ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
 	/* A copy from nowhere fails the other channel, and the context. */
 	EXPECT_EQ(VGPU_CHAN_FAULT, copy_wait(&other, self->dev, BASE + WINDOW - 4096, 8));
@@ -803,7 +996,7 @@ TEST_F(usm, sigkill_with_block_in_flight)
 		_exit(0);
 	}
 	ASSERT_EQ(1, read(to_parent[0], &ch, 1));
-	launch_fill(_metadata, self, 4, true);
+	launch_fill(_metadata, self, 4, VGPU_LAUNCH_USER_SM);
 	ASSERT_EQ(1, write(to_child[1], "g", 1));
 	ASSERT_EQ(1, read(to_parent[0], &ch, 1));
 	EXPECT_EQ('t', ch);
