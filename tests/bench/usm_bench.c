@@ -11,14 +11,13 @@
  *	them (USM_WAIT, USM_DONE), the launch's start and end. The best of
  *	ROUNDS each; results are checked.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cuda.h"
+#include "usm_files.h"
 
 #define TRY(call) do { \
 	CUresult _r = (call); \
@@ -55,30 +54,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* The process's user-mode SMs: its files of the module's SMs. */
-static int usm_files(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	char path[300], target[64];
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		ssize_t len;
-
-		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
-		len = readlink(path, target, sizeof(target) - 1);
-		if (len <= 0)
-			continue;
-		target[len] = 0;
-		n += !strcmp(target, "anon_inode:[vgpu-usm]");
-	}
-	closedir(d);
-	return n;
 }
 
 /* y = a * x + y, as the kernel computes it (a product, then a sum). */

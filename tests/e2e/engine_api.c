@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "usm_files.h"
 
 #define HEAD ".version 9.0\n.target sm_75\n.address_size 64\n"
 
@@ -81,30 +82,6 @@ static const char engine_ptx[] = HEAD
 		_exit(1); \
 	} \
 } while (0)
-
-/* The process's user-mode SMs: its files of the module's SMs. */
-static int usm_files(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	char path[300], target[64];
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		ssize_t len;
-
-		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
-		len = readlink(path, target, sizeof(target) - 1);
-		if (len <= 0)
-			continue;
-		target[len] = 0;
-		n += !strcmp(target, "anon_inode:[vgpu-usm]");
-	}
-	closedir(d);
-	return n;
-}
 
 struct run {
 	CUcontext ctx;
