@@ -22,35 +22,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cuda.h"
+#include "bench/bench_cuda.h"
 #include "uapi/vgpu.h"
 
 #define N (64u << 20)
 #define REPS 5
 
-#define TRY(call) do { \
-	CUresult _r = (call); \
-	if (_r != CUDA_SUCCESS) { \
-		fprintf(stderr, "%s failed: %d\n", #call, (int)_r); \
-		exit(1); \
-	} \
-} while (0)
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Seconds of the fastest of REPS runs of @what. */
 #define BEST(what) ({ \
 	double _best = 1e9; \
 	for (int _i = 0; _i < REPS; _i++) { \
-		double _t = now(); \
+		double _t = now_s(); \
 		what; \
-		_t = now() - _t; \
+		_t = now_s() - _t; \
 		if (_t < _best) \
 			_best = _t; \
 	} \

@@ -12,15 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cuda.h"
-
-#define TRY(call) do { \
-	CUresult _r = (call); \
-	if (_r != CUDA_SUCCESS) { \
-		fprintf(stderr, "%s failed: %d\n", #call, (int)_r); \
-		exit(1); \
-	} \
-} while (0)
+#include "bench/bench_cuda.h"
 
 #define KERNELS 100
 #define ROUNDS 20
@@ -33,14 +25,6 @@ static const char ptx[] =
 	"\tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 4;\n"
 	"\tadd.u64 %rd1, %rd1, %rd2;\n\tld.global.u32 %r3, [%rd1];\n"
 	"\tadd.u32 %r3, %r3, %r1;\n\tst.global.u32 [%rd1], %r3;\n\tret;\n}\n";
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* The sequence: kernel i adds i + 1 to each of the 32 words. */
 static void launch_all(CUfunction f, CUstream s, CUdeviceptr p)

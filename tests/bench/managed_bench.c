@@ -13,18 +13,10 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "cuda.h"
+#include "bench/bench_cuda.h"
 
 #define N (1u << 20)
 #define REPS 5
-
-#define TRY(call) do { \
-	CUresult _r = (call); \
-	if (_r != CUDA_SUCCESS) { \
-		fprintf(stderr, "%s failed: %d\n", #call, (int)_r); \
-		exit(1); \
-	} \
-} while (0)
 
 static const char ptx[] =
 	".version 7.0\n.target sm_75\n.address_size 64\n"
@@ -42,14 +34,6 @@ static const char ptx[] =
 	"\tld.global.f32 %f3, [%rd5];\n\tfma.rn.f32 %f4, %f1, %f2, %f3;\n"
 	"\tst.global.f32 [%rd5], %f4;\ndone:\n\tret;\n}\n";
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Seconds of the fastest of REPS launches over @x and @y. */
 static double best(CUfunction f, CUdeviceptr x, CUdeviceptr y)
 {
@@ -60,10 +44,10 @@ static double best(CUfunction f, CUdeviceptr x, CUdeviceptr y)
 	int i;
 
 	for (i = 0; i <= REPS; i++) {
-		t = now();
+		t = now_s();
 		TRY(cuLaunchKernel(f, N / 256, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
 		TRY(cuCtxSynchronize());
-		t = now() - t;
+		t = now_s() - t;
 		if (i && t < b)
 			b = t;
 	}

@@ -17,15 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cuda.h"
-
-#define TRY(call) do { \
-	CUresult _r = (call); \
-	if (_r != CUDA_SUCCESS) { \
-		fprintf(stderr, "%s failed: %d\n", #call, (int)_r); \
-		exit(1); \
-	} \
-} while (0)
+#include "bench/bench_cuda.h"
 
 #define HEAD ".version 9.0\n.target sm_75\n.address_size 64\n"
 
@@ -49,14 +41,6 @@ static const char ptx[] = HEAD
 	"\tadd.u64 %rd1, %rd1, %rd2;\n"
 	"$L__spin:\n\tmov.u64 %rd3, %globaltimer;\n"
 	"\tsetp.lt.u64 %p1, %rd3, %rd1;\n\t@%p1 bra $L__spin;\n\tret;\n}\n";
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static CUmodule mod;
 

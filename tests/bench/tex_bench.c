@@ -12,19 +12,11 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "cuda.h"
+#include "bench/bench_cuda.h"
 
 #define W 512
 #define H 512
 #define REPS 5
-
-#define TRY(call) do { \
-	CUresult _r = (call); \
-	if (_r != CUDA_SUCCESS) { \
-		fprintf(stderr, "%s failed: %d\n", #call, (int)_r); \
-		exit(1); \
-	} \
-} while (0)
 
 /* Both kernels: thread (x, y) of a 2D grid writes out[y * W + x]. */
 #define KERNEL_HEAD(name, src) \
@@ -49,14 +41,6 @@ static const char ptx[] =
 	"\tadd.s64 %rd5, %rd1, %rd3;\n\tld.global.f32 %f3, [%rd5];\n"
 	"\tst.global.f32 [%rd4], %f3;\n\tret;\n}\n";
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Seconds of the fastest of REPS launches of @f over @src. */
 static double best(CUfunction f, unsigned long long src, CUdeviceptr out)
 {
@@ -65,10 +49,10 @@ static double best(CUfunction f, unsigned long long src, CUdeviceptr out)
 	int i;
 
 	for (i = 0; i <= REPS; i++) {
-		t = now();
+		t = now_s();
 		TRY(cuLaunchKernel(f, W / 16, H / 16, 1, 16, 16, 1, 0, NULL, args, NULL));
 		TRY(cuCtxSynchronize());
-		t = now() - t;
+		t = now_s() - t;
 		if (i && t < b)
 			b = t;
 	}

@@ -16,16 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cuda.h"
+#include "bench/bench_cuda.h"
 #include "usm_files.h"
-
-#define TRY(call) do { \
-	CUresult _r = (call); \
-	if (_r != CUDA_SUCCESS) { \
-		fprintf(stderr, "%s failed: %d\n", #call, (int)_r); \
-		exit(1); \
-	} \
-} while (0)
 
 #define N (1 << 20)
 #define BLOCK 256
@@ -47,14 +39,6 @@ static const char ptx[] =
 	"\tadd.rn.f32 %f4, %f4, %f3;\n"
 	"\tst.global.f32 [%rd5], %f4;\n"
 	"$L__end:\n\tret;\n}\n";
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* y = a * x + y, as the kernel computes it (a product, then a sum). */
 static void saxpy_c(float a, const float *x, float *y, int n)

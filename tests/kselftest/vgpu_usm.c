@@ -772,10 +772,12 @@ TEST_F(usm, run_fault_names_its_block)
 }
 
 /*
- * An SM closed with a run in flight: the run's blocks are lost with the
- * launch, another SM's run is written off, and the launch ends.
+ * An SM closed while it holds blocks (one, or a run of @max of a launch
+ * flagged VGPU_LAUNCH_USM_RUNS): the launch ends, failed with USM_LOST at
+ * the SM's first block, and what another SM holds is written off with it.
  */
-TEST_F(usm, close_with_run_in_flight)
+static void close_in_flight(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(usm) *self, __u32 flags, __u32 max)
 {
 	unsigned char params[64];
 	struct vgpu_chan_fault cf;
@@ -784,12 +786,12 @@ TEST_F(usm, close_with_run_in_flight)
 
 	ASSERT_LE(0, sm);
 	ASSERT_LE(0, other);
-	launch_fill(_metadata, self, 64, VGPU_LAUNCH_USER_SM | VGPU_LAUNCH_USM_RUNS);
-	ASSERT_EQ(0, usm_wait_run(sm, &w, params, sizeof(params), 5000, 4));
-	EXPECT_EQ(4, w.nblocks);
-	ASSERT_EQ(0, usm_wait_run(other, &w2, params, sizeof(params), 5000, 4));
-	EXPECT_EQ(4, w2.nblocks);
-	EXPECT_EQ(4, w2.block_idx[0]);
+	launch_fill(_metadata, self, 64, VGPU_LAUNCH_USER_SM | flags);
+	ASSERT_EQ(0, usm_wait_run(sm, &w, params, sizeof(params), 5000, max));
+	EXPECT_EQ(max, w.nblocks);
+	ASSERT_EQ(0, usm_wait_run(other, &w2, params, sizeof(params), 5000, max));
+	EXPECT_EQ(max, w2.nblocks);
+	EXPECT_EQ(max, w2.block_idx[0]);
 	close(sm);
 	EXPECT_EQ(-1, wait_for(&self->c, 1));
 	EXPECT_EQ(EIO, errno);
@@ -801,29 +803,14 @@ TEST_F(usm, close_with_run_in_flight)
 	close(other);
 }
 
-/* An SM closed with a block in flight: the launch ends, failed. */
+TEST_F(usm, close_with_run_in_flight)
+{
+	close_in_flight(_metadata, self, VGPU_LAUNCH_USM_RUNS, 4);
+}
+
 TEST_F(usm, close_with_block_in_flight)
 {
-	unsigned char params[64];
-	struct vgpu_chan_fault cf;
-	struct vgpu_usm_wait w;
-	int sm = attach(self->fd), other = attach(self->fd);
-
-	ASSERT_LE(0, sm);
-	ASSERT_LE(0, other);
-	launch_fill(_metadata, self, 4, VGPU_LAUNCH_USER_SM);
-	ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
-	ASSERT_EQ(0, usm_wait(other, &w, params, sizeof(params), 5000));
-	close(sm);
-	EXPECT_EQ(-1, wait_for(&self->c, 1));
-	EXPECT_EQ(EIO, errno);
-	ASSERT_EQ(0, chan_fault(&self->c, &cf));
-	EXPECT_EQ(VGPU_KFAULT_USM_LOST, cf.kind);
-	EXPECT_EQ(0, cf.block[0]);
-	/* The other SM's block was written off with the launch. */
-	EXPECT_EQ(-1, usm_done(other, w.cookie, 0, 0, 0, 0));
-	EXPECT_EQ(ECANCELED, errno);
-	close(other);
+	close_in_flight(_metadata, self, 0, 1);
 }
 
 /*
