@@ -467,6 +467,61 @@ static bool vgpu_chan_wait_over(struct vgpu_chan *chan, u64 seqno)
 	return vgpu_chan_reached(chan, seqno) || READ_ONCE(chan->closing);
 }
 
+/* A CHAN_WAIT asleep on @chan's queue, for @seqno. */
+struct vgpu_chan_waiter {
+	struct wait_queue_entry entry;
+	struct vgpu_chan *chan;
+	u64 seqno;
+};
+
+/*
+ * The queue is woken at every completion, but a waiter wakes only when
+ * its own wait is over: a thread waiting for the last of a long chain of
+ * commands (a graph's kernels) is not made to run, and the completing
+ * engine to wake it, once for each command before it. Called under the
+ * queue's lock, after the waker has made the completion visible.
+ */
+static int vgpu_chan_wake(struct wait_queue_entry *entry, unsigned int mode,
+			  int sync, void *key)
+{
+	struct vgpu_chan_waiter *w = container_of(entry, struct vgpu_chan_waiter,
+						  entry);
+
+	if (!vgpu_chan_wait_over(w->chan, w->seqno))
+		return 0;
+	return autoremove_wake_function(entry, mode, sync, key);
+}
+
+/*
+ * Sleeps until the wait for @seqno is over, a signal, or @timeout jiffies.
+ * Return: as wait_event_interruptible_timeout(): the jiffies left (at
+ * least 1) when over, 0 when timed out, or -ERESTARTSYS.
+ */
+static long vgpu_chan_sleep(struct vgpu_chan *chan, u64 seqno, long timeout)
+{
+	struct vgpu_chan_waiter w = { .chan = chan, .seqno = seqno };
+	long ret = timeout;
+
+	init_wait_entry(&w.entry, 0);
+	w.entry.func = vgpu_chan_wake;
+	for (;;) {
+		prepare_to_wait(&chan->wq, &w.entry, TASK_INTERRUPTIBLE);
+		if (vgpu_chan_wait_over(chan, seqno)) {
+			ret = max(ret, 1L);
+			break;
+		}
+		if (signal_pending(current)) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+		if (!ret)
+			break;
+		ret = schedule_timeout(ret);
+	}
+	finish_wait(&chan->wq, &w.entry);
+	return ret;
+}
+
 /**
  * vgpu_ioctl_chan_wait() - VGPU_IOCTL_CHAN_WAIT.
  * Return: 0, -ENOENT, -EINVAL, -ETIME, -EIO or -ERESTARTSYS (a signal:
@@ -507,9 +562,7 @@ int vgpu_ioctl_chan_wait(struct vgpu_ctx *ctx, void *data)
 		if (!timeout)
 			goto out;
 		timeout = min_t(u64, timeout, MAX_SCHEDULE_TIMEOUT - 1);
-		left = wait_event_interruptible_timeout(chan->wq,
-							vgpu_chan_wait_over(chan, cw->seqno),
-							timeout);
+		left = vgpu_chan_sleep(chan, cw->seqno, timeout);
 		if (left < 0) {
 			ret = left;
 			goto out;

@@ -3,12 +3,16 @@
  * Semaphores, poll() and the two copy engines at the ioctl level: a
  * channel waiting in SEM_ACQUIRE for another channel's release or for the
  * CPU, every test and width, faults, teardown with a wait that never ends,
- * poll() on the context, and copies in both directions running at once.
+ * poll() on the context, copies in both directions running at once, and
+ * a wait for the end of a chain that sleeps until then.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -152,6 +156,75 @@ TEST_F(sem, cpu_write_is_seen_without_doorbell)
 	EXPECT_TRUE(stays_at(&self->a, 0));
 	*word = 3;
 	ASSERT_EQ(0, wait_for(&self->a, 1));
+}
+
+/* The calling thread's voluntary context switches so far, or -1. */
+static long voluntary_switches(void)
+{
+	char path[64], line[128];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", gettid());
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+struct chain_waiter {
+	struct chan *c;
+	__u64 seqno;
+	int ret;
+	long switches;	/* while it waited */
+};
+
+static void *wait_chain(void *arg)
+{
+	struct chain_waiter *w = arg;
+	long before = voluntary_switches();
+
+	w->ret = wait_for(w->c, w->seqno);
+	w->switches = before < 0 ? -1 : voluntary_switches() - before;
+	return NULL;
+}
+
+/*
+ * A CHAN_WAIT for the last of a chain sleeps until the chain is done:
+ * the commands completing one by one before it do not wake it each.
+ */
+TEST_F(sem, wait_wakes_once_for_a_chain)
+{
+	enum { N = 16 };
+	volatile __u32 *word = (volatile __u32 *)self->host;
+	struct chain_waiter w = { .c = &self->a, .seqno = N };
+	pthread_t t;
+	__u32 i;
+
+	*word = 0;
+	for (i = 1; i <= N; i++)
+		cmd_sem(&self->a, VGPU_CMD_SEM_ACQUIRE, VGPU_SEM_GEQ | VGPU_SEM_32,
+			(uintptr_t)word, i);
+	ASSERT_EQ(0, submit(&self->a));
+	ASSERT_EQ(0, pthread_create(&t, NULL, wait_chain, &w));
+	usleep(30000);
+	/* Each write ends one more acquire, at the module's next look. */
+	for (i = 1; i <= N; i++) {
+		*word = i;
+		usleep(20000);
+		if (i < N)
+			EXPECT_EQ(i, self->a.status->completed);
+	}
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, w.ret);
+	EXPECT_EQ(N, self->a.status->completed);
+	/* Once to sleep, and maybe once more to take a lock: never N. */
+	EXPECT_LE(0, w.switches);
+	EXPECT_GE(4, w.switches);
 }
 
 /* A 32-bit release writes its word and nothing around it. */
