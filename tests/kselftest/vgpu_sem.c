@@ -212,12 +212,17 @@ TEST_F(sem, wait_wakes_once_for_a_chain)
 	ASSERT_EQ(0, submit(&self->a));
 	ASSERT_EQ(0, pthread_create(&t, NULL, wait_chain, &w));
 	usleep(30000);
-	/* Each write ends one more acquire, at the module's next look. */
+	/*
+	 * Each write ends one more acquire, at the module's next look; the
+	 * next write waits for that, so the chain completes one by one.
+	 */
 	for (i = 1; i <= N; i++) {
+		unsigned int ms;
+
 		*word = i;
-		usleep(20000);
-		if (i < N)
-			EXPECT_EQ(i, self->a.status->completed);
+		for (ms = 0; ms < 2000 && self->a.status->completed < i; ms += 5)
+			usleep(5000);
+		EXPECT_EQ(i, self->a.status->completed);
 	}
 	ASSERT_EQ(0, pthread_join(t, NULL));
 	EXPECT_EQ(0, w.ret);
