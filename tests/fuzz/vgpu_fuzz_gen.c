@@ -204,8 +204,14 @@ static uint64_t gen_size(struct thr *t, uint64_t unit)
 		return t->len_hint;
 	if (r < 60)
 		return (1 + rnd(t, 16)) * unit;
+	/*
+	 * Up to a MiB of pages; of a larger unit (a VA granule, 2 MiB) a
+	 * few: 256 granules of a MEM_CREATE are the device's whole memory,
+	 * one vmalloc() that a VM of the debug kernel cannot give.
+	 */
 	if (r < 75)
-		return (1 + rnd(t, 256)) * (unit < PAGE ? PAGE : unit);
+		return unit <= PAGE ? (1 + rnd(t, 256)) * PAGE :
+				      (1 + rnd(t, 4)) * unit;
 	if (r < 80)
 		return 2 * 1024 * 1024 + unit * rnd(t, 3);
 	if (r < 84)
