@@ -268,8 +268,8 @@ int vgpu_compute_start(struct vgpu_chan *chan,
  * starts the channel's next launch itself, rather than wake the front
  * end's worker to do it (vgpu_chan_done_hold()): a chain of small
  * launches, a graph's, then runs without a sleep and a wake-up between
- * each two. Not while fault injection is armed: its stall of the front
- * end must not hold an SM. Return: whether the front end is the caller's
+ * each two (a command fault injection stalls goes back to the worker,
+ * vgpu_engine_run_one()). Return: whether the front end is the caller's
  * to run (vgpu_engine_run_one() or run_ctx(), then vgpu_engine_wake()).
  */
 bool vgpu_run_end_hold(struct vgpu_run *run, bool hold)
@@ -279,8 +279,7 @@ bool vgpu_run_end_hold(struct vgpu_run *run, bool hold)
 	int ret = run->ret;
 
 	vgpu_run_free(run);
-	return vgpu_chan_done_hold(chan, ret, 0,
-				   hold && !vgpu_fi_on() ? front : NULL);
+	return vgpu_chan_done_hold(chan, ret, 0, hold ? front : NULL);
 }
 
 void vgpu_run_end(struct vgpu_run *run)
@@ -605,14 +604,11 @@ static int vgpu_sm_state_get(struct vgpu_sm_state *s, struct vgpu_run *run)
  * An SM with no block starts the launches queued on the front end itself
  * (vgpu_engine_run_one()), while that takes no block for it: a chain of
  * small launches then runs without a sleep and two wake-ups between each
- * two. Not while fault injection is armed: its stall of the front end
- * must not hold an SM. Return: whether it took a block.
+ * two. Return: whether it took a block.
  */
 static bool vgpu_sm_front(struct vgpu_compute *ce, struct vgpu_run **run,
 			  u64 *block, u64 *n)
 {
-	if (vgpu_fi_on())
-		return false;
 	while (vgpu_engine_run_one(&ce->front)) {
 		if (vgpu_take_block(ce, run, block, n))
 			return true;

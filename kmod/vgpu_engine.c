@@ -56,33 +56,16 @@ static void vgpu_engine_run(struct vgpu_chan *chan)
 	vgpu_chan_done(chan, ret, fault);
 }
 
-/**
- * vgpu_engine_run_one() - takes the channel at the head of @e's run list
- * and runs its next command, in the caller's thread.
- *
- * The engine's work item runs its list so. An SM of the compute engine
- * that finds no block does it too before it sleeps: a launch queued
- * behind the one that just ended then starts at once, where otherwise
- * the SM would wake the engine's worker (the command's completion) and
- * the worker would wake an SM again (the launch). Both may take from the
- * list at the same time: each channel is on it at most once and leaves
- * it under the lock, so a channel's commands still run one at a time,
- * in order.
- * Return: whether there was a channel.
+/*
+ * Takes the first channel of @ctx on @e's run list (any context's when
+ * @ctx is NULL) and runs its next command. A command that fault injection
+ * holds (vgpu_fi_stall()) is held by the engine's worker (@worker) alone:
+ * an SM puts the channel back where it was and leaves it to the worker,
+ * so that a stall never holds an SM.
+ * Return: whether it ran a command.
  */
-bool vgpu_engine_run_one(struct vgpu_engine *e)
-{
-	return vgpu_engine_run_ctx(e, NULL);
-}
-
-/**
- * vgpu_engine_run_ctx() - as vgpu_engine_run_one(), for the first channel
- * of @ctx on @e's run list (any context's when @ctx is NULL): a user-mode
- * SM of @ctx starts its own context's next launch so, in its own thread,
- * and never another process's. The channels it passes keep their places.
- * Return: whether there was such a channel.
- */
-bool vgpu_engine_run_ctx(struct vgpu_engine *e, struct vgpu_ctx *ctx)
+static bool vgpu_engine_take(struct vgpu_engine *e, struct vgpu_ctx *ctx,
+			     bool worker)
 {
 	struct vgpu_chan *chan, *found = NULL;
 
@@ -98,16 +81,54 @@ bool vgpu_engine_run_ctx(struct vgpu_engine *e, struct vgpu_ctx *ctx)
 	spin_unlock(&e->lock);
 	if (!found)
 		return false;
-	vgpu_fi_stall(e, found);
+	if (vgpu_fi_stall(e, found, worker)) {
+		spin_lock(&e->lock);
+		list_add(&found->node, &e->ready);
+		e->queued++;
+		spin_unlock(&e->lock);
+		queue_work(e->wq, &e->work);
+		return false;
+	}
 	vgpu_engine_run(found);
 	return true;
+}
+
+/**
+ * vgpu_engine_run_one() - takes the channel at the head of @e's run list
+ * and runs its next command, in the caller's thread: an SM of the compute
+ * engine.
+ *
+ * An SM that finds no block does this before it sleeps: a launch queued
+ * behind the one that just ended then starts at once, where otherwise
+ * the SM would wake the engine's worker (the command's completion) and
+ * the worker would wake an SM again (the launch). The SMs and the worker
+ * may take from the list at the same time: each channel is on it at most
+ * once and leaves it under the lock, so a channel's commands still run
+ * one at a time, in order.
+ * Return: whether it ran a command.
+ */
+bool vgpu_engine_run_one(struct vgpu_engine *e)
+{
+	return vgpu_engine_take(e, NULL, false);
+}
+
+/**
+ * vgpu_engine_run_ctx() - as vgpu_engine_run_one(), for the first channel
+ * of @ctx on @e's run list: a user-mode SM of @ctx starts its own
+ * context's next launch so, in its own thread, and never another
+ * process's. The channels it passes keep their places.
+ * Return: whether it ran a command.
+ */
+bool vgpu_engine_run_ctx(struct vgpu_engine *e, struct vgpu_ctx *ctx)
+{
+	return vgpu_engine_take(e, ctx, false);
 }
 
 static void vgpu_engine_work(struct work_struct *work)
 {
 	struct vgpu_engine *e = container_of(work, struct vgpu_engine, work);
 
-	while (vgpu_engine_run_one(e))
+	while (vgpu_engine_take(e, NULL, true))
 		cond_resched();
 }
 

@@ -67,7 +67,8 @@ bool __vgpu_fi_fail(struct vgpu_device *vdev, enum vgpu_fi_site site)
 	return atomic_dec_if_positive(&vdev->fi.countdown[site]) == 0;
 }
 
-void __vgpu_fi_stall(struct vgpu_engine *e, struct vgpu_chan *chan)
+bool __vgpu_fi_stall(struct vgpu_engine *e, struct vgpu_chan *chan,
+		     bool may_wait)
 {
 	struct vgpu_ctx *ctx = chan->ctx;
 	struct vgpu_device *vdev = ctx->vdev;
@@ -75,6 +76,8 @@ void __vgpu_fi_stall(struct vgpu_engine *e, struct vgpu_chan *chan)
 				      VGPU_FI_ENGINE_COMPUTE :
 				      VGPU_FI_ENGINE_CE];
 
+	if (!may_wait)
+		return READ_ONCE(*stall) && !READ_ONCE(ctx->dying);
 	/*
 	 * Release sets dying without waking this queue (it waits for the
 	 * engines instead): look at it periodically. An idle wait: a long
@@ -85,6 +88,7 @@ void __vgpu_fi_stall(struct vgpu_engine *e, struct vgpu_chan *chan)
 					!READ_ONCE(*stall) ||
 					READ_ONCE(ctx->dying),
 					msecs_to_jiffies(VGPU_FI_STALL_POLL_MS));
+	return false;
 }
 
 /*

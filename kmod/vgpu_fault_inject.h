@@ -76,7 +76,8 @@ struct vgpu_fi {
 DECLARE_STATIC_KEY_FALSE(vgpu_fi_armed);
 
 bool __vgpu_fi_fail(struct vgpu_device *vdev, enum vgpu_fi_site site);
-void __vgpu_fi_stall(struct vgpu_engine *e, struct vgpu_chan *chan);
+bool __vgpu_fi_stall(struct vgpu_engine *e, struct vgpu_chan *chan,
+		     bool may_wait);
 
 /* Whether this call at a site of kind @site must fail. */
 static inline bool vgpu_fi_fail(struct vgpu_device *vdev,
@@ -86,17 +87,18 @@ static inline bool vgpu_fi_fail(struct vgpu_device *vdev,
 	       __vgpu_fi_fail(vdev, site);
 }
 
-/* Whether any fault injection has been armed since the module loaded. */
-static inline bool vgpu_fi_on(void)
+/*
+ * Engine @e holds @chan's next command while its stall is set: its
+ * worker (@may_wait) waits here until the stall is lifted; an SM that
+ * runs the engine's list does not wait. Return: whether the command is
+ * held, for the caller to give back to the worker (only without
+ * @may_wait).
+ */
+static inline bool vgpu_fi_stall(struct vgpu_engine *e, struct vgpu_chan *chan,
+				 bool may_wait)
 {
-	return static_branch_unlikely(&vgpu_fi_armed);
-}
-
-/* Engine @e holds @chan's next command while its stall is set. */
-static inline void vgpu_fi_stall(struct vgpu_engine *e, struct vgpu_chan *chan)
-{
-	if (static_branch_unlikely(&vgpu_fi_armed))
-		__vgpu_fi_stall(e, chan);
+	return static_branch_unlikely(&vgpu_fi_armed) &&
+	       __vgpu_fi_stall(e, chan, may_wait);
 }
 
 int vgpu_fi_exec_fault(const struct vgpu_cmd *cmd, u64 *fault);
@@ -111,13 +113,10 @@ static inline bool vgpu_fi_fail(struct vgpu_device *vdev,
 	return false;
 }
 
-static inline bool vgpu_fi_on(void)
+static inline bool vgpu_fi_stall(struct vgpu_engine *e, struct vgpu_chan *chan,
+				 bool may_wait)
 {
 	return false;
-}
-
-static inline void vgpu_fi_stall(struct vgpu_engine *e, struct vgpu_chan *chan)
-{
 }
 
 /* Never called: vgpu_fi_fail() is false. */

@@ -11,17 +11,19 @@
  * its end, the fault report. An SM that ends a launch, or finds no block
  * to take, starts its context's next launch itself, as the module's SMs
  * do (vgpu_engine_run_ctx()): a chain of launches then needs no wake-up
- * of the front end's worker between each two. An SM holds one block at a
- * time, or a run of consecutive blocks of a launch whose blocks wait for
- * no other (VGPU_LAUNCH_USM_RUNS: one USM_WAIT and one USM_DONE then
- * serve many blocks), counted in the launch's @left until they are
- * reported or written off; a launch that stops early (a fault, the
- * watchdog, the context failing) writes off the blocks SMs hold
- * (vgpu_usm_write_off()), so it ends at once whatever the SMs do, and
- * their later reports are refused. The
- * watchdog of these launches is a work item of the device that looks at
- * them while any is active (vgpu_usm_watch()), since no SM worker runs
- * their blocks to look at the deadline between slices.
+ * of the front end's worker between each two; and USM_WAIT can report the
+ * SM's block first (VGPU_USM_WAIT_REPORT), so that a launch of one block
+ * it starts is taken in the same call, with no other SM woken for it.
+ * An SM holds one block at a time, or a run of consecutive blocks of a
+ * launch whose blocks wait for no other (VGPU_LAUNCH_USM_RUNS: one
+ * USM_WAIT and one report then serve many blocks), counted in the
+ * launch's @left until they are reported or written off; a launch that
+ * stops early (a fault, the watchdog, the context failing) writes off the
+ * blocks SMs hold (vgpu_usm_write_off()), so it ends at once whatever the
+ * SMs do, and their later reports are refused. The watchdog of these
+ * launches is a work item of the device that looks at them while any is
+ * active (vgpu_usm_watch()), since no SM worker runs their blocks to look
+ * at the deadline between slices.
  *
  * Locking: vgpu_compute.lock protects each context's list of SMs, each
  * SM's block and the launches' counters; what must sleep (a fault report
@@ -39,6 +41,7 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/nospec.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
@@ -59,11 +62,16 @@
  * @cookies: cookies given so far.
  * @params: the launch's parameters, copied under the lock, for USM_WAIT to
  *	copy out after it.
+ * @starter: the SM's own thread while its USM_WAIT starts the context's
+ *	next launch, of which it takes a block next (vgpu_usm_front());
+ *	NULL otherwise. Only that thread writes it, and only a comparison
+ *	with the caller's own thread reads it (vgpu_usm_takes_it()).
  */
 struct vgpu_usm {
 	struct vgpu_ctx *ctx;
 	struct mutex lock;	/* one call at a time; protects @params */
 	struct list_head node;	/* under vgpu_compute.lock, as the rest */
+	struct task_struct *starter;
 	struct vgpu_run *run;
 	u64 block;
 	u32 nblocks;
@@ -80,14 +88,68 @@ void vgpu_usm_init(struct vgpu_ctx *ctx, struct file *file)
 	init_waitqueue_head(&ctx->usm_wq);
 }
 
-/* A user-mode launch became active: wake its context's SMs, watch it. */
+/*
+ * Whether the SM whose USM_WAIT is starting @run takes its one block next
+ * in the same call: the caller is such an SM, @run has one block, and no
+ * other launch of the context has a block waiting that the SM might take
+ * first.
+ */
+static bool vgpu_usm_takes_it(struct vgpu_compute *ce, struct vgpu_run *run)
+{
+	struct vgpu_usm *sm;
+	struct vgpu_run *r;
+	bool found = false;
+
+	lockdep_assert_held(&ce->lock);
+	if (run->nblocks != 1)
+		return false;
+	list_for_each_entry(sm, &run->ctx->usms, node) {
+		if (READ_ONCE(sm->starter) == current) {
+			found = true;
+			break;
+		}
+	}
+	if (!found)
+		return false;
+	list_for_each_entry(r, &ce->active, node)
+		if (r != run && r->ctx == run->ctx && r->user && !r->failed &&
+		    r->next != r->nblocks)
+			return false;
+	return true;
+}
+
+/*
+ * A user-mode launch became active: wake its context's SMs, watch it. A
+ * launch the starting SM takes itself wakes none: a chain of one-block
+ * launches, a graph's, then stays on one SM, rather than each launch
+ * waking the others to race for its block.
+ */
 void vgpu_usm_started(struct vgpu_compute *ce, struct vgpu_run *run)
 {
 	lockdep_assert_held(&ce->lock);
 	WRITE_ONCE(run->ctx->usm_gen, run->ctx->usm_gen + 1);
-	wake_up_all(&run->ctx->usm_wq);
+	if (!vgpu_usm_takes_it(ce, run))
+		wake_up_all(&run->ctx->usm_wq);
 	queue_delayed_work(system_wq, &ce->usm_watch,
 			   msecs_to_jiffies(VGPU_USM_WATCH_MS));
+}
+
+/*
+ * Starts the context's next launch in @sm's call (as the module's SMs do,
+ * vgpu_sm_front()) rather than wake the front end's worker and be woken
+ * by it; @takes: the call takes a block next. Return: whether a command
+ * was started.
+ */
+static bool vgpu_usm_front(struct vgpu_usm *sm, bool takes)
+{
+	bool ran;
+
+	if (takes)
+		WRITE_ONCE(sm->starter, current);
+	ran = vgpu_engine_run_ctx(&sm->ctx->vdev->compute.front, sm->ctx);
+	if (takes)
+		WRITE_ONCE(sm->starter, NULL);
+	return ran;
 }
 
 /* @run stops early: the blocks SMs hold are over, unreported. */
@@ -322,18 +384,33 @@ out:
 	return ret;
 }
 
+static int vgpu_usm_done(struct vgpu_usm *sm, const struct vgpu_usm_done *d,
+			 bool takes);
+
 /*
  * vgpu_usm_wait() - VGPU_IOCTL_USM_WAIT.
- * Return: 0, -EINVAL, -EBUSY, -ENOSPC, -ETIME, -EFAULT or -ERESTARTSYS.
+ * Return: 0, -EINVAL, -EBUSY, -ENOSPC, -ETIME, -EFAULT, -ERESTARTSYS or
+ * -EINTR (a signal after a report), or a report's error.
  */
 static int vgpu_usm_wait(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 {
 	struct vgpu_ctx *ctx = sm->ctx;
 	ktime_t deadline = ns_to_ktime(w->deadline_ns);
+	bool report = w->flags & VGPU_USM_WAIT_REPORT;
 	int ret;
 
-	if (w->flags || w->deadline_ns < 0)
+	if ((w->flags & ~VGPU_USM_WAIT_REPORT) || w->deadline_ns < 0 ||
+	    (!report && w->done))
 		return -EINVAL;
+	if (report) {
+		struct vgpu_usm_done d;
+
+		if (copy_from_user(&d, u64_to_user_ptr(w->done), sizeof(d)))
+			return -EFAULT;
+		ret = vgpu_usm_done(sm, &d, true);
+		if (ret && ret != -ECANCELED)
+			return ret;
+	}
 	for (;;) {
 		u64 gen = READ_ONCE(ctx->usm_gen);
 		ktime_t left;
@@ -344,11 +421,9 @@ static int vgpu_usm_wait(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 		/*
 		 * None waits: start the context's next launch here, as the
 		 * module's SMs do (vgpu_sm_front()), rather than wake the
-		 * front end's worker and be woken by it. Not while fault
-		 * injection is armed: its stall must not hold an SM.
+		 * front end's worker and be woken by it.
 		 */
-		if (!vgpu_fi_on() &&
-		    vgpu_engine_run_ctx(&ctx->vdev->compute.front, ctx))
+		if (vgpu_usm_front(sm, true))
 			continue;
 		left = ktime_sub(deadline, ktime_get());
 		if (!w->deadline_ns || ktime_to_ns(left) <= 0)
@@ -356,8 +431,9 @@ static int vgpu_usm_wait(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 		ret = wait_event_interruptible_hrtimeout(ctx->usm_wq,
 							 READ_ONCE(ctx->usm_gen) != gen,
 							 left);
+		/* Restarted, the call would make its report again. */
 		if (ret == -ERESTARTSYS)
-			return ret;
+			return report ? -EINTR : ret;
 	}
 	if (ret < 0)
 		return ret;
@@ -378,10 +454,12 @@ static bool vgpu_usm_kind_ok(u32 kind)
 }
 
 /*
- * vgpu_usm_done() - VGPU_IOCTL_USM_DONE.
+ * vgpu_usm_done() - VGPU_IOCTL_USM_DONE, or USM_WAIT's report (@takes: the
+ * call goes on to take a block).
  * Return: 0, -EINVAL or -ECANCELED.
  */
-static int vgpu_usm_done(struct vgpu_usm *sm, const struct vgpu_usm_done *d)
+static int vgpu_usm_done(struct vgpu_usm *sm, const struct vgpu_usm_done *d,
+			 bool takes)
 {
 	struct vgpu_compute *ce = &sm->ctx->vdev->compute;
 	struct vgpu_fault f = {
@@ -422,7 +500,7 @@ static int vgpu_usm_done(struct vgpu_usm *sm, const struct vgpu_usm_done *d)
 		 * for this SM's USM_WAIT to take (vgpu_run_end_hold()).
 		 */
 		if (last && vgpu_run_end_hold(run, true)) {
-			vgpu_engine_run_ctx(&ce->front, sm->ctx);
+			vgpu_usm_front(sm, takes);
 			vgpu_engine_wake(&ce->front);
 		}
 		return 0;
@@ -465,20 +543,23 @@ static long vgpu_usm_ioctl(struct file *file, unsigned int cmd,
 		struct vgpu_usm_wait w;
 		struct vgpu_usm_done d;
 	} k;
-	size_t ksize;
+	size_t ksize, min_size;
 	int ret;
 
 	switch (cmd & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT)) {
 	case VGPU_IOCTL_USM_WAIT & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
 		ksize = sizeof(k.w);
+		/* Callers from before @done are zero-extended. */
+		min_size = offsetofend(struct vgpu_usm_wait, nblocks);
 		break;
 	case VGPU_IOCTL_USM_DONE & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
 		ksize = sizeof(k.d);
+		min_size = ksize;
 		break;
 	default:
 		return -ENOTTY;
 	}
-	if (usize < ksize)
+	if (usize < min_size)
 		return -EINVAL;
 	ret = copy_struct_from_user(&k, ksize, uarg, usize);
 	if (ret)
@@ -486,12 +567,12 @@ static long vgpu_usm_ioctl(struct file *file, unsigned int cmd,
 	if (mutex_lock_interruptible(&sm->lock))
 		return -ERESTARTSYS;
 	if (_IOC_NR(cmd) == _IOC_NR(VGPU_IOCTL_USM_DONE)) {
-		ret = vgpu_usm_done(sm, &k.d);
+		ret = vgpu_usm_done(sm, &k.d, false);
 	} else {
 		ret = vgpu_usm_wait(sm, &k.w);
 		/* -ENOSPC says how much room the parameters need. */
 		if ((!ret || ret == -ENOSPC) &&
-		    copy_to_user(uarg, &k.w, ksize)) {
+		    copy_to_user(uarg, &k.w, min(usize, ksize))) {
 			if (!ret)
 				vgpu_usm_lose(sm);
 			ret = -EFAULT;

@@ -14,6 +14,7 @@
  * them is a fault report, as on the interpreter, never a signal.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,25 +294,42 @@ start:
 	return 0;
 }
 
+/*
+ * Each USM_WAIT but the first reports the blocks taken by the one before
+ * (VGPU_USM_WAIT_REPORT), so that a chain of one-block launches costs one
+ * call a launch. Once the report is made, a wait that times out or is
+ * interrupted has nothing left to report.
+ */
 static void *vg_usm_main(void *arg)
 {
 	struct vg_usm_sm *sm = arg;
 	struct vg_usm *u = sm->u;
 	struct vg_usm_run run = { .params = malloc(VG_PARAM_MAX) };
+	struct vgpu_usm_done d;
+	bool held = false;
+	sigset_t all;
 
+	/* The program's signals are for its own threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	while (run.params && !__atomic_load_n(&u->stop, __ATOMIC_ACQUIRE)) {
 		struct vgpu_usm_wait w = {
 			.deadline_ns = vg_usm_now_ns() + VG_USM_WAIT_NS,
 			.params = (uintptr_t)run.params, .params_size = VG_PARAM_MAX,
 			.max_blocks = VG_USM_RUN_BLOCKS,
 		};
-		struct vgpu_usm_done d;
 
+		if (held) {
+			w.flags = VGPU_USM_WAIT_REPORT;
+			w.done = (uintptr_t)&d;
+		}
 		if (ioctl(sm->fd, VGPU_IOCTL_USM_WAIT, &w)) {
+			held = false;
 			if (errno == ETIME || errno == EINTR)
 				continue;
 			break;
 		}
+		held = false;
 		/*
 		 * A block this SM cannot run (its module went, no memory)
 		 * is not reported: the SM leaves, and the module fails the
@@ -319,9 +337,11 @@ static void *vg_usm_main(void *arg)
 		 */
 		if (vg_usm_block(sm, &run, &w, &d))
 			break;
-		if (ioctl(sm->fd, VGPU_IOCTL_USM_DONE, &d) && errno != ECANCELED)
-			break;
+		held = true;
 	}
+	/* Stopping with blocks run: their report, before the file goes. */
+	if (held && ioctl(sm->fd, VGPU_IOCTL_USM_DONE, &d) && errno != ECANCELED)
+		held = false;
 	vg_usm_run_end(&run);
 	free(run.params);
 	close(sm->fd);

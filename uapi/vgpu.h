@@ -1207,7 +1207,17 @@ struct vgpu_usm_attach {
  * @deadline_ns: In. CLOCK_MONOTONIC time to give up at; 0 only looks.
  * @params: In. User address of a buffer for the launch's parameters.
  * @params_size: In. Bytes at @params.
- * @flags: In. Must be 0.
+ * @flags: In. 0, or VGPU_USM_WAIT_REPORT: first report the block (or run)
+ *	the SM holds, as USM_DONE does, from the struct vgpu_usm_done at
+ *	@done; then wait. A report USM_DONE would refuse fails the call
+ *	with USM_DONE's error, and nothing is taken; one refused with
+ *	-ECANCELED (the launch ended early without it) is not an error here.
+ *	Once made, the report stands whatever the wait then returns.
+ *	A launch of one block that the report (or the wait) starts is taken
+ *	by this SM in the same call, without waking the others: a chain of
+ *	launches, a graph's, costs one call a launch.
+ * @done: In. With VGPU_USM_WAIT_REPORT, the user address of the report;
+ *	otherwise 0.
  * @max_blocks: In. At most this many blocks to take (0 is 1). More than
  *	one only of a launch submitted with VGPU_LAUNCH_USM_RUNS, and no
  *	more than leaves every SM of the context a few runs of what is left
@@ -1238,9 +1248,14 @@ struct vgpu_usm_attach {
  *  -ENOSPC: @params_size is smaller than the launch's parameters;
  *  -ETIME: the deadline passed with no block to take;
  *  -EFAULT: the parameters could not be written to @params: the block is
- *	lost as if the SM had gone away (VGPU_KFAULT_USM_LOST);
- *  -EINTR: a signal (the call restarts under SA_RESTART).
+ *	lost as if the SM had gone away (VGPU_KFAULT_USM_LOST); or the
+ *	report could not be read from @done;
+ *  -EINTR: a signal (the call restarts under SA_RESTART, unless it made
+ *	a report: that is never made twice);
+ *  as USM_DONE: a report it would refuse.
  */
+#define VGPU_USM_WAIT_REPORT	_BITUL(0)
+
 struct vgpu_usm_wait {
 	__s64 deadline_ns;
 	__u64 params;
@@ -1259,6 +1274,7 @@ struct vgpu_usm_wait {
 	__u64 map_gen;
 	__u32 max_blocks;
 	__u32 nblocks;
+	__u64 done;
 };
 
 /**

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -41,6 +42,24 @@ static inline __u64 now_ns(void)
 }
 
 /* Sets the module's launch watchdog (timeout_ms); 0 or -1. */
+/* The calling thread's voluntary context switches so far, or -1. */
+static inline long voluntary_switches(void)
+{
+	char path[64], line[128];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", gettid());
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
 static inline int set_timeout_ms(const char *value)
 {
 	int fd = open("/sys/module/vgpu/parameters/timeout_ms", O_WRONLY);

@@ -158,24 +158,6 @@ TEST_F(sem, cpu_write_is_seen_without_doorbell)
 	ASSERT_EQ(0, wait_for(&self->a, 1));
 }
 
-/* The calling thread's voluntary context switches so far, or -1. */
-static long voluntary_switches(void)
-{
-	char path[64], line[128];
-	long n = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/status", gettid());
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
-			break;
-	fclose(f);
-	return n;
-}
-
 struct chain_waiter {
 	struct chan *c;
 	__u64 seqno;

@@ -2,15 +2,17 @@
 /*
  * User-mode SMs at the ioctl level: attaching one, its two ioctls with
  * good and bad input, a launch whose blocks this process takes and runs
- * itself (writing its results through the shadow mapping), fault
- * reports, an SM closed or killed with a block in flight, the watchdog
- * over blocks that no SM takes, and launches that fall back to the
- * module's SMs when none is attached.
+ * itself (writing its results through the shadow mapping), reports made
+ * by the next wait, a chain of launches kept on one SM, fault reports,
+ * an SM closed or killed with a block in flight, the watchdog over
+ * blocks that no SM takes, and launches that fall back to the module's
+ * SMs when none is attached.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -258,15 +260,36 @@ TEST_F(usm, attach_limit)
 		close(sm[i]);
 }
 
+/* USM_WAIT's number for a struct of @size bytes. */
+#define USM_WAIT_SIZED(size) \
+	_IOC(_IOC_READ | _IOC_WRITE, VGPU_IOCTL_TYPE, \
+	     _IOC_NR(VGPU_IOCTL_USM_WAIT), (size))
+
 TEST_F(usm, wait_rules)
 {
+	struct vgpu_usm_done d = { .cookie = 1 };
 	struct vgpu_usm_wait w;
 	__u64 t0;
 	int sm = attach(self->fd);
 
 	ASSERT_LE(0, sm);
 	memset(&w, 0, sizeof(w));
-	w.flags = 1;
+	w.flags = 2;
+	EXPECT_EQ(-1, ioctl(sm, VGPU_IOCTL_USM_WAIT, &w));
+	EXPECT_EQ(EINVAL, errno);
+	/* A report's address without the flag; the flag with a bad one. */
+	memset(&w, 0, sizeof(w));
+	w.done = (uintptr_t)&w;
+	EXPECT_EQ(-1, ioctl(sm, VGPU_IOCTL_USM_WAIT, &w));
+	EXPECT_EQ(EINVAL, errno);
+	memset(&w, 0, sizeof(w));
+	w.flags = VGPU_USM_WAIT_REPORT;
+	EXPECT_EQ(-1, ioctl(sm, VGPU_IOCTL_USM_WAIT, &w));
+	EXPECT_EQ(EFAULT, errno);
+	/* A report of nothing held is refused as USM_DONE refuses it. */
+	memset(&w, 0, sizeof(w));
+	w.flags = VGPU_USM_WAIT_REPORT;
+	w.done = (uintptr_t)&d;
 	EXPECT_EQ(-1, ioctl(sm, VGPU_IOCTL_USM_WAIT, &w));
 	EXPECT_EQ(EINVAL, errno);
 	memset(&w, 0, sizeof(w));
@@ -276,6 +299,17 @@ TEST_F(usm, wait_rules)
 	/* Nothing to take: a look, then a wait that ends at its deadline. */
 	EXPECT_EQ(-1, usm_wait(sm, &w, NULL, 0, 0));
 	EXPECT_EQ(ETIME, errno);
+	/*
+	 * A caller built before @done passes the shorter struct: it is
+	 * zero-extended, not refused; one shorter still is refused.
+	 */
+	memset(&w, 0, sizeof(w));
+	EXPECT_EQ(-1, ioctl(sm, USM_WAIT_SIZED(offsetof(struct vgpu_usm_wait,
+							  done)), &w));
+	EXPECT_EQ(ETIME, errno);
+	EXPECT_EQ(-1, ioctl(sm, USM_WAIT_SIZED(offsetof(struct vgpu_usm_wait,
+							  nblocks)), &w));
+	EXPECT_EQ(EINVAL, errno);
 	t0 = now_ns();
 	EXPECT_EQ(-1, usm_wait(sm, &w, NULL, 0, 100));
 	EXPECT_EQ(ETIME, errno);
@@ -456,6 +490,120 @@ TEST_F(usm, sm_threads_share_a_launch)
 	EXPECT_EQ(0, self->c.status->error);
 	check_fill(_metadata, self, GRID);
 	free(other.ring);
+}
+
+/* usm_wait() that first reports the blocks of @cookie as done. */
+static int usm_report_wait(int sm, struct vgpu_usm_wait *w, __u64 cookie,
+			   void *params, __u32 size, unsigned int ms)
+{
+	struct vgpu_usm_done d = { .cookie = cookie };
+
+	memset(w, 0, sizeof(*w));
+	w->deadline_ns = ms ? (__s64)(now_ns() + ms * 1000000ULL) : 0;
+	w->params = (uintptr_t)params;
+	w->params_size = size;
+	w->flags = VGPU_USM_WAIT_REPORT;
+	w->done = (uintptr_t)&d;
+	return ioctl(sm, VGPU_IOCTL_USM_WAIT, w);
+}
+
+/*
+ * USM_WAIT reports the block held and takes the next in one call; a
+ * report it refuses takes nothing and leaves the block held.
+ */
+TEST_F(usm, report_then_take)
+{
+	unsigned char params[64];
+	struct vgpu_usm_wait w, w2;
+	int sm = attach(self->fd);
+
+	ASSERT_LE(0, sm);
+	launch_fill(_metadata, self, 2, VGPU_LAUNCH_USER_SM);
+	ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
+	EXPECT_EQ(0, w.block_idx[0]);
+	run_block(self, &w, params);
+	EXPECT_EQ(-1, usm_report_wait(sm, &w2, w.cookie + 1, params, sizeof(params), 0));
+	EXPECT_EQ(EINVAL, errno);
+	/* Still held: a plain wait is refused. */
+	EXPECT_EQ(-1, usm_wait(sm, &w2, params, sizeof(params), 0));
+	EXPECT_EQ(EBUSY, errno);
+	ASSERT_EQ(0, usm_report_wait(sm, &w2, w.cookie, params, sizeof(params), 5000));
+	EXPECT_EQ(1, w2.block_idx[0]);
+	EXPECT_NE(w.cookie, w2.cookie);
+	EXPECT_EQ(0, self->c.status->completed);
+	run_block(self, &w2, params);
+	/* The last report with nothing to take: made, then the deadline. */
+	EXPECT_EQ(-1, usm_report_wait(sm, &w, w2.cookie, params, sizeof(params), 0));
+	EXPECT_EQ(ETIME, errno);
+	EXPECT_EQ(0, wait_for(&self->c, 1));
+	EXPECT_EQ(0, self->c.status->error);
+	check_fill(_metadata, self, 2);
+	close(sm);
+}
+
+struct idle_sm {
+	int sm;
+	int ret, err;
+	long switches;	/* while it waited */
+};
+
+/* An SM that waits once, for up to a second. */
+static void *idle_sm_wait(void *arg)
+{
+	struct idle_sm *t = arg;
+	unsigned char params[64];
+	struct vgpu_usm_wait w;
+	long before = voluntary_switches();
+
+	t->ret = usm_wait(t->sm, &w, params, sizeof(params), 1000);
+	t->err = t->ret ? errno : 0;
+	t->switches = before < 0 ? -1 : voluntary_switches() - before;
+	return NULL;
+}
+
+/*
+ * A chain of one-block launches, each started by the report of the one
+ * before, stays on the SM that reports: another SM waiting meanwhile is
+ * not woken for each launch, and takes none.
+ */
+TEST_F(usm, chain_stays_on_the_reporting_sm)
+{
+	enum { N = 16 };
+	struct idle_sm idle = { .sm = attach(self->fd) };
+	unsigned char params[64];
+	struct vgpu_usm_wait w;
+	int sm = attach(self->fd), i;
+	pthread_t t;
+	__u64 cookie;
+
+	ASSERT_LE(0, sm);
+	ASSERT_LE(0, idle.sm);
+	for (i = 0; i < N; i++)
+		launch_fill(_metadata, self, 1, VGPU_LAUNCH_USER_SM);
+	ASSERT_EQ(0, usm_wait(sm, &w, params, sizeof(params), 5000));
+	/* The other SM asleep before the chain goes on. */
+	ASSERT_EQ(0, pthread_create(&t, NULL, idle_sm_wait, &idle));
+	usleep(100000);
+	for (i = 1; i < N; i++) {
+		run_block(self, &w, params);
+		/* Time for the other SM to wake, were it woken. */
+		usleep(5000);
+		cookie = w.cookie;
+		ASSERT_EQ(0, usm_report_wait(sm, &w, cookie, params, sizeof(params), 5000));
+		EXPECT_EQ(i, w.seqno - 1);
+	}
+	run_block(self, &w, params);
+	EXPECT_EQ(0, usm_done(sm, w.cookie, 0, 0, 0, 0));
+	EXPECT_EQ(0, wait_for(&self->c, N));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(-1, idle.ret);
+	EXPECT_EQ(ETIME, idle.err);
+	EXPECT_LE(0, idle.switches);
+	EXPECT_GE(3, idle.switches);
+	EXPECT_EQ(0, self->c.status->error);
+	check_fill(_metadata, self, 1);
+	close(idle.sm);
+	close(sm);
 }
 
 /*
