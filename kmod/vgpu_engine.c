@@ -61,7 +61,9 @@ static void vgpu_engine_run(struct vgpu_chan *chan)
  * @ctx is NULL) and runs its next command. A command that fault injection
  * holds (vgpu_fi_stall()) is held by the engine's worker (@worker) alone:
  * an SM puts the channel back where it was and leaves it to the worker,
- * so that a stall never holds an SM.
+ * so that a stall never holds an SM. Channels the worker runs between the
+ * take and the put-back go ahead of it: harmless, as order only binds the
+ * commands of one channel.
  * Return: whether it ran a command.
  */
 static bool vgpu_engine_take(struct vgpu_engine *e, struct vgpu_ctx *ctx,

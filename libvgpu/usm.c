@@ -308,6 +308,7 @@ static void *vg_usm_main(void *arg)
 	struct vgpu_usm_done d;
 	bool held = false;
 	sigset_t all;
+	int ret;
 
 	/* The program's signals are for its own threads. */
 	sigfillset(&all);
@@ -323,13 +324,18 @@ static void *vg_usm_main(void *arg)
 			w.flags = VGPU_USM_WAIT_REPORT;
 			w.done = (uintptr_t)&d;
 		}
-		if (ioctl(sm->fd, VGPU_IOCTL_USM_WAIT, &w)) {
-			held = false;
+		ret = ioctl(sm->fd, VGPU_IOCTL_USM_WAIT, &w);
+		/*
+		 * The report is made, or refused, which a second try would
+		 * not change (the SM leaves, and its file's close ends the
+		 * launch): either way, not to be made again.
+		 */
+		held = false;
+		if (ret) {
 			if (errno == ETIME || errno == EINTR)
 				continue;
 			break;
 		}
-		held = false;
 		/*
 		 * A block this SM cannot run (its module went, no memory)
 		 * is not reported: the SM leaves, and the module fails the
@@ -339,9 +345,12 @@ static void *vg_usm_main(void *arg)
 			break;
 		held = true;
 	}
-	/* Stopping with blocks run: their report, before the file goes. */
-	if (held && ioctl(sm->fd, VGPU_IOCTL_USM_DONE, &d) && errno != ECANCELED)
-		held = false;
+	/*
+	 * Stopping with blocks run: their report, before the file goes. One
+	 * refused (the launch ended without it) leaves nothing to do.
+	 */
+	if (held)
+		(void)ioctl(sm->fd, VGPU_IOCTL_USM_DONE, &d);
 	vg_usm_run_end(&run);
 	free(run.params);
 	close(sm->fd);

@@ -6,6 +6,9 @@
  *	built from it, over the same sequence launched kernel by kernel
  *	on a stream; each side the best of several rounds, each round
  *	ended by cuStreamSynchronize. Results are checked.
+ * Both sides run on a settled engine: the native one, whose compile is
+ * then synchronous (VGPU_ENGINE=native, unless VGPU_ENGINE names another),
+ * so that no round shares the CPU with a compile in the background.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +88,7 @@ int main(void)
 	CUstream s;
 	unsigned int r;
 
+	setenv("VGPU_ENGINE", "native", 0);
 	TRY(cuInit(0));
 	TRY(cuCtxCreate(&ctx, NULL, 0, 0));
 	TRY(cuModuleLoadData(&mod, ptx));

@@ -541,6 +541,105 @@ TEST_F(usm, report_then_take)
 	close(sm);
 }
 
+/*
+ * A report of a block whose launch was written off meanwhile (another
+ * block faulted) is refused with -ECANCELED, which USM_WAIT goes past:
+ * the call waits as a plain one would, and the context having failed,
+ * times out with nothing taken.
+ */
+TEST_F(usm, cancelled_report_goes_on_to_wait)
+{
+	unsigned char params[64];
+	struct vgpu_usm_wait a, b, w;
+	int sma = attach(self->fd), smb = attach(self->fd);
+
+	ASSERT_LE(0, sma);
+	ASSERT_LE(0, smb);
+	launch_fill(_metadata, self, 2, VGPU_LAUNCH_USER_SM);
+	ASSERT_EQ(0, usm_wait(sma, &a, params, sizeof(params), 5000));
+	ASSERT_EQ(0, usm_wait(smb, &b, params, sizeof(params), 5000));
+	EXPECT_EQ(0, a.block_idx[0]);
+	EXPECT_EQ(1, b.block_idx[0]);
+	ASSERT_EQ(0, usm_done(smb, b.cookie, VGPU_KFAULT_ADDRESS, 0xdead0, 6, 0));
+	EXPECT_EQ(-1, wait_for(&self->c, 1));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(-1, usm_report_wait(sma, &w, a.cookie, params, sizeof(params), 0));
+	EXPECT_EQ(ETIME, errno);
+	/* The fault is the launch's, not the refused report's. */
+	EXPECT_EQ(VGPU_CHAN_LAUNCH_FAULT, self->c.status->error);
+	EXPECT_EQ(1, self->c.status->error_seqno);
+	/* Nothing held: a plain wait is not refused as busy. */
+	EXPECT_EQ(-1, usm_wait(sma, &w, params, sizeof(params), 0));
+	EXPECT_EQ(ETIME, errno);
+	close(smb);
+	close(sma);
+}
+
+struct report_waiter {
+	int sm;
+	__u64 cookie;
+	int ret, err;
+	__u64 waited_ns;
+};
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* Reports the block of t->cookie, then waits up to 5 s for the next. */
+static void *report_and_wait(void *arg)
+{
+	struct report_waiter *t = arg;
+	unsigned char params[64];
+	struct vgpu_usm_wait w;
+	__u64 t0 = now_ns();
+
+	t->ret = usm_report_wait(t->sm, &w, t->cookie, params, sizeof(params), 5000);
+	t->err = t->ret ? errno : 0;
+	t->waited_ns = now_ns() - t0;
+	return NULL;
+}
+
+/*
+ * A signal that ends USM_WAIT's wait after its report was made gives
+ * -EINTR, never a restart: a restarted call would report a second time.
+ * The report stands: the launch completed, and the block is no longer
+ * the SM's to report.
+ */
+TEST_F(usm, signal_after_report_is_eintr)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 }, old;
+	struct report_waiter t = { .sm = attach(self->fd) };
+	unsigned char params[64];
+	struct vgpu_usm_wait w;
+	pthread_t th;
+
+	ASSERT_LE(0, t.sm);
+	/* SA_RESTART: a call the kernel may restart would be. */
+	sa.sa_flags = SA_RESTART;
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, &old));
+	launch_fill(_metadata, self, 1, VGPU_LAUNCH_USER_SM);
+	ASSERT_EQ(0, usm_wait(t.sm, &w, params, sizeof(params), 5000));
+	run_block(self, &w, params);
+	t.cookie = w.cookie;
+	ASSERT_EQ(0, pthread_create(&th, NULL, report_and_wait, &t));
+	/* The report completes the launch; then the call waits on. */
+	EXPECT_EQ(0, wait_for(&self->c, 1));
+	usleep(50000);
+	ASSERT_EQ(0, pthread_kill(th, SIGUSR1));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(-1, t.ret);
+	EXPECT_EQ(EINTR, t.err);
+	EXPECT_GT(4000000000ULL, t.waited_ns);
+	EXPECT_EQ(-1, usm_done(t.sm, w.cookie, 0, 0, 0, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, self->c.status->error);
+	check_fill(_metadata, self, 1);
+	sigaction(SIGUSR1, &old, NULL);
+	close(t.sm);
+}
+
 struct idle_sm {
 	int sm;
 	int ret, err;
