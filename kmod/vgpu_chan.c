@@ -78,7 +78,7 @@ static struct vgpu_engine *vgpu_cmd_engine(struct vgpu_ctx *ctx,
 {
 	struct vgpu_engine *ce = ctx->vdev->ce;
 
-	if (cmd->op == VGPU_CMD_LAUNCH)
+	if (cmd->op == VGPU_CMD_LAUNCH || cmd->op == VGPU_CMD_LAUNCH_CHAIN)
 		return &ctx->vdev->compute.front;
 	if (cmd->op == VGPU_CMD_COPY) {
 		if (vgpu_vm_is_host(&ctx->vm, cmd->copy.src))

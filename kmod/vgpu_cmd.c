@@ -57,8 +57,8 @@ static int vgpu_sem_check(const struct vgpu_cmd *c)
  * what the device holds at once. What the kernel itself
  * needs is checked when the launch starts (vgpu_compute_start()).
  */
-static int vgpu_launch_check(const struct vgpu_info *p,
-			     const struct vgpu_cmd_launch *cl)
+int vgpu_launch_check(const struct vgpu_info *p,
+		      const struct vgpu_cmd_launch *cl)
 {
 	u64 threads = (u64)cl->block[0] * cl->block[1] * cl->block[2], blocks;
 	unsigned int i;
@@ -144,6 +144,13 @@ int vgpu_cmd_check(struct vgpu_ctx *ctx, const struct vgpu_cmd *c)
 			(c->flags & VGPU_LAUNCH_PRIORITY_MASK) >
 			VGPU_LAUNCH_PRIORITY_MAX ? -EINVAL :
 			vgpu_launch_check(&ctx->vdev->props, &c->launch);
+	case VGPU_CMD_LAUNCH_CHAIN:
+		/* The steps are read, and checked, when the chain starts. */
+		return (c->flags & ~VGPU_LAUNCH_PRIORITY_MASK) ||
+			c->flags > VGPU_LAUNCH_PRIORITY_MAX ||
+			!c->chain.nsteps ||
+			c->chain.nsteps > VGPU_MAX_CHAIN_STEPS || c->chain.pad ||
+			memchr_inv(&c->raw[2], 0, 5 * sizeof(u64)) ? -EINVAL : 0;
 	default:
 		return -EINVAL;
 	}

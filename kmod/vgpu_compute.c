@@ -70,11 +70,35 @@ MODULE_PARM_DESC(timeout_ms, "Time budget of one kernel launch in ms; 0: none (d
  */
 #define VGPU_GANG_SLICE 2000
 
+/*
+ * struct vgpu_run_step - a launch of a chain, checked when the chain
+ * started: its module (a reference the chain holds until it ends), its
+ * command, where its parameters lie in the chain's (vgpu_run.params) and
+ * the state one of its blocks needs.
+ */
+struct vgpu_run_step {
+	struct vgpu_module *mod;
+	struct vgpu_chain_step s;
+	u64 param_off;
+	u64 block_bytes;
+};
+
 static void vgpu_run_free(struct vgpu_run *run)
 {
-	if (run->mod)
+	u32 i;
+
+	if (run->steps) {
+		/* run->mod is the running step's, one of these. */
+		for (i = 0; i < run->nsteps; i++)
+			if (run->steps[i].mod)
+				vgpu_module_put(run->steps[i].mod);
+		kvfree(run->steps);
+	} else if (run->mod) {
 		vgpu_module_put(run->mod);
-	kfree(run->params);
+	}
+	if (run->chain_kmem)
+		vgpu_kmem_uncharge(run->ctx, run->chain_kmem);
+	kvfree(run->params);
 	if (run->gang_kmem) {
 		kvfree(run->gang);
 		vgpu_kmem_uncharge(run->ctx, run->gang_kmem);
@@ -121,11 +145,11 @@ static int vgpu_gang_alloc(struct vgpu_run *run)
  */
 static int vgpu_bad_launch(struct vgpu_chan *chan,
 			   const struct vgpu_cmd_launch *cl, u64 seqno,
-			   u32 kind)
+			   u32 step, u32 kind)
 {
 	struct vgpu_chan_fault f = {
 		.kind = kind, .module = cl->module,
-		.func = cl->func, .seqno = seqno,
+		.func = cl->func, .seqno = seqno, .step = step,
 	};
 
 	vgpu_chan_set_fault(chan, &f);
@@ -141,75 +165,82 @@ static u64 vgpu_block_bytes_max(const struct vgpu_device *vdev)
 	return div_u64(vdev->props.mem_size, max(vdev->props.sm_count, 1U));
 }
 
-static int vgpu_compute_start_run(struct vgpu_chan *chan,
-				  const struct vgpu_cmd_launch *cl,
-				  u32 flags, u64 seqno)
+/* Whether @cl fits its kernel @f: parameters, shared memory, threads. */
+static bool vgpu_launch_fits(const struct vgpu_ctx *ctx,
+			     const struct vgpu_func *f,
+			     const struct vgpu_cmd_launch *cl)
 {
-	struct vgpu_ctx *ctx = chan->ctx;
-	struct vgpu_compute *ce = &ctx->vdev->compute;
-	const struct vgpu_func *f;
-	struct vgpu_run *run;
-	u32 kind = VGPU_KFAULT_BAD_LAUNCH;
-	bool user;
+	return cl->param_bytes == f->param_bytes &&
+		(u64)f->shared_bytes + cl->dyn_shared <=
+		vgpu_props_smem_optin(&ctx->vdev->props) &&
+		!(f->max_threads && (u64)cl->block[0] * cl->block[1] *
+		  cl->block[2] > f->max_threads);
+}
 
-	run = vgpu_fi_fail(ctx->vdev, VGPU_FI_LAUNCH) ? NULL :
-		kzalloc(sizeof(*run), GFP_KERNEL_ACCOUNT);
-	/* Out of memory is out of resources, as for the blocks' state. */
-	if (!run)
-		return vgpu_bad_launch(chan, cl, seqno, VGPU_KFAULT_RESOURCES);
-	run->mod = vgpu_module_get(ctx, cl->module);
-	if (!run->mod || cl->func >= run->mod->prog.nfuncs)
-		goto bad;
-	f = &run->mod->funcs[cl->func];
-	if (cl->param_bytes != f->param_bytes ||
-	    (u64)f->shared_bytes + cl->dyn_shared >
-	    vgpu_props_smem_optin(&ctx->vdev->props) ||
-	    (f->max_threads && (u64)cl->block[0] * cl->block[1] * cl->block[2] >
-	     f->max_threads))
-		goto bad;
-	run->params = vgpu_fi_fail(ctx->vdev, VGPU_FI_LAUNCH) ? NULL :
-		kmalloc(max(cl->param_bytes, 1U), GFP_KERNEL_ACCOUNT);
-	if (!run->params) {
-		kind = VGPU_KFAULT_RESOURCES;
-		goto bad;
-	}
-	/* Parameters are taken when the launch starts, as on CUDA. */
-	if (cl->param_bytes && vgpu_read(ctx, cl->params, run->params,
-					 cl->param_bytes))
-		goto bad;
+/*
+ * @l as @cl, a launch of a kernel of @mod (checked) with the parameters
+ * at @params, would make it; the fields every launch of the device
+ * shares (the MMU, the SMs, the clock) are left as they are.
+ */
+static void vgpu_launch_set(struct vgpu_launch *l, struct vgpu_module *mod,
+			    const struct vgpu_cmd_launch *cl, u8 *params)
+{
+	l->prog = &mod->prog;
+	l->func = &mod->funcs[cl->func];
+	memcpy(l->grid, cl->grid, sizeof(l->grid));
+	memcpy(l->block, cl->block, sizeof(l->block));
+	l->dyn_shared = cl->dyn_shared;
+	l->params = params;
+	l->consts = mod->consts;
+	l->const_bytes = mod->const_bytes;
+	l->grid_sync = cl->grid_sync;
+}
 
-	run->chan = chan;
-	run->ctx = ctx;
+/* @run runs @cl from its first block; @flags are its VGPU_LAUNCH_*. */
+static void vgpu_run_set(struct vgpu_run *run, struct vgpu_module *mod,
+			 const struct vgpu_cmd_launch *cl, u32 flags,
+			 u8 *params)
+{
+	run->mod = mod;
 	run->module = cl->module;
-	run->seqno = seqno;
-	run->priority = flags & VGPU_LAUNCH_PRIORITY_MASK;
 	run->param_bytes = cl->param_bytes;
 	/* A gang's blocks wait for each other: one worker runs them all. */
 	run->user = (flags & VGPU_LAUNCH_USER_SM) && !cl->grid_sync;
 	run->runs = run->user && (flags & VGPU_LAUNCH_USM_RUNS);
-	run->l.prog = &run->mod->prog;
-	run->l.func = f;
-	memcpy(run->l.grid, cl->grid, sizeof(run->l.grid));
-	memcpy(run->l.block, cl->block, sizeof(run->l.block));
-	run->l.dyn_shared = cl->dyn_shared;
-	run->l.params = run->params;
-	run->l.consts = run->mod->consts;
-	run->l.const_bytes = run->mod->const_bytes;
+	vgpu_launch_set(&run->l, mod, cl, params);
+	run->nblocks = (u64)cl->grid[0] * cl->grid[1] * cl->grid[2];
+	run->next = 0;
+	run->left = run->nblocks;
+	run->block_bytes = vgpu_block_bytes(&run->l);
+}
+
+/* A launch's watchdog from now, or 0 without one. */
+static unsigned long vgpu_run_deadline(void)
+{
+	unsigned int ms = READ_ONCE(timeout_ms);
+
+	return ms ? jiffies + msecs_to_jiffies(ms) : 0;
+}
+
+/*
+ * Makes @run, set up and checked, active on @chan as command @seqno:
+ * its blocks go to the SMs from here on.
+ */
+static int vgpu_run_activate(struct vgpu_run *run, struct vgpu_chan *chan,
+			     u32 flags, u64 seqno)
+{
+	struct vgpu_ctx *ctx = chan->ctx;
+	struct vgpu_compute *ce = &ctx->vdev->compute;
+	bool user;
+
+	run->chan = chan;
+	run->ctx = ctx;
+	run->seqno = seqno;
+	run->priority = flags & VGPU_LAUNCH_PRIORITY_MASK;
 	run->l.mmu = ctx;
 	run->l.nsmid = ce->nsm;
 	run->l.clock_khz = ctx->vdev->props.clock_khz;
-	run->l.grid_sync = cl->grid_sync;
-	run->nblocks = (u64)cl->grid[0] * cl->grid[1] * cl->grid[2];
-	run->left = run->nblocks;
-	run->block_bytes = vgpu_block_bytes(&run->l);
-	/* More than the device has room for, or than this host can give. */
-	kind = VGPU_KFAULT_RESOURCES;
-	if (run->block_bytes > vgpu_block_bytes_max(ctx->vdev))
-		goto bad;
-	if (cl->grid_sync && vgpu_gang_alloc(run))
-		goto bad;
-	if (READ_ONCE(timeout_ms))
-		run->deadline = jiffies + msecs_to_jiffies(READ_ONCE(timeout_ms));
+	run->deadline = vgpu_run_deadline();
 
 	/*
 	 * Release sets dying before it cancels the context's launches under
@@ -235,30 +266,200 @@ static int vgpu_compute_start_run(struct vgpu_chan *chan,
 	if (!user)
 		wake_up_all(&ce->wq);
 	return -EINPROGRESS;
+}
+
+static int vgpu_compute_start_run(struct vgpu_chan *chan,
+				  const struct vgpu_cmd_launch *cl,
+				  u32 flags, u64 seqno)
+{
+	struct vgpu_ctx *ctx = chan->ctx;
+	struct vgpu_module *mod;
+	struct vgpu_run *run;
+	u32 kind = VGPU_KFAULT_BAD_LAUNCH;
+
+	run = vgpu_fi_fail(ctx->vdev, VGPU_FI_LAUNCH) ? NULL :
+		kzalloc(sizeof(*run), GFP_KERNEL_ACCOUNT);
+	/* Out of memory is out of resources, as for the blocks' state. */
+	if (!run)
+		return vgpu_bad_launch(chan, cl, seqno, 0, VGPU_KFAULT_RESOURCES);
+	run->ctx = ctx;
+	mod = vgpu_module_get(ctx, cl->module);
+	run->mod = mod;
+	if (!mod || cl->func >= mod->prog.nfuncs ||
+	    !vgpu_launch_fits(ctx, &mod->funcs[cl->func], cl))
+		goto bad;
+	run->params = vgpu_fi_fail(ctx->vdev, VGPU_FI_LAUNCH) ? NULL :
+		kmalloc(max(cl->param_bytes, 1U), GFP_KERNEL_ACCOUNT);
+	if (!run->params) {
+		kind = VGPU_KFAULT_RESOURCES;
+		goto bad;
+	}
+	/* Parameters are taken when the launch starts, as on CUDA. */
+	if (cl->param_bytes && vgpu_read(ctx, cl->params, run->params,
+					 cl->param_bytes))
+		goto bad;
+	vgpu_run_set(run, mod, cl, flags, run->params);
+	/* More than the device has room for, or than this host can give. */
+	kind = VGPU_KFAULT_RESOURCES;
+	if (run->block_bytes > vgpu_block_bytes_max(ctx->vdev))
+		goto bad;
+	if (cl->grid_sync && vgpu_gang_alloc(run))
+		goto bad;
+	return vgpu_run_activate(run, chan, flags, seqno);
 
 bad:
 	vgpu_run_free(run);
-	return vgpu_bad_launch(chan, cl, seqno, kind);
+	return vgpu_bad_launch(chan, cl, seqno, 0, kind);
+}
+
+/*
+ * Step @i of @run, a chain being set up, from its command in @run->steps:
+ * checked as a LAUNCH command is at submit and at start, its module
+ * held, its place in the chain's parameters at *@off (which it moves
+ * on). Return: 0, or the VGPU_KFAULT_* that fails the chain.
+ */
+static u32 vgpu_chain_step_check(struct vgpu_run *run, u32 i, u64 *off)
+{
+	struct vgpu_ctx *ctx = run->ctx;
+	struct vgpu_run_step *st = &run->steps[i];
+	const struct vgpu_cmd_launch *cl = &st->s.launch;
+	struct vgpu_launch l = { };
+
+	if ((st->s.flags & ~(VGPU_LAUNCH_USER_SM | VGPU_LAUNCH_USM_RUNS)) ||
+	    st->s.pad || cl->grid_sync ||
+	    vgpu_launch_check(&ctx->vdev->props, cl))
+		return VGPU_KFAULT_BAD_LAUNCH;
+	st->mod = vgpu_module_get(ctx, cl->module);
+	if (!st->mod || cl->func >= st->mod->prog.nfuncs ||
+	    !vgpu_launch_fits(ctx, &st->mod->funcs[cl->func], cl))
+		return VGPU_KFAULT_BAD_LAUNCH;
+	vgpu_launch_set(&l, st->mod, cl, NULL);
+	st->block_bytes = vgpu_block_bytes(&l);
+	if (st->block_bytes > vgpu_block_bytes_max(ctx->vdev))
+		return VGPU_KFAULT_RESOURCES;
+	st->param_off = *off;
+	*off += cl->param_bytes;
+	return 0;
+}
+
+/*
+ * VGPU_CMD_LAUNCH_CHAIN: its steps read and checked, their parameters
+ * read, all before any runs; then the first step becomes active.
+ */
+static int vgpu_chain_start_run(struct vgpu_chan *chan,
+				const struct vgpu_cmd *cmd, u64 seqno)
+{
+	static const struct vgpu_cmd_launch none;
+	struct vgpu_ctx *ctx = chan->ctx;
+	u32 n = cmd->chain.nsteps, i = 0, kind = VGPU_KFAULT_RESOURCES;
+	struct vgpu_chain_step *raw = NULL;
+	struct vgpu_cmd_launch blamed;
+	struct vgpu_run_step *st;
+	struct vgpu_run *run;
+	u64 bytes, off = 0;
+
+	run = vgpu_fi_fail(ctx->vdev, VGPU_FI_LAUNCH) ? NULL :
+		kzalloc(sizeof(*run), GFP_KERNEL_ACCOUNT);
+	if (!run)
+		return vgpu_bad_launch(chan, &none, seqno, 0, kind);
+	run->ctx = ctx;
+	/* The steps as read, and as checked: n is at most VGPU_MAX_CHAIN_STEPS. */
+	bytes = (u64)n * (sizeof(*raw) + sizeof(*run->steps));
+	if (vgpu_kmem_charge(ctx, bytes))
+		goto bad;
+	run->chain_kmem = bytes;
+	raw = kvmalloc_array(n, sizeof(*raw), GFP_KERNEL_ACCOUNT);
+	run->steps = kvcalloc(n, sizeof(*run->steps), GFP_KERNEL_ACCOUNT);
+	if (!raw || !run->steps)
+		goto bad;
+	run->nsteps = n;
+	kind = VGPU_KFAULT_BAD_LAUNCH;
+	if (vgpu_read(ctx, cmd->chain.steps, raw, (size_t)n * sizeof(*raw)))
+		goto bad;
+	for (i = 0; i < n; i++)
+		run->steps[i].s = raw[i];
+	kvfree(raw);
+	raw = NULL;
+	for (i = 0; i < n; i++) {
+		kind = vgpu_chain_step_check(run, i, &off);
+		if (kind)
+			goto bad;
+	}
+	/* Each step's parameters are at most VGPU_MAX_PARAM_BYTES. */
+	i = 0;
+	kind = VGPU_KFAULT_RESOURCES;
+	if (vgpu_kmem_charge(ctx, off))
+		goto bad;
+	run->chain_kmem += off;
+	run->params = kvmalloc(max_t(u64, off, 1), GFP_KERNEL_ACCOUNT);
+	if (!run->params)
+		goto bad;
+	kind = VGPU_KFAULT_BAD_LAUNCH;
+	for (i = 0; i < n; i++) {
+		st = &run->steps[i];
+		if (st->s.launch.param_bytes &&
+		    vgpu_read(ctx, st->s.launch.params, run->params + st->param_off,
+			      st->s.launch.param_bytes))
+			goto bad;
+	}
+	st = &run->steps[0];
+	vgpu_run_set(run, st->mod, &st->s.launch, st->s.flags, run->params);
+	return vgpu_run_activate(run, chan, cmd->flags, seqno);
+
+bad:
+	kvfree(raw);
+	/* The step the chain fails at, named in the report. */
+	blamed = run->steps && i < run->nsteps ? run->steps[i].s.launch : none;
+	vgpu_run_free(run);
+	return vgpu_bad_launch(chan, &blamed, seqno, i, kind);
+}
+
+/*
+ * @run, a chain whose step has ended, goes on to the next: its blocks are
+ * handed out from here, as those of a launch just started.
+ */
+static void vgpu_chain_next(struct vgpu_compute *ce, struct vgpu_run *run)
+{
+	struct vgpu_run_step *st = &run->steps[++run->step];
+
+	lockdep_assert_held(&ce->lock);
+	vgpu_run_set(run, st->mod, &st->s.launch, st->s.flags,
+		     run->params + st->param_off);
+	/* The SMs' buffers hold another kernel's values: a new launch. */
+	run->id = ++ce->runs;
+	run->deadline = vgpu_run_deadline();
+	if (run->user && list_empty(&run->ctx->usms))
+		run->user = false;
+	if (run->user)
+		vgpu_usm_started(ce, run);
+	else
+		wake_up_all(&ce->wq);
 }
 
 /**
- * vgpu_compute_start() - make @cl, @chan's next command, an active launch.
+ * vgpu_compute_start() - make @cmd, @chan's next command (a launch or a
+ * chain of them), an active launch.
  * Runs in the engine's work item: what it allocates for the launch is
  * charged to the context's memory cgroup, not to the worker's (the root).
  * Return: -EINPROGRESS (vgpu_chan_done() follows when the last block
  * ends), or an error that ends the command now.
  */
-int vgpu_compute_start(struct vgpu_chan *chan,
-		       const struct vgpu_cmd_launch *cl, u32 flags, u64 seqno)
+int vgpu_compute_start(struct vgpu_chan *chan, const struct vgpu_cmd *cmd,
+		       u64 seqno)
 {
 	struct mem_cgroup *old;
 	int ret;
 
 	/* Injected: an illegal address, before any block ran. */
 	if (vgpu_fi_fail(chan->ctx->vdev, VGPU_FI_COMPUTE_FAULT))
-		return vgpu_bad_launch(chan, cl, seqno, VGPU_KFAULT_ADDRESS);
+		return vgpu_bad_launch(chan, &cmd->launch, seqno, 0,
+				       VGPU_KFAULT_ADDRESS);
 	old = set_active_memcg(chan->ctx->memcg);
-	ret = vgpu_compute_start_run(chan, cl, flags, seqno);
+	if (cmd->op == VGPU_CMD_LAUNCH_CHAIN)
+		ret = vgpu_chain_start_run(chan, cmd, seqno);
+	else
+		ret = vgpu_compute_start_run(chan, &cmd->launch, cmd->flags,
+					     seqno);
 	set_active_memcg(old);
 	return ret;
 }
@@ -359,6 +560,12 @@ bool vgpu_block_over_locked(struct vgpu_compute *ce, struct vgpu_run *run,
 	run->left -= n;
 	if (run->left)
 		return false;
+	/* A chain's step ended: the next starts, unless the chain stops. */
+	if (!run->failed && run->step + 1 < run->nsteps &&
+	    !READ_ONCE(run->ctx->failed) && !READ_ONCE(run->ctx->dying)) {
+		vgpu_chain_next(ce, run);
+		return false;
+	}
 	list_del(&run->node);
 	return true;
 }
@@ -423,7 +630,7 @@ void vgpu_report(struct vgpu_run *run, u64 block,
 		.kind = kind, .insn = fault ? fault->insn : 0,
 		.addr = fault ? fault->addr : 0,
 		.module = run->module, .func = (u32)(l->func - run->mod->funcs),
-		.seqno = run->seqno,
+		.seqno = run->seqno, .step = run->step,
 	};
 	u32 t = fault ? fault->thread : 0;
 

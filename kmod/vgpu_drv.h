@@ -554,6 +554,8 @@ int vgpu_ioctl_chan_fault(struct vgpu_ctx *ctx, void *data);
 
 /* vgpu_cmd.c */
 int vgpu_cmd_check(struct vgpu_ctx *ctx, const struct vgpu_cmd *c);
+int vgpu_launch_check(const struct vgpu_info *p,
+		      const struct vgpu_cmd_launch *cl);
 
 /* vgpu_engine.c */
 void vgpu_engine_init(struct vgpu_engine *e, struct workqueue_struct *wq);
@@ -579,8 +581,8 @@ void vgpu_module_put(struct vgpu_module *m);
 /* vgpu_compute.c */
 int vgpu_compute_init(struct vgpu_device *vdev, unsigned int nsm);
 void vgpu_compute_fini(struct vgpu_device *vdev);
-int vgpu_compute_start(struct vgpu_chan *chan,
-		       const struct vgpu_cmd_launch *cl, u32 flags, u64 seqno);
+int vgpu_compute_start(struct vgpu_chan *chan, const struct vgpu_cmd *cmd,
+		       u64 seqno);
 
 /* vgpu_usm.c */
 void vgpu_usm_init(struct vgpu_ctx *ctx, struct file *file);

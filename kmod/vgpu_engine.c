@@ -44,9 +44,9 @@ static void vgpu_engine_run(struct vgpu_chan *chan)
 	int ret = 0;
 
 	if (vgpu_chan_next(chan, &cmd, &seqno)) {
-		if (cmd.op == VGPU_CMD_LAUNCH) {
-			ret = vgpu_compute_start(chan, &cmd.launch, cmd.flags,
-						 seqno);
+		if (cmd.op == VGPU_CMD_LAUNCH ||
+		    cmd.op == VGPU_CMD_LAUNCH_CHAIN) {
+			ret = vgpu_compute_start(chan, &cmd, seqno);
 			if (ret == -EINPROGRESS)
 				return;
 		} else {

@@ -41,6 +41,15 @@ struct vgpu_run {
 	u8 *gang;
 	unsigned long *gang_done;
 	u64 gang_kmem;		/* charged to the context for @gang */
+	/*
+	 * A chain's (VGPU_CMD_LAUNCH_CHAIN): its launches, checked when it
+	 * started; the one running (its module, parameters and shape are
+	 * @mod, @params and @l above); what the chain charged the context.
+	 */
+	struct vgpu_run_step *steps;
+	u32 nsteps;
+	u32 step;
+	u64 chain_kmem;
 };
 
 /* vgpu_compute.c */

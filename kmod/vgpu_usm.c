@@ -63,9 +63,10 @@
  * @params: the launch's parameters, copied under the lock, for USM_WAIT to
  *	copy out after it.
  * @starter: the SM's own thread while its USM_WAIT starts the context's
- *	next launch, of which it takes a block next (vgpu_usm_front());
- *	NULL otherwise. Only that thread writes it, and only a comparison
- *	with the caller's own thread reads it (vgpu_usm_takes_it()).
+ *	next launch (vgpu_usm_front()) or, reporting, a chain's next step,
+ *	of which it takes a block next; NULL otherwise. Only that thread
+ *	writes it, and only a comparison with the caller's own thread reads
+ *	it (vgpu_usm_takes_it()).
  */
 struct vgpu_usm {
 	struct vgpu_ctx *ctx;
@@ -362,7 +363,7 @@ static int vgpu_usm_take(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 	sm->run = best;
 	sm->block = b;
 	sm->cookie = ++sm->cookies;
-	memcpy(sm->params, best->params, best->param_bytes);
+	memcpy(sm->params, best->l.params, best->param_bytes);
 	w->cookie = sm->cookie;
 	w->seqno = best->seqno;
 	w->module = best->module;
@@ -377,6 +378,8 @@ static int vgpu_usm_take(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 	w->chan = best->chan->handle;
 	w->map_gen = READ_ONCE(ctx->vm.gen);
 	w->nblocks = sm->nblocks;
+	w->step = best->step;
+	w->pad = 0;
 	/* Launches of one priority take turns. */
 	list_move_tail(&best->node, &ce->active);
 out:
@@ -407,7 +410,13 @@ static int vgpu_usm_wait(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 
 		if (copy_from_user(&d, u64_to_user_ptr(w->done), sizeof(d)))
 			return -EFAULT;
+		/*
+		 * The report may start a chain's next step (or the channel's
+		 * next launch): this SM takes its block next.
+		 */
+		WRITE_ONCE(sm->starter, current);
 		ret = vgpu_usm_done(sm, &d, true);
+		WRITE_ONCE(sm->starter, NULL);
 		if (ret && ret != -ECANCELED)
 			return ret;
 	}

@@ -304,8 +304,20 @@ static CUresult vg_run_node(struct CUgraphNode_st *n, CUstream s)
 	struct vg_kernel_node *kn = &n->p.kernel;
 	struct vg_launch l;
 
+	CUresult r;
+
 	if (n->disabled)
 		return CUDA_SUCCESS;
+	/*
+	 * Consecutive kernels gather into one command (launch.c); what
+	 * comes after them is queued after them.
+	 */
+	if (n->type != CU_GRAPH_NODE_TYPE_KERNEL &&
+	    n->type != CU_GRAPH_NODE_TYPE_GRAPH) {
+		r = vg_chain_sync();
+		if (r)
+			return r;
+	}
 	switch (n->type) {
 	case CU_GRAPH_NODE_TYPE_KERNEL:
 		memset(&l, 0, sizeof(l));
@@ -331,8 +343,15 @@ static CUresult vg_run_node(struct CUgraphNode_st *n, CUstream s)
 		return cuStreamWaitEvent(s, n->p.event, 0);
 	case CU_GRAPH_NODE_TYPE_GRAPH:
 		return vg_run_body(n->p.child, s);
-	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
-		return vg_cond_run(n, s, vg_run_body);
+	case CU_GRAPH_NODE_TYPE_CONDITIONAL: {
+		struct vg_chain *saved;
+
+		/* The body's kernels go one by one, between its commands. */
+		vg_chain_suspend(&saved);
+		r = vg_cond_run(n, s, vg_run_body);
+		vg_chain_resume(saved);
+		return r;
+	}
 	default:
 		return CUDA_SUCCESS;
 	}
@@ -379,7 +398,8 @@ static CUresult vg_exec_stream(CUstream s)
 CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 {
 	struct CUgraphExec_st *e;
-	CUresult r = vg_check_init(), r2;
+	CUresult r = vg_check_init(), r2, r3;
+	struct vg_chain *saved;
 
 	if (r)
 		return r;
@@ -400,9 +420,13 @@ CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 	e = vg_exec_get(h);
 	vg_cap_replaying = true;
 	vg_batch_begin();
+	vg_chain_begin(&saved);
 	r = e ? vg_cond_reset(e->g, s) : CUDA_ERROR_INVALID_VALUE;
 	if (!r)
 		r = vg_run_graph(e->g, e->order, s);
+	r3 = vg_chain_end(saved);
+	if (!r)
+		r = r3;
 	if (!r && e->g->nurefs) {
 		if (!e->done)
 			r = cuEventCreate(&e->done, CU_EVENT_DISABLE_TIMING);

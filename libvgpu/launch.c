@@ -74,6 +74,173 @@ static CUresult vg_params_slot(struct CUctx_st *ctx, uint32_t size,
 	return CUDA_SUCCESS;
 }
 
+/*
+ * A graph's launch (vg_chain_begin() to vg_chain_end()) gathers the
+ * kernels it queues one after another on one stream into one
+ * VGPU_CMD_LAUNCH_CHAIN: the engine then goes from one kernel to the next
+ * without a command completing in between. A kernel that needs the
+ * library around its launch (printf, a cooperative grid, events marking
+ * it, a blocking launch) or another priority or stream ends the chain
+ * first, and so does the graph's launch before any node that is not a
+ * kernel (vg_chain_sync()): the chain is queued before the commands
+ * that come after it, whose values (fences, marks) count it. Its steps'
+ * parameters all lie in one parameter chunk: one that would not fit ends
+ * the chain too, so that the chunk's reuse waits for the chain
+ * (ctx->param_seq).
+ */
+#define VG_CHAIN_MAX 256
+
+struct vg_chain {
+	struct CUctx_st *ctx;
+	struct CUstream_st *st;
+	uint32_t flags;		/* the command's: the priority */
+	uint32_t n;
+	unsigned int chunk;	/* the parameter chunk of the steps' parameters */
+	struct vgpu_chain_step steps[VG_CHAIN_MAX];
+};
+
+static __thread struct vg_chain *vg_chain_cur;
+static __thread bool vg_chain_flushing;
+
+/* Steps of @n bytes of the chain's array, in the parameter chunks. */
+static uint32_t vg_chain_bytes(uint32_t n)
+{
+	return n * (uint32_t)sizeof(struct vgpu_chain_step);
+}
+
+/*
+ * Queues the steps gathered as one command (one step as a LAUNCH); the
+ * context's lock held. Nothing is left pending either way.
+ */
+static CUresult vg_chain_flush(void)
+{
+	struct vg_chain *c = vg_chain_cur;
+	struct vgpu_cmd cmd = { 0 };
+	unsigned char *slot;
+	uint64_t seq;
+	CUresult r;
+
+	if (!c || !c->n || vg_chain_flushing)
+		return CUDA_SUCCESS;
+	vg_chain_flushing = true;
+	if (c->n == 1) {
+		cmd.op = VGPU_CMD_LAUNCH;
+		cmd.flags = c->flags | c->steps[0].flags;
+		cmd.launch = c->steps[0].launch;
+		r = CUDA_SUCCESS;
+	} else {
+		cmd.op = VGPU_CMD_LAUNCH_CHAIN;
+		cmd.flags = c->flags;
+		r = vg_params_slot(c->ctx, vg_chain_bytes(c->n), &slot);
+		if (!r) {
+			memcpy(slot, c->steps, vg_chain_bytes(c->n));
+			cmd.chain.steps = (uintptr_t)slot;
+			cmd.chain.nsteps = c->n;
+		}
+	}
+	if (!r)
+		r = vg_push(c->st, &cmd, &seq);
+	if (!r) {
+		/* The steps' parameters' chunk, and the steps' own. */
+		c->ctx->param_seq[c->chunk][c->st->ch->index] = seq;
+		c->ctx->param_seq[c->ctx->param_chunk][c->st->ch->index] = seq;
+	}
+	c->n = 0;
+	vg_chain_flushing = false;
+	return r;
+}
+
+/*
+ * Kernels this thread launches from here on may be gathered into chains
+ * (a graph's launch, which holds vg_graph_lock): the chain it was
+ * gathering before, which @saved takes, waits. Without memory for one,
+ * kernels are launched one by one.
+ */
+void vg_chain_begin(struct vg_chain **saved)
+{
+	*saved = vg_chain_cur;
+	vg_chain_cur = calloc(1, sizeof(*vg_chain_cur));
+}
+
+/* Queues what is gathered; no lock held. */
+CUresult vg_chain_sync(void)
+{
+	struct vg_chain *c = vg_chain_cur;
+	CUresult r;
+
+	if (!c || !c->n)
+		return CUDA_SUCCESS;
+	pthread_mutex_lock(&vg_lock);
+	vg_ctx_begin(c->ctx);
+	r = vg_chain_flush();
+	vg_ctx_end(c->ctx);
+	return r;
+}
+
+/* Kernels launched from here on go one by one, until vg_chain_resume(). */
+void vg_chain_suspend(struct vg_chain **saved)
+{
+	*saved = vg_chain_cur;
+	vg_chain_cur = NULL;
+}
+
+void vg_chain_resume(struct vg_chain *saved)
+{
+	vg_chain_cur = saved;
+}
+
+/* Queues what is gathered, and goes back to the chain @saved. */
+CUresult vg_chain_end(struct vg_chain *saved)
+{
+	CUresult r = vg_chain_sync();
+
+	free(vg_chain_cur);
+	vg_chain_cur = saved;
+	return r;
+}
+
+/*
+ * Whether @cmd, a launch on @st needing @param_bytes of parameters, may
+ * join a chain: one is being gathered and the launch needs nothing else
+ * of the library (@alone). What is gathered and cannot take it is queued
+ * first; a failure of that is *@r.
+ */
+static bool vg_chain_takes(struct CUctx_st *ctx, struct CUstream_st *st,
+			   uint32_t flags, uint32_t param_bytes, bool alone,
+			   CUresult *r)
+{
+	struct vg_chain *c = vg_chain_cur;
+	uint32_t need = ((param_bytes ? param_bytes : 8) + 7) & ~7u;
+
+	*r = CUDA_SUCCESS;
+	if (!c)
+		return false;
+	if (c->n && (alone || c->ctx != ctx || c->st != st ||
+		     c->flags != (flags & VGPU_LAUNCH_PRIORITY_MASK) ||
+		     c->n == VG_CHAIN_MAX ||
+		     ctx->param_off + need + vg_chain_bytes(c->n + 1) > VG_PARAM_CHUNK))
+		*r = vg_chain_flush();
+	return !*r && !alone;
+}
+
+/* Adds @cmd, a launch whose parameters are in place, to the chain. */
+static void vg_chain_add(struct CUctx_st *ctx, struct CUstream_st *st,
+			 const struct vgpu_cmd *cmd)
+{
+	struct vg_chain *c = vg_chain_cur;
+	struct vgpu_chain_step *s = &c->steps[c->n++];
+
+	if (c->n == 1) {
+		c->ctx = ctx;
+		c->st = st;
+		c->flags = cmd->flags & VGPU_LAUNCH_PRIORITY_MASK;
+		c->chunk = ctx->param_chunk;
+	}
+	memset(s, 0, sizeof(*s));
+	s->flags = cmd->flags & ~VGPU_LAUNCH_PRIORITY_MASK;
+	s->launch = cmd->launch;
+}
+
 /* The parameter block from `extra`: a buffer and its size, then END. */
 static CUresult vg_extra(void **extra, const void **buf, size_t *size)
 {
@@ -229,7 +396,7 @@ CUresult vg_launch(CUfunction f, const struct vg_launch *l)
 	unsigned char *slot;
 	uint64_t seq;
 	int priority, i;
-	bool prints;
+	bool prints, chained;
 	CUresult r;
 
 	if (l->params && l->extra)
@@ -283,7 +450,14 @@ CUresult vg_launch(CUfunction f, const struct vg_launch *l)
 	}
 	prints = vg_ctx_config_launch(ctx, k) && f->mod->img->has_printf;
 	vg_ctx_begin(ctx);
-	r = prints ? vg_printf_bind(ctx, st) : CUDA_SUCCESS;
+	/* CUDA's priorities, 0 to -5, become the engine's 0 to 5. */
+	priority = l->has_priority ? vg_stream_priority(l->priority) :
+		__atomic_load_n(&st->priority, __ATOMIC_RELAXED);
+	chained = vg_chain_takes(ctx, st, (uint32_t)-priority, k->f.param_bytes,
+				 prints || l->cooperative || done[0] || done[1] ||
+				 vg_launch_blocking, &r);
+	if (!r)
+		r = prints ? vg_printf_bind(ctx, st) : CUDA_SUCCESS;
 	if (!r)
 		r = vg_params_slot(ctx, k->f.param_bytes ? k->f.param_bytes : 8,
 				   &slot);
@@ -297,13 +471,16 @@ CUresult vg_launch(CUfunction f, const struct vg_launch *l)
 		cmd.launch.dyn_shared = l->shared;
 		cmd.launch.param_bytes = k->f.param_bytes;
 		cmd.launch.params = (uintptr_t)slot;
-		/* CUDA's priorities, 0 to -5, become the engine's 0 to 5. */
-		priority = l->has_priority ? vg_stream_priority(l->priority) :
-			__atomic_load_n(&st->priority, __ATOMIC_RELAXED);
 		cmd.flags = (uint32_t)-priority;
 		if (l->cooperative)
 			r = vg_grid_ws(ctx, st, &cmd.launch.grid_sync);
 		cmd.flags |= vg_engine_user_sm(ctx, f, l->cooperative);
+	}
+	if (!r && chained) {
+		/* Queued with its chain, which marks the chunk. */
+		vg_chain_add(ctx, st, &cmd);
+		vg_ctx_end(ctx);
+		return CUDA_SUCCESS;
 	}
 	if (!r) {
 		r = vg_push(st, &cmd, &seq);

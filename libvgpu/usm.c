@@ -208,6 +208,7 @@ struct vg_usm_run {
 	struct vgpu_launch l;
 	uint64_t seqno;
 	uint32_t chan;
+	uint32_t step;		/* of a chain: its steps share the seqno */
 	uint8_t *params;
 };
 
@@ -235,8 +236,9 @@ static int vg_usm_block(struct vg_usm_sm *sm, struct vg_usm_run *run,
 		sm->gen = w->map_gen;
 		sm->nranges = 0;
 	}
-	if (!run->b || run->seqno != w->seqno || run->chan != w->chan ||
-	    run->n->module != w->module || run->n->func != w->func) {
+	if (!run->b || run->seqno != w->seqno || run->step != w->step ||
+	    run->chan != w->chan || run->n->module != w->module ||
+	    run->n->func != w->func) {
 		n = vg_usm_find(u, w->module, w->func);
 		/*
 		 * Another launch of the kernel the block was made for, with
@@ -248,6 +250,7 @@ static int vg_usm_block(struct vg_usm_sm *sm, struct vg_usm_run *run,
 			vg_nfn_put(n);
 			memcpy(run->l.grid, w->grid, sizeof(w->grid));
 			run->seqno = w->seqno;
+			run->step = w->step;
 			run->chan = w->chan;
 			goto start;
 		}
@@ -268,6 +271,7 @@ static int vg_usm_block(struct vg_usm_sm *sm, struct vg_usm_run *run,
 			return -ENOMEM;
 		vg_native->block_set_lookup(run->b, vg_usm_lookup, sm);
 		run->seqno = w->seqno;
+		run->step = w->step;
 		run->chan = w->chan;
 	}
 start:

@@ -378,6 +378,7 @@ struct vgpu_host_alloc {
 #define VGPU_CMD_SEM_RELEASE 3	/* write a 64-bit value (and a time) */
 #define VGPU_CMD_SEM_ACQUIRE 4	/* wait for a value to satisfy a test */
 #define VGPU_CMD_LAUNCH 5	/* run a kernel of a loaded module */
+#define VGPU_CMD_LAUNCH_CHAIN 6	/* run launches one after another */
 
 /*
  * struct vgpu_cmd.flags of the semaphore commands. VGPU_SEM_32 makes the
@@ -520,6 +521,54 @@ struct vgpu_cmd_launch {
 	__u64 grid_sync;
 };
 
+/* Most launches one VGPU_CMD_LAUNCH_CHAIN may hold. */
+#define VGPU_MAX_CHAIN_STEPS 1024
+
+/**
+ * struct vgpu_chain_step - one launch of a VGPU_CMD_LAUNCH_CHAIN.
+ * @flags: VGPU_LAUNCH_USER_SM and VGPU_LAUNCH_USM_RUNS, as a LAUNCH
+ *	command's; the priority is the chain command's.
+ * @pad: Must be 0.
+ * @launch: As VGPU_CMD_LAUNCH's, checked as at submit when the chain
+ *	starts; @grid_sync must be 0 (a cooperative launch is never a
+ *	step of a chain).
+ */
+struct vgpu_chain_step {
+	__u32 flags;
+	__u32 pad;
+	struct vgpu_cmd_launch launch;
+};
+
+/**
+ * struct vgpu_cmd_chain - VGPU_CMD_LAUNCH_CHAIN: @nsteps launches run one
+ * after another as one command, a graph's chain of kernels. Each starts
+ * when every block of the one before has ended, as consecutive LAUNCH
+ * commands of a channel would, but the compute engine goes from one to
+ * the next without a command completing in between: no fence, no wake-up
+ * of a waiter, no launch set up anew, so a chain of small kernels costs
+ * little more than their blocks. The command completes when the last
+ * launch ends.
+ *
+ * When the chain starts, the module reads its steps and each step's
+ * parameters and checks every step as LAUNCH's submit and start would; a
+ * step that fails them fails the chain before anything of it ran
+ * (VGPU_KFAULT_BAD_LAUNCH or VGPU_KFAULT_RESOURCES). A fault of a step
+ * ends the chain there, and the steps after it do not run. Either way
+ * the channel fails as for a launch, and CHAN_FAULT's @step names the
+ * step. The steps and the parameters count against the context's budget
+ * of kernel memory (see HOST_ALLOC) while the chain runs.
+ * @steps: Address of @nsteps struct vgpu_chain_step, in device or
+ *	registered host memory.
+ * @nsteps: 1 to VGPU_MAX_CHAIN_STEPS.
+ * @pad: Must be 0.
+ * The command's flags: its priority, as LAUNCH's.
+ */
+struct vgpu_cmd_chain {
+	__u64 steps;
+	__u32 nsteps;
+	__u32 pad;
+};
+
 /**
  * struct vgpu_cmd - one command of a channel's ring: 64 bytes.
  * @op: VGPU_CMD_*.
@@ -535,6 +584,7 @@ struct vgpu_cmd {
 		struct vgpu_cmd_memset memset;
 		struct vgpu_cmd_sem sem;
 		struct vgpu_cmd_launch launch;
+		struct vgpu_cmd_chain chain;
 		__u64 raw[7];
 	};
 };
@@ -677,6 +727,11 @@ struct vgpu_chan_destroy {
  * @block: Out. The block's index in the grid.
  * @thread: Out. The thread's index in its block.
  * @seqno: Out. The launch command's number (as vgpu_chan_status.error_seqno).
+ * @step: Out. Of a VGPU_CMD_LAUNCH_CHAIN, the step that failed, from 0; 0
+ *	for a LAUNCH command.
+ * @pad: Out. 0.
+ *
+ * Callers of the size before @step are served the fields they have.
  *
  * Errors:
  *  -ENOENT: no such channel.
@@ -692,6 +747,8 @@ struct vgpu_chan_fault {
 	__u32 block[3];
 	__u32 thread[3];
 	__u64 seqno;
+	__u32 step;
+	__u32 pad;
 };
 
 /* Largest constant bank a module may have. */
@@ -1241,6 +1298,9 @@ struct vgpu_usm_attach {
  *	was taken: it changes whenever memory is mapped, unmapped or has
  *	its access changed, so ranges an SM learned (MEM_QUERY) under the
  *	same value still hold.
+ * @step: Out. Of a VGPU_CMD_LAUNCH_CHAIN, the step (from 0) whose block
+ *	this is: the steps of a chain share @seqno. 0 for a LAUNCH command.
+ * @pad: Out. 0.
  *
  * Errors:
  *  -EINVAL: a negative @deadline_ns;
@@ -1275,6 +1335,8 @@ struct vgpu_usm_wait {
 	__u32 max_blocks;
 	__u32 nblocks;
 	__u64 done;
+	__u32 step;
+	__u32 pad;
 };
 
 /**

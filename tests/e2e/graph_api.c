@@ -64,17 +64,28 @@ static void setup(void)
  */
 static bool counting;
 static unsigned int submits;
+/* Commands told to the module while @counting; each channel's last put. */
+static uint64_t commands, last_put[VGPU_MAX_CHANNELS];
 
 int ioctl(int fd, unsigned long req, ...)
 {
+	const struct vgpu_chan_submit *cs;
 	va_list ap;
 	void *arg;
 
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
-	if (counting && req == VGPU_IOCTL_CHAN_SUBMIT)
-		submits++;
+	if (req == VGPU_IOCTL_CHAN_SUBMIT) {
+		cs = arg;
+		if (counting) {
+			submits++;
+			if (cs->handle < VGPU_MAX_CHANNELS)
+				commands += cs->put - last_put[cs->handle];
+		}
+		if (cs->handle < VGPU_MAX_CHANNELS)
+			last_put[cs->handle] = cs->put;
+	}
 	return (int)syscall(SYS_ioctl, fd, req, arg);
 }
 
@@ -688,6 +699,102 @@ static void one_submission(void)
 	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(s));
 }
 
+/*
+ * The commands a launch of @ge on @s tells the module of, after a first
+ * launch (which may do more: the module's first use); the launch done.
+ */
+static uint64_t commands_of(CUgraphExec ge, CUstream s)
+{
+	uint64_t n;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphLaunch(ge, s));
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	commands = 0;
+	counting = true;
+	CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(ge, s));
+	counting = false;
+	n = commands;
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	return n;
+}
+
+/*
+ * A graph's consecutive kernels reach the module as one command (a
+ * LAUNCH_CHAIN), which runs them in order, each with its own parameters:
+ * "other" sets the word, "add" adds to it, so any other order, or
+ * parameters mixed up, gives another value. A memset node between
+ * kernels splits them into two chains.
+ */
+static void kernels_chained(void)
+{
+	enum { N = 40 };
+	unsigned int v[N], i;
+	void *args[N][2];
+	CUDA_KERNEL_NODE_PARAMS kp;
+	CUDA_MEMSET_NODE_PARAMS mp;
+	CUgraphNode prev = NULL, node;
+	CUgraphExec ge;
+	CUstream s;
+	uint32_t got = 0;
+	uint64_t n;
+	CUgraph g;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
+	for (i = 0; i < N; i++) {
+		v[i] = i % 10 ? i : 100 * i;
+		args[i][0] = &dbuf;
+		args[i][1] = &v[i];
+		kparams(&kp, i % 10 ? add_fn : other_fn, args[i]);
+		REQUIRE_RES(CUDA_SUCCESS, cuGraphAddKernelNode(&node, g, prev ? &prev : NULL,
+							       prev ? 1 : 0, &kp));
+		prev = node;
+	}
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphInstantiate(&ge, g, 0));
+	n = commands_of(ge, s);
+	printf("# a graph of %u kernels: %llu commands\n", N, (unsigned long long)n);
+	CHECK(n >= 1 && n <= 2);
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&got, dbuf, 4));
+	/* "other" 3000 last, then 31 + ... + 39. */
+	CHECK(got == 3000 + 315);
+	CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(ge));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+
+	/* A memset after the first 20 kernels: two chains and the memset. */
+	memset(&mp, 0, sizeof(mp));
+	mp.dst = dbuf + 8;
+	mp.value = 5;
+	mp.elementSize = 4;
+	mp.width = 1;
+	mp.height = 1;
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
+	prev = NULL;
+	for (i = 0; i < N; i++) {
+		kparams(&kp, i % 10 ? add_fn : other_fn, args[i]);
+		REQUIRE_RES(CUDA_SUCCESS, cuGraphAddKernelNode(&node, g, prev ? &prev : NULL,
+							       prev ? 1 : 0, &kp));
+		prev = node;
+		if (i == 19) {
+			REQUIRE_RES(CUDA_SUCCESS, cuGraphAddMemsetNode(&node, g, &prev, 1, &mp,
+								       ctx));
+			prev = node;
+		}
+	}
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphInstantiate(&ge, g, 0));
+	n = commands_of(ge, s);
+	printf("# the same with a memset in the middle: %llu commands\n",
+	       (unsigned long long)n);
+	CHECK(n >= 3 && n <= 5);
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&got, dbuf, 4));
+	CHECK(got == 3000 + 315);
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&got, dbuf + 8, 4));
+	CHECK(got == 5);
+	CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(ge));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(s));
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(create_and_bad_kernels),
 	TAP_TEST(diamond_shape),
@@ -700,6 +807,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(exec_diamond),
 	TAP_TEST(replay),
 	TAP_TEST(one_submission),
+	TAP_TEST(kernels_chained),
 };
 
 int main(void)

@@ -300,6 +300,37 @@ static uint64_t gen_params(struct thr *t)
 	return gen_hostptr(t, 8);
 }
 
+/*
+ * A chain's steps: four launches whose fields are generated as a LAUNCH
+ * command's, in the thread's part of the arena's second half; now and
+ * then an address of anything.
+ */
+static uint64_t gen_steps(struct thr *t)
+{
+	struct vgpu_chain_step *s = (struct vgpu_chain_step *)
+		(arena + ARENA_SIZE / 2 + 512 * (size_t)t->index);
+	const struct fz_cmd *launch = NULL;
+	unsigned int i, j;
+
+	for (i = 0; i < fz_ncmds; i++)
+		if (fz_cmds[i].op == VGPU_CMD_LAUNCH)
+			launch = &fz_cmds[i];
+	for (i = 0; i < 4 && launch; i++) {
+		unsigned char *base = (unsigned char *)&s[i].launch -
+			offsetof(struct vgpu_cmd, launch);
+
+		memset(&s[i], 0, sizeof(s[i]));
+		if (!t->clean && chance(t, 10))
+			s[i].flags = (uint32_t)gen_flags(t, VGPU_LAUNCH_USER_SM |
+							 VGPU_LAUNCH_USM_RUNS);
+		for (j = 0; j < launch->nfields; j++)
+			put_field(base, &launch->fields[j], gen_field(t, &launch->fields[j]));
+	}
+	if (!t->clean && chance(t, 5))
+		return gen_hostptr(t, 8);
+	return (uint64_t)(uintptr_t)s;
+}
+
 void put_field(unsigned char *base, const struct fz_field *f, uint64_t v)
 {
 	switch (f->size) {
@@ -444,6 +475,8 @@ uint64_t gen_field(struct thr *t, const struct fz_field *f)
 		return t->clean || chance(t, 80) ? rnd(t, 4) : gen_junk(t);
 	case FZ_PARAMS:
 		return gen_params(t);
+	case FZ_STEPS:
+		return gen_steps(t);
 	case FZ_WINDOW_BASE:
 		if ((t->clean || chance(t, 85)) && t->ctx)
 			return (1ULL << 40) * (uint64_t)(1 + (t->ctx - ctxs));

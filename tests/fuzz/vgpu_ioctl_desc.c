@@ -361,6 +361,14 @@ static const struct fz_field c_launch[] = {
 	CMD(launch.grid_sync, FZ_GRID_SYNC, 8),
 };
 
+static const struct fz_field c_chain[] = {
+	CMD(chain.steps, FZ_STEPS, 0),
+	CMD(chain.nsteps, FZ_COUNT, 4),
+	CMD(chain.pad, FZ_PAD, 0),
+	CMD(raw[2], FZ_PAD, 0),
+	CMD(raw[6], FZ_PAD, 0),
+};
+
 const struct fz_cmd fz_cmds[] = {
 	{ "NOP", VGPU_CMD_NOP, 0, c_nop, NFIELDS(c_nop) },
 	{ "COPY", VGPU_CMD_COPY, 0, c_copy, NFIELDS(c_copy) },
@@ -371,5 +379,7 @@ const struct fz_cmd fz_cmds[] = {
 	  c_sem, NFIELDS(c_sem) },
 	{ "LAUNCH", VGPU_CMD_LAUNCH, VGPU_LAUNCH_PRIORITY_MASK, c_launch,
 	  NFIELDS(c_launch) },
+	{ "LAUNCH_CHAIN", VGPU_CMD_LAUNCH_CHAIN, VGPU_LAUNCH_PRIORITY_MASK,
+	  c_chain, NFIELDS(c_chain) },
 };
 const unsigned int fz_ncmds = NFIELDS(fz_cmds);

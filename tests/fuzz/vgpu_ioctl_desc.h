@@ -53,6 +53,7 @@ enum fz_kind {
 	FZ_LOG,		/* a buffer the kernel writes a message into */
 	FZ_LOG_SIZE,	/* its size */
 	FZ_GRID_SYNC,	/* a cooperative launch's workspace, mostly none */
+	FZ_STEPS,	/* a chain's steps, launches as LAUNCH's fields */
 };
 
 /* One field of a structure. */
