@@ -64,7 +64,6 @@ _Static_assert(sizeof(struct vg_imgfile_kernel) == 48, "kernel record");
 _Static_assert(sizeof(struct vg_imgfile_var) == 24, "variable record");
 
 #define VG_NAME_MAX (64u << 10)
-#define VG_GLOBALS_MAX (4ULL << 30)
 #define VG_VARS_MAX (1u << 20)
 
 /* --- hashing ----------------------------------------------------------- */
@@ -373,7 +372,7 @@ static void vg_check_header(struct vg_in *in, const struct vg_imgfile *h)
 		vg_bad(in, "bad variable count", h->nvars);
 	else if (h->nrelocs > h->ninsns)
 		vg_bad(in, "bad relocation count", h->nrelocs);
-	else if (h->global_bytes > VG_GLOBALS_MAX ||
+	else if (h->global_bytes > VG_JIT_GLOBAL_MAX_BYTES ||
 		 h->init_bytes > h->global_bytes)
 		vg_bad(in, "bad global block size", h->global_bytes);
 	else if (h->flags & ~(VG_IMGFILE_PRINTF | VG_IMGFILE_LINES |

@@ -75,6 +75,8 @@ struct vg_jit_var {
 	(VG_JIT_MANAGED_BASE + ((uint64_t)(k) << VG_JIT_MANAGED_SLOT))
 #define VG_JIT_MANAGED_LOW (VG_JIT_MANAGED_BASE - (1ull << 31))
 #define VG_JIT_MANAGED_MAX_BYTES (1ull << 31)	/* a managed variable's */
+/* A module's global block (__device__, __constant__, managed data). */
+#define VG_JIT_GLOBAL_MAX_BYTES (4ull << 30)
 /* The managed variable @v names, and the offset from its start; -1 if none. */
 static inline int64_t vg_jit_managed_index(uint64_t v, int64_t *off)
 {

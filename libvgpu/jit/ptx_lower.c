@@ -127,6 +127,15 @@ static int ptx_func_addrs(struct ptx_lower *pl)
 }
 
 /*
+ * @v takes the module's global block past what a module may carry (the
+ * block is copied whole into the image and into device memory).
+ */
+static int ptx_global_too_big(struct ptx_lower *pl, const struct ptx_var *v)
+{
+	return ptx_error(pl, v->pos, "'%s': the module's data over 4 GiB", v->name);
+}
+
+/*
  * A managed variable's initial bytes go last in the global block, at its
  * alignment; code and initializers name it by VG_JIT_MANAGED_ADDR (jit.h),
  * which the loader relocates to its own storage.
@@ -150,6 +159,8 @@ static int ptx_layout_managed(struct ptx_lower *pl, struct vg_jit_image *img,
 					 v->name);
 		blocks[i] = ptx_align_up(*gsize, ptx_var_align(v));
 		*gsize = blocks[i] + ptx_var_size(v);
+		if (*gsize > VG_JIT_GLOBAL_MAX_BYTES)
+			return ptx_global_too_big(pl, v);
 		pl->modvars[i].space = PTX_S_GLOBAL;
 		pl->modvars[i].offset = VG_JIT_MANAGED_ADDR(k++);
 		img->vars[img->nvars++] = (struct vg_jit_var){
@@ -202,8 +213,13 @@ static int ptx_layout_module(struct ptx_lower *pl, struct vg_jit_image *img)
 		if (v->is_extern)
 			return ptx_error(pl, v->pos, "'%s': extern variable not defined in the module",
 					 v->name);
+		/* Sizes are checked before they are added: nothing wraps. */
+		if (ptx_var_size(v) > VG_JIT_GLOBAL_MAX_BYTES)
+			return ptx_global_too_big(pl, v);
 		place->offset = ptx_align_up(*end, ptx_var_align(v));
 		*end = place->offset + ptx_var_size(v);
+		if (*end > VG_JIT_GLOBAL_MAX_BYTES)
+			return ptx_global_too_big(pl, v);
 		if (v->space == PTX_S_CONST)
 			csize += ptx_var_size(v);
 		if (v->ref && v->space != PTX_S_GLOBAL)
@@ -236,6 +252,9 @@ static int ptx_layout_module(struct ptx_lower *pl, struct vg_jit_image *img)
 	if (!blocks)
 		return ptx_out_of_memory(pl);
 	r = ptx_layout_managed(pl, img, &gsize, blocks);
+	/* The printf FIFO's word may be what tips it over. */
+	if (!r && gsize > VG_JIT_GLOBAL_MAX_BYTES)
+		r = ptx_error(pl, (struct ptx_pos){ 1, 1 }, "the module's data over 4 GiB");
 	if (!r) {
 		img->global_bytes = gsize;
 		img->globals = calloc(1, gsize ? gsize : 1);

@@ -376,6 +376,41 @@ static void managed_refused(void)
 	}
 }
 
+/*
+ * A module whose data would be over 4 GiB is refused with the line of
+ * the variable that takes it there, before any of it is allocated: one
+ * variable that large, several that add up, a managed one past them.
+ */
+static void global_data_bounded(void)
+{
+	static const struct {
+		const char *ptx;
+		const char *line;
+	} bad[] = {
+		{ PTX_HEAD ".global .align 1 .b8 big[34444444448];\n", "4:" },
+		{ PTX_HEAD ".global .align 8 .b8 a[3221225472];\n"
+		  ".global .align 8 .b8 b[2147483648];\n", "5:" },
+		{ PTX_HEAD ".global .align 8 .b8 a[3221225472];\n"
+		  ".global .attribute(.managed) .align 8 .b8 m[2147483648];\n", "5:" },
+		{ PTX_HEAD ".global .align 1 .b8 huge[18446744073709551615];\n", "4:" },
+	};
+	struct vg_jit_image *img;
+	char err[256];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		img = NULL;
+		err[0] = 0;
+		CHECK(vg_jit_compile(bad[i].ptx, strlen(bad[i].ptx), &img, err,
+				     sizeof(err)) == -1);
+		printf("# %s\n", err);
+		CHECK(!strncmp(err, bad[i].line, strlen(bad[i].line)));
+		if (i < 3)
+			CHECK(strstr(err, "over 4 GiB") != NULL);
+		vg_jit_free(img);
+	}
+}
+
 /* PTX's bfi, which the JIT builds from shifts and masks, against C. */
 static uint32_t bfi_model(uint32_t f, uint32_t b, uint32_t pos, uint32_t len)
 {
@@ -1460,6 +1495,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(module_variables),
 	TAP_TEST(managed_variables),
 	TAP_TEST(managed_refused),
+	TAP_TEST(global_data_bounded),
 	TAP_TEST(bit_field_insert),
 	TAP_TEST(calls_are_inlined),
 	TAP_TEST(function_pointers),
