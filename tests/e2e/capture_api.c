@@ -470,7 +470,8 @@ static void fork_and_join(void)
 	CHECK_H100("join: end", cuStreamEndCapture(s1, &g));
 	status("join: s2 status", s2);
 	shape("join: shape", g);
-	CHECK_RES(CUDA_SUCCESS, cuMemsetD32(dbuf, 0, 1));
+	/* On s2, non-blocking: the legacy stream's work would not order it. */
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD32Async(dbuf, 0, 1, s2));
 	REQUIRE_RES(CUDA_SUCCESS, cuGraphInstantiate(&ge, g, 0));
 	for (i = 0; i < 3; i++)
 		CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(ge, s2));

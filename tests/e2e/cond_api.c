@@ -158,8 +158,12 @@ static int run_once(CUgraphExec ge, bool zero)
 {
 	int got = -1;
 
+	/*
+	 * On the graph's stream, a non-blocking one: the legacy stream's
+	 * work would not be ordered before the graph's.
+	 */
 	if (zero)
-		CHECK_RES(CUDA_SUCCESS, cuMemsetD32(cnt, 0, 16));
+		CHECK_RES(CUDA_SUCCESS, cuMemsetD32Async(cnt, 0, 16, strm));
 	CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(ge, strm));
 	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(strm));
 	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&got, cnt, 4));
@@ -427,7 +431,7 @@ static void add_node_types(void)
 	np.type = CU_GRAPH_NODE_TYPE_EMPTY;
 	CHECK_RES(CUDA_SUCCESS, cuGraphAddNode(&b, g, NULL, NULL, 0, &np));
 	CHECK_RES(CUDA_SUCCESS, cuGraphInstantiate(&ge, g, 0));
-	CHECK_RES(CUDA_SUCCESS, cuMemsetD32(cnt, 0, 1));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD32Async(cnt, 0, 1, strm));
 	CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(ge, strm));
 	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(strm));
 	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&got, cnt, 4));

@@ -665,7 +665,8 @@ static void one_submission(void)
 
 	setup();
 	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD32(dbuf, 0, 1));
+	/* On @s, non-blocking: the legacy stream's work would not order it. */
+	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD32Async(dbuf, 0, 1, s));
 	plain = chain(args, 20);
 	hosted = chain(args, 10);
 	/* The first launches may do more (the module's first use). */
