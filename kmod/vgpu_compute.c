@@ -70,19 +70,6 @@ MODULE_PARM_DESC(timeout_ms, "Time budget of one kernel launch in ms; 0: none (d
  */
 #define VGPU_GANG_SLICE 2000
 
-/*
- * struct vgpu_run_step - a launch of a chain, checked when the chain
- * started: its module (a reference the chain holds until it ends), its
- * command, where its parameters lie in the chain's (vgpu_run.params) and
- * the state one of its blocks needs.
- */
-struct vgpu_run_step {
-	struct vgpu_module *mod;
-	struct vgpu_chain_step s;
-	u64 param_off;
-	u64 block_bytes;
-};
-
 static void vgpu_run_free(struct vgpu_run *run)
 {
 	u32 i;
@@ -214,12 +201,12 @@ static void vgpu_run_set(struct vgpu_run *run, struct vgpu_module *mod,
 	run->block_bytes = vgpu_block_bytes(&run->l);
 }
 
-/* A launch's watchdog from now, or 0 without one. */
-static unsigned long vgpu_run_deadline(void)
+/* The watchdog of @launches launches from now, or 0 without one. */
+unsigned long vgpu_run_deadline(u32 launches)
 {
 	unsigned int ms = READ_ONCE(timeout_ms);
 
-	return ms ? jiffies + msecs_to_jiffies(ms) : 0;
+	return ms ? jiffies + msecs_to_jiffies(ms) * launches : 0;
 }
 
 /*
@@ -240,7 +227,7 @@ static int vgpu_run_activate(struct vgpu_run *run, struct vgpu_chan *chan,
 	run->l.mmu = ctx;
 	run->l.nsmid = ce->nsm;
 	run->l.clock_khz = ctx->vdev->props.clock_khz;
-	run->deadline = vgpu_run_deadline();
+	run->deadline = vgpu_run_deadline(1);
 
 	/*
 	 * Release sets dying before it cancels the context's launches under
@@ -427,7 +414,7 @@ static void vgpu_chain_next(struct vgpu_compute *ce, struct vgpu_run *run)
 		     run->params + st->param_off);
 	/* The SMs' buffers hold another kernel's values: a new launch. */
 	run->id = ++ce->runs;
-	run->deadline = vgpu_run_deadline();
+	run->deadline = vgpu_run_deadline(1);
 	if (run->user && list_empty(&run->ctx->usms))
 		run->user = false;
 	if (run->user)

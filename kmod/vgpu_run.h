@@ -10,6 +10,19 @@
 #include "vgpu_drv.h"
 
 /*
+ * struct vgpu_run_step - a launch of a chain, checked when the chain
+ * started: its module (a reference the chain holds until it ends), its
+ * command, where its parameters lie in the chain's (vgpu_run.params) and
+ * the state one of its blocks needs.
+ */
+struct vgpu_run_step {
+	struct vgpu_module *mod;
+	struct vgpu_chain_step s;
+	u64 param_off;
+	u64 block_bytes;
+};
+
+/*
  * struct vgpu_run - an active launch.
  * @next: blocks handed out so far; @left: blocks not yet finished.
  * @failed: a block faulted or the budget ran out: hand out no more.
@@ -60,6 +73,7 @@ void vgpu_block_over(struct vgpu_compute *ce, struct vgpu_run *run,
 		     u64 n, bool stop, int ret);
 void vgpu_run_end(struct vgpu_run *run);
 bool vgpu_run_end_hold(struct vgpu_run *run, bool hold);
+unsigned long vgpu_run_deadline(u32 launches);
 void vgpu_report(struct vgpu_run *run, u64 block,
 		 const struct vgpu_fault *fault, u32 kind);
 

@@ -58,10 +58,13 @@
  * @node: in the context's list of SMs.
  * @run: the launch of the blocks it holds, or NULL; @block, @nblocks,
  *	@cookie: the first of them, how many, and the cookie USM_WAIT gave.
+ * @nsteps: of a chain, the steps it holds from @run's running one on
+ *	(vgpu_usm_batch()): each of one block, @nblocks counts the first.
  * @cancelled: the cookie of the last block written off while it held it.
  * @cookies: cookies given so far.
- * @params: the launch's parameters, copied under the lock, for USM_WAIT to
- *	copy out after it.
+ * @params, @param_len, @steps: the launch's parameters (or its steps'
+ *	and theirs), copied under the lock, for USM_WAIT to copy out after
+ *	it.
  * @starter: the SM's own thread while its USM_WAIT starts the context's
  *	next launch (vgpu_usm_front()) or, reporting, a chain's next step,
  *	of which it takes a block next; NULL otherwise. Only that thread
@@ -76,10 +79,13 @@ struct vgpu_usm {
 	struct vgpu_run *run;
 	u64 block;
 	u32 nblocks;
+	u32 nsteps;
 	u64 cookie;
 	u64 cancelled;
 	u64 cookies;
 	u8 *params;
+	u32 param_len;
+	struct vgpu_usm_step steps[VGPU_USM_MAX_STEPS];
 };
 
 void vgpu_usm_init(struct vgpu_ctx *ctx, struct file *file)
@@ -317,8 +323,48 @@ static u32 vgpu_usm_run_len(struct vgpu_run *run, u32 max)
 }
 
 /*
- * Takes a block (or a run of them) for @sm into @w, and its parameters
- * into sm->params.
+ * Of @run, a chain at a step of one block, the steps from it on that @sm
+ * takes together for @w (at least that one): one-block user-mode steps,
+ * whose parameters fit in @w's buffer; described in sm->steps, their
+ * parameters in sm->params. A graph's chain of small kernels then costs
+ * one USM_WAIT for many, rather than one each (uapi/vgpu.h).
+ * Return: how many.
+ */
+static u32 vgpu_usm_batch(struct vgpu_usm *sm, struct vgpu_run *run,
+			  const struct vgpu_usm_wait *w)
+{
+	u32 max = min_t(u32, w->max_steps, VGPU_USM_MAX_STEPS);
+	u32 room = min_t(u32, w->params_size, VGPU_MAX_PARAM_BYTES);
+	u32 n, at, off = 0;
+
+	lockdep_assert_held(&run->ctx->vdev->compute.lock);
+	for (n = 0; n < max && run->step + n < run->nsteps; n++) {
+		const struct vgpu_run_step *st = &run->steps[run->step + n];
+		const struct vgpu_cmd_launch *cl = &st->s.launch;
+		struct vgpu_usm_step *s = &sm->steps[n];
+
+		at = ALIGN(off, 16);
+		if (n && (!(st->s.flags & VGPU_LAUNCH_USER_SM) ||
+			  (u64)cl->grid[0] * cl->grid[1] * cl->grid[2] != 1 ||
+			  at + cl->param_bytes > room))
+			break;
+		s->module = cl->module;
+		s->func = cl->func;
+		memcpy(s->block, cl->block, sizeof(s->block));
+		s->dyn_shared = cl->dyn_shared;
+		s->param_bytes = cl->param_bytes;
+		s->param_off = at;
+		memcpy(sm->params + at, run->params + st->param_off,
+		       cl->param_bytes);
+		off = at + cl->param_bytes;
+	}
+	sm->param_len = off;
+	return n;
+}
+
+/*
+ * Takes a block (or a run of them, or chain steps) for @sm into @w, and
+ * its parameters into sm->params.
  * Return: 1 (taken), 0 (none waits), -EBUSY (@sm holds one), -ENOSPC
  * (@w's buffer is too small for the next; w->param_bytes says how big).
  */
@@ -363,7 +409,15 @@ static int vgpu_usm_take(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 	sm->run = best;
 	sm->block = b;
 	sm->cookie = ++sm->cookies;
-	memcpy(sm->params, best->l.params, best->param_bytes);
+	sm->nsteps = 1;
+	sm->param_len = best->param_bytes;
+	if (best->steps && best->nblocks == 1 && w->steps && w->max_steps > 1)
+		sm->nsteps = vgpu_usm_batch(sm, best, w);
+	else
+		memcpy(sm->params, best->l.params, best->param_bytes);
+	/* The steps' time together (vgpu_usm_done() resets it per step). */
+	if (sm->nsteps > 1)
+		best->deadline = vgpu_run_deadline(sm->nsteps);
 	w->cookie = sm->cookie;
 	w->seqno = best->seqno;
 	w->module = best->module;
@@ -380,6 +434,7 @@ static int vgpu_usm_take(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 	w->nblocks = sm->nblocks;
 	w->step = best->step;
 	w->pad = 0;
+	w->nsteps = sm->nsteps;
 	/* Launches of one priority take turns. */
 	list_move_tail(&best->node, &ce->active);
 out:
@@ -389,6 +444,25 @@ out:
 
 static int vgpu_usm_done(struct vgpu_usm *sm, const struct vgpu_usm_done *d,
 			 bool takes);
+
+/*
+ * Of the chain steps @sm holds (vgpu_usm_batch()), the first @n are done:
+ * the chain goes on to the step after them, whose block @sm then holds,
+ * as if each had been handed out and reported in turn. Return: whether
+ * the chain ended on the way (its context failed): the caller ends it.
+ */
+static bool vgpu_usm_skip(struct vgpu_compute *ce, struct vgpu_run *run,
+			  u32 n)
+{
+	lockdep_assert_held(&ce->lock);
+	while (n--) {
+		if (vgpu_block_over_locked(ce, run, 1, false, 0))
+			return true;
+		/* vgpu_chain_next() made the next step, of one block, active. */
+		run->next = 1;
+	}
+	return false;
+}
 
 /*
  * vgpu_usm_wait() - VGPU_IOCTL_USM_WAIT.
@@ -446,9 +520,12 @@ static int vgpu_usm_wait(struct vgpu_usm *sm, struct vgpu_usm_wait *w)
 	}
 	if (ret < 0)
 		return ret;
-	if (w->param_bytes &&
-	    copy_to_user(u64_to_user_ptr(w->params), sm->params,
-			 w->param_bytes)) {
+	if ((sm->param_len &&
+	     copy_to_user(u64_to_user_ptr(w->params), sm->params,
+			  sm->param_len)) ||
+	    (w->nsteps > 1 &&
+	     copy_to_user(u64_to_user_ptr(w->steps), sm->steps,
+			  w->nsteps * sizeof(sm->steps[0])))) {
 		vgpu_usm_lose(sm);
 		return -EFAULT;
 	}
@@ -475,11 +552,12 @@ static int vgpu_usm_done(struct vgpu_usm *sm, const struct vgpu_usm_done *d,
 		.kind = d->kind, .insn = d->insn, .thread = d->thread,
 		.addr = d->addr,
 	};
-	const struct vgpu_launch *l;
+	const struct vgpu_program *prog;
+	const u32 *dims;
 	struct vgpu_run *run;
+	u32 n, held, skip;
 	bool last;
 	u64 block;
-	u32 n;
 
 	if (d->flags || d->pad || (d->kind && !vgpu_usm_kind_ok(d->kind)) ||
 	    (!d->kind && (d->addr || d->insn || d->thread || d->block)))
@@ -491,18 +569,33 @@ static int vgpu_usm_done(struct vgpu_usm *sm, const struct vgpu_usm_done *d,
 		return d->cookie && d->cookie == sm->cancelled ?
 			-ECANCELED : -EINVAL;
 	}
-	l = &run->l;
-	if (d->kind && (d->insn >= l->prog->ninsns || d->block >= sm->nblocks ||
-			(u64)d->thread >= (u64)l->block[0] * l->block[1] *
-			l->block[2])) {
+	held = sm->nsteps > 1 ? sm->nsteps : sm->nblocks;
+	prog = run->l.prog;
+	dims = run->l.block;
+	if (sm->nsteps > 1 && d->block < held) {
+		const struct vgpu_run_step *st = &run->steps[run->step + d->block];
+
+		prog = &st->mod->prog;
+		dims = st->s.launch.block;
+	}
+	if (d->kind && (d->insn >= prog->ninsns || d->block >= held ||
+			(u64)d->thread >= (u64)dims[0] * dims[1] * dims[2])) {
 		spin_unlock(&ce->lock);
 		return -EINVAL;
 	}
-	block = sm->block + d->block;
+	/* Steps taken together: each is one block, the first sm->block. */
+	skip = sm->nsteps > 1 ? (d->kind ? d->block : sm->nsteps - 1) : 0;
+	block = sm->nsteps > 1 ? sm->block : sm->block + d->block;
 	n = sm->nblocks;
 	sm->run = NULL;
-	if (!d->kind) {
-		last = vgpu_block_over_locked(ce, run, n, false, 0);
+	/*
+	 * A chain that ended on the way (its context failed) has no fault
+	 * left to report: the context's failure ended it.
+	 */
+	last = vgpu_usm_skip(ce, run, skip);
+	if (!d->kind || last) {
+		if (!last)
+			last = vgpu_block_over_locked(ce, run, n, false, 0);
 		spin_unlock(&ce->lock);
 		/*
 		 * The channel's next launch, when this ended one, starts here,

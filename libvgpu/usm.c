@@ -33,7 +33,9 @@
 /*
  * Blocks of a loop-free kernel an SM asks for at once (the module gives
  * fewer towards a grid's end): one USM_WAIT and one USM_DONE for a run of
- * them, rather than a pair of system calls for each block.
+ * them, rather than a pair of system calls for each block. Of a chain of
+ * one-block launches (a graph's), it asks for up to VGPU_USM_MAX_STEPS
+ * steps at once, whose parameters share the one buffer.
  */
 #define VG_USM_RUN_BLOCKS 64
 
@@ -221,68 +223,134 @@ static void vg_usm_run_end(struct vg_usm_run *run)
 	run->n = NULL;
 }
 
-/* Runs the blocks @w handed over, in order; fills @d with how they ended. */
-static int vg_usm_block(struct vg_usm_sm *sm, struct vg_usm_run *run,
-			const struct vgpu_usm_wait *w, struct vgpu_usm_done *d)
+/*
+ * What an SM runs next: blocks @index.. @index + @nblocks - 1 of a
+ * launch (a step of a chain), with its parameters at @params.
+ */
+struct vg_usm_job {
+	uint32_t module, func, step;
+	uint32_t grid[3], block[3];
+	uint32_t dyn_shared;
+	uint32_t index, nblocks;
+	uint8_t *params;
+};
+
+/* @run's block made ready for @job, of the launch @w names; 0 or -errno. */
+static int vg_usm_ready(struct vg_usm_sm *sm, struct vg_usm_run *run,
+			const struct vgpu_usm_wait *w, const struct vg_usm_job *job,
+			bool moved)
 {
 	struct vg_usm *u = sm->u;
-	bool moved = w->map_gen != sm->gen;
 	struct vg_nfn *n;
-	uint32_t index, i;
-	int ret;
+
+	if (run->b && run->seqno == w->seqno && run->step == job->step &&
+	    run->chan == w->chan && run->n->module == job->module &&
+	    run->n->func == job->func)
+		goto start;
+	n = vg_usm_find(u, job->module, job->func);
+	/*
+	 * Another launch of the kernel the block was made for, with blocks
+	 * of the same shape, and the memory as it was: the block serves it
+	 * too (a chain of launches, a graph's).
+	 */
+	if (n && n == run->n && !moved && run->l.dyn_shared == job->dyn_shared &&
+	    !memcmp(run->l.block, job->block, sizeof(job->block))) {
+		vg_nfn_put(n);
+		memcpy(run->l.grid, job->grid, sizeof(job->grid));
+		goto same;
+	}
+	vg_usm_run_end(run);
+	run->n = n;
+	if (!run->n)
+		return -ENOENT;
+	run->l = (struct vgpu_launch){
+		.prog = &run->n->prog, .func = &run->n->prog.funcs[job->func],
+		.dyn_shared = job->dyn_shared,
+		.smid = sm->index % u->sm_count, .nsmid = u->sm_count,
+		.clock_khz = u->clock_khz,
+	};
+	memcpy(run->l.grid, job->grid, sizeof(job->grid));
+	memcpy(run->l.block, job->block, sizeof(job->block));
+	run->b = vg_native->block_new(run->n->k, &run->l, NULL, 0);
+	if (!run->b)
+		return -ENOMEM;
+	vg_native->block_set_lookup(run->b, vg_usm_lookup, sm);
+same:
+	run->seqno = w->seqno;
+	run->step = job->step;
+	run->chan = w->chan;
+start:
+	/* The block reads them through run->l when it starts. */
+	run->l.params = job->params;
+	return 0;
+}
+
+/*
+ * Runs @job's blocks in order. Return: VGPU_RUN_DONE, VGPU_RUN_FAULT
+ * (*@i: the block's place in the job) or VGPU_RUN_MORE (stopping).
+ */
+static int vg_usm_exec(struct vg_usm_sm *sm, struct vg_usm_run *run,
+		       const struct vg_usm_job *job, uint32_t *i)
+{
+	int ret = VGPU_RUN_DONE;
+
+	for (*i = 0; *i < job->nblocks; ++*i) {
+		vg_native->block_start(run->b, job->index + *i);
+		do
+			ret = vg_native->block_run(run->b, VG_USM_BUDGET);
+		while (ret == VGPU_RUN_MORE &&
+		       !__atomic_load_n(&sm->u->stop, __ATOMIC_ACQUIRE));
+		if (ret != VGPU_RUN_DONE)
+			break;
+	}
+	return ret;
+}
+
+/*
+ * Runs what @w handed over: its blocks, or its chain steps (@steps), in
+ * order; fills @d with how they ended.
+ */
+static int vg_usm_block(struct vg_usm_sm *sm, struct vg_usm_run *run,
+			const struct vgpu_usm_wait *w, const struct vgpu_usm_step *steps,
+			struct vgpu_usm_done *d)
+{
+	bool moved = w->map_gen != sm->gen;
+	uint32_t s, nsteps = w->nsteps > 1 ? w->nsteps : 1, i = 0;
+	int ret = VGPU_RUN_DONE, err;
 
 	/* Memory was mapped or unmapped since: what the SM learned may not hold. */
 	if (moved) {
 		sm->gen = w->map_gen;
 		sm->nranges = 0;
 	}
-	if (!run->b || run->seqno != w->seqno || run->step != w->step ||
-	    run->chan != w->chan || run->n->module != w->module ||
-	    run->n->func != w->func) {
-		n = vg_usm_find(u, w->module, w->func);
-		/*
-		 * Another launch of the kernel the block was made for, with
-		 * blocks of the same shape, and the memory as it was: the
-		 * block serves it too (a chain of launches, a graph's).
-		 */
-		if (n && n == run->n && !moved && run->l.dyn_shared == w->dyn_shared &&
-		    !memcmp(run->l.block, w->block, sizeof(w->block))) {
-			vg_nfn_put(n);
-			memcpy(run->l.grid, w->grid, sizeof(w->grid));
-			run->seqno = w->seqno;
-			run->step = w->step;
-			run->chan = w->chan;
-			goto start;
-		}
-		vg_usm_run_end(run);
-		run->n = n;
-		if (!run->n)
-			return -ENOENT;
-		run->l = (struct vgpu_launch){
-			.prog = &run->n->prog, .func = &run->n->prog.funcs[w->func],
-			.dyn_shared = w->dyn_shared, .params = run->params,
-			.smid = sm->index % u->sm_count, .nsmid = u->sm_count,
-			.clock_khz = u->clock_khz,
-		};
-		memcpy(run->l.grid, w->grid, sizeof(w->grid));
-		memcpy(run->l.block, w->block, sizeof(w->block));
-		run->b = vg_native->block_new(run->n->k, &run->l, NULL, 0);
-		if (!run->b)
-			return -ENOMEM;
-		vg_native->block_set_lookup(run->b, vg_usm_lookup, sm);
-		run->seqno = w->seqno;
-		run->step = w->step;
-		run->chan = w->chan;
-	}
-start:
-	index = w->block_idx[0] + w->grid[0] * (w->block_idx[1] +
-						 w->grid[1] * w->block_idx[2]);
 	*d = (struct vgpu_usm_done){ .cookie = w->cookie };
-	for (i = 0, ret = VGPU_RUN_DONE; i < w->nblocks && ret == VGPU_RUN_DONE; i++) {
-		vg_native->block_start(run->b, index + i);
-		do
-			ret = vg_native->block_run(run->b, VG_USM_BUDGET);
-		while (ret == VGPU_RUN_MORE && !__atomic_load_n(&u->stop, __ATOMIC_ACQUIRE));
+	for (s = 0; s < nsteps && ret == VGPU_RUN_DONE; s++) {
+		struct vg_usm_job job = {
+			.module = w->module, .func = w->func, .step = w->step + s,
+			.dyn_shared = w->dyn_shared, .nblocks = w->nblocks,
+			.index = w->block_idx[0] + w->grid[0] * (w->block_idx[1] +
+							 w->grid[1] * w->block_idx[2]),
+			.params = run->params,
+		};
+
+		memcpy(job.grid, w->grid, sizeof(job.grid));
+		memcpy(job.block, w->block, sizeof(job.block));
+		/* Steps taken together: each the one block of its grid. */
+		if (nsteps > 1) {
+			job.module = steps[s].module;
+			job.func = steps[s].func;
+			job.dyn_shared = steps[s].dyn_shared;
+			job.nblocks = 1;
+			job.index = 0;
+			job.params = run->params + steps[s].param_off;
+			job.grid[0] = job.grid[1] = job.grid[2] = 1;
+			memcpy(job.block, steps[s].block, sizeof(job.block));
+		}
+		err = vg_usm_ready(sm, run, w, &job, moved);
+		if (err)
+			return err;
+		moved = false;
+		ret = vg_usm_exec(sm, run, &job, &i);
 	}
 	if (ret == VGPU_RUN_FAULT) {
 		const struct vgpu_fault *f = vg_native->block_fault(run->b);
@@ -291,7 +359,7 @@ start:
 		d->addr = f->addr;
 		d->insn = f->insn;
 		d->thread = f->thread;
-		d->block = i - 1;
+		d->block = nsteps > 1 ? s - 1 : i;
 	} else if (ret == VGPU_RUN_MORE) {
 		return -ECANCELED;	/* stopping: the file's close reports it */
 	}
@@ -309,6 +377,7 @@ static void *vg_usm_main(void *arg)
 	struct vg_usm_sm *sm = arg;
 	struct vg_usm *u = sm->u;
 	struct vg_usm_run run = { .params = malloc(VG_PARAM_MAX) };
+	struct vgpu_usm_step steps[VGPU_USM_MAX_STEPS];
 	struct vgpu_usm_done d;
 	bool held = false;
 	sigset_t all;
@@ -322,6 +391,7 @@ static void *vg_usm_main(void *arg)
 			.deadline_ns = vg_usm_now_ns() + VG_USM_WAIT_NS,
 			.params = (uintptr_t)run.params, .params_size = VG_PARAM_MAX,
 			.max_blocks = VG_USM_RUN_BLOCKS,
+			.steps = (uintptr_t)steps, .max_steps = VGPU_USM_MAX_STEPS,
 		};
 
 		if (held) {
@@ -345,7 +415,7 @@ static void *vg_usm_main(void *arg)
 		 * is not reported: the SM leaves, and the module fails the
 		 * launch as one whose SM went away.
 		 */
-		if (vg_usm_block(sm, &run, &w, &d))
+		if (vg_usm_block(sm, &run, &w, steps, &d))
 			break;
 		held = true;
 	}

@@ -1217,8 +1217,8 @@ struct vgpu_managed_prefetch {
  * file's ioctls, and fail with -ENOTTY on the device's file (as the
  * device's ioctls do on an SM's). An SM holds at most one block at a
  * time, or one run of consecutive blocks of a launch submitted with
- * VGPU_LAUNCH_USM_RUNS: USM_WAIT hands it out, USM_DONE reports how it
- * ended. Calls on one
+ * VGPU_LAUNCH_USM_RUNS, or consecutive one-block steps of a chain:
+ * USM_WAIT hands it out, USM_DONE reports how it ended. Calls on one
  * SM's file run one at a time: an SM is meant for one thread.
  *
  * A launch completes (its fence advances) once every block has been
@@ -1301,6 +1301,22 @@ struct vgpu_usm_attach {
  * @step: Out. Of a VGPU_CMD_LAUNCH_CHAIN, the step (from 0) whose block
  *	this is: the steps of a chain share @seqno. 0 for a LAUNCH command.
  * @pad: Out. 0.
+ * @steps: In. User address of an array of @max_steps struct
+ *	vgpu_usm_step, or 0.
+ * @max_steps: In. At most this many steps of a chain to take at once (0
+ *	is 1; at most VGPU_USM_MAX_STEPS count). More than one only when the
+ *	block taken is the one block of its step, and then only the steps
+ *	after it that also have one block and VGPU_LAUNCH_USER_SM, and whose
+ *	parameters fit in @params_size together.
+ * @nsteps: Out. The steps taken, from @step on; at least 1. With more
+ *	than one, @steps[i] describes step @step + i, the first included,
+ *	and their parameters lie one after another at @params (each at an
+ *	offset aligned to 16): the SM runs them in order, as one hold (one
+ *	report; its @block names the step that faulted, from 0), and the
+ *	watchdog gives them @nsteps launches' time together.
+ *
+ * Callers of the size before @done, or before @steps, are served the
+ * fields they have.
  *
  * Errors:
  *  -EINVAL: a negative @deadline_ns;
@@ -1337,6 +1353,30 @@ struct vgpu_usm_wait {
 	__u64 done;
 	__u32 step;
 	__u32 pad;
+	__u64 steps;
+	__u32 max_steps;
+	__u32 nsteps;
+};
+
+#define VGPU_USM_MAX_STEPS 64	/* chain steps one USM_WAIT hands out */
+
+/**
+ * struct vgpu_usm_step - one of the chain steps a USM_WAIT handed out
+ * together: a launch of one block (grid 1x1x1).
+ * @module: The module handle of the step's launch.
+ * @func: The kernel's index in the module.
+ * @block: The block's dimensions.
+ * @dyn_shared: Bytes of dynamic shared memory.
+ * @param_bytes: Bytes of the step's parameters.
+ * @param_off: Where they lie in USM_WAIT's @params.
+ */
+struct vgpu_usm_step {
+	__u32 module;
+	__u32 func;
+	__u32 block[3];
+	__u32 dyn_shared;
+	__u32 param_bytes;
+	__u32 param_off;
 };
 
 /**
@@ -1354,7 +1394,9 @@ struct vgpu_usm_wait {
  * @thread: In. The faulting thread's index in the block, x fastest
  *	(below the block's threads; 0 when done).
  * @block: In. The faulting block's place in the run, from 0 (below
- *	USM_WAIT's @nblocks; 0 when done).
+ *	USM_WAIT's @nblocks), or of steps taken together, the faulting
+ *	step's place among them (below @nsteps); 0 when done. Steps before
+ *	it are done; those after it are not run.
  * @pad: In. Must be 0.
  *
  * Errors:

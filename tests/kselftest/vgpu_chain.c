@@ -542,4 +542,288 @@ TEST_F(chain, user_sm_fault_stops_the_chain)
 	close(at.fd);
 }
 
+/*
+ * USM_WAIT on SM file @fd for up to @max steps at once; @d: a report, or
+ * NULL. It waits up to 5 s, or only looks while @look is set.
+ */
+static bool look;
+
+static int take_steps(int fd, struct vgpu_usm_wait *w, unsigned char *params,
+		      __u32 params_size, struct vgpu_usm_step *st, __u32 max,
+		      struct vgpu_usm_done *d)
+{
+	memset(w, 0, sizeof(*w));
+	w->deadline_ns = look ? 0 : (__s64)(now_ns() + 5000000000ULL);
+	w->params = (uintptr_t)params;
+	w->params_size = params_size;
+	w->steps = (uintptr_t)st;
+	w->max_steps = max;
+	if (d) {
+		w->flags = VGPU_USM_WAIT_REPORT;
+		w->done = (uintptr_t)d;
+	}
+	return ioctl(fd, VGPU_IOCTL_USM_WAIT, w);
+}
+
+/* The v parameter of a step taken in @w's batch, from its place in @params. */
+static __u32 step_v(const unsigned char *params, const struct vgpu_usm_step *st)
+{
+	__u32 v;
+
+	memcpy(&v, params + st->param_off + 8, 4);
+	return v;
+}
+
+/*
+ * One-block user-mode steps go to an SM together: one USM_WAIT describes
+ * each (kernel, shape, parameters at aligned offsets), one report ends
+ * them all, and the command completes with it.
+ */
+TEST_F(chain, one_block_steps_taken_together)
+{
+	enum { N = 5 };
+	struct vgpu_usm_step st[8];
+	struct vgpu_usm_attach at = { 0 };
+	struct vgpu_usm_done d;
+	unsigned char params[256];
+	struct vgpu_usm_wait w;
+	__u32 want = 0, i;
+	__u64 out;
+
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_USM_ATTACH, &at));
+	for (i = 0; i < N; i++) {
+		set_step(self, i, 1, self->dev, 10 + i, VGPU_LAUNCH_USER_SM);
+		want = want * 3 + 10 + i;
+	}
+	chain_cmd(self, N);
+	ASSERT_EQ(0, submit(&self->c));
+	memset(st, 0xff, sizeof(st));
+	ASSERT_EQ(0, take_steps(at.fd, &w, params, sizeof(params), st, 8, NULL));
+	EXPECT_EQ(1, w.seqno);
+	EXPECT_EQ(0, w.step);
+	EXPECT_EQ(N, w.nsteps);
+	EXPECT_EQ(1, w.nblocks);
+	EXPECT_EQ(PARAM_BYTES, w.param_bytes);
+	for (i = 0; i < N; i++) {
+		EXPECT_EQ(self->module, st[i].module);
+		EXPECT_EQ(0, st[i].func);
+		EXPECT_EQ(32, st[i].block[0]);
+		EXPECT_EQ(1, st[i].block[1]);
+		EXPECT_EQ(1, st[i].block[2]);
+		EXPECT_EQ(0, st[i].dyn_shared);
+		EXPECT_EQ(PARAM_BYTES, st[i].param_bytes);
+		EXPECT_EQ(16 * i, st[i].param_off);
+		memcpy(&out, params + st[i].param_off, 8);
+		EXPECT_EQ(self->dev, out);
+		EXPECT_EQ(10 + i, step_v(params, &st[i]));
+		words(self)[0] = words(self)[0] * 3 + step_v(params, &st[i]);
+	}
+	/* Past the steps handed out, nothing was written. */
+	EXPECT_EQ(0xffffffffu, st[N].module);
+	EXPECT_EQ(0, self->c.status->completed);
+	d = (struct vgpu_usm_done){ .cookie = w.cookie };
+	ASSERT_EQ(0, ioctl(at.fd, VGPU_IOCTL_USM_DONE, &d));
+	ASSERT_EQ(0, wait_for(&self->c, 1));
+	EXPECT_EQ(0, self->c.status->error);
+	EXPECT_EQ(want, words(self)[0]);
+	/* The SM holds nothing more: the next wait finds nothing. */
+	look = true;
+	EXPECT_EQ(-1, take_steps(at.fd, &w, params, sizeof(params), st, 8, NULL));
+	EXPECT_EQ(ETIME, errno);
+	look = false;
+	close(at.fd);
+}
+
+/*
+ * What ends a batch: a step of more blocks, a step for the module's SMs,
+ * @max_steps, and the room for parameters; each following wait takes the
+ * next step where the last left off.
+ */
+TEST_F(chain, what_ends_steps_taken_together)
+{
+	struct vgpu_usm_step st[8];
+	struct vgpu_usm_attach at = { 0 };
+	struct vgpu_usm_done d;
+	unsigned char params[256];
+	struct vgpu_usm_wait w;
+	__u32 i;
+
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_USM_ATTACH, &at));
+	for (i = 0; i < 12; i++)
+		set_step(self, i, 1, self->dev, i + 1, VGPU_LAUNCH_USER_SM);
+	set_step(self, 2, 2, self->dev, 3, VGPU_LAUNCH_USER_SM);
+	set_step(self, 5, 1, self->dev, 6, 0);
+	chain_cmd(self, 12);
+	ASSERT_EQ(0, submit(&self->c));
+	/* Steps 0 and 1: step 2 has two blocks. */
+	ASSERT_EQ(0, take_steps(at.fd, &w, params, sizeof(params), st, 8, NULL));
+	EXPECT_EQ(0, w.step);
+	EXPECT_EQ(2, w.nsteps);
+	EXPECT_EQ(2, step_v(params, &st[1]));
+	/* Step 2's blocks, one at a time. */
+	for (i = 0; i < 2; i++) {
+		d = (struct vgpu_usm_done){ .cookie = w.cookie };
+		ASSERT_EQ(0, take_steps(at.fd, &w, params, sizeof(params), st, 8, &d));
+		EXPECT_EQ(2, w.step);
+		EXPECT_EQ(1, w.nsteps);
+		EXPECT_EQ(i, w.block_idx[0]);
+	}
+	/* Steps 3 and 4: step 5 is the module's. */
+	d = (struct vgpu_usm_done){ .cookie = w.cookie };
+	ASSERT_EQ(0, take_steps(at.fd, &w, params, sizeof(params), st, 8, &d));
+	EXPECT_EQ(3, w.step);
+	EXPECT_EQ(2, w.nsteps);
+	EXPECT_EQ(5, step_v(params, &st[1]));
+	/* Steps 6 and 7: at most two asked for. */
+	d = (struct vgpu_usm_done){ .cookie = w.cookie };
+	ASSERT_EQ(0, take_steps(at.fd, &w, params, sizeof(params), st, 2, &d));
+	EXPECT_EQ(6, w.step);
+	EXPECT_EQ(2, w.nsteps);
+	/* Steps 8 and 9: room for two steps' parameters (16 + 12 bytes). */
+	d = (struct vgpu_usm_done){ .cookie = w.cookie };
+	ASSERT_EQ(0, take_steps(at.fd, &w, params, 16 + PARAM_BYTES, st, 8, &d));
+	EXPECT_EQ(8, w.step);
+	EXPECT_EQ(2, w.nsteps);
+	EXPECT_EQ(10, step_v(params, &st[1]));
+	/* Steps 10 and 11, the last. */
+	d = (struct vgpu_usm_done){ .cookie = w.cookie };
+	ASSERT_EQ(0, take_steps(at.fd, &w, params, sizeof(params), st, 8, &d));
+	EXPECT_EQ(10, w.step);
+	EXPECT_EQ(2, w.nsteps);
+	EXPECT_EQ(12, step_v(params, &st[1]));
+	d = (struct vgpu_usm_done){ .cookie = w.cookie };
+	ASSERT_EQ(0, ioctl(at.fd, VGPU_IOCTL_USM_DONE, &d));
+	ASSERT_EQ(0, wait_for(&self->c, 1));
+	EXPECT_EQ(0, self->c.status->error);
+	/* Only step 5 ran on the module's SMs, on every thread's word. */
+	EXPECT_EQ(6, words(self)[1]);
+	close(at.fd);
+}
+
+/*
+ * A fault in one of the steps taken together ends the chain at that step:
+ * CHAN_FAULT names it, and its kernel's shape bounds the report.
+ */
+TEST_F(chain, fault_in_steps_taken_together)
+{
+	struct vgpu_usm_step st[8];
+	struct vgpu_usm_attach at = { 0 };
+	struct vgpu_chan_fault f;
+	struct vgpu_usm_done d;
+	unsigned char params[256];
+	struct vgpu_usm_wait w;
+	__u32 i;
+
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_USM_ATTACH, &at));
+	for (i = 0; i < 4; i++)
+		set_step(self, i, 1, self->dev, i + 1, VGPU_LAUNCH_USER_SM);
+	steps(self)[2].launch.block[0] = 8;
+	chain_cmd(self, 4);
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, take_steps(at.fd, &w, params, sizeof(params), st, 8, NULL));
+	ASSERT_EQ(4, w.nsteps);
+	EXPECT_EQ(8, st[2].block[0]);
+	d = (struct vgpu_usm_done){
+		.cookie = w.cookie, .kind = VGPU_KFAULT_ADDRESS, .addr = 0xdead0,
+		.insn = 12, .thread = 8, .block = 2,
+	};
+	/* Thread 8 is past step 2's block of 8, not step 0's of 32. */
+	EXPECT_EQ(-1, ioctl(at.fd, VGPU_IOCTL_USM_DONE, &d));
+	EXPECT_EQ(EINVAL, errno);
+	/* No step 4 among those taken. */
+	d.thread = 7;
+	d.block = 4;
+	EXPECT_EQ(-1, ioctl(at.fd, VGPU_IOCTL_USM_DONE, &d));
+	EXPECT_EQ(EINVAL, errno);
+	d.block = 2;
+	ASSERT_EQ(0, ioctl(at.fd, VGPU_IOCTL_USM_DONE, &d));
+	EXPECT_EQ(-1, wait_for(&self->c, 1));
+	EXPECT_EQ(EIO, errno);
+	ASSERT_EQ(0, chan_fault(&self->c, &f));
+	EXPECT_EQ(VGPU_KFAULT_ADDRESS, f.kind);
+	EXPECT_EQ(2, f.step);
+	EXPECT_EQ(0, f.block[0]);
+	EXPECT_EQ(7, f.thread[0]);
+	EXPECT_EQ(12, f.insn);
+	EXPECT_EQ(0xdead0, f.addr);
+	/* Step 3 is never handed out. */
+	look = true;
+	EXPECT_EQ(-1, take_steps(at.fd, &w, params, sizeof(params), st, 8, NULL));
+	EXPECT_EQ(ETIME, errno);
+	look = false;
+	close(at.fd);
+}
+
+/*
+ * Callers of USM_WAIT's size before @steps, and callers that ask for one
+ * step, take the steps one at a time.
+ */
+TEST_F(chain, steps_one_at_a_time_for_old_callers)
+{
+	unsigned long old = _IOC(_IOC_READ | _IOC_WRITE, VGPU_IOCTL_TYPE,
+				 _IOC_NR(VGPU_IOCTL_USM_WAIT),
+				 offsetof(struct vgpu_usm_wait, steps));
+	struct vgpu_usm_attach at = { 0 };
+	struct vgpu_usm_step st[8];
+	unsigned char params[64];
+	struct vgpu_usm_done d;
+	struct vgpu_usm_wait w;
+	__u32 i;
+
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_USM_ATTACH, &at));
+	for (i = 0; i < 3; i++)
+		set_step(self, i, 1, self->dev, i + 1, VGPU_LAUNCH_USER_SM);
+	chain_cmd(self, 3);
+	ASSERT_EQ(0, submit(&self->c));
+	memset(&w, 0, sizeof(w));
+	w.deadline_ns = (__s64)(now_ns() + 5000000000ULL);
+	w.params = (uintptr_t)params;
+	w.params_size = sizeof(params);
+	/* Past the old size: not read, not written. */
+	w.steps = (uintptr_t)st;
+	w.max_steps = 8;
+	w.nsteps = 0xabcd;
+	ASSERT_EQ(0, ioctl(at.fd, old, &w));
+	EXPECT_EQ(0, w.step);
+	EXPECT_EQ(0xabcd, w.nsteps);
+	d = (struct vgpu_usm_done){ .cookie = w.cookie };
+	ASSERT_EQ(0, take_steps(at.fd, &w, params, sizeof(params), st, 1, &d));
+	EXPECT_EQ(1, w.step);
+	EXPECT_EQ(1, w.nsteps);
+	d = (struct vgpu_usm_done){ .cookie = w.cookie };
+	ASSERT_EQ(0, take_steps(at.fd, &w, params, sizeof(params), NULL, 8, &d));
+	EXPECT_EQ(2, w.step);
+	EXPECT_EQ(1, w.nsteps);
+	d = (struct vgpu_usm_done){ .cookie = w.cookie };
+	ASSERT_EQ(0, ioctl(at.fd, VGPU_IOCTL_USM_DONE, &d));
+	ASSERT_EQ(0, wait_for(&self->c, 1));
+	EXPECT_EQ(0, self->c.status->error);
+	close(at.fd);
+}
+
+/* Steps whose descriptions cannot be written are lost, as the SM's. */
+TEST_F(chain, unwritable_steps_lose_them)
+{
+	struct vgpu_usm_attach at = { 0 };
+	unsigned char params[64];
+	struct vgpu_chan_fault f;
+	struct vgpu_usm_wait w;
+	__u32 i;
+
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_USM_ATTACH, &at));
+	for (i = 0; i < 3; i++)
+		set_step(self, i, 1, self->dev, i + 1, VGPU_LAUNCH_USER_SM);
+	chain_cmd(self, 3);
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(-1, take_steps(at.fd, &w, params, sizeof(params),
+				 (struct vgpu_usm_step *)8, 8, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, wait_for(&self->c, 1));
+	EXPECT_EQ(EIO, errno);
+	ASSERT_EQ(0, chan_fault(&self->c, &f));
+	EXPECT_EQ(VGPU_KFAULT_USM_LOST, f.kind);
+	EXPECT_EQ(0, f.step);
+	close(at.fd);
+}
+
 TEST_HARNESS_MAIN
