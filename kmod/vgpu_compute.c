@@ -367,6 +367,9 @@ static int vgpu_chain_start_run(struct vgpu_chan *chan,
 		run->steps[i].s = raw[i];
 	kvfree(raw);
 	raw = NULL;
+	/* The steps as read are given back; the checked ones stay charged. */
+	vgpu_kmem_uncharge(ctx, (u64)n * sizeof(*raw));
+	run->chain_kmem -= (u64)n * sizeof(*raw);
 	for (i = 0; i < n; i++) {
 		kind = vgpu_chain_step_check(run, i, &off);
 		if (kind)

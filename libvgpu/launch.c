@@ -83,10 +83,14 @@ static CUresult vg_params_slot(struct CUctx_st *ctx, uint32_t size,
  * it, a blocking launch) or another priority or stream ends the chain
  * first, and so does the graph's launch before any node that is not a
  * kernel (vg_chain_sync()): the chain is queued before the commands
- * that come after it, whose values (fences, marks) count it. Its steps'
- * parameters all lie in one parameter chunk: one that would not fit ends
- * the chain too, so that the chunk's reuse waits for the chain
- * (ctx->param_seq).
+ * that come after it, whose values (fences, marks) count it.
+ *
+ * The steps and their parameters gather in the thread's own buffer, and
+ * go to a parameter chunk together when the chain is queued: other
+ * threads launching meanwhile, which the context's lock lets in between
+ * two kernels of the graph, may fill and reuse every chunk without
+ * touching them. One whose parameters would not fit in a chunk with the
+ * rest ends the chain.
  */
 #define VG_CHAIN_MAX 256
 
@@ -95,22 +99,49 @@ struct vg_chain {
 	struct CUstream_st *st;
 	uint32_t flags;		/* the command's: the priority */
 	uint32_t n;
-	unsigned int chunk;	/* the parameter chunk of the steps' parameters */
+	uint32_t param_len;	/* bytes of @params in use */
 	struct vgpu_chain_step steps[VG_CHAIN_MAX];
+	unsigned char params[VG_PARAM_CHUNK];
 };
 
 static __thread struct vg_chain *vg_chain_cur;
 static __thread bool vg_chain_flushing;
+/*
+ * A buffer kept for the thread's next graph launch; also the thread's
+ * value of vg_chain_key, whose destructor frees it when the thread ends.
+ */
+static __thread struct vg_chain *vg_chain_spare;
+static pthread_key_t vg_chain_key;
+static pthread_once_t vg_chain_once = PTHREAD_ONCE_INIT;
+static bool vg_chain_keyed;
 
-/* Steps of @n bytes of the chain's array, in the parameter chunks. */
-static uint32_t vg_chain_bytes(uint32_t n)
+static void vg_chain_key_make(void)
 {
-	return n * (uint32_t)sizeof(struct vgpu_chain_step);
+	vg_chain_keyed = !pthread_key_create(&vg_chain_key, free);
+}
+
+/* Keeps @c for the thread's next graph launch, or frees it. */
+static void vg_chain_keep(struct vg_chain *c)
+{
+	pthread_once(&vg_chain_once, vg_chain_key_make);
+	if (vg_chain_spare || !vg_chain_keyed ||
+	    pthread_setspecific(vg_chain_key, c)) {
+		free(c);
+		return;
+	}
+	vg_chain_spare = c;
+}
+
+/* Bytes of @n steps after @param_len of parameters, in a parameter chunk. */
+static uint32_t vg_chain_bytes(uint32_t param_len, uint32_t n)
+{
+	return param_len + n * (uint32_t)sizeof(struct vgpu_chain_step);
 }
 
 /*
- * Queues the steps gathered as one command (one step as a LAUNCH); the
- * context's lock held. Nothing is left pending either way.
+ * Queues the steps gathered as one command (one step as a LAUNCH), their
+ * parameters first copied to a parameter chunk, the steps after them;
+ * the context's lock held. Nothing is left pending either way.
  */
 static CUresult vg_chain_flush(void)
 {
@@ -118,34 +149,37 @@ static CUresult vg_chain_flush(void)
 	struct vgpu_cmd cmd = { 0 };
 	unsigned char *slot;
 	uint64_t seq;
+	uint32_t i;
 	CUresult r;
 
 	if (!c || !c->n || vg_chain_flushing)
 		return CUDA_SUCCESS;
 	vg_chain_flushing = true;
-	if (c->n == 1) {
+	r = vg_params_slot(c->ctx, vg_chain_bytes(c->param_len, c->n > 1 ? c->n : 0),
+			   &slot);
+	if (!r) {
+		memcpy(slot, c->params, c->param_len);
+		/* Each step's parameters, held as an offset until here. */
+		for (i = 0; i < c->n; i++)
+			c->steps[i].launch.params += (uintptr_t)slot;
+	}
+	if (!r && c->n == 1) {
 		cmd.op = VGPU_CMD_LAUNCH;
 		cmd.flags = c->flags | c->steps[0].flags;
 		cmd.launch = c->steps[0].launch;
-		r = CUDA_SUCCESS;
-	} else {
+	} else if (!r) {
 		cmd.op = VGPU_CMD_LAUNCH_CHAIN;
 		cmd.flags = c->flags;
-		r = vg_params_slot(c->ctx, vg_chain_bytes(c->n), &slot);
-		if (!r) {
-			memcpy(slot, c->steps, vg_chain_bytes(c->n));
-			cmd.chain.steps = (uintptr_t)slot;
-			cmd.chain.nsteps = c->n;
-		}
+		memcpy(slot + c->param_len, c->steps, vg_chain_bytes(0, c->n));
+		cmd.chain.steps = (uintptr_t)(slot + c->param_len);
+		cmd.chain.nsteps = c->n;
 	}
 	if (!r)
 		r = vg_push(c->st, &cmd, &seq);
-	if (!r) {
-		/* The steps' parameters' chunk, and the steps' own. */
-		c->ctx->param_seq[c->chunk][c->st->ch->index] = seq;
+	if (!r)
 		c->ctx->param_seq[c->ctx->param_chunk][c->st->ch->index] = seq;
-	}
 	c->n = 0;
+	c->param_len = 0;
 	vg_chain_flushing = false;
 	return r;
 }
@@ -159,7 +193,17 @@ static CUresult vg_chain_flush(void)
 void vg_chain_begin(struct vg_chain **saved)
 {
 	*saved = vg_chain_cur;
-	vg_chain_cur = calloc(1, sizeof(*vg_chain_cur));
+	vg_chain_cur = vg_chain_spare;
+	if (vg_chain_spare) {
+		pthread_setspecific(vg_chain_key, NULL);
+		vg_chain_spare = NULL;
+	} else {
+		vg_chain_cur = malloc(sizeof(*vg_chain_cur));
+	}
+	if (vg_chain_cur) {
+		vg_chain_cur->n = 0;
+		vg_chain_cur->param_len = 0;
+	}
 }
 
 /* Queues what is gathered; no lock held. */
@@ -194,7 +238,8 @@ CUresult vg_chain_end(struct vg_chain *saved)
 {
 	CUresult r = vg_chain_sync();
 
-	free(vg_chain_cur);
+	if (vg_chain_cur)
+		vg_chain_keep(vg_chain_cur);
 	vg_chain_cur = saved;
 	return r;
 }
@@ -218,12 +263,25 @@ static bool vg_chain_takes(struct CUctx_st *ctx, struct CUstream_st *st,
 	if (c->n && (alone || c->ctx != ctx || c->st != st ||
 		     c->flags != (flags & VGPU_LAUNCH_PRIORITY_MASK) ||
 		     c->n == VG_CHAIN_MAX ||
-		     ctx->param_off + need + vg_chain_bytes(c->n + 1) > VG_PARAM_CHUNK))
+		     vg_chain_bytes(c->param_len + need, c->n + 1) > VG_PARAM_CHUNK))
 		*r = vg_chain_flush();
 	return !*r && !alone;
 }
 
-/* Adds @cmd, a launch whose parameters are in place, to the chain. */
+/* Room for @size bytes of parameters (8-aligned) in the chain's buffer. */
+static unsigned char *vg_chain_slot(uint32_t size)
+{
+	struct vg_chain *c = vg_chain_cur;
+	unsigned char *slot = c->params + c->param_len;
+
+	c->param_len += (size + 7) & ~7u;
+	return slot;
+}
+
+/*
+ * Adds @cmd, a launch whose parameters are in the chain's buffer
+ * (vg_chain_slot()), to the chain.
+ */
 static void vg_chain_add(struct CUctx_st *ctx, struct CUstream_st *st,
 			 const struct vgpu_cmd *cmd)
 {
@@ -234,11 +292,11 @@ static void vg_chain_add(struct CUctx_st *ctx, struct CUstream_st *st,
 		c->ctx = ctx;
 		c->st = st;
 		c->flags = cmd->flags & VGPU_LAUNCH_PRIORITY_MASK;
-		c->chunk = ctx->param_chunk;
 	}
 	memset(s, 0, sizeof(*s));
 	s->flags = cmd->flags & ~VGPU_LAUNCH_PRIORITY_MASK;
 	s->launch = cmd->launch;
+	s->launch.params -= (uintptr_t)c->params;
 }
 
 /* The parameter block from `extra`: a buffer and its size, then END. */
@@ -458,7 +516,9 @@ CUresult vg_launch(CUfunction f, const struct vg_launch *l)
 				 vg_launch_blocking, &r);
 	if (!r)
 		r = prints ? vg_printf_bind(ctx, st) : CUDA_SUCCESS;
-	if (!r)
+	if (!r && chained)
+		slot = vg_chain_slot(k->f.param_bytes ? k->f.param_bytes : 8);
+	else if (!r)
 		r = vg_params_slot(ctx, k->f.param_bytes ? k->f.param_bytes : 8,
 				   &slot);
 	if (!r)
@@ -477,7 +537,7 @@ CUresult vg_launch(CUfunction f, const struct vg_launch *l)
 		cmd.flags |= vg_engine_user_sm(ctx, f, l->cooperative);
 	}
 	if (!r && chained) {
-		/* Queued with its chain, which marks the chunk. */
+		/* Queued with its chain, which marks the chunk it goes to. */
 		vg_chain_add(ctx, st, &cmd);
 		vg_ctx_end(ctx);
 		return CUDA_SUCCESS;

@@ -8,6 +8,7 @@
  * A graph's shape is compared as that probe printed it: its nodes' types
  * in order and its number of edges.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -796,6 +797,104 @@ static void kernels_chained(void)
 	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(s));
 }
 
+/* A kernel of 8 KiB of parameters: it adds v to the word at p. */
+static const char big_ptx[] =
+	".version 8.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry big(.param .u64 p, .param .u32 v, .param .align 8 .b8 blob[8176])\n{\n"
+	"\t.reg .u64 %rd<3>;\n\t.reg .u32 %r<4>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [v];\n"
+	"\tld.global.u32 %r2, [%rd1];\n\tadd.u32 %r3, %r2, %r1;\n"
+	"\tst.global.u32 [%rd1], %r3;\n\tret;\n}\n";
+
+struct big_launcher {
+	CUfunction f;
+	CUstream s;
+	bool stop;		/* atomic */
+	unsigned int launches;
+	CUresult r;
+};
+
+/* Launches "big" until told to stop, once at least: 128 go round every chunk. */
+static void *big_launches(void *arg)
+{
+	struct big_launcher *b = arg;
+	static unsigned char blob[8176];
+	CUdeviceptr p = dbuf + 16;
+	unsigned int v = 1;
+	void *args[] = { &p, &v, blob };
+
+	b->r = cuCtxSetCurrent(ctx);
+	do {
+		b->r = cuLaunchKernel(b->f, 1, 1, 1, 1, 1, 1, 0, b->s, args, NULL);
+		b->launches++;
+	} while (!b->r && !__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE));
+	return NULL;
+}
+
+/*
+ * A chain's parameters stay its own while another thread launches on
+ * the context between two of the graph's kernels, and goes round every
+ * parameter chunk of the context meanwhile.
+ */
+static void chain_beside_another_thread(void)
+{
+	enum { N = 250, ROUNDS = 20 };
+	struct big_launcher b = { .stop = true };
+	unsigned int v[N], i, r, ok = 0;
+	void *args[N][2];
+	CUDA_KERNEL_NODE_PARAMS kp;
+	CUgraphNode prev = NULL, node;
+	uint32_t got, want = N * (N + 1) / 2;
+	CUgraphExec ge;
+	pthread_t t;
+	CUmodule mod;
+	CUstream s;
+	CUgraph g;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&mod, big_ptx));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&b.f, mod, "big"));
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&b.s, CU_STREAM_NON_BLOCKING));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD32(dbuf, 0, 16));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
+	for (i = 0; i < N; i++) {
+		v[i] = i + 1;
+		args[i][0] = &dbuf;
+		args[i][1] = &v[i];
+		kparams(&kp, add_fn, args[i]);
+		REQUIRE_RES(CUDA_SUCCESS, cuGraphAddKernelNode(&node, g, prev ? &prev : NULL,
+							       prev ? 1 : 0, &kp));
+		prev = node;
+	}
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphInstantiate(&ge, g, 0));
+	/* The first launch compiles "big" (on the native engine). */
+	big_launches(&b);
+	REQUIRE_RES(CUDA_SUCCESS, b.r);
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	b.stop = false;
+	REQUIRE_RES(0, pthread_create(&t, NULL, big_launches, &b));
+	for (r = 0; r < ROUNDS; r++) {
+		CHECK_RES(CUDA_SUCCESS, cuMemsetD32Async(dbuf, 0, 1, s));
+		CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(ge, s));
+		CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoHAsync(&got, dbuf, 4, s));
+		CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+		ok += got == want;
+	}
+	__atomic_store_n(&b.stop, true, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	CHECK_RES(CUDA_SUCCESS, b.r);
+	printf("# %u of %u rounds right, %u launches beside them\n", ok, ROUNDS, b.launches);
+	CHECK(ok == ROUNDS);
+	CHECK_RES(CUDA_SUCCESS, cuCtxSynchronize());
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(&got, dbuf + 16, 4));
+	CHECK(got == b.launches);
+	CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(ge));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(s));
+	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(b.s));
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(create_and_bad_kernels),
 	TAP_TEST(diamond_shape),
@@ -809,6 +908,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(replay),
 	TAP_TEST(one_submission),
 	TAP_TEST(kernels_chained),
+	TAP_TEST(chain_beside_another_thread),
 };
 
 int main(void)

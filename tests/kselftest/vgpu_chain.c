@@ -826,4 +826,53 @@ TEST_F(chain, unwritable_steps_lose_them)
 	close(at.fd);
 }
 
+/* Bytes of kernel memory the device's contexts hold (sysfs). */
+static long long kmem_used(void)
+{
+	FILE *f = fopen("/sys/class/vgpu/vgpu0/kmem_used", "r");
+	long long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * A running chain holds its checked steps and their parameters against
+ * the context's budget, not also the steps as it read them; all of it
+ * goes back when the chain ends.
+ */
+TEST_F(chain, running_chain_holds_what_it_keeps)
+{
+	struct vgpu_usm_attach at = { 0 };
+	unsigned char params[64];
+	struct vgpu_usm_wait w;
+	long long base, held;
+	__u32 i;
+
+	base = kmem_used();
+	ASSERT_LE(0, base);
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_USM_ATTACH, &at));
+	for (i = 0; i < VGPU_MAX_CHAIN_STEPS; i++)
+		set_step(self, i, 1, self->dev, 1, VGPU_LAUNCH_USER_SM);
+	chain_cmd(self, VGPU_MAX_CHAIN_STEPS);
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, take_steps(at.fd, &w, params, sizeof(params), NULL, 1, NULL));
+	held = kmem_used() - base;
+	/* The parameters, and less than a step as read again for each. */
+	EXPECT_LE(VGPU_MAX_CHAIN_STEPS * PARAM_BYTES, held);
+	EXPECT_GT(VGPU_MAX_CHAIN_STEPS * (PARAM_BYTES + 2 * sizeof(struct vgpu_chain_step)),
+		  held);
+	/* The SM goes with its step: the chain fails, and gives it all back. */
+	close(at.fd);
+	EXPECT_EQ(-1, wait_for(&self->c, 1));
+	EXPECT_EQ(EIO, errno);
+	for (i = 0; i < 100 && kmem_used() != base; i++)
+		usleep(10000);
+	EXPECT_EQ(base, kmem_used());
+}
+
 TEST_HARNESS_MAIN
