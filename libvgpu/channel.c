@@ -260,6 +260,8 @@ CUresult vg_ctx_error(struct CUctx_st *ctx)
  * so the caller may or may not hold its lock. Returns 0, EIO when @ch has
  * failed, or another errno.
  */
+static int vg_batch_ring(void);
+
 static int vg_chan_sleep(struct vg_chan *ch, uint64_t seqno, bool blocking)
 {
 	struct vgpu_chan_wait w = { .seqno = seqno, .handle = ch->handle };
@@ -267,8 +269,13 @@ static int vg_chan_sleep(struct vg_chan *ch, uint64_t seqno, bool blocking)
 
 	if (vg_chan_reached(ch, seqno))
 		return 0;
-	/* What it waits for may sit in a batch not yet told of. */
-	err = vg_chan_ring(ch, seqno);
+	/*
+	 * What it waits for may sit in a batch not yet told of, and wait in
+	 * turn for commands of the batch's other channels (a graph's lanes).
+	 */
+	err = vg_batch_ring();
+	if (!err)
+		err = vg_chan_ring(ch, seqno);
 	if (err)
 		return err;
 	if (!blocking && vg_chan_spin(ch, seqno))
@@ -389,6 +396,24 @@ static bool vg_batch_holds(struct vg_chan *ch)
 		return false;
 	vg_batch_chans[vg_batch_nchans++] = ch;
 	return true;
+}
+
+/*
+ * Tells the module of what this thread's batch holds so far, on every
+ * channel, before the thread waits: 0, or the first errno.
+ */
+static int vg_batch_ring(void)
+{
+	unsigned int i;
+	int err, first = 0;
+
+	for (i = 0; i < vg_batch_nchans; i++) {
+		err = vg_chan_ring(vg_batch_chans[i],
+				   __atomic_load_n(&vg_batch_chans[i]->put, __ATOMIC_ACQUIRE));
+		if (err && !first)
+			first = err;
+	}
+	return first;
 }
 
 /* Commands this thread queues from here on wait for vg_batch_end(). */

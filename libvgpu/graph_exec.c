@@ -2,12 +2,17 @@
 /*
  * Executable graphs: cuGraphInstantiate takes a private copy of the graph
  * and its nodes in an order that keeps every dependency (refusing a
- * cycle); cuGraphLaunch submits the nodes in that order to the stream, so
- * that each runs after everything it depends on and the whole after the
- * stream's earlier work. This first form runs a graph's independent
- * branches one after the other; submitting a graph as one batch, branches
- * on channels of their own, is the next step (issue 20).
+ * cycle), and puts them on lanes: a node goes on the lane of a node it
+ * depends on when it is that lane's last so far, else on a lane of its
+ * own, up to VG_EXEC_LANES. cuGraphLaunch submits the nodes in that order,
+ * lane 0 to the launch's stream and the others to streams of the
+ * executable graph's own, so that the engines run independent branches
+ * side by side: the other lanes start after the stream's earlier work, a
+ * node waits for those it depends on in other lanes (events), and the
+ * stream waits for every lane at the end. The whole is one batch of
+ * commands, told to the module once per channel.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,13 +26,45 @@
 #undef cuGraphExecKernelNodeSetParams
 
 #define VG_EXEC_MAGIC 0x65786563u	/* "exec" */
+#define VG_EXEC_LANES 4
 
+/*
+ * struct vg_lanes - the streams and events of an executable graph's lanes
+ * for launches on streams of context @ctx at priority @prio.
+ * @aux: the streams of lanes 1 on (lane 0 is the launch's stream).
+ * @start: recorded on the launch's stream before the other lanes start;
+ * @end: each other lane's, after its last node.
+ * @ev: by a node's place in the order, the event recorded after it when a
+ *	node of another lane depends on it.
+ * They are destroyed without vg_graph_lock, which destroying a stream
+ * takes (capture.c); not at all once @gone: their context went with them.
+ */
+struct vg_lanes {
+	CUcontext ctx;
+	int prio;
+	bool gone;
+	CUstream aux[VG_EXEC_LANES];
+	CUevent start, end[VG_EXEC_LANES];
+	size_t nev;
+	CUevent ev[];
+};
+
+/*
+ * struct CUgraphExec_st - an executable graph.
+ * @lane, @cross: each node's lane, by its place in @order, and whether a
+ *	node of another lane depends on it.
+ * @lanes: their streams and events, from the last launch, or NULL.
+ */
 struct CUgraphExec_st {
 	uint32_t magic;
 	struct CUgraph_st *g;	/* the private copy */
 	struct CUgraphNode_st **order;	/* g's nodes, dependencies first */
 	uint64_t flags;
 	CUevent done;		/* after the last launch, if it holds user objects */
+	uint8_t *lane;
+	bool *cross;
+	unsigned int nlanes;
+	struct vg_lanes *lanes;
 	struct CUgraphExec_st *next;	/* vg_execs */
 };
 
@@ -89,6 +126,133 @@ static struct CUgraphNode_st **vg_topo(const struct CUgraph_st *g, bool *cycle)
 	return order;
 }
 
+/*
+ * @e's nodes on lanes (struct CUgraphExec_st): the lane of a node it
+ * depends on whose last node it was, or a new one, or, with all in use,
+ * the one whose last node came first. Return: 0 or -ENOMEM.
+ */
+static int vg_exec_lanes(struct CUgraphExec_st *e)
+{
+	struct CUgraphNode_st *tail[VG_EXEC_LANES] = { NULL };
+	size_t n = e->g->nnodes, last[VG_EXEC_LANES] = { 0 }, i, j;
+	unsigned int l;
+	int pick;
+
+	e->lane = calloc(n + 1, sizeof(*e->lane));
+	e->cross = calloc(n + 1, sizeof(*e->cross));
+	if (!e->lane || !e->cross)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		e->order[i]->mark = i;
+	for (i = 0; i < n; i++) {
+		struct CUgraphNode_st *nd = e->order[i];
+
+		pick = -1;
+		for (j = 0; j < nd->nin && pick < 0; j++) {
+			const struct CUgraphNode_st *p = nd->in[j].from;
+
+			if (tail[e->lane[p->mark]] == p)
+				pick = e->lane[p->mark];
+		}
+		if (pick < 0 && e->nlanes < VG_EXEC_LANES)
+			pick = (int)e->nlanes++;
+		/* All in use: the one whose last node came first. */
+		if (pick < 0) {
+			for (pick = 0, l = 1; l < e->nlanes; l++)
+				if (last[l] < last[pick])
+					pick = (int)l;
+		}
+		e->lane[i] = (uint8_t)pick;
+		tail[pick] = nd;
+		last[pick] = i;
+		for (j = 0; j < nd->nin; j++)
+			if (e->lane[nd->in[j].from->mark] != pick)
+				e->cross[nd->in[j].from->mark] = true;
+	}
+	return 0;
+}
+
+/* Destroys @l, of no graph now; vg_graph_lock not held. */
+static void vg_lanes_free(struct vg_lanes *l)
+{
+	unsigned int i;
+	size_t j;
+
+	if (!l)
+		return;
+	for (j = 0; !l->gone && j < l->nev; j++)
+		if (l->ev[j])
+			cuEventDestroy(l->ev[j]);
+	for (i = 0; !l->gone && i < VG_EXEC_LANES; i++) {
+		if (l->aux[i])
+			cuStreamDestroy(l->aux[i]);
+		if (l->end[i])
+			cuEventDestroy(l->end[i]);
+	}
+	if (!l->gone && l->start)
+		cuEventDestroy(l->start);
+	free(l);
+}
+
+/*
+ * The lanes' streams and events for a launch on @s: those of the last
+ * launch when @s is of the same context and priority, else new ones;
+ * those they replace go to *@old, for the caller to free
+ * (vg_lanes_free()) once it has let go of vg_graph_lock.
+ */
+static CUresult vg_exec_lanes_for(struct CUgraphExec_st *e, CUstream s,
+				  struct vg_lanes **old)
+{
+	size_t n = e->g->nnodes, i;
+	struct vg_lanes *l;
+	CUcontext c, popped;
+	unsigned int k;
+	CUresult r;
+	int prio;
+
+	r = cuStreamGetCtx(s, &c);
+	if (!r)
+		r = cuStreamGetPriority(s, &prio);
+	if (r)
+		return r;
+	if (e->lanes && e->lanes->ctx == c && e->lanes->prio == prio) {
+		CUcontext had;
+
+		if (!cuStreamGetCtx(e->lanes->aux[1], &had) && had == c)
+			return CUDA_SUCCESS;
+		/* Destroyed with their context, which another now stands for. */
+		e->lanes->gone = true;
+	}
+	l = calloc(1, sizeof(*l) + n * sizeof(l->ev[0]));
+	if (!l)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	l->ctx = c;
+	l->prio = prio;
+	l->nev = n;
+	r = cuCtxPushCurrent(c);
+	if (r) {
+		free(l);
+		return r;
+	}
+	r = cuEventCreate(&l->start, CU_EVENT_DISABLE_TIMING);
+	for (k = 1; !r && k < e->nlanes; k++) {
+		r = cuStreamCreateWithPriority(&l->aux[k], CU_STREAM_NON_BLOCKING, prio);
+		if (!r)
+			r = cuEventCreate(&l->end[k], CU_EVENT_DISABLE_TIMING);
+	}
+	for (i = 0; !r && i < n; i++)
+		if (e->cross[i])
+			r = cuEventCreate(&l->ev[i], CU_EVENT_DISABLE_TIMING);
+	cuCtxPopCurrent(&popped);
+	if (r) {
+		*old = l;
+		return r;
+	}
+	*old = e->lanes;
+	e->lanes = l;
+	return CUDA_SUCCESS;
+}
+
 /* Checks @g and each child graph in it for what cannot be instantiated. */
 static CUresult vg_exec_check(const struct CUgraph_st *g, uint64_t flags)
 {
@@ -145,12 +309,15 @@ static CUresult vg_instantiate(CUgraphExec *out, CUgraph h, uint64_t flags, uint
 	if (!r) {
 		e->g = vg_graph_clone(g);
 		e->order = e->g ? vg_topo(e->g, &cycle) : NULL;
-		if (!e->order)
+		if (!e->order || vg_exec_lanes(e))
 			r = CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	if (r) {
 		if (e->g)
 			vg_graph_free(e->g);
+		free(e->order);
+		free(e->lane);
+		free(e->cross);
 		pthread_mutex_unlock(&vg_graph_lock);
 		vg_graph_mem_reap();
 		free(e);
@@ -241,6 +408,7 @@ CUresult cuGraphInstantiate_v2(CUgraphExec *out, CUgraph h, CUgraphNode *err_nod
 CUresult cuGraphExecDestroy(CUgraphExec h)
 {
 	struct CUgraphExec_st **pp, *e = NULL;
+	struct vg_lanes *lanes = NULL;
 
 	pthread_mutex_lock(&vg_graph_lock);
 	for (pp = &vg_execs; *pp; pp = &(*pp)->next) {
@@ -255,10 +423,14 @@ CUresult cuGraphExecDestroy(CUgraphExec h)
 		vg_user_drop(e->g, e->done);
 		vg_graph_free(e->g);
 		free(e->order);
+		free(e->lane);
+		free(e->cross);
+		lanes = e->lanes;
 		e->magic = 0;
 		free(e);
 	}
 	pthread_mutex_unlock(&vg_graph_lock);
+	vg_lanes_free(lanes);
 	vg_graph_mem_reap();
 	return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
@@ -382,6 +554,70 @@ static CUresult vg_run_graph(struct CUgraph_st *g, struct CUgraphNode_st **order
 	return r;
 }
 
+/*
+ * @e's nodes, each on its lane (struct CUgraphExec_st): lane 0 is @s.
+ * Kernels chain only within a lane; a node's event and the waits for
+ * those of other lanes come between chains.
+ */
+static CUresult vg_run_lanes(struct CUgraphExec_st *e, CUstream s,
+			     struct vg_lanes **old)
+{
+	bool started[VG_EXEC_LANES] = { true };
+	struct vg_lanes *la;
+	CUresult r;
+	unsigned int l;
+	size_t i, j;
+
+	if (e->nlanes < 2)
+		return vg_run_graph(e->g, e->order, s);
+	r = vg_exec_lanes_for(e, s, old);
+	if (r)
+		return r;
+	la = e->lanes;
+	r = vg_chain_sync();
+	if (!r)
+		r = cuEventRecord(la->start, s);
+	for (i = 0; i < e->g->nnodes; i++)
+		e->order[i]->mark = i;
+	for (i = 0; !r && i < e->g->nnodes; i++) {
+		struct CUgraphNode_st *nd = e->order[i];
+		CUstream ls = e->lane[i] ? la->aux[e->lane[i]] : s;
+
+		if (!started[e->lane[i]]) {
+			r = vg_chain_sync();
+			if (!r)
+				r = cuStreamWaitEvent(ls, la->start, 0);
+			started[e->lane[i]] = true;
+		}
+		for (j = 0; !r && j < nd->nin; j++) {
+			size_t p = nd->in[j].from->mark;
+
+			if (e->lane[p] == e->lane[i])
+				continue;
+			r = vg_chain_sync();
+			if (!r)
+				r = cuStreamWaitEvent(ls, la->ev[p], 0);
+		}
+		if (!r)
+			r = vg_run_node(nd, ls);
+		if (!r && e->cross[i]) {
+			r = vg_chain_sync();
+			if (!r)
+				r = cuEventRecord(la->ev[i], ls);
+		}
+	}
+	if (!r)
+		r = vg_chain_sync();
+	for (l = 1; !r && l < e->nlanes; l++) {
+		if (!started[l])
+			continue;
+		r = cuEventRecord(la->end[l], la->aux[l]);
+		if (!r)
+			r = cuStreamWaitEvent(s, la->end[l], 0);
+	}
+	return r;
+}
+
 /* A stream of the current context (its handle checked there), or NULL's. */
 static CUresult vg_exec_stream(CUstream s)
 {
@@ -399,6 +635,7 @@ CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 {
 	struct CUgraphExec_st *e;
 	CUresult r = vg_check_init(), r2, r3;
+	struct vg_lanes *old = NULL;
 	struct vg_chain *saved;
 
 	if (r)
@@ -423,7 +660,7 @@ CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 	vg_chain_begin(&saved);
 	r = e ? vg_cond_reset(e->g, s) : CUDA_ERROR_INVALID_VALUE;
 	if (!r)
-		r = vg_run_graph(e->g, e->order, s);
+		r = vg_run_lanes(e, s, &old);
 	r3 = vg_chain_end(saved);
 	if (!r)
 		r = r3;
@@ -436,6 +673,8 @@ CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 	r2 = vg_batch_end();
 	vg_cap_replaying = false;
 	pthread_mutex_unlock(&vg_graph_lock);
+	/* Streams and events of a launch on another context or priority. */
+	vg_lanes_free(old);
 	return r ? r : r2;
 }
 

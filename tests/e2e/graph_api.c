@@ -895,6 +895,167 @@ static void chain_beside_another_thread(void)
 	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(b.s));
 }
 
+/*
+ * dst = *a + *b + 1 (add2); and a handshake (shake): set the word at
+ * mine, then look for the one at other up to n times; out says whether
+ * it was seen.
+ */
+static const char lane_ptx[] =
+	".version 8.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry add2(.param .u64 d, .param .u64 a, .param .u64 b)\n{\n"
+	"\t.reg .u64 %rd<4>;\n\t.reg .u32 %r<4>;\n"
+	"\tld.param.u64 %rd1, [d];\n\tld.param.u64 %rd2, [a];\n\tld.param.u64 %rd3, [b];\n"
+	"\tld.global.u32 %r1, [%rd2];\n\tld.global.u32 %r2, [%rd3];\n"
+	"\tadd.u32 %r3, %r1, %r2;\n\tadd.u32 %r3, %r3, 1;\n"
+	"\tst.global.u32 [%rd1], %r3;\n\tret;\n}\n"
+	".visible .entry shake(.param .u64 mine, .param .u64 other, .param .u64 out,"
+	" .param .u32 n)\n{\n"
+	"\t.reg .u64 %rd<4>;\n\t.reg .u32 %r<6>;\n\t.reg .pred %p<3>;\n"
+	"\tld.param.u64 %rd1, [mine];\n\tld.param.u64 %rd2, [other];\n"
+	"\tld.param.u64 %rd3, [out];\n\tld.param.u32 %r1, [n];\n"
+	"\tmov.u32 %r2, 1;\n\tst.volatile.global.u32 [%rd1], %r2;\n\tmov.u32 %r3, 0;\n"
+	"LOOP:\n\tld.volatile.global.u32 %r4, [%rd2];\n"
+	"\tsetp.ne.u32 %p1, %r4, 0;\n\t@%p1 bra SEEN;\n"
+	"\tadd.u32 %r3, %r3, 1;\n\tsetp.lt.u32 %p2, %r3, %r1;\n\t@%p2 bra LOOP;\n"
+	"\tmov.u32 %r5, 0;\n\tst.global.u32 [%rd3], %r5;\n\tret;\n"
+	"SEEN:\n\tmov.u32 %r5, 1;\n\tst.global.u32 [%rd3], %r5;\n\tret;\n}\n";
+
+/*
+ * A random graph of add2 nodes, each of up to two dependencies whose
+ * words it adds: every word is right only if each node ran after those
+ * it depends on, on whichever lane they were; launched several times.
+ */
+static void lanes_keep_dependencies(void)
+{
+	enum { N = 60, ROUNDS = 5 };
+	CUdeviceptr words, zero;
+	CUDA_KERNEL_NODE_PARAMS kp;
+	CUgraphNode node[N], deps[2];
+	CUdeviceptr d[N], a[N], b[N];
+	void *args[N][3];
+	uint32_t want[N], got[N];
+	unsigned int i, j, r, nd, seed = 12345;
+	CUfunction add2;
+	CUgraphExec ge;
+	CUmodule mod;
+	CUstream s;
+	CUgraph g;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&mod, lane_ptx));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&add2, mod, "add2"));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&words, (N + 1) * 4));
+	zero = words + N * 4;
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
+	for (i = 0; i < N; i++) {
+		uint32_t va = 0, vb = 0;
+
+		nd = 0;
+		for (j = 0; i && j < 2; j++) {
+			seed = seed * 1103515245 + 12345;
+			if ((seed >> 16) % 3)
+				deps[nd++] = node[(seed >> 8) % i];
+		}
+		if (nd == 2 && deps[0] == deps[1])
+			nd = 1;
+		d[i] = words + i * 4;
+		a[i] = b[i] = zero;
+		for (j = 0; j < nd; j++) {
+			size_t k;
+
+			for (k = 0; node[k] != deps[j]; k++)
+				;
+			if (j)
+				b[i] = words + k * 4, vb = want[k];
+			else
+				a[i] = words + k * 4, va = want[k];
+		}
+		want[i] = va + vb + 1;
+		args[i][0] = &d[i];
+		args[i][1] = &a[i];
+		args[i][2] = &b[i];
+		kparams(&kp, add2, args[i]);
+		REQUIRE_RES(CUDA_SUCCESS, cuGraphAddKernelNode(&node[i], g, deps, nd, &kp));
+	}
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphInstantiate(&ge, g, 0));
+	for (r = 0; r < ROUNDS; r++) {
+		REQUIRE_RES(CUDA_SUCCESS, cuMemsetD32Async(words, 0, N + 1, s));
+		CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(ge, s));
+		CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoHAsync(got, words, sizeof(got), s));
+		CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+		for (i = 0; i < N; i++)
+			if (got[i] != want[i])
+				TAP_FAIL("round %u: word %u is %u, want %u", r, i, got[i], want[i]);
+	}
+	CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(ge));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(s));
+	CHECK_RES(CUDA_SUCCESS, cuMemFree(words));
+}
+
+/*
+ * Two independent branches run side by side: each kernel sets its flag
+ * and looks for the other's, which only a kernel running at the same
+ * time can set. The join after them sees both done, and the launch's
+ * stream waits for the branches.
+ */
+static void branches_side_by_side(void)
+{
+	CUdeviceptr flags, f0, f1, o0, o1;
+	unsigned int n = 2000000, sms = 0;
+	void *a0[] = { &f0, &f1, &o0, &n }, *a1[] = { &f1, &f0, &o1, &n };
+	CUDA_KERNEL_NODE_PARAMS kp;
+	CUgraphNode root, b[2], join;
+	uint32_t got[4];
+	CUfunction shake;
+	CUgraphExec ge;
+	CUmodule mod;
+	CUstream s;
+	CUgraph g;
+	CUdevice dev;
+
+	/* Two user-mode SMs at least, whatever the machine's CPUs. */
+	setenv("VGPU_USM_THREADS", "2", 1);
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxGetDevice(&dev));
+	REQUIRE_RES(CUDA_SUCCESS, cuDeviceGetAttribute((int *)&sms,
+			CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
+	if (sms < 2)
+		TAP_SKIP("one SM runs one block at a time");
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleLoadData(&mod, lane_ptx));
+	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&shake, mod, "shake"));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&flags, 16));
+	f0 = flags;
+	f1 = flags + 4;
+	o0 = flags + 8;
+	o1 = flags + 12;
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphAddEmptyNode(&root, g, NULL, 0));
+	memset(&kp, 0, sizeof(kp));
+	kp.func = shake;
+	kp.gridDimX = kp.gridDimY = kp.gridDimZ = 1;
+	kp.blockDimX = kp.blockDimY = kp.blockDimZ = 1;
+	kp.kernelParams = a0;
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphAddKernelNode(&b[0], g, &root, 1, &kp));
+	kp.kernelParams = a1;
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphAddKernelNode(&b[1], g, &root, 1, &kp));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphAddEmptyNode(&join, g, b, 2));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphInstantiate(&ge, g, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD32Async(flags, 7, 4, s));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD32Async(flags, 0, 2, s));
+	CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(ge, s));
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	CHECK_RES(CUDA_SUCCESS, cuMemcpyDtoH(got, flags, sizeof(got)));
+	printf("# flags %u %u, seen %u %u\n", got[0], got[1], got[2], got[3]);
+	CHECK(got[0] == 1 && got[1] == 1);
+	CHECK(got[2] == 1 && got[3] == 1);
+	CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(ge));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(s));
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(create_and_bad_kernels),
 	TAP_TEST(diamond_shape),
@@ -909,6 +1070,8 @@ static const struct tap_test tests[] = {
 	TAP_TEST(one_submission),
 	TAP_TEST(kernels_chained),
 	TAP_TEST(chain_beside_another_thread),
+	TAP_TEST(lanes_keep_dependencies),
+	TAP_TEST(branches_side_by_side),
 };
 
 int main(void)
