@@ -543,17 +543,15 @@ TEST_F(chain, user_sm_fault_stops_the_chain)
 }
 
 /*
- * USM_WAIT on SM file @fd for up to @max steps at once; @d: a report, or
- * NULL. It waits up to 5 s, or only looks while @look is set.
+ * USM_WAIT on SM file @fd for up to @max steps at once, for up to 5 s;
+ * @d: a report, or NULL.
  */
-static bool look;
-
 static int take_steps(int fd, struct vgpu_usm_wait *w, unsigned char *params,
 		      __u32 params_size, struct vgpu_usm_step *st, __u32 max,
 		      struct vgpu_usm_done *d)
 {
 	memset(w, 0, sizeof(*w));
-	w->deadline_ns = look ? 0 : (__s64)(now_ns() + 5000000000ULL);
+	w->deadline_ns = (__s64)(now_ns() + 5000000000ULL);
 	w->params = (uintptr_t)params;
 	w->params_size = params_size;
 	w->steps = (uintptr_t)st;
@@ -563,6 +561,36 @@ static int take_steps(int fd, struct vgpu_usm_wait *w, unsigned char *params,
 		w->done = (uintptr_t)d;
 	}
 	return ioctl(fd, VGPU_IOCTL_USM_WAIT, w);
+}
+
+/* SM file @fd finds nothing to take (a USM_WAIT that only looks). */
+static void nothing_waits(struct __test_metadata *_metadata, int fd)
+{
+	struct vgpu_usm_wait w = { 0 };
+	unsigned char params[64];
+
+	w.params = (uintptr_t)params;
+	w.params_size = sizeof(params);
+	EXPECT_EQ(-1, ioctl(fd, VGPU_IOCTL_USM_WAIT, &w));
+	EXPECT_EQ(ETIME, errno);
+}
+
+/*
+ * A user-mode SM attached (its file in *@sm), then a chain of @n
+ * one-block user-mode steps submitted, step i adding @v0 + i.
+ */
+static void user_chain(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(chain) *self, __u32 n, __u32 v0, int *sm)
+{
+	struct vgpu_usm_attach at = { 0 };
+	__u32 i;
+
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_USM_ATTACH, &at));
+	*sm = at.fd;
+	for (i = 0; i < n; i++)
+		set_step(self, i, 1, self->dev, v0 + i, VGPU_LAUNCH_USER_SM);
+	chain_cmd(self, n);
+	ASSERT_EQ(0, submit(&self->c));
 }
 
 /* The v parameter of a step taken in @w's batch, from its place in @params. */
@@ -583,22 +611,18 @@ TEST_F(chain, one_block_steps_taken_together)
 {
 	enum { N = 5 };
 	struct vgpu_usm_step st[8];
-	struct vgpu_usm_attach at = { 0 };
 	struct vgpu_usm_done d;
 	unsigned char params[256];
 	struct vgpu_usm_wait w;
 	__u32 want = 0, i;
 	__u64 out;
+	int sm;
 
-	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_USM_ATTACH, &at));
-	for (i = 0; i < N; i++) {
-		set_step(self, i, 1, self->dev, 10 + i, VGPU_LAUNCH_USER_SM);
+	user_chain(_metadata, self, N, 10, &sm);
+	for (i = 0; i < N; i++)
 		want = want * 3 + 10 + i;
-	}
-	chain_cmd(self, N);
-	ASSERT_EQ(0, submit(&self->c));
 	memset(st, 0xff, sizeof(st));
-	ASSERT_EQ(0, take_steps(at.fd, &w, params, sizeof(params), st, 8, NULL));
+	ASSERT_EQ(0, take_steps(sm, &w, params, sizeof(params), st, 8, NULL));
 	EXPECT_EQ(1, w.seqno);
 	EXPECT_EQ(0, w.step);
 	EXPECT_EQ(N, w.nsteps);
@@ -622,16 +646,13 @@ TEST_F(chain, one_block_steps_taken_together)
 	EXPECT_EQ(0xffffffffu, st[N].module);
 	EXPECT_EQ(0, self->c.status->completed);
 	d = (struct vgpu_usm_done){ .cookie = w.cookie };
-	ASSERT_EQ(0, ioctl(at.fd, VGPU_IOCTL_USM_DONE, &d));
+	ASSERT_EQ(0, ioctl(sm, VGPU_IOCTL_USM_DONE, &d));
 	ASSERT_EQ(0, wait_for(&self->c, 1));
 	EXPECT_EQ(0, self->c.status->error);
 	EXPECT_EQ(want, words(self)[0]);
 	/* The SM holds nothing more: the next wait finds nothing. */
-	look = true;
-	EXPECT_EQ(-1, take_steps(at.fd, &w, params, sizeof(params), st, 8, NULL));
-	EXPECT_EQ(ETIME, errno);
-	look = false;
-	close(at.fd);
+	nothing_waits(_metadata, sm);
+	close(sm);
 }
 
 /*
@@ -747,10 +768,7 @@ TEST_F(chain, fault_in_steps_taken_together)
 	EXPECT_EQ(12, f.insn);
 	EXPECT_EQ(0xdead0, f.addr);
 	/* Step 3 is never handed out. */
-	look = true;
-	EXPECT_EQ(-1, take_steps(at.fd, &w, params, sizeof(params), st, 8, NULL));
-	EXPECT_EQ(ETIME, errno);
-	look = false;
+	nothing_waits(_metadata, at.fd);
 	close(at.fd);
 }
 
@@ -763,18 +781,13 @@ TEST_F(chain, steps_one_at_a_time_for_old_callers)
 	unsigned long old = _IOC(_IOC_READ | _IOC_WRITE, VGPU_IOCTL_TYPE,
 				 _IOC_NR(VGPU_IOCTL_USM_WAIT),
 				 offsetof(struct vgpu_usm_wait, steps));
-	struct vgpu_usm_attach at = { 0 };
 	struct vgpu_usm_step st[8];
 	unsigned char params[64];
 	struct vgpu_usm_done d;
 	struct vgpu_usm_wait w;
-	__u32 i;
+	int sm;
 
-	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_USM_ATTACH, &at));
-	for (i = 0; i < 3; i++)
-		set_step(self, i, 1, self->dev, i + 1, VGPU_LAUNCH_USER_SM);
-	chain_cmd(self, 3);
-	ASSERT_EQ(0, submit(&self->c));
+	user_chain(_metadata, self, 3, 1, &sm);
 	memset(&w, 0, sizeof(w));
 	w.deadline_ns = (__s64)(now_ns() + 5000000000ULL);
 	w.params = (uintptr_t)params;
@@ -783,39 +796,34 @@ TEST_F(chain, steps_one_at_a_time_for_old_callers)
 	w.steps = (uintptr_t)st;
 	w.max_steps = 8;
 	w.nsteps = 0xabcd;
-	ASSERT_EQ(0, ioctl(at.fd, old, &w));
+	ASSERT_EQ(0, ioctl(sm, old, &w));
 	EXPECT_EQ(0, w.step);
 	EXPECT_EQ(0xabcd, w.nsteps);
 	d = (struct vgpu_usm_done){ .cookie = w.cookie };
-	ASSERT_EQ(0, take_steps(at.fd, &w, params, sizeof(params), st, 1, &d));
+	ASSERT_EQ(0, take_steps(sm, &w, params, sizeof(params), st, 1, &d));
 	EXPECT_EQ(1, w.step);
 	EXPECT_EQ(1, w.nsteps);
 	d = (struct vgpu_usm_done){ .cookie = w.cookie };
-	ASSERT_EQ(0, take_steps(at.fd, &w, params, sizeof(params), NULL, 8, &d));
+	ASSERT_EQ(0, take_steps(sm, &w, params, sizeof(params), NULL, 8, &d));
 	EXPECT_EQ(2, w.step);
 	EXPECT_EQ(1, w.nsteps);
 	d = (struct vgpu_usm_done){ .cookie = w.cookie };
-	ASSERT_EQ(0, ioctl(at.fd, VGPU_IOCTL_USM_DONE, &d));
+	ASSERT_EQ(0, ioctl(sm, VGPU_IOCTL_USM_DONE, &d));
 	ASSERT_EQ(0, wait_for(&self->c, 1));
 	EXPECT_EQ(0, self->c.status->error);
-	close(at.fd);
+	close(sm);
 }
 
 /* Steps whose descriptions cannot be written are lost, as the SM's. */
 TEST_F(chain, unwritable_steps_lose_them)
 {
-	struct vgpu_usm_attach at = { 0 };
 	unsigned char params[64];
 	struct vgpu_chan_fault f;
 	struct vgpu_usm_wait w;
-	__u32 i;
+	int sm;
 
-	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_USM_ATTACH, &at));
-	for (i = 0; i < 3; i++)
-		set_step(self, i, 1, self->dev, i + 1, VGPU_LAUNCH_USER_SM);
-	chain_cmd(self, 3);
-	ASSERT_EQ(0, submit(&self->c));
-	EXPECT_EQ(-1, take_steps(at.fd, &w, params, sizeof(params),
+	user_chain(_metadata, self, 3, 1, &sm);
+	EXPECT_EQ(-1, take_steps(sm, &w, params, sizeof(params),
 				 (struct vgpu_usm_step *)8, 8, NULL));
 	EXPECT_EQ(EFAULT, errno);
 	EXPECT_EQ(-1, wait_for(&self->c, 1));
@@ -823,7 +831,7 @@ TEST_F(chain, unwritable_steps_lose_them)
 	ASSERT_EQ(0, chan_fault(&self->c, &f));
 	EXPECT_EQ(VGPU_KFAULT_USM_LOST, f.kind);
 	EXPECT_EQ(0, f.step);
-	close(at.fd);
+	close(sm);
 }
 
 /* Bytes of kernel memory the device's contexts hold (sysfs). */
@@ -847,27 +855,23 @@ static long long kmem_used(void)
  */
 TEST_F(chain, running_chain_holds_what_it_keeps)
 {
-	struct vgpu_usm_attach at = { 0 };
 	unsigned char params[64];
 	struct vgpu_usm_wait w;
 	long long base, held;
 	__u32 i;
+	int sm;
 
 	base = kmem_used();
 	ASSERT_LE(0, base);
-	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_USM_ATTACH, &at));
-	for (i = 0; i < VGPU_MAX_CHAIN_STEPS; i++)
-		set_step(self, i, 1, self->dev, 1, VGPU_LAUNCH_USER_SM);
-	chain_cmd(self, VGPU_MAX_CHAIN_STEPS);
-	ASSERT_EQ(0, submit(&self->c));
-	ASSERT_EQ(0, take_steps(at.fd, &w, params, sizeof(params), NULL, 1, NULL));
+	user_chain(_metadata, self, VGPU_MAX_CHAIN_STEPS, 1, &sm);
+	ASSERT_EQ(0, take_steps(sm, &w, params, sizeof(params), NULL, 1, NULL));
 	held = kmem_used() - base;
 	/* The parameters, and less than a step as read again for each. */
 	EXPECT_LE(VGPU_MAX_CHAIN_STEPS * PARAM_BYTES, held);
 	EXPECT_GT(VGPU_MAX_CHAIN_STEPS * (PARAM_BYTES + 2 * sizeof(struct vgpu_chain_step)),
 		  held);
 	/* The SM goes with its step: the chain fails, and gives it all back. */
-	close(at.fd);
+	close(sm);
 	EXPECT_EQ(-1, wait_for(&self->c, 1));
 	EXPECT_EQ(EIO, errno);
 	for (i = 0; i < 100 && kmem_used() != base; i++)
