@@ -384,11 +384,22 @@ int vgpu_ioctl_chan_create(struct vgpu_ctx *ctx, void *data)
  * Return: 0, -ENOENT, -EINVAL, -EFAULT, -ENOMEM, -EAGAIN (the queue is
  * full: wait for earlier work first) or -EIO (the channel has failed).
  */
+/*
+ * CHAN_SUBMIT: the doorbell. When the channel's next command is a launch,
+ * the caller's thread starts it (vgpu_compute_start(), through the front
+ * end's list as an SM would), rather than wake the front end's worker to:
+ * the blocks reach the SMs without a wake-up of a worker between, which
+ * is most of the time a graph's launch takes (a chain of small kernels).
+ * Starting reads and checks the launch and puts it on the active list;
+ * its blocks still run on the SMs, so the doorbell stays asynchronous.
+ */
 int vgpu_ioctl_chan_submit(struct vgpu_ctx *ctx, void *data)
 {
+	struct vgpu_engine *front = &ctx->vdev->compute.front;
 	struct vgpu_chan_submit *cs = data;
 	struct vgpu_cmd *cmds;
 	struct vgpu_chan *chan;
+	bool held = false;
 	u64 n, i;
 	int ret = 0;
 
@@ -447,12 +458,16 @@ int vgpu_ioctl_chan_submit(struct vgpu_ctx *ctx, void *data)
 			atomic_inc(&ctx->busy);
 		chan->submitted = cs->put;
 		vgpu_chan_unblock(chan);
-		vgpu_chan_kick(chan);
+		held = vgpu_chan_kick_hold(chan, front);
 	}
 	kvfree(cmds);
 out:
 	mutex_unlock(&chan->lock);
 	mutex_unlock(&ctx->chan_lock);
+	if (held) {
+		vgpu_engine_run_ctx(front, ctx);
+		vgpu_engine_wake(front);
+	}
 	return ret;
 }
 

@@ -300,18 +300,38 @@ bad:
 }
 
 /*
+ * Whether step @st launches what @prev does, its parameters aside: a
+ * graph's chain repeats one kernel and shape, and such a step needs none
+ * of the checks @prev passed again.
+ */
+static bool vgpu_chain_step_same(const struct vgpu_run_step *prev,
+				 const struct vgpu_run_step *st)
+{
+	struct vgpu_cmd_launch a = prev->s.launch;
+
+	a.params = st->s.launch.params;
+	return prev->s.flags == st->s.flags && prev->s.pad == st->s.pad &&
+		!memcmp(&a, &st->s.launch, sizeof(a));
+}
+
+/*
  * Step @i of @run, a chain being set up, from its command in @run->steps:
  * checked as a LAUNCH command is at submit and at start, its module
- * held, its place in the chain's parameters at *@off (which it moves
- * on). Return: 0, or the VGPU_KFAULT_* that fails the chain.
+ * held. Return: 0, or the VGPU_KFAULT_* that fails the chain.
  */
-static u32 vgpu_chain_step_check(struct vgpu_run *run, u32 i, u64 *off)
+static u32 vgpu_chain_step_check(struct vgpu_run *run, u32 i)
 {
 	struct vgpu_ctx *ctx = run->ctx;
 	struct vgpu_run_step *st = &run->steps[i];
 	const struct vgpu_cmd_launch *cl = &st->s.launch;
 	struct vgpu_launch l = { };
 
+	if (i && vgpu_chain_step_same(&run->steps[i - 1], st)) {
+		st->mod = run->steps[i - 1].mod;
+		kref_get(&st->mod->ref);
+		st->block_bytes = run->steps[i - 1].block_bytes;
+		return 0;
+	}
 	if ((st->s.flags & ~(VGPU_LAUNCH_USER_SM | VGPU_LAUNCH_USM_RUNS)) ||
 	    st->s.pad || cl->grid_sync ||
 	    vgpu_launch_check(&ctx->vdev->props, cl))
@@ -324,8 +344,78 @@ static u32 vgpu_chain_step_check(struct vgpu_run *run, u32 i, u64 *off)
 	st->block_bytes = vgpu_block_bytes(&l);
 	if (st->block_bytes > vgpu_block_bytes_max(ctx->vdev))
 		return VGPU_KFAULT_RESOURCES;
-	st->param_off = *off;
-	*off += cl->param_bytes;
+	return 0;
+}
+
+/*
+ * Where each step's parameters go in @run->params; return: how many bytes
+ * that takes. Where the steps' parameters lie together in user memory,
+ * as a graph's do (the library gathers them in one buffer), in a span not
+ * much longer than they are, they keep their places in it (*@span: its
+ * start), so that one read takes them all; otherwise they follow one
+ * another.
+ */
+static u64 vgpu_chain_params_place(struct vgpu_run *run, u64 *span)
+{
+	u64 lo = U64_MAX, hi = 0, sum = 0, end;
+	struct vgpu_run_step *st;
+	bool apart = false;
+	u32 i;
+
+	for (i = 0; i < run->nsteps; i++) {
+		const struct vgpu_cmd_launch *cl = &run->steps[i].s.launch;
+
+		if (!cl->param_bytes)
+			continue;
+		if (check_add_overflow(cl->params, (u64)cl->param_bytes, &end))
+			apart = true;
+		lo = min(lo, cl->params);
+		hi = max(hi, end);
+		sum += cl->param_bytes;
+	}
+	/* Room for alignment between them: 16 bytes a step. */
+	if (!apart && sum && hi - lo <= sum + 16 * (u64)run->nsteps) {
+		for (i = 0; i < run->nsteps; i++) {
+			st = &run->steps[i];
+			st->param_off = st->s.launch.param_bytes ?
+				st->s.launch.params - lo : 0;
+		}
+		*span = lo;
+		return hi - lo;
+	}
+	*span = 0;
+	sum = 0;
+	for (i = 0; i < run->nsteps; i++) {
+		st = &run->steps[i];
+		st->param_off = sum;
+		sum += st->s.launch.param_bytes;
+	}
+	return sum;
+}
+
+/*
+ * Reads the steps' parameters into @run->params, placed as above: the
+ * span at once, or (without one, or where it has a hole) step by step.
+ * Return: 0, or -EFAULT with *@bad the step whose parameters failed.
+ */
+static int vgpu_chain_params_read(struct vgpu_run *run, u64 span, u64 bytes,
+				  u32 *bad)
+{
+	struct vgpu_run_step *st;
+	u32 i;
+
+	*bad = 0;
+	if (span && !vgpu_read(run->ctx, span, run->params, bytes))
+		return 0;
+	for (i = 0; i < run->nsteps; i++) {
+		st = &run->steps[i];
+		*bad = i;
+		if (st->s.launch.param_bytes &&
+		    vgpu_read(run->ctx, st->s.launch.params,
+			      run->params + st->param_off,
+			      st->s.launch.param_bytes))
+			return -EFAULT;
+	}
 	return 0;
 }
 
@@ -343,7 +433,7 @@ static int vgpu_chain_start_run(struct vgpu_chan *chan,
 	struct vgpu_cmd_launch blamed;
 	struct vgpu_run_step *st;
 	struct vgpu_run *run;
-	u64 bytes, off = 0;
+	u64 bytes, span;
 
 	run = vgpu_fi_fail(ctx->vdev, VGPU_FI_LAUNCH) ? NULL :
 		kzalloc(sizeof(*run), GFP_KERNEL_ACCOUNT);
@@ -355,43 +445,42 @@ static int vgpu_chain_start_run(struct vgpu_chan *chan,
 	if (vgpu_kmem_charge(ctx, bytes))
 		goto bad;
 	run->chain_kmem = bytes;
+	/* Not zeroed: every step is written below before anything reads it. */
 	raw = kvmalloc_array(n, sizeof(*raw), GFP_KERNEL_ACCOUNT);
-	run->steps = kvcalloc(n, sizeof(*run->steps), GFP_KERNEL_ACCOUNT);
+	run->steps = kvmalloc_array(n, sizeof(*run->steps), GFP_KERNEL_ACCOUNT);
 	if (!raw || !run->steps)
 		goto bad;
-	run->nsteps = n;
 	kind = VGPU_KFAULT_BAD_LAUNCH;
 	if (vgpu_read(ctx, cmd->chain.steps, raw, (size_t)n * sizeof(*raw)))
 		goto bad;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		run->steps[i].s = raw[i];
+		run->steps[i].mod = NULL;
+	}
+	run->nsteps = n;
 	kvfree(raw);
 	raw = NULL;
 	/* The steps as read are given back; the checked ones stay charged. */
 	vgpu_kmem_uncharge(ctx, (u64)n * sizeof(*raw));
 	run->chain_kmem -= (u64)n * sizeof(*raw);
 	for (i = 0; i < n; i++) {
-		kind = vgpu_chain_step_check(run, i, &off);
+		kind = vgpu_chain_step_check(run, i);
 		if (kind)
 			goto bad;
 	}
-	/* Each step's parameters are at most VGPU_MAX_PARAM_BYTES. */
+	/* At most VGPU_MAX_PARAM_BYTES a step, or about that in one span. */
 	i = 0;
 	kind = VGPU_KFAULT_RESOURCES;
-	if (vgpu_kmem_charge(ctx, off))
+	bytes = vgpu_chain_params_place(run, &span);
+	if (vgpu_kmem_charge(ctx, bytes))
 		goto bad;
-	run->chain_kmem += off;
-	run->params = kvmalloc(max_t(u64, off, 1), GFP_KERNEL_ACCOUNT);
+	run->chain_kmem += bytes;
+	run->params = kvmalloc(max_t(u64, bytes, 1), GFP_KERNEL_ACCOUNT);
 	if (!run->params)
 		goto bad;
 	kind = VGPU_KFAULT_BAD_LAUNCH;
-	for (i = 0; i < n; i++) {
-		st = &run->steps[i];
-		if (st->s.launch.param_bytes &&
-		    vgpu_read(ctx, st->s.launch.params, run->params + st->param_off,
-			      st->s.launch.param_bytes))
-			goto bad;
-	}
+	if (vgpu_chain_params_read(run, span, bytes, &i))
+		goto bad;
 	st = &run->steps[0];
 	vgpu_run_set(run, st->mod, &st->s.launch, st->s.flags, run->params);
 	return vgpu_run_activate(run, chan, cmd->flags, seqno);
@@ -399,7 +488,7 @@ static int vgpu_chain_start_run(struct vgpu_chan *chan,
 bad:
 	kvfree(raw);
 	/* The step the chain fails at, named in the report. */
-	blamed = run->steps && i < run->nsteps ? run->steps[i].s.launch : none;
+	blamed = i < run->nsteps ? run->steps[i].s.launch : none;
 	vgpu_run_free(run);
 	return vgpu_bad_launch(chan, &blamed, seqno, i, kind);
 }

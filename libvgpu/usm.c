@@ -247,6 +247,18 @@ static int vg_usm_ready(struct vg_usm_sm *sm, struct vg_usm_run *run,
 	    run->chan == w->chan && run->n->module == job->module &&
 	    run->n->func == job->func)
 		goto start;
+	/*
+	 * Another step of the same chain, of the kernel the block was made
+	 * for, in the same shape: the block serves it, without a look in the
+	 * table (and its lock) for each step of a graph's chain.
+	 */
+	if (run->b && !moved && run->seqno == w->seqno && run->chan == w->chan &&
+	    run->n->module == job->module && run->n->func == job->func &&
+	    run->l.dyn_shared == job->dyn_shared &&
+	    !memcmp(run->l.block, job->block, sizeof(job->block))) {
+		memcpy(run->l.grid, job->grid, sizeof(job->grid));
+		goto same;
+	}
 	n = vg_usm_find(u, job->module, job->func);
 	/*
 	 * Another launch of the kernel the block was made for, with blocks

@@ -21,13 +21,18 @@
 #define H100_LOG "tests/e2e/ref/h200_capture.log"
 #include "h100_log.h"
 
+/*
+ * add: adds v to the word at p, atomically: a graph's independent
+ * branches run side by side here, and several add to one word (the
+ * H200's recorded values, taken with a plain load and store, are the
+ * same sums).
+ */
 static const char ptx[] =
 	".version 8.0\n.target sm_75\n.address_size 64\n"
 	".visible .entry add(.param .u64 p, .param .u32 v)\n{\n"
 	"\t.reg .u64 %rd<3>;\n\t.reg .u32 %r<4>;\n"
 	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [v];\n"
-	"\tld.global.u32 %r2, [%rd1];\n\tadd.u32 %r3, %r2, %r1;\n"
-	"\tst.global.u32 [%rd1], %r3;\n\tret;\n}\n";
+	"\tatom.global.add.u32 %r3, [%rd1], %r1;\n\tret;\n}\n";
 
 static CUcontext ctx;
 static CUfunction add_fn;

@@ -360,6 +360,66 @@ TEST_F(chain, unreadable_steps)
 }
 
 /*
+ * The doorbell starts a launch in the caller's thread: a chain that
+ * cannot start has failed by the time CHAN_SUBMIT returns, where the
+ * front end's worker would have failed it some time after.
+ */
+TEST_F(chain, doorbell_starts_the_chain)
+{
+	__u32 i;
+
+	for (i = 0; i < 4; i++)
+		set_step(self, i, 1, self->dev, i + 1, 0);
+	params_unreadable(&steps(self)[3]);
+	chain_cmd(self, 4);
+	ASSERT_EQ(0, submit(&self->c));
+	EXPECT_EQ(1, self->c.status->completed);
+	EXPECT_EQ(VGPU_CHAN_LAUNCH_FAULT, self->c.status->error);
+	EXPECT_EQ(-1, wait_for(&self->c, 1));
+	EXPECT_EQ(EIO, errno);
+}
+
+/*
+ * Steps' parameters close together in user memory are read at once, but
+ * a hole between them (memory the context does not map) fails no step:
+ * each step's are then read on their own. Step 0's parameters end a
+ * registered page, the others follow the unregistered page after it.
+ */
+TEST_F(chain, params_across_a_hole)
+{
+	enum { N = 400 };
+	long pg = getpagesize();
+	struct vgpu_host_register r = { .size = pg };
+	__u32 want = 0, v, i;
+	unsigned char *m, *p;
+
+	m = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, m);
+	r.addr = (uintptr_t)m;
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	r.addr = (uintptr_t)(m + 2 * pg);
+	r.size = 2 * pg;
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	for (i = 0; i < N; i++) {
+		v = i % 5 + 1;
+		set_step(self, i, 1, self->dev, 0, 0);
+		/* Packed: 12 bytes a step, all N within the span allowed. */
+		p = i ? m + 2 * pg + (i - 1) * PARAM_BYTES : m + pg - PARAM_BYTES;
+		memcpy(p, &self->dev, 8);
+		memcpy(p + 8, &v, 4);
+		steps(self)[i].launch.params = (uintptr_t)p;
+		want = want * 3 + v;
+	}
+	chain_cmd(self, N);
+	ASSERT_EQ(0, submit(&self->c));
+	ASSERT_EQ(0, wait_for(&self->c, 1));
+	EXPECT_EQ(want, words(self)[0]);
+	EXPECT_EQ(want, words(self)[31]);
+	munmap(m, 4 * pg);
+}
+
+/*
  * A fault in a step ends the chain there: the steps before it ran, those
  * after it do not, and CHAN_FAULT names the step and its block.
  */
