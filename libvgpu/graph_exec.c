@@ -36,11 +36,14 @@
  * @end: each other lane's, after its last node.
  * @ev: by a node's place in the order, the event recorded after it when a
  *	node of another lane depends on it.
+ * @serial: @ctx's id (cuCtxGetId()) when they were made: a context
+ *	destroyed or reset since has taken them with it.
  * They are destroyed without vg_graph_lock, which destroying a stream
  * takes (capture.c); not at all once @gone: their context went with them.
  */
 struct vg_lanes {
 	CUcontext ctx;
+	unsigned long long serial;
 	int prio;
 	bool gone;
 	CUstream aux[VG_EXEC_LANES];
@@ -61,6 +64,8 @@ struct CUgraphExec_st {
 	struct CUgraphNode_st **order;	/* g's nodes, dependencies first */
 	uint64_t flags;
 	CUevent done;		/* after the last launch, if it holds user objects */
+	CUcontext done_ctx;	/* @done's context, and its id then */
+	unsigned long long done_serial;
 	uint8_t *lane;
 	bool *cross;
 	unsigned int nlanes;
@@ -69,6 +74,19 @@ struct CUgraphExec_st {
 };
 
 static struct CUgraphExec_st *vg_execs;	/* vg_graph_lock */
+
+/*
+ * Whether what was made in @ctx while its id was @serial is still there:
+ * neither destroyed with the context nor with a reset of it. A handle
+ * of a context gone may name another one made since, and the handles of
+ * its streams and events those of that one's.
+ */
+static bool vg_ctx_same(CUcontext ctx, unsigned long long serial)
+{
+	unsigned long long id;
+
+	return ctx && !cuCtxGetId(ctx, &id) && id == serial;
+}
 
 static struct CUgraphExec_st *vg_exec_get(CUgraphExec h)
 {
@@ -180,6 +198,8 @@ static void vg_lanes_free(struct vg_lanes *l)
 
 	if (!l)
 		return;
+	if (!vg_ctx_same(l->ctx, l->serial))
+		l->gone = true;
 	for (j = 0; !l->gone && j < l->nev; j++)
 		if (l->ev[j])
 			cuEventDestroy(l->ev[j]);
@@ -215,17 +235,17 @@ static CUresult vg_exec_lanes_for(struct CUgraphExec_st *e, CUstream s,
 		r = cuStreamGetPriority(s, &prio);
 	if (r)
 		return r;
-	if (e->lanes && e->lanes->ctx == c && e->lanes->prio == prio) {
-		CUcontext had;
-
-		if (!cuStreamGetCtx(e->lanes->aux[1], &had) && had == c)
-			return CUDA_SUCCESS;
-		/* Destroyed with their context, which another now stands for. */
-		e->lanes->gone = true;
-	}
+	if (e->lanes && e->lanes->ctx == c && e->lanes->prio == prio &&
+	    vg_ctx_same(c, e->lanes->serial))
+		return CUDA_SUCCESS;
 	l = calloc(1, sizeof(*l) + n * sizeof(l->ev[0]));
 	if (!l)
 		return CUDA_ERROR_OUT_OF_MEMORY;
+	r = cuCtxGetId(c, &l->serial);
+	if (r) {
+		free(l);
+		return r;
+	}
 	l->ctx = c;
 	l->prio = prio;
 	l->nev = n;
@@ -419,8 +439,9 @@ CUresult cuGraphExecDestroy(CUgraphExec h)
 		}
 	}
 	if (e) {
-		/* Its user objects outlive its launches' work. */
-		vg_user_drop(e->g, e->done);
+		/* Its user objects outlive its launches' work, if any is left. */
+		vg_user_drop(e->g, vg_ctx_same(e->done_ctx, e->done_serial) ?
+			     e->done : NULL);
 		vg_graph_free(e->g);
 		free(e->order);
 		free(e->lane);
@@ -631,6 +652,43 @@ static CUresult vg_exec_stream(CUstream s)
 	return r;
 }
 
+/*
+ * Records @e's event after its launch on @s, an event of @s's context:
+ * made anew for a launch on another context than the last (the last's
+ * work waited for, where its context is still there).
+ */
+static CUresult vg_exec_done(struct CUgraphExec_st *e, CUstream s)
+{
+	CUcontext c, popped;
+	CUresult r;
+
+	r = cuStreamGetCtx(s, &c);
+	if (r)
+		return r;
+	if (e->done && (e->done_ctx != c || !vg_ctx_same(c, e->done_serial))) {
+		if (vg_ctx_same(e->done_ctx, e->done_serial)) {
+			cuEventSynchronize(e->done);
+			cuEventDestroy(e->done);
+		}
+		e->done = NULL;
+	}
+	if (!e->done) {
+		r = cuCtxGetId(c, &e->done_serial);
+		if (!r)
+			r = cuCtxPushCurrent(c);
+		if (r)
+			return r;
+		r = cuEventCreate(&e->done, CU_EVENT_DISABLE_TIMING);
+		cuCtxPopCurrent(&popped);
+		if (r) {
+			e->done = NULL;
+			return r;
+		}
+		e->done_ctx = c;
+	}
+	return cuEventRecord(e->done, s);
+}
+
 CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 {
 	struct CUgraphExec_st *e;
@@ -664,12 +722,8 @@ CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 	r3 = vg_chain_end(saved);
 	if (!r)
 		r = r3;
-	if (!r && e->g->nurefs) {
-		if (!e->done)
-			r = cuEventCreate(&e->done, CU_EVENT_DISABLE_TIMING);
-		if (!r)
-			r = cuEventRecord(e->done, s);
-	}
+	if (!r && e->g->nurefs)
+		r = vg_exec_done(e, s);
 	r2 = vg_batch_end();
 	vg_cap_replaying = false;
 	pthread_mutex_unlock(&vg_graph_lock);

@@ -1061,6 +1061,78 @@ static void branches_side_by_side(void)
 	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(s));
 }
 
+static void count_call(void *arg)
+{
+	__atomic_add_fetch((unsigned int *)arg, 1, __ATOMIC_RELAXED);
+}
+
+static void count_free(void *arg)
+{
+	__atomic_add_fetch((unsigned int *)arg, 100, __ATOMIC_RELAXED);
+}
+
+/*
+ * An executable graph keeps streams and events of the context of its
+ * last launch (its lanes, and the event after a launch that holds user
+ * objects). Once that context is destroyed, they are gone with it: a
+ * context made after it, whose handles and whose streams' and events'
+ * handles may be those of the gone ones, has none of its own taken for
+ * them, used by the graph's launch or destroyed with the graph.
+ */
+static void lanes_after_their_context(void)
+{
+	CUDA_HOST_NODE_PARAMS hp = { count_call, NULL };
+	unsigned int calls = 0, i;
+	CUstream mine[16], s;
+	CUevent evs[16];
+	CUuserObject obj;
+	CUgraphNode n[2];
+	CUgraphExec ge;
+	CUcontext a, b;
+	CUdevice dev;
+	CUgraph g;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuDeviceGet(&dev, 0));
+	hp.userData = &calls;
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
+	/* Two branches: two lanes, the second on a stream of the graph's. */
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphAddHostNode(&n[0], g, NULL, 0, &hp));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphAddHostNode(&n[1], g, NULL, 0, &hp));
+	REQUIRE_RES(CUDA_SUCCESS, cuUserObjectCreate(&obj, &calls, count_free, 1,
+						     CU_USER_OBJECT_NO_DESTRUCTOR_SYNC));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphRetainUserObject(g, obj, 1, CU_GRAPH_USER_OBJECT_MOVE));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphInstantiate(&ge, g, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&a, NULL, 0, dev));
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(ge, s));
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(a));
+
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxCreate(&b, NULL, 0, dev));
+	for (i = 0; i < 16; i++) {
+		REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&mine[i], CU_STREAM_NON_BLOCKING));
+		REQUIRE_RES(CUDA_SUCCESS, cuEventCreate(&evs[i], 0));
+	}
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	CHECK_RES(CUDA_SUCCESS, cuGraphLaunch(ge, s));
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(s));
+	CHECK(calls == 4);
+	CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(ge));
+	/* The object goes once the last launch's work is done. */
+	for (i = 0; i < 1000 && calls < 100; i++)
+		usleep(1000);
+	CHECK(calls == 104);
+	for (i = 0; i < 16; i++) {
+		CHECK_RES(CUDA_SUCCESS, cuStreamQuery(mine[i]));
+		CHECK_RES(CUDA_SUCCESS, cuEventRecord(evs[i], mine[i]));
+		CHECK_RES(CUDA_SUCCESS, cuEventSynchronize(evs[i]));
+	}
+	CHECK_RES(CUDA_SUCCESS, cuCtxDestroy(b));
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(create_and_bad_kernels),
 	TAP_TEST(diamond_shape),
@@ -1077,6 +1149,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(chain_beside_another_thread),
 	TAP_TEST(lanes_keep_dependencies),
 	TAP_TEST(branches_side_by_side),
+	TAP_TEST(lanes_after_their_context),
 };
 
 int main(void)
