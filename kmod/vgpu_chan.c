@@ -381,17 +381,16 @@ int vgpu_ioctl_chan_create(struct vgpu_ctx *ctx, void *data)
 
 /**
  * vgpu_ioctl_chan_submit() - VGPU_IOCTL_CHAN_SUBMIT: the doorbell.
+ *
+ * When the channel's next command is a launch, the caller's thread starts
+ * it (vgpu_compute_start(), through the front end's list as an SM would)
+ * rather than wake the front end's worker to: the blocks reach the SMs
+ * without a worker's wake-up in between, which was most of the time a
+ * graph's launch (a chain of small kernels) took. Starting reads and
+ * checks the launch and makes it active; its blocks run on the SMs, so
+ * the doorbell stays asynchronous.
  * Return: 0, -ENOENT, -EINVAL, -EFAULT, -ENOMEM, -EAGAIN (the queue is
  * full: wait for earlier work first) or -EIO (the channel has failed).
- */
-/*
- * CHAN_SUBMIT: the doorbell. When the channel's next command is a launch,
- * the caller's thread starts it (vgpu_compute_start(), through the front
- * end's list as an SM would), rather than wake the front end's worker to:
- * the blocks reach the SMs without a wake-up of a worker between, which
- * is most of the time a graph's launch takes (a chain of small kernels).
- * Starting reads and checks the launch and puts it on the active list;
- * its blocks still run on the SMs, so the doorbell stays asynchronous.
  */
 int vgpu_ioctl_chan_submit(struct vgpu_ctx *ctx, void *data)
 {
