@@ -566,6 +566,7 @@ $(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h tests/gridsync_ptx.h tests/h100_
 # Tests that run an H200 probe (probe_run.h) build its source in.
 $(BUILD)/tests/e2e/graph_dot_api: tests/e2e/ref/h200_graph_dot.c
 $(BUILD)/tests/e2e/graph_memop_api: tests/e2e/ref/h200_graph_memop.c
+$(BUILD)/tests/e2e/graph_memory_api: tests/e2e/ref/h200_graphmem.c
 $(BUILD)/tests/e2e/capture_misc_api: tests/e2e/ref/h200_capture_misc.c
 
 # devmalloc_api runs the kernels the H100 ran for its reference log,

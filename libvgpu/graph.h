@@ -183,6 +183,8 @@ void vg_graph_mem_get(struct vg_graph_mem *m);
 void vg_graph_mem_put(struct vg_graph_mem *m);
 CUdeviceptr vg_graph_mem_ptr(const struct vg_graph_mem *m);
 void vg_graph_mem_reap(void);
+void vg_graph_mem_launched(struct CUgraph_st *g, bool ran);
+bool vg_graph_mem_free(CUdeviceptr dptr);
 
 /* graph_memcpy.c */
 bool vg_memcpy_params_ok(const CUDA_MEMCPY3D *p);

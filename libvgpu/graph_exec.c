@@ -725,6 +725,8 @@ CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 	if (!r && e->g->nurefs)
 		r = vg_exec_done(e, s);
 	r2 = vg_batch_end();
+	if (!r && !r2)
+		vg_graph_mem_launched(e->g, true);
 	vg_cap_replaying = false;
 	pthread_mutex_unlock(&vg_graph_lock);
 	/* Streams and events of a launch on another context or priority. */
@@ -743,7 +745,7 @@ CUresult cuGraphLaunch_ptsz(CUgraphExec h, CUstream s)
  */
 CUresult cuGraphUpload(CUgraphExec h, CUstream s)
 {
-	bool known;
+	struct CUgraphExec_st *e;
 	CUresult r = vg_check_init();
 
 	if (r)
@@ -752,9 +754,12 @@ CUresult cuGraphUpload(CUgraphExec h, CUstream s)
 	if (r)
 		return r;
 	pthread_mutex_lock(&vg_graph_lock);
-	known = vg_exec_get(h) != NULL;
+	e = vg_exec_get(h);
+	/* Its memory is the device's from here, as NVIDIA's upload makes it. */
+	if (e)
+		vg_graph_mem_launched(e->g, false);
 	pthread_mutex_unlock(&vg_graph_lock);
-	return known ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+	return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult cuGraphUpload_ptsz(CUgraphExec h, CUstream s)

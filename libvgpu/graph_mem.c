@@ -7,6 +7,14 @@
  * graph's clones and executable copies, and gives it back when the last
  * of them goes. Launching either node does nothing more.
  *
+ * What the device reports of graph memory (cuDeviceGetGraphMemAttribute)
+ * follows NVIDIA's driver, probed on an H200: an allocation counts from
+ * the first upload or launch of an executable graph that makes it, as
+ * its own chunks of 32 MiB, and stops counting only when the device's
+ * graph memory is trimmed after it was freed (by a free node,
+ * cuMemFreeAsync or cuMemFree) or its graphs went; used and reserved
+ * memory are the same here.
+ *
  * The memory is freed with vg_lock, which must not be taken under
  * vg_graph_lock's holders that already hold it: a record whose last
  * reference goes is put aside under vg_graph_lock and freed by
@@ -20,15 +28,37 @@
 
 struct vg_graph_mem {
 	unsigned int refs;
+	bool backed;		/* counted in its device's graph memory */
+	bool freed;		/* freed since it was counted: trim drops it */
 	CUdeviceptr dptr;
 	size_t bytes;
 	struct CUctx_st *ctx;
 	uint64_t serial;	/* ctx's open when allocated */
 	int dev;
 	struct vg_graph_mem *next;	/* vg_mem_dead */
+	struct vg_graph_mem *live;	/* vg_mems */
 };
 
 static struct vg_graph_mem *vg_mem_dead;	/* vg_graph_lock */
+/*
+ * Every allocation with references, their @backed and @freed, and each
+ * device's count, under vg_gmem_lock: a lock of its own, taken last
+ * (cuMemFree asks here, and the graph code frees memory it keeps, a
+ * conditional node's word, holding vg_graph_lock).
+ */
+static pthread_mutex_t vg_gmem_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct vg_graph_mem *vg_mems;
+static struct {
+	uint64_t used, used_high, reserved_high;
+	uint64_t orphaned;	/* of allocations gone, until a trim */
+} vg_gmem[VG_MAX_DEVICES];
+
+#define VG_GRAPH_CHUNK (32ULL << 20)
+
+static uint64_t vg_graph_chunks(const struct vg_graph_mem *m)
+{
+	return (m->bytes + VG_GRAPH_CHUNK - 1) / VG_GRAPH_CHUNK * VG_GRAPH_CHUNK;
+}
 
 /* @bytes of the current context's memory, for a new node; no lock held. */
 CUresult vg_graph_mem_new(size_t bytes, struct vg_graph_mem **out)
@@ -56,6 +86,10 @@ CUresult vg_graph_mem_new(size_t bytes, struct vg_graph_mem **out)
 	}
 	m->refs = 1;
 	m->bytes = bytes;
+	pthread_mutex_lock(&vg_gmem_lock);
+	m->live = vg_mems;
+	vg_mems = m;
+	pthread_mutex_unlock(&vg_gmem_lock);
 	*out = m;
 	return CUDA_SUCCESS;
 }
@@ -68,10 +102,84 @@ void vg_graph_mem_get(struct vg_graph_mem *m)
 /* With vg_graph_lock held. */
 void vg_graph_mem_put(struct vg_graph_mem *m)
 {
+	struct vg_graph_mem **pp;
+
 	if (--m->refs)
 		return;
+	pthread_mutex_lock(&vg_gmem_lock);
+	for (pp = &vg_mems; *pp != m; pp = &(*pp)->live)
+		;
+	*pp = m->live;
+	/* Its chunks stay the device's until a trim, as NVIDIA's do. */
+	if (m->backed)
+		vg_gmem[m->dev].orphaned += vg_graph_chunks(m);
+	pthread_mutex_unlock(&vg_gmem_lock);
 	m->next = vg_mem_dead;
 	vg_mem_dead = m;
+}
+
+/* The allocation at @dptr, or NULL; vg_gmem_lock held. */
+static struct vg_graph_mem *vg_graph_mem_at(CUdeviceptr dptr)
+{
+	struct vg_graph_mem *m;
+
+	for (m = vg_mems; m && m->dptr != dptr; m = m->live)
+		;
+	return m;
+}
+
+/*
+ * An upload (@ran false) or launch of an executable graph whose graph is
+ * @g: its allocations count from now (again, if a trim dropped them);
+ * launched, they are in use until its free nodes free them, which the
+ * next trim may then drop. vg_graph_lock held.
+ */
+void vg_graph_mem_launched(struct CUgraph_st *g, bool ran)
+{
+	struct vg_graph_mem *m;
+	size_t i;
+
+	pthread_mutex_lock(&vg_gmem_lock);
+	for (i = 0; i < g->nnodes; i++) {
+		if (g->nodes[i]->type != CU_GRAPH_NODE_TYPE_MEM_ALLOC)
+			continue;
+		m = g->nodes[i]->p.mem;
+		if (ran || !m->backed)
+			m->freed = false;
+		if (m->backed)
+			continue;
+		m->backed = true;
+		vg_gmem[m->dev].used += vg_graph_chunks(m);
+		if (vg_gmem[m->dev].used > vg_gmem[m->dev].used_high)
+			vg_gmem[m->dev].used_high = vg_gmem[m->dev].used;
+		if (vg_gmem[m->dev].used > vg_gmem[m->dev].reserved_high)
+			vg_gmem[m->dev].reserved_high = vg_gmem[m->dev].used;
+	}
+	for (i = 0; ran && i < g->nnodes; i++) {
+		if (g->nodes[i]->type != CU_GRAPH_NODE_TYPE_MEM_FREE)
+			continue;
+		m = vg_graph_mem_at(g->nodes[i]->p.freed);
+		if (m)
+			m->freed = true;
+	}
+	pthread_mutex_unlock(&vg_gmem_lock);
+}
+
+/*
+ * cuMemFree or cuMemFreeAsync of graph memory: it stays the graph's
+ * (every launch of the graph has the same address), freed as far as
+ * trimming goes. Return: whether @dptr is graph memory.
+ */
+bool vg_graph_mem_free(CUdeviceptr dptr)
+{
+	struct vg_graph_mem *m;
+
+	pthread_mutex_lock(&vg_gmem_lock);
+	m = vg_graph_mem_at(dptr);
+	if (m)
+		m->freed = true;
+	pthread_mutex_unlock(&vg_gmem_lock);
+	return m != NULL;
 }
 
 CUdeviceptr vg_graph_mem_ptr(const struct vg_graph_mem *m)
@@ -209,4 +317,86 @@ CUresult cuGraphMemFreeNodeGetParams(CUgraphNode h, CUdeviceptr *dptr)
 		n = NULL;
 	pthread_mutex_unlock(&vg_graph_lock);
 	return n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* --- the device's graph memory -------------------------------------------- */
+
+CUresult cuDeviceGetGraphMemAttribute(CUdevice dev, CUgraphMem_attribute attr, void *value)
+{
+	CUresult r = vg_check_init();
+	cuuint64_t v;
+
+	if (!r)
+		r = vg_check_device(dev);
+	if (r)
+		return r;
+	if (!value)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_gmem_lock);
+	switch (attr) {
+	case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT:
+	case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT:
+		v = vg_gmem[dev].used;
+		break;
+	case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH:
+		v = vg_gmem[dev].used_high;
+		break;
+	case CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH:
+		v = vg_gmem[dev].reserved_high;
+		break;
+	default:
+		r = CUDA_ERROR_INVALID_VALUE;
+	}
+	pthread_mutex_unlock(&vg_gmem_lock);
+	if (!r)
+		memcpy(value, &v, sizeof(v));
+	return r;
+}
+
+/* Only the high-water marks can be set, and only to 0: to what is used now. */
+CUresult cuDeviceSetGraphMemAttribute(CUdevice dev, CUgraphMem_attribute attr, void *value)
+{
+	CUresult r = vg_check_init();
+	cuuint64_t v;
+
+	if (!r)
+		r = vg_check_device(dev);
+	if (r)
+		return r;
+	if (!value)
+		return CUDA_ERROR_INVALID_VALUE;
+	memcpy(&v, value, sizeof(v));
+	if (v || (attr != CU_GRAPH_MEM_ATTR_USED_MEM_HIGH &&
+		  attr != CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH))
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&vg_gmem_lock);
+	if (attr == CU_GRAPH_MEM_ATTR_USED_MEM_HIGH)
+		vg_gmem[dev].used_high = vg_gmem[dev].used;
+	else
+		vg_gmem[dev].reserved_high = vg_gmem[dev].used;
+	pthread_mutex_unlock(&vg_gmem_lock);
+	return CUDA_SUCCESS;
+}
+
+/* What no allocation in use holds goes: freed ones, and those of graphs gone. */
+CUresult cuDeviceGraphMemTrim(CUdevice dev)
+{
+	CUresult r = vg_check_init();
+	struct vg_graph_mem *m;
+
+	if (!r)
+		r = vg_check_device(dev);
+	if (r)
+		return r;
+	pthread_mutex_lock(&vg_gmem_lock);
+	for (m = vg_mems; m; m = m->live) {
+		if (m->dev != dev || !m->backed || !m->freed)
+			continue;
+		m->backed = false;
+		vg_gmem[dev].used -= vg_graph_chunks(m);
+	}
+	vg_gmem[dev].used -= vg_gmem[dev].orphaned;
+	vg_gmem[dev].orphaned = 0;
+	pthread_mutex_unlock(&vg_gmem_lock);
+	return CUDA_SUCCESS;
 }

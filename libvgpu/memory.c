@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 
 #include "capture.h"
+#include "graph.h"
 #include "vg.h"
 
 /* The current context, usable for new work; called with vg_lock held. */
@@ -136,6 +137,9 @@ CUresult vg_mem_free(CUdeviceptr dptr)
 	CUresult r = CUDA_SUCCESS;
 
 	if (!dptr)
+		return r;
+	/* Graph memory stays its graph's: trimming may drop it now. */
+	if (vg_graph_mem_free(dptr))
 		return r;
 	pthread_mutex_lock(&vg_lock);
 	/* Reserved addresses are cuMemUnmap's and cuMemAddressFree's. */

@@ -255,23 +255,6 @@ CUresult cuStreamGetGreenCtx(CUstream a0, CUgreenCtx *a1)
 }
 
 /* Issue 20: graphs and stream capture. */
-CUresult cuDeviceGetGraphMemAttribute(CUdevice a0, CUgraphMem_attribute a1,
-		void *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuDeviceGraphMemTrim(CUdevice a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuDeviceSetGraphMemAttribute(CUdevice a0, CUgraphMem_attribute a1,
-		void *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *a0, CUgraph a1,
 		const CUgraphNode *a2, size_t a3,
 		const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a4)

@@ -238,3 +238,37 @@ cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config)
 		return rt_ret(e);
 	return rt_ret_cu(cuCtxSetCacheConfig((CUfunc_cache)config));
 }
+
+/* Graph memory: cudaGraphMemAttributeType's values are CUgraphMem_attribute's. */
+cudaError_t cudaDeviceGetGraphMemAttribute(int device,
+					   enum cudaGraphMemAttributeType attr,
+					   void *value)
+{
+	cudaError_t e = rt_check_device(device);
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuDeviceGetGraphMemAttribute(device, (CUgraphMem_attribute)attr,
+						      value));
+}
+
+cudaError_t cudaDeviceSetGraphMemAttribute(int device,
+					   enum cudaGraphMemAttributeType attr,
+					   void *value)
+{
+	cudaError_t e = rt_check_device(device);
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuDeviceSetGraphMemAttribute(device, (CUgraphMem_attribute)attr,
+						      value));
+}
+
+cudaError_t cudaDeviceGraphMemTrim(int device)
+{
+	cudaError_t e = rt_check_device(device);
+
+	if (e)
+		return rt_ret(e);
+	return rt_ret_cu(cuDeviceGraphMemTrim(device));
+}
