@@ -138,9 +138,6 @@ CUresult vg_mem_free(CUdeviceptr dptr)
 
 	if (!dptr)
 		return r;
-	/* Graph memory stays its graph's: trimming may drop it now. */
-	if (vg_graph_mem_free(dptr))
-		return r;
 	pthread_mutex_lock(&vg_lock);
 	/* Reserved addresses are cuMemUnmap's and cuMemAddressFree's. */
 	if (vg_vmm_lookup(dptr, &vi)) {
@@ -160,6 +157,11 @@ CUresult vg_mem_free(CUdeviceptr dptr)
 	vg_ctx_idle(ctx);
 	/* A buffer of external memory is unmapped (extmem.c). */
 	if (vg_ext_free_now(dptr)) {
+		vg_ctx_end(ctx);
+		return r;
+	}
+	/* Graph memory stays its graph's: trimming may drop it now. */
+	if (vg_graph_mem_free(dptr)) {
 		vg_ctx_end(ctx);
 		return r;
 	}
