@@ -64,11 +64,12 @@ SAMPLES := $(patsubst tests/samples/%.c,$(BUILD)/samples/%,$(wildcard tests/samp
 # Runtime-API programs (tests/samples/rt/NAME.cu), built by nvcc as users
 # build them for vgpu: -cudart shared, PTX only, vgpu's libcudart.so.13
 # found through the rpath.
-# rt_interop, rt_extmem, rt_texobj and rt_capture(_ptds) also call the driver
-# API: they link the toolkit's stub libcuda.so and run on vgpu's
-# libcuda.so.1.
+# rt_interop, rt_extmem, rt_extsem, rt_texobj and rt_capture(_ptds) also
+# call the driver API: they link the toolkit's stub libcuda.so and run on
+# vgpu's libcuda.so.1.
 RT_SAMPLE_LIBS_rt_interop = -L$(dir $(CUDA_STUB)) -lcuda
 RT_SAMPLE_LIBS_rt_extmem = -L$(dir $(CUDA_STUB)) -lcuda
+RT_SAMPLE_LIBS_rt_extsem = -L$(dir $(CUDA_STUB)) -lcuda
 RT_SAMPLE_LIBS_rt_texobj = -L$(dir $(CUDA_STUB)) -lcuda
 RT_SAMPLE_LIBS_rt_capture = -L$(dir $(CUDA_STUB)) -lcuda -lpthread
 RT_SAMPLE_LIBS_rt_capture_ptds = -L$(dir $(CUDA_STUB)) -lcuda
@@ -558,8 +559,10 @@ DRM_CFLAGS_vgem_roundtrip = $(shell pkg-config --cflags libdrm)
 DRM_LIBS_vgem_roundtrip = $(shell pkg-config --libs libdrm)
 DRM_CFLAGS_extmem_api = $(shell pkg-config --cflags libdrm)
 DRM_LIBS_extmem_api = $(shell pkg-config --libs libdrm)
+DRM_CFLAGS_extsem_api = $(shell pkg-config --cflags libdrm)
+DRM_LIBS_extsem_api = $(shell pkg-config --libs libdrm)
 
-$(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h tests/gridsync_ptx.h tests/h100_log.h tests/fp_h100_cases.h tests/probe_run.h libvgpu/include/cuda.h $(LIBVGPU)
+$(BUILD)/tests/e2e/%: tests/e2e/%.c tests/tap.h tests/gridsync_ptx.h tests/h100_log.h tests/fp_h100_cases.h tests/probe_run.h tests/vgem.h libvgpu/include/cuda.h $(LIBVGPU)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DRM_CFLAGS_$*) $< $(LINK_LIBVGPU) $(DRM_LIBS_$*) -o $@
 
@@ -568,6 +571,7 @@ $(BUILD)/tests/e2e/graph_dot_api: tests/e2e/ref/h200_graph_dot.c
 $(BUILD)/tests/e2e/graph_memop_api: tests/e2e/ref/h200_graph_memop.c
 $(BUILD)/tests/e2e/graph_memory_api: tests/e2e/ref/h200_graphmem.c
 $(BUILD)/tests/e2e/capture_misc_api: tests/e2e/ref/h200_capture_misc.c
+$(BUILD)/tests/e2e/extsem_api: tests/e2e/ref/h200_extsem.c
 
 # devmalloc_api runs the kernels the H100 ran for its reference log,
 # compiled by nvcc (outside build/tests/e2e, whose files are all tests).

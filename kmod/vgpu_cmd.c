@@ -134,7 +134,10 @@ int vgpu_cmd_check(struct vgpu_ctx *ctx, const struct vgpu_cmd *c)
 			return -EINVAL;
 		return vgpu_sem_check(c);
 	case VGPU_CMD_SEM_ACQUIRE:
-		if (c->flags & ~(VGPU_SEM_TEST_MASK | VGPU_SEM_32))
+		if ((c->flags & ~(VGPU_SEM_TEST_MASK | VGPU_SEM_32 |
+				  VGPU_SEM_UNSIGNED)) ||
+		    ((c->flags & VGPU_SEM_UNSIGNED) &&
+		     (c->flags & VGPU_SEM_TEST_MASK) != VGPU_SEM_GEQ))
 			return -EINVAL;
 		return vgpu_sem_check(c);
 	case VGPU_CMD_LAUNCH:

@@ -375,8 +375,11 @@ static int vgpu_sem_acquire(struct vgpu_vm *vm, const struct vgpu_cmd *cmd,
 
 	switch (cmd->flags & VGPU_SEM_TEST_MASK) {
 	case VGPU_SEM_GEQ:
-		ok = sem32 ? (s32)((u32)cur - (u32)want) >= 0 :
-			(s64)(cur - want) >= 0;
+		if (cmd->flags & VGPU_SEM_UNSIGNED)
+			ok = cur >= want;	/* both zero-extended if 32-bit */
+		else
+			ok = sem32 ? (s32)((u32)cur - (u32)want) >= 0 :
+				(s64)(cur - want) >= 0;
 		break;
 	case VGPU_SEM_EQ:
 		ok = cur == want;

@@ -95,6 +95,8 @@ CUresult vg_cap_copy1d(int dir, uint64_t dst, uint64_t src, size_t n, CUstream h
 CUresult vg_cap_copy2d(const CUDA_MEMCPY2D *p, CUstream hs, bool *taken);
 CUresult vg_cap_memops(CUstream hs, unsigned int count, const CUstreamBatchMemOpParams *ops,
 		       unsigned int flags, bool *taken);
+CUresult vg_cap_sems(CUstream hs, const CUexternalSemaphore *sems, const void *params,
+		     unsigned int n, bool signal, bool *taken);
 CUresult vg_cap_host(CUhostFn fn, void *data, CUstream hs, bool *taken);
 CUresult vg_cap_alloc(CUdeviceptr *dptr, size_t bytes, CUstream hs, bool *taken);
 CUresult vg_cap_free(CUdeviceptr dptr, CUstream hs, bool *taken);

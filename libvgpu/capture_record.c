@@ -187,6 +187,19 @@ CUresult vg_cap_memops(CUstream hs, unsigned int count, const CUstreamBatchMemOp
 	return vg_cap_add(hs, n);
 }
 
+/* External semaphores signalled or waited for: one node a call. */
+CUresult vg_cap_sems(CUstream hs, const CUexternalSemaphore *sems, const void *params,
+		     unsigned int count, bool signal, bool *taken)
+{
+	struct CUgraphNode_st *n;
+	CUresult r = vg_cap_work(hs, taken);
+
+	if (r || !*taken)
+		return r;
+	r = vg_sem_node_new(sems, params, count, signal, &n);
+	return r ? r : vg_cap_add(hs, n);
+}
+
 CUresult vg_cap_host(CUhostFn fn, void *data, CUstream hs, bool *taken)
 {
 	struct CUgraphNode_st *n;

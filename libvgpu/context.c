@@ -203,6 +203,7 @@ void vg_ctx_close(struct CUctx_st *ctx)
 	vg_sync_forget_ctx(ctx);
 	vg_vmm_ctx_close(ctx);
 	vg_ext_ctx_close(ctx);
+	vg_sem_ctx_close(ctx);
 	vg_tex_ctx_close(ctx);	/* drops its references on the arrays: first */
 	vg_arrays_ctx_close(ctx);
 	vg_ipc_ctx_close(ctx);

@@ -134,22 +134,26 @@ CUresult cuImportExternalMemory(CUexternalMemory *out,
 	return CUDA_SUCCESS;
 }
 
-/* Maps [@off, @off + @size) of @em into a new reservation of its context. */
-static CUresult vg_ext_map(struct CUextMemory_st *em, uint64_t off,
-			   uint64_t size, struct vg_ext_buf *b)
+/*
+ * Maps [@off, @off + @size) of memory object @handle of @ctx (@real bytes)
+ * into a new reservation: *@va and *@span; @off lies at @off %
+ * VGPU_VA_ALIGN in it.
+ */
+CUresult vg_ext_map_obj(struct CUctx_st *ctx, uint32_t handle, uint64_t real,
+			uint64_t off, uint64_t size, uint64_t *va, uint64_t *span)
 {
 	uint64_t first = off / VGPU_VA_ALIGN * VGPU_VA_ALIGN, end;
 	struct vgpu_va_reserve rv = { 0 };
-	struct vgpu_mem_map m = { .handle = em->handle };
+	struct vgpu_mem_map m = { .handle = handle };
 	struct vgpu_mem_access a = {
 		.prot = VGPU_PROT_READ | VGPU_PROT_WRITE,
 	};
 	struct vgpu_va_free f = { 0 };
-	int fd = em->ctx->fd;
+	int fd = ctx->fd;
 
 	end = (off + size + VGPU_VA_ALIGN - 1) / VGPU_VA_ALIGN * VGPU_VA_ALIGN;
-	if (end > em->real)
-		end = em->real;
+	if (end > real)
+		end = real;
 	rv.size = (end - first + VGPU_VA_ALIGN - 1) / VGPU_VA_ALIGN *
 		VGPU_VA_ALIGN;
 	if (ioctl(fd, VGPU_IOCTL_VA_RESERVE, &rv))
@@ -168,19 +172,36 @@ static CUresult vg_ext_map(struct CUextMemory_st *em, uint64_t off,
 	}
 	/* Rights go by whole granules; the last one is the mapping's too. */
 	if (ioctl(fd, VGPU_IOCTL_MEM_ACCESS, &a)) {
-		struct vgpu_mem_unmap u = { .va = rv.va, .size = rv.size };
-
-		ioctl(fd, VGPU_IOCTL_MEM_UNMAP, &u);
-		f.va = rv.va;
-		f.size = rv.size;
-		ioctl(fd, VGPU_IOCTL_VA_FREE, &f);
+		vg_ext_unmap(ctx, rv.va, rv.size);
 		return CUDA_ERROR_UNKNOWN;
 	}
+	*va = rv.va;
+	*span = rv.size;
+	return CUDA_SUCCESS;
+}
+
+/* Undoes vg_ext_map_obj(). */
+void vg_ext_unmap(struct CUctx_st *ctx, uint64_t va, uint64_t span)
+{
+	struct vgpu_mem_unmap u = { .va = va, .size = span };
+	struct vgpu_va_free f = { .va = va, .size = span };
+
+	ioctl(ctx->fd, VGPU_IOCTL_MEM_UNMAP, &u);
+	ioctl(ctx->fd, VGPU_IOCTL_VA_FREE, &f);
+}
+
+/* Maps [@off, @off + @size) of @em into a new reservation of its context. */
+static CUresult vg_ext_map(struct CUextMemory_st *em, uint64_t off,
+			   uint64_t size, struct vg_ext_buf *b)
+{
+	CUresult r = vg_ext_map_obj(em->ctx, em->handle, em->real, off, size,
+				    &b->va, &b->span);
+
+	if (r)
+		return r;
 	b->ctx = em->ctx;
-	b->ptr = rv.va + (off - first);
+	b->ptr = b->va + off % VGPU_VA_ALIGN;
 	b->size = size;
-	b->va = rv.va;
-	b->span = rv.size;
 	return CUDA_SUCCESS;
 }
 
@@ -282,8 +303,6 @@ bool vg_ext_lookup(CUdeviceptr ptr, uint64_t *start, uint64_t *size)
  */
 int vg_ext_free_now(CUdeviceptr ptr)
 {
-	struct vgpu_mem_unmap u = { 0 };
-	struct vgpu_va_free f = { 0 };
 	struct vg_ext_buf **pp, *b = NULL;
 
 	pthread_mutex_lock(&vg_ext_lock);
@@ -297,12 +316,8 @@ int vg_ext_free_now(CUdeviceptr ptr)
 	pthread_mutex_unlock(&vg_ext_lock);
 	if (!b)
 		return 0;
-	u.va = f.va = b->va;
-	u.size = f.size = b->span;
-	if (b->ctx->fd >= 0) {	/* vg_ext_ctx_close() keeps none closed */
-		ioctl(b->ctx->fd, VGPU_IOCTL_MEM_UNMAP, &u);
-		ioctl(b->ctx->fd, VGPU_IOCTL_VA_FREE, &f);
-	}
+	if (b->ctx->fd >= 0)	/* vg_ext_ctx_close() keeps none closed */
+		vg_ext_unmap(b->ctx, b->va, b->span);
 	free(b);
 	return 1;
 }

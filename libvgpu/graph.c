@@ -108,6 +108,16 @@ struct CUgraphNode_st *vg_node_get(CUgraphNode n)
 	return vg_handle_has(n) && n->magic == VG_NODE_MAGIC ? n : NULL;
 }
 
+/*
+ * cuGraphInstantiate takes two graph numbers on NVIDIA's driver (the
+ * graphs cuGraphDebugDotPrint names next are numbered after both), the
+ * executable's copy here only one: this is the other.
+ */
+void vg_graph_id_skip(void)
+{
+	vg_graph_ids++;
+}
+
 struct CUgraph_st *vg_graph_new(void)
 {
 	struct CUgraph_st *g = calloc(1, sizeof(*g));

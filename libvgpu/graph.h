@@ -65,6 +65,17 @@ struct vg_memop_node {
 	CUstreamBatchMemOpParams *ops;
 };
 
+/*
+ * An external semaphore signal or wait node: its own copy of the
+ * semaphores and their parameters (signal or wait ones by the node's
+ * type); neither array is NULL.
+ */
+struct vg_sem_node {
+	CUexternalSemaphore *sems;
+	void *params;
+	unsigned int count;
+};
+
 /* A conditional node: its handle, kind and body graphs (owned). */
 struct vg_cond_node {
 	struct vg_cond *c;
@@ -96,6 +107,7 @@ struct CUgraphNode_st {
 		CUdeviceptr freed;		/* MEM_FREE */
 		struct vg_cond_node cond;
 		struct vg_memop_node memop;
+		struct vg_sem_node sems;	/* EXT_SEMAS_SIGNAL and _WAIT */
 	} p;
 	CUcontext ctx;		/* memset and memcpy nodes' context */
 	size_t mark;		/* scratch of a walk over the graph */
@@ -126,6 +138,7 @@ struct CUgraph_st {
 struct CUgraph_st *vg_graph_get(CUgraph g);
 struct CUgraphNode_st *vg_node_get(CUgraphNode n);
 struct CUgraph_st *vg_graph_new(void);
+void vg_graph_id_skip(void);
 void vg_graph_free(struct CUgraph_st *g);
 CUresult vg_node_add(struct CUgraph_st *g, struct CUgraphNode_st *n,
 		     const CUgraphNode *deps, const CUgraphEdgeData *edata,
@@ -169,6 +182,19 @@ CUresult vg_node_add_to(CUgraphNode *out, CUgraph h, const CUgraphNode *deps,
 /* graph_memop.c: @m takes a checked copy of @p (its old operations freed). */
 CUresult vg_memop_node_set(struct vg_memop_node *m, const CUDA_BATCH_MEM_OP_NODE_PARAMS *p);
 CUresult vg_memop_node_copy(struct vg_memop_node *to, const struct vg_memop_node *from);
+
+/*
+ * graph_extsem.c: @m takes a checked copy of @n semaphores and their
+ * signal (@signal) or wait parameters (its old ones freed); a new node of
+ * them; a node's signals or waits queued on @s.
+ */
+CUresult vg_sem_node_set(struct vg_sem_node *m, const CUexternalSemaphore *sems,
+			 const void *params, unsigned int n, bool signal);
+CUresult vg_sem_node_new(const CUexternalSemaphore *sems, const void *params,
+			 unsigned int count, bool signal, struct CUgraphNode_st **out);
+CUresult vg_sem_node_copy(struct vg_sem_node *to, const struct vg_sem_node *from, bool signal);
+void vg_sem_node_free(struct vg_sem_node *m);
+CUresult vg_sem_node_run(const struct CUgraphNode_st *n, CUstream s);
 
 /* graph_add.c: a node's parameters of CUgraphNodeParams in a type's form. */
 void vg_kernel_params_of(const CUgraphNodeParams *p, CUDA_KERNEL_NODE_PARAMS *kp);

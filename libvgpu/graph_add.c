@@ -90,10 +90,13 @@ static CUresult vg_add_typed(CUgraphNode *out, CUgraph h, const CUgraphNode *dep
 		/* The two versions of the parameters are laid out alike. */
 		return cuGraphAddBatchMemOpNode(out, h, deps, ndeps,
 						(CUDA_BATCH_MEM_OP_NODE_PARAMS *)&p->memOp);
+	/* The two versions of the parameters are laid out alike. */
 	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+		return cuGraphAddExternalSemaphoresSignalNode(out, h, deps, ndeps,
+				(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)&p->extSemSignal);
 	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
-		/* Their own cuGraphAdd*Node calls are not here yet either. */
-		return CUDA_ERROR_NOT_SUPPORTED;
+		return cuGraphAddExternalSemaphoresWaitNode(out, h, deps, ndeps,
+				(CUDA_EXT_SEM_WAIT_NODE_PARAMS *)&p->extSemWait);
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}

@@ -375,6 +375,51 @@ static void vg_dot_memcpy_runtime(struct vg_dot *d, const CUDA_MEMCPY3D *p)
 		p->WidthInBytes, p->Height, p->Depth);
 }
 
+/* A semaphore node's semaphores and each one's parameters, as NVIDIA's. */
+static void vg_dot_sems(FILE *f, const struct CUgraphNode_st *n, size_t i, size_t topo)
+{
+	const struct vg_sem_node *m = &n->p.sems;
+	bool signal = n->type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL;
+	const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *sp = m->params;
+	const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *wp = m->params;
+	unsigned int k;
+
+	fprintf(f, "[style=\"solid\" shape=\"record\" label=\"{\n%s\n| {{ID | node handle | numExtSems} | {%zu (topoId: %zu) | 0x%016" PRIX64 " | %u}}\n",
+		vg_dot_type(n->type), i, topo, vg_dot_ptr(n), m->count);
+	if (m->count) {
+		fprintf(f, "| {{");
+		for (k = 0; k < m->count; k++)
+			fprintf(f, "%sextSemArray[%u]", k ? " | " : "", k);
+		fprintf(f, "} | {");
+		for (k = 0; k < m->count; k++)
+			fprintf(f, "%s0x%016" PRIX64, k ? " | " : "", vg_dot_ptr(m->sems[k]));
+		fprintf(f, "}}\n| {{");
+		for (k = 0; k < m->count; k++)
+			fprintf(f, "%sparamsArray[%u]", k ? " | " : "", k);
+		fprintf(f, "} | {");
+		for (k = 0; k < m->count; k++)
+			fprintf(f, "%s%s", k ? " | " : "",
+				signal ? "value | fence | key | flags" :
+				"value | fence | key | timeoutMs | flags");
+		fprintf(f, "} | {");
+		for (k = 0; k < m->count; k++) {
+			if (signal)
+				fprintf(f, "%s%llu | 0x%016" PRIX64 " | %llu | %u", k ? " | " : "",
+					sp[k].params.fence.value,
+					vg_dot_ptr(sp[k].params.nvSciSync.fence),
+					sp[k].params.keyedMutex.key, sp[k].flags);
+			else
+				fprintf(f, "%s%llu | 0x%016" PRIX64 " | %llu | %u | %u", k ? " | " : "",
+					wp[k].params.fence.value,
+					vg_dot_ptr(wp[k].params.nvSciSync.fence),
+					wp[k].params.keyedMutex.key,
+					wp[k].params.keyedMutex.timeoutMs, wp[k].flags);
+		}
+		fprintf(f, "}}\n");
+	}
+	fprintf(f, "}\"];\n\n");
+}
+
 /* Node @i of @g with its parameters and handles. */
 static void vg_dot_verbose(struct vg_dot *d, const struct CUgraph_st *g, size_t i)
 {
@@ -411,6 +456,10 @@ static void vg_dot_verbose(struct vg_dot *d, const struct CUgraph_st *g, size_t 
 		return;
 	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
 		vg_dot_cond(d, n, i, topo);
+		return;
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+		vg_dot_sems(f, n, i, topo);
 		return;
 	default:
 		break;

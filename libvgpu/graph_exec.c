@@ -328,6 +328,7 @@ static CUresult vg_instantiate(CUgraphExec *out, CUgraph h, uint64_t flags, uint
 	r = g ? vg_exec_check(g, flags) : CUDA_ERROR_INVALID_VALUE;
 	if (!r) {
 		e->g = vg_graph_clone(g);
+		vg_graph_id_skip();
 		e->order = e->g ? vg_topo(e->g, &cycle) : NULL;
 		if (!e->order || vg_exec_lanes(e))
 			r = CUDA_ERROR_OUT_OF_MEMORY;
@@ -530,6 +531,9 @@ static CUresult vg_run_node(struct CUgraphNode_st *n, CUstream s)
 	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
 		return cuStreamBatchMemOp_v2(s, n->p.memop.count, n->p.memop.ops,
 					     n->p.memop.flags);
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+		return vg_sem_node_run(n, s);
 	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
 		return cuEventRecord(n->p.event, s);
 	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:

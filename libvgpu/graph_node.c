@@ -132,6 +132,10 @@ CUresult vg_node_params_copy(struct CUgraphNode_st *to, const struct CUgraphNode
 		return vg_cond_copy(to, from);
 	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
 		return vg_memop_node_copy(&to->p.memop, &from->p.memop);
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+		return vg_sem_node_copy(&to->p.sems, &from->p.sems,
+					from->type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL);
 	default:
 		to->p = from->p;
 		return CUDA_SUCCESS;
@@ -150,6 +154,9 @@ void vg_node_params_free(struct CUgraphNode_st *n)
 		vg_cond_free(n);
 	else if (n->type == CU_GRAPH_NODE_TYPE_BATCH_MEM_OP)
 		free(n->p.memop.ops);
+	else if (n->type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL ||
+		 n->type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT)
+		vg_sem_node_free(&n->p.sems);
 }
 
 /*

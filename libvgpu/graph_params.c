@@ -102,6 +102,12 @@ CUresult cuGraphNodeSetParams(CUgraphNode h, CUgraphNodeParams *p)
 		return vg_child_set(h, p->graph.graph);
 	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
 		return cuGraphBatchMemOpNodeSetParams(h, (CUDA_BATCH_MEM_OP_NODE_PARAMS *)&p->memOp);
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+		return cuGraphExternalSemaphoresSignalNodeSetParams(h,
+				(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)&p->extSemSignal);
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+		return cuGraphExternalSemaphoresWaitNodeSetParams(h,
+				(CUDA_EXT_SEM_WAIT_NODE_PARAMS *)&p->extSemWait);
 	default:
 		return vg_params_other(p->type);
 	}
@@ -139,6 +145,12 @@ CUresult cuGraphExecNodeSetParams(CUgraphExec e, CUgraphNode h, CUgraphNodeParam
 	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
 		return cuGraphExecBatchMemOpNodeSetParams(e, h,
 							  (CUDA_BATCH_MEM_OP_NODE_PARAMS *)&p->memOp);
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+		return cuGraphExecExternalSemaphoresSignalNodeSetParams(e, h,
+				(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)&p->extSemSignal);
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+		return cuGraphExecExternalSemaphoresWaitNodeSetParams(e, h,
+				(CUDA_EXT_SEM_WAIT_NODE_PARAMS *)&p->extSemWait);
 	default:
 		return vg_params_other(p->type);
 	}

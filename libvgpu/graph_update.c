@@ -5,8 +5,9 @@
  * added; the update fails, changing nothing, when the counts differ
  * (topology changed, no error node), when a node's type differs (that
  * node) or when a node's dependencies differ (that node), as NVIDIA's
- * driver answered (tests/e2e/ref/h200_capture.log). A kernel node may
- * change its function.
+ * driver answered (tests/e2e/ref/h200_capture.log), and when an external
+ * semaphore node's number of semaphores differs (parameters changed,
+ * h200_extsem.log). A kernel node may change its function.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,15 @@ static CUgraphExecUpdateResult vg_update_check(struct CUgraph_st *to, struct CUg
 		if (!vg_same_deps(to->nodes[i], from->nodes[i])) {
 			*err = from->nodes[i];
 			return CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+		}
+	}
+	/* A semaphore node keeps its number of semaphores. */
+	for (i = 0; i < to->nnodes; i++) {
+		if ((to->nodes[i]->type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL ||
+		     to->nodes[i]->type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT) &&
+		    to->nodes[i]->p.sems.count != from->nodes[i]->p.sems.count) {
+			*err = from->nodes[i];
+			return CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED;
 		}
 	}
 	return CU_GRAPH_EXEC_UPDATE_SUCCESS;

@@ -207,6 +207,20 @@ CUresult cuLaunchHostFunc_ptsz(CUstream s, CUhostFn fn, void *data)
 	return cuLaunchHostFunc(vg_ptsz(s), fn, data);
 }
 
+CUresult cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *sems,
+					      const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *params,
+					      unsigned int n, CUstream s)
+{
+	return vg_sem_ops(vg_ptsz(s), sems, params, n, true);
+}
+
+CUresult cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *sems,
+					    const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *params,
+					    unsigned int n, CUstream s)
+{
+	return vg_sem_ops(vg_ptsz(s), sems, params, n, false);
+}
+
 CUresult cuStreamQuery_ptsz(CUstream s)
 {
 	return cuStreamQuery(vg_ptsz(s));

@@ -21,8 +21,6 @@
 #undef cuMemMapArrayAsync
 #undef cuMemcpy3DBatchAsync
 #undef cuMemcpyBatchAsync
-#undef cuSignalExternalSemaphoresAsync
-#undef cuWaitExternalSemaphoresAsync
 
 /*
  * Cannot exist here: graphics, NvSci, green contexts, checkpoints, core
@@ -254,57 +252,6 @@ CUresult cuStreamGetGreenCtx(CUstream a0, CUgreenCtx *a1)
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-/* Issue 20: graphs and stream capture. */
-CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *a0, CUgraph a1,
-		const CUgraphNode *a2, size_t a3,
-		const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *a0, CUgraph a1,
-		const CUgraphNode *a2, size_t a3,
-		const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a4)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec a0,
-		CUgraphNode a1, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec a0,
-		CUgraphNode a1, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode a0,
-		CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode a0,
-		const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode a0,
-		CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode a0,
-		const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 /* Issue 18: textures, surfaces, tensor maps. */
 CUresult cuParamSetTexRef(CUfunction a0, int a1, CUtexref a2)
 {
@@ -347,14 +294,9 @@ CUresult cuTensorMapReplaceAddress(CUtensorMap *a0, void *a1)
 }
 
 /*
- * Issue 17: virtual and managed memory, IPC, memory pools, peers, external
- * memory and semaphores, multicast.
+ * Issue 17: virtual and managed memory, IPC, memory pools, peers,
+ * multicast.
  */
-CUresult cuDestroyExternalSemaphore(CUexternalSemaphore a0)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult cuDeviceGetHostAtomicCapabilities(unsigned int *a0,
 		const CUatomicOperation *a1, unsigned int a2, CUdevice a3)
 {
@@ -371,12 +313,6 @@ CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int *a0,
 CUresult cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *a0,
 		CUexternalMemory a1,
 		const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *a2)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuImportExternalSemaphore(CUexternalSemaphore *a0,
-		const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *a1)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
@@ -494,34 +430,6 @@ CUresult cuMulticastGetGranularity(size_t *a0, const CUmulticastObjectProp *a1,
 
 CUresult cuMulticastUnbind(CUmemGenericAllocationHandle a0, CUdevice a1,
 		size_t a2, size_t a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *a0,
-		const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1,
-		unsigned int a2, CUstream a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *a0,
-		const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1,
-		unsigned int a2, CUstream a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *a0,
-		const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2,
-		CUstream a3)
-{
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-CUresult cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *a0,
-		const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2,
-		CUstream a3)
 {
 	return CUDA_ERROR_NOT_SUPPORTED;
 }

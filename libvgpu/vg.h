@@ -764,6 +764,19 @@ void vg_vmm_ctx_close(struct CUctx_st *ctx);
 bool vg_ext_lookup(CUdeviceptr ptr, uint64_t *start, uint64_t *size);
 int vg_ext_free_now(CUdeviceptr ptr);
 void vg_ext_ctx_close(struct CUctx_st *ctx);
+CUresult vg_ext_map_obj(struct CUctx_st *ctx, uint32_t handle, uint64_t real,
+			uint64_t off, uint64_t size, uint64_t *va, uint64_t *span);
+void vg_ext_unmap(struct CUctx_st *ctx, uint64_t va, uint64_t span);
+
+/*
+ * extsem.c: external semaphores. vg_sem_ops() signals (@signal) or waits
+ * for @n of them on a stream; vg_sem_ops_valid() checks what a node holds.
+ */
+CUresult vg_sem_ops(CUstream hs, const CUexternalSemaphore *sems, const void *params,
+		    unsigned int n, bool signal);
+CUresult vg_sem_ops_valid(const CUexternalSemaphore *sems, const void *params,
+			  unsigned int n, bool signal);
+void vg_sem_ctx_close(struct CUctx_st *ctx);
 
 /* mempool.c and mempool_ipc.c: pool export and import. */
 CUresult vg_pool_export_info(CUmemoryPool pool, int *dev, uint64_t *serial);

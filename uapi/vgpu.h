@@ -393,6 +393,11 @@ struct vgpu_host_alloc {
 #define VGPU_SEM_EQ _BITUL(4)	/* *addr == value */
 #define VGPU_SEM_AND _BITUL(5)	/* (*addr & value) != 0 */
 #define VGPU_SEM_NOR (_BITUL(4) | _BITUL(5))	/* ~(*addr | value) != 0 */
+/*
+ * With VGPU_SEM_GEQ only: compare as unsigned numbers, *addr >= value, as
+ * a timeline semaphore's value (CUDA's external semaphores) is compared.
+ */
+#define VGPU_SEM_UNSIGNED _BITUL(6)
 
 /*
  * struct vgpu_cmd.flags of LAUNCH: the launch's priority, 0 (the default)
@@ -471,7 +476,8 @@ struct vgpu_cmd_memset {
  * channel wrote before is visible to whoever sees the value.
  *
  * VGPU_CMD_SEM_ACQUIRE: the channel waits until the word satisfies the
- * test in flags (GEQ counts in wrapping arithmetic, as fences do); later
+ * test in flags (GEQ counts in wrapping arithmetic, as fences do, unless
+ * VGPU_SEM_UNSIGNED asks for plain unsigned order); later
  * commands see everything written before the value they waited for. The
  * test is evaluated again when any command of the context completes, when
  * the channel's doorbell rings (write the word from the CPU, then submit

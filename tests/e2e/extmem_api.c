@@ -20,6 +20,7 @@
 
 #define H100_LOG "tests/e2e/ref/h100_extmem.log"
 #include "h100_log.h"
+#include "vgem.h"
 
 #define G (2u << 20)
 
@@ -229,34 +230,6 @@ static void map_rules(void)
 	CHECK_RES(h100("free mapped again"), cuMemFree(p));
 	CHECK_RES(h100("destroy null"), cuDestroyExternalMemory(NULL));
 	CHECK_RES(h100("sync"), cuCtxSynchronize());
-}
-
-/* vgem's node, loading the module if need be; -1 without one. */
-static int open_vgem(void)
-{
-	char path[32];
-	int i, fd, tries;
-
-	for (tries = 0; tries < 2; tries++) {
-		for (i = 0; i < 16; i++) {
-			drmVersionPtr v;
-
-			snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-			fd = open(path, O_RDWR | O_CLOEXEC);
-			if (fd < 0)
-				continue;
-			v = drmGetVersion(fd);
-			if (v && !strcmp(v->name, "vgem")) {
-				drmFreeVersion(v);
-				return fd;
-			}
-			drmFreeVersion(v);
-			close(fd);
-		}
-		if (system("modprobe vgem >/dev/null 2>&1"))
-			break;
-	}
-	return -1;
 }
 
 /*

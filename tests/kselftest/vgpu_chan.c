@@ -264,7 +264,11 @@ TEST_F(chan, malformed_commands_refused)
 		{ VGPU_CMD_SEM_RELEASE, VGPU_SEM_32, { (1 << 20) + 2, 1 } },	/* unaligned */
 		{ VGPU_CMD_SEM_RELEASE, 0, { 1 << 20, 1, 1 } },		/* garbage */
 		{ VGPU_CMD_SEM_ACQUIRE, VGPU_SEM_TIMESTAMP, { 1 << 20, 1 } },
-		{ VGPU_CMD_SEM_ACQUIRE, 1 << 6, { 1 << 20, 1 } },	/* flags */
+		{ VGPU_CMD_SEM_ACQUIRE, 1 << 7, { 1 << 20, 1 } },	/* flags */
+		{ VGPU_CMD_SEM_ACQUIRE, VGPU_SEM_EQ | VGPU_SEM_UNSIGNED, { 1 << 20, 1 } },
+		{ VGPU_CMD_SEM_ACQUIRE, VGPU_SEM_AND | VGPU_SEM_UNSIGNED, { 1 << 20, 1 } },
+		{ VGPU_CMD_SEM_ACQUIRE, VGPU_SEM_NOR | VGPU_SEM_UNSIGNED, { 1 << 20, 1 } },
+		{ VGPU_CMD_SEM_RELEASE, VGPU_SEM_UNSIGNED, { 1 << 20, 1 } },
 		{ VGPU_CMD_SEM_ACQUIRE, 0, { (1 << 20) + 4, 1 } },	/* unaligned */
 		{ VGPU_CMD_SEM_ACQUIRE, VGPU_SEM_32, { 1 << 20, 1ULL << 32 } },
 		{ VGPU_CMD_SEM_ACQUIRE, VGPU_SEM_32, { (1 << 20) + 2, 1 } },	/* unaligned */

@@ -114,6 +114,11 @@ TEST_F(sem, acquire_tests)
 		{ VGPU_SEM_GEQ, 1ULL << 63, 0, 1 },	/* and -2^63 before 0 */
 		{ VGPU_SEM_GEQ | VGPU_SEM_32, 1, 0xfffffff0, 0 },
 		{ VGPU_SEM_GEQ | VGPU_SEM_32, 0xfffffff0, 1, 2 },
+		{ VGPU_SEM_GEQ | VGPU_SEM_UNSIGNED, 0, ~0ULL, ~0ULL },	/* no wrap */
+		{ VGPU_SEM_GEQ | VGPU_SEM_UNSIGNED, 1ULL << 63, 4, 0 },
+		{ VGPU_SEM_GEQ | VGPU_SEM_UNSIGNED, 3, 4, 1ULL << 63 },
+		{ VGPU_SEM_GEQ | VGPU_SEM_UNSIGNED | VGPU_SEM_32, 0x7fffffff, 0xfffffff0, 0xfffffff0 },
+		{ VGPU_SEM_GEQ | VGPU_SEM_UNSIGNED | VGPU_SEM_32, 0x80000000, 1, 0 },
 		{ VGPU_SEM_EQ, 7, 7, 0 },
 		{ VGPU_SEM_EQ, 8, 7, 7 },
 		{ VGPU_SEM_EQ | VGPU_SEM_32, 0x100000007ULL, 7, 0 },	/* low word */

@@ -38,6 +38,8 @@ static_assert(offsetof(struct vgpu_host_alloc, offset) == 16, "vgpu_host_alloc o
 static_assert(sizeof(struct vgpu_heap_create) == 24, "vgpu_heap_create size");
 static_assert(offsetof(struct vgpu_heap_create, va) == 16, "vgpu_heap_create va");
 static_assert((VGPU_SEM_TEST_MASK & (VGPU_SEM_TIMESTAMP | VGPU_SEM_32)) == 0, "sem flags");
+static_assert(((VGPU_SEM_TEST_MASK | VGPU_SEM_TIMESTAMP | VGPU_SEM_32) &
+	       VGPU_SEM_UNSIGNED) == 0, "sem flags");
 static_assert(sizeof(struct vgpu_cmd) == 64, "vgpu_cmd size");
 static_assert(offsetof(struct vgpu_cmd, copy) == 8, "vgpu_cmd args");
 static_assert(sizeof(struct vgpu_cmd_copy) == 56, "vgpu_cmd_copy size");

@@ -78,6 +78,11 @@
 #                 descriptor, imported, mapped twice, written by a kernel
 #                 through one mapping and read through the other; bad
 #                 input to each call;
+#   rt_extsem     external semaphores: two streams handing a buffer to
+#                 each other through a timeline and a binary semaphore
+#                 made of device memory handed over as descriptors; the
+#                 round captured into a graph and replayed with new
+#                 values; bad input to each call;
 #   rt_texobj     texture and surface objects and references through the
 #                 driver API: creation with good and bad resources and
 #                 descriptors, the getters, txq/suq/istypep, fetches,
@@ -135,7 +140,7 @@ samples="rt_vectoradd rt_streams rt_fault rt_reset rt_assert rt_interop rt_ptds
 	rt_matmul rt_async rt_callback rt_priorities rt_zerocopy rt_printf
 	rt_templates rt_atomics rt_vote rt_cg rt_occupancy rt_multicopy
 	rt_hyperq rt_onestream rt_managed rt_managed_var rt_mempool rt_ipc
-	rt_extmem rt_texobj rt_texture rt_badinput rt_capture rt_capture_ptds
+	rt_extmem rt_extsem rt_texobj rt_texture rt_badinput rt_capture rt_capture_ptds
 	rt_graph"
 echo "1..$(echo $samples | wc -w)"
 for s in $samples; do
