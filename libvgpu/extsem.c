@@ -201,23 +201,31 @@ static bool vg_sem_params_ok(const void *params, bool signal)
 	return !wp->flags && !memcmp(wp->reserved, zero, sizeof(wp->reserved));
 }
 
+/* Semaphore @i of @sems and its parameters; vg_sem_lock held. */
+static CUresult vg_sem_op_ok(const CUexternalSemaphore *sems, const void *params,
+			     unsigned int i, bool signal)
+{
+	const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *sp = params;
+	const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *wp = params;
+
+	if (!sems[i] || !vg_sem_live(sems[i]))
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!vg_sem_params_ok(signal ? (const void *)&sp[i] : (const void *)&wp[i], signal))
+		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
 CUresult vg_sem_ops_valid(const CUexternalSemaphore *sems, const void *params,
 			  unsigned int n, bool signal)
 {
-	size_t each = signal ? sizeof(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS) :
-		sizeof(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS);
 	CUresult r = CUDA_SUCCESS;
 	unsigned int i;
 
 	if (n && (!sems || !params))
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&vg_sem_lock);
-	for (i = 0; !r && i < n; i++) {
-		if (!sems[i] || !vg_sem_live(sems[i]))
-			r = CUDA_ERROR_INVALID_HANDLE;
-		else if (!vg_sem_params_ok((const char *)params + i * each, signal))
-			r = CUDA_ERROR_INVALID_VALUE;
-	}
+	for (i = 0; !r && i < n; i++)
+		r = vg_sem_op_ok(sems, params, i, signal);
 	pthread_mutex_unlock(&vg_sem_lock);
 	return r;
 }
@@ -234,14 +242,15 @@ static CUresult vg_sem_cmds(struct CUctx_st *ctx, const CUexternalSemaphore *sem
 	const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *wp = params;
 	struct vgpu_cmd *c = cmds;
 	unsigned int i;
+	CUresult r;
 
 	for (i = 0; i < n; i++) {
 		const struct CUextSemaphore_st *s = sems[i];
 
-		if (!s || !vg_sem_live(s))
-			return CUDA_ERROR_INVALID_HANDLE;
-		if (!vg_sem_params_ok(signal ? (const void *)&sp[i] : (const void *)&wp[i],
-				      signal) || s->ctx != ctx)
+		r = vg_sem_op_ok(sems, params, i, signal);
+		if (r)
+			return r;
+		if (s->ctx != ctx)
 			return CUDA_ERROR_INVALID_VALUE;
 		memset(c, 0, sizeof(*c));
 		c->sem.addr = s->va;

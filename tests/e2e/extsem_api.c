@@ -195,10 +195,60 @@ static void two_processes(void)
 	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(st));
 }
 
+/*
+ * A destroyed semaphore, which NVIDIA's driver takes silently (undefined
+ * there): destroying it again, signalling it and adding it to a node are
+ * refused, and a graph whose node names it fails its launch, queuing
+ * nothing.
+ */
+static void destroyed_semaphore_refused(void)
+{
+	CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC d;
+	CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp;
+	CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp;
+	CUDA_EXT_SEM_SIGNAL_NODE_PARAMS np;
+	CUexternalSemaphore sem;
+	CUgraphExec e;
+	CUgraphNode n;
+	CUcontext ctx;
+	CUgraph g;
+	CUstream st;
+
+	REQUIRE_RES(CUDA_SUCCESS, cuInit(0));
+	REQUIRE_RES(CUDA_SUCCESS, cuDevicePrimaryCtxRetain(&ctx, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSetCurrent(ctx));
+	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&st, CU_STREAM_NON_BLOCKING));
+	memset(&d, 0, sizeof(d));
+	d.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD;
+	d.handle.fd = mem_fd();	/* the probe's */
+	REQUIRE_RES(CUDA_SUCCESS, cuImportExternalSemaphore(&sem, &d));
+	timeline_params(1, &sp, &wp);
+	memset(&np, 0, sizeof(np));
+	np.extSemArray = &sem;
+	np.paramsArray = &sp;
+	np.numExtSems = 1;
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &np));
+	REQUIRE_RES(CUDA_SUCCESS, cuGraphInstantiate(&e, g, 0));
+
+	CHECK_RES(CUDA_SUCCESS, cuDestroyExternalSemaphore(sem));
+	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuDestroyExternalSemaphore(sem));
+	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuSignalExternalSemaphoresAsync(&sem, &sp, 1, st));
+	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuWaitExternalSemaphoresAsync(&sem, &wp, 1, st));
+	CHECK_RES(CUDA_ERROR_INVALID_HANDLE,
+		  cuGraphAddExternalSemaphoresSignalNode(&n, g, NULL, 0, &np));
+	CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuGraphLaunch(e, st));
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(st));
+	CHECK_RES(CUDA_SUCCESS, cuGraphExecDestroy(e));
+	CHECK_RES(CUDA_SUCCESS, cuGraphDestroy(g));
+	CHECK_RES(CUDA_SUCCESS, cuStreamDestroy(st));
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(probe_prints_as_on_h200),
 	TAP_TEST(vgem_buffer_as_semaphore),
 	TAP_TEST(two_processes),
+	TAP_TEST(destroyed_semaphore_refused),
 };
 
 int main(int argc, char **argv)
