@@ -133,6 +133,10 @@ cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *node, cudaGr
 cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t node,
 		struct cudaExternalSemaphoreSignalNodeParams *p)
 {
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
 	return rt_ret_cu(cuGraphExternalSemaphoresSignalNodeGetParams((CUgraphNode)node,
 			(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)p));
 }
@@ -140,6 +144,10 @@ cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t node,
 cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t node,
 		struct cudaExternalSemaphoreWaitNodeParams *p)
 {
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
 	return rt_ret_cu(cuGraphExternalSemaphoresWaitNodeGetParams((CUgraphNode)node,
 			(CUDA_EXT_SEM_WAIT_NODE_PARAMS *)p));
 }
@@ -147,6 +155,10 @@ cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t node,
 cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t node,
 		const struct cudaExternalSemaphoreSignalNodeParams *p)
 {
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
 	return rt_ret_cu(cuGraphExternalSemaphoresSignalNodeSetParams((CUgraphNode)node,
 			(const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)p));
 }
@@ -154,6 +166,10 @@ cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t node,
 cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t node,
 		const struct cudaExternalSemaphoreWaitNodeParams *p)
 {
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
 	return rt_ret_cu(cuGraphExternalSemaphoresWaitNodeSetParams((CUgraphNode)node,
 			(const CUDA_EXT_SEM_WAIT_NODE_PARAMS *)p));
 }
@@ -161,6 +177,10 @@ cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t node,
 cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t exec,
 		cudaGraphNode_t node, const struct cudaExternalSemaphoreSignalNodeParams *p)
 {
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
 	return rt_ret_cu(cuGraphExecExternalSemaphoresSignalNodeSetParams((CUgraphExec)exec,
 			(CUgraphNode)node, (const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)p));
 }
@@ -168,6 +188,10 @@ cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t e
 cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t exec,
 		cudaGraphNode_t node, const struct cudaExternalSemaphoreWaitNodeParams *p)
 {
+	cudaError_t e = rt_enter();
+
+	if (e)
+		return rt_ret(e);
 	return rt_ret_cu(cuGraphExecExternalSemaphoresWaitNodeSetParams((CUgraphExec)exec,
 			(CUgraphNode)node, (const CUDA_EXT_SEM_WAIT_NODE_PARAMS *)p));
 }
