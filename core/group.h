@@ -15,7 +15,7 @@
 #include "intops.h"
 
 #define VGPU_FAIR_LOOPS 64
-#define VGPU_FAIR_SLICE 256
+#define VGPU_FAIR_HOLD 64
 #define VGPU_WARP_SLICE 512
 
 /*
@@ -35,7 +35,8 @@
  * @cur_pc, @cur_mask: the group being run.
  * @others: runnable lanes outside the group; @min_other: their lowest pc.
  * @loops: backward branches the group took since it was chosen.
- * @fair: instructions left in which the group is not switched for others.
+ * @fair: backward branches left in which the group is not switched for
+ *	others.
  */
 struct vgpu_lanes {
 	u32 pc[VGPU_WARP];
@@ -196,7 +197,7 @@ static inline bool vgpu_group_pick(struct vgpu_lanes *ls,
 	ls->others = runnable & ~ls->cur_mask;
 	ls->min_other = ls->others ? vgpu_min_pc(ls, ls->others) : ~0U;
 	ls->loops = 0;
-	ls->fair = handover ? VGPU_FAIR_SLICE : 0;
+	ls->fair = handover ? VGPU_FAIR_HOLD : 0;
 	return true;
 }
 
@@ -208,20 +209,35 @@ static inline int vgpu_group_repick(struct vgpu_lanes *ls,
 }
 
 /*
+ * The group took a backward branch: one more loop towards handing over,
+ * one less of the hold it has after taking over. Both count branches,
+ * not instructions, so that the group changes only right after a branch
+ * (where every engine checks), never inside a straight run.
+ */
+static inline void vgpu_group_loop(struct vgpu_lanes *ls)
+{
+	ls->loops++;
+	if (ls->fair)
+		ls->fair--;
+}
+
+/*
  * After each step: take along lanes waiting where the group now is, or
  * let lower lanes go first. VGPU_GROUP_*.
+ *
+ * Lanes wait only where a straight run starts (a branch's target or the
+ * instruction after it, after an instruction that may change the group,
+ * a warp-synchronous instruction), and the group's own counts change
+ * only at branches, so inside a run this finds nothing to do: the native
+ * engine checks only where runs start.
  */
 static inline int vgpu_group_check(struct vgpu_lanes *ls,
 				   const struct vgpu_insn *code)
 {
 	if (!ls->cur_mask)
 		return vgpu_group_repick(ls, code, 0);
-	if (!ls->others)
+	if (!ls->others || ls->fair)
 		return VGPU_GROUP_SAME;
-	if (ls->fair) {
-		ls->fair--;
-		return VGPU_GROUP_SAME;
-	}
 	if (ls->loops >= VGPU_FAIR_LOOPS)
 		return vgpu_group_repick(ls, code, ls->cur_mask);
 	if (ls->cur_pc < ls->min_other)

@@ -9,10 +9,13 @@
  * lanes that split at a branch meet again where their paths join, and a
  * group that passes the waiting lanes' instruction takes them along. A
  * group that keeps looping while other lanes wait hands over after
- * VGPU_FAIR_LOOPS backward branches for VGPU_FAIR_SLICE instructions, so
+ * VGPU_FAIR_LOOPS backward branches for VGPU_FAIR_HOLD of theirs, so
  * every path progresses (a lane spinning on a flag another lane sets
- * sees it set). Warps of a block take turns in slices of
- * VGPU_WARP_SLICE instructions, for the same reason between warps.
+ * sees it set). Warps of a block take turns of VGPU_WARP_SLICE
+ * instructions, for the same reason between warps; a turn whose count
+ * has run ends at the next branch or change of group, never inside a
+ * straight run, where the native engine does not count (its code checks
+ * only where runs start).
  *
  * Floating point follows PTX: every rounding mode, f32 ftz and sat, and
  * NaN results as an H100 gives them. All of it is in fp.c, the one file
@@ -698,10 +701,11 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 		return 0;
 	if (!w->ls.cur_mask && !vgpu_group_pick(&w->ls, b->code, 0))
 		return 0;
-	while (*used < slice) {
+	/* @turn: a branch just ran or the group changed: the turn may end. */
+	for (bool turn = false; !turn || *used < slice;) {
 		const struct vgpu_insn *in;
 		u32 em, m, lane, next;
-		bool parked, tried;
+		bool parked, tried, bra = false;
 		int ret;
 
 		/*
@@ -710,8 +714,9 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 		 */
 		tried = false;
 		if (w->ls.cur_mask == ~0U && !w->ls.others && !vgpu_shape_off) {
-			*used += vgpu_shape_run(b, w, slice - *used);
-			if (*used >= slice)
+			*used += vgpu_shape_run(b, w, *used < slice ? slice - *used : 0,
+						&turn);
+			if (turn && *used >= slice)
 				break;
 			tried = true;
 		}
@@ -722,8 +727,10 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 		if (!tried && em == ~0U && vgpu_shape_covers(in->op) &&
 		    vgpu_shape_step(b, w, in, em)) {
 			w->ls.cur_pc = next;
-			if (!vgpu_group_check(&w->ls, b->code))
+			ret = vgpu_group_check(&w->ls, b->code);
+			if (!ret)
 				return 0;
+			turn = ret == VGPU_GROUP_NEW;
 			continue;
 		}
 		if (vgpu_shape_unsettled(b, w, in))
@@ -819,9 +826,10 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 				return ret;
 			break;
 		case VGPU_OP_BRA:
+			bra = true;
 			if (em == w->ls.cur_mask) {
 				if (in->imm <= w->ls.cur_pc)
-					w->ls.loops++;
+					vgpu_group_loop(&w->ls);
 				next = (u32)in->imm;
 			} else if (em) {
 				/* The lanes part: each keeps its own pc. */
@@ -832,6 +840,7 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 				w->ls.cur_mask = 0;
 				if (!vgpu_group_pick(&w->ls, b->code, 0))
 					return 0;
+				turn = true;
 				continue;
 			}
 			break;
@@ -860,6 +869,7 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 			if (!vgpu_warp_gate(&w->ls, b->code, in)) {
 				if (!vgpu_group_pick(&w->ls, b->code, 0))
 					return 0;
+				turn = true;
 				continue;
 			}
 			em = vgpu_guard(w, in, w->ls.cur_mask);
@@ -916,8 +926,10 @@ static int vgpu_warp_run(struct vgpu_block *b, struct vgpu_warp *w,
 			break;
 		}
 		w->ls.cur_pc = next;
-		if (!vgpu_group_check(&w->ls, b->code))
+		ret = vgpu_group_check(&w->ls, b->code);
+		if (!ret)
 			return 0;
+		turn = bra || ret == VGPU_GROUP_NEW;
 	}
 	return 0;
 }

@@ -1016,7 +1016,7 @@ static __always_inline bool vgpu_quick_one(struct vgpu_block *b,
 	if (in->op == VGPU_OP_BRA) {
 		if (p == ~0U) {
 			if (in->imm <= *pc)
-				w->ls.loops++;
+				vgpu_group_loop(&w->ls);
 			*pc = (u32)in->imm;
 		} else if (!p) {
 			(*pc)++;
@@ -1076,7 +1076,7 @@ static __always_inline bool vgpu_quick_set32(const struct vgpu_block *b,
  * it; one whose shapes do not suit goes the general way.
  */
 static u32 vgpu_quick_run(struct vgpu_block *b, struct vgpu_warp *w,
-			  u32 budget)
+			  u32 budget, bool *turn)
 {
 	const struct vgpu_insn *code = b->code, *in;
 	const u8 *kinds = b->quick->kinds, *sh = w->shape;
@@ -1086,7 +1086,7 @@ static u32 vgpu_quick_run(struct vgpu_block *b, struct vgpu_warp *w,
 	const u8 *at;
 	u8 k;
 
-	while (n < budget) {
+	for (;;) {
 		in = &code[pc];
 		/*
 		 * Tests, not a jump table: an emulated CPU looks up the
@@ -1263,16 +1263,21 @@ bra:
 			if (in->flags & VGPU_IF_GUARD_NOT)
 				p = ~p;
 		}
-		if (p == ~0U) {
-			if (in->imm <= pc)
-				w->ls.loops++;
-			pc = (u32)in->imm;
-			n++;
-			continue;
-		}
-		if (p)
+		if (p && p != ~0U)
 			goto out;	/* the lanes part */
-		goto step;
+		if (p) {
+			if (in->imm <= pc)
+				vgpu_group_loop(&w->ls);
+			pc = (u32)in->imm;
+		} else {
+			pc++;
+		}
+		/* Where a turn may end (vgpu_warp_run()). */
+		if (++n >= budget) {
+			*turn = true;
+			goto out;
+		}
+		continue;
 general:
 		if (!vgpu_quick_one(b, w, in, &pc))
 			goto out;
@@ -1291,17 +1296,28 @@ out:
  * Runs the warp while it is one group of all 32 lanes, over the
  * instructions shapes cover and branches every lane takes alike, without
  * the general loop's per-instruction work. Returns how many instructions
- * ran (at most @budget); it stops at the first it cannot run, which the
- * general loop then runs.
+ * ran. It stops right after a branch once @budget have run (with *@turn
+ * set: the warp's turn may end there), or at the first instruction it
+ * cannot run, which the general loop then runs.
  */
-u32 vgpu_shape_run(struct vgpu_block *b, struct vgpu_warp *w, u32 budget)
+u32 vgpu_shape_run(struct vgpu_block *b, struct vgpu_warp *w, u32 budget,
+		   bool *turn)
 {
 	u32 pc = w->ls.cur_pc, n = 0;
 
+	*turn = false;
 	if (b->quick && !vgpu_predecode_off)
-		return vgpu_quick_run(b, w, budget);
-	while (n < budget && vgpu_quick_one(b, w, &b->code[pc], &pc))
-		n++;
+		return vgpu_quick_run(b, w, budget, turn);
+	for (;;) {
+		bool bra = b->code[pc].op == VGPU_OP_BRA;
+
+		if (!vgpu_quick_one(b, w, &b->code[pc], &pc))
+			break;
+		if (++n >= budget && bra) {
+			*turn = true;
+			break;
+		}
+	}
 	w->ls.cur_pc = pc;
 	return n;
 }

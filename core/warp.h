@@ -245,6 +245,7 @@ void vgpu_shape_settle(const struct vgpu_block *b, struct vgpu_warp *w,
 		       const struct vgpu_insn *in);
 bool vgpu_shape_step(struct vgpu_block *b, struct vgpu_warp *w,
 		     const struct vgpu_insn *in, u32 em);
-u32 vgpu_shape_run(struct vgpu_block *b, struct vgpu_warp *w, u32 budget);
+u32 vgpu_shape_run(struct vgpu_block *b, struct vgpu_warp *w, u32 budget,
+		   bool *turn);
 
 #endif /* VGPU_CORE_WARP_H */

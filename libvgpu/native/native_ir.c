@@ -10,14 +10,17 @@
  * the register file only where the code may leave and it is live there,
  * or not at all (native_live.c); each predicate is an i32 lane mask in an
  * alloca, loaded on entry and stored back on every return. Every
- * instruction has two blocks: "chk", one test of whether the group must
- * ask the scheduler (native_sched.c) if other lanes join or go first
- * (never while no other lane waits) or the warp's turn has run out, and
- * "body", which counts the turn down and runs the instruction (the
- * dispatcher enters there, having seen to the turn itself). Loads and
- * stores: native_ir_mem.c. The group's mask, the scheduler's threshold
- * and the loop count are allocas too, exchanged with the warp state
- * around each call into the runtime.
+ * instruction has a block, "body", which counts the turn down and runs
+ * it. Where a straight run starts (the entry, a branch's target, after or
+ * at an instruction that is not inline) another comes first, "chk": one
+ * test of whether the group must ask the scheduler (native_sched.c) if
+ * other lanes join or go first (never while no other lane waits). Only
+ * there can other lanes wait or the dispatcher enter (core/group.h);
+ * inside a run nothing is checked. A turn whose count has run ends on a
+ * branch's edges or where the group changed (the dispatcher), as the
+ * interpreter's does. Loads and stores: native_ir_mem.c. The group's
+ * mask, the scheduler's threshold and the loop count are allocas too,
+ * exchanged with the warp state around each call into the runtime.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -268,6 +271,21 @@ static LLVMValueRef sreg(struct irb *g, u8 sr)
 
 /* --- one instruction ------------------------------------------------------ */
 
+/* A branch's edge to @t: a turn whose count has run ends there. */
+static LLVMBasicBlockRef turn_edge(struct irb *g, u32 t)
+{
+	LLVMBasicBlockRef e = newblock(g, "edge"), here = LLVMGetInsertBlock(g->b);
+	LLVMValueRef pcv = k32(g, t), left;
+
+	LLVMPositionBuilderAtEnd(g->b, e);
+	left = LLVMBuildLoad2(g->b, g->i32, g->left, "");
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLE, left, k32(g, 0), ""),
+			g->turn_gate, g->chk[t]);
+	LLVMAddIncoming(g->turn_pc, &pcv, &e, 1);
+	LLVMPositionBuilderAtEnd(g->b, here);
+	return e;
+}
+
 static void emit_branch(struct irb *g, u32 pc, const struct vgpu_insn *in,
 			LLVMValueRef em)
 {
@@ -283,7 +301,7 @@ static void emit_branch(struct irb *g, u32 pc, const struct vgpu_insn *in,
 				taken, some);
 		LLVMPositionBuilderAtEnd(g->b, some);
 		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""),
-				g->chk[pc + 1], part);
+				turn_edge(g, pc + 1), part);
 		LLVMPositionBuilderAtEnd(g->b, part);
 		sync_out(g, pc);
 		after_call(g, call(g, (void *)nrt_diverge, g->i32, args, 3), g->chk[pc + 1]);
@@ -292,22 +310,26 @@ static void emit_branch(struct irb *g, u32 pc, const struct vgpu_insn *in,
 	}
 	LLVMPositionBuilderAtEnd(g->b, taken);
 	if (t > pc) {
-		LLVMBuildBr(g->b, g->chk[t]);
+		LLVMBuildBr(g->b, turn_edge(g, t));
 		return;
 	}
 	{
-		/* A loop: the interpreter's fairness count. */
+		/* A loop: the interpreter's fairness counts (vgpu_group_loop()). */
 		LLVMValueRef loops = LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, g->i32, g->loops, ""),
 						  k32(g, 1), "");
 		LLVMValueRef others = wload(g, g->i32, offsetof(struct nrt_warp, ls.others));
+		LLVMValueRef hold = wload(g, g->i32, offsetof(struct nrt_warp, ls.fair));
 		LLVMValueRef fair = LLVMBuildAnd(g->b,
 			LLVMBuildICmp(g->b, LLVMIntUGE, loops, k32(g, VGPU_FAIR_LOOPS), ""),
 			LLVMBuildICmp(g->b, LLVMIntNE, others, k32(g, 0), ""), "");
+		LLVMValueRef held = LLVMBuildICmp(g->b, LLVMIntNE, hold, k32(g, 0), "");
 
 		LLVMBuildStore(g->b, loops, g->loops);
+		wstore(g, LLVMBuildSelect(g->b, held, LLVMBuildSub(g->b, hold, k32(g, 1), ""),
+					  hold, ""), offsetof(struct nrt_warp, ls.fair));
 		LLVMBuildStore(g->b, LLVMBuildSelect(g->b, fair, k32(g, 0),
 				LLVMBuildLoad2(g->b, g->i32, g->thresh, ""), ""), g->thresh);
-		LLVMBuildBr(g->b, g->chk[t]);
+		LLVMBuildBr(g->b, turn_edge(g, t));
 	}
 }
 
@@ -481,7 +503,7 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	LLVMBasicBlockRef entry, bad, yield;
 	LLVMValueRef regs, pc, ypc;
 	LLVMTypeRef ft;
-	u8 *reach = nrt_reach(k), *target;
+	u8 *reach = nrt_reach(k), *target, *start;
 
 	g->reach = reach;
 	for (i = 0; i < g->n; i++)
@@ -494,9 +516,15 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	g->live = nrt_live_regs(k, reach, g->words ? g->words : 1);
 	g->cache = calloc(nregs + 1, sizeof(*g->cache));
 	target = calloc(g->n + 1, 1);
+	start = calloc(g->n + 1, 1);
 	for (i = 0; i < g->n; i++)
 		if (reach[i] && k->insns[i].op == VGPU_OP_BRA && k->insns[i].imm <= g->n)
 			target[k->insns[i].imm] = 1;
+	/* Where straight runs start: the only places lanes wait (group.h). */
+	for (i = 0; i < g->n; i++)
+		start[i] = reach[i] && (i == k->func.entry || target[i] || !i || !reach[i - 1] ||
+					!nrt_insn_inline(&k->insns[i - 1]) ||
+					!nrt_insn_inline(&k->insns[i]));
 	g->b = LLVMCreateBuilderInContext(c);
 	irb_types(g);
 	ft = LLVMFunctionType(g->i32, &g->ptr, 1, false);
@@ -514,8 +542,8 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	for (i = 0; i < g->n; i++) {
 		if (!reach[i])
 			continue;
-		g->chk[i] = newblock(g, "chk");
 		g->body[i] = newblock(g, "body");
+		g->chk[i] = start[i] ? newblock(g, "chk") : g->body[i];
 	}
 	/*
 	 * After an EXIT at the end of the program, or before code this
@@ -554,8 +582,9 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	ret_with(g, VGPU_RUN_FAULT);
 
 	/*
-	 * The warp's turn ends where the interpreter's would: before an
-	 * instruction, once the slice's count has run.
+	 * The warp's turn ends where the interpreter's would: once the
+	 * slice's count has run, on a branch's edge or where the group
+	 * changed. The count may overrun to the end of a run: it is signed.
 	 */
 	yield = newblock(g, "yield");
 	LLVMPositionBuilderAtEnd(g->b, yield);
@@ -565,22 +594,32 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 
 	/*
 	 * The dispatcher: a new group (or a resumed one) at w->ls.cur_pc,
-	 * which starts there unless the turn has run out.
+	 * which starts there unless the turn has run out; resume: the same
+	 * group on, within its turn.
 	 */
 	LLVMPositionBuilderAtEnd(g->b, g->dispatch);
 	sync_in(g);
 	pc = wload(g, g->i32, offsetof(struct nrt_warp, ls.cur_pc));
 	{
 		LLVMBasicBlockRef pick = newblock(g, "pick");
-		LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
+		LLVMBasicBlockRef from[2] = { LLVMGetInsertBlock(g->b), NULL };
+		LLVMValueRef pcs[2] = { pc, NULL };
 
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ,
+		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLE,
 				LLVMBuildLoad2(g->b, g->i32, g->left, ""), k32(g, 0), ""),
 				yield, pick);
-		LLVMAddIncoming(ypc, &pc, &from, 1);
+		LLVMAddIncoming(ypc, &pc, &from[0], 1);
+		g->resume = newblock(g, "resume");
+		LLVMPositionBuilderAtEnd(g->b, g->resume);
+		sync_in(g);
+		pcs[1] = wload(g, g->i32, offsetof(struct nrt_warp, ls.cur_pc));
+		from[1] = LLVMGetInsertBlock(g->b);
+		LLVMBuildBr(g->b, pick);
 		LLVMPositionBuilderAtEnd(g->b, pick);
+		pc = LLVMBuildPhi(g->b, g->i32, "pc");
+		LLVMAddIncoming(pc, pcs, from, 2);
 	}
-	/* Its cases: as the instructions are built (nrt_ir_keep_into()). */
+	/* Its cases: the runs' starts, as the instructions are built. */
 	g->sw = LLVMBuildSwitch(g->b, pc, bad, g->n);
 
 	for (i = 0; i <= g->n; i++) {
@@ -592,69 +631,79 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	}
 
 	/*
-	 * Before each instruction one test of both: the group must ask
-	 * nrt_check() (pc >= thresh), or the turn has run out. The shared
-	 * "gate" tells them apart, the check first, as the scheduler's
-	 * order is: the group state to the warp, nrt_check(), and on through
-	 * the dispatcher (which finds the same pc when nothing changed).
+	 * Where a run starts, one test: the group must ask nrt_check()
+	 * (pc >= thresh). It goes on at the same pc unless the group
+	 * changed, when the dispatcher takes over. On a branch's edge whose
+	 * turn has run ("turn", turn_edge()) the check comes first too, as
+	 * the scheduler's order is: the group state to the warp, nrt_check(),
+	 * and the turn's end (the dispatcher's).
 	 */
 	{
 		LLVMBasicBlockRef gate = newblock(g, "gate"), slow = newblock(g, "check");
+		LLVMBasicBlockRef turn = newblock(g, "turn"), tslow = newblock(g, "tcheck");
 		LLVMBasicBlockRef stop = newblock(g, "stop");
-		LLVMValueRef gpc, r;
+		LLVMValueRef gpc, tpc, r, on;
 
-		LLVMPositionBuilderAtEnd(g->b, gate);
-		gpc = LLVMBuildPhi(g->b, g->i32, "pc");
-		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, gpc,
-				LLVMBuildLoad2(g->b, g->i32, g->thresh, ""), ""), slow, yield);
-		LLVMAddIncoming(ypc, &gpc, &gate, 1);
+		LLVMPositionBuilderAtEnd(g->b, turn);
+		tpc = LLVMBuildPhi(g->b, g->i32, "pc");
+		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, tpc,
+				LLVMBuildLoad2(g->b, g->i32, g->thresh, ""), ""), tslow, yield);
+		LLVMAddIncoming(ypc, &tpc, &turn, 1);
+		g->turn_gate = turn;
+		g->turn_pc = tpc;
 
-		LLVMPositionBuilderAtEnd(g->b, slow);
-		sync_out_at(g, gpc);
+		LLVMPositionBuilderAtEnd(g->b, tslow);
+		sync_out_at(g, tpc);
 		r = call(g, (void *)nrt_check, g->i32, &g->w, 1);
 		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, r, k32(g, NRT_STOP), ""),
 				stop, g->dispatch);
+
+		LLVMPositionBuilderAtEnd(g->b, gate);
+		gpc = LLVMBuildPhi(g->b, g->i32, "pc");
+		LLVMBuildBr(g->b, slow);
+		LLVMPositionBuilderAtEnd(g->b, slow);
+		sync_out_at(g, gpc);
+		r = call(g, (void *)nrt_check, g->i32, &g->w, 1);
+		on = LLVMBuildSwitch(g->b, r, g->dispatch, 2);
+		LLVMAddCase(on, k32(g, NRT_STOP), stop);
+		LLVMAddCase(on, k32(g, NRT_GO_ON), g->resume);
+
 		LLVMPositionBuilderAtEnd(g->b, stop);
 		ret_with(g, 0);
 
 		for (i = 0; i < g->n; i++) {
-			LLVMValueRef pcv = k32(g, i), t, l, ask;
-			LLVMBasicBlockRef out = gate;
+			LLVMValueRef pcv = k32(g, i), t;
 
 			if (!reach[i])
 				continue;
-			LLVMPositionBuilderAtEnd(g->b, g->chk[i]);
-			t = LLVMBuildLoad2(g->b, g->i32, g->thresh, "");
-			l = LLVMBuildLoad2(g->b, g->i32, g->left, "");
-			ask = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, pcv, t, ""),
-					  LLVMBuildICmp(g->b, LLVMIntEQ, l, k32(g, 0), ""), "");
-			if (nrt_ir_kept(g, i)) {
-				/* Leaving here: the values kept to the register file first. */
-				out = newblock(g, "spill");
-				LLVMPositionBuilderAtEnd(g->b, out);
-				nrt_ir_flush(g, i, false);
-				LLVMBuildBr(g->b, gate);
+			if (start[i]) {
+				/*
+				 * Every value is in the register file here (none
+				 * is kept into a run's start): the check leaves
+				 * and the dispatcher enters without a phi.
+				 */
 				LLVMPositionBuilderAtEnd(g->b, g->chk[i]);
+				t = LLVMBuildLoad2(g->b, g->i32, g->thresh, "");
+				LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, pcv, t, ""),
+						gate, g->body[i]);
+				LLVMAddIncoming(gpc, &pcv, &g->chk[i], 1);
+				LLVMAddCase(g->sw, pcv, g->body[i]);
 			}
-			LLVMBuildCondBr(g->b, ask, out, g->body[i]);
-			LLVMAddIncoming(gpc, &pcv, out == gate ? &g->chk[i] : &out, 1);
-			nrt_ir_keep_into(g, i, g->chk[i], g->body[i]);
 
 			LLVMPositionBuilderAtEnd(g->b, g->body[i]);
 			LLVMBuildStore(g->b, LLVMBuildSub(g->b, LLVMBuildLoad2(g->b, g->i32,
 					g->left, ""), k32(g, 1), ""), g->left);
 			/*
 			 * Values stay out of the register file only through an
-			 * instruction run inline that falls through to one no
-			 * other path reaches (a branch target, past the end,
-			 * unreachable code: they join paths or leave).
+			 * instruction run inline that falls through to one inside
+			 * the run, which no other path reaches (a run starts at a
+			 * branch target; past the end and unreachable code leave):
+			 * there they are kept to the run's end.
 			 */
 			g->cache_on = g->live && nrt_insn_inline(&k->insns[i]) &&
-				      i + 1 < g->n && reach[i + 1] && !target[i + 1];
+				      i + 1 < g->n && reach[i + 1] && !start[i + 1];
 			if (!g->cache_on)
 				nrt_ir_flush(g, i, true);
-			else
-				nrt_ir_store_later(g, i, target);
 			nrt_ir_emit_insn(g, i);
 			g->cache_on = false;
 		}
@@ -668,5 +717,6 @@ void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	free(g->cache);
 	free((void *)g->live);
 	free(target);
+	free(start);
 	free(reach);
 }

@@ -37,6 +37,12 @@ struct irb {
 	LLVMValueRef mask, thresh, loops, left;
 	LLVMBasicBlockRef *chk, *body;
 	LLVMBasicBlockRef dispatch, ret;
+	/*
+	 * @resume: on at the group's pc, the turn not looked at; @turn_gate
+	 * (its pc the phi @turn_pc): a branch's edge whose turn has run.
+	 */
+	LLVMBasicBlockRef resume, turn_gate;
+	LLVMValueRef turn_pc;
 	LLVMValueRef ret_phi;
 	const struct vgpu_native_kernel *k;
 	const u8 *reach;
@@ -417,16 +423,9 @@ static inline LLVMValueRef guard_mask(struct irb *g, const struct vgpu_insn *in)
 
 /*
  * native_live.c: the values kept. nrt_ir_flush() stores those live at
- * @pc (and with @forget, keeps none); nrt_ir_kept() drops those dead at
- * @pc, true when some remain; nrt_ir_store_later() stores those the next
- * instructions do not read; nrt_ir_keep_into() joins the kept values and
- * the dispatcher's way into @body, instruction @pc.
+ * @pc (and with @forget, keeps none).
  */
 void nrt_ir_flush(struct irb *g, u32 pc, bool forget);
-bool nrt_ir_kept(struct irb *g, u32 pc);
-void nrt_ir_store_later(struct irb *g, u32 pc, const u8 *target);
-void nrt_ir_keep_into(struct irb *g, u32 pc, LLVMBasicBlockRef from,
-		      LLVMBasicBlockRef body);
 
 /*
  * native_ir_mem.c: LD and ST. nrt_ir_emit_mem_ssa():

@@ -3,15 +3,12 @@
  * Register values generated code keeps out of the warp's register file.
  * A run is a sequence of instructions run inline (no runtime helper
  * touches the register file for them) that fall through into each other,
- * none a branch target. Along a run the builder keeps what an instruction
- * writes as a value (irb->cache) while the next few instructions read it
- * (NRT_KEEP_AHEAD), and stores it otherwise. The register file gets a
- * kept value only where the code may leave: at the end of the run, and
- * on the way out of each check (the turn ends, the scheduler is asked),
- * and only if it is live there: some instruction reachable from there
- * may read it. The dispatcher may enter any instruction: its way in
- * loads the kept registers, which meet the kept values in phis. A value
- * no later instruction reads never reaches the register file.
+ * none a branch target: nothing checks inside it and the dispatcher never
+ * enters it (native_ir.c). Along a run the builder keeps what an
+ * instruction writes as a value (irb->cache), and the register file gets
+ * it only at the run's end, and only if it is live there: some
+ * instruction reachable from there may read it. A value no later
+ * instruction reads never reaches the register file.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -123,85 +120,4 @@ void nrt_ir_flush(struct irb *g, u32 pc, bool forget)
 		if (forget)
 			g->cache[r] = NULL;
 	}
-}
-
-/* Drops the kept values dead at @pc; true when some value is still kept. */
-bool nrt_ir_kept(struct irb *g, u32 pc)
-{
-	u32 r;
-	bool any = false;
-
-	for (r = 0; r < g->k->func.nregs; r++) {
-		if (g->cache[r] && !reg_live(g, pc, r))
-			g->cache[r] = NULL;
-		any |= g->cache[r] != NULL;
-	}
-	return any;
-}
-
-/* How far ahead a kept value must be read to stay kept (measured: 3). */
-#define NRT_KEEP_AHEAD 3
-
-/*
- * The kept values the next few instructions of the run do not read go
- * to the register file now: a value kept over many instructions costs
- * a phi and a load at each (the dispatcher may enter anywhere), more to
- * compile than its store saves.
- */
-void nrt_ir_store_later(struct irb *g, u32 pc, const u8 *target)
-{
-	u32 r, j, rd[3], q, nregs = g->k->func.nregs;
-	u8 soon[256] = { 0 };
-
-	for (j = pc; j < g->n && j < pc + NRT_KEEP_AHEAD; j++) {
-		if (j > pc && (target[j] || !nrt_insn_inline(&g->k->insns[j])))
-			break;
-		nrt_reads(&g->k->insns[j], rd);
-		for (q = 0; q < 3; q++)
-			if (rd[q] < nregs && rd[q] < 256)
-				soon[rd[q]] = 1;
-	}
-	for (r = 0; r < nregs; r++) {
-		if (!g->cache[r] || (r < 256 && soon[r]))
-			continue;
-		storereg(g, r, g->cache[r]);
-		g->cache[r] = NULL;
-	}
-}
-
-/*
- * Into instruction @pc, reached from the check before it (@from) with
- * the values kept, or from the dispatcher, whose path (a block of its
- * own) loads them: they meet in phis at the top of @body.
- */
-void nrt_ir_keep_into(struct irb *g, u32 pc, LLVMBasicBlockRef from,
-		      LLVMBasicBlockRef body)
-{
-	u32 r, nregs = g->k->func.nregs;
-	LLVMBasicBlockRef land = NULL;
-
-	for (r = 0; r < nregs; r++) {
-		LLVMValueRef phi, v;
-
-		if (!g->cache[r])
-			continue;
-		if (!land) {
-			land = newblock(g, "land");
-			LLVMAddCase(g->sw, k32(g, pc), land);
-			LLVMPositionBuilderAtEnd(g->b, land);
-			LLVMBuildBr(g->b, body);
-		}
-		LLVMPositionBuilderBefore(g->b, LLVMGetBasicBlockTerminator(land));
-		phi = g->cache[r];
-		g->cache[r] = NULL;
-		v = slotval(g, r);
-		g->cache[r] = phi;
-		LLVMPositionBuilderAtEnd(g->b, body);
-		phi = LLVMBuildPhi(g->b, g->narrow[r] ? g->v32 : g->v64, "");
-		LLVMAddIncoming(phi, &g->cache[r], &from, 1);
-		LLVMAddIncoming(phi, &v, &land, 1);
-		g->cache[r] = phi;
-	}
-	if (!land)
-		LLVMAddCase(g->sw, k32(g, pc), body);
 }

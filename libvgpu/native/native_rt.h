@@ -22,11 +22,13 @@ struct nrt_block;
 /*
  * struct nrt_warp - one warp.
  * @ls: its lanes, as the interpreter's (group.h).
- * @thresh: generated code asks nrt_check() before running instruction
- *	pc >= @thresh: ~0 while no other lanes can run, @min_other while
- *	they can, 0 when every step must be checked.
- * @slice_left: instructions left in the warp's turn (the generated code
- *	counts them down and returns when none are).
+ * @thresh: generated code asks nrt_check() where a straight run starts
+ *	at pc >= @thresh: ~0 while no other lanes can run, @min_other while
+ *	they can, 0 when every run's start must be checked.
+ * @slice_left: instructions left in the warp's turn, as s32 (the
+ *	generated code counts them down, past 0 to the end of a straight
+ *	run, and returns on a branch's edge or a change of group once none
+ *	are left: vgpu_block_run()'s turns).
  * @tid: its lanes' TID_X, TID_Y and TID_Z, 32 values each.
  * @scratch_a, @scratch_v: lane values passed to the memory helper.
  * @sreg: SREG results from nrt_sreg().

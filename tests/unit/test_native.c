@@ -683,6 +683,67 @@ static void spinning_makes_progress(void)
 }
 
 /*
+ * A warp's turn ends only where a branch ran or its group changed, never
+ * inside a straight run, on both engines: warp 0 stores 1, 2, ... 300 to
+ * a shared word in one run of 600 instructions (past VGPU_WARP_SLICE),
+ * branches, and stores 1000; warp 1 reads the word when it first runs.
+ * It must find 300: the turn ran past its count to the branch and ended
+ * there, before the 1000.
+ */
+static void turns_end_between_runs(void)
+{
+	enum { STORES = 300 };
+	uint64_t win = WIN_VA;
+	unsigned int n = 0, k, t;
+	struct vgpu_insn *code = calloc(2 * STORES + 16, sizeof(*code));
+	struct outcome o;
+	struct setup s;
+
+	CHECK(code);
+	if (!code)
+		return;
+	code[n++] = SREG(0, VGPU_SR_TID_X);
+	code[n++] = SETPI(VGPU_T_U32, VGPU_CMP_GE, 0, 0, 32);
+	code[n++] = BRA_IF(0, 0);	/* to warp 1's code: below */
+	for (k = 1; k <= STORES; k++) {
+		code[n++] = MOVI(VGPU_T_U32, 3, k);
+		code[n++] = ST(VGPU_SPACE_SHARED, VGPU_T_U32, VGPU_NO_REG, 0, 3);
+	}
+	code[n++] = SETP(VGPU_T_U32, VGPU_CMP_EQ, 1, 0, 0);
+	code[n] = BRA_IF(1, n + 1);
+	n++;
+	code[n++] = MOVI(VGPU_T_U32, 3, 1000);
+	code[n++] = ST(VGPU_SPACE_SHARED, VGPU_T_U32, VGPU_NO_REG, 0, 3);
+	code[n++] = EXIT();
+	/* warp 1: the word, to its threads' slots */
+	code[2].imm = n;
+	code[n++] = LD(VGPU_SPACE_SHARED, VGPU_T_U32, 4, VGPU_NO_REG, 0);
+	code[n++] = OPI(VGPU_OP_SHL, VGPU_T_U64, 5, 0, 2);
+	code[n++] = LDP(VGPU_T_U64, 6, 0);
+	code[n++] = OP3(VGPU_OP_ADD, VGPU_T_U64, 5, 5, 6);
+	code[n++] = ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 5, 0, 4);
+	code[n++] = EXIT();
+
+	s = one_block(code, n, 64, &win);
+	s.grid[0] = 1;
+	CHECK(verified(&s));
+	run_interp(&s, &o);
+	CHECK(o.ret == VGPU_RUN_DONE);
+	for (t = 32; t < 64; t++) {
+		uint32_t v;
+
+		memcpy(&v, o.mem + t * 4, 4);
+		if (v != STORES) {
+			TAP_FAIL("thread %u read %u, not %u", t, v, STORES);
+			break;
+		}
+	}
+	outcome_free(&o);
+	CHECK(agree("a turn past its count", &s, VGPU_FAULT_NONE));
+	free(code);
+}
+
+/*
  * A warp splits at a forward branch and at a loop's exit, the halves meet
  * again where the interpreter has them meet (the mask of active lanes
  * there tells), and part of a warp reaches a barrier before the rest, as
@@ -1983,6 +2044,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(affine_indices_that_wrap),
 	TAP_TEST(atomics_in_a_straight_run),
 	TAP_TEST(phases_in_turn),
+	TAP_TEST(turns_end_between_runs),
 	TAP_TEST(fuzz_fixed_seeds),
 	TAP_TEST(fuzz_for_seconds),
 };
