@@ -43,7 +43,7 @@ bool nrt_insn_inline(const struct vgpu_insn *in)
 /*
  * Live registers on entry to each instruction, @words u64 each: those an
  * instruction reachable from there reads (an instruction a helper runs
- * reads them all). Writes kill nothing (a guarded or partial write keeps
+ * reads them all), and those any SHFL or MATCH reads. Writes kill nothing (a guarded or partial write keeps
  * other lanes' values), which only keeps more live. NULL when out of
  * memory or too large (the builder then stores every write).
  */
@@ -102,6 +102,22 @@ u64 *nrt_live_regs(const struct vgpu_native_kernel *k, const u8 *reach, u32 word
 				}
 			}
 		}
+	}
+	/*
+	 * SHFL and MATCH read other lanes' registers: those lanes may have
+	 * gone another way, or exited, where the value is dead for
+	 * themselves. What they read is live everywhere.
+	 */
+	for (i = 0; i < n; i++) {
+		const struct vgpu_insn *in = &k->insns[i];
+		u32 rd[3], j, q;
+
+		if (!reach[i] || (in->op != VGPU_OP_SHFL && in->op != VGPU_OP_MATCH))
+			continue;
+		nrt_reads(in, rd);
+		for (j = 0; j < 3; j++)
+			for (q = 0; rd[j] < nregs && q <= n; q++)
+				live[(u64)q * words + rd[j] / 64] |= 1ULL << (rd[j] % 64);
 	}
 	return live;
 }

@@ -1275,6 +1275,46 @@ static void bench_kernels_clear_nothing(void)
 	}
 }
 
+/*
+ * A shuffle reads the register of lanes that went another way and
+ * exited, where they wrote it last: lanes 16-31 wait at the SHFL for
+ * lanes 0-15, which branch around it, set r3 to 77 and exit (r3 is dead
+ * for them there, but not for the shuffle). Each of 16-31 reads 77.
+ */
+static void shuffle_from_lanes_gone(void)
+{
+	uint64_t win = WIN_VA;
+	const struct vgpu_insn code[] = {
+		/* 0 */ PRO(2), SETPI(VGPU_T_U32, VGPU_CMP_LT, 0, 0, 16),
+		/* 5 */ MOVI(VGPU_T_U32, 3, 5), BRA_IF(0, 10),
+		/* 7 */ INSN(.op = VGPU_OP_SHFL, .type = VGPU_T_U32, .mod = VGPU_SHFL_BFLY,
+			     .dst = 4, .a = 3, .b = 16, .c = 0x1f,
+			     .flags = VGPU_IF_B_IMM | VGPU_IF_C_IMM, .imm = 0xffffffff),
+		/* 8 */ ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4), EXIT(),
+		/* 10: r3 kept as a value along the run */
+		MOVI(VGPU_T_U32, 3, 77), MOVI(VGPU_T_U32, 5, 1), EXIT(),
+	};
+	struct setup s = one_block(code, sizeof(code) / sizeof(code[0]), 32, &win);
+	struct outcome o;
+	unsigned int t;
+
+	s.grid[0] = 1;
+	CHECK(verified(&s));
+	run_interp(&s, &o);
+	CHECK(o.ret == VGPU_RUN_DONE);
+	for (t = 16; t < 32; t++) {
+		uint32_t v;
+
+		memcpy(&v, o.mem + t * 4, 4);
+		if (v != 77) {
+			TAP_FAIL("lane %u read %u, not 77", t, v);
+			break;
+		}
+	}
+	outcome_free(&o);
+	CHECK(agree("a shuffle from lanes gone", &s, VGPU_FAULT_NONE));
+}
+
 /* Shuffles, votes, matches and warp barriers, in full, partial and divergent warps. */
 static void warp_synchronous(void)
 {
@@ -2037,6 +2077,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(registers_cleared_per_block),
 	TAP_TEST(bench_kernels_clear_nothing),
 	TAP_TEST(warp_synchronous),
+	TAP_TEST(shuffle_from_lanes_gone),
 	TAP_TEST(ranges_change),
 	TAP_TEST(ranges_learned),
 	TAP_TEST(code_after_exit),
