@@ -22,11 +22,12 @@
  * lane, those that have exited too: its values there are never read (a
  * load, store or EXIT takes the live lanes' mask), so no lane select is
  * needed. A warp takes one of three copies of the run (native_affine.c):
- * with the block's affine values, when the block is one row of threads
- * and no narrow index wraps across it (accesses whose elements for the
- * whole block lie in one range were checked once, before the first
- * warp); with the warp's own affine values, when its TID_X is
- * consecutive; or the general copy.
+ * with the block's affine values, when the block is one row of threads,
+ * no narrow index wraps across it and every access through them has the
+ * whole block's elements in one range (checked once, before the first
+ * warp: the warps then run in a loop of their own, with no check); with
+ * the warp's own affine values, when its TID_X is consecutive; or the
+ * general copy.
  */
 #include <stdlib.h>
 
@@ -303,99 +304,62 @@ void nrt_block_end(struct irb *g)
 	free(g->chk);
 }
 
-bool nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
-		     LLVMModuleRef m, const char *name)
+/* What the loops over a block's warps share: the block's numbers, and its affine run. */
+struct warp_loops {
+	LLVMValueRef nwarps, nthreads, warps;
+	struct nrt_aff *dst, *addr;	/* the warp-affine copy's */
+	bool carry;			/* some instruction reads the carry */
+};
+
+/*
+ * A loop over the block's warps from the builder's block, on to @end when
+ * every warp has run. Each warp runs the block-affine copy @bc when it is
+ * given; else the warp-affine copy when its values hold, else the
+ * general one.
+ */
+static void warp_loop(struct irb *g, const struct warp_loops *wl, const struct run_copy *bc,
+		      LLVMBasicBlockRef end)
 {
-	struct irb gs = { .c = c, .m = m, .k = k }, *g = &gs;
-	u32 i;
-	LLVMBasicBlockRef entry, loop, warp, done, end;
-	LLVMValueRef blk, nwarps, nthreads, warps, wi, left, live, regs, next, ok, bok, threads;
-	struct nrt_aff *dst = calloc(k->ninsns + 1, sizeof(*dst));
-	struct nrt_aff *addr = calloc(k->ninsns + 1, sizeof(*addr));
-	struct nrt_aff *bdst = calloc(k->ninsns + 1, sizeof(*bdst));
-	struct nrt_aff *baddr = calloc(k->ninsns + 1, sizeof(*baddr));
-	LLVMValueRef *fits = calloc(k->ninsns + 1, sizeof(*fits));
-	LLVMValueRef *offs = calloc(k->ninsns + 1, sizeof(*offs));
-	u8 *reach = nrt_reach(k);
-	u32 lines, blines;
-	bool built = false;
+	const struct vgpu_native_kernel *k = g->k;
+	LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b), loop = newblock(g, "loop");
+	LLVMBasicBlockRef warp = newblock(g, "warp"), done = newblock(g, "done");
+	LLVMValueRef wi, left, live, regs, next, ok, v[2];
+	LLVMBasicBlockRef bbs[2];
+	u32 i, lines;
 
-	if (!nrt_block_begin(g, reach, name))
-		goto out;
-	blk = g->blk;
-
-	entry = newblock(g, "entry");
-	loop = newblock(g, "loop");
-	warp = newblock(g, "warp");
-	done = newblock(g, "done");
-	end = newblock(g, "end");
-	g->ret = newblock(g, "ret");
-
-	LLVMPositionBuilderAtEnd(g->b, entry);
-	nrt_block_slots(g);
-	nwarps = LLVMBuildLoad2(g->b, g->i32, at(g, blk, k64(g, offsetof(struct nrt_block,
-				nwarps))), "");
-	nthreads = LLVMBuildLoad2(g->b, g->i32, at(g, blk, k64(g, offsetof(struct nrt_block,
-				  nthreads))), "");
-	warps = LLVMBuildLoad2(g->b, g->ptr, at(g, blk, k64(g, offsetof(struct nrt_block,
-			       warps))), "");
-	/*
-	 * The block's affine values, and which accesses the block's
-	 * elements all lie in range for (then no warp checks them).
-	 */
-	threads = LLVMBuildZExt(g->b, nthreads, g->i64, "");
-	bok = bdst && baddr && fits && offs ? nrt_aff_run(g, bdst, baddr, threads) : NULL;
-	for (i = k->func.entry, blines = 0; i < k->ninsns && bok; i++) {
-		const struct vgpu_insn *in = &k->insns[i];
-
-		if (!baddr[i].base)
-			continue;
-		fits[i] = nrt_ir_block_fits(g, i, in, &baddr[i], threads, &offs[i]);
-		blines++;
-	}
 	LLVMBuildBr(g->b, loop);
-
-	LLVMPositionBuilderAtEnd(g->b, g->ret);
-	g->ret_phi = LLVMBuildPhi(g->b, g->i32, "code");
-	LLVMBuildRet(g->b, g->ret_phi);
-
-	/* Warp by warp. */
 	LLVMPositionBuilderAtEnd(g->b, loop);
 	wi = LLVMBuildPhi(g->b, g->i32, "w");
-	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, wi, nwarps, ""), warp, end);
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, wi, wl->nwarps, ""), warp, end);
 
 	LLVMPositionBuilderAtEnd(g->b, warp);
-	g->w = at(g, warps, LLVMBuildMul(g->b, LLVMBuildZExt(g->b, wi, g->i64, ""),
-					 k64(g, sizeof(struct nrt_warp)), ""));
+	g->w = at(g, wl->warps, LLVMBuildMul(g->b, LLVMBuildZExt(g->b, wi, g->i64, ""),
+					     k64(g, sizeof(struct nrt_warp)), ""));
 	/* Its live lanes: all 32 but in a last, partial warp. */
-	left = LLVMBuildSub(g->b, nthreads, LLVMBuildMul(g->b, wi, k32(g, VGPU_WARP), ""), "");
+	left = LLVMBuildSub(g->b, wl->nthreads, LLVMBuildMul(g->b, wi, k32(g, VGPU_WARP), ""), "");
 	live = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, left, k32(g, VGPU_WARP), ""),
 			       k32(g, ~0U), LLVMBuildSub(g->b, LLVMBuildShl(g->b, k32(g, 1),
 			       left, ""), k32(g, 1), ""), "");
 	LLVMBuildStore(g->b, live, g->mask);
 	/* The carry the integer helper keeps starts clear, as registers and predicates. */
-	wstore(g, k32(g, 0), offsetof(struct nrt_warp, ls.cc));
+	if (wl->carry)
+		wstore(g, k32(g, 0), offsetof(struct nrt_warp, ls.cc));
 	regs = wload(g, g->ptr, offsetof(struct nrt_warp, regs));
 	for (i = 0; i < k->func.nregs; i++)
 		g->regs[i] = at(g, regs, k64(g, (u64)i * VGPU_WARP * 8));
-	{
-		struct run_copy bc = { bdst, baddr, LLVMBuildMul(g->b, LLVMBuildZExt(g->b, wi,
-				       g->i64, ""), k64(g, VGPU_WARP), ""), fits, offs };
-		struct run_copy wc = { dst, addr, NULL, NULL, NULL }, gc = { 0 };
+	if (bc) {
+		struct run_copy c = *bc;
+
+		c.wofs = LLVMBuildMul(g->b, LLVMBuildZExt(g->b, wi, g->i64, ""),
+				      k64(g, VGPU_WARP), "");
+		emit_warp(g, done, &c);
+	} else {
+		struct run_copy wc = { wl->dst, wl->addr, NULL, NULL, NULL }, gc = { 0 };
 		LLVMBasicBlockRef gen = newblock(g, "general");
 
-		if (blines) {
-			LLVMBasicBlockRef lin = newblock(g, "block_affine");
-			LLVMBasicBlockRef rest = newblock(g, "rest");
-
-			LLVMBuildCondBr(g->b, bok, lin, rest);
-			LLVMPositionBuilderAtEnd(g->b, lin);
-			emit_warp(g, done, &bc);
-			LLVMPositionBuilderAtEnd(g->b, rest);
-		}
-		ok = dst && addr ? nrt_aff_run(g, dst, addr, NULL) : NULL;
+		ok = wl->dst && wl->addr ? nrt_aff_run(g, wl->dst, wl->addr, NULL) : NULL;
 		for (i = k->func.entry, lines = 0; i < k->ninsns && ok; i++)
-			lines += addr[i].base != NULL;
+			lines += wl->addr[i].base != NULL;
 		if (lines) {
 			LLVMBasicBlockRef lin = newblock(g, "warp_affine");
 
@@ -412,12 +376,87 @@ bool nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	LLVMPositionBuilderAtEnd(g->b, done);
 	next = LLVMBuildAdd(g->b, wi, k32(g, 1), "");
 	LLVMBuildBr(g->b, loop);
-	{
-		LLVMValueRef v[2] = { k32(g, 0), next };
-		LLVMBasicBlockRef from[2] = { entry, done };
+	v[0] = k32(g, 0);
+	v[1] = next;
+	bbs[0] = from;
+	bbs[1] = done;
+	LLVMAddIncoming(wi, v, bbs, 2);
+}
 
-		LLVMAddIncoming(wi, v, from, 2);
+bool nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
+		     LLVMModuleRef m, const char *name)
+{
+	struct irb gs = { .c = c, .m = m, .k = k }, *g = &gs;
+	struct warp_loops wl = { 0 };
+	u32 i;
+	LLVMBasicBlockRef entry, end;
+	LLVMValueRef blk, bok, threads, whole;
+	struct nrt_aff *bdst = calloc(k->ninsns + 1, sizeof(*bdst));
+	struct nrt_aff *baddr = calloc(k->ninsns + 1, sizeof(*baddr));
+	LLVMValueRef *fits = calloc(k->ninsns + 1, sizeof(*fits));
+	LLVMValueRef *offs = calloc(k->ninsns + 1, sizeof(*offs));
+	u8 *reach = nrt_reach(k);
+	u32 blines;
+	bool built = false;
+
+	wl.dst = calloc(k->ninsns + 1, sizeof(*wl.dst));
+	wl.addr = calloc(k->ninsns + 1, sizeof(*wl.addr));
+	if (!nrt_block_begin(g, reach, name))
+		goto out;
+	blk = g->blk;
+	for (i = 0; i < k->ninsns; i++)
+		wl.carry |= (!reach || reach[i]) && (k->insns[i].flags & VGPU_IF_CC_IN);
+
+	entry = newblock(g, "entry");
+	end = newblock(g, "end");
+	g->ret = newblock(g, "ret");
+
+	LLVMPositionBuilderAtEnd(g->b, g->ret);
+	g->ret_phi = LLVMBuildPhi(g->b, g->i32, "code");
+	LLVMBuildRet(g->b, g->ret_phi);
+
+	LLVMPositionBuilderAtEnd(g->b, entry);
+	nrt_block_slots(g);
+	wl.nwarps = LLVMBuildLoad2(g->b, g->i32, at(g, blk, k64(g, offsetof(struct nrt_block,
+				   nwarps))), "");
+	wl.nthreads = LLVMBuildLoad2(g->b, g->i32, at(g, blk, k64(g, offsetof(struct nrt_block,
+				     nthreads))), "");
+	wl.warps = LLVMBuildLoad2(g->b, g->ptr, at(g, blk, k64(g, offsetof(struct nrt_block,
+				  warps))), "");
+	/*
+	 * The block's affine values, and whether the block's elements of
+	 * each access through them all lie in range: when all do, the
+	 * warps run the block-affine copy with no range check at all, in a
+	 * loop of its own (a check inside the loop is one more test and
+	 * branch a warp, and the values it keeps crowd out the loop's
+	 * registers); else the warp-affine or general copies.
+	 */
+	threads = LLVMBuildZExt(g->b, wl.nthreads, g->i64, "");
+	bok = bdst && baddr && fits && offs ? nrt_aff_run(g, bdst, baddr, threads) : NULL;
+	whole = bok;
+	for (i = k->func.entry, blines = 0; i < k->ninsns && bok; i++) {
+		const struct vgpu_insn *in = &k->insns[i];
+
+		if (!baddr[i].base)
+			continue;
+		fits[i] = nrt_ir_block_fits(g, i, in, &baddr[i], threads, &offs[i]);
+		if (offs[i]) {
+			whole = LLVMBuildAnd(g->b, whole, fits[i], "");
+			fits[i] = LLVMConstInt(g->i1, 1, false);
+		}
+		blines++;
 	}
+	if (blines) {
+		struct run_copy bc = { bdst, baddr, NULL, fits, offs };
+		LLVMBasicBlockRef lin = newblock(g, "block_affine");
+		LLVMBasicBlockRef rest = newblock(g, "rest");
+
+		LLVMBuildCondBr(g->b, whole, lin, rest);
+		LLVMPositionBuilderAtEnd(g->b, lin);
+		warp_loop(g, &wl, &bc, end);
+		LLVMPositionBuilderAtEnd(g->b, rest);
+	}
+	warp_loop(g, &wl, NULL, end);
 
 	LLVMPositionBuilderAtEnd(g->b, end);
 	ret_with(g, VGPU_RUN_DONE);
@@ -425,8 +464,8 @@ bool nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	built = true;
 out:
 	nrt_block_end(g);
-	free(dst);
-	free(addr);
+	free(wl.dst);
+	free(wl.addr);
 	free(bdst);
 	free(baddr);
 	free(fits);

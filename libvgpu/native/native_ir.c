@@ -143,8 +143,8 @@ static LLVMValueRef as_f32(struct irb *g, LLVMValueRef v)
 static LLVMValueRef f32_out(struct irb *g, LLVMValueRef r)
 {
 	LLVMValueRef bits = LLVMBuildBitCast(g->b, r, g->v32, "");
-	LLVMValueRef mag = LLVMBuildAnd(g->b, bits, splat32(g, 0x7fffffff), "");
-	LLVMValueRef nan = LLVMBuildICmp(g->b, LLVMIntUGT, mag, splat32(g, 0x7f800000), "");
+	/* (a compare of the value with itself: one instruction a vector) */
+	LLVMValueRef nan = LLVMBuildFCmp(g->b, LLVMRealUNO, r, r, "");
 
 	bits = LLVMBuildSelect(g->b, nan, splat32(g, 0x7fffffff), bits, "");
 	return LLVMBuildZExt(g->b, bits, g->v64, "");

@@ -155,6 +155,30 @@ static void run_interp(const struct setup *s, struct outcome *o)
 }
 
 /*
+ * The interpreter's run of @s: done, with threads [@from, @to) each
+ * finding @want in the word of the window at its thread index.
+ */
+static void interp_reads(const struct setup *s, unsigned int from, unsigned int to,
+			 uint32_t want)
+{
+	struct outcome o;
+	unsigned int t;
+
+	run_interp(s, &o);
+	CHECK(o.ret == VGPU_RUN_DONE);
+	for (t = from; t < to; t++) {
+		uint32_t v;
+
+		memcpy(&v, o.mem + t * 4, 4);
+		if (v != want) {
+			TAP_FAIL("thread %u read %u, not %u", t, v, want);
+			break;
+		}
+	}
+	outcome_free(&o);
+}
+
+/*
  * What run_native()'s compile did: from the cache, and how long it took;
  * how many kernels ran through the block function.
  */
@@ -694,9 +718,8 @@ static void turns_end_between_runs(void)
 {
 	enum { STORES = 300 };
 	uint64_t win = WIN_VA;
-	unsigned int n = 0, k, t;
+	unsigned int n = 0, k;
 	struct vgpu_insn *code = calloc(2 * STORES + 16, sizeof(*code));
-	struct outcome o;
 	struct setup s;
 
 	CHECK(code);
@@ -727,18 +750,7 @@ static void turns_end_between_runs(void)
 	s = one_block(code, n, 64, &win);
 	s.grid[0] = 1;
 	CHECK(verified(&s));
-	run_interp(&s, &o);
-	CHECK(o.ret == VGPU_RUN_DONE);
-	for (t = 32; t < 64; t++) {
-		uint32_t v;
-
-		memcpy(&v, o.mem + t * 4, 4);
-		if (v != STORES) {
-			TAP_FAIL("thread %u read %u, not %u", t, v, STORES);
-			break;
-		}
-	}
-	outcome_free(&o);
+	interp_reads(&s, 32, 64, STORES);
 	CHECK(agree("a turn past its count", &s, VGPU_FAULT_NONE));
 	free(code);
 }
@@ -970,6 +982,14 @@ static void affine_indices_that_wrap(void)
 		OP3(VGPU_OP_ADD, VGPU_T_U64, 1, 1, 2), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 0),
 		EXIT(),
 	};
+	/* Each thread's word copied 64 words on: two accesses, two ranges. */
+	const struct vgpu_insn copy_on[] = {
+		SREG(0, VGPU_SR_TID_X), SREG(2, VGPU_SR_CTAID_X), SREG(3, VGPU_SR_NTID_X),
+		INSN(.op = VGPU_OP_MAD, .type = VGPU_T_U32, .dst = 4, .a = 2, .b = 3, .c = 0),
+		OPI(VGPU_OP_SHL, VGPU_T_U64, 1, 4, 2), LDP(VGPU_T_U64, 2, 0),
+		OP3(VGPU_OP_ADD, VGPU_T_U64, 1, 1, 2), LD(VGPU_SPACE_GLOBAL, VGPU_T_U32, 5, 1, 0),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 256, 5), EXIT(),
+	};
 	/* A 16 x 4 block: TID_X is not the thread's index; its value is stored. */
 	const struct vgpu_insn rows[] = {
 		SREG(0, VGPU_SR_TID_X), SREG(5, VGPU_SR_TID_Y),
@@ -980,6 +1000,8 @@ static void affine_indices_that_wrap(void)
 	};
 	/* The second block's last 10 words past the window's end. */
 	uint64_t tail = WIN_VA + WIN_BYTES - 70 * 4;
+	/* The second block's loads in range, its last 10 stores past the end. */
+	uint64_t copy_tail = WIN_VA + WIN_BYTES - 70 * 4 - 256;
 	struct setup s2d = one_block(rows, sizeof(rows) / sizeof(rows[0]), 16, &win);
 	unsigned int before = fuzz_straight;
 
@@ -992,9 +1014,14 @@ static void affine_indices_that_wrap(void)
 	 */
 	RUN("blocks in range", per_block, 40, &win, VGPU_FAULT_NONE);
 	RUN("second block past the end", per_block, 40, &tail, VGPU_FAULT_ADDRESS);
+	/*
+	 * Only a block whose accesses all fit goes unchecked: the second
+	 * block's loads do, its stores do not.
+	 */
+	RUN("second block's stores past the end", copy_on, 40, &copy_tail, VGPU_FAULT_ADDRESS);
 	s2d.block[1] = 4;
 	CHECK(agree("16 x 4 block", &s2d, VGPU_FAULT_NONE));
-	CHECK(fuzz_straight == before + 6);
+	CHECK(fuzz_straight == before + 7);
 }
 
 /*
@@ -1295,23 +1322,10 @@ static void shuffle_from_lanes_gone(void)
 		MOVI(VGPU_T_U32, 3, 77), MOVI(VGPU_T_U32, 5, 1), EXIT(),
 	};
 	struct setup s = one_block(code, sizeof(code) / sizeof(code[0]), 32, &win);
-	struct outcome o;
-	unsigned int t;
 
 	s.grid[0] = 1;
 	CHECK(verified(&s));
-	run_interp(&s, &o);
-	CHECK(o.ret == VGPU_RUN_DONE);
-	for (t = 16; t < 32; t++) {
-		uint32_t v;
-
-		memcpy(&v, o.mem + t * 4, 4);
-		if (v != 77) {
-			TAP_FAIL("lane %u read %u, not 77", t, v);
-			break;
-		}
-	}
-	outcome_free(&o);
+	interp_reads(&s, 16, 32, 77);
 	CHECK(agree("a shuffle from lanes gone", &s, VGPU_FAULT_NONE));
 }
 
