@@ -6,10 +6,12 @@
  * elements from lane 0 with all 32 in range, the common case, need no
  * reductions to check and move as one vector (a load reads it whole when
  * every lane is active, or from shared memory, as masked loads are slow
- * on some hosts); others gather or scatter. Anything else (another
- * range, local, constant and parameter memory by register, every fault)
- * goes lane by lane through nrt_mem(), which reports faults as the
- * interpreter does.
+ * on some hosts); others gather or scatter. A shared access through a
+ * 32-bit register is checked, and gathers, in 32-bit lanes, and a load
+ * whose warp reads two rows of 16 lanes (a tile 16 threads wide) moves as
+ * two vectors of 16. Anything else (another range, local, constant and
+ * parameter memory by register, every fault) goes lane by lane through
+ * nrt_mem(), which reports faults as the interpreter does.
  */
 #include "native_irb.h"
 
@@ -105,6 +107,24 @@ static LLVMValueRef line_move(struct irb *g, const struct vgpu_insn *in, LLVMVal
 }
 
 /*
+ * Where the vector path (@vs[0], from @bs[0]) and the gather or scatter
+ * (@vs[1], from @bs[1]) of an access meet, at @done: a load's value to
+ * its register; on to @next.
+ */
+static void moved(struct irb *g, const struct vgpu_insn *in, LLVMValueRef em, LLVMValueRef *vs,
+		  LLVMBasicBlockRef *bs, bool load, LLVMBasicBlockRef done, LLVMBasicBlockRef next)
+{
+	LLVMPositionBuilderAtEnd(g->b, done);
+	if (load) {
+		LLVMValueRef phi = LLVMBuildPhi(g->b, LLVMTypeOf(vs[0]), "");
+
+		LLVMAddIncoming(phi, vs, bs, 2);
+		setreg(g, in->dst, load_ext(g, phi, in->type), load_mask(g, in, em));
+	}
+	LLVMBuildBr(g->b, next);
+}
+
+/*
  * The access of lanes @em at addresses @addr, checked against [@base,
  * @end) (and, for a store, @writable nonzero), at host address plus
  * @off; on to @next, or to @slow when the check fails. The common case
@@ -182,14 +202,176 @@ static void checked_access(struct irb *g, const struct vgpu_insn *in, LLVMValueR
 	bs[1] = LLVMGetInsertBlock(g->b);
 	LLVMBuildBr(g->b, done);
 
-	LLVMPositionBuilderAtEnd(g->b, done);
-	if (!v) {
-		LLVMValueRef phi = LLVMBuildPhi(g->b, vt, "");
+	moved(g, in, em, vs, bs, !v, done, next);
+}
 
-		LLVMAddIncoming(phi, vs, bs, 2);
-		setreg(g, in->dst, load_ext(g, phi, in->type), load_mask(g, in, em));
+/*
+ * Whether shared access @in goes through shared_narrow(): its address
+ * is a narrow register plus an offset below 2^31.
+ */
+static bool narrow_shared(const struct irb *g, const struct vgpu_insn *in)
+{
+	return in->mod == VGPU_SPACE_SHARED && in->a != VGPU_NO_REG && g->narrow[in->a] &&
+	       in->imm < (1ULL << 31);
+}
+
+/*
+ * A load whose warp reads two rows of 16 lanes (a 2-D block 16 threads
+ * wide, as tiled code has it): lanes 16-31 at lanes 0-15's addresses
+ * moved on by some distance, and lanes 0-15 at consecutive elements, or
+ * all at one (a tile read down its column, or along its row). Then two
+ * vector loads of 16, or two loads of one element, take the place of a
+ * gather. For a load through shared_narrow() of every lane (@r its
+ * indices, every one in range; @sh the host address of index 0), in
+ * 32-bit lanes; anything else gathers (@vt), from @p. The value.
+ */
+static LLVMValueRef rows_or_gather(struct irb *g, const struct vgpu_insn *in, LLVMValueRef em,
+				   LLVMValueRef r, LLVMValueRef sh, LLVMValueRef p, LLVMTypeRef vt)
+{
+	enum { HALF = VGPU_WARP / 2 };
+	LLVMBuilderRef B = g->b;
+	u32 len = vgpu_type_bits(in->type) / 8, i, k;
+	LLVMTypeRef et = mem_type(g, in->type), ht = LLVMVectorType(et, HALF);
+	LLVMValueRef iota[VGPU_WARP], high[VGPU_WARP], cat[VGPU_WARP], r0, r16, st, step, want;
+	LLVMValueRef two, rows, v[3], h[2], phi;
+	LLVMBasicBlockRef brow = newblock(g, "rows"), bline = newblock(g, "row_lines");
+	LLVMBasicBlockRef bone = newblock(g, "row_each");
+	LLVMBasicBlockRef bgat = newblock(g, "gather"), join = newblock(g, "got"), from[3];
+
+	for (i = 0; i < VGPU_WARP; i++) {
+		iota[i] = k32(g, (i % HALF) * len);
+		high[i] = k32(g, i < HALF ? 0 : ~0U);
+		cat[i] = k32(g, i);
 	}
-	LLVMBuildBr(g->b, next);
+	r0 = LLVMBuildExtractElement(B, r, k32(g, 0), "");
+	r16 = LLVMBuildExtractElement(B, r, k32(g, HALF), "");
+	st = LLVMBuildSub(B, LLVMBuildExtractElement(B, r, k32(g, 1), ""), r0, "");
+	step = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntEQ, st, k32(g, 0), ""),
+			       LLVMConstNull(g->v32), LLVMConstVector(iota, VGPU_WARP), "");
+	want = LLVMBuildAdd(B, vsplat(g, r0, g->v32), step, "");
+	want = LLVMBuildAdd(B, want, LLVMBuildAnd(B, LLVMConstVector(high, VGPU_WARP),
+			    vsplat(g, LLVMBuildSub(B, r16, r0, ""), g->v32), ""), "");
+	two = LLVMBuildICmp(B, LLVMIntEQ, mask_of(g, LLVMBuildICmp(B, LLVMIntEQ, want, r, "")),
+			    k32(g, ~0U), "");
+	two = LLVMBuildAnd(B, two, LLVMBuildICmp(B, LLVMIntEQ, em, k32(g, ~0U), ""), "");
+	rows = LLVMBuildICmp(B, LLVMIntEQ, st, k32(g, len), "");
+	two = LLVMBuildAnd(B, two, LLVMBuildOr(B, rows, LLVMBuildICmp(B, LLVMIntEQ, st, k32(g, 0),
+			   ""), ""), "");
+	LLVMBuildCondBr(B, two, brow, bgat);
+
+	/*
+	 * Two rows: 16 consecutive elements each, or one element each
+	 * (the rows' other addresses are no lane's, so are not read).
+	 */
+	LLVMPositionBuilderAtEnd(B, brow);
+	LLVMBuildCondBr(B, rows, bline, bone);
+	for (k = 0; k < 2; k++) {
+		LLVMPositionBuilderAtEnd(B, k ? bone : bline);
+		for (i = 0; i < 2; i++) {
+			LLVMValueRef at = LLVMBuildGEP2(B, g->i8, sh, (LLVMValueRef[]){
+					  LLVMBuildZExt(B, i ? r16 : r0, g->i64, "") }, 1, "");
+
+			h[i] = LLVMBuildLoad2(B, k ? et : ht, at, "");
+			LLVMSetAlignment(h[i], len);
+			if (k) {
+				h[i] = LLVMBuildInsertElement(B, LLVMGetUndef(ht), h[i],
+							      k32(g, 0), "");
+				h[i] = LLVMBuildShuffleVector(B, h[i], LLVMGetUndef(ht),
+						LLVMConstNull(LLVMVectorType(g->i32, HALF)), "");
+			}
+		}
+		v[k] = LLVMBuildShuffleVector(B, h[0], h[1], LLVMConstVector(cat, VGPU_WARP), "");
+		from[k] = k ? bone : bline;
+		LLVMBuildBr(B, join);
+	}
+
+	LLVMPositionBuilderAtEnd(B, bgat);
+	v[2] = masked_access(g, NULL, p, g->vptr, vt, len, lanes(g, em), "llvm.masked.scatter",
+			     "llvm.masked.gather");
+	from[2] = LLVMGetInsertBlock(B);
+	LLVMBuildBr(B, join);
+
+	LLVMPositionBuilderAtEnd(B, join);
+	phi = LLVMBuildPhi(B, vt, "");
+	LLVMAddIncoming(phi, v, from, 3);
+	return phi;
+}
+
+/*
+ * checked_access() for a shared access through a narrow register r and
+ * offset s (narrow_shared()), in 32-bit lanes: half the vector work of
+ * 64-bit addresses, and a gather or scatter that takes 16 lanes an
+ * instruction, not 8. It is exact: a lane's address r + s does not wrap,
+ * and is in range when r <= shared_bytes - len - s, a bound below 2^31
+ * (else the lanes go the slow way), so the lanes' indices are the same
+ * taken as signed, as a gather takes them.
+ */
+static void shared_narrow(struct irb *g, const struct vgpu_insn *in, LLVMValueRef em,
+			  u32 len, LLVMBasicBlockRef next, LLVMBasicBlockRef slow)
+{
+	LLVMBuilderRef B = g->b;
+	LLVMTypeRef vt = LLVMVectorType(mem_type(g, in->type), VGPU_WARP);
+	LLVMValueRef r = slotval(g, in->a), vm = lanes(g, em), v = NULL, vs[2], steps[VGPU_WARP];
+	LLVMValueRef end = bload(g, g->i64, offsetof(struct nrt_block, shared_bytes));
+	LLVMValueRef sh = bload(g, g->ptr, offsetof(struct nrt_block, shared));
+	LLVMValueRef hi, some, r0, seq, quick, qhi, bad, ok, p;
+	LLVMBasicBlockRef full = newblock(g, "span"), bseq = newblock(g, "seq");
+	LLVMBasicBlockRef bany = newblock(g, "gather"), done = newblock(g, "done"), bs[2];
+	u32 off = (u32)in->imm, i;
+
+	sh = LLVMBuildGEP2(B, g->i8, sh, (LLVMValueRef[]){ k64(g, off) }, 1, "");
+	/* The highest r in range, or none (negative, or 2^31 and above). */
+	hi = LLVMBuildSub(B, end, k64(g, (u64)len + off), "");
+	some = LLVMBuildICmp(B, LLVMIntULT, hi, k64(g, 1ULL << 31), "");
+	/* The vector path: consecutive from an aligned lane 0, all 32 in range. */
+	r0 = LLVMBuildExtractElement(B, r, k32(g, 0), "");
+	for (i = 0; i < VGPU_WARP; i++)
+		steps[i] = k32(g, i * len);
+	seq = LLVMBuildAdd(B, vsplat(g, r0, g->v32), LLVMConstVector(steps, VGPU_WARP), "");
+	seq = mask_of(g, LLVMBuildICmp(B, LLVMIntEQ, seq, r, ""));
+	seq = LLVMBuildOr(B, seq, LLVMBuildNot(B, em, ""), "");
+	qhi = LLVMBuildSub(B, hi, k64(g, (u64)(VGPU_WARP - 1) * len), "");
+	quick = LLVMBuildICmp(B, LLVMIntEQ, seq, k32(g, ~0U), "");
+	quick = LLVMBuildAnd(B, quick, LLVMBuildTrunc(B, em, g->i1, ""), "");
+	quick = LLVMBuildAnd(B, quick, LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B,
+			     LLVMBuildAdd(B, r0, k32(g, off), ""), k32(g, len - 1), ""),
+			     k32(g, 0), ""), "");
+	quick = LLVMBuildAnd(B, quick, LLVMBuildICmp(B, LLVMIntULT, qhi, k64(g, 1ULL << 31), ""),
+			     "");
+	quick = LLVMBuildAnd(B, quick, LLVMBuildICmp(B, LLVMIntULE, LLVMBuildZExt(B, r0, g->i64,
+			     ""), qhi, ""), "");
+	if (in->op == VGPU_OP_ST)
+		v = LLVMBuildTrunc(B, opb(g, in), vt, "");
+	LLVMBuildCondBr(B, quick, bseq, full);
+
+	/* Every active lane in range and aligned. */
+	LLVMPositionBuilderAtEnd(B, full);
+	bad = LLVMBuildICmp(B, LLVMIntUGT, r, vsplat(g, LLVMBuildTrunc(B, hi, g->i32, ""), g->v32),
+			    "");
+	bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B,
+			  LLVMBuildAdd(B, r, splat32(g, off), ""), splat32(g, len - 1), ""),
+			  splat32(g, 0), ""), "");
+	ok = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, mask_of(g, bad), em, ""), k32(g, 0), "");
+	LLVMBuildCondBr(B, LLVMBuildAnd(B, ok, some, ""), bany, slow);
+
+	LLVMPositionBuilderAtEnd(B, bseq);
+	p = LLVMBuildGEP2(B, g->i8, sh, (LLVMValueRef[]){ LLVMBuildZExt(B, r0, g->i64, "") }, 1,
+			  "");
+	vs[0] = line_move(g, in, p, em, v);
+	bs[0] = LLVMGetInsertBlock(B);
+	LLVMBuildBr(B, done);
+
+	LLVMPositionBuilderAtEnd(B, bany);
+	p = LLVMBuildGEP2(B, g->i8, sh, &r, 1, "");
+	if (v)
+		vs[1] = masked_access(g, v, p, g->vptr, vt, len, vm, "llvm.masked.scatter",
+				      "llvm.masked.gather");
+	else
+		vs[1] = rows_or_gather(g, in, em, r, sh, p, vt);
+	bs[1] = LLVMGetInsertBlock(B);
+	LLVMBuildBr(B, done);
+
+	moved(g, in, em, vs, bs, !v, done, next);
 }
 
 /* The lanes' addresses: register a plus the offset, or the offset. */
@@ -226,8 +408,7 @@ static void site_of(struct irb *g, u32 pc, bool write, LLVMValueRef *base,
  * @slow.
  */
 static LLVMBasicBlockRef fast_paths(struct irb *g, u32 pc, const struct vgpu_insn *in,
-				    LLVMValueRef em, LLVMValueRef addr,
-				    LLVMBasicBlockRef next, LLVMBasicBlockRef slow)
+				    LLVMValueRef em, LLVMBasicBlockRef next, LLVMBasicBlockRef slow)
 {
 	u32 len = vgpu_type_bits(in->type) / 8;
 	LLVMValueRef base, end, wr, off;
@@ -235,13 +416,17 @@ static LLVMBasicBlockRef fast_paths(struct irb *g, u32 pc, const struct vgpu_ins
 
 	if (in->mod == VGPU_SPACE_GLOBAL || in->mod == VGPU_SPACE_GENERIC) {
 		site_of(g, pc, in->op == VGPU_OP_ST, &base, &end, &wr, &off);
-		checked_access(g, in, addr, em, len, base, end, wr, off, next, slow);
+		checked_access(g, in, addresses(g, in), em, len, base, end, wr, off, next, slow);
+		done = LLVMGetInsertBlock(g->b);
+	} else if (narrow_shared(g, in)) {
+		shared_narrow(g, in, em, len, next, slow);
 		done = LLVMGetInsertBlock(g->b);
 	} else if (in->mod == VGPU_SPACE_SHARED) {
 		end = bload(g, g->i64, offsetof(struct nrt_block, shared_bytes));
 		off = LLVMBuildPtrToInt(g->b, bload(g, g->ptr, offsetof(struct nrt_block, shared)),
 					g->i64, "");
-		checked_access(g, in, addr, em, len, k64(g, 0), end, NULL, off, next, slow);
+		checked_access(g, in, addresses(g, in), em, len, k64(g, 0), end, NULL, off, next,
+			       slow);
 		done = LLVMGetInsertBlock(g->b);
 	} else {
 		LLVMBuildBr(g->b, slow);
@@ -252,8 +437,9 @@ static LLVMBasicBlockRef fast_paths(struct irb *g, u32 pc, const struct vgpu_ins
 
 /* The lanes @em of the access through nrt_mem(); on at @got, or a fault. */
 static void slow_path(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValueRef em,
-		      LLVMValueRef addr, LLVMBasicBlockRef got)
+		      LLVMBasicBlockRef got)
 {
+	LLVMValueRef addr = addresses(g, in);
 	LLVMBasicBlockRef bad = newblock(g, "bad");
 	LLVMValueRef args[2] = { g->w, em }, r;
 
@@ -276,22 +462,21 @@ void nrt_ir_emit_mem_ssa(struct irb *g, u32 pc, const struct vgpu_insn *in,
 	bool load = in->op == VGPU_OP_LD;
 	LLVMBasicBlockRef fast = newblock(g, "fast"), slow = newblock(g, "slow");
 	LLVMBasicBlockRef got = newblock(g, "got"), none = LLVMGetInsertBlock(g->b);
-	LLVMValueRef old = load ? slotval(g, in->dst) : NULL, addr, vals[3];
+	LLVMValueRef old = load ? slotval(g, in->dst) : NULL, vals[3];
 	LLVMBasicBlockRef from[3];
 	unsigned int n = 1;
 
 	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, em, k32(g, 0), ""), next, fast);
 	LLVMPositionBuilderAtEnd(g->b, fast);
-	addr = addresses(g, in);
 	vals[0] = old;
 	from[0] = none;
 	/* checked_access() set the register on its way to @next. */
-	from[n] = fast_paths(g, pc, in, em, addr, next, slow);
+	from[n] = fast_paths(g, pc, in, em, next, slow);
 	if (from[n] && load) {
 		vals[n++] = g->cache[in->dst];
 		g->cache[in->dst] = old;
 	}
-	slow_path(g, pc, in, em, addr, got);
+	slow_path(g, pc, in, em, got);
 	if (load)
 		setreg(g, in->dst, wload(g, g->v64, offsetof(struct nrt_warp, scratch_v)), load_mask(g, in, em));
 	vals[n] = load ? g->cache[in->dst] : NULL;
@@ -309,7 +494,6 @@ void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 {
 	bool write = in->op == VGPU_OP_ST;
 	LLVMBasicBlockRef next = g->chk[pc + 1], slow, got;
-	LLVMValueRef addr;
 	bool on;
 
 	if (nrt_param_direct(g->k, in)) {
@@ -344,9 +528,8 @@ void nrt_ir_emit_mem(struct irb *g, u32 pc, const struct vgpu_insn *in,
 	unless_none(g, em, next);
 	slow = newblock(g, "slow");
 	got = newblock(g, "got");
-	addr = addresses(g, in);
-	fast_paths(g, pc, in, em, addr, next, slow);
-	slow_path(g, pc, in, em, addr, got);
+	fast_paths(g, pc, in, em, next, slow);
+	slow_path(g, pc, in, em, got);
 	if (!write)
 		setreg(g, in->dst, wload(g, g->v64, offsetof(struct nrt_warp, scratch_v)), em);
 	LLVMBuildBr(g->b, next);

@@ -940,6 +940,73 @@ static void accesses_off_the_vector_path(void)
 }
 
 /*
+ * Shared accesses through a 32-bit index register and an offset, which
+ * the native code checks in 32-bit lanes: loads at lanes (tid & 15) * 4
+ * (a 16-wide tile's row read twice, as a matrix multiply does: two
+ * vector loads of 16), in a partial warp too (a gather), at (tid >> 4) * 4
+ * (one element a row: two loads of one) and at (tid & 15) * 8 (a
+ * gather); then
+ * indices whose sum with the offset passes 2^32 (no wrapping: every lane
+ * faults), an offset that takes lanes 16 and up past the end of shared
+ * memory (512 bytes), for a load and for a store, and one that misaligns
+ * every lane.
+ */
+static void shared_through_narrow_indices(void)
+{
+	uint64_t win = WIN_VA;
+	const struct vgpu_insn rows[] = {
+		PRO(2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2),
+		OPI(VGPU_OP_MUL, VGPU_T_U32, 4, 0, 3), ST(VGPU_SPACE_SHARED, VGPU_T_U32, 3, 0, 4),
+		OPI(VGPU_OP_AND, VGPU_T_U32, 5, 0, 15), OPI(VGPU_OP_SHL, VGPU_T_U32, 5, 5, 2),
+		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 6, 5, 64),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 6), EXIT(),
+	};
+	const struct vgpu_insn column[] = {
+		PRO(2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2),
+		OPI(VGPU_OP_MUL, VGPU_T_U32, 4, 0, 3), ST(VGPU_SPACE_SHARED, VGPU_T_U32, 3, 0, 4),
+		OPI(VGPU_OP_SHR, VGPU_T_U32, 5, 0, 4), OPI(VGPU_OP_SHL, VGPU_T_U32, 5, 5, 2),
+		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 6, 5, 64),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 6), EXIT(),
+	};
+	const struct vgpu_insn stride_two[] = {
+		PRO(2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2),
+		OPI(VGPU_OP_MUL, VGPU_T_U32, 4, 0, 3), ST(VGPU_SPACE_SHARED, VGPU_T_U32, 3, 0, 4),
+		OPI(VGPU_OP_AND, VGPU_T_U32, 5, 0, 15), OPI(VGPU_OP_SHL, VGPU_T_U32, 5, 5, 3),
+		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 6, 5, 64),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 6), EXIT(),
+	};
+	const struct vgpu_insn past_4g[] = {
+		PRO(2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2),
+		OPI(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 0xffffff00),
+		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 4, 3, 0x100),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4), EXIT(),
+	};
+	const struct vgpu_insn past_end_load[] = {
+		PRO(2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2),
+		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 4, 3, 448),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4), EXIT(),
+	};
+	const struct vgpu_insn past_end_store[] = {
+		PRO(2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2),
+		ST(VGPU_SPACE_SHARED, VGPU_T_U32, 3, 448, 0), EXIT(),
+	};
+	const struct vgpu_insn misaligned[] = {
+		PRO(2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2),
+		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 4, 3, 2),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4), EXIT(),
+	};
+
+	RUN("a tile's row read twice", rows, 64, &win, VGPU_FAULT_NONE);
+	RUN("a tile's row read twice, a partial warp", rows, 40, &win, VGPU_FAULT_NONE);
+	RUN("a tile's column, an element a row", column, 64, &win, VGPU_FAULT_NONE);
+	RUN("rows at every other element", stride_two, 64, &win, VGPU_FAULT_NONE);
+	RUN("index and offset past 2^32", past_4g, 32, &win, VGPU_FAULT_ADDRESS);
+	RUN("offset past the end, loading", past_end_load, 32, &win, VGPU_FAULT_ADDRESS);
+	RUN("offset past the end, storing", past_end_store, 32, &win, VGPU_FAULT_ADDRESS);
+	RUN("offset misaligning", misaligned, 32, &win, VGPU_FAULT_MISALIGNED);
+}
+
+/*
  * The block function's affine copies (native_affine.c) hold only while no
  * narrow index wraps, or crosses its sign, between the first lane and the
  * last (of the block, or of the warp), and while TID_X is the thread's
@@ -2092,6 +2159,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(bench_kernels_clear_nothing),
 	TAP_TEST(warp_synchronous),
 	TAP_TEST(shuffle_from_lanes_gone),
+	TAP_TEST(shared_through_narrow_indices),
 	TAP_TEST(ranges_change),
 	TAP_TEST(ranges_learned),
 	TAP_TEST(code_after_exit),
