@@ -6,7 +6,8 @@
  * and registers of record (stored to memory at the end) and report the
  * same fault. Then a differential fuzzer: random verified programs from
  * the operations the engine compiles, fixed seeds first, then a few
- * seconds of new ones.
+ * seconds of new ones (VGPU_FUZZ_SECONDS sets how many, VGPU_FUZZ_SEED
+ * the first, which the test prints).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -2125,8 +2126,17 @@ static void fuzz_for_seconds(void)
 	unsigned int n = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20);
-	/* VGPU_FUZZ_SECONDS runs longer (by hand; make check takes 4). */
+	seed = getenv("VGPU_FUZZ_SEED") ? strtoull(getenv("VGPU_FUZZ_SEED"), NULL, 0) :
+	       (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20);
+	/*
+	 * The first seed, before any program runs: a program that hangs (or
+	 * a run past TAP_TIMEOUT) leaves no other trace, and the seeds run
+	 * in order from it.
+	 */
+	printf("# seeds from %llu (VGPU_FUZZ_SEED=%llu runs them again)\n",
+	       (unsigned long long)seed, (unsigned long long)seed);
+	fflush(stdout);
+	/* VGPU_FUZZ_SECONDS runs longer (by hand; make check takes 4), or 0 one program. */
 	end = ts.tv_sec + ts.tv_nsec * 1e-9 +
 	      (getenv("VGPU_FUZZ_SECONDS") ? atof(getenv("VGPU_FUZZ_SECONDS")) : 4);
 	do {
