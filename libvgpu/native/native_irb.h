@@ -32,6 +32,7 @@ struct irb {
 	LLVMValueRef w;
 	LLVMValueRef blk;	/* the block, where known without the warp */
 	LLVMTypeRef i1, i8, i32, i64, f32, ptr, v64, v32, vf, vm, vptr;
+	bool kmasks;		/* the host has mask registers (AVX-512) */
 	LLVMValueRef *regs;
 	LLVMValueRef *preds;
 	LLVMValueRef mask, thresh, loops, left;
@@ -118,6 +119,7 @@ static inline void irb_types(struct irb *g)
 	g->vf = LLVMVectorType(g->f32, VGPU_WARP);
 	g->vm = LLVMVectorType(g->i1, VGPU_WARP);
 	g->vptr = LLVMVectorType(g->ptr, VGPU_WARP);
+	g->kmasks = !strcmp(vgpu_native_isa_level(), "avx512");
 }
 
 static inline LLVMValueRef k32(struct irb *g, u64 v)
@@ -228,9 +230,26 @@ static inline LLVMValueRef intrinsic(struct irb *g, const char *name,
 	return LLVMBuildCall2(g->b, ft, f, args, nargs, "");
 }
 
+/*
+ * The lanes of mask @m32 as a vector of i1. With mask registers that is a
+ * move; without, the code generator takes a bitcast bit by bit (a shift,
+ * an and and an insert a lane: some hundred instructions), where a test
+ * of each lane's bit in a broadcast of the mask is a few vector ones.
+ */
 static inline LLVMValueRef lanes(struct irb *g, LLVMValueRef m32)
 {
-	return LLVMBuildBitCast(g->b, m32, g->vm, "");
+	LLVMValueRef bits[VGPU_WARP], v;
+	u32 i;
+
+	if (g->kmasks || LLVMIsAConstant(m32))
+		return LLVMBuildBitCast(g->b, m32, g->vm, "");
+	for (i = 0; i < VGPU_WARP; i++)
+		bits[i] = LLVMConstInt(g->i32, 1ULL << i, false);
+	v = LLVMBuildInsertElement(g->b, LLVMGetUndef(g->v32), m32,
+				   LLVMConstInt(g->i32, 0, false), "");
+	v = LLVMBuildShuffleVector(g->b, v, LLVMGetUndef(g->v32), LLVMConstNull(g->v32), "");
+	v = LLVMBuildAnd(g->b, v, LLVMConstVector(bits, VGPU_WARP), "");
+	return LLVMBuildICmp(g->b, LLVMIntNE, v, LLVMConstNull(g->v32), "");
 }
 
 static inline LLVMValueRef mask_of(struct irb *g, LLVMValueRef vm)

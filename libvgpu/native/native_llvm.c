@@ -59,12 +59,38 @@ static size_t nrt_nfree_jds, nrt_free_jds_cap;
 static const char nrt_fn_name[] = "vgpu_native_warp";
 static const char nrt_block_name[] = "vgpu_native_block";
 
+/*
+ * VGPU_NATIVE_ISA=avx2 or sse: the code for a host with at most those
+ * vectors (the features above them turned off in @feat, a list of
+ * "+name" and "-name"), so that one machine tests what others run.
+ */
+static void nrt_cap_features(char *feat)
+{
+	const char *cap = getenv("VGPU_NATIVE_ISA");
+	bool sse = cap && !strcmp(cap, "sse");
+	char *f;
+
+	if (!cap || (!sse && strcmp(cap, "avx2")))
+		return;
+	for (f = feat; f && *f; f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL) {
+		if (*f != '+')
+			continue;
+		if (!strncmp(f + 1, "avx512", 6) || !strncmp(f + 1, "avx10", 5) ||
+		    (sse && (!strncmp(f + 1, "avx", 3) || !strncmp(f + 1, "fma", 3) ||
+			     !strncmp(f + 1, "f16c", 4) || !strncmp(f + 1, "vaes", 4) ||
+			     !strncmp(f + 1, "vpclmulqdq", 10))))
+			*f = '-';
+	}
+}
+
 static LLVMTargetMachineRef nrt_host_tm(char *why, size_t why_len)
 {
 	char *triple = LLVMGetDefaultTargetTriple(), *err = NULL;
 	char *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
 	LLVMTargetMachineRef tm = NULL;
 	LLVMTargetRef t;
+
+	nrt_cap_features(feat);
 
 	if (LLVMGetTargetFromTriple(triple, &t, &err)) {
 		snprintf(why, why_len, "LLVM: %s", err);

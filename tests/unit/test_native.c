@@ -2153,8 +2153,29 @@ static void fuzz_for_seconds(void)
 	       fuzz_phased);
 }
 
+/*
+ * VGPU_NATIVE_ISA=avx2 or sse caps the vectors the code is made for (the
+ * second run of this test in make check is for AVX2): the engine says so.
+ */
+static void isa_capped(void)
+{
+	const char *cap = getenv("VGPU_NATIVE_ISA"), *level;
+	char why[160];
+
+	CHECK(vgpu_native_init(why, sizeof(why)) == 0);
+	level = vgpu_native_isa_level();
+	printf("# code for %s\n", level);
+	if (cap && !strcmp(cap, "avx2"))
+		CHECK(!strcmp(level, "avx2") || !strcmp(level, "sse"));
+	else if (cap && !strcmp(cap, "sse"))
+		CHECK(!strcmp(level, "sse"));
+	else
+		CHECK(!strcmp(level, "avx512") || !strcmp(level, "avx2") || !strcmp(level, "sse"));
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(bench_kernels_agree),
+	TAP_TEST(isa_capped),
 	TAP_TEST(object_cache),
 	TAP_TEST(faults_match),
 	TAP_TEST(accesses_off_the_vector_path),
