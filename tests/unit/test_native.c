@@ -955,27 +955,25 @@ static void accesses_off_the_vector_path(void)
 static void shared_through_narrow_indices(void)
 {
 	uint64_t win = WIN_VA;
+/* Each thread's tid * 3 to shared word tid; then a load at r5 + 64, to global. */
+#define SHARED_FILL PRO(2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2), \
+	OPI(VGPU_OP_MUL, VGPU_T_U32, 4, 0, 3), ST(VGPU_SPACE_SHARED, VGPU_T_U32, 3, 0, 4)
+#define SHARED_READ LD(VGPU_SPACE_SHARED, VGPU_T_U32, 6, 5, 64), \
+	ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 6), EXIT()
 	const struct vgpu_insn rows[] = {
-		PRO(2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2),
-		OPI(VGPU_OP_MUL, VGPU_T_U32, 4, 0, 3), ST(VGPU_SPACE_SHARED, VGPU_T_U32, 3, 0, 4),
-		OPI(VGPU_OP_AND, VGPU_T_U32, 5, 0, 15), OPI(VGPU_OP_SHL, VGPU_T_U32, 5, 5, 2),
-		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 6, 5, 64),
-		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 6), EXIT(),
+		SHARED_FILL, OPI(VGPU_OP_AND, VGPU_T_U32, 5, 0, 15),
+		OPI(VGPU_OP_SHL, VGPU_T_U32, 5, 5, 2), SHARED_READ,
 	};
 	const struct vgpu_insn column[] = {
-		PRO(2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2),
-		OPI(VGPU_OP_MUL, VGPU_T_U32, 4, 0, 3), ST(VGPU_SPACE_SHARED, VGPU_T_U32, 3, 0, 4),
-		OPI(VGPU_OP_SHR, VGPU_T_U32, 5, 0, 4), OPI(VGPU_OP_SHL, VGPU_T_U32, 5, 5, 2),
-		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 6, 5, 64),
-		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 6), EXIT(),
+		SHARED_FILL, OPI(VGPU_OP_SHR, VGPU_T_U32, 5, 0, 4),
+		OPI(VGPU_OP_SHL, VGPU_T_U32, 5, 5, 2), SHARED_READ,
 	};
 	const struct vgpu_insn stride_two[] = {
-		PRO(2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2),
-		OPI(VGPU_OP_MUL, VGPU_T_U32, 4, 0, 3), ST(VGPU_SPACE_SHARED, VGPU_T_U32, 3, 0, 4),
-		OPI(VGPU_OP_AND, VGPU_T_U32, 5, 0, 15), OPI(VGPU_OP_SHL, VGPU_T_U32, 5, 5, 3),
-		LD(VGPU_SPACE_SHARED, VGPU_T_U32, 6, 5, 64),
-		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 6), EXIT(),
+		SHARED_FILL, OPI(VGPU_OP_AND, VGPU_T_U32, 5, 0, 15),
+		OPI(VGPU_OP_SHL, VGPU_T_U32, 5, 5, 3), SHARED_READ,
 	};
+#undef SHARED_FILL
+#undef SHARED_READ
 	const struct vgpu_insn past_4g[] = {
 		PRO(2), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 0, 2),
 		OPI(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 0xffffff00),
