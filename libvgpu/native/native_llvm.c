@@ -59,26 +59,34 @@ static size_t nrt_nfree_jds, nrt_free_jds_cap;
 static const char nrt_fn_name[] = "vgpu_native_warp";
 static const char nrt_block_name[] = "vgpu_native_block";
 
+/* Features that need AVX: the prefixes of their names (avx* covers AVX2). */
+static const char *const nrt_avx_features[] = {
+	"avx", "fma", "f16c", "vaes", "vpclmulqdq", "xop", "sha512", "sm3", "sm4",
+};
+
 /*
  * VGPU_NATIVE_ISA=avx2 or sse: the code for a host with at most those
- * vectors (the features above them turned off in @feat, a list of
- * "+name" and "-name"), so that one machine tests what others run.
+ * vectors, so that one machine tests what others run. The features
+ * above the cap are turned off in @feat, a list of "+name" and "-name"
+ * read in order: every one that needs them too, as a later "+" would
+ * turn them on again.
  */
 static void nrt_cap_features(char *feat)
 {
 	const char *cap = getenv("VGPU_NATIVE_ISA");
-	bool sse = cap && !strcmp(cap, "sse");
+	bool sse = cap && !strcmp(cap, "sse"), off;
 	char *f;
+	size_t i;
 
 	if (!cap || (!sse && strcmp(cap, "avx2")))
 		return;
 	for (f = feat; f && *f; f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL) {
 		if (*f != '+')
 			continue;
-		if (!strncmp(f + 1, "avx512", 6) || !strncmp(f + 1, "avx10", 5) ||
-		    (sse && (!strncmp(f + 1, "avx", 3) || !strncmp(f + 1, "fma", 3) ||
-			     !strncmp(f + 1, "f16c", 4) || !strncmp(f + 1, "vaes", 4) ||
-			     !strncmp(f + 1, "vpclmulqdq", 10))))
+		off = !strncmp(f + 1, "avx512", 6) || !strncmp(f + 1, "avx10", 5);
+		for (i = 0; sse && i < sizeof(nrt_avx_features) / sizeof(nrt_avx_features[0]); i++)
+			off |= !strncmp(f + 1, nrt_avx_features[i], strlen(nrt_avx_features[i]));
+		if (off)
 			*f = '-';
 	}
 }
