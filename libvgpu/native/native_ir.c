@@ -29,6 +29,8 @@
 
 #include "native_irb.h"
 
+bool nrt_kmasks;
+
 /* --- integer and float arithmetic ---------------------------------------- */
 
 static LLVMValueRef int_op(struct irb *g, const struct vgpu_insn *in)

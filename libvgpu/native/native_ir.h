@@ -72,6 +72,14 @@ bool nrt_phase_eligible(const struct vgpu_native_kernel *k, const u8 *reach);
 bool nrt_phase_build(const struct vgpu_native_kernel *k, LLVMContextRef c, LLVMModuleRef m,
 		     const char *name);
 
+/*
+ * Whether the host has vector mask registers (AVX-512), which the code
+ * builders ask of lane masks: native_llvm.c sets it with its target, and
+ * defines it here, where the builders' own file is, so that the builders
+ * call nothing of the JIT's.
+ */
+extern bool nrt_kmasks;
+
 /* Builds @k's warp function, named @name, into @m (of context @c). */
 void nrt_ir_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 		  LLVMModuleRef m, const char *name);

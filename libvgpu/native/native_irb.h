@@ -119,7 +119,7 @@ static inline void irb_types(struct irb *g)
 	g->vf = LLVMVectorType(g->f32, VGPU_WARP);
 	g->vm = LLVMVectorType(g->i1, VGPU_WARP);
 	g->vptr = LLVMVectorType(g->ptr, VGPU_WARP);
-	g->kmasks = !strcmp(vgpu_native_isa_level(), "avx512");
+	g->kmasks = nrt_kmasks;
 }
 
 static inline LLVMValueRef k32(struct irb *g, u64 v)

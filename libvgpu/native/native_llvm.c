@@ -138,6 +138,7 @@ static LLVMTargetMachineRef nrt_host_tm(char *why, size_t why_len)
 	if (!nrt_level[0] && feat) {
 		strcpy(nrt_level, strstr(feat, "+avx512f") ? "avx512" :
 		       strstr(feat, "+avx2") ? "avx2" : "sse");
+		nrt_kmasks = strstr(feat, "+avx512f") != NULL;
 	}
 	LLVMDisposeMessage(triple);
 	LLVMDisposeMessage(cpu);
