@@ -166,15 +166,14 @@ void nrt_block_emit_exit(struct irb *g, LLVMValueRef em, LLVMBasicBlockRef done,
 
 /*
  * Which copy of the run a warp takes: the block-affine one (@wofs, the
- * warp's first thread, with the block's affine values, and per access
- * whether the block's elements all lie in range, @fits, at host offset
- * @offs), the warp-affine one (@wofs NULL: the warp's own affine
+ * warp's first thread, with the block's affine values, every access's
+ * elements in range, at host offset @offs), the warp-affine one (@wofs NULL: the warp's own affine
  * values), or the general one (@dst NULL).
  */
 struct run_copy {
 	const struct nrt_aff *dst, *addr;
 	LLVMValueRef wofs;
-	const LLVMValueRef *fits, *offs;
+	const LLVMValueRef *offs;
 };
 
 /* @a at the warp: the block's affine value moved on to the warp's first thread. */
@@ -229,8 +228,8 @@ static void emit_warp(struct irb *g, LLVMBasicBlockRef done, const struct run_co
 			if (c->addr && c->addr[pc].base) {
 				a = at_warp(g, c, &c->addr[pc]);
 				if (c->wofs)
-					nrt_ir_emit_mem_fits(g, pc, in, em, &a, c->fits[pc],
-							     c->offs[pc], g->chk[pc + 1]);
+					nrt_ir_emit_mem_fits(g, pc, in, em, &a, c->offs[pc],
+							     g->chk[pc + 1]);
 				else
 					nrt_ir_emit_mem_line(g, pc, in, em, &a, g->chk[pc + 1]);
 			} else if (in->op == VGPU_OP_LD || in->op == VGPU_OP_ST) {
@@ -354,7 +353,7 @@ static void warp_loop(struct irb *g, const struct warp_loops *wl, const struct r
 				      k64(g, VGPU_WARP), "");
 		emit_warp(g, done, &c);
 	} else {
-		struct run_copy wc = { wl->dst, wl->addr, NULL, NULL, NULL }, gc = { 0 };
+		struct run_copy wc = { wl->dst, wl->addr, NULL, NULL }, gc = { 0 };
 		LLVMBasicBlockRef gen = newblock(g, "general");
 
 		ok = wl->dst && wl->addr ? nrt_aff_run(g, wl->dst, wl->addr, NULL) : NULL;
@@ -390,10 +389,9 @@ bool nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	struct warp_loops wl = { 0 };
 	u32 i;
 	LLVMBasicBlockRef entry, end;
-	LLVMValueRef blk, bok, threads, whole;
+	LLVMValueRef blk, bok, threads, whole, fits;
 	struct nrt_aff *bdst = calloc(k->ninsns + 1, sizeof(*bdst));
 	struct nrt_aff *baddr = calloc(k->ninsns + 1, sizeof(*baddr));
-	LLVMValueRef *fits = calloc(k->ninsns + 1, sizeof(*fits));
 	LLVMValueRef *offs = calloc(k->ninsns + 1, sizeof(*offs));
 	u8 *reach = nrt_reach(k);
 	u32 blines;
@@ -432,22 +430,20 @@ bool nrt_block_build(const struct vgpu_native_kernel *k, LLVMContextRef c,
 	 * registers); else the warp-affine or general copies.
 	 */
 	threads = LLVMBuildZExt(g->b, wl.nthreads, g->i64, "");
-	bok = bdst && baddr && fits && offs ? nrt_aff_run(g, bdst, baddr, threads) : NULL;
+	bok = bdst && baddr && offs ? nrt_aff_run(g, bdst, baddr, threads) : NULL;
 	whole = bok;
 	for (i = k->func.entry, blines = 0; i < k->ninsns && bok; i++) {
 		const struct vgpu_insn *in = &k->insns[i];
 
 		if (!baddr[i].base)
 			continue;
-		fits[i] = nrt_ir_block_fits(g, i, in, &baddr[i], threads, &offs[i]);
-		if (offs[i]) {
-			whole = LLVMBuildAnd(g->b, whole, fits[i], "");
-			fits[i] = LLVMConstInt(g->i1, 1, false);
-		}
+		fits = nrt_ir_block_fits(g, i, in, &baddr[i], threads, &offs[i]);
+		if (offs[i])
+			whole = LLVMBuildAnd(g->b, whole, fits, "");
 		blines++;
 	}
 	if (blines) {
-		struct run_copy bc = { bdst, baddr, NULL, fits, offs };
+		struct run_copy bc = { bdst, baddr, NULL, offs };
 		LLVMBasicBlockRef lin = newblock(g, "block_affine");
 		LLVMBasicBlockRef rest = newblock(g, "rest");
 
@@ -468,7 +464,6 @@ out:
 	free(wl.addr);
 	free(bdst);
 	free(baddr);
-	free(fits);
 	free(offs);
 	free(reach);
 	return built;

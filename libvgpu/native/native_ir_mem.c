@@ -559,29 +559,43 @@ static LLVMValueRef spans(struct irb *g, const struct nrt_aff *a, u32 len, LLVMV
 }
 
 /*
+ * The warp's 32 elements at @a moved as one vector, at host offset @off
+ * (the lanes @em): a load's value is what its register holds after.
+ */
+static void line_at(struct irb *g, const struct vgpu_insn *in, LLVMValueRef em,
+		    const struct nrt_aff *a, LLVMValueRef off)
+{
+	LLVMTypeRef vt = LLVMVectorType(mem_type(g, in->type), VGPU_WARP);
+	LLVMBuilderRef B = g->b;
+	LLVMValueRef v = NULL, r;
+
+	if (in->op != VGPU_OP_LD)
+		v = LLVMBuildTrunc(B, opb(g, in), vt, "");
+	r = line_move(g, in, LLVMBuildIntToPtr(B, LLVMBuildAdd(B, a->base, off, ""), g->ptr, ""),
+		      em, v);
+	if (in->op == VGPU_OP_LD)
+		setreg(g, in->dst, load_ext(g, r, in->type), load_mask(g, in, em));
+}
+
+/*
  * When @quick, the warp's 32 elements at @a move as one vector (host
- * offset @off); else the access as nrt_ir_emit_mem_line() builds it
- * (@line) or nrt_ir_emit_mem_ssa(); the builder ends at @next.
+ * offset @off); else the access as nrt_ir_emit_mem_line() builds it; the
+ * builder ends at @next.
  */
 static void line_or(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValueRef em,
-		    const struct nrt_aff *a, LLVMValueRef quick, LLVMValueRef off, bool line,
+		    const struct nrt_aff *a, LLVMValueRef quick, LLVMValueRef off,
 		    LLVMBasicBlockRef next)
 {
 	bool load = in->op == VGPU_OP_LD;
-	LLVMTypeRef vt = LLVMVectorType(mem_type(g, in->type), VGPU_WARP);
 	LLVMBasicBlockRef one = newblock(g, "line"), other = newblock(g, "other");
 	LLVMBasicBlockRef back = newblock(g, "back"), from[2];
-	LLVMValueRef old = load ? slotval(g, in->dst) : NULL, v = NULL, vals[2], r;
+	LLVMValueRef old = load ? slotval(g, in->dst) : NULL, vals[2];
 	LLVMBuilderRef B = g->b;
 
 	LLVMBuildCondBr(B, quick, one, other);
 	LLVMPositionBuilderAtEnd(B, one);
-	if (!load)
-		v = LLVMBuildTrunc(B, opb(g, in), vt, "");
-	r = line_move(g, in, LLVMBuildIntToPtr(B, LLVMBuildAdd(B, a->base, off, ""), g->ptr, ""),
-		      em, v);
+	line_at(g, in, em, a, off);
 	if (load) {
-		setreg(g, in->dst, load_ext(g, r, in->type), load_mask(g, in, em));
 		vals[0] = g->cache[in->dst];
 		g->cache[in->dst] = old;
 	}
@@ -590,10 +604,7 @@ static void line_or(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValue
 
 	/* Any other shape, range or fault: the general path. */
 	LLVMPositionBuilderAtEnd(B, other);
-	if (line)
-		nrt_ir_emit_mem_line(g, pc, in, em, a, back);
-	else
-		nrt_ir_emit_mem_ssa(g, pc, in, em, back);
+	nrt_ir_emit_mem_ssa(g, pc, in, em, back);
 	vals[1] = load ? g->cache[in->dst] : NULL;
 	from[1] = back;
 	LLVMBuildBr(B, next);
@@ -617,7 +628,7 @@ void nrt_ir_emit_mem_line(struct irb *g, u32 pc, const struct vgpu_insn *in,
 	site_of(g, pc, in->op == VGPU_OP_ST, &base, &end, &wr, &off);
 	quick = spans(g, a, len, k64(g, (u64)VGPU_WARP * len), base, end, wr);
 	quick = LLVMBuildAnd(g->b, quick, LLVMBuildICmp(g->b, LLVMIntNE, em, k32(g, 0), ""), "");
-	line_or(g, pc, in, em, a, quick, off, false, next);
+	line_or(g, pc, in, em, a, quick, off, next);
 }
 
 LLVMValueRef nrt_ir_block_fits(struct irb *g, u32 pc, const struct vgpu_insn *in,
@@ -634,13 +645,13 @@ LLVMValueRef nrt_ir_block_fits(struct irb *g, u32 pc, const struct vgpu_insn *in
 }
 
 void nrt_ir_emit_mem_fits(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValueRef em,
-			  const struct nrt_aff *a, LLVMValueRef fits, LLVMValueRef off,
-			  LLVMBasicBlockRef next)
+			  const struct nrt_aff *a, LLVMValueRef off, LLVMBasicBlockRef next)
 {
 	if (!off) {
 		nrt_ir_emit_mem_line(g, pc, in, em, a, next);
 		return;
 	}
-	fits = LLVMBuildAnd(g->b, fits, LLVMBuildICmp(g->b, LLVMIntNE, em, k32(g, 0), ""), "");
-	line_or(g, pc, in, em, a, fits, off, true, next);
+	/* No lane of @em faults: a vector move of no lanes moves nothing. */
+	line_at(g, in, em, a, off);
+	LLVMBuildBr(g->b, next);
 }

@@ -479,15 +479,14 @@ void nrt_ir_emit_mem_line(struct irb *g, u32 pc, const struct vgpu_insn *in,
  * A block's accesses at @a (the block's affine address, nrt_aff_run()
  * with threads): whether all @threads elements lie in the range the
  * instruction last hit (i1; @off: that range's host offset, NULL when
- * the space has none). nrt_ir_emit_mem_fits() moves a warp's elements
- * (@a: the warp's address) with no check when @fits, else as
- * nrt_ir_emit_mem_line().
+ * the space has none). Where all do, nrt_ir_emit_mem_fits() moves a
+ * warp's elements (@a: the warp's address) with no check; where the
+ * space has no range (@off NULL), as nrt_ir_emit_mem_line().
  */
 LLVMValueRef nrt_ir_block_fits(struct irb *g, u32 pc, const struct vgpu_insn *in,
 			       const struct nrt_aff *a, LLVMValueRef threads, LLVMValueRef *off);
 void nrt_ir_emit_mem_fits(struct irb *g, u32 pc, const struct vgpu_insn *in, LLVMValueRef em,
-			  const struct nrt_aff *a, LLVMValueRef fits, LLVMValueRef off,
-			  LLVMBasicBlockRef next);
+			  const struct nrt_aff *a, LLVMValueRef off, LLVMBasicBlockRef next);
 
 /*
  * native_block.c, for both block functions: nrt_block_begin() sets up @g
