@@ -69,15 +69,21 @@ static const char *const nrt_avx_features[] = {
  * vectors, so that one machine tests what others run. The features
  * above the cap are turned off in @feat, a list of "+name" and "-name"
  * read in order: every one that needs them too, as a later "+" would
- * turn them on again.
+ * turn them on again. Any other value is said once and changes nothing.
  */
 static void nrt_cap_features(char *feat)
 {
 	const char *cap = getenv("VGPU_NATIVE_ISA");
 	bool sse = cap && !strcmp(cap, "sse"), off;
+	static bool said;
 	char *f;
 	size_t i;
 
+	if (cap && !sse && strcmp(cap, "avx2") && !said) {
+		fprintf(stderr, "vgpu: VGPU_NATIVE_ISA=%s is not avx2 or sse: the host's own\n",
+			cap);
+		said = true;
+	}
 	if (!cap || (!sse && strcmp(cap, "avx2")))
 		return;
 	for (f = feat; f && *f; f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL) {
@@ -138,7 +144,7 @@ static LLVMTargetMachineRef nrt_host_tm(char *why, size_t why_len)
 	if (!nrt_level[0] && feat) {
 		strcpy(nrt_level, strstr(feat, "+avx512f") ? "avx512" :
 		       strstr(feat, "+avx2") ? "avx2" : "sse");
-		nrt_kmasks = strstr(feat, "+avx512f") != NULL;
+		nrt_kmasks = !strcmp(nrt_level, "avx512");
 	}
 	LLVMDisposeMessage(triple);
 	LLVMDisposeMessage(cpu);

@@ -2155,25 +2155,68 @@ static void fuzz_for_seconds(void)
  * VGPU_NATIVE_ISA=avx2 or sse caps the vectors the code is made for (the
  * second run of this test in make check is for AVX2): the engine says so.
  */
+/* The code level the host's own vectors give, at most @cap's. */
+static const char *host_level(const char *cap)
+{
+	bool sse = cap && !strcmp(cap, "sse"), avx2 = cap && !strcmp(cap, "avx2");
+
+	__builtin_cpu_init();
+	if (!sse && !avx2 && __builtin_cpu_supports("avx512f"))
+		return "avx512";
+	if (!sse && __builtin_cpu_supports("avx2"))
+		return "avx2";
+	return "sse";
+}
+
 static void isa_capped(void)
 {
-	const char *cap = getenv("VGPU_NATIVE_ISA"), *level;
+	const char *level;
 	char why[160];
 
 	CHECK(vgpu_native_init(why, sizeof(why)) == 0);
 	level = vgpu_native_isa_level();
 	printf("# code for %s\n", level);
-	if (cap && !strcmp(cap, "avx2"))
-		CHECK(!strcmp(level, "avx2") || !strcmp(level, "sse"));
-	else if (cap && !strcmp(cap, "sse"))
-		CHECK(!strcmp(level, "sse"));
-	else
-		CHECK(!strcmp(level, "avx512") || !strcmp(level, "avx2") || !strcmp(level, "sse"));
+	CHECK(!strcmp(level, host_level(getenv("VGPU_NATIVE_ISA"))));
+}
+
+/*
+ * A VGPU_NATIVE_ISA the engine does not know is said once on stderr, and
+ * the code is the host's own: a fresh process of this program (LLVM is
+ * set up once a process) prints its level.
+ */
+static void isa_unknown_said(void)
+{
+	char self[512], cmd[600], out[512] = "", want[32], *said;
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	FILE *f;
+	size_t n;
+
+	CHECK(len > 0);
+	if (len <= 0)
+		return;
+	self[len] = 0;
+	CHECK(!strchr(self, '\''));	/* quoted for the shell below */
+	snprintf(cmd, sizeof(cmd), "VGPU_NATIVE_ISA=avx '%s' --isa-level 2>&1", self);
+	f = popen(cmd, "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = 0;
+	CHECK(pclose(f) == 0);
+	said = strstr(out, "VGPU_NATIVE_ISA=avx is not avx2 or sse");
+	CHECK(said != NULL);
+	CHECK(!said || !strstr(said + 1, "VGPU_NATIVE_ISA=avx is not"));
+	snprintf(want, sizeof(want), "level %s\n", host_level(NULL));
+	CHECK(strstr(out, want) != NULL);
+	if (!said)
+		printf("# said: %s\n", out);
 }
 
 static const struct tap_test tests[] = {
 	TAP_TEST(bench_kernels_agree),
 	TAP_TEST(isa_capped),
+	TAP_TEST(isa_unknown_said),
 	TAP_TEST(object_cache),
 	TAP_TEST(faults_match),
 	TAP_TEST(accesses_off_the_vector_path),
@@ -2201,8 +2244,17 @@ static const struct tap_test tests[] = {
 	TAP_TEST(fuzz_for_seconds),
 };
 
-int main(void)
+int main(int argc, char **argv)
 {
+	char why[160];
+
+	/* isa_unknown_said()'s fresh process: the level the engine took. */
+	if (argc == 2 && !strcmp(argv[1], "--isa-level")) {
+		if (vgpu_native_init(why, sizeof(why)))
+			return 1;
+		printf("level %s\n", vgpu_native_isa_level());
+		return 0;
+	}
 	/* The cache is object_cache()'s alone: nothing lands in the user's. */
 	setenv("CUDA_CACHE_DISABLE", "1", 1);
 	return tap_run(tests, sizeof(tests) / sizeof(tests[0]));
