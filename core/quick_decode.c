@@ -65,6 +65,13 @@ static u8 vgpu_qk_kind(const struct vgpu_insn *in, u32 nregs)
 		    in->dst < nregs && in->type != VGPU_T_PRED &&
 		    !(in->imm & (vgpu_type_bits(in->type) / 8 - 1)))
 			return VGPU_QK_LDP;
+		fallthrough;
+	case VGPU_OP_ST:
+		/* Through an address register, as vgpu_shape_lean_mem() takes. */
+		if ((in->mod == VGPU_SPACE_SHARED || in->mod == VGPU_SPACE_GLOBAL) &&
+		    in->a < nregs && vgpu_type_bits(in->type) == 32 && !in->flags &&
+		    (in->op == VGPU_OP_LD ? in->dst : in->b) < nregs)
+			return VGPU_QK_MEM32;
 		break;
 	case VGPU_OP_SREG:
 		if (in->dst < nregs)

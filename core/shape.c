@@ -920,7 +920,30 @@ static __always_inline void vgpu_shape_rows(struct vgpu_warp *w, u32 r,
 	w->aff[r].sy = sy;
 }
 
-/* Each word of each row of a lean access (vgpu_shape_lean_mem()). */
+/*
+ * Each pair of words of each row of a lean access (vgpu_shape_lean_mem()),
+ * moved as one 64-bit word @v64: an emulated CPU pays for each access
+ * far more than for the shifts. The first lane's word is the pair's low
+ * half on a little-endian host, the high half otherwise.
+ */
+#define VGPU_LEAN_PAIRS(...) do {					\
+	for (j = 0, lane = 0; j < rows; j++, p += sy)			\
+		for (i = 0, q = p; i < n; i += 2, lane += 2, q += 8) {	\
+			__VA_ARGS__					\
+		}							\
+} while (0)
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define VGPU_PAIR_LO(v64)	((u32)(v64))
+#define VGPU_PAIR_HI(v64)	((u32)((v64) >> 32))
+#define VGPU_PAIR(lo, hi)	((u64)(u32)(lo) | (u64)(u32)(hi) << 32)
+#else
+#define VGPU_PAIR_LO(v64)	((u32)((v64) >> 32))
+#define VGPU_PAIR_HI(v64)	((u32)(v64))
+#define VGPU_PAIR(lo, hi)	((u64)(u32)(hi) | (u64)(u32)(lo) << 32)
+#endif
+
+/* Each word of each row, one at a time (rows of one lane). */
 #define VGPU_LEAN_ROWS(...) do {					\
 	for (j = 0, lane = 0; j < rows; j++, p += sy)			\
 		for (i = 0, q = p; i < n; i++, lane++, q += 4) {	\
@@ -941,7 +964,7 @@ static __always_inline bool vgpu_shape_lean_mem(struct vgpu_block *blk,
 	bool write = in->op == VGPU_OP_ST, sgn;
 	u32 rows, n, lane, i, j, v32;
 	const struct vgpu_aff *v;
-	u64 lo, sy, x, *r;
+	u64 lo, sy, x, v64, *r;
 	u8 *p, *q;
 
 	if ((in->op != VGPU_OP_LD && !write) || in->a >= blk->nregs ||
@@ -986,12 +1009,23 @@ static __always_inline bool vgpu_shape_lean_mem(struct vgpu_block *blk,
 		n = VGPU_WARP;
 	}
 	/* A loop each, with no choice inside (an emulated CPU pays for each). */
-	if (write)
+	if (n == 1 && write)
 		VGPU_LEAN_ROWS(v32 = (u32)r[lane]; __builtin_memcpy(q, &v32, 4););
-	else if (sgn)
+	else if (n == 1 && sgn)
 		VGPU_LEAN_ROWS(__builtin_memcpy(&v32, q, 4); r[lane] = (u64)(s64)(s32)v32;);
-	else
+	else if (n == 1)
 		VGPU_LEAN_ROWS(__builtin_memcpy(&v32, q, 4); r[lane] = v32;);
+	else if (write)
+		VGPU_LEAN_PAIRS(v64 = VGPU_PAIR(r[lane], r[lane + 1]);
+				__builtin_memcpy(q, &v64, 8););
+	else if (sgn)
+		VGPU_LEAN_PAIRS(__builtin_memcpy(&v64, q, 8);
+				r[lane] = (u64)(s64)(s32)VGPU_PAIR_LO(v64);
+				r[lane + 1] = (u64)(s64)(s32)VGPU_PAIR_HI(v64););
+	else
+		VGPU_LEAN_PAIRS(__builtin_memcpy(&v64, q, 8);
+				r[lane] = VGPU_PAIR_LO(v64);
+				r[lane + 1] = VGPU_PAIR_HI(v64););
 	if (!write)
 		vgpu_shape_drop(w, in->dst);
 	return true;
@@ -1124,6 +1158,8 @@ static u32 vgpu_quick_run(struct vgpu_block *b, struct vgpu_warp *w,
 			goto sreg;
 		if (k == VGPU_QK_MAD)
 			goto mad;
+		if (k == VGPU_QK_MEM32)
+			goto mem32;
 		goto general;
 add32_any:
 		if (k == VGPU_QK_ADD32I)
@@ -1254,6 +1290,10 @@ sreg:
 		goto step;
 mad:
 		if (!vgpu_shape_int(b, w, in))
+			goto general;
+		goto step;
+mem32:
+		if (!vgpu_shape_lean_mem(b, w, in))
 			goto general;
 		goto step;
 bra:

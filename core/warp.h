@@ -62,6 +62,7 @@ enum {
 	VGPU_QK_FMA32,		/* f32, registers, no rounding or flags */
 	VGPU_QK_SREG,		/* unguarded */
 	VGPU_QK_MAD,		/* integer, unguarded */
+	VGPU_QK_MEM32,		/* 32-bit LD or ST of shared or global memory */
 	VGPU_QK_COUNT
 };
 
