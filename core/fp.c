@@ -212,19 +212,20 @@ static float vgpu_fmaf_hw(float a, float b, float c)
 /* Set by tests to exercise the paths for CPUs without an FMA unit. */
 bool vgpu_fp_no_fma;
 
+int vgpu_fp_fma_unit = -1;
+
 static bool vgpu_have_fma(void)
 {
-	static int have = -1;
 	u32 eax = 1, ebx, ecx = 0, edx;
 
 	if (vgpu_fp_no_fma)
 		return false;
-	if (have < 0) {
+	if (vgpu_fp_fma_unit < 0) {
 		asm volatile("cpuid" : "+a" (eax), "=b" (ebx), "+c" (ecx),
 			     "=d" (edx));
-		have = (ecx >> 12) & 1;
+		vgpu_fp_fma_unit = (ecx >> 12) & 1;
 	}
-	return have;
+	return vgpu_fp_fma_unit;
 }
 
 static u32 vgpu_approx_div(u32 a, u32 b, bool ftz, bool full);
@@ -358,8 +359,7 @@ static void vgpu_f32_fma_lanes(u64 *regs, const struct vgpu_insn *in, u32 em)
  * would cost writing them first).
  */
 __attribute__((target("fma")))
-static void vgpu_f32_fma_rows(u64 *regs, const struct vgpu_insn *in, u64 row,
-			      u64 sy, u32 ps)
+void vgpu_f32_fma_rows(u64 *regs, const struct vgpu_insn *in, u64 row, u64 sy, u32 ps)
 {
 	u64 *d = &REG(in->dst, 0);
 	const u64 *pb = &REG(in->b, 0), *pc = &REG(in->c, 0);

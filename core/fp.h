@@ -19,6 +19,14 @@ void vgpu_fp_alu(u64 *regs, const struct vgpu_insn *in, u32 em);
  */
 bool vgpu_f32_fma_arows(u64 *regs, const struct vgpu_insn *in, u64 base,
 			u64 sy, u32 ps);
+/*
+ * Whether the CPU has an FMA unit: 1 or 0 once the core has looked, -1
+ * before. Where it has, the quick loop calls vgpu_f32_fma_rows(), the
+ * FMA-unit code of vgpu_f32_fma_arows(), itself: one call and return
+ * fewer an instruction, which an emulated CPU pays for.
+ */
+extern int vgpu_fp_fma_unit;
+void vgpu_f32_fma_rows(u64 *regs, const struct vgpu_insn *in, u64 row, u64 sy, u32 ps);
 /* SETP of F32/F64: the lanes of @em where the comparison holds. */
 u32 vgpu_fp_setp(const u64 *regs, const struct vgpu_insn *in, u32 em);
 /* CVT between any two numeric types on the lanes of @em. */

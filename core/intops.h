@@ -22,15 +22,16 @@ static inline unsigned int vgpu_type_bits(u8 t)
 	return t < VGPU_T_COUNT && bits[t] ? bits[t] : 64;
 }
 
-static inline bool vgpu_type_signed(u8 t)
+/* Bit tests, small enough to be inlined everywhere (no call to return from). */
+static __always_inline bool vgpu_type_signed(u8 t)
 {
-	return t == VGPU_T_S8 || t == VGPU_T_S16 || t == VGPU_T_S32 ||
-	       t == VGPU_T_S64;
+	return t < 32 && ((1U << VGPU_T_S8 | 1U << VGPU_T_S16 | 1U << VGPU_T_S32 |
+			   1U << VGPU_T_S64) >> t & 1);
 }
 
-static inline bool vgpu_is_float(u8 t)
+static __always_inline bool vgpu_is_float(u8 t)
 {
-	return t == VGPU_T_F32 || t == VGPU_T_F64 || t == VGPU_T_F16;
+	return t < 32 && ((1U << VGPU_T_F32 | 1U << VGPU_T_F64 | 1U << VGPU_T_F16) >> t & 1);
 }
 
 /* @v cut to @t's width, zero-extended (the register form of a result). */

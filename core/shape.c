@@ -383,58 +383,55 @@ uniform:
 	goto done;
 }
 
+/* The special registers every thread of a block reads alike. */
+#define VGPU_SR_BLOCKWIDE						\
+	(1U << VGPU_SR_NTID_X | 1U << VGPU_SR_NTID_Y | 1U << VGPU_SR_NTID_Z |	\
+	 1U << VGPU_SR_CTAID_X | 1U << VGPU_SR_CTAID_Y | 1U << VGPU_SR_CTAID_Z |	\
+	 1U << VGPU_SR_NCTAID_X | 1U << VGPU_SR_NCTAID_Y |			\
+	 1U << VGPU_SR_NCTAID_Z | 1U << VGPU_SR_WARPID |			\
+	 1U << VGPU_SR_NWARPID | 1U << VGPU_SR_SMID | 1U << VGPU_SR_NSMID |	\
+	 1U << VGPU_SR_DYN_SMEM | 1U << VGPU_SR_GRID_SYNC_HI |			\
+	 1U << VGPU_SR_GRID_SYNC_LO)
+
 /*
  * The special registers whose lanes have a shape: those of the block and
  * the grid (one value), the lane index, and the thread index where the
- * warp's threads do not wrap around the block's extent within it.
+ * warp's threads do not wrap around the block's extent within it. Tests,
+ * not a switch: an emulated CPU looks up the target of a jump table's
+ * jump, and of a call's return. The block's extent and index, the
+ * commonest, are read here.
  */
 static __always_inline bool vgpu_shape_sreg(const struct vgpu_block *b, struct vgpu_warp *w,
 					    const struct vgpu_insn *in)
 {
 	const struct vgpu_launch *l = b->l;
 	u32 warp = (u32)(w - b->warps), t = warp * VGPU_WARP;
-	u32 rows = VGPU_WARP >> b->lane_ps, y;
+	u32 rows = VGPU_WARP >> b->lane_ps, y, sr = in->mod;
 	struct vgpu_aff v = { 0, 0, 0 };
 
-	switch (in->mod) {
-	case VGPU_SR_TID_X:
+	if (sr == VGPU_SR_TID_X) {
 		/* A row of P lanes starts every row: P is the block's x. */
 		if (b->lane_ps == 5 && l->block[0] % VGPU_WARP)
 			return false;
 		v.base = t % l->block[0];
 		v.sx = 1;
-		break;
-	case VGPU_SR_TID_Y:
+	} else if (sr == VGPU_SR_TID_Y) {
 		y = t / l->block[0] % l->block[1];
 		if (b->lane_ps == 5 ? l->block[0] % VGPU_WARP :
 		    y + rows > l->block[1])
 			return false;
 		v.base = y;
 		v.sy = b->lane_ps < 5;
-		break;
-	case VGPU_SR_LANEID:
+	} else if (sr >= VGPU_SR_NTID_X && sr <= VGPU_SR_NTID_Z) {
+		v.base = l->block[sr - VGPU_SR_NTID_X];
+	} else if (sr >= VGPU_SR_CTAID_X && sr <= VGPU_SR_CTAID_Z) {
+		v.base = b->ctaid[sr - VGPU_SR_CTAID_X];
+	} else if (sr == VGPU_SR_LANEID) {
 		v.sx = 1;
 		v.sy = b->lane_pm + 1;
-		break;
-	case VGPU_SR_NTID_X:
-	case VGPU_SR_NTID_Y:
-	case VGPU_SR_NTID_Z:
-	case VGPU_SR_CTAID_X:
-	case VGPU_SR_CTAID_Y:
-	case VGPU_SR_CTAID_Z:
-	case VGPU_SR_NCTAID_X:
-	case VGPU_SR_NCTAID_Y:
-	case VGPU_SR_NCTAID_Z:
-	case VGPU_SR_WARPID:
-	case VGPU_SR_NWARPID:
-	case VGPU_SR_SMID:
-	case VGPU_SR_NSMID:
-	case VGPU_SR_DYN_SMEM:
-	case VGPU_SR_GRID_SYNC_HI:
-	case VGPU_SR_GRID_SYNC_LO:
-		v.base = vgpu_sreg(b, warp, 0, in->mod);
-		break;
-	default:
+	} else if (sr < 32 && (VGPU_SR_BLOCKWIDE >> sr & 1)) {
+		v.base = vgpu_sreg(b, warp, 0, sr);
+	} else {
 		return false;
 	}
 	if (!vgpu_aff_trunc(b, &v, vgpu_type_bits(in->type)))
@@ -1277,8 +1274,11 @@ fma32:
 		 * be written, as vgpu_shape_settle() would before the lanes.
 		 */
 		x = &w->aff[in->a];
-		if (x->sx || (sh[in->dst] && in->dst != in->a) ||
-		    !vgpu_f32_fma_arows(w->regs, in, x->base, x->sy, b->lane_ps))
+		if (x->sx || (sh[in->dst] && in->dst != in->a))
+			goto general;
+		if (vgpu_fp_fma_unit > 0 && !vgpu_fp_no_fma)
+			vgpu_f32_fma_rows(w->regs, in, x->base, x->sy, b->lane_ps);
+		else if (!vgpu_f32_fma_arows(w->regs, in, x->base, x->sy, b->lane_ps))
 			goto general;
 		if (in->dst == in->a)
 			vgpu_shape_drop(w, in->dst);
