@@ -1031,11 +1031,12 @@ static __always_inline bool vgpu_shape_lean_mem(struct vgpu_block *blk,
 /*
  * One instruction of the quick loop, the general way: false when the
  * loop must stop at it (the general interpreter runs it), true when it
- * ran and *@pc is the next.
+ * ran and *@pc is the next. Not inlined: out of the quick loop, the
+ * loop's handlers lie on fewer pages, and an emulated CPU chains jumps
+ * only within a page (it looks up every other target).
  */
-static __always_inline bool vgpu_quick_one(struct vgpu_block *b,
-					   struct vgpu_warp *w,
-					   const struct vgpu_insn *in, u32 *pc)
+static noinline bool vgpu_quick_one(struct vgpu_block *b, struct vgpu_warp *w,
+				    const struct vgpu_insn *in, u32 *pc)
 {
 	u32 p = ~0U;
 
