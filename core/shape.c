@@ -918,14 +918,15 @@ static __always_inline void vgpu_shape_rows(struct vgpu_warp *w, u32 r,
 }
 
 /*
- * Each pair of words of each row of a lean access (vgpu_shape_lean_mem()),
- * moved as one 64-bit word @v64: an emulated CPU pays for each access
- * far more than for the shifts. The first lane's word is the pair's low
- * half on a little-endian host, the high half otherwise.
+ * Each word (@k 1) or pair of words (@k 2) of each row of a lean access
+ * (vgpu_shape_lean_mem()). A pair moves as one 64-bit word @v64: an
+ * emulated CPU pays for each access far more than for the shifts. The
+ * first lane's word is the pair's low half on a little-endian host, the
+ * high half otherwise.
  */
-#define VGPU_LEAN_PAIRS(...) do {					\
+#define VGPU_LEAN_ROWS(k, ...) do {					\
 	for (j = 0, lane = 0; j < rows; j++, p += sy)			\
-		for (i = 0, q = p; i < n; i += 2, lane += 2, q += 8) {	\
+		for (i = 0, q = p; i < n; i += (k), lane += (k), q += 4 * (k)) { \
 			__VA_ARGS__					\
 		}							\
 } while (0)
@@ -939,14 +940,6 @@ static __always_inline void vgpu_shape_rows(struct vgpu_warp *w, u32 r,
 #define VGPU_PAIR_HI(v64)	((u32)(v64))
 #define VGPU_PAIR(lo, hi)	((u64)(u32)(hi) | (u64)(u32)(lo) << 32)
 #endif
-
-/* Each word of each row, one at a time (rows of one lane). */
-#define VGPU_LEAN_ROWS(...) do {					\
-	for (j = 0, lane = 0; j < rows; j++, p += sy)			\
-		for (i = 0, q = p; i < n; i++, lane++, q += 4) {	\
-			__VA_ARGS__					\
-		}							\
-} while (0)
 
 /*
  * 32-bit LD and ST of shared or global memory through an address with a
@@ -1007,20 +1000,20 @@ static __always_inline bool vgpu_shape_lean_mem(struct vgpu_block *blk,
 	}
 	/* A loop each, with no choice inside (an emulated CPU pays for each). */
 	if (n == 1 && write)
-		VGPU_LEAN_ROWS(v32 = (u32)r[lane]; __builtin_memcpy(q, &v32, 4););
+		VGPU_LEAN_ROWS(1, v32 = (u32)r[lane]; __builtin_memcpy(q, &v32, 4););
 	else if (n == 1 && sgn)
-		VGPU_LEAN_ROWS(__builtin_memcpy(&v32, q, 4); r[lane] = (u64)(s64)(s32)v32;);
+		VGPU_LEAN_ROWS(1, __builtin_memcpy(&v32, q, 4); r[lane] = (u64)(s64)(s32)v32;);
 	else if (n == 1)
-		VGPU_LEAN_ROWS(__builtin_memcpy(&v32, q, 4); r[lane] = v32;);
+		VGPU_LEAN_ROWS(1, __builtin_memcpy(&v32, q, 4); r[lane] = v32;);
 	else if (write)
-		VGPU_LEAN_PAIRS(v64 = VGPU_PAIR(r[lane], r[lane + 1]);
+		VGPU_LEAN_ROWS(2, v64 = VGPU_PAIR(r[lane], r[lane + 1]);
 				__builtin_memcpy(q, &v64, 8););
 	else if (sgn)
-		VGPU_LEAN_PAIRS(__builtin_memcpy(&v64, q, 8);
+		VGPU_LEAN_ROWS(2, __builtin_memcpy(&v64, q, 8);
 				r[lane] = (u64)(s64)(s32)VGPU_PAIR_LO(v64);
 				r[lane + 1] = (u64)(s64)(s32)VGPU_PAIR_HI(v64););
 	else
-		VGPU_LEAN_PAIRS(__builtin_memcpy(&v64, q, 8);
+		VGPU_LEAN_ROWS(2, __builtin_memcpy(&v64, q, 8);
 				r[lane] = VGPU_PAIR_LO(v64);
 				r[lane + 1] = VGPU_PAIR_HI(v64););
 	if (!write)

@@ -167,8 +167,8 @@ void nrt_block_emit_exit(struct irb *g, LLVMValueRef em, LLVMBasicBlockRef done,
 /*
  * Which copy of the run a warp takes: the block-affine one (@wofs, the
  * warp's first thread, with the block's affine values, every access's
- * elements in range, at host offset @offs), the warp-affine one (@wofs NULL: the warp's own affine
- * values), or the general one (@dst NULL).
+ * elements in range, at host offset @offs), the warp-affine one (@wofs
+ * NULL: the warp's own affine values), or the general one (@dst NULL).
  */
 struct run_copy {
 	const struct nrt_aff *dst, *addr;

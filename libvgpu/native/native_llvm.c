@@ -79,13 +79,15 @@ static void nrt_cap_features(char *feat)
 	char *f;
 	size_t i;
 
-	if (cap && !sse && strcmp(cap, "avx2") && !said) {
-		fprintf(stderr, "vgpu: VGPU_NATIVE_ISA=%s is not avx2 or sse: the host's own\n",
-			cap);
-		said = true;
-	}
-	if (!cap || (!sse && strcmp(cap, "avx2")))
+	if (!cap)
 		return;
+	if (!sse && strcmp(cap, "avx2")) {
+		if (!said)
+			fprintf(stderr, "vgpu: VGPU_NATIVE_ISA=%s is not avx2 or sse: the host's own\n",
+				cap);
+		said = true;
+		return;
+	}
 	for (f = feat; f && *f; f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL) {
 		if (*f != '+')
 			continue;

@@ -2151,10 +2151,6 @@ static void fuzz_for_seconds(void)
 	       fuzz_phased);
 }
 
-/*
- * VGPU_NATIVE_ISA=avx2 or sse caps the vectors the code is made for (the
- * second run of this test in make check is for AVX2): the engine says so.
- */
 /* The code level the host's own vectors give, at most @cap's. */
 static const char *host_level(const char *cap)
 {
@@ -2168,6 +2164,10 @@ static const char *host_level(const char *cap)
 	return "sse";
 }
 
+/*
+ * VGPU_NATIVE_ISA=avx2 or sse caps the vectors the code is made for (the
+ * second run of this test in make check is for AVX2): the engine says so.
+ */
 static void isa_capped(void)
 {
 	const char *level;
