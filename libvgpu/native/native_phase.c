@@ -35,6 +35,17 @@
  * its state in the warps (and the next phase's first warp in b->next): a
  * block that loops on barriers forever still lets its SM look at the
  * stop flag.
+ *
+ * Since every warp takes the same path through a phase (masked runs aside)
+ * and stops at the same BAR, a register that holds one value for the
+ * whole block where a phase starts is kept once, in the block (b->uni),
+ * not per warp. That lets the warps that would only idle through a phase
+ * skip it, as in a tree reduction's `if (tid < s)`: where the phase's
+ * only masked run is under a bound on TID_X that holds for the block (a
+ * one-row block, where warp w holds TID_X 32w to 32w + 31), and nothing
+ * else in it has an effect or writes a value a later phase needs, a warp
+ * past the bound would do nothing but arrive. It arrives without running
+ * (in its turn, for the order of the next phase).
  */
 #include <stdlib.h>
 
@@ -42,8 +53,9 @@
 
 /* Instructions the eligibility walk visits at most, over all paths. */
 #define NRT_PHASE_WALK 16384
-/* Phases one call runs before it returns VGPU_RUN_MORE. */
+/* Phases one call runs before it returns VGPU_RUN_MORE: even (@uni's rows). */
 #define NRT_PHASE_ROUNDS 4096
+_Static_assert(NRT_PHASE_ROUNDS % 2 == 0, "a call ends on the row it started on");
 
 enum { BR_OTHER, BR_EXIT, BR_UNIFORM, BR_REGION };
 
@@ -308,7 +320,7 @@ static bool walk(struct phase_an *a, u32 pc, u32 left)
  * each branch's kind and the instructions under a mask.
  */
 static bool analyse(const struct vgpu_native_kernel *k, const u8 *reach, u8 *kind,
-		    u8 *in_region)
+		    u8 *in_region, struct phase_an *keep)
 {
 	struct phase_an a = { .k = k, .reach = reach, .kind = kind, .in_region = in_region };
 	u32 pc, bars = 0;
@@ -343,6 +355,10 @@ static bool analyse(const struct vgpu_native_kernel *k, const u8 *reach, u8 *kin
 			ok = pc + 1 != k->func.entry && walk(&a, pc + 1, VGPU_WARP_SLICE / 2);
 		}
 	}
+	if (ok && keep) {
+		*keep = a;
+		a.varies = NULL;
+	}
 	free(a.varies);
 	free(t);
 	return ok;
@@ -357,7 +373,7 @@ bool nrt_phase_eligible(const struct vgpu_native_kernel *k, const u8 *reach)
 		return false;
 	kind = calloc(k->ninsns, 1);
 	in_region = calloc(k->ninsns, 1);
-	ok = kind && in_region && analyse(k, reach, kind, in_region);
+	ok = kind && in_region && analyse(k, reach, kind, in_region, NULL);
 	free(kind);
 	free(in_region);
 	return ok;
@@ -423,13 +439,248 @@ static u64 *phase_live(const struct vgpu_native_kernel *k, const u8 *reach, u32 
 	return live;
 }
 
+/*
+ * Predicates live on entry to each instruction (@words u64 each), as
+ * phase_live() for registers: what a warp that skips a phase must not
+ * need of it. NULL when out of memory.
+ */
+static u64 *phase_pred_live(const struct vgpu_native_kernel *k, const u8 *reach, u32 words)
+{
+	u32 n = k->ninsns, np = k->func.npreds, i, j, w;
+	u64 *live = calloc((u64)(n + 1) * words, sizeof(u64)), *l = calloc(words, sizeof(u64));
+	bool changed = true;
+
+	if (!live || !l) {
+		free(live);
+		free(l);
+		return NULL;
+	}
+	while (changed) {
+		changed = false;
+		for (i = n; i-- > 0;) {
+			const struct vgpu_insn *in = &k->insns[i];
+			bool stops = (in->op == VGPU_OP_EXIT || in->op == VGPU_OP_BRA) &&
+				     in->guard == VGPU_PRED_NONE;
+			u32 rd[3], wr;
+
+			if (!reach[i])
+				continue;
+			memset(l, 0, words * sizeof(u64));
+			if (!stops && i + 1 < n)
+				for (w = 0; w < words; w++)
+					l[w] |= live[(u64)(i + 1) * words + w];
+			if (in->op == VGPU_OP_BRA && in->imm < n)
+				for (w = 0; w < words; w++)
+					l[w] |= live[(u64)in->imm * words + w];
+			pred_operands(in, rd, &wr);
+			if (wr < np && in->guard == VGPU_PRED_NONE)
+				put(l, wr, false);
+			for (j = 0; j < 3; j++)
+				if (rd[j] < np)
+					put(l, rd[j], true);
+			if (in->guard < np)
+				put(l, in->guard, true);
+			for (w = 0; w < words; w++) {
+				if (live[(u64)i * words + w] != l[w]) {
+					live[(u64)i * words + w] = l[w];
+					changed = true;
+				}
+			}
+		}
+	}
+	free(l);
+	return live;
+}
+
+/*
+ * Which registers hold the thread's TID_X wherever they are read: every
+ * write of them is an unguarded SREG of it, and no path reads them
+ * before one (nrt_ir_zero_regs()). NULL when out of memory.
+ */
+static u8 *tid_x_regs(const struct vgpu_native_kernel *k, const u8 *reach)
+{
+	u32 nregs = k->func.nregs, pc, z;
+	u8 *t = calloc(nregs + 1, 1), *other = calloc(nregs + 1, 1);
+
+	if (!t || !other) {
+		free(t);
+		free(other);
+		return NULL;
+	}
+	for (pc = 0; pc < k->ninsns; pc++) {
+		const struct vgpu_insn *in = &k->insns[pc];
+
+		if (!reach[pc] || !nrt_defines(in) || in->dst >= nregs)
+			continue;
+		if (in->op == VGPU_OP_SREG && in->mod == VGPU_SR_TID_X &&
+		    in->guard == VGPU_PRED_NONE)
+			t[in->dst] = 1;
+		else
+			other[in->dst] = 1;
+	}
+	for (z = 0; z < k->nzero; z++)
+		other[k->zero_regs[z]] = 1;
+	for (z = 0; z < nregs; z++)
+		t[z] &= !other[z];
+	free(other);
+	return t;
+}
+
+/*
+ * struct phase_b - what building the phased function keeps.
+ * @varies, @vw: the analysis's registers (then predicates) that may
+ *	differ between threads before each instruction (@vw words each):
+ *	the other registers, live where a phase starts, are kept once for
+ *	the block (struct nrt_block's @uni).
+ * @plive, @pwords: phase_pred_live()'s.
+ * @tid_x: tid_x_regs()'s.
+ * @uni_rd, @uni_wr: the rows of @uni this phase reads and writes.
+ * @bound, @skip_pc: warps from @bound on skip the phase, going on at
+ *	@skip_pc (emit_bar()); @nwarps and no skipping until a warp finds
+ *	the bound.
+ */
 struct phase_b {
 	const u8 *kind;
 	const u64 *live;
 	u32 words;
+	const u64 *varies;
+	u32 vw;
+	const u64 *plive;
+	u32 pwords;
+	const u8 *tid_x;
 	LLVMBasicBlockRef wdone, gone;
-	LLVMValueRef arrived;
+	LLVMValueRef arrived, uni_rd, uni_wr, bound, skip_pc, nwarps;
 };
+
+/*
+ * What a warp's path through a phase has done, for letting the warps
+ * that would only idle in it skip it: @ok while nothing but one region
+ * under a bound (@k, the warps that may run it) and instructions without
+ * effects have run; @vregs and @vpreds, written outside the region, must
+ * be dead where the phase ends, or (registers) hold one value for the
+ * block there, which b->uni keeps. @bp: the predicate a SETP of TID_X
+ * against a block-wide @u last set (comparison @cmp, @sgn signed), or ~0U.
+ */
+struct route {
+	bool ok;
+	u32 bp;
+	u8 cmp;
+	bool sgn;
+	LLVMValueRef u, k;
+	u64 vregs[4], vpreds[4];
+};
+
+static bool uniform_at(const struct phase_b *p, u32 pc, u32 r)
+{
+	return !bit(p->varies + (u64)pc * p->vw, r);
+}
+
+static bool live_at(const struct phase_b *p, u32 pc, u32 r)
+{
+	return !p->live || (p->live[(u64)pc * p->words + r / 64] >> (r % 64) & 1);
+}
+
+/* Register @r's value in a live lane (it has one value in them all), as u64. */
+static LLVMValueRef one_value(struct irb *g, u32 r)
+{
+	LLVMValueRef m = LLVMBuildLoad2(g->b, g->i32, g->mask, ""), lane, args[2];
+	LLVMTypeRef t = g->i32;
+
+	args[0] = m;
+	args[1] = LLVMConstInt(g->i1, 0, 0);
+	lane = LLVMBuildAnd(g->b, intrinsic(g, "llvm.cttz", &t, 1, args, 2), k32(g, 31), "");
+	return LLVMBuildZExt(g->b, LLVMBuildExtractElement(g->b, slotval(g, r), lane, ""),
+			     g->i64, "");
+}
+
+/* Whether @in at @pc compares a TID_X register with a block-wide value. */
+static bool tid_compare(const struct phase_b *p, const struct vgpu_native_kernel *k,
+			const struct vgpu_insn *in, u32 pc)
+{
+	if (in->op != VGPU_OP_SETP || in->guard != VGPU_PRED_NONE || !p->tid_x ||
+	    in->a >= k->func.nregs || !p->tid_x[in->a])
+		return false;
+	if (in->type != VGPU_T_U32 && in->type != VGPU_T_S32 && in->type != VGPU_T_U64 &&
+	    in->type != VGPU_T_S64)
+		return false;
+	if (in->mod != VGPU_CMP_LT && in->mod != VGPU_CMP_LE && in->mod != VGPU_CMP_GT &&
+	    in->mod != VGPU_CMP_GE)
+		return false;
+	return (in->flags & VGPU_IF_B_IMM) || (in->b < k->func.nregs && uniform_at(p, pc, in->b));
+}
+
+/*
+ * Notes instruction @in at @pc (outside a region) in @rt, before it is
+ * built: whether it has effects, what it writes, and a TID_X bound.
+ */
+static void route_note(struct irb *g, struct phase_b *p, struct route *rt, u32 pc)
+{
+	const struct vgpu_native_kernel *k = g->k;
+	const struct vgpu_insn *in = &k->insns[pc];
+	u32 rd[3], wr;
+
+	if (in->op == VGPU_OP_LD ? !nrt_param_direct(k, in) :
+	    !nrt_insn_inline(in) || in->op == VGPU_OP_ST)
+		rt->ok = false;
+	if (nrt_defines(in) && in->dst < k->func.nregs)
+		put(rt->vregs, in->dst, true);
+	pred_operands(in, rd, &wr);
+	if (wr >= k->func.npreds)
+		return;
+	put(rt->vpreds, wr, true);
+	if (!rt->ok || !tid_compare(p, k, in, pc)) {
+		if (wr == rt->bp)
+			rt->bp = ~0U;
+		return;
+	}
+	rt->bp = wr;
+	rt->cmp = in->mod;
+	rt->sgn = in->type == VGPU_T_S32 || in->type == VGPU_T_S64;
+	rt->u = in->flags & VGPU_IF_B_IMM ? k64(g, in->imm) : one_value(g, in->b);
+	if (vgpu_type_bits(in->type) == 32) {
+		LLVMValueRef v = LLVMBuildTrunc(g->b, rt->u, g->i32, "");
+
+		rt->u = rt->sgn ? LLVMBuildSExt(g->b, v, g->i64, "") :
+				  LLVMBuildZExt(g->b, v, g->i64, "");
+	}
+}
+
+/*
+ * The warps that may run the region of the BRA @in (its lanes run where
+ * the branch is not taken) under @rt's bound, or NULL: a thread runs it
+ * only where TID_X < u (@strict) or <= u, so in a block of one row only
+ * the first warps, up to the one holding u, may.
+ */
+static LLVMValueRef region_bound(struct irb *g, struct phase_b *p, const struct route *rt,
+				 const struct vgpu_insn *in)
+{
+	bool runs_p = in->flags & VGPU_IF_GUARD_NOT, strict;
+	LLVMValueRef lim, k, none, row, ny, nz;
+
+	if (rt->bp != in->guard)
+		return NULL;
+	if ((runs_p && rt->cmp == VGPU_CMP_LT) || (!runs_p && rt->cmp == VGPU_CMP_GE))
+		strict = true;
+	else if ((runs_p && rt->cmp == VGPU_CMP_LE) || (!runs_p && rt->cmp == VGPU_CMP_GT))
+		strict = false;
+	else
+		return NULL;
+	lim = LLVMBuildMul(g->b, LLVMBuildZExt(g->b, p->nwarps, g->i64, ""), k64(g, VGPU_WARP), "");
+	k = LLVMBuildLShr(g->b, LLVMBuildAdd(g->b, rt->u, k64(g, strict ? VGPU_WARP - 1 :
+								  VGPU_WARP), ""), k64(g, 5), "");
+	k = LLVMBuildTrunc(g->b, k, g->i32, "");
+	k = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, rt->u, lim, ""), p->nwarps, k,
+			    "");
+	if (rt->sgn) {
+		none = LLVMBuildICmp(g->b, strict ? LLVMIntSLE : LLVMIntSLT, rt->u, k64(g, 0), "");
+		k = LLVMBuildSelect(g->b, none, k32(g, 0), k, "");
+	}
+	ny = bload(g, g->i64, offsetof(struct nrt_block, sr_uni) + VGPU_SR_NTID_Y * 8);
+	nz = bload(g, g->i64, offsetof(struct nrt_block, sr_uni) + VGPU_SR_NTID_Z * 8);
+	row = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, ny, k64(g, 1), ""),
+			   LLVMBuildICmp(g->b, LLVMIntEQ, nz, k64(g, 1), ""), "");
+	return LLVMBuildSelect(g->b, row, k, p->nwarps, "");
+}
 
 /* One instruction of a phase (not a BAR, an unguarded EXIT or a uniform branch). */
 static void emit_one(struct irb *g, struct phase_b *p, u32 pc)
@@ -515,18 +766,34 @@ static void emit_region(struct irb *g, struct phase_b *p, u32 pc)
  * this phase changed, its predicates, its lanes and where it goes on, to
  * the warp state.
  */
-static void emit_bar(struct irb *g, struct phase_b *p, u32 pc)
+static void emit_bar(struct irb *g, struct phase_b *p, u32 pc, const struct route *rt)
 {
 	const struct vgpu_native_kernel *k = g->k;
 	LLVMValueRef preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
+	bool skip = rt->ok && rt->k && p->live && p->plive;
 	u32 r;
 
-	for (r = 0; r < k->func.nregs; r++)
-		if (g->cache[r] && (!p->live ||
-				    p->live[(u64)(pc + 1) * p->words + r / 64] >> (r % 64) & 1))
+	for (r = 0; r < k->func.nregs; r++) {
+		if (!live_at(p, pc + 1, r))
+			continue;
+		if (uniform_at(p, pc + 1, r))
+			LLVMBuildStore(g->b, one_value(g, r), at(g, p->uni_wr, k64(g, (u64)r * 8)));
+		else if (g->cache[r])
 			storereg(g, r, g->cache[r]);
-	for (r = 0; r < k->func.npreds; r++)
+		if (bit(rt->vregs, r) && !uniform_at(p, pc + 1, r))
+			skip = false;
+	}
+	for (r = 0; r < k->func.npreds; r++) {
 		LLVMBuildStore(g->b, getpred(g, r), at(g, preds, k64(g, (u64)r * 4)));
+		if (bit(rt->vpreds, r) && p->plive &&
+		    bit(p->plive + (u64)(pc + 1) * p->pwords, r))
+			skip = false;
+	}
+	/* The warps past the bound would only come here: they need not run. */
+	if (skip) {
+		LLVMBuildStore(g->b, rt->k, p->bound);
+		LLVMBuildStore(g->b, k32(g, pc + 1), p->skip_pc);
+	}
 	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""), offsetof(struct nrt_warp, ls.live));
 	wstore(g, k32(g, pc + 1), offsetof(struct nrt_warp, ls.cur_pc));
 	LLVMBuildStore(g->b, k32(g, 1), p->arrived);
@@ -534,7 +801,7 @@ static void emit_bar(struct irb *g, struct phase_b *p, u32 pc)
 }
 
 /* A phase's path from @pc, to its BAR or the warp's end. */
-static void emit_path(struct irb *g, struct phase_b *p, u32 pc)
+static void emit_path(struct irb *g, struct phase_b *p, u32 pc, struct route rt)
 {
 	const struct vgpu_native_kernel *k = g->k;
 
@@ -542,7 +809,7 @@ static void emit_path(struct irb *g, struct phase_b *p, u32 pc)
 		const struct vgpu_insn *in = &k->insns[pc];
 
 		if (plain_bar(in)) {
-			emit_bar(g, p, pc);
+			emit_bar(g, p, pc, &rt);
 			return;
 		}
 		if (in->op == VGPU_OP_EXIT && in->guard == VGPU_PRED_NONE) {
@@ -550,6 +817,12 @@ static void emit_path(struct irb *g, struct phase_b *p, u32 pc)
 			return;
 		}
 		if (in->op == VGPU_OP_BRA && p->kind[pc] == BR_REGION) {
+			/* One region under a bound; any other kind has effects. */
+			if (rt.ok && !rt.k)
+				rt.k = region_bound(g, p, &rt, in);
+			else
+				rt.ok = false;
+			rt.ok &= !!rt.k;
 			emit_region(g, p, pc);
 			pc = in->imm;
 			continue;
@@ -573,7 +846,7 @@ static void emit_path(struct irb *g, struct phase_b *p, u32 pc)
 			if (saved)
 				memcpy(saved, g->cache, sizeof(*saved) * k->func.nregs);
 			LLVMPositionBuilderAtEnd(g->b, taken);
-			emit_path(g, p, in->imm);
+			emit_path(g, p, in->imm, rt);
 			if (saved)
 				memcpy(g->cache, saved, sizeof(*saved) * k->func.nregs);
 			free(saved);
@@ -581,6 +854,7 @@ static void emit_path(struct irb *g, struct phase_b *p, u32 pc)
 			pc++;
 			continue;
 		}
+		route_note(g, p, &rt, pc);
 		emit_one(g, p, pc);
 		pc++;
 	}
@@ -590,12 +864,23 @@ static void emit_path(struct irb *g, struct phase_b *p, u32 pc)
 static void emit_start(struct irb *g, struct phase_b *p, u32 pc)
 {
 	const struct vgpu_native_kernel *k = g->k;
+	struct route rt = { .ok = true, .bp = ~0U };
 	LLVMValueRef preds = NULL;
 	u32 r;
 
-	for (r = 0; r < k->func.nregs; r++)
+	for (r = 0; r < k->func.nregs; r++) {
+		LLVMValueRef v;
+
 		g->cache[r] = pc == k->func.entry ? LLVMConstNull(g->narrow[r] ? g->v32 : g->v64) :
 			      NULL;
+		if (pc == k->func.entry || !live_at(p, pc, r) || !uniform_at(p, pc, r))
+			continue;
+		/* One value for the block, which the warps that ran last wrote. */
+		v = LLVMBuildLoad2(g->b, g->i64, at(g, p->uni_rd, k64(g, (u64)r * 8)), "");
+		if (g->narrow[r])
+			v = LLVMBuildTrunc(g->b, v, g->i32, "");
+		g->cache[r] = vsplat(g, v, g->narrow[r] ? g->v32 : g->v64);
+	}
 	if (pc != k->func.entry)
 		preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
 	for (r = 0; r < k->func.npreds; r++)
@@ -604,7 +889,7 @@ static void emit_start(struct irb *g, struct phase_b *p, u32 pc)
 	/* The carry the integer helper keeps starts clear with the warp. */
 	if (pc == k->func.entry)
 		wstore(g, k32(g, 0), offsetof(struct nrt_warp, ls.cc));
-	emit_path(g, p, pc);
+	emit_path(g, p, pc, rt);
 }
 
 /*
@@ -617,23 +902,33 @@ bool nrt_phase_build(const struct vgpu_native_kernel *k, LLVMContextRef c, LLVMM
 	struct irb gs = { .c = c, .m = m, .k = k }, *g = &gs;
 	u32 nregs = k->func.nregs, words = (nregs + 63) / 64, i;
 	struct phase_b p = { .words = words ? words : 1 };
-	LLVMBasicBlockRef entry, phase, wloop, wbody, wgo, pend, more, end, bad;
+	LLVMBasicBlockRef entry, phase, wloop, wbody, wsome, wskip, wgo, pend, more, end, bad;
 	LLVMValueRef blk, nwarps, warps, wi, j, live, regs, next, rounds, sw, rnd, first, lastw;
+	LLVMValueRef uni;
 	u8 *reach = nrt_reach(k), *kind = calloc(k->ninsns + 1, 1);
 	u8 *in_region = calloc(k->ninsns + 1, 1);
+	struct phase_an an = { 0 };
+	LLVMValueRef par, parv, bytes;
 	bool ok = false;
 
-	if (!reach || !kind || !in_region || !analyse(k, reach, kind, in_region) ||
+	if (!reach || !kind || !in_region || !analyse(k, reach, kind, in_region, &an) ||
 	    !nrt_block_begin(g, reach, name))
 		goto out;
 	p.kind = kind;
 	p.live = phase_live(k, reach, p.words);
+	p.varies = an.varies;
+	p.vw = an.rw + an.pw;
+	p.pwords = (k->func.npreds + 63) / 64 + 1;
+	p.plive = phase_pred_live(k, reach, p.pwords);
+	p.tid_x = tid_x_regs(k, reach);
 	blk = g->blk;
 
 	entry = newblock(g, "entry");
 	phase = newblock(g, "phase");
 	wloop = newblock(g, "wloop");
 	wbody = newblock(g, "wbody");
+	wsome = newblock(g, "wsome");
+	wskip = newblock(g, "wskip");
 	wgo = newblock(g, "wgo");
 	p.gone = newblock(g, "gone");
 	p.wdone = newblock(g, "wdone");
@@ -655,6 +950,13 @@ bool nrt_phase_build(const struct vgpu_native_kernel *k, LLVMContextRef c, LLVMM
 				nwarps))), "");
 	warps = LLVMBuildLoad2(g->b, g->ptr, at(g, blk, k64(g, offsetof(struct nrt_block,
 			       warps))), "");
+	p.nwarps = nwarps;
+	/* (Each call runs an even number of phases: it starts on row 0.) */
+	par = LLVMBuildAlloca(g->b, g->i32, "par");
+	LLVMBuildStore(g->b, k32(g, 0), par);
+	p.bound = LLVMBuildAlloca(g->b, g->i32, "bound");
+	p.skip_pc = LLVMBuildAlloca(g->b, g->i32, "skip_pc");
+	uni = LLVMBuildLoad2(g->b, g->ptr, at(g, blk, k64(g, offsetof(struct nrt_block, uni))), "");
 	LLVMBuildBr(g->b, phase);
 
 	LLVMPositionBuilderAtEnd(g->b, g->ret);
@@ -667,7 +969,13 @@ bool nrt_phase_build(const struct vgpu_native_kernel *k, LLVMContextRef c, LLVMM
 	 */
 	LLVMPositionBuilderAtEnd(g->b, phase);
 	LLVMBuildStore(g->b, k32(g, 0), p.arrived);
+	LLVMBuildStore(g->b, nwarps, p.bound);
 	first = LLVMBuildLoad2(g->b, g->i32, lastw, "");
+	parv = LLVMBuildZExt(g->b, LLVMBuildLoad2(g->b, g->i32, par, ""), g->i64, "");
+	bytes = k64(g, (u64)nregs * 8);
+	p.uni_rd = at(g, uni, LLVMBuildMul(g->b, parv, bytes, ""));
+	p.uni_wr = at(g, uni, LLVMBuildMul(g->b, LLVMBuildXor(g->b, parv, k64(g, 1), ""), bytes,
+					   ""));
 	LLVMBuildBr(g->b, wloop);
 
 	LLVMPositionBuilderAtEnd(g->b, wloop);
@@ -681,7 +989,18 @@ bool nrt_phase_build(const struct vgpu_native_kernel *k, LLVMContextRef c, LLVMM
 	g->w = at(g, warps, LLVMBuildMul(g->b, LLVMBuildZExt(g->b, wi, g->i64, ""),
 					 k64(g, sizeof(struct nrt_warp)), ""));
 	live = wload(g, g->i32, offsetof(struct nrt_warp, ls.live));
-	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, live, k32(g, 0), ""), p.wdone, wgo);
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, live, k32(g, 0), ""), p.wdone, wsome);
+
+	/* A warp past the bound only arrives where the warps before it did. */
+	LLVMPositionBuilderAtEnd(g->b, wsome);
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, wi, LLVMBuildLoad2(g->b, g->i32,
+			p.bound, ""), ""), wskip, wgo);
+	LLVMPositionBuilderAtEnd(g->b, wskip);
+	LLVMBuildStore(g->b, wi, lastw);
+	wstore(g, LLVMBuildLoad2(g->b, g->i32, p.skip_pc, ""),
+	       offsetof(struct nrt_warp, ls.cur_pc));
+	LLVMBuildStore(g->b, k32(g, 1), p.arrived);
+	LLVMBuildBr(g->b, p.wdone);
 
 	LLVMPositionBuilderAtEnd(g->b, wgo);
 	LLVMBuildStore(g->b, wi, lastw);
@@ -720,6 +1039,8 @@ bool nrt_phase_build(const struct vgpu_native_kernel *k, LLVMContextRef c, LLVMM
 	LLVMPositionBuilderAtEnd(g->b, pend);
 	rnd = LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, g->i32, rounds, ""), k32(g, 1), "");
 	LLVMBuildStore(g->b, rnd, rounds);
+	LLVMBuildStore(g->b, LLVMBuildXor(g->b, LLVMBuildLoad2(g->b, g->i32, par, ""), k32(g, 1),
+					  ""), par);
 	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildLoad2(g->b, g->i32,
 			p.arrived, ""), k32(g, 0), ""), end, more);
 	LLVMPositionBuilderAtEnd(g->b, more);
@@ -743,6 +1064,9 @@ bool nrt_phase_build(const struct vgpu_native_kernel *k, LLVMContextRef c, LLVMM
 	ok = true;
 out:
 	nrt_block_end(g);
+	free((void *)p.plive);
+	free((void *)p.tid_x);
+	free(an.varies);
 	free(kind);
 	free(in_region);
 	free(reach);

@@ -61,6 +61,9 @@ struct nrt_site {
  * @sites: per instruction, the range its last global access hit, which
  *	generated code checks whole warps against.
  * @sr_uni: the special registers one value gives for the whole block.
+ * @uni: the phased function's registers that hold one value for the
+ *	whole block where a phase starts (native_phase.c), two rows of
+ *	nregs: a phase reads one row and its warps write the other.
  */
 struct nrt_block {
 	struct nrt_site *sites;
@@ -89,6 +92,7 @@ struct nrt_block {
 	void *mem;
 	u64 mem_bytes;
 	u64 regs_bytes;
+	u64 *uni;
 };
 
 /* The compiled warp function: runs @w's group on; 0, or VGPU_RUN_FAULT

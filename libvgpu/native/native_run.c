@@ -138,12 +138,14 @@ struct vgpu_native_block *vgpu_native_block_new(struct vgpu_native_kernel *k,
 	b->ranges = malloc(sizeof(*ranges) * (nranges ? nranges : 1));
 	b->sites = calloc(k->ninsns, sizeof(*b->sites));
 	b->tid = malloc(nwarps * 3 * VGPU_WARP * sizeof(u64));
+	b->uni = calloc(2 * (u64)k->func.nregs + 1, sizeof(u64));
 	b->regs_bytes = NRT_ALIGN(nwarps * k->func.nregs * VGPU_WARP * sizeof(u64));
 	bytes = NRT_ALIGN(nwarps * sizeof(struct nrt_warp)) + b->regs_bytes +
 		NRT_ALIGN(nwarps * (k->func.npreds + 1) * sizeof(u32)) +
 		NRT_ALIGN(b->shared_bytes) + NRT_ALIGN(nthreads * b->local_bytes);
 	b->mem = aligned_alloc(64, bytes);
-	if (!b->ranges || !b->mem || !b->sites || !b->tid) {
+	if (!b->ranges || !b->mem || !b->sites || !b->tid || !b->uni) {
+		free(b->uni);
 		free(b->ranges);
 		free(b->mem);
 		free(b->sites);
@@ -343,5 +345,6 @@ void vgpu_native_block_free(struct vgpu_native_block *nb)
 	free(b->ranges);
 	free(b->sites);
 	free(b->tid);
+	free(b->uni);
 	free(b);
 }

@@ -1253,6 +1253,120 @@ static void phases_in_turn(void)
 }
 
 /*
+ * Phases where only threads below a block-wide bound run a masked run:
+ * the warps past it may skip the phase, which must change nothing. Each
+ * kernel below breaks one condition for skipping, or keeps them all.
+ */
+static void idle_warps_skip_phases(void)
+{
+	uint64_t win = WIN_VA;
+	/*
+	 * a tree's bound halving each phase (s in r6, block-wide); the
+	 * threads below it add it up in r4, and every thread adds the last
+	 * bound, 0, read after warps past the bound skipped phases
+	 */
+	const struct vgpu_insn halving[] = {
+		PRO(2), MOVI(VGPU_T_U32, 6, 128), MOVI(VGPU_T_U32, 4, 0),
+		/* 6 */ SETP(VGPU_T_U32, VGPU_CMP_LT, 0, 0, 6), BRA_UNLESS(0, 9),
+		OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 6),
+		/* 9 */ BAR(), OPI(VGPU_OP_SHR, VGPU_T_U32, 6, 6, 1),
+		SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 6, 0), BRA_IF(1, 6),
+		OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 6), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4),
+		EXIT(),
+	};
+	/* as above, but each phase also sets a thread's value (r5) read after it */
+	const struct vgpu_insn thread_value[] = {
+		PRO(2), MOVI(VGPU_T_U32, 6, 128), MOVI(VGPU_T_U32, 4, 0),
+		/* 6 */ SETP(VGPU_T_U32, VGPU_CMP_LT, 0, 0, 6), BRA_UNLESS(0, 9),
+		OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 6),
+		/* 9 */ OP3(VGPU_OP_ADD, VGPU_T_U32, 5, 0, 6), BAR(),
+		OPI(VGPU_OP_SHR, VGPU_T_U32, 6, 6, 1), SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 6, 0),
+		BRA_IF(1, 6), OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 5),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4), EXIT(),
+	};
+	/*
+	 * r5 gets the bound beside the masked run, and TID_X in it: a
+	 * thread's value after the barrier, stored at the end
+	 */
+	const struct vgpu_insn both[] = {
+		PRO(2), MOVI(VGPU_T_U32, 6, 128),
+		/* 5 */ OP3(VGPU_OP_MOV, VGPU_T_U32, 5, 0, 6),
+		SETP(VGPU_T_U32, VGPU_CMP_LT, 0, 0, 6), BRA_UNLESS(0, 9),
+		OP3(VGPU_OP_MOV, VGPU_T_U32, 5, 0, 0),
+		/* 9 */ BAR(), OPI(VGPU_OP_SHR, VGPU_T_U32, 6, 6, 1),
+		SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 6, 0), BRA_IF(1, 5),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 5), EXIT(),
+	};
+	/* as above, but each phase stores the bound to a thread's shared word */
+	const struct vgpu_insn stores[] = {
+		PRO(2), MOVI(VGPU_T_U32, 6, 128), MOVI(VGPU_T_U32, 4, 0),
+		OPI(VGPU_OP_SHL, VGPU_T_U32, 7, 0, 2),
+		/* 7 */ SETP(VGPU_T_U32, VGPU_CMP_LT, 0, 0, 6), BRA_UNLESS(0, 10),
+		OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 6),
+		/* 10 */ ST(VGPU_SPACE_SHARED, VGPU_T_U32, 7, 0, 6), BAR(),
+		OPI(VGPU_OP_SHR, VGPU_T_U32, 6, 6, 1), SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 6, 0),
+		BRA_IF(1, 7), LD(VGPU_SPACE_SHARED, VGPU_T_U32, 5, 7, 0),
+		OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 5), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4),
+		EXIT(),
+	};
+	/*
+	 * a signed bound (70, 32, then below zero), the masked run where
+	 * TID_X <= it (the branch over it taken where TID_X > it)
+	 */
+	const struct vgpu_insn signed_le[] = {
+		PRO(2), MOVI(VGPU_T_U32, 6, 70), MOVI(VGPU_T_U32, 4, 0),
+		/* 6 */ SETP(VGPU_T_S32, VGPU_CMP_GT, 0, 0, 6), BRA_IF(0, 9),
+		OPI(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 1),
+		/* 9 */ BAR(), OPI(VGPU_OP_SUB, VGPU_T_U32, 6, 6, 38),
+		SETPI(VGPU_T_S32, VGPU_CMP_GT, 1, 6, (uint64_t)-100), BRA_IF(1, 6),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4), EXIT(),
+	};
+	/* 5000 phases with a fixed bound of 40: more than one call runs */
+	const struct vgpu_insn many[] = {
+		PRO(2), MOVI(VGPU_T_U32, 6, 5000), MOVI(VGPU_T_U32, 4, 0),
+		/* 6 */ SETPI(VGPU_T_U32, VGPU_CMP_GE, 0, 0, 40), BRA_IF(0, 9),
+		OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 6),
+		/* 9 */ BAR(), OPI(VGPU_OP_SUB, VGPU_T_U32, 6, 6, 1),
+		SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 6, 0), BRA_IF(1, 6),
+		OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 6), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4),
+		EXIT(),
+	};
+	/*
+	 * the halving tree in a block of 16 x 8 threads, where every warp
+	 * holds threads with a small TID_X: none may skip (each thread's
+	 * word at its place in the block)
+	 */
+	const struct vgpu_insn rows[] = {
+		SREG(0, VGPU_SR_TID_X), SREG(3, VGPU_SR_TID_Y), OPI(VGPU_OP_SHL, VGPU_T_U32, 3, 3, 4),
+		OP3(VGPU_OP_ADD, VGPU_T_U32, 3, 3, 0), OPI(VGPU_OP_SHL, VGPU_T_U64, 1, 3, 2),
+		LDP(VGPU_T_U64, 2, 0), OP3(VGPU_OP_ADD, VGPU_T_U64, 1, 1, 2),
+		MOVI(VGPU_T_U32, 6, 8), MOVI(VGPU_T_U32, 4, 0),
+		/* 9 */ SETP(VGPU_T_U32, VGPU_CMP_LT, 0, 0, 6), BRA_UNLESS(0, 12),
+		OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 6),
+		/* 12 */ BAR(), OPI(VGPU_OP_SHR, VGPU_T_U32, 6, 6, 1),
+		SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 6, 0), BRA_IF(1, 9),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4), EXIT(),
+	};
+	unsigned int before = fuzz_phased, mores = native_mores;
+	struct setup s;
+
+	RUN("a halving bound", halving, 256, &win, VGPU_FAULT_NONE);
+	RUN("a halving bound, a partial warp", halving, 200, &win, VGPU_FAULT_NONE);
+	RUN("a thread's value set beside the bound", thread_value, 256, &win, VGPU_FAULT_NONE);
+	RUN("a block's value beside the bound, a thread's in the run", both, 256, &win,
+	    VGPU_FAULT_NONE);
+	RUN("a store beside the bound", stores, 128, &win, VGPU_FAULT_NONE);
+	RUN("a signed bound, TID_X at most it", signed_le, 128, &win, VGPU_FAULT_NONE);
+	RUN("a bound over many phases", many, 128, &win, VGPU_FAULT_NONE);
+	s = one_block(rows, sizeof(rows) / sizeof(rows[0]), 128, &win);
+	s.block[0] = 16;
+	s.block[1] = 8;
+	CHECK(agree("a bound in a block of rows", &s, VGPU_FAULT_NONE));
+	CHECK(fuzz_phased == before + 8);
+	CHECK(native_mores > mores);
+}
+
+/*
  * Loads for some lanes of a warp, lane 0 among them, at consecutive
  * words: the lanes that do not load keep their registers, from shared
  * memory (read as a whole vector) and from global memory.
@@ -2239,6 +2353,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(affine_indices_that_wrap),
 	TAP_TEST(atomics_in_a_straight_run),
 	TAP_TEST(phases_in_turn),
+	TAP_TEST(idle_warps_skip_phases),
 	TAP_TEST(turns_end_between_runs),
 	TAP_TEST(fuzz_fixed_seeds),
 	TAP_TEST(fuzz_for_seconds),
