@@ -499,12 +499,14 @@ static u64 *phase_pred_live(const struct vgpu_native_kernel *k, const u8 *reach,
  */
 static u8 *tid_x_regs(const struct vgpu_native_kernel *k, const u8 *reach)
 {
-	u32 nregs = k->func.nregs, pc, z;
+	u32 nregs = k->func.nregs, pc, z, nzero;
 	u8 *t = calloc(nregs + 1, 1), *other = calloc(nregs + 1, 1);
+	u32 *zero = calloc(nregs + 1, sizeof(u32));
 
-	if (!t || !other) {
+	if (!t || !other || !zero) {
 		free(t);
 		free(other);
+		free(zero);
 		return NULL;
 	}
 	for (pc = 0; pc < k->ninsns; pc++) {
@@ -518,11 +520,13 @@ static u8 *tid_x_regs(const struct vgpu_native_kernel *k, const u8 *reach)
 		else
 			other[in->dst] = 1;
 	}
-	for (z = 0; z < k->nzero; z++)
-		other[k->zero_regs[z]] = 1;
+	nzero = nrt_ir_zero_regs(k, zero);
+	for (z = 0; z < nzero; z++)
+		other[zero[z]] = 1;
 	for (z = 0; z < nregs; z++)
 		t[z] &= !other[z];
 	free(other);
+	free(zero);
 	return t;
 }
 

@@ -1347,6 +1347,21 @@ static void idle_warps_skip_phases(void)
 		SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 6, 0), BRA_IF(1, 9),
 		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4), EXIT(),
 	};
+	/*
+	 * the bound against a register TID_X is written to only in block 0;
+	 * block 1 (whose results are the ones left) reads it as zero: all
+	 * its threads run the masked run
+	 */
+	const struct vgpu_insn zero_tid[] = {
+		PRO(2), SREG(3, VGPU_SR_CTAID_X), SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 3, 0),
+		BRA_IF(1, 8), SREG(5, VGPU_SR_TID_X),
+		/* 8 */ MOVI(VGPU_T_U32, 6, 128), MOVI(VGPU_T_U32, 4, 0),
+		/* 10 */ SETP(VGPU_T_U32, VGPU_CMP_LT, 0, 5, 6), BRA_UNLESS(0, 13),
+		OP3(VGPU_OP_ADD, VGPU_T_U32, 4, 4, 6),
+		/* 13 */ BAR(), OPI(VGPU_OP_SHR, VGPU_T_U32, 6, 6, 1),
+		SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 6, 0), BRA_IF(1, 10),
+		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4), EXIT(),
+	};
 	unsigned int before = fuzz_phased, mores = native_mores;
 	struct setup s;
 
@@ -1358,11 +1373,13 @@ static void idle_warps_skip_phases(void)
 	RUN("a store beside the bound", stores, 128, &win, VGPU_FAULT_NONE);
 	RUN("a signed bound, TID_X at most it", signed_le, 128, &win, VGPU_FAULT_NONE);
 	RUN("a bound over many phases", many, 128, &win, VGPU_FAULT_NONE);
+	RUN("a bound against a register read before written", zero_tid, 256, &win,
+	    VGPU_FAULT_NONE);
 	s = one_block(rows, sizeof(rows) / sizeof(rows[0]), 128, &win);
 	s.block[0] = 16;
 	s.block[1] = 8;
 	CHECK(agree("a bound in a block of rows", &s, VGPU_FAULT_NONE));
-	CHECK(fuzz_phased == before + 8);
+	CHECK(fuzz_phased == before + 9);
 	CHECK(native_mores > mores);
 }
 
