@@ -122,6 +122,8 @@ int main(int argc, char **argv)
 	cuMemAlloc(&freed, 64 << 20);
 	cuMemAllocManaged(&managed, 65536, CU_MEM_ATTACH_GLOBAL);
 	cuMemcpyHtoD(a, &v, 4);
+	/* A copy from pageable memory may return before it lands. */
+	cuCtxSynchronize();
 
 	R("get", cuIpcGetMemHandle(&h, a));
 	R("get again", cuIpcGetMemHandle(&h2, a));

@@ -35,6 +35,8 @@ static void setup(void)
 	cuModuleGetFunction(&faddf, mod, "addf");
 	cuMemAlloc(&buf, 1 << 24);
 	cuMemsetD8(buf, 0, 1 << 24);
+	/* The fill is on the legacy stream, which a non-blocking stream does not wait for. */
+	cuCtxSynchronize();
 	args[0] = &buf; args[1] = &v;
 }
 

@@ -60,6 +60,8 @@ static void args(void)
 	setup();
 	cuMemAlloc(&d, 4096);
 	cuMemsetD8(d, 0, 4096);
+	/* The fill is on the legacy stream, which s (non-blocking) does not wait for. */
+	cuCtxSynchronize();
 	cuMemHostAlloc((void **)&h, 4096, CU_MEMHOSTALLOC_DEVICEMAP);
 	cuMemHostGetDevicePointer(&hd, h, 0);
 	printf("host ptr equals dptr = %d\n", (uintptr_t)h == hd);

@@ -106,6 +106,8 @@ static int child(int fd)
 	R("child read", cuMemcpyDtoH(&v, va, 4));
 	printf("child value = 0x%x\n", v);
 	R("child write", cuMemsetD32(va + 4, 0x5eed, 1));
+	/* A fill returns before it is done: done before the memory goes. */
+	cuCtxSynchronize();
 	R("child unmap", cuMemUnmap(va, g));
 	R("child release", cuMemRelease(h));
 	return 0;

@@ -372,6 +372,8 @@ static void capture_cases(void)
 	status("join: s2 status", s2);
 	shape("join: shape", g);
 	cuMemsetD32(dbuf, 0, 1);
+	/* The fill is on the legacy stream, which s2 (non-blocking) does not wait for. */
+	cuCtxSynchronize();
 	cuGraphInstantiate(&ge, g, 0);
 	for (v = 0; v < 3; v++)
 		cuGraphLaunch(ge, s2);

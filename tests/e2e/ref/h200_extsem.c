@@ -423,6 +423,8 @@ static void timeline(CUstream st, CUstream st2)
 	cuMemSetAccess(va, gran, &acc, 1);
 	cuMemAllocHost((void **)&host, 64);
 	cuMemsetD8(va, 0, 64);
+	/* The fill is on the legacy stream, which st (non-blocking) does not wait for. */
+	cuCtxSynchronize();
 	sp.params.fence.value = 7;
 	R("timeline signal 7", cuSignalExternalSemaphoresAsync(&sem, &sp, 1, st));
 	R("timeline signal sync", cuStreamSynchronize(st));

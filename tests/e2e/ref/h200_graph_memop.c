@@ -25,6 +25,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	cuInit(0); cuDeviceGet(&d, 0); cuCtxCreate(&c, NULL, 0, d); cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
 	cuMemAlloc(&p, 64); cuMemsetD8(p, 0, 64); cuGraphCreate(&g, 0);
+	/* The fill is on the legacy stream, which s (non-blocking) does not wait for. */
+	cuCtxSynchronize();
 	memset(ops, 0, sizeof(ops));
 	ops[0].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32; ops[0].writeValue.address = p; ops[0].writeValue.value = 5;
 	ops[1].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32; ops[1].writeValue.address = p + 4; ops[1].writeValue.value = 6;
