@@ -380,73 +380,50 @@ bool nrt_phase_eligible(const struct vgpu_native_kernel *k, const u8 *reach)
 }
 
 /*
- * Registers live on entry to each instruction (@words u64 each), writes
- * without a guard killing: what a warp keeps across a barrier.
- * NULL when out of memory.
+ * What instruction @in does to the set @l live after it, to make it the
+ * set live before it: for registers or for predicates (the first @n).
+ * A write without a guard kills (a write under a forward branch's mask
+ * kills too: the branch's own edge keeps the value live for the lanes
+ * that skip it); what it reads is then live.
  */
-static u64 *phase_live(const struct vgpu_native_kernel *k, const u8 *reach, u32 words)
+typedef void (*live_step)(const struct vgpu_insn *in, u32 n, u64 *l);
+
+static void reg_step(const struct vgpu_insn *in, u32 nregs, u64 *l)
 {
-	u32 n = k->ninsns, nregs = k->func.nregs, i, j, w;
-	bool changed = true;
-	u64 *live = calloc((u64)(n + 1) * words, sizeof(u64));
-	u64 *l;
+	u32 rd[3], j;
 
-	if (!live)
-		return NULL;
-	l = calloc(words, sizeof(u64));
-	if (!l) {
-		free(live);
-		return NULL;
-	}
-	while (changed) {
-		changed = false;
-		for (i = n; i-- > 0;) {
-			const struct vgpu_insn *in = &k->insns[i];
-			bool stops = (in->op == VGPU_OP_EXIT || in->op == VGPU_OP_BRA) &&
-				     in->guard == VGPU_PRED_NONE;
-			u32 rd[3];
+	if (nrt_defines(in) && in->dst < nregs && in->guard == VGPU_PRED_NONE)
+		put(l, in->dst, false);
+	nrt_reads(in, rd);
+	for (j = 0; j < 3; j++)
+		if (rd[j] < nregs)
+			put(l, rd[j], true);
+}
 
-			if (!reach[i])
-				continue;
-			memset(l, 0, words * sizeof(u64));
-			/* Successors: the next instruction, a branch's target. */
-			if (!stops && i + 1 < n)
-				for (w = 0; w < words; w++)
-					l[w] |= live[(u64)(i + 1) * words + w];
-			if (in->op == VGPU_OP_BRA && in->imm < n)
-				for (w = 0; w < words; w++)
-					l[w] |= live[(u64)in->imm * words + w];
-			/*
-			 * (A write under a forward branch's mask kills too:
-			 * the branch's own edge keeps the value live for the
-			 * lanes that skip it.)
-			 */
-			if (nrt_defines(in) && in->dst < nregs && in->guard == VGPU_PRED_NONE)
-				l[in->dst / 64] &= ~(1ULL << (in->dst % 64));
-			nrt_reads(in, rd);
-			for (j = 0; j < 3; j++)
-				if (rd[j] < nregs)
-					l[rd[j] / 64] |= 1ULL << (rd[j] % 64);
-			for (w = 0; w < words; w++) {
-				if (live[(u64)i * words + w] != l[w]) {
-					live[(u64)i * words + w] = l[w];
-					changed = true;
-				}
-			}
-		}
-	}
-	free(l);
-	return live;
+static void pred_step(const struct vgpu_insn *in, u32 np, u64 *l)
+{
+	u32 rd[3], wr, j;
+
+	pred_operands(in, rd, &wr);
+	if (wr < np && in->guard == VGPU_PRED_NONE)
+		put(l, wr, false);
+	for (j = 0; j < 3; j++)
+		if (rd[j] < np)
+			put(l, rd[j], true);
+	if (in->guard < np)
+		put(l, in->guard, true);
 }
 
 /*
- * Predicates live on entry to each instruction (@words u64 each), as
- * phase_live() for registers: what a warp that skips a phase must not
+ * What is live on entry to each instruction (@words u64 each), @step
+ * saying what an instruction does to @n registers or predicates: what a
+ * warp keeps across a barrier, and what one that skips a phase must not
  * need of it. NULL when out of memory.
  */
-static u64 *phase_pred_live(const struct vgpu_native_kernel *k, const u8 *reach, u32 words)
+static u64 *phase_live(const struct vgpu_native_kernel *k, const u8 *reach, u32 words,
+		       u32 n_items, live_step step)
 {
-	u32 n = k->ninsns, np = k->func.npreds, i, j, w;
+	u32 n = k->ninsns, i, w;
 	u64 *live = calloc((u64)(n + 1) * words, sizeof(u64)), *l = calloc(words, sizeof(u64));
 	bool changed = true;
 
@@ -461,25 +438,18 @@ static u64 *phase_pred_live(const struct vgpu_native_kernel *k, const u8 *reach,
 			const struct vgpu_insn *in = &k->insns[i];
 			bool stops = (in->op == VGPU_OP_EXIT || in->op == VGPU_OP_BRA) &&
 				     in->guard == VGPU_PRED_NONE;
-			u32 rd[3], wr;
 
 			if (!reach[i])
 				continue;
 			memset(l, 0, words * sizeof(u64));
+			/* Successors: the next instruction, a branch's target. */
 			if (!stops && i + 1 < n)
 				for (w = 0; w < words; w++)
 					l[w] |= live[(u64)(i + 1) * words + w];
 			if (in->op == VGPU_OP_BRA && in->imm < n)
 				for (w = 0; w < words; w++)
 					l[w] |= live[(u64)in->imm * words + w];
-			pred_operands(in, rd, &wr);
-			if (wr < np && in->guard == VGPU_PRED_NONE)
-				put(l, wr, false);
-			for (j = 0; j < 3; j++)
-				if (rd[j] < np)
-					put(l, rd[j], true);
-			if (in->guard < np)
-				put(l, in->guard, true);
+			step(in, n_items, l);
 			for (w = 0; w < words; w++) {
 				if (live[(u64)i * words + w] != l[w]) {
 					live[(u64)i * words + w] = l[w];
@@ -536,7 +506,7 @@ static u8 *tid_x_regs(const struct vgpu_native_kernel *k, const u8 *reach)
  *	differ between threads before each instruction (@vw words each):
  *	the other registers, live where a phase starts, are kept once for
  *	the block (struct nrt_block's @uni).
- * @plive, @pwords: phase_pred_live()'s.
+ * @plive, @pwords: phase_live()'s for predicates.
  * @tid_x: tid_x_regs()'s.
  * @uni_rd, @uni_wr: the rows of @uni this phase reads and writes.
  * @bound, @skip_pc: warps from @bound on skip the phase, going on at
@@ -919,11 +889,11 @@ bool nrt_phase_build(const struct vgpu_native_kernel *k, LLVMContextRef c, LLVMM
 	    !nrt_block_begin(g, reach, name))
 		goto out;
 	p.kind = kind;
-	p.live = phase_live(k, reach, p.words);
+	p.live = phase_live(k, reach, p.words, k->func.nregs, reg_step);
 	p.varies = an.varies;
 	p.vw = an.rw + an.pw;
 	p.pwords = (k->func.npreds + 63) / 64 + 1;
-	p.plive = phase_pred_live(k, reach, p.pwords);
+	p.plive = phase_live(k, reach, p.pwords, k->func.npreds, pred_step);
 	p.tid_x = tid_x_regs(k, reach);
 	blk = g->blk;
 
