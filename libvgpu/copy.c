@@ -600,6 +600,23 @@ CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream stream)
 	return vg_copy2d(p, true, stream);
 }
 
+/*
+ * May a fill write [dst, dst + n) for @ctx? Device or managed memory, the
+ * device heap, or page-locked host memory of @ctx that is not read-only
+ * (an H200 fills that too: its engines reach it at the same address).
+ * *@host: the memory is the host's (managed or page-locked). Under
+ * vg_lock.
+ */
+static bool vg_fill_target(struct CUctx_st *ctx, CUdeviceptr dst, size_t n, bool *host)
+{
+	struct vg_host_info hi;
+
+	*host = vg_host_lookup(dst, &hi) && hi.ctx == ctx;
+	if (vg_dev_range(ctx, dst, n, true) || vg_heap_holds(ctx, dst, n))
+		return true;
+	return *host && !hi.read_only && vg_host_use(ctx, dst, n) == VG_HOST_PINNED;
+}
+
 CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 		     uint32_t elem, size_t width, size_t height, bool async,
 		     CUstream hs)
@@ -608,7 +625,7 @@ CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 	struct CUstream_st *st;
 	struct CUctx_st *ctx;
 	uint64_t seq = 0;
-	bool sync, taken = false;
+	bool sync, host = false, taken = false;
 	CUresult r = vg_check_init();
 
 	if (!r)
@@ -622,9 +639,7 @@ CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 	if (dst % elem || pitch % elem || height > UINT32_MAX ||
 	    width > SIZE_MAX / elem || (height > 1 && pitch < width * elem) ||
 	    (height > 1 && pitch > (SIZE_MAX - width * elem) / (height - 1)) ||
-	    (!vg_dev_range(ctx, dst, (height - 1) * pitch + width * elem,
-			   true) &&
-	     !vg_heap_holds(ctx, dst, (height - 1) * pitch + width * elem))) {
+	    !vg_fill_target(ctx, dst, (height - 1) * pitch + width * elem, &host)) {
 		r = CUDA_ERROR_INVALID_VALUE;
 		goto out;
 	}
@@ -634,7 +649,12 @@ CUresult vg_memset2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 	cmd.memset.width = width;
 	cmd.memset.height = (uint32_t)height;
 	cmd.memset.pitch = pitch;
-	sync = !async && vg_sync_memops(dst);
+	/*
+	 * A fill returns before it is done, but for one of memory the host
+	 * reads as it is, which CUDA documents as fully synchronous, and of
+	 * memory marked SYNC_MEMOPS.
+	 */
+	sync = !async && (host || vg_sync_memops(dst));
 	vg_ctx_begin(ctx);
 	r = vg_push(st, &cmd, &seq);
 	if (r == CUDA_SUCCESS && sync)

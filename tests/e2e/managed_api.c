@@ -286,6 +286,46 @@ static void host_kernel_host(void)
 	CHECK_RES(CUDA_SUCCESS, cuMemFree(m));
 }
 
+/*
+ * A fill of managed memory is done when the call returns (CUDA documents
+ * memsets of unified memory as fully synchronous), even queued behind a
+ * long fill of device memory: the host reads the new bytes at once.
+ */
+static void managed_fill_synchronous(void)
+{
+	const size_t big_n = 64 << 20, n = 1 << 20;
+	CUdeviceptr big, m;
+	void *host;
+	uint32_t *w;
+	uint8_t *b;
+
+	setup();
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&big, big_n));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemAllocManaged(&m, n, CU_MEM_ATTACH_GLOBAL));
+	w = (uint32_t *)m;
+	b = (uint8_t *)m;
+	memset(b, 0, n);
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD8(big, 1, big_n));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD32(m, 0x01020304, n / 4));
+	CHECK(w[n / 4 - 1] == 0x01020304);
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD8(big, 2, big_n));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD2D8(m, 4096, 9, 100, 16));
+	CHECK(b[15 * 4096 + 99] == 9 && b[15 * 4096 + 100] == 0x04);
+	/* An asynchronous fill is not waited for: the stream's order only. */
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD8Async(m, 5, n, st));
+	CHECK_RES(CUDA_SUCCESS, cuStreamSynchronize(st));
+	CHECK(b[n - 1] == 5);
+	/* Page-locked host memory too (an H200 fills it and waits). */
+	CHECK_RES(CUDA_SUCCESS, cuMemAllocHost(&host, 4096));
+	memset(host, 0, 4096);
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD8(big, 3, big_n));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD8((CUdeviceptr)host, 3, 4096));
+	CHECK(((uint8_t *)host)[4095] == 3);
+	CHECK_RES(CUDA_SUCCESS, cuMemFreeHost(host));
+	CHECK_RES(CUDA_SUCCESS, cuMemFree(m));
+	CHECK_RES(CUDA_SUCCESS, cuMemFree(big));
+}
+
 /* One managed pointer's attributes against the H100's "@tag ptr N". */
 static void ptrattrs(const char *tag, CUdeviceptr p, CUdeviceptr start)
 {
@@ -781,6 +821,7 @@ int main(void)
 		TAP_TEST(device_attributes),
 		TAP_TEST(alloc_args),
 		TAP_TEST(host_kernel_host),
+		TAP_TEST(managed_fill_synchronous),
 		TAP_TEST(pointer_attributes),
 		TAP_TEST(range_attributes),
 		TAP_TEST(advise_then_prefetch),
