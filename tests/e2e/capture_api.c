@@ -53,6 +53,8 @@ static void setup(void)
 	REQUIRE_RES(CUDA_SUCCESS, cuModuleGetFunction(&add_fn, mod, "add"));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&dbuf, 64));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD32(dbuf, 0, 16));
+	/* Done before the non-blocking streams, which do not wait for it, use dbuf. */
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSynchronize());
 	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING));
 	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
 	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s3, CU_STREAM_NON_BLOCKING));

@@ -862,6 +862,8 @@ static void chain_beside_another_thread(void)
 	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
 	REQUIRE_RES(CUDA_SUCCESS, cuStreamCreate(&b.s, CU_STREAM_NON_BLOCKING));
 	REQUIRE_RES(CUDA_SUCCESS, cuMemsetD32(dbuf, 0, 16));
+	/* Done before b.s, which does not wait for it, adds to dbuf. */
+	REQUIRE_RES(CUDA_SUCCESS, cuCtxSynchronize());
 	REQUIRE_RES(CUDA_SUCCESS, cuGraphCreate(&g, 0));
 	for (i = 0; i < N; i++) {
 		v[i] = i + 1;
