@@ -287,17 +287,18 @@ static void host_kernel_host(void)
 }
 
 /*
- * A fill of managed memory is done when the call returns (CUDA documents
- * memsets of unified memory as fully synchronous), even queued behind a
- * long fill of device memory: the host reads the new bytes at once.
+ * A fill of managed or page-locked host memory is done when the call
+ * returns (CUDA documents memsets of unified and pinned memory as fully
+ * synchronous; an H200's are), even queued behind a long fill of device
+ * memory: the host reads the new bytes at once.
  */
 static void managed_fill_synchronous(void)
 {
 	const size_t big_n = 64 << 20, n = 1 << 20;
+	uint8_t *b, *reg, *ro, *page;
 	CUdeviceptr big, m;
 	void *host;
 	uint32_t *w;
-	uint8_t *b;
 
 	setup();
 	REQUIRE_RES(CUDA_SUCCESS, cuMemAlloc(&big, big_n));
@@ -322,6 +323,31 @@ static void managed_fill_synchronous(void)
 	CHECK_RES(CUDA_SUCCESS, cuMemsetD8((CUdeviceptr)host, 3, 4096));
 	CHECK(((uint8_t *)host)[4095] == 3);
 	CHECK_RES(CUDA_SUCCESS, cuMemFreeHost(host));
+	/*
+	 * Registered memory is filled too; read-only registered memory and
+	 * pageable memory are not (an H200: 0, then 1 and 1).
+	 */
+	reg = aligned_alloc(4096, 8192);
+	ro = aligned_alloc(4096, 4096);
+	page = malloc(4096);
+	if (!reg || !ro || !page) {
+		TAP_FAIL("out of memory");
+		exit(1);
+	}
+	memset(reg, 0, 8192);
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostRegister(reg, 8192, 0));
+	REQUIRE_RES(CUDA_SUCCESS, cuMemHostRegister(ro, 4096, CU_MEMHOSTREGISTER_READ_ONLY));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD8(big, 4, big_n));
+	CHECK_RES(CUDA_SUCCESS, cuMemsetD8((CUdeviceptr)reg + 100, 6, 8000));
+	CHECK(reg[8099] == 6 && reg[99] == 0 && reg[8100] == 0);
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemsetD8((CUdeviceptr)ro, 6, 16));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemsetD8((CUdeviceptr)page, 6, 16));
+	CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemsetD8((CUdeviceptr)reg + 100, 6, 8100));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(reg));
+	CHECK_RES(CUDA_SUCCESS, cuMemHostUnregister(ro));
+	free(reg);
+	free(ro);
+	free(page);
 	CHECK_RES(CUDA_SUCCESS, cuMemFree(m));
 	CHECK_RES(CUDA_SUCCESS, cuMemFree(big));
 }
