@@ -46,7 +46,8 @@ static const char nrt_passes[] =
 
 static pthread_mutex_t nrt_llvm_lock = PTHREAD_MUTEX_INITIALIZER;
 static LLVMOrcLLJITRef nrt_jit;
-static LLVMTargetMachineRef nrt_tm;	/* for the optimisation passes */
+static LLVMTargetMachineRef nrt_tm;	/* the passes, and block functions' code */
+static LLVMTargetMachineRef nrt_tm_fast;	/* warp functions' code */
 static char nrt_level[16];
 static unsigned long nrt_serial;
 /* LLVM's version, the triple, the CPU and its features: the cache's key. */
@@ -177,9 +178,25 @@ static bool nrt_jit_init(char *why, size_t why_len)
 	LLVMInitializeNativeTarget();
 	LLVMInitializeNativeAsmPrinter();
 	nrt_tm = nrt_host_tm(why, why_len);
-	jtm = nrt_tm ? nrt_host_tm(why, why_len) : NULL;
-	if (!jtm)
+	nrt_tm_fast = nrt_tm ? nrt_host_tm(why, why_len) : NULL;
+	jtm = nrt_tm_fast ? nrt_host_tm(why, why_len) : NULL;
+	if (!jtm) {
+		if (nrt_tm_fast)
+			LLVMDisposeTargetMachine(nrt_tm_fast);
+		if (nrt_tm)
+			LLVMDisposeTargetMachine(nrt_tm);
+		nrt_tm = nrt_tm_fast = NULL;
 		return false;
+	}
+	/*
+	 * A warp function's code is selected instruction by instruction
+	 * where the fast selector can (what it cannot, the DAG selector
+	 * does): the anchor matmul compiled 13% sooner, and ran 10% faster.
+	 * A block function keeps the DAG selector: its loops over the
+	 * block's warps are scalar code, which the fast selector left
+	 * spilling (the reduction ran 22% slower).
+	 */
+	LLVMSetTargetMachineFastISel(nrt_tm_fast, 1);
 	jb = LLVMOrcCreateLLJITBuilder();
 	LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb,
 		LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(jtm));
@@ -354,6 +371,7 @@ static LLVMMemoryBufferRef nrt_emit(const struct vgpu_native_kernel *k, char *wh
 {
 	LLVMPassBuilderOptionsRef po;
 	LLVMMemoryBufferRef obj = NULL;
+	LLVMTargetMachineRef tm = k->straight ? nrt_tm : nrt_tm_fast;
 	LLVMTargetDataRef td;
 	LLVMContextRef c = LLVMContextCreate();
 	LLVMModuleRef m;
@@ -390,13 +408,13 @@ static LLVMMemoryBufferRef nrt_emit(const struct vgpu_native_kernel *k, char *wh
 		char *err = NULL;
 
 		/* Debugging: the host code, as assembly, to the file named. */
-		if (LLVMTargetMachineEmitToFile(nrt_tm, m, getenv("VGPU_NATIVE_ASM"),
+		if (LLVMTargetMachineEmitToFile(tm, m, getenv("VGPU_NATIVE_ASM"),
 						LLVMAssemblyFile, &err))
 			LLVMDisposeMessage(err);
 	}
 	LLVMDisposeMessage(msg);
 	msg = NULL;
-	if (LLVMTargetMachineEmitToMemoryBuffer(nrt_tm, m, LLVMObjectFile, &msg, &obj)) {
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &obj)) {
 		snprintf(why, why_len, "LLVM: %.200s", msg);
 		obj = NULL;
 	}
