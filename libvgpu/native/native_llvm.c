@@ -167,6 +167,22 @@ static bool nrt_error(LLVMErrorRef e, char *why, size_t why_len)
 	return true;
 }
 
+/*
+ * fork() waits for a compile in progress: the child gets LLVM whole and
+ * the lock free, so it can compile (and free kernels) itself. A child
+ * forked halfway through a compile would find the lock held by a thread
+ * it does not have, and wait for it forever.
+ */
+static void nrt_fork_prepare(void)
+{
+	pthread_mutex_lock(&nrt_llvm_lock);
+}
+
+static void nrt_fork_done(void)
+{
+	pthread_mutex_unlock(&nrt_llvm_lock);
+}
+
 /* The process's JIT, made on first use. Called with nrt_llvm_lock held. */
 static bool nrt_jit_init(char *why, size_t why_len)
 {
@@ -204,6 +220,7 @@ static bool nrt_jit_init(char *why, size_t why_len)
 		nrt_jit = NULL;
 		return false;
 	}
+	pthread_atfork(nrt_fork_prepare, nrt_fork_done, nrt_fork_done);
 	return true;
 }
 

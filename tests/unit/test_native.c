@@ -12,6 +12,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "core.h"
 #include "native.h"
@@ -534,6 +537,69 @@ static void object_cache(void)
 	CHECK(!rmdir(dir));
 	unsetenv("CUDA_CACHE_PATH");
 	free(init);
+}
+
+/* --- fork ------------------------------------------------------------------- */
+
+/* Compiles the matmul (the cache is off) and frees it: @arg, or NULL. */
+static void *compile_matmul(void *arg)
+{
+	struct vgpu_func f = { .nregs = 27, .npreds = 2, .param_bytes = 28,
+			       .shared_bytes = 2048 };
+	struct vgpu_program p = { matmul, sizeof(matmul) / sizeof(matmul[0]), &f, 1 };
+	struct vgpu_native_kernel *k;
+	char why[160];
+
+	k = vgpu_native_compile(&p, 0, why, sizeof(why));
+	vgpu_native_kernel_free(k);
+	return k ? arg : NULL;
+}
+
+/*
+ * A fork while another thread compiles, at several points of the
+ * compile: the child compiles a kernel and frees it, and exits. (Forked
+ * halfway through, it found the engine's lock held by a thread it does
+ * not have, and waited for ever.)
+ */
+static void fork_while_compiling(void)
+{
+	static const unsigned int delay_us[] = { 0, 2000, 5000, 10000, 20000 };
+	static int done;
+	unsigned int i, waited_ms;
+	bool exited;
+	void *ret;
+	int status;
+	pthread_t t;
+	pid_t pid;
+
+	for (i = 0; i < sizeof(delay_us) / sizeof(delay_us[0]); i++) {
+		if (pthread_create(&t, NULL, compile_matmul, &done)) {
+			TAP_FAIL("pthread_create");
+			return;
+		}
+		usleep(delay_us[i]);
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0)
+			_exit(compile_matmul(&done) ? 0 : 1);
+		CHECK(pid > 0);
+		exited = false;
+		for (waited_ms = 0; pid > 0 && !exited && waited_ms < 20000; waited_ms += 10) {
+			exited = waitpid(pid, &status, WNOHANG) == pid;
+			if (!exited)
+				usleep(10000);
+		}
+		if (pid > 0 && !exited) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			TAP_FAIL("a child forked %u us into a compile did not finish",
+				 delay_us[i]);
+		} else if (pid > 0) {
+			CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		}
+		ret = NULL;
+		CHECK(!pthread_join(t, &ret) && ret == &done);
+	}
 }
 
 /* --- targeted programs ------------------------------------------------------- */
@@ -2349,6 +2415,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(isa_capped),
 	TAP_TEST(isa_unknown_said),
 	TAP_TEST(object_cache),
+	TAP_TEST(fork_while_compiling),
 	TAP_TEST(faults_match),
 	TAP_TEST(accesses_off_the_vector_path),
 	TAP_TEST(loads_keep_idle_lanes),
