@@ -46,8 +46,14 @@ static const char nrt_passes[] =
 
 static pthread_mutex_t nrt_llvm_lock = PTHREAD_MUTEX_INITIALIZER;
 static LLVMOrcLLJITRef nrt_jit;
-static LLVMTargetMachineRef nrt_tm;	/* the passes, and block functions' code */
-static LLVMTargetMachineRef nrt_tm_fast;	/* warp functions' code */
+/*
+ * Block functions' target machine, and warp functions' (fast instruction
+ * selection: nrt_jit_init()). A kernel's passes and its code generation
+ * use the same one, as each sets its subtarget up on first use (some
+ * milliseconds of a process's first compile).
+ */
+static LLVMTargetMachineRef nrt_tm;
+static LLVMTargetMachineRef nrt_tm_fast;
 static char nrt_level[16];
 static unsigned long nrt_serial;
 /* LLVM's version, the triple, the CPU and its features: the cache's key. */
@@ -171,8 +177,11 @@ static bool nrt_error(LLVMErrorRef e, char *why, size_t why_len)
  * fork() waits for a compile in progress: the child gets LLVM whole and
  * the lock free, so it can compile (and free kernels) itself. A child
  * forked halfway through a compile would find the lock held by a thread
- * it does not have, and wait for it forever.
+ * it does not have, and wait for it forever. The handlers are set before
+ * the lock is first taken.
  */
+static pthread_once_t nrt_fork_once = PTHREAD_ONCE_INIT;
+
 static void nrt_fork_prepare(void)
 {
 	pthread_mutex_lock(&nrt_llvm_lock);
@@ -181,6 +190,17 @@ static void nrt_fork_prepare(void)
 static void nrt_fork_done(void)
 {
 	pthread_mutex_unlock(&nrt_llvm_lock);
+}
+
+static void nrt_fork_hook(void)
+{
+	pthread_atfork(nrt_fork_prepare, nrt_fork_done, nrt_fork_done);
+}
+
+static void nrt_lock(void)
+{
+	pthread_once(&nrt_fork_once, nrt_fork_hook);
+	pthread_mutex_lock(&nrt_llvm_lock);
 }
 
 /* The process's JIT, made on first use. Called with nrt_llvm_lock held. */
@@ -220,7 +240,6 @@ static bool nrt_jit_init(char *why, size_t why_len)
 		nrt_jit = NULL;
 		return false;
 	}
-	pthread_atfork(nrt_fork_prepare, nrt_fork_done, nrt_fork_done);
 	return true;
 }
 
@@ -228,7 +247,7 @@ int vgpu_native_init(char *why, size_t why_len)
 {
 	bool ok;
 
-	pthread_mutex_lock(&nrt_llvm_lock);
+	nrt_lock();
 	ok = nrt_jit_init(why, why_len);
 	pthread_mutex_unlock(&nrt_llvm_lock);
 	return ok ? 0 : -1;
@@ -414,7 +433,7 @@ static LLVMMemoryBufferRef nrt_emit(const struct vgpu_native_kernel *k, char *wh
 		goto out;
 	}
 	po = LLVMCreatePassBuilderOptions();
-	if (nrt_error(LLVMRunPasses(m, nrt_passes, nrt_tm, po), why, why_len)) {
+	if (nrt_error(LLVMRunPasses(m, nrt_passes, tm, po), why, why_len)) {
 		LLVMDisposePassBuilderOptions(po);
 		goto out;
 	}
@@ -454,7 +473,7 @@ int nrt_llvm_compile(struct vgpu_native_kernel *k, char *why, size_t why_len)
 	size_t key_len = 0, len = 0;
 	int ret = -1;
 
-	pthread_mutex_lock(&nrt_llvm_lock);
+	nrt_lock();
 	if (!nrt_jit_init(why, why_len))
 		goto out;
 	if (nrt_target)
@@ -488,7 +507,7 @@ void nrt_llvm_release(struct vgpu_native_kernel *k)
 {
 	if (!k->jit)
 		return;
-	pthread_mutex_lock(&nrt_llvm_lock);
+	nrt_lock();
 	LLVMOrcResourceTrackerRemove(k->jit);
 	LLVMOrcReleaseResourceTracker(k->jit);
 	nrt_jd_put(k->jd);
