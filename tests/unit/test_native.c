@@ -549,10 +549,12 @@ static void *compile_matmul(void *arg)
 	struct vgpu_program p = { matmul, sizeof(matmul) / sizeof(matmul[0]), &f, 1 };
 	struct vgpu_native_kernel *k;
 	char why[160];
+	bool ok;
 
 	k = vgpu_native_compile(&p, 0, why, sizeof(why));
+	ok = k != NULL;
 	vgpu_native_kernel_free(k);
-	return k ? arg : NULL;
+	return ok ? arg : NULL;
 }
 
 /*
