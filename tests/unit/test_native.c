@@ -544,9 +544,8 @@ static void object_cache(void)
 /* Compiles the matmul (the cache is off) and frees it: @arg, or NULL. */
 static void *compile_matmul(void *arg)
 {
-	struct vgpu_func f = { .nregs = 27, .npreds = 2, .param_bytes = 28,
-			       .shared_bytes = 2048 };
-	struct vgpu_program p = { matmul, sizeof(matmul) / sizeof(matmul[0]), &f, 1 };
+	struct setup s = bench_setup(1, NULL);
+	struct vgpu_program p = { s.code, s.n, &s.f, 1 };
 	struct vgpu_native_kernel *k;
 	char why[160];
 	bool ok;
