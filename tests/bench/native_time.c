@@ -37,31 +37,47 @@ static struct vgpu_native_kernel *compile(const struct vgpu_insn *code, unsigned
 }
 
 /*
- * One SM of a grid: a thread that takes the grid's blocks in turn with
- * the other SMs (as user-mode SMs take them from the module), each on a
- * block of its own.
+ * One SM of a grid: a thread that takes the grid's blocks with the other
+ * SMs, each on a block of its own, as user-mode SMs take them from the
+ * module: a kernel without loops a run of consecutive blocks at a time
+ * (@runs: a quarter of what is left shared out over the SMs, 1 to
+ * RUN_BLOCKS, the library's VG_USM_RUN_BLOCKS), run in a plain loop; any
+ * other one block at a time.
  */
+#define RUN_BLOCKS 64
+
 struct sm {
 	pthread_t thread;
 	struct vgpu_native_block *b;
-	unsigned int *next, nblocks;
+	unsigned int *next, nblocks, nsm;
+	bool runs;
 };
 
 static void *sm_run(void *arg)
 {
 	struct sm *sm = arg;
-	unsigned int i;
+	unsigned int i, at, n;
 	int r;
 
-	while ((i = __atomic_fetch_add(sm->next, 1, __ATOMIC_RELAXED)) < sm->nblocks) {
-		vgpu_native_block_start(sm->b, i);
-		do
-			r = vgpu_native_block_run(sm->b, 1 << 20);
-		while (r == VGPU_RUN_MORE);
-		if (r != VGPU_RUN_DONE) {
-			fprintf(stderr, "native engine: block %u faulted\n", i);
-			exit(1);
+	at = __atomic_load_n(sm->next, __ATOMIC_RELAXED);
+	while (at < sm->nblocks) {
+		n = sm->runs ? (sm->nblocks - at) / (4 * sm->nsm) : 1;
+		n = n < 1 ? 1 : n > RUN_BLOCKS ? RUN_BLOCKS : n;
+		/* (A failed exchange reloads @at.) */
+		if (!__atomic_compare_exchange_n(sm->next, &at, at + n, false, __ATOMIC_RELAXED,
+						 __ATOMIC_RELAXED))
+			continue;
+		for (i = at; i < at + n; i++) {
+			vgpu_native_block_start(sm->b, i);
+			do
+				r = vgpu_native_block_run(sm->b, 1 << 20);
+			while (r == VGPU_RUN_MORE);
+			if (r != VGPU_RUN_DONE) {
+				fprintf(stderr, "native engine: block %u faulted\n", i);
+				exit(1);
+			}
 		}
+		at = __atomic_load_n(sm->next, __ATOMIC_RELAXED);
 	}
 	return NULL;
 }
@@ -83,7 +99,8 @@ static double run_native(struct vgpu_native_kernel *k, const struct vgpu_insn *c
 
 	for (i = 0; i < nsm; i++) {
 		sms[i] = (struct sm){ .b = vgpu_native_block_new(k, &l, mem, nmem),
-				      .next = &next, .nblocks = grid[0] * grid[1] };
+				      .next = &next, .nblocks = grid[0] * grid[1], .nsm = nsm,
+				      .runs = vgpu_native_kernel_straight(k) };
 		if (!sms[i].b) {
 			fprintf(stderr, "native engine: out of memory\n");
 			exit(1);
