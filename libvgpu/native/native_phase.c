@@ -5,10 +5,12 @@
  * tile) runs a whole block in one call, phase after phase. In a phase
  * every warp that has not exited runs from where it stopped to its next
  * BAR (or its end), warp 0 first; when the last has, the barrier is
- * complete and the next phase begins. Each warp keeps where it stopped
- * (w->ls.cur_pc), its live lanes (w->ls.live), the registers live there
- * and its predicates in its warp state; between barriers its registers
- * are SSA values, as in the straight block function (native_block.c).
+ * complete and the next phase begins. All stop at the same BAR (below),
+ * so the block keeps where they stopped, and the function picks a
+ * phase's code once for all its warps; each warp keeps its live lanes
+ * (w->ls.live), the registers live there and the predicates read after
+ * it in its warp state. Between barriers its registers are SSA values,
+ * as in the straight block function (native_block.c).
  *
  * What makes it the interpreter's run: every path from a phase's start
  * reaches a BAR or the warp's end within half VGPU_WARP_SLICE
@@ -45,7 +47,8 @@
  * one-row block, where warp w holds TID_X 32w to 32w + 31), and nothing
  * else in it has an effect or writes a value a later phase needs, a warp
  * past the bound would do nothing but arrive. It arrives without running
- * (in its turn, for the order of the next phase).
+ * (in its turn, for the order of the next phase), and all those after it
+ * to the end of the row of turns with it, in one step.
  */
 #include <stdlib.h>
 
@@ -509,9 +512,9 @@ static u8 *tid_x_regs(const struct vgpu_native_kernel *k, const u8 *reach)
  * @plive, @pwords: phase_live()'s for predicates.
  * @tid_x: tid_x_regs()'s.
  * @uni_rd, @uni_wr: the rows of @uni this phase reads and writes.
- * @bound, @skip_pc: warps from @bound on skip the phase, going on at
- *	@skip_pc (emit_bar()); @nwarps and no skipping until a warp finds
- *	the bound.
+ * @bound: warps from @bound on skip the phase (emit_bar()); @nwarps and
+ *	no skipping until a warp finds the bound.
+ * @at_pc: where the warps that arrived go on (the next phase's start).
  */
 struct phase_b {
 	const u8 *kind;
@@ -523,7 +526,7 @@ struct phase_b {
 	u32 pwords;
 	const u8 *tid_x;
 	LLVMBasicBlockRef wdone, gone;
-	LLVMValueRef arrived, uni_rd, uni_wr, bound, skip_pc, nwarps;
+	LLVMValueRef arrived, uni_rd, uni_wr, bound, nwarps, at_pc;
 };
 
 /*
@@ -552,6 +555,16 @@ static bool uniform_at(const struct phase_b *p, u32 pc, u32 r)
 static bool live_at(const struct phase_b *p, u32 pc, u32 r)
 {
 	return !p->live || (p->live[(u64)pc * p->words + r / 64] >> (r % 64) & 1);
+}
+
+/*
+ * Whether predicate @r may be read from @pc on before it is written: a
+ * warp keeps only those across a barrier (the others' values are never
+ * read, so a phase starts them at zero).
+ */
+static bool pred_live(const struct phase_b *p, u32 pc, u32 r)
+{
+	return !p->plive || bit(p->plive + (u64)pc * p->pwords, r);
 }
 
 /* Register @r's value in a live lane (it has one value in them all), as u64. */
@@ -758,18 +771,17 @@ static void emit_bar(struct irb *g, struct phase_b *p, u32 pc, const struct rout
 			skip = false;
 	}
 	for (r = 0; r < k->func.npreds; r++) {
+		if (!pred_live(p, pc + 1, r))
+			continue;
 		LLVMBuildStore(g->b, getpred(g, r), at(g, preds, k64(g, (u64)r * 4)));
-		if (bit(rt->vpreds, r) && p->plive &&
-		    bit(p->plive + (u64)(pc + 1) * p->pwords, r))
+		if (bit(rt->vpreds, r))
 			skip = false;
 	}
 	/* The warps past the bound would only come here: they need not run. */
-	if (skip) {
+	if (skip)
 		LLVMBuildStore(g->b, rt->k, p->bound);
-		LLVMBuildStore(g->b, k32(g, pc + 1), p->skip_pc);
-	}
 	wstore(g, LLVMBuildLoad2(g->b, g->i32, g->mask, ""), offsetof(struct nrt_warp, ls.live));
-	wstore(g, k32(g, pc + 1), offsetof(struct nrt_warp, ls.cur_pc));
+	LLVMBuildStore(g->b, k32(g, pc + 1), p->at_pc);
 	LLVMBuildStore(g->b, k32(g, 1), p->arrived);
 	LLVMBuildBr(g->b, p->wdone);
 }
@@ -858,8 +870,9 @@ static void emit_start(struct irb *g, struct phase_b *p, u32 pc)
 	if (pc != k->func.entry)
 		preds = wload(g, g->ptr, offsetof(struct nrt_warp, preds));
 	for (r = 0; r < k->func.npreds; r++)
-		LLVMBuildStore(g->b, preds ? LLVMBuildLoad2(g->b, g->i32, at(g, preds,
-				k64(g, (u64)r * 4)), "") : k32(g, 0), g->preds[r]);
+		LLVMBuildStore(g->b, preds && pred_live(p, pc, r) ?
+			       LLVMBuildLoad2(g->b, g->i32, at(g, preds, k64(g, (u64)r * 4)), "") :
+			       k32(g, 0), g->preds[r]);
 	/* The carry the integer helper keeps starts clear with the warp. */
 	if (pc == k->func.entry)
 		wstore(g, k32(g, 0), offsetof(struct nrt_warp, ls.cc));
@@ -867,8 +880,146 @@ static void emit_start(struct irb *g, struct phase_b *p, u32 pc)
 }
 
 /*
+ * What the warp loops of the phases share: the block's warps, the first
+ * of this phase, the last to have had its turn (@lastw), where the phase
+ * ends (@pend) and where a warp found somewhere no phase starts goes
+ * (@bad).
+ */
+struct warps_b {
+	LLVMValueRef nwarps, warps, first, lastw;
+	LLVMBasicBlockRef pend, bad;
+};
+
+/* Warp @wi's state (struct nrt_warp). */
+static LLVMValueRef warp_at(struct irb *g, const struct warps_b *e, LLVMValueRef wi)
+{
+	return at(g, e->warps, LLVMBuildMul(g->b, LLVMBuildZExt(g->b, wi, g->i64, ""),
+					    k64(g, sizeof(struct nrt_warp)), ""));
+}
+
+/* Every warp's ls.cur_pc to @pc (i32), for the function's next call. */
+static void set_pcs(struct irb *g, const struct warps_b *e, LLVMValueRef pc)
+{
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b), loop = newblock(g, "pcs");
+	LLVMBasicBlockRef body = newblock(g, "pcs_w"), done = newblock(g, "pcs_done");
+	LLVMValueRef i, next, v[2];
+	LLVMBasicBlockRef from[2];
+
+	LLVMBuildBr(g->b, loop);
+	LLVMPositionBuilderAtEnd(g->b, loop);
+	i = LLVMBuildPhi(g->b, g->i32, "");
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, i, e->nwarps, ""), body, done);
+	LLVMPositionBuilderAtEnd(g->b, body);
+	g->w = warp_at(g, e, i);
+	wstore(g, pc, offsetof(struct nrt_warp, ls.cur_pc));
+	next = LLVMBuildAdd(g->b, i, k32(g, 1), "");
+	LLVMBuildBr(g->b, loop);
+	v[0] = k32(g, 0);
+	v[1] = next;
+	from[0] = pre;
+	from[1] = body;
+	LLVMAddIncoming(i, v, from, 2);
+	LLVMPositionBuilderAtEnd(g->b, done);
+}
+
+/*
+ * A phase that starts at @at_pc: every warp with live lanes in turn from
+ * the phase's first, each to its next stop. Every warp that has not
+ * exited is at @at_pc (the warps take one path: the file's head), which
+ * the block keeps for them all while it runs (a warp's ls.cur_pc is
+ * written where the function returns to run again).
+ *
+ * Once a warp has found the phase's bound, the warps from it on to the
+ * end of their row of turns (to the last warp, or, past it, to the
+ * phase's first) are all past the bound, so they go by in one step: the
+ * last of them, with live lanes, has the last turn; where it has none,
+ * each goes by in its own.
+ */
+static void emit_warps(struct irb *g, struct phase_b *p, const struct warps_b *e, u32 at_pc)
+{
+	const struct vgpu_native_kernel *k = g->k;
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b), wloop = newblock(g, "wloop");
+	LLVMBasicBlockRef wbody = newblock(g, "wbody"), wsome = newblock(g, "wsome");
+	LLVMBasicBlockRef wskip = newblock(g, "wskip"), wgo = newblock(g, "wgo");
+	LLVMBasicBlockRef start = newblock(g, "start"), wrow = newblock(g, "wrow");
+	LLVMBasicBlockRef wone = newblock(g, "wone");
+	LLVMValueRef j, wi, live, regs, next, endw, lastc, jrow, w_last, v[3];
+	LLVMBasicBlockRef from[3];
+	u32 i;
+
+	p->gone = newblock(g, "gone");
+	p->wdone = newblock(g, "wdone");
+	LLVMBuildBr(g->b, wloop);
+
+	LLVMPositionBuilderAtEnd(g->b, wloop);
+	j = LLVMBuildPhi(g->b, g->i32, "j");
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, j, e->nwarps, ""), wbody, e->pend);
+
+	LLVMPositionBuilderAtEnd(g->b, wbody);
+	wi = LLVMBuildAdd(g->b, e->first, j, "");
+	wi = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, wi, e->nwarps, ""),
+			     LLVMBuildSub(g->b, wi, e->nwarps, ""), wi, "w");
+	g->w = warp_at(g, e, wi);
+	live = wload(g, g->i32, offsetof(struct nrt_warp, ls.live));
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, live, k32(g, 0), ""), p->wdone,
+			wsome);
+
+	/* A warp past the bound only arrives where the warps before it did. */
+	LLVMPositionBuilderAtEnd(g->b, wsome);
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, wi, LLVMBuildLoad2(g->b, g->i32,
+			p->bound, ""), ""), wskip, wgo);
+	LLVMPositionBuilderAtEnd(g->b, wskip);
+	LLVMBuildStore(g->b, k32(g, 1), p->arrived);
+	endw = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, wi, e->first, ""), e->first,
+			       e->nwarps, "");
+	lastc = LLVMBuildSub(g->b, endw, k32(g, 1), "");
+	w_last = g->w;
+	g->w = warp_at(g, e, lastc);
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, wload(g, g->i32,
+			offsetof(struct nrt_warp, ls.live)), k32(g, 0), ""), wone, wrow);
+	LLVMPositionBuilderAtEnd(g->b, wrow);
+	LLVMBuildStore(g->b, lastc, e->lastw);
+	jrow = LLVMBuildAdd(g->b, j, LLVMBuildSub(g->b, endw, wi, ""), "");
+	LLVMBuildBr(g->b, wloop);
+	LLVMPositionBuilderAtEnd(g->b, wone);
+	LLVMBuildStore(g->b, wi, e->lastw);
+	LLVMBuildBr(g->b, p->wdone);
+	g->w = w_last;
+
+	LLVMPositionBuilderAtEnd(g->b, wgo);
+	LLVMBuildStore(g->b, wi, e->lastw);
+	LLVMBuildStore(g->b, live, g->mask);
+	regs = wload(g, g->ptr, offsetof(struct nrt_warp, regs));
+	for (i = 0; i < k->func.nregs; i++)
+		g->regs[i] = at(g, regs, k64(g, (u64)i * VGPU_WARP * 8));
+	LLVMBuildBr(g->b, start);
+	LLVMPositionBuilderAtEnd(g->b, start);
+	emit_start(g, p, at_pc);
+
+	LLVMPositionBuilderAtEnd(g->b, p->gone);
+	wstore(g, k32(g, 0), offsetof(struct nrt_warp, ls.live));
+	LLVMBuildBr(g->b, p->wdone);
+
+	LLVMPositionBuilderAtEnd(g->b, p->wdone);
+	next = LLVMBuildAdd(g->b, j, k32(g, 1), "");
+	LLVMBuildBr(g->b, wloop);
+	v[0] = k32(g, 0);
+	v[1] = next;
+	v[2] = jrow;
+	from[0] = pre;
+	from[1] = p->wdone;
+	from[2] = wrow;
+	LLVMAddIncoming(j, v, from, 3);
+}
+
+/*
  * Builds the phased block function of @k (nrt_phase_eligible()) as @name
  * into @m. False when out of memory.
+ *
+ * A phase's warps all start where the last phase's stopped, so the
+ * function picks the phase's code once, by where its first warp with
+ * live lanes stands (@at_pc: where the warps that arrived go on), and
+ * that code runs the warps in turn.
  */
 bool nrt_phase_build(const struct vgpu_native_kernel *k, LLVMContextRef c, LLVMModuleRef m,
 		     const char *name)
@@ -876,13 +1027,13 @@ bool nrt_phase_build(const struct vgpu_native_kernel *k, LLVMContextRef c, LLVMM
 	struct irb gs = { .c = c, .m = m, .k = k }, *g = &gs;
 	u32 nregs = k->func.nregs, words = (nregs + 63) / 64, i;
 	struct phase_b p = { .words = words ? words : 1 };
-	LLVMBasicBlockRef entry, phase, wloop, wbody, wsome, wskip, wgo, pend, more, end, bad;
-	LLVMValueRef blk, nwarps, warps, wi, j, live, regs, next, rounds, sw, rnd, first, lastw;
-	LLVMValueRef uni;
+	struct warps_b e = { 0 };
+	LLVMBasicBlockRef entry, scan, scan_w, scan_live, scan_next, phase, more, end;
+	LLVMValueRef blk, sw, rnd, rounds, uni, par, parv, bytes, si, snext, v[2];
+	LLVMBasicBlockRef from[2];
 	u8 *reach = nrt_reach(k), *kind = calloc(k->ninsns + 1, 1);
 	u8 *in_region = calloc(k->ninsns + 1, 1);
 	struct phase_an an = { 0 };
-	LLVMValueRef par, parv, bytes;
 	bool ok = false;
 
 	if (!reach || !kind || !in_region || !analyse(k, reach, kind, in_region, &an) ||
@@ -898,18 +1049,15 @@ bool nrt_phase_build(const struct vgpu_native_kernel *k, LLVMContextRef c, LLVMM
 	blk = g->blk;
 
 	entry = newblock(g, "entry");
+	scan = newblock(g, "scan");
+	scan_w = newblock(g, "scan_w");
+	scan_live = newblock(g, "scan_live");
+	scan_next = newblock(g, "scan_next");
 	phase = newblock(g, "phase");
-	wloop = newblock(g, "wloop");
-	wbody = newblock(g, "wbody");
-	wsome = newblock(g, "wsome");
-	wskip = newblock(g, "wskip");
-	wgo = newblock(g, "wgo");
-	p.gone = newblock(g, "gone");
-	p.wdone = newblock(g, "wdone");
-	pend = newblock(g, "pend");
+	e.pend = newblock(g, "pend");
 	more = newblock(g, "more");
 	end = newblock(g, "end");
-	bad = newblock(g, "bad");
+	e.bad = newblock(g, "bad");
 	g->ret = newblock(g, "ret");
 
 	LLVMPositionBuilderAtEnd(g->b, entry);
@@ -917,100 +1065,71 @@ bool nrt_phase_build(const struct vgpu_native_kernel *k, LLVMContextRef c, LLVMM
 	p.arrived = LLVMBuildAlloca(g->b, g->i32, "arrived");
 	rounds = LLVMBuildAlloca(g->b, g->i32, "rounds");
 	LLVMBuildStore(g->b, k32(g, 0), rounds);
-	lastw = LLVMBuildAlloca(g->b, g->i32, "lastw");
+	e.lastw = LLVMBuildAlloca(g->b, g->i32, "lastw");
 	LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i32, at(g, blk, k64(g, offsetof(struct nrt_block,
-			    next))), ""), lastw);
-	nwarps = LLVMBuildLoad2(g->b, g->i32, at(g, blk, k64(g, offsetof(struct nrt_block,
-				nwarps))), "");
-	warps = LLVMBuildLoad2(g->b, g->ptr, at(g, blk, k64(g, offsetof(struct nrt_block,
-			       warps))), "");
-	p.nwarps = nwarps;
+			    next))), ""), e.lastw);
+	e.nwarps = LLVMBuildLoad2(g->b, g->i32, at(g, blk, k64(g, offsetof(struct nrt_block,
+				  nwarps))), "");
+	e.warps = LLVMBuildLoad2(g->b, g->ptr, at(g, blk, k64(g, offsetof(struct nrt_block,
+				 warps))), "");
+	p.nwarps = e.nwarps;
 	/* (Each call runs an even number of phases: it starts on row 0.) */
 	par = LLVMBuildAlloca(g->b, g->i32, "par");
 	LLVMBuildStore(g->b, k32(g, 0), par);
 	p.bound = LLVMBuildAlloca(g->b, g->i32, "bound");
-	p.skip_pc = LLVMBuildAlloca(g->b, g->i32, "skip_pc");
+	p.at_pc = LLVMBuildAlloca(g->b, g->i32, "at_pc");
 	uni = LLVMBuildLoad2(g->b, g->ptr, at(g, blk, k64(g, offsetof(struct nrt_block, uni))), "");
+	LLVMBuildBr(g->b, scan);
+
+	/* Where the warps stand: the first with live lanes says (none: done). */
+	LLVMPositionBuilderAtEnd(g->b, scan);
+	si = LLVMBuildPhi(g->b, g->i32, "si");
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, si, e.nwarps, ""), scan_w, end);
+	LLVMPositionBuilderAtEnd(g->b, scan_w);
+	g->w = warp_at(g, &e, si);
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, wload(g, g->i32,
+			offsetof(struct nrt_warp, ls.live)), k32(g, 0), ""), scan_next, scan_live);
+	LLVMPositionBuilderAtEnd(g->b, scan_live);
+	LLVMBuildStore(g->b, wload(g, g->i32, offsetof(struct nrt_warp, ls.cur_pc)), p.at_pc);
 	LLVMBuildBr(g->b, phase);
+	LLVMPositionBuilderAtEnd(g->b, scan_next);
+	snext = LLVMBuildAdd(g->b, si, k32(g, 1), "");
+	LLVMBuildBr(g->b, scan);
+	v[0] = k32(g, 0);
+	v[1] = snext;
+	from[0] = entry;
+	from[1] = scan_next;
+	LLVMAddIncoming(si, v, from, 2);
 
 	LLVMPositionBuilderAtEnd(g->b, g->ret);
 	g->ret_phi = LLVMBuildPhi(g->b, g->i32, "code");
 	LLVMBuildRet(g->b, g->ret_phi);
 
-	/*
-	 * A phase: every warp with live lanes, to its next stop, from the
-	 * last of the phase before.
-	 */
+	/* A phase: its code, by where its warps stand. */
 	LLVMPositionBuilderAtEnd(g->b, phase);
 	LLVMBuildStore(g->b, k32(g, 0), p.arrived);
-	LLVMBuildStore(g->b, nwarps, p.bound);
-	first = LLVMBuildLoad2(g->b, g->i32, lastw, "");
+	LLVMBuildStore(g->b, e.nwarps, p.bound);
+	e.first = LLVMBuildLoad2(g->b, g->i32, e.lastw, "");
 	parv = LLVMBuildZExt(g->b, LLVMBuildLoad2(g->b, g->i32, par, ""), g->i64, "");
 	bytes = k64(g, (u64)nregs * 8);
 	p.uni_rd = at(g, uni, LLVMBuildMul(g->b, parv, bytes, ""));
 	p.uni_wr = at(g, uni, LLVMBuildMul(g->b, LLVMBuildXor(g->b, parv, k64(g, 1), ""), bytes,
 					   ""));
-	LLVMBuildBr(g->b, wloop);
-
-	LLVMPositionBuilderAtEnd(g->b, wloop);
-	j = LLVMBuildPhi(g->b, g->i32, "j");
-	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, j, nwarps, ""), wbody, pend);
-
-	LLVMPositionBuilderAtEnd(g->b, wbody);
-	wi = LLVMBuildAdd(g->b, first, j, "");
-	wi = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, wi, nwarps, ""),
-			     LLVMBuildSub(g->b, wi, nwarps, ""), wi, "w");
-	g->w = at(g, warps, LLVMBuildMul(g->b, LLVMBuildZExt(g->b, wi, g->i64, ""),
-					 k64(g, sizeof(struct nrt_warp)), ""));
-	live = wload(g, g->i32, offsetof(struct nrt_warp, ls.live));
-	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, live, k32(g, 0), ""), p.wdone, wsome);
-
-	/* A warp past the bound only arrives where the warps before it did. */
-	LLVMPositionBuilderAtEnd(g->b, wsome);
-	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, wi, LLVMBuildLoad2(g->b, g->i32,
-			p.bound, ""), ""), wskip, wgo);
-	LLVMPositionBuilderAtEnd(g->b, wskip);
-	LLVMBuildStore(g->b, wi, lastw);
-	wstore(g, LLVMBuildLoad2(g->b, g->i32, p.skip_pc, ""),
-	       offsetof(struct nrt_warp, ls.cur_pc));
-	LLVMBuildStore(g->b, k32(g, 1), p.arrived);
-	LLVMBuildBr(g->b, p.wdone);
-
-	LLVMPositionBuilderAtEnd(g->b, wgo);
-	LLVMBuildStore(g->b, wi, lastw);
-	LLVMBuildStore(g->b, live, g->mask);
-	regs = wload(g, g->ptr, offsetof(struct nrt_warp, regs));
-	for (i = 0; i < nregs; i++)
-		g->regs[i] = at(g, regs, k64(g, (u64)i * VGPU_WARP * 8));
-	sw = LLVMBuildSwitch(g->b, wload(g, g->i32, offsetof(struct nrt_warp, ls.cur_pc)), bad, 4);
+	sw = LLVMBuildSwitch(g->b, LLVMBuildLoad2(g->b, g->i32, p.at_pc, ""), e.bad, 4);
 	for (i = 0; i < k->ninsns; i++) {
 		u32 at_pc = i == 0 ? k->func.entry : i;
 		LLVMBasicBlockRef s;
 
 		if (i && (!reach[i - 1] || !plain_bar(&k->insns[i - 1])))
 			continue;
-		s = newblock(g, "start");
+		s = newblock(g, "phase_at");
 		LLVMAddCase(sw, k32(g, at_pc), s);
 		LLVMPositionBuilderAtEnd(g->b, s);
-		emit_start(g, &p, at_pc);
-	}
-
-	LLVMPositionBuilderAtEnd(g->b, p.gone);
-	wstore(g, k32(g, 0), offsetof(struct nrt_warp, ls.live));
-	LLVMBuildBr(g->b, p.wdone);
-
-	LLVMPositionBuilderAtEnd(g->b, p.wdone);
-	next = LLVMBuildAdd(g->b, j, k32(g, 1), "");
-	LLVMBuildBr(g->b, wloop);
-	{
-		LLVMValueRef v[2] = { k32(g, 0), next };
-		LLVMBasicBlockRef from[2] = { phase, p.wdone };
-
-		LLVMAddIncoming(j, v, from, 2);
+		emit_warps(g, &p, &e, at_pc);
 	}
 
 	/* No warp waits at a barrier: the block is done; else the next phase. */
-	LLVMPositionBuilderAtEnd(g->b, pend);
+	LLVMPositionBuilderAtEnd(g->b, e.pend);
 	rnd = LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, g->i32, rounds, ""), k32(g, 1), "");
 	LLVMBuildStore(g->b, rnd, rounds);
 	LLVMBuildStore(g->b, LLVMBuildXor(g->b, LLVMBuildLoad2(g->b, g->i32, par, ""), k32(g, 1),
@@ -1024,14 +1143,15 @@ bool nrt_phase_build(const struct vgpu_native_kernel *k, LLVMContextRef c, LLVMM
 		LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, rnd,
 				k32(g, NRT_PHASE_ROUNDS), ""), phase, stop);
 		LLVMPositionBuilderAtEnd(g->b, stop);
-		LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i32, lastw, ""),
+		LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->i32, e.lastw, ""),
 			       at(g, blk, k64(g, offsetof(struct nrt_block, next))));
+		set_pcs(g, &e, LLVMBuildLoad2(g->b, g->i32, p.at_pc, ""));
 		ret_with(g, VGPU_RUN_MORE);
 	}
 	LLVMPositionBuilderAtEnd(g->b, end);
 	ret_with(g, VGPU_RUN_DONE);
 	/* A warp stopped where no phase starts: never. */
-	LLVMPositionBuilderAtEnd(g->b, bad);
+	LLVMPositionBuilderAtEnd(g->b, e.bad);
 	ret_with(g, VGPU_RUN_FAULT);
 
 	free((void *)p.live);
