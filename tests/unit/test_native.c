@@ -1429,10 +1429,30 @@ static void idle_warps_skip_phases(void)
 		SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 6, 0), BRA_IF(1, 10),
 		ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 1, 0, 4), EXIT(),
 	};
+	/*
+	 * the last warp leaves first; then 10 phases in which the threads
+	 * below a bound of 128 take ranks from a shared count, stored per
+	 * phase: the order the warps ran in, which starts each phase where
+	 * the last ended (the warps past the bound, and the last of their
+	 * row, gone or not, decide where)
+	 */
+	const struct vgpu_insn ranks_gone[] = {
+		PRO(2), SETPI(VGPU_T_U32, VGPU_CMP_GE, 1, 0, 224),
+		INSN(.op = VGPU_OP_EXIT, .guard = 1), MOVI(VGPU_T_U32, 6, 10),
+		MOVI(VGPU_T_U64, 7, 0), MOVI(VGPU_T_U32, 3, 0), MOVI(VGPU_T_U32, 4, 1),
+		/* 10 */ SETPI(VGPU_T_U32, VGPU_CMP_LT, 0, 0, 128), BRA_UNLESS(0, 15),
+		INSN(.op = VGPU_OP_ATOM, .type = VGPU_T_U32, .mod = VGPU_SPACE_SHARED,
+		     .mod2 = VGPU_ATOM_ADD, .dst = 5, .a = 3, .b = 4),
+		OP3(VGPU_OP_ADD, VGPU_T_U64, 2, 1, 7), ST(VGPU_SPACE_GLOBAL, VGPU_T_U32, 2, 0, 5),
+		/* 15 */ BAR(), OPI(VGPU_OP_ADD, VGPU_T_U64, 7, 7, 1024),
+		OPI(VGPU_OP_SUB, VGPU_T_U32, 6, 6, 1), SETPI(VGPU_T_U32, VGPU_CMP_NE, 1, 6, 0),
+		BRA_IF(1, 10), EXIT(),
+	};
 	unsigned int before = fuzz_phased, mores = native_mores;
 	struct setup s;
 
 	RUN("a halving bound", halving, 256, &win, VGPU_FAULT_NONE);
+	RUN("ranks past a bound, the last warp gone", ranks_gone, 256, &win, VGPU_FAULT_NONE);
 	RUN("a halving bound, a partial warp", halving, 200, &win, VGPU_FAULT_NONE);
 	RUN("a thread's value set beside the bound", thread_value, 256, &win, VGPU_FAULT_NONE);
 	RUN("a block's value beside the bound, a thread's in the run", both, 256, &win,
@@ -1446,7 +1466,7 @@ static void idle_warps_skip_phases(void)
 	s.block[0] = 16;
 	s.block[1] = 8;
 	CHECK(agree("a bound in a block of rows", &s, VGPU_FAULT_NONE));
-	CHECK(fuzz_phased == before + 9);
+	CHECK(fuzz_phased == before + 10);
 	CHECK(native_mores > mores);
 }
 
