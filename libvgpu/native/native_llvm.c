@@ -106,14 +106,41 @@ static void nrt_cap_features(char *feat)
 	}
 }
 
+/*
+ * The features the code is made with: @feat, less AVX-512BW. With it,
+ * LLVM 19's DAG combiner can loop for ever on some kernels' code (a
+ * random program of test_native's fuzzer, seed 5180341797 on this
+ * engine's version, loops in its FP constant folding; without BW the
+ * same code compiles in a fraction of a second), and a compile that
+ * never ends keeps the kernel off the engine and the process from
+ * exiting. The last word of the list wins, and turning BW off turns off
+ * what needs it (VBMI, BITALG, FP16...). NULL when out of memory.
+ */
+static char *nrt_safe_features(const char *feat)
+{
+	char *f;
+
+	if (!strstr(feat, "+avx512bw"))
+		return strdup(feat);
+	return asprintf(&f, "%s,-avx512bw", feat) < 0 ? NULL : f;
+}
+
 static LLVMTargetMachineRef nrt_host_tm(char *why, size_t why_len)
 {
 	char *triple = LLVMGetDefaultTargetTriple(), *err = NULL;
-	char *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
+	char *cpu = LLVMGetHostCPUName(), *host = LLVMGetHostCPUFeatures(), *feat;
 	LLVMTargetMachineRef tm = NULL;
 	LLVMTargetRef t;
 
-	nrt_cap_features(feat);
+	nrt_cap_features(host);
+	feat = nrt_safe_features(host);
+	LLVMDisposeMessage(host);
+	if (!feat) {
+		snprintf(why, why_len, "out of memory");
+		LLVMDisposeMessage(triple);
+		LLVMDisposeMessage(cpu);
+		return NULL;
+	}
 
 	if (LLVMGetTargetFromTriple(triple, &t, &err)) {
 		snprintf(why, why_len, "LLVM: %s", err);
@@ -150,14 +177,15 @@ static LLVMTargetMachineRef nrt_host_tm(char *why, size_t why_len)
 		else
 			nrt_target_len = (size_t)n;
 	}
-	if (!nrt_level[0] && feat) {
+	if (!nrt_level[0]) {
 		strcpy(nrt_level, strstr(feat, "+avx512f") ? "avx512" :
 		       strstr(feat, "+avx2") ? "avx2" : "sse");
-		nrt_kmasks = !strcmp(nrt_level, "avx512");
+		/* 32-lane masks are one register with BW only (off: above). */
+		nrt_kmasks = false;
 	}
 	LLVMDisposeMessage(triple);
 	LLVMDisposeMessage(cpu);
-	LLVMDisposeMessage(feat);
+	free(feat);
 	return tm;
 }
 
